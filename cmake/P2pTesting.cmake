@@ -1,0 +1,21 @@
+# p2p_add_test(NAME <name> SOURCES <...> LIBS <...> [GPU])
+# One GoogleTest executable per unit. CPU tests are labelled `unit` (CI runs them);
+# GPU tests are labelled `gpu` and print "[  SKIPPED ]" with a reason where no GPU is
+# usable, which ctest then counts as skipped rather than passed.
+function(p2p_add_test)
+  if(NOT P2P_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(T "GPU" "NAME" "SOURCES;LIBS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
+  target_compile_definitions(${T_NAME} PRIVATE P2P_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  if(T_GPU)
+    set(label gpu)
+  else()
+    set(label unit)
+  endif()
+  gtest_discover_tests(${T_NAME}
+    DISCOVERY_TIMEOUT 60
+    PROPERTIES LABELS ${label} TIMEOUT 300 SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+endfunction()

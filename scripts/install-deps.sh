@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages p2pcheck builds against. Idempotent: packages
+# already present are left alone, so CI and developers can run it every time.
+# The CUDA toolkit (with NCCL) is expected at /usr/local/cuda; it is not a Debian package.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libhwloc-dev hwloc-nox
+  libcli11-dev nlohmann-json3-dev
+  libbenchmark-dev libgtest-dev googletest
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+[[ $(id -u) -eq 0 ]] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,58 @@
+// The topology data model: plain data produced once by discovery (live hwloc, an lstopo XML
+// capture, or a saved snapshot) and read by every pure function after it (classifier, gate,
+// diff, bench link ceilings). Nothing here calls a driver.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p2p::topo {
+
+// The `nvidia-smi topo -m` legend, best to worst. kNvLink carries its link count separately.
+enum class PathClass { kSelf, kNvLink, kPix, kPxb, kPhb, kNode, kSys };
+
+// "X", "NV", "PIX", "PXB", "PHB", "NODE", "SYS".
+std::string to_string(PathClass c);
+// Accepts the strings above (and "NV<n>"); nullopt otherwise.
+std::optional<PathClass> path_class_from_string(const std::string& s);
+
+// One PCIe link as far as the source tells: generation 1..6 and lane count.
+struct PcieLink {
+  std::optional<int> gen;
+  std::optional<int> width;
+};
+
+struct Gpu {
+  std::string pci_bus_id;  // "0000:00:06.0", lower case; identity across CUDA_VISIBLE_DEVICES
+  std::uint16_t vendor_id = 0x10de;
+  std::uint16_t device_id = 0;
+  std::string name;                     // "NVIDIA H200" where known, else ""
+  int numa_node = -1;                   // -1 unknown
+  std::string cpuset;                   // local CPUs as a list, "0-15"
+  PcieLink link_current;
+  PcieLink link_max;
+  std::vector<std::string> pcie_path;   // bus ids / bridge ids from the host bridge down (root first)
+};
+
+// Where the snapshot was taken: decides how a PHB-everywhere matrix should be read.
+struct Environment {
+  std::string kind = "unknown";         // bare-metal | vm | container | unknown
+  std::string hypervisor;               // "KVM", "Firecracker", ... ("" if none or unknown)
+  std::string container;                // lxc | docker | podman | systemd-nspawn | ""
+  std::string virtualization_mode;      // NVML mode, "Pass-Through" where known
+  std::vector<std::string> evidence;    // what the decision was based on
+};
+
+struct TopologySnapshot {
+  static constexpr int kSchemaVersion = 1;
+  std::string source;                               // "live", or the file it came from
+  std::string hostname;
+  std::vector<Gpu> gpus;                            // sorted by pci_bus_id; index = GPU#
+  std::vector<std::vector<PathClass>> pcie_matrix;  // from PCIe alone
+  std::vector<std::vector<int>> nvlink_count;       // [i][j] links; 0 = none
+  Environment environment;
+};
+
+}  // namespace p2p::topo
