@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The main job on a fresh machine: install, build, then run the whole acceptance chain on this
+# host — doctor → topo → gate → bench → nccl — keeping every artefact in one folder.
+#
+#   scripts/p2pcheck-all.sh [OUT_DIR] [-- extra gate arguments, e.g. --expect golden.json --policy policy.json]
+#
+# Exit status: the first failing step's p2pcheck exit code (see README "Exit codes"); 0 when all pass.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+out=${1:-p2pcheck-results/$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ)}
+shift $(( $# > 0 ? 1 : 0 ))
+[[ ${1:-} == "--" ]] && shift
+gate_args=("$@")
+
+scripts/install-deps.sh || exit 4
+scripts/build.sh >/dev/null || { echo "p2pcheck-all: build failed (run scripts/build.sh to see why)" >&2; exit 4; }
+mkdir -p "$out"
+bin=build/p2pcheck
+status=0
+
+step() {  # step NAME CMD...: run, tee the output into OUT/NAME.txt, remember the first failure
+  local name=$1; shift
+  echo "== $name: $*"
+  "$@" 2>&1 | tee "$out/$name.txt"
+  local rc=${PIPESTATUS[0]}
+  echo "== $name: exit $rc"
+  (( status == 0 && rc != 0 )) && status=$rc
+  return "$rc"
+}
+
+step doctor "$bin" doctor --save-facts "$out/doctor-facts.json"
+step topo "$bin" topo --save "$out/topology.json"
+if step gate "$bin" gate "${gate_args[@]}" --format json; then
+  step bench "$bin" bench --json "$out/bench.json"
+  step nccl "$bin" nccl --json "$out/nccl.json"
+else
+  echo "== bench and nccl skipped: the gate did not pass (see $out/gate.txt)"
+fi
+echo "p2pcheck-all: results in $out (exit $status)"
+exit "$status"
