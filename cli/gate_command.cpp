@@ -19,17 +19,22 @@ int run_gate_command(const GateOptions& opts) {
   std::optional<topo::GatePolicy> policy;
   if (!opts.policy.empty()) policy = topo::read_policy_file(opts.policy);
   std::optional<topo::TopologySnapshot> expected;
-  if (!opts.expect.empty()) expected = topo::load_topology(opts.expect);
-  const topo::TopologySnapshot t = opts.input.empty() ? topo::snapshot_from_this_host() : topo::load_topology(opts.input);
+  if (!opts.expect.empty()) {
+    expected = topo::load_topology(opts.expect);
+    expected->source = opts.expect;  // the decision names the file the user gave as golden
+  }
+  const topo::TopologySnapshot t =
+      opts.input.empty() ? topo::snapshot_from_this_host() : topo::load_topology(opts.input);
+  const std::string input = opts.input.empty() ? "this host" : opts.input;
 
   // No CUDA here: require_p2p is recorded as still needing the live check, which bench runs.
   const topo::GateDecision d = topo::evaluate_gate(t, expected, policy);
   if (opts.format == "json") {
     nlohmann::json j = d;
-    j["source"] = t.source;
+    j["source"] = input;
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << "Topology: " << t.source << " (" << t.gpus.size() << " GPUs)\n"
+    std::cout << "Topology: " << input << " (" << t.gpus.size() << " GPUs)\n"
               << topo::format_gate_text(d) << "Environment: " << topo::describe_environment(t.environment) << "\n";
   }
   std::cout << std::flush;
@@ -38,8 +43,8 @@ int run_gate_command(const GateOptions& opts) {
 
 Command add_gate_command(CLI::App& root) {
   auto opts = std::make_shared<GateOptions>();
-  CLI::App* app = root.add_subcommand(
-      "gate", "Decide whether this host may run benchmarks. Exit 0 pass, 1 blocked, 2 bad input");
+  CLI::App* app =
+      root.add_subcommand("gate", "Decide whether this host may run benchmarks. Exit 0 pass, 1 blocked, 2 bad input");
   app->add_option("--input", opts->input, "Topology to judge (hwloc XML or snapshot JSON) instead of this host");
   app->add_option("--expect", opts->expect,
                   "Golden topology (hwloc XML or snapshot): block unless GPU count and every pair's class are equal");

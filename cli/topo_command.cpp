@@ -51,7 +51,8 @@ int run_topo_diff_command(const TopoDiffOptions& opts) {
 Command add_topo_command(CLI::App& root) {
   auto opts = std::make_shared<TopoOptions>();
   auto diff_opts = std::make_shared<TopoDiffOptions>();
-  CLI::App* app = root.add_subcommand("topo", "Show the GPU topology (PCIe path classes, NVLink, affinity, environment)");
+  CLI::App* app =
+      root.add_subcommand("topo", "Show the GPU topology (PCIe path classes, NVLink, affinity, environment)");
   app->add_option("--input", opts->input,
                   "Read an hwloc XML (lstopo --of xml, hwloc 2.x) or a p2pcheck snapshot (JSON) instead of this host");
   app->add_option("--environment", opts->environment,

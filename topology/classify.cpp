@@ -57,13 +57,20 @@ std::vector<std::vector<std::string>> display_matrix(const TopologySnapshot& t) 
 
 int path_rank(PathClass c) {
   switch (c) {
-    case PathClass::kSelf: return -1;
-    case PathClass::kNvLink: return 0;
-    case PathClass::kPix: return 1;
-    case PathClass::kPxb: return 2;
-    case PathClass::kPhb: return 3;
-    case PathClass::kNode: return 4;
-    case PathClass::kSys: return 5;
+    case PathClass::kSelf:
+      return -1;
+    case PathClass::kNvLink:
+      return 0;
+    case PathClass::kPix:
+      return 1;
+    case PathClass::kPxb:
+      return 2;
+    case PathClass::kPhb:
+      return 3;
+    case PathClass::kNode:
+      return 4;
+    case PathClass::kSys:
+      return 5;
   }
   throw std::logic_error("path_rank: unknown PathClass");
 }

@@ -32,9 +32,7 @@ ClassCounts count_pair_classes(const TopologySnapshot& t) {
   return counts;
 }
 
-std::string pair_name(std::size_t a, std::size_t b) {
-  return "GPU" + std::to_string(a) + "-GPU" + std::to_string(b);
-}
+std::string pair_name(std::size_t a, std::size_t b) { return "GPU" + std::to_string(a) + "-GPU" + std::to_string(b); }
 
 TopologyDiff diff_topologies(const TopologySnapshot& before, const TopologySnapshot& after) {
   TopologyDiff d;
@@ -112,8 +110,9 @@ std::string format_diff_text(const TopologyDiff& d, const std::string& name_befo
   if (d.pairing == "none") {
     out << "GPU count differs (" << d.gpus_before << " vs " << d.gpus_after << "): pairs cannot be compared\n";
   } else {
-    out << (d.pairing == "pci_bus_id" ? "GPUs matched by PCI bus id\n"
-                                      : "GPUs matched by index (PCI bus order): the two sides have different PCI bus ids\n");
+    out << (d.pairing == "pci_bus_id"
+                ? "GPUs matched by PCI bus id\n"
+                : "GPUs matched by index (PCI bus order): the two sides have different PCI bus ids\n");
     out << d.changed.size() << " of " << pairs << " pairs changed class\n";
     for (const PairChange& c : d.changed) {
       out << "  " << std::left << std::setw(12) << pair_name(c.gpu_a, c.gpu_b) << std::right;

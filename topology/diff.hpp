@@ -16,8 +16,8 @@ namespace p2p::topo {
 // same set of bus ids; else by index (PCI bus id order), which is what a VM against its host
 // needs: the guest renumbers the buses. No pairing at all when the GPU counts differ.
 struct GpuPairing {
-  std::string by;                   // "pci_bus_id" | "index" | "none"
-  std::vector<std::size_t> other;   // other[i]: index on the second side of GPU i of the first
+  std::string by;                  // "pci_bus_id" | "index" | "none"
+  std::vector<std::size_t> other;  // other[i]: index on the second side of GPU i of the first
 };
 GpuPairing pair_gpus(const TopologySnapshot& first, const TopologySnapshot& second);
 

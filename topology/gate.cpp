@@ -13,7 +13,8 @@ namespace p2p::topo {
 
 namespace {
 
-void add(GateDecision& d, std::string rule, std::string verdict, std::string message, std::vector<std::size_t> gpus = {}) {
+void add(GateDecision& d, std::string rule, std::string verdict, std::string message,
+         std::vector<std::size_t> gpus = {}) {
   d.reasons.push_back(GateReason{std::move(rule), std::move(verdict), std::move(message), std::move(gpus)});
 }
 
@@ -76,8 +77,7 @@ void check_pair_classes(const TopologySnapshot& t, const GatePolicy& p, GateDeci
       }
     }
   }
-  if (p.max_path && max_ok)
-    add(d, "policy.max_path", "pass", "every pair is " + to_string(*p.max_path) + " or better");
+  if (p.max_path && max_ok) add(d, "policy.max_path", "pass", "every pair is " + to_string(*p.max_path) + " or better");
   if (!p.forbid.empty() && forbid_ok) {
     std::string list;
     for (PathClass c : p.forbid) list += (list.empty() ? "" : ", ") + to_string(c);
@@ -101,13 +101,15 @@ void check_links(const TopologySnapshot& t, const MinLink& min, GateDecision& d)
     } else {
       if (*gen < min.gen) problem = "Gen" + std::to_string(*gen) + " below Gen" + std::to_string(min.gen);
       if (*width < min.width)
-        problem += (problem.empty() ? "" : ", ") + ("x" + std::to_string(*width)) + " below x" + std::to_string(min.width);
+        problem +=
+            (problem.empty() ? "" : ", ") + ("x" + std::to_string(*width)) + " below x" + std::to_string(min.width);
     }
     if (problem.empty()) continue;
     all_ok = false;
     add(d, "policy.min_link", "block", gpu_name(t, i) + ": " + problem + " (" + seen + "), min_link " + wanted, {i});
   }
-  if (all_ok) add(d, "policy.min_link", "pass", "all " + std::to_string(t.gpus.size()) + " GPUs at " + wanted + " or better");
+  if (all_ok)
+    add(d, "policy.min_link", "pass", "all " + std::to_string(t.gpus.size()) + " GPUs at " + wanted + " or better");
 }
 
 void check_peer_access(const TopologySnapshot& t, const PeerAccessCheck& peer_access, GateDecision& d) {

@@ -76,7 +76,8 @@ GatePolicy policy_from_json(const json& j, const std::string& source) {
                          integer_in(l["width"], source, "min_link.width", 1, 32)};
   }
   if (j.contains("require_p2p")) {
-    if (!j["require_p2p"].is_boolean()) fail(source, "require_p2p", "expected true or false, got " + shown(j["require_p2p"]));
+    if (!j["require_p2p"].is_boolean())
+      fail(source, "require_p2p", "expected true or false, got " + shown(j["require_p2p"]));
     p.require_p2p = j["require_p2p"].get<bool>();
   }
   return p;

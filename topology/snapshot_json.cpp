@@ -49,8 +49,8 @@ std::vector<std::vector<std::string>> read_square(const json& j, const char* key
   const auto m = j.at(key).get<std::vector<std::vector<std::string>>>();
   if (m.size() != n) throw FormatError(std::string("`") + key + "` must have one row per GPU");
   for (const auto& row : m)
-    if (row.size() != n) throw FormatError(std::string("`") + key + "` must be " + std::to_string(n) + " x " +
-                                           std::to_string(n));
+    if (row.size() != n)
+      throw FormatError(std::string("`") + key + "` must be " + std::to_string(n) + " x " + std::to_string(n));
   return m;
 }
 

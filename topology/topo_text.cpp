@@ -64,7 +64,8 @@ std::string format_topology_text(const TopologySnapshot& t) {
 
   out << std::left << std::setw(static_cast<int>(cell)) << "";
   for (std::size_t j = 0; j < n; ++j) out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(j));
-  out << std::setw(static_cast<int>(cpu_width)) << "CPU Affinity" << "NUMA Affinity\n";
+  out << std::setw(static_cast<int>(cpu_width)) << "CPU Affinity"
+      << "NUMA Affinity\n";
   for (std::size_t i = 0; i < n; ++i) {
     out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(i));
     for (std::size_t j = 0; j < n; ++j) out << std::setw(static_cast<int>(cell)) << m[i][j];

@@ -35,8 +35,7 @@ std::string this_hostname() {
 
 TopologySnapshot snapshot_from_this_host(const LiveProbes& probes) {
   TopologySnapshot t = snapshot_from_hwloc(HwlocTopology::from_this_host());
-  if (t.gpus.empty())
-    throw NoGpuError("no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302) found on this host");
+  if (t.gpus.empty()) throw NoGpuError("no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302) found on this host");
   t.source = "live";
   const std::string host = this_hostname();
   if (!host.empty()) t.hostname = host;

@@ -22,7 +22,8 @@ void check_xml_version(const std::string& path, const std::string& text) {
   const std::string tag = text.substr(root, end == std::string::npos ? std::string::npos : end - root);
   const auto attr = tag.find("version=\"");
   if (attr == std::string::npos)
-    throw InputError(path + ": hwloc 1.x XML format is not supported: capture it again with hwloc 2.x `lstopo --of xml`");
+    throw InputError(path +
+                     ": hwloc 1.x XML format is not supported: capture it again with hwloc 2.x `lstopo --of xml`");
   const auto start = attr + std::strlen("version=\"");
   const std::string version = tag.substr(start, tag.find('"', start) - start);
   if (version.rfind("2.", 0) != 0)
@@ -44,7 +45,8 @@ TopologySnapshot snapshot_from_hwloc_xml(const std::string& path) {
     const std::string why = e.code != 0 ? std::strerror(e.code) : "not a consistent hwloc topology";
     throw InputError(path + ": hwloc cannot load this XML (" + why + ")");
   }
-  if (t.gpus.empty()) throw InputError(path + ": no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302) in this topology");
+  if (t.gpus.empty())
+    throw InputError(path + ": no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302) in this topology");
   t.source = path;
   t.environment = Environment{};
   t.environment.evidence = {"from XML"};

@@ -62,22 +62,25 @@ TEST_F(BadInput, XmlWithoutAnNvidiaGpu) {
 
 TEST_F(BadInput, XmlThatHwlocRejects) {
   // Well-formed and version 2.0, but no NUMA node: hwloc refuses to load it.
-  expect_input_error(write("no-numa.xml", "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n"
-                                          "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
-                                          "gp_index=\"1\">\n<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" "
-                                          "complete_cpuset=\"0x1\" gp_index=\"2\"/>\n</object>\n</topology>\n"),
+  expect_input_error(write("no-numa.xml",
+                           "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n"
+                           "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+                           "gp_index=\"1\">\n<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" "
+                           "complete_cpuset=\"0x1\" gp_index=\"2\"/>\n</object>\n</topology>\n"),
                      "hwloc cannot load this XML");
 }
 
 TEST_F(BadInput, HwlocThreeXml) {
-  expect_input_error(write("v3.xml", "<?xml version=\"1.0\"?>\n<topology version=\"3.0\">\n"
-                                     "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\" gp_index=\"1\"/>\n</topology>\n"),
+  expect_input_error(write("v3.xml",
+                           "<?xml version=\"1.0\"?>\n<topology version=\"3.0\">\n"
+                           "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\" gp_index=\"1\"/>\n</topology>\n"),
                      "hwloc XML version 3.0 is not supported");
 }
 
 TEST_F(BadInput, HwlocOneXml) {
-  expect_input_error(write("v1.xml", "<?xml version=\"1.0\"?>\n<!DOCTYPE topology SYSTEM \"hwloc.dtd\">\n<topology>\n"
-                                     "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\"/>\n</topology>\n"),
+  expect_input_error(write("v1.xml",
+                           "<?xml version=\"1.0\"?>\n<!DOCTYPE topology SYSTEM \"hwloc.dtd\">\n<topology>\n"
+                           "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\"/>\n</topology>\n"),
                      "hwloc 1.x XML format is not supported");
 }
 

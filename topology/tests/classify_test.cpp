@@ -13,9 +13,12 @@ using testing::make_snapshot;
 // Two leaf switches under one top switch on root port 00:01.0, one more switch on 00:03.0.
 TopologySnapshot switch_tree() {
   return make_snapshot({
-      make_gpu("0000:05:00.0", "0000:[00-13]", {"0000:00:01.0", "0000:01:00.0", "0000:02:00.0", "0000:03:00.0", "0000:04:00.0"}, 0),
-      make_gpu("0000:06:00.0", "0000:[00-13]", {"0000:00:01.0", "0000:01:00.0", "0000:02:00.0", "0000:03:00.0", "0000:04:01.0"}, 0),
-      make_gpu("0000:09:00.0", "0000:[00-13]", {"0000:00:01.0", "0000:01:00.0", "0000:02:01.0", "0000:07:00.0", "0000:08:00.0"}, 0),
+      make_gpu("0000:05:00.0", "0000:[00-13]",
+               {"0000:00:01.0", "0000:01:00.0", "0000:02:00.0", "0000:03:00.0", "0000:04:00.0"}, 0),
+      make_gpu("0000:06:00.0", "0000:[00-13]",
+               {"0000:00:01.0", "0000:01:00.0", "0000:02:00.0", "0000:03:00.0", "0000:04:01.0"}, 0),
+      make_gpu("0000:09:00.0", "0000:[00-13]",
+               {"0000:00:01.0", "0000:01:00.0", "0000:02:01.0", "0000:07:00.0", "0000:08:00.0"}, 0),
       make_gpu("0000:12:00.0", "0000:[00-13]", {"0000:00:03.0", "0000:10:00.0", "0000:11:00.0"}, 0),
       make_gpu("0000:13:00.0", "0000:[00-13]", {"0000:00:03.0", "0000:10:00.0", "0000:11:01.0"}, 0),
   });
@@ -41,20 +44,22 @@ TEST(ClassifyPciePath, IsSymmetric) {
 
 TEST(ClassifyPciePath, OneGpuDirectlyOnTheLowestBridgeAndOneBelowASwitchPortIsPix) {
   // GPU 0 sits on the bus of bridge B itself, GPU 1 one bridge further down: one bridge between them.
-  const auto t = make_snapshot({make_gpu("0000:02:00.0", "0000:[00-04]", {"0000:00:01.0", "0000:01:00.0"}, 0),
-                                make_gpu("0000:04:00.0", "0000:[00-04]", {"0000:00:01.0", "0000:01:00.0", "0000:02:01.0"}, 0)});
+  const auto t =
+      make_snapshot({make_gpu("0000:02:00.0", "0000:[00-04]", {"0000:00:01.0", "0000:01:00.0"}, 0),
+                     make_gpu("0000:04:00.0", "0000:[00-04]", {"0000:00:01.0", "0000:01:00.0", "0000:02:01.0"}, 0)});
   EXPECT_EQ(classify_pcie_path(t, 0, 1), PathClass::kPix);
 }
 
 TEST(ClassifyPciePath, TwoBridgesBelowTheCommonOneIsPxbEvenOnOneSide) {
-  const auto t = make_snapshot({make_gpu("0000:02:00.0", "0000:[00-05]", {"0000:00:01.0", "0000:01:00.0"}, 0),
-                                make_gpu("0000:05:00.0", "0000:[00-05]",
-                                         {"0000:00:01.0", "0000:01:00.0", "0000:02:01.0", "0000:04:00.0"}, 0)});
+  const auto t = make_snapshot(
+      {make_gpu("0000:02:00.0", "0000:[00-05]", {"0000:00:01.0", "0000:01:00.0"}, 0),
+       make_gpu("0000:05:00.0", "0000:[00-05]", {"0000:00:01.0", "0000:01:00.0", "0000:02:01.0", "0000:04:00.0"}, 0)});
   EXPECT_EQ(classify_pcie_path(t, 0, 1), PathClass::kPxb);
 }
 
 TEST(ClassifyPciePath, GpusDirectlyOnOneHostBridgeArePhb) {
-  const auto t = make_snapshot({make_gpu("0000:00:05.0", "0000:[00-00]", {}, 0), make_gpu("0000:00:06.0", "0000:[00-00]", {}, 0)});
+  const auto t =
+      make_snapshot({make_gpu("0000:00:05.0", "0000:[00-00]", {}, 0), make_gpu("0000:00:06.0", "0000:[00-00]", {}, 0)});
   EXPECT_EQ(classify_pcie_path(t, 0, 1), PathClass::kPhb);
 }
 
@@ -111,7 +116,8 @@ TEST(PathRank, OrdersBestToWorst) {
 }
 
 TEST(PathClassStrings, RoundTripAndRejectJunk) {
-  for (auto c : {PathClass::kSelf, PathClass::kPix, PathClass::kPxb, PathClass::kPhb, PathClass::kNode, PathClass::kSys})
+  for (auto c :
+       {PathClass::kSelf, PathClass::kPix, PathClass::kPxb, PathClass::kPhb, PathClass::kNode, PathClass::kSys})
     EXPECT_EQ(path_class_from_string(to_string(c)), c);
   EXPECT_EQ(path_class_from_string("NV18"), PathClass::kNvLink);
   EXPECT_FALSE(path_class_from_string("NVx"));

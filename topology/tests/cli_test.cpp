@@ -1,10 +1,9 @@
 // Runs the built p2pcheck binary: exit codes, output, one-line errors, nothing written on error.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -24,7 +23,9 @@ struct Result {
   std::string out, err;
 };
 
-std::string fixture(const std::string& name) { return std::string(P2P_SOURCE_DIR) + "/topology/tests/fixtures/" + name; }
+std::string fixture(const std::string& name) {
+  return std::string(P2P_SOURCE_DIR) + "/topology/tests/fixtures/" + name;
+}
 std::string golden(const std::string& name) { return std::string(P2P_SOURCE_DIR) + "/topology/tests/golden/" + name; }
 
 std::size_t count_lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
@@ -96,12 +97,14 @@ TEST_F(Cli, VersionAndHelp) {
 }
 
 TEST_F(Cli, TopoTextShowsTheMatrixLegendAndEnvironment) {
-  const Result r = run({"topo", "--input", fixture("rtxpro6000-lxc.xml"), "--environment",
-                     fixture("rtxpro6000-lxc.environment.json")});
+  const Result r = run(
+      {"topo", "--input", fixture("rtxpro6000-lxc.xml"), "--environment", fixture("rtxpro6000-lxc.environment.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("GPU0  GPU1  GPU2  GPU3  GPU4  GPU5  GPU6  GPU7  CPU Affinity  NUMA Affinity"), std::string::npos)
+  EXPECT_NE(r.out.find("GPU0  GPU1  GPU2  GPU3  GPU4  GPU5  GPU6  GPU7  CPU Affinity  NUMA Affinity"),
+            std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("GPU4  SYS   SYS   SYS   SYS   X     NODE  NODE  NODE  32-63         1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("GPU4  SYS   SYS   SYS   SYS   X     NODE  NODE  NODE  32-63         1"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("NODE = through PCIe and between PCIe host bridges"), std::string::npos);
   EXPECT_NE(r.out.find("Environment: container (container lxc"), std::string::npos) << r.out;
   EXPECT_EQ(r.err, "");
@@ -110,7 +113,7 @@ TEST_F(Cli, TopoTextShowsTheMatrixLegendAndEnvironment) {
 TEST_F(Cli, TopoJsonIsTheGoldenSnapshotAndSaveWritesTheSame) {
   const std::string saved = (dir_ / "vm.json").string();
   const Result r = run({"topo", "--input", fixture("rtxpro6000-vm.xml"), "--environment",
-                     fixture("rtxpro6000-vm.environment.json"), "--format", "json", "--save", saved});
+                        fixture("rtxpro6000-vm.environment.json"), "--format", "json", "--save", saved});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(p2p::read_text_file(saved), r.out);
@@ -163,7 +166,8 @@ TEST_F(Cli, SaveToAnUnwritablePlaceFailsWithoutOutput) {
 TEST_F(Cli, LiveTopoWorksOrSaysThereIsNoGpu) {
   const Result r = run({"topo"});
   if (r.exit_code == 3) {
-    EXPECT_EQ(r.err, "p2pcheck: no usable GPU: no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302) found on this host\n");
+    EXPECT_EQ(r.err,
+              "p2pcheck: no usable GPU: no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302) found on this host\n");
   } else {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("Environment: "), std::string::npos);
@@ -183,7 +187,8 @@ TEST_F(Cli, DiffExitCodes) {
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
   EXPECT_NE(same.out.find("GPUs matched by PCI bus id"), std::string::npos);
 
-  const Result json = run({"topo", "diff", fixture("rtxpro6000-vm.xml"), golden("rtxpro6000-lxc.json"), "--format", "json"});
+  const Result json =
+      run({"topo", "diff", fixture("rtxpro6000-vm.xml"), golden("rtxpro6000-lxc.json"), "--format", "json"});
   EXPECT_EQ(json.exit_code, 1);
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_EQ(j.at("changed").size(), 28u);
@@ -211,8 +216,8 @@ TEST_F(Cli, GateBlocksTheVmAgainstTheLxcGoldenAndPassesTheLxc) {
   EXPECT_EQ(lxc.exit_code, 0) << lxc.out;
   EXPECT_NE(lxc.out.find("gate: PASS"), std::string::npos);
 
-  const Result json = run({"gate", "--input", fixture("rtxpro6000-vm.xml"), "--expect", fixture("rtxpro6000-lxc.xml"),
-                        "--format", "json"});
+  const Result json = run(
+      {"gate", "--input", fixture("rtxpro6000-vm.xml"), "--expect", fixture("rtxpro6000-lxc.xml"), "--format", "json"});
   EXPECT_EQ(json.exit_code, 1);
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_EQ(j.at("decision"), "blocked");
@@ -241,9 +246,11 @@ TEST_F(Cli, GateBadInput) {
     EXPECT_EQ(r.err.rfind("p2pcheck: error: " + prefix, 0), 0u) << r.err;
   };
   const std::string unknown = write("unknown.json", R"({"max_path": "NODE", "min_bandwidth": 50})");
-  expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", unknown}, unknown + ": key `min_bandwidth`: unknown key");
+  expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", unknown},
+               unknown + ": key `min_bandwidth`: unknown key");
   const std::string wrong = write("wrong.json", R"({"min_gpus": "eight"})");
-  expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", wrong}, wrong + ": key `min_gpus`: expected an integer");
+  expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", wrong},
+               wrong + ": key `min_gpus`: expected an integer");
   const std::string broken = write("broken.json", "{min_gpus: 8}");
   expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", broken}, broken + ": not valid JSON");
   const std::string missing = (dir_ / "golden.json").string();

@@ -65,7 +65,8 @@ TEST(OrderedLabels, BestFirst) {
 }
 
 TEST(FormatDiffText, NamesThePairingAndEveryChange) {
-  const auto text = format_diff_text(diff_topologies(testing::flat_phb(8), testing::per_root_complex(8)), "vm.xml", "lxc.xml");
+  const auto text =
+      format_diff_text(diff_topologies(testing::flat_phb(8), testing::per_root_complex(8)), "vm.xml", "lxc.xml");
   EXPECT_NE(text.find("A: vm.xml (8 GPUs)"), std::string::npos) << text;
   EXPECT_NE(text.find("GPUs matched by index"), std::string::npos) << text;
   EXPECT_NE(text.find("28 of 28 pairs changed class"), std::string::npos) << text;

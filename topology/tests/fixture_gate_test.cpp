@@ -45,7 +45,8 @@ TEST(FixtureGate, LxcAgainstItselfPasses) {
 
 TEST(FixtureGate, PolicyCases) {
   const auto lxc = load_topology(golden("rtxpro6000-lxc.json"));
-  EXPECT_TRUE(evaluate_gate(lxc, std::nullopt, policy(R"({"min_gpus": 8, "min_link": {"gen": 5, "width": 16}})")).passed);
+  EXPECT_TRUE(
+      evaluate_gate(lxc, std::nullopt, policy(R"({"min_gpus": 8, "min_link": {"gen": 5, "width": 16}})")).passed);
   EXPECT_EQ(evaluate_gate(lxc, std::nullopt, policy(R"({"max_path": "NODE"})")).blocking(), 16u);
   EXPECT_EQ(evaluate_gate(lxc, std::nullopt, policy(R"({"forbid": ["SYS"], "min_gpus": 9})")).blocking(), 17u);
 
@@ -64,7 +65,8 @@ TEST(FixtureGate, PolicyCases) {
 }
 
 TEST(FixtureDiff, VmAgainstLxc) {
-  const auto d = diff_topologies(load_topology(fixture("rtxpro6000-vm.xml")), load_topology(fixture("rtxpro6000-lxc.xml")));
+  const auto d =
+      diff_topologies(load_topology(fixture("rtxpro6000-vm.xml")), load_topology(fixture("rtxpro6000-lxc.xml")));
   EXPECT_FALSE(d.same());
   EXPECT_EQ(d.pairing, "index");
   EXPECT_EQ(d.changed.size(), 28u);

@@ -96,8 +96,8 @@ TEST(FixturePcieSwitch, PixPxbPhbAndNvlinkBridges) {
                                    {"PHB", "PHB", "PHB", "PHB", "X", "NV12"},
                                    {"PHB", "PHB", "PHB", "PHB", "NV12", "X"},
                                }));
-  EXPECT_EQ(t.gpus[0].pcie_path, (std::vector<std::string>{"0000:00:01.0", "0000:01:00.0", "0000:02:00.0",
-                                                           "0000:03:00.0", "0000:04:00.0"}));
+  EXPECT_EQ(t.gpus[0].pcie_path,
+            (std::vector<std::string>{"0000:00:01.0", "0000:01:00.0", "0000:02:00.0", "0000:03:00.0", "0000:04:00.0"}));
   EXPECT_EQ(t.gpus[0].name, "NVIDIA A100 80GB PCIe");
   // 31.508 GB/s is Gen4 x16 or Gen5 x8: the XML cannot say which.
   EXPECT_FALSE(t.gpus[0].link_current.gen);

@@ -106,8 +106,7 @@ TEST(GatePolicy, MinLinkJudgesWidthNowAndGenerationByWhatTheSlotCanTrain) {
   const auto blocks = with_verdict(d, "block");
   ASSERT_EQ(blocks.size(), 3u);
   EXPECT_EQ(blocks[0].gpus, std::vector<std::size_t>{1});
-  EXPECT_EQ(blocks[0].message,
-            "GPU1 (0000:11:00.0): x8 below x16 (current Gen5 x8, max unknown), min_link Gen4 x16");
+  EXPECT_EQ(blocks[0].message, "GPU1 (0000:11:00.0): x8 below x16 (current Gen5 x8, max unknown), min_link Gen4 x16");
   EXPECT_EQ(blocks[1].gpus, std::vector<std::size_t>{2});
   EXPECT_NE(blocks[1].message.find("link generation/width unknown (current 31.508 GB/s (Gen4 x16 or Gen5 x8)"),
             std::string::npos)
@@ -165,7 +164,8 @@ TEST(GateText, ListsEveryReason) {
   const auto d = evaluate_gate(testing::flat_phb(8), testing::per_root_complex(8), std::nullopt);
   const std::string text = format_gate_text(d);
   EXPECT_EQ(text.rfind("gate: BLOCKED (28 blocking reasons)\n", 0), 0u) << text;
-  EXPECT_NE(text.find("BLOCK   expect.pair_class   GPU6-GPU7: PHB here, NODE in the golden topology"), std::string::npos)
+  EXPECT_NE(text.find("BLOCK   expect.pair_class   GPU6-GPU7: PHB here, NODE in the golden topology"),
+            std::string::npos)
       << text;
 }
 

@@ -43,21 +43,20 @@ TEST_P(Golden, SnapshotMatches) {
   EXPECT_EQ(actual, *expected);
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, Golden,
-                         ::testing::Values(GoldenCase{"rtxpro6000-vm.xml", "rtxpro6000-vm.environment.json",
-                                                      "rtxpro6000-vm.json"},
-                                           GoldenCase{"rtxpro6000-lxc.xml", "rtxpro6000-lxc.environment.json",
-                                                      "rtxpro6000-lxc.json"},
-                                           GoldenCase{"pcie-switch.xml", "", "pcie-switch.json"},
-                                           GoldenCase{"hgx-nvswitch.xml", "", "hgx-nvswitch.json"},
-                                           GoldenCase{"h200-vm.xml", "h200-vm.environment.json", "h200-vm.json"}),
-                         [](const ::testing::TestParamInfo<GoldenCase>& info) {
-                           std::string name = info.param.golden;
-                           name = name.substr(0, name.find('.'));
-                           for (char& ch : name)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, Golden,
+    ::testing::Values(GoldenCase{"rtxpro6000-vm.xml", "rtxpro6000-vm.environment.json", "rtxpro6000-vm.json"},
+                      GoldenCase{"rtxpro6000-lxc.xml", "rtxpro6000-lxc.environment.json", "rtxpro6000-lxc.json"},
+                      GoldenCase{"pcie-switch.xml", "", "pcie-switch.json"},
+                      GoldenCase{"hgx-nvswitch.xml", "", "hgx-nvswitch.json"},
+                      GoldenCase{"h200-vm.xml", "h200-vm.environment.json", "h200-vm.json"}),
+    [](const ::testing::TestParamInfo<GoldenCase>& info) {
+      std::string name = info.param.golden;
+      name = name.substr(0, name.find('.'));
+      for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return name;
+    });
 
 }  // namespace
 }  // namespace p2p::topo

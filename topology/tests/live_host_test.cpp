@@ -95,7 +95,7 @@ TEST_F(FakeSysfs, ReadsCurrentAndMaxLinks) {
 }
 
 TEST_F(FakeSysfs, MaxIsLimitedByTheUpstreamPort) {
-  device("0000:41:00.0", "2.5 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");  // idle Gen5 GPU
+  device("0000:41:00.0", "2.5 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");   // idle Gen5 GPU
   device("0000:40:01.1", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");  // in a Gen4 slot
   const auto max = read_sysfs_max_link(root_.string(), "0000:41:00.0", "0000:40:01.1");
   EXPECT_EQ(max.gen, 4);

@@ -10,10 +10,9 @@ namespace {
 using nlohmann::json;
 
 TEST(Policy, ParsesEveryKey) {
-  const auto p = policy_from_json(
-      json::parse(R"({"min_gpus": 8, "max_path": "NODE", "forbid": ["SYS", "NV"],
+  const auto p = policy_from_json(json::parse(R"({"min_gpus": 8, "max_path": "NODE", "forbid": ["SYS", "NV"],
                       "min_link": {"gen": 4, "width": 16}, "require_p2p": true})"),
-      "policy.json");
+                                  "policy.json");
   EXPECT_EQ(p.min_gpus, 8);
   EXPECT_EQ(p.max_path, PathClass::kNode);
   EXPECT_EQ(p.forbid, (std::vector<PathClass>{PathClass::kSys, PathClass::kNvLink}));
@@ -53,7 +52,8 @@ void expect_error(const std::string& text, const std::string& key, const std::st
 }
 
 TEST(Policy, UnknownKeysAreErrorsNamingTheKey) {
-  expect_error(R"({"max_hops": 2})", "max_hops", "unknown key (known: min_gpus, max_path, forbid, min_link, require_p2p)");
+  expect_error(R"({"max_hops": 2})", "max_hops",
+               "unknown key (known: min_gpus, max_path, forbid, min_link, require_p2p)");
   expect_error(R"({"min_link": {"gen": 4, "lanes": 16}})", "min_link.lanes", "unknown key (known: gen, width)");
 }
 
@@ -74,9 +74,7 @@ TEST(Policy, WrongTypesAreErrorsNamingTheKey) {
   expect_error(R"({"require_p2p": "yes"})", "require_p2p", "expected true or false, got \"yes\"");
 }
 
-TEST(Policy, NonObjectIsAnError) {
-  EXPECT_THROW(policy_from_json(json::parse("[1, 2]"), "policy.json"), InputError);
-}
+TEST(Policy, NonObjectIsAnError) { EXPECT_THROW(policy_from_json(json::parse("[1, 2]"), "policy.json"), InputError); }
 
 }  // namespace
 }  // namespace p2p::topo

@@ -41,8 +41,8 @@ inline TopologySnapshot make_snapshot(std::vector<Gpu> gpus, const std::string& 
 inline TopologySnapshot flat_phb(std::size_t n, const std::string& bus_prefix = "0000:0") {
   std::vector<Gpu> gpus;
   for (std::size_t i = 0; i < n; ++i)
-    gpus.push_back(make_gpu(bus_prefix + std::to_string(i + 1) + ":00.0", "0000:[00-08]",
-                            {"0000:00:02." + std::to_string(i)}, 0));
+    gpus.push_back(
+        make_gpu(bus_prefix + std::to_string(i + 1) + ":00.0", "0000:[00-08]", {"0000:00:02." + std::to_string(i)}, 0));
   return make_snapshot(gpus);
 }
 
