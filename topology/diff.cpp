@@ -43,6 +43,8 @@ TopologyDiff diff_topologies(const TopologySnapshot& before, const TopologySnaps
   const GpuPairing pairing = pair_gpus(before, after);
   d.pairing = pairing.by;
   if (pairing.by == "none") return d;
+  for (std::size_t i = 0; i < d.gpus_before; ++i)
+    d.matched_bus_ids.emplace_back(before.gpus[i].pci_bus_id, after.gpus[pairing.other[i]].pci_bus_id);
   for (std::size_t i = 0; i < d.gpus_before; ++i) {
     for (std::size_t j = i + 1; j < d.gpus_before; ++j) {
       PairChange c;
@@ -89,6 +91,7 @@ void to_json(nlohmann::json& j, const TopologyDiff& d) {
        {"gpus_before", d.gpus_before},
        {"gpus_after", d.gpus_after},
        {"pairing", d.pairing},
+       {"matched_bus_ids", d.matched_bus_ids},
        {"changed", std::move(changed)},
        {"counts_before", d.counts_before},
        {"counts_after", d.counts_after}};
@@ -110,9 +113,14 @@ std::string format_diff_text(const TopologyDiff& d, const std::string& name_befo
   if (d.pairing == "none") {
     out << "GPU count differs (" << d.gpus_before << " vs " << d.gpus_after << "): pairs cannot be compared\n";
   } else {
-    out << (d.pairing == "pci_bus_id"
-                ? "GPUs matched by PCI bus id\n"
-                : "GPUs matched by index (PCI bus order): the two sides have different PCI bus ids\n");
+    if (d.pairing == "pci_bus_id") {
+      out << "GPUs matched by PCI bus id\n";
+    } else {
+      // A guest renumbers its buses, so say exactly which GPUs were put side by side.
+      out << "GPUs matched by index (PCI bus order): the two sides have different PCI bus ids\n";
+      for (std::size_t i = 0; i < d.matched_bus_ids.size(); ++i)
+        out << "  GPU" << i << "  A " << d.matched_bus_ids[i].first << "  B " << d.matched_bus_ids[i].second << "\n";
+    }
     out << d.changed.size() << " of " << pairs << " pairs changed class\n";
     for (const PairChange& c : d.changed) {
       out << "  " << std::left << std::setw(12) << pair_name(c.gpu_a, c.gpu_b) << std::right;

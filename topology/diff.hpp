@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "topology/snapshot.hpp"
@@ -35,6 +36,8 @@ ClassCounts count_pair_classes(const TopologySnapshot& t);
 struct TopologyDiff {
   std::size_t gpus_before = 0, gpus_after = 0;
   std::string pairing;  // as GpuPairing::by
+  // (first side, second side) PCI bus id of each GPU pair put side by side, first side's order.
+  std::vector<std::pair<std::string, std::string>> matched_bus_ids;
   std::vector<PairChange> changed;
   ClassCounts counts_before, counts_after;
   bool same() const { return gpus_before == gpus_after && changed.empty(); }

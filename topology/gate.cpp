@@ -100,9 +100,10 @@ void check_links(const TopologySnapshot& t, const MinLink& min, GateDecision& d)
       problem = "link generation/width unknown";
     } else {
       if (*gen < min.gen) problem = "Gen" + std::to_string(*gen) + " below Gen" + std::to_string(min.gen);
-      if (*width < min.width)
-        problem +=
-            (problem.empty() ? "" : ", ") + ("x" + std::to_string(*width)) + " below x" + std::to_string(min.width);
+      if (*width < min.width) {
+        if (!problem.empty()) problem += ", ";
+        problem += "x" + std::to_string(*width) + " below x" + std::to_string(min.width);
+      }
     }
     if (problem.empty()) continue;
     all_ok = false;

@@ -46,7 +46,7 @@ std::uint16_t pci_id_from_text(const std::string& s, const char* key) {
 }
 
 std::vector<std::vector<std::string>> read_square(const json& j, const char* key, std::size_t n) {
-  const auto m = j.at(key).get<std::vector<std::vector<std::string>>>();
+  auto m = j.at(key).get<std::vector<std::vector<std::string>>>();
   if (m.size() != n) throw FormatError(std::string("`") + key + "` must have one row per GPU");
   for (const auto& row : m)
     if (row.size() != n)

@@ -237,6 +237,17 @@ TEST_F(Cli, GatePolicy) {
   EXPECT_NE(blocked.out.find("GPU3-GPU7: SYS is forbidden"), std::string::npos) << blocked.out;
 }
 
+TEST_F(Cli, GateExamplePolicyBlocksCrossSocketPairsButNotTheFlatVm) {
+  // max_path is a rank rule: the VM's PHB is "closer" than NODE and passes it; that is why
+  // --expect compares for equality instead.
+  const std::string policy = fixture("policy-rtxpro6000.json");
+  const Result lxc = run({"gate", "--input", golden("rtxpro6000-lxc.json"), "--policy", policy});
+  EXPECT_EQ(lxc.exit_code, 1);
+  EXPECT_NE(lxc.out.find("gate: BLOCKED (16 blocking reasons)"), std::string::npos) << lxc.out;
+  const Result vm = run({"gate", "--input", golden("rtxpro6000-vm.json"), "--policy", policy});
+  EXPECT_EQ(vm.exit_code, 0) << vm.out;
+}
+
 TEST_F(Cli, GateBadInput) {
   const auto expect_exit2 = [&](std::vector<std::string> args, const std::string& prefix) {
     const Result r = run(args);

@@ -32,6 +32,8 @@ TEST(DiffTopologies, VmAgainstHostListsEveryPairAndTheCounts) {
   EXPECT_EQ(d.changed[0].after, "NODE");
   EXPECT_EQ(d.counts_before, (ClassCounts{{"PHB", 28}}));
   EXPECT_EQ(d.counts_after, (ClassCounts{{"NODE", 12}, {"SYS", 16}}));
+  ASSERT_EQ(d.matched_bus_ids.size(), 8u);
+  EXPECT_EQ(d.matched_bus_ids[7], std::make_pair(std::string("0000:08:00.0"), std::string("0000:71:00.0")));
 }
 
 TEST(DiffTopologies, IdenticalIsSame) {
@@ -69,6 +71,7 @@ TEST(FormatDiffText, NamesThePairingAndEveryChange) {
       format_diff_text(diff_topologies(testing::flat_phb(8), testing::per_root_complex(8)), "vm.xml", "lxc.xml");
   EXPECT_NE(text.find("A: vm.xml (8 GPUs)"), std::string::npos) << text;
   EXPECT_NE(text.find("GPUs matched by index"), std::string::npos) << text;
+  EXPECT_NE(text.find("  GPU2  A 0000:03:00.0  B 0000:21:00.0\n"), std::string::npos) << text;
   EXPECT_NE(text.find("28 of 28 pairs changed class"), std::string::npos) << text;
   EXPECT_NE(text.find("GPU3-GPU4     PHB -> SYS"), std::string::npos) << text;
   EXPECT_NE(text.find("topologies differ"), std::string::npos) << text;
