@@ -137,6 +137,7 @@ void from_json(const json& j, TopologySnapshot& t) {
   j.at("source").get_to(t.source);
   j.at("hostname").get_to(t.hostname);
   j.at("gpus").get_to(t.gpus);
+  if (t.gpus.empty()) throw FormatError("`gpus` is empty: a snapshot records at least one NVIDIA GPU");
   j.at("environment").get_to(t.environment);
   const std::size_t n = t.gpus.size();
   const auto pcie = read_square(j, "pcie_matrix", n);

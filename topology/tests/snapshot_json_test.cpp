@@ -115,6 +115,11 @@ TEST(SnapshotJson, RejectsBadMatricesAndIds) {
   json id = sample();
   id["gpus"][0]["device_id"] = "2bb5";
   expect_rejected(id, "device_id");
+  json no_gpus = sample();
+  no_gpus["gpus"] = json::array();
+  no_gpus["pcie_matrix"] = json::array();
+  no_gpus["matrix"] = json::array();
+  expect_rejected(no_gpus, "`gpus` is empty");
   json wrong_type = sample();
   wrong_type["gpus"] = "eight";
   expect_rejected(wrong_type, "golden.json: not a p2pcheck topology snapshot");
