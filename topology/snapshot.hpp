@@ -18,10 +18,13 @@ std::string to_string(PathClass c);
 // Accepts the strings above (and "NV<n>"); nullopt otherwise.
 std::optional<PathClass> path_class_from_string(const std::string& s);
 
-// One PCIe link as far as the source tells: generation 1..6 and lane count.
+// One PCIe link as far as the source tells: generation 1..6 and lane count, and the
+// per-direction bandwidth hwloc computes from them (GB/s, 1e9 B/s). An hwloc XML carries only
+// that bandwidth, from which gen and width follow only where one combination fits.
 struct PcieLink {
   std::optional<int> gen;
   std::optional<int> width;
+  std::optional<double> gbps;
 };
 
 struct Gpu {
@@ -31,9 +34,10 @@ struct Gpu {
   std::string name;                     // "NVIDIA H200" where known, else ""
   int numa_node = -1;                   // -1 unknown
   std::string cpuset;                   // local CPUs as a list, "0-15"
-  PcieLink link_current;
-  PcieLink link_max;
-  std::vector<std::string> pcie_path;   // bus ids / bridge ids from the host bridge down (root first)
+  PcieLink link_current;                // as negotiated when the snapshot was taken (idle GPUs downshift)
+  PcieLink link_max;                    // the best this slot can train: min(GPU max, upstream port max)
+  std::string host_bridge;              // root complex identity "0000:[40-5f]" (domain:[bus range]); "" unknown
+  std::vector<std::string> pcie_path;   // bus ids of the PCI bridges from the host bridge down (root port first)
 };
 
 // Where the snapshot was taken: decides how a PHB-everywhere matrix should be read.

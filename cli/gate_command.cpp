@@ -1,0 +1,58 @@
+#include "cli/gate_command.hpp"
+
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "common/error.hpp"
+#include "common/exit_codes.hpp"
+#include "topology/discovery/discovery.hpp"
+#include "topology/gate.hpp"
+#include "topology/topo_text.hpp"
+
+namespace p2p::cli {
+
+int run_gate_command(const GateOptions& opts) {
+  if (opts.expect.empty() && opts.policy.empty())
+    throw InputError("gate: nothing to check: give --expect FILE (golden topology) and/or --policy FILE");
+  // Read every file before discovering anything, so bad input fails fast and alone.
+  std::optional<topo::GatePolicy> policy;
+  if (!opts.policy.empty()) policy = topo::read_policy_file(opts.policy);
+  std::optional<topo::TopologySnapshot> expected;
+  if (!opts.expect.empty()) {
+    expected = topo::load_topology(opts.expect);
+    expected->source = opts.expect;  // the decision names the file the user gave as golden
+  }
+  const topo::TopologySnapshot t =
+      opts.input.empty() ? topo::snapshot_from_this_host() : topo::load_topology(opts.input);
+  const std::string input = opts.input.empty() ? "this host" : opts.input;
+
+  // No CUDA here: require_p2p is recorded as still needing the live check, which bench runs.
+  const topo::GateDecision d = topo::evaluate_gate(t, expected, policy);
+  if (opts.format == "json") {
+    nlohmann::json j = d;
+    j["source"] = input;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << "Topology: " << input << " (" << t.gpus.size() << " GPUs)\n"
+              << topo::format_gate_text(d) << "Environment: " << topo::describe_environment(t.environment) << "\n";
+  }
+  std::cout << std::flush;
+  return d.passed ? kExitOk : kExitFailed;
+}
+
+Command add_gate_command(CLI::App& root) {
+  auto opts = std::make_shared<GateOptions>();
+  CLI::App* app =
+      root.add_subcommand("gate", "Decide whether this host may run benchmarks. Exit 0 pass, 1 blocked, 2 bad input");
+  app->add_option("--input", opts->input, "Topology to judge (hwloc XML or snapshot JSON) instead of this host");
+  app->add_option("--expect", opts->expect,
+                  "Golden topology (hwloc XML or snapshot): block unless GPU count and every pair's class are equal");
+  app->add_option("--policy", opts->policy,
+                  "Policy JSON: min_gpus, max_path, forbid, min_link {gen, width}, require_p2p");
+  app->add_option("--format", opts->format, "text or json (the decision, as bench records it)")
+      ->check(CLI::IsMember({"text", "json"}));
+  return Command{app, [opts] { return run_gate_command(*opts); }};
+}
+
+}  // namespace p2p::cli

@@ -1,0 +1,21 @@
+// `p2pcheck gate`: may this host run benchmarks? Exit 0 pass, 1 blocked, 2 bad input.
+#pragma once
+
+#include <string>
+
+#include "cli/command.hpp"
+
+namespace p2p::cli {
+
+struct GateOptions {
+  std::string input;   // hwloc XML or snapshot JSON; "" = this host
+  std::string expect;  // golden topology (XML or snapshot)
+  std::string policy;  // policy JSON
+  std::string format = "text";
+};
+
+int run_gate_command(const GateOptions& opts);
+
+Command add_gate_command(CLI::App& root);
+
+}  // namespace p2p::cli

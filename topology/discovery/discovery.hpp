@@ -1,0 +1,41 @@
+// Where snapshots come from: an hwloc XML capture, this host, or any file a user names.
+// Everything after this layer is a pure function of the snapshot.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "topology/snapshot.hpp"
+
+namespace p2p::topo {
+
+// From `lstopo --of xml` (hwloc 2.x format). An XML says nothing about where it was taken, so
+// the environment is "unknown" with evidence "from XML". InputError naming the file when it is
+// unreadable, not hwloc XML, of another hwloc XML version (1.x, 3.x), rejected by hwloc, or
+// without an NVIDIA GPU.
+TopologySnapshot snapshot_from_hwloc_xml(const std::string& path);
+
+// What a caller that has NVML (loaded at run time elsewhere) can add to live discovery.
+struct LiveProbes {
+  // NVLink links per GPU pair, indexed like the GPUs given; nullopt where NVML cannot tell.
+  // Replaces what hwloc's own NVML backend (if built in) recorded.
+  std::function<std::optional<std::vector<std::vector<int>>>(const std::vector<Gpu>&)> nvlink_counts;
+  // nvmlDeviceGetVirtualizationMode of the first GPU as text ("Pass-Through", "vGPU", ...).
+  std::function<std::string()> virtualization_mode;
+};
+
+// The running host: hwloc for the tree, sysfs for current and maximum link speed and width,
+// /proc/driver/nvidia for names hwloc lacks, environment from read_environment_facts("/").
+// NoGpuError when the host has no NVIDIA GPU.
+TopologySnapshot snapshot_from_this_host(const LiveProbes& probes = {});
+
+// --input: an hwloc XML or a p2pcheck snapshot (JSON), told apart by the first character.
+TopologySnapshot load_topology(const std::string& path);
+
+// Replaces the snapshot's environment with classify_environment() of EnvironmentFacts JSON
+// recorded where the XML was captured (a sidecar, as `doctor` writes them).
+void apply_environment_facts_file(TopologySnapshot& t, const std::string& facts_path);
+
+}  // namespace p2p::topo

@@ -1,0 +1,37 @@
+// --input files: hwloc XML or snapshot JSON, and environment sidecars.
+#include <filesystem>
+
+#include "common/error.hpp"
+#include "common/file_io.hpp"
+#include "topology/discovery/discovery.hpp"
+#include "topology/environment.hpp"
+#include "topology/snapshot_json.hpp"
+
+namespace p2p::topo {
+
+TopologySnapshot load_topology(const std::string& path) {
+  const std::string text = read_text_file(path);
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) throw InputError(path + ": empty file");
+  if (text[first] == '<') return snapshot_from_hwloc_xml(path);
+  if (text[first] == '{') return snapshot_from_json(read_json_file(path), path);
+  throw InputError(path + ": neither an hwloc XML topology nor a p2pcheck snapshot (JSON)");
+}
+
+void apply_environment_facts_file(TopologySnapshot& t, const std::string& facts_path) {
+  const nlohmann::json j = read_json_file(facts_path);
+  EnvironmentFacts facts;
+  try {
+    facts = j.get<EnvironmentFacts>();
+  } catch (const nlohmann::json::exception& e) {
+    std::string what = e.what();
+    const auto cut = what.find("] ");
+    if (cut != std::string::npos) what = what.substr(cut + 2);
+    throw InputError(facts_path + ": not p2pcheck environment facts: " + what);
+  }
+  t.environment = classify_environment(facts);
+  // Where the facts came from (the file name only, so snapshots do not embed local paths).
+  t.environment.evidence.push_back("facts recorded in " + std::filesystem::path(facts_path).filename().string());
+}
+
+}  // namespace p2p::topo

@@ -1,0 +1,57 @@
+// The gate: may this host run benchmarks? A pure function of the snapshot, an optional golden
+// snapshot and an optional policy; it returns every reason, pair by pair, so a blocked host is
+// explained in full. Only the CUDA peer-access check needs a live GPU; the caller that has one
+// (bench) passes it in, everyone else gets it recorded as still to be done.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "topology/policy.hpp"
+#include "topology/snapshot.hpp"
+
+namespace p2p::topo {
+
+// One pair's CUDA peer access as the live check found it.
+struct PeerAccessResult {
+  std::size_t gpu_a = 0, gpu_b = 0;  // snapshot indexes
+  bool can_access = false;
+  std::string detail;  // e.g. "cudaDeviceCanAccessPeer = 0"
+};
+using PeerAccessCheck = std::function<std::vector<PeerAccessResult>(const TopologySnapshot&)>;
+
+struct GateReason {
+  std::string rule;               // expect.gpu_count, expect.pair_class, policy.min_gpus, policy.max_path,
+                                  // policy.forbid, policy.min_link, policy.require_p2p, note
+  std::string verdict;            // block | pass | pending | note
+  std::string message;            // one line for people
+  std::vector<std::size_t> gpus;  // the GPUs (or the pair) it is about, snapshot indexes
+};
+
+struct GateDecision {
+  static constexpr int kSchemaVersion = 1;
+  bool passed = true;
+  std::string pairing;          // how GPUs were matched against the golden: pci_bus_id | index | none | ""
+  std::string expected_source;  // the golden topology's source, "" without --expect
+  std::optional<GatePolicy> policy;
+  // not requested | needs a live CUDA check | passed | failed
+  std::string p2p_check = "not requested";
+  std::vector<GateReason> reasons;
+  std::size_t blocking() const;
+};
+
+GateDecision evaluate_gate(const TopologySnapshot& t, const std::optional<TopologySnapshot>& expected,
+                           const std::optional<GatePolicy>& policy, const PeerAccessCheck& peer_access = {});
+
+void to_json(nlohmann::json& j, const GateReason& r);
+void from_json(const nlohmann::json& j, GateReason& r);
+void to_json(nlohmann::json& j, const GateDecision& d);
+void from_json(const nlohmann::json& j, GateDecision& d);
+
+std::string format_gate_text(const GateDecision& d);
+
+}  // namespace p2p::topo

@@ -1,0 +1,86 @@
+#include "topology/pcie_link.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace p2p::topo {
+
+namespace {
+constexpr int kMaxGen = 6;
+constexpr int kGpuWidths[] = {1, 2, 4, 8, 16};
+
+double round_to_mbps(double gbps) { return std::round(gbps * 1000.0) / 1000.0; }
+}  // namespace
+
+double hwloc_link_gbps(int gen, int width) {
+  double lane_gbit = 0;
+  if (gen <= 2)
+    lane_gbit = 2.5 * gen * 0.8;
+  else if (gen <= 5)
+    lane_gbit = 8.0 * (1 << (gen - 3)) * 128.0 / 130.0;
+  else
+    lane_gbit = 8.0 * (1 << (gen - 3)) * 242.0 / 256.0;
+  return lane_gbit * width / 8.0;
+}
+
+PcieLink make_link(int gen, int width) { return PcieLink{gen, width, round_to_mbps(hwloc_link_gbps(gen, width))}; }
+
+std::vector<std::pair<int, int>> link_candidates(double gbps) {
+  std::vector<std::pair<int, int>> out;
+  if (!(gbps > 0)) return out;
+  for (int gen = 1; gen <= kMaxGen; ++gen) {
+    for (int width : kGpuWidths) {
+      // hwloc stores a float and prints 6 decimals: allow a relative 1e-4.
+      if (std::fabs(hwloc_link_gbps(gen, width) - gbps) <= 1e-4 * gbps) out.emplace_back(gen, width);
+    }
+  }
+  return out;
+}
+
+PcieLink link_from_gbps(double gbps) {
+  PcieLink link;
+  if (!(gbps > 0)) return link;
+  link.gbps = round_to_mbps(gbps);
+  const auto candidates = link_candidates(gbps);
+  if (candidates.size() == 1) {
+    link.gen = candidates.front().first;
+    link.width = candidates.front().second;
+  }
+  return link;
+}
+
+std::optional<int> gen_from_transfer_rate(const std::string& sysfs_speed) {
+  double gt_per_s = 0;
+  char unit[8] = {};
+  if (std::sscanf(sysfs_speed.c_str(), "%lf %7s", &gt_per_s, unit) != 2 || std::string(unit) != "GT/s")
+    return std::nullopt;
+  constexpr double kRates[] = {2.5, 5.0, 8.0, 16.0, 32.0, 64.0};
+  for (int i = 0; i < kMaxGen; ++i)
+    if (std::fabs(gt_per_s - kRates[i]) < 0.01) return i + 1;
+  return std::nullopt;
+}
+
+std::string describe_link(const PcieLink& link) {
+  std::ostringstream out;
+  if (link.gen && link.width) {
+    out << "Gen" << *link.gen << " x" << *link.width;
+    return out.str();
+  }
+  if (link.gbps) {
+    out << *link.gbps << " GB/s";
+    const auto candidates = link_candidates(*link.gbps);
+    if (!candidates.empty()) {
+      out << " (";
+      for (std::size_t i = 0; i < candidates.size(); ++i)
+        out << (i ? " or " : "") << "Gen" << candidates[i].first << " x" << candidates[i].second;
+      out << ")";
+    }
+    return out.str();
+  }
+  if (link.gen) return "Gen" + std::to_string(*link.gen) + " x?";
+  if (link.width) return "Gen? x" + std::to_string(*link.width);
+  return "unknown";
+}
+
+}  // namespace p2p::topo

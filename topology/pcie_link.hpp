@@ -1,0 +1,35 @@
+// PCIe link arithmetic shared by discovery (hwloc XML, sysfs) and the gate. Pure functions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "topology/snapshot.hpp"
+
+namespace p2p::topo {
+
+// Per-direction bandwidth in GB/s the way hwloc computes pci_link_speed: lanes x GT/s x line
+// coding / 8, with 8b/10b for Gen1-2, 128b/130b for Gen3-5 and 242/256 FLIT for Gen6.
+double hwloc_link_gbps(int gen, int width);
+
+// A link with gen, width and the matching GB/s.
+PcieLink make_link(int gen, int width);
+
+// The (gen, width) pairs a GPU link could be for an hwloc GB/s figure. GPUs are at most x16,
+// so widths 1-16 only; 63.015 GB/s is then only Gen5 x16, while 31.508 is Gen4 x16 or Gen5 x8.
+std::vector<std::pair<int, int>> link_candidates(double gbps);
+
+// From hwloc's GB/s: gbps always (rounded to 1 MB/s), gen and width where exactly one
+// candidate fits. 0 (hwloc's "unknown", e.g. emulated devices) gives an empty link.
+PcieLink link_from_gbps(double gbps);
+
+// Generation from a sysfs *_link_speed text ("32.0 GT/s PCIe", "8.0 GT/s"); nullopt for
+// "Unknown" and anything else.
+std::optional<int> gen_from_transfer_rate(const std::string& sysfs_speed);
+
+// "Gen5 x16", "31.508 GB/s (Gen4 x16 or Gen5 x8)", "unknown".
+std::string describe_link(const PcieLink& link);
+
+}  // namespace p2p::topo

@@ -1,0 +1,83 @@
+#include "topology/topo_text.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "topology/classify.hpp"
+#include "topology/pcie_link.hpp"
+
+namespace p2p::topo {
+
+namespace {
+
+constexpr const char* kLegend =
+    "Legend:\n"
+    "  X    = the GPU itself\n"
+    "  SYS  = through PCIe and the SMP interconnect between NUMA nodes (e.g. UPI, Infinity Fabric)\n"
+    "  NODE = through PCIe and between PCIe host bridges inside one NUMA node\n"
+    "  PHB  = through PCIe and a PCIe host bridge (the CPU's root complex)\n"
+    "  PXB  = through several PCIe bridges/switches, no host bridge\n"
+    "  PIX  = through a single PCIe switch (or bridge)\n"
+    "  NV#  = through a bonded set of # NVLinks\n";
+
+std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+}  // namespace
+
+std::string describe_environment(const Environment& e) {
+  std::vector<std::string> details;
+  if (!e.container.empty()) details.push_back("container " + e.container);
+  if (!e.hypervisor.empty()) details.push_back("hypervisor " + e.hypervisor);
+  if (!e.virtualization_mode.empty()) details.push_back("NVML virtualization " + e.virtualization_mode);
+  std::string out = e.kind;
+  if (!details.empty()) out += " (" + join(details, "; ") + ")";
+  if (!e.evidence.empty()) out += " [evidence: " + join(e.evidence, "; ") + "]";
+  return out;
+}
+
+std::string format_topology_text(const TopologySnapshot& t) {
+  std::ostringstream out;
+  const std::size_t n = t.gpus.size();
+  out << "Source: " << t.source << (t.hostname.empty() ? "" : " (host " + t.hostname + ")") << "\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    const Gpu& g = t.gpus[i];
+    char ids[16];
+    std::snprintf(ids, sizeof ids, "%04x:%04x", g.vendor_id, g.device_id);
+    out << "GPU" << i << "  " << g.pci_bus_id << "  [" << ids << "]  " << (g.name.empty() ? "(name unknown)" : g.name)
+        << "  PCIe " << describe_link(g.link_current);
+    if (g.link_max.gen || g.link_max.width || g.link_max.gbps) out << " (max " << describe_link(g.link_max) << ")";
+    out << "\n";
+  }
+  out << "\n";
+
+  const auto m = display_matrix(t);
+  std::size_t cell = 6;
+  for (const auto& row : m)
+    for (const auto& s : row) cell = std::max(cell, s.size() + 2);
+  std::size_t cpu_width = std::string("CPU Affinity").size() + 2;
+  for (const Gpu& g : t.gpus) cpu_width = std::max(cpu_width, g.cpuset.size() + 2);
+
+  out << std::left << std::setw(static_cast<int>(cell)) << "";
+  for (std::size_t j = 0; j < n; ++j) out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(j));
+  out << std::setw(static_cast<int>(cpu_width)) << "CPU Affinity"
+      << "NUMA Affinity\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(i));
+    for (std::size_t j = 0; j < n; ++j) out << std::setw(static_cast<int>(cell)) << m[i][j];
+    const Gpu& g = t.gpus[i];
+    out << std::setw(static_cast<int>(cpu_width)) << (g.cpuset.empty() ? "N/A" : g.cpuset)
+        << (g.numa_node >= 0 ? std::to_string(g.numa_node) : "N/A") << "\n";
+  }
+  out << std::right << "\n" << kLegend << "\n";
+  out << "Environment: " << describe_environment(t.environment) << "\n";
+  if (t.environment.kind == "vm")
+    out << "Note: in a VM the PCIe tree is the hypervisor's emulation; the host's own topology may differ.\n";
+  return out.str();
+}
+
+}  // namespace p2p::topo
