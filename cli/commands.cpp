@@ -1,10 +1,15 @@
 #include "cli/commands.hpp"
 
+#include <memory>
+
+#include "cli/nccl_command.hpp"
+
 namespace p2p::cli {
 
 std::vector<Command> add_all_commands(CLI::App& root) {
   std::vector<Command> all;
-  (void)root;
+  auto nccl = std::make_shared<NcclCommandOptions>();
+  all.push_back({add_nccl_command(root, *nccl), [nccl] { return run_nccl_command(*nccl); }});
   return all;
 }
 
