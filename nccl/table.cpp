@@ -88,20 +88,21 @@ std::string format_results_table(const NcclRun& run) {
   std::string out;
   for (const auto& key : order) {
     const auto& [collective, dtype, src, dst] = key;
-    out += "#\n# " + collective + "  " + dtype + (collective == "all_reduce" || collective == "reduce_scatter" ? "  sum" : "");
+    out += "#\n# " + collective + "  " + dtype;
     if (src >= 0) out += "  rank " + std::to_string(src) + " -> rank " + std::to_string(dst) + " (" +
                          device_label(run, src) + " -> " + device_label(run, dst) + ")";
     out += run.p2p_disabled ? "  [NCCL_P2P_DISABLE=1]\n" : "\n";
-    out += fmt("# %12s %12s %9s %5s %36s %36s\n", "", "", "", "", "out-of-place", "in-place");
-    out += fmt("# %12s %12s %9s %5s %9s %8s %8s %7s %9s %8s %8s %7s\n", "size", "count", "type", "root", "time",
-               "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong");
-    out += fmt("# %12s %12s %9s %5s %9s %8s %8s %7s %9s %8s %8s %7s\n", "(B)", "(elements)", "", "", "(us)",
-               "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+    out += fmt("# %12s %12s %9s %6s %5s %36s %36s\n", "", "", "", "", "", "out-of-place", "in-place");
+    out += fmt("# %12s %12s %9s %6s %5s %9s %8s %8s %7s %9s %8s %8s %7s\n", "size", "count", "type", "redop",
+               "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong");
+    out += fmt("# %12s %12s %9s %6s %5s %9s %8s %8s %7s %9s %8s %8s %7s\n", "(B)", "(elements)", "", "", "",
+               "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
     for (const auto& [bytes, row] : groups[key]) {
       const CollectiveResult* any = row.first != nullptr ? row.first : row.second;
       const std::string root = any->root ? std::to_string(*any->root) : "-1";
-      out += fmt("  %12llu %12llu %9s %5s", static_cast<unsigned long long>(bytes),
-                 static_cast<unsigned long long>(any->count), type_column(dtype).c_str(), root.c_str());
+      const char* redop = collective == "all_reduce" || collective == "reduce_scatter" ? "sum" : "none";
+      out += fmt("  %12llu %12llu %9s %6s %5s", static_cast<unsigned long long>(bytes),
+                 static_cast<unsigned long long>(any->count), type_column(dtype).c_str(), redop, root.c_str());
       out += placement_columns(row.first) + placement_columns(row.second) + "\n";
     }
   }

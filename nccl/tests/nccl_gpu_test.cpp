@@ -207,7 +207,8 @@ TEST_F(NcclGpu, TheSweepRecordsAHangRebuildsTheCliqueAndCarriesOn) {
   o.collectives = {Collective::kAllReduce, Collective::kSendRecvRing};
   o.sweep = {1024, 4096, 4};
   o.measure = quick();
-  o.measure.timeout = 300ms;
+  // Long enough for a fresh clique's first operation (connections, kernel loading) on any host.
+  o.measure.timeout = 2s;
   o.nccl_log_path = log_path();
   Latch latch;
   bool stalled = false;
@@ -215,7 +216,7 @@ TEST_F(NcclGpu, TheSweepRecordsAHangRebuildsTheCliqueAndCarriesOn) {
     if (stalled) return;
     stalled = true;
     latch.hold(clique.stream(0), clique.device(0));
-    latch.release_after(1500ms);
+    latch.release_after(4000ms);
   };
   const NcclRun run = run_nccl_sweep(o, nullptr);
   latch.join();

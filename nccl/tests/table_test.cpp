@@ -44,11 +44,11 @@ NcclRun two_gpu_run() {
 
 TEST(ResultsTable, NcclTestsColumnsAndStatusWords) {
   const std::string t = format_results_table(two_gpu_run());
-  EXPECT_NE(t.find("# all_reduce  float32  sum"), std::string::npos) << t;
+  EXPECT_NE(t.find("# all_reduce  float32\n"), std::string::npos) << t;
   EXPECT_NE(t.find("out-of-place"), std::string::npos);
   EXPECT_NE(t.find("#wrong"), std::string::npos);
   // 1 MiB in 10 us = 104.86 GB/s, count 262144 floats, type column as nccl-tests spells it.
-  EXPECT_NE(t.find("1048576       262144     float    -1     10.00   104.86   104.86       0     12.50    83.89    83.89       0"),
+  EXPECT_NE(t.find("1048576       262144     float    sum    -1     10.00   104.86   104.86       0     12.50    83.89    83.89       0"),
             std::string::npos)
       << t;
   EXPECT_NE(t.find("HANG"), std::string::npos);
