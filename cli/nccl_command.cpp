@@ -38,7 +38,12 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
   app->add_option("--iters,-n", o.iters, "timed iterations per size (median reported)")->capture_default_str()
       ->check(CLI::Range(1, 100000));
   app->add_option("--warmup,-w", o.warmup, "untimed iterations per size")->capture_default_str()->check(CLI::Range(0, 100000));
-  app->add_flag("--graph", o.graph, "time CUDA graphs of --iters operations (5 launches, median)");
+  app->add_option("--samples", o.samples,
+                  "timed groups of back-to-back operations per size; the median group is reported (--samples "
+                  "equal to --iters: median of single operations)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  app->add_flag("--graph", o.graph, "time CUDA graphs of --iters operations, launched --samples times (median)");
   app->add_option("--timeout", o.timeout_s, "seconds before a collective counts as HANG and is aborted")->capture_default_str()
       ->check(CLI::Range(0.001, 86400.0));
   app->add_option("--min-busbw", o.min_busbw_gbps,
@@ -88,6 +93,7 @@ std::vector<std::string> child_arguments(const NcclCommandOptions& o) {
   add("--step-factor", std::to_string(o.step_factor));
   add("--iters", std::to_string(o.iters));
   add("--warmup", std::to_string(o.warmup));
+  add("--samples", std::to_string(o.samples));
   std::ostringstream timeout;
   timeout << o.timeout_s;
   add("--timeout", timeout.str());
@@ -112,6 +118,7 @@ nccl::RunOptions run_options(const NcclCommandOptions& o) {
   nccl::sweep_sizes(r.sweep);  // reject a bad range before anything starts
   r.measure.iterations = o.iters;
   r.measure.warmup_iterations = o.warmup;
+  r.measure.samples = o.samples;
   r.measure.cuda_graph = o.graph;
   r.measure.timeout = std::chrono::duration<double>(o.timeout_s);
   r.p2p_disabled = o.p2p_off_child;

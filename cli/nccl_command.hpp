@@ -19,6 +19,7 @@ struct NcclCommandOptions {
   unsigned step_factor = 2;
   int iters = 20;
   int warmup = 5;
+  int samples = 5;
   bool graph = false;
   double timeout_s = 30.0;
   double min_busbw_gbps = std::numeric_limits<double>::quiet_NaN();  // NaN = not given

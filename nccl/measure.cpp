@@ -203,24 +203,26 @@ Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, cons
 
   std::vector<double> per_op_s;
   if (!o.cuda_graph) {
-    // Marks between back-to-back operations: mark i+1 ends operation i and starts i+1, so no
-    // gap is added between operations that nccl-tests would not have.
-    const auto marks = static_cast<std::size_t>(o.iterations) + 1;
+    // Mark s+1 ends sample s and starts s+1: the operations run back to back throughout.
+    const std::vector<int> sizes = sample_sizes(o.iterations, o.samples);
+    const std::size_t marks = sizes.size() + 1;
     auto events = make_events(clique, ranks, marks);
     record(clique, events, 0);
-    for (int i = 0; i < o.iterations; ++i) {
-      enqueue(clique, op, regions);
-      record(clique, events, static_cast<std::size_t>(i) + 1);
+    for (std::size_t s = 0; s < sizes.size(); ++s) {
+      for (int i = 0; i < sizes[s]; ++i) enqueue(clique, op, regions);
+      record(clique, events, s + 1);
     }
     if (!clique.wait(o.timeout)) return hang("timed iterations", o.timeout);
     per_op_s = intervals_s(events, marks);
+    for (std::size_t s = 0; s < sizes.size(); ++s) per_op_s[s] /= sizes[s];
   } else {
     const auto execs = capture(clique, ranks, op, regions, o.iterations);
     launch_all(clique, ranks, execs);  // first launch uploads the graph; not timed
-    const auto marks = static_cast<std::size_t>(o.graph_launches) + 1;
+    const int launches = std::max(1, o.samples);
+    const auto marks = static_cast<std::size_t>(launches) + 1;
     auto events = make_events(clique, ranks, marks);
     record(clique, events, 0);
-    for (int l = 0; l < o.graph_launches; ++l) {
+    for (int l = 0; l < launches; ++l) {
       launch_all(clique, ranks, execs);
       record(clique, events, static_cast<std::size_t>(l) + 1);
     }

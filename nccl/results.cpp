@@ -20,6 +20,7 @@ void to_json(nlohmann::json& j, const CollectiveResult& r) {
        {"cuda_graph", r.cuda_graph},
        {"warmup_iterations", r.warmup_iterations},
        {"iterations", r.iterations},
+       {"timing_samples", r.timing_samples},
        {"status", r.status},
        {"detail", r.detail},
        {"time_us", optional_json(r.time_us)},
@@ -43,6 +44,7 @@ void from_json(const nlohmann::json& j, CollectiveResult& r) {
   r.cuda_graph = j.at("cuda_graph").get<bool>();
   r.warmup_iterations = j.at("warmup_iterations").get<int>();
   r.iterations = j.at("iterations").get<int>();
+  r.timing_samples = j.at("timing_samples").get<int>();
   r.status = j.at("status").get<std::string>();
   r.detail = j.at("detail").get<std::string>();
   r.time_us = optional_from<double>(j, "time_us");

@@ -29,6 +29,7 @@ struct CollectiveResult {
   bool cuda_graph = false;
   int warmup_iterations = 0;
   int iterations = 0;
+  int timing_samples = 0;  // iterations were timed in this many groups (median group reported)
   std::string status = "ok";  // ok | wrong | hang | error
   std::string detail;         // why, for wrong/hang/error
   std::optional<double> time_us;  // median time of one operation

@@ -88,6 +88,8 @@ CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement
   r.cuda_graph = o.measure.cuda_graph;
   r.warmup_iterations = o.measure.warmup_iterations;
   r.iterations = o.measure.iterations;
+  r.timing_samples = o.measure.cuda_graph ? std::max(1, o.measure.samples)
+                                          : static_cast<int>(sample_sizes(o.measure.iterations, o.measure.samples).size());
   r.status = m.status;
   r.detail = m.detail;
   r.time_us = m.time_us;

@@ -61,6 +61,14 @@ std::string format_bytes(std::uint64_t bytes) {
   return std::to_string(value) + " " + kUnits[unit];
 }
 
+std::vector<int> sample_sizes(int iterations, int samples) {
+  iterations = std::max(1, iterations);
+  samples = std::clamp(samples, 1, iterations);
+  std::vector<int> sizes(static_cast<std::size_t>(samples), iterations / samples);
+  for (int s = 0; s < iterations % samples; ++s) ++sizes[static_cast<std::size_t>(s)];
+  return sizes;
+}
+
 double median(std::vector<double> values) {
   if (values.empty()) return 0.0;
   const std::size_t mid = values.size() / 2;

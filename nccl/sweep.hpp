@@ -24,6 +24,10 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& what);
 // "8 B", "64 KiB", "1 GiB" for tables and progress lines; exact multiples only, else bytes.
 std::string format_bytes(std::uint64_t bytes);
 
+// How `iterations` timed operations split into samples: as even as possible, larger first,
+// never an empty sample (so at most `iterations` samples).
+std::vector<int> sample_sizes(int iterations, int samples);
+
 // Median of a non-empty series (mean of the middle two for an even count); 0 for empty.
 double median(std::vector<double> values);
 

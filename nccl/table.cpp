@@ -7,6 +7,7 @@
 #include <optional>
 #include <tuple>
 
+#include "nccl/collective.hpp"
 #include "nccl/dtype.hpp"
 #include "nccl/sweep.hpp"
 
@@ -113,6 +114,10 @@ std::string format_transport_matrix(const NcclRun& run) {
   const TransportMatrix& m = run.transport;
   std::string out = "#\n# NCCL transport per pair (row sends to column), from NCCL's INFO log";
   out += run.p2p_disabled ? " [NCCL_P2P_DISABLE=1]\n" : "\n";
+  if (run.p2p_disabled) {
+    out += m.nccl_saw_p2p_disable ? "#   NCCL confirmed: \"NCCL_P2P_DISABLE set by environment to 1\"\n"
+                                  : "#   NCCL did not log that it saw NCCL_P2P_DISABLE=1\n";
+  }
   out += fmt("#   rings %s, coll channels %s, p2p channels %s\n", m.rings ? std::to_string(*m.rings).c_str() : "-",
              m.coll_channels ? std::to_string(*m.coll_channels).c_str() : "-",
              m.p2p_channels ? std::to_string(*m.p2p_channels).c_str() : "-");
@@ -192,28 +197,38 @@ std::string format_p2p_comparison(const NcclRun& on, const NcclRun& off) {
     if (rows.find(key) == rows.end()) order.push_back(key);
     rows[key][r.size_bytes].second = &r;
   }
-  const auto cell = [](const CollectiveResult* r) -> std::string {
+  // busbw, except where one rank moves nothing across a bus (factor 0): algbw then.
+  using Metric = std::optional<double> CollectiveResult::*;
+  const auto cell = [](const CollectiveResult* r, Metric metric) -> std::string {
     if (r == nullptr) return "-";
     if (r->status == "hang") return "HANG";
     if (r->status == "error") return "ERROR";
-    if (!r->busbw_gbps) return "-";
-    return fmt("%.2f", *r->busbw_gbps) + (r->status == "wrong" ? "!" : "");
+    if (!(r->*metric)) return "-";
+    return fmt("%.2f", *(r->*metric)) + (r->status == "wrong" ? "!" : "");
   };
-  std::string out = "#\n# P2P on vs off (NCCL_P2P_DISABLE=1): out-of-place busbw (GB/s); ! = wrong data\n";
+  std::string out = "#\n# P2P on vs off (NCCL_P2P_DISABLE=1): out-of-place bandwidth (GB/s); ! = wrong data\n";
   for (const auto& key : order) {
     const auto& [collective, dtype, src, dst] = key;
+    const auto& first = rows[key].begin()->second;
+    const CollectiveResult* any = first.first != nullptr ? first.first : first.second;
+    bool bus = true;
+    try {
+      bus = bus_factor(parse_collective(collective), any->nranks) > 0.0;
+    } catch (...) {
+    }
+    const Metric metric = bus ? &CollectiveResult::busbw_gbps : &CollectiveResult::algbw_gbps;
     out += "# " + collective + "  " + dtype;
     if (src >= 0) out += "  rank " + std::to_string(src) + " -> rank " + std::to_string(dst);
-    out += "\n";
+    out += bus ? "  busbw\n" : "  algbw (one rank: busbw is 0)\n";
     out += fmt("# %12s %12s %12s %9s\n", "size (B)", "P2P on", "P2P off", "on/off");
     for (const auto& [bytes, pair] : rows[key]) {
       std::string ratio = "-";
-      if (pair.first && pair.second && pair.first->busbw_gbps && pair.second->busbw_gbps &&
-          *pair.second->busbw_gbps > 0.0) {
-        ratio = fmt("%.2f", *pair.first->busbw_gbps / *pair.second->busbw_gbps);
+      if (pair.first && pair.second && (pair.first->*metric) && (pair.second->*metric) &&
+          *(pair.second->*metric) > 0.0) {
+        ratio = fmt("%.2f", *(pair.first->*metric) / *(pair.second->*metric));
       }
-      out += fmt("  %12llu %12s %12s %9s\n", static_cast<unsigned long long>(bytes), cell(pair.first).c_str(),
-                 cell(pair.second).c_str(), ratio.c_str());
+      out += fmt("  %12llu %12s %12s %9s\n", static_cast<unsigned long long>(bytes), cell(pair.first, metric).c_str(),
+                 cell(pair.second, metric).c_str(), ratio.c_str());
     }
   }
   return out;

@@ -146,6 +146,7 @@ TransportMatrix transport_matrix(const NcclLog& log, int nranks) {
   m.coll_channels = log.coll_channels;
   m.p2p_channels = log.p2p_channels;
   m.nccl_version = log.version;
+  m.nccl_saw_p2p_disable = log.p2p_disabled_by_env;
   m.warnings = log.warnings;
   return m;
 }
@@ -172,6 +173,7 @@ void to_json(nlohmann::json& j, const TransportMatrix& m) {
        {"coll_channels", optional_json(m.coll_channels)},
        {"p2p_channels", optional_json(m.p2p_channels)},
        {"nccl_version_logged", m.nccl_version},
+       {"nccl_saw_p2p_disable", m.nccl_saw_p2p_disable},
        {"warnings", m.warnings}};
 }
 
@@ -193,6 +195,7 @@ void from_json(const nlohmann::json& j, TransportMatrix& m) {
   m.coll_channels = optional_from<int>(j, "coll_channels");
   m.p2p_channels = optional_from<int>(j, "p2p_channels");
   m.nccl_version = j.at("nccl_version_logged").get<std::string>();
+  m.nccl_saw_p2p_disable = j.at("nccl_saw_p2p_disable").get<bool>();
   m.warnings = j.at("warnings").get<std::vector<std::string>>();
 }
 

@@ -65,6 +65,7 @@ struct TransportMatrix {
   std::optional<int> coll_channels;
   std::optional<int> p2p_channels;
   std::string nccl_version;  // as the log printed it
+  bool nccl_saw_p2p_disable = false;  // NCCL logged "NCCL_P2P_DISABLE set by environment to 1"
   std::vector<std::string> warnings;
 };
 

@@ -62,6 +62,14 @@ TEST(FormatBytes, ExactBinaryMultiplesOnly) {
   EXPECT_EQ(format_bytes(1000), "1000 B");
 }
 
+TEST(SampleSizes, EvenSplitLargerFirstNeverEmpty) {
+  EXPECT_EQ(sample_sizes(20, 5), (std::vector<int>{4, 4, 4, 4, 4}));
+  EXPECT_EQ(sample_sizes(22, 5), (std::vector<int>{5, 5, 4, 4, 4}));
+  EXPECT_EQ(sample_sizes(3, 5), (std::vector<int>{1, 1, 1}));
+  EXPECT_EQ(sample_sizes(20, 20), std::vector<int>(20, 1));  // a median over single operations
+  EXPECT_EQ(sample_sizes(20, 0), (std::vector<int>{20}));
+}
+
 TEST(Median, OddEvenAndEmpty) {
   EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2.0);
   EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);

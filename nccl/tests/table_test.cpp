@@ -95,6 +95,29 @@ TEST(P2PComparison, SideBySideWithRatio) {
   EXPECT_EQ(t.find("12.50"), std::string::npos);  // in-place rows are left out
 }
 
+TEST(P2PComparison, OneRankComparesAlgbwBecauseBusbwIsZero) {
+  NcclRun on;
+  CollectiveResult r = result("all_reduce", false, 1 << 20, 10.0);
+  r.nranks = 1;
+  r.busbw_gbps = 0.0;
+  on.results = {r};
+  NcclRun off = on;
+  off.results[0].algbw_gbps = *r.algbw_gbps / 2;
+  const std::string t = format_p2p_comparison(on, off);
+  EXPECT_NE(t.find("algbw (one rank: busbw is 0)"), std::string::npos) << t;
+  EXPECT_NE(t.find("104.86        52.43      2.00"), std::string::npos) << t;
+  EXPECT_NE(format_p2p_comparison(two_gpu_run(), two_gpu_run()).find("float32  busbw"), std::string::npos);
+}
+
+TEST(TransportMatrixText, SaysWhetherNcclSawP2PDisable) {
+  NcclRun run = two_gpu_run();
+  run.p2p_disabled = true;
+  EXPECT_NE(format_transport_matrix(run).find("did not log that it saw NCCL_P2P_DISABLE=1"), std::string::npos);
+  run.transport.nccl_saw_p2p_disable = true;
+  EXPECT_NE(format_transport_matrix(run).find("NCCL confirmed"), std::string::npos);
+  EXPECT_EQ(format_transport_matrix(two_gpu_run()).find("NCCL_P2P_DISABLE"), std::string::npos);
+}
+
 TEST(Verdicts, OneLinePerSeries) {
   BusbwVerdict v;
   v.collective = "all_reduce";

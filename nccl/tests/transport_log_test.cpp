@@ -121,14 +121,29 @@ TEST(NcclLogParser, NewerShortShmLine) {
   EXPECT_EQ(m.nccl_version, "2.29.7+cuda13.0");
 }
 
-TEST(NcclLogParser, OneRankHasRingsButNoConnections) {
-  const NcclLog log = fixture("single_rank.log");
+TEST(NcclLogParser, RealOneRankLogFromTheH200Vm) {
+  const NcclLog log = fixture("h200_vm_single_rank.log");
+  EXPECT_EQ(log.version, "2.28.3+cuda13.0");
   EXPECT_TRUE(log.connections.empty());
-  EXPECT_EQ(log.rings, 32);
-  EXPECT_EQ(log.coll_channels, 32);
+  EXPECT_EQ(log.rings, 64);
+  EXPECT_EQ(log.coll_channels, 64);
+  EXPECT_EQ(log.p2p_channels, 64);
+  EXPECT_EQ(log.p2p_channels_per_peer, 64);
+  ASSERT_EQ(log.ranks.size(), 1u);
+  EXPECT_EQ(log.ranks[0].bus_id, "60");
+  EXPECT_EQ(log.ranks[0].nranks, 1);
+  EXPECT_FALSE(log.p2p_disabled_by_env);
+  EXPECT_TRUE(log.warnings.empty());
   const TransportMatrix m = transport_matrix(log, 1);
   ASSERT_EQ(m.cells.size(), 1u);
   EXPECT_TRUE(cell(m, 0, 0).transports.empty());
+  EXPECT_FALSE(m.nccl_saw_p2p_disable);
+}
+
+TEST(NcclLogParser, RealLogShowsNcclSawP2PDisable) {
+  const TransportMatrix m = transport_matrix(fixture("h200_vm_single_rank_p2p_off.log"), 1);
+  EXPECT_TRUE(m.nccl_saw_p2p_disable);
+  EXPECT_EQ(m.rings, 64);
 }
 
 TEST(NcclLogParser, IgnoresRanksOutsideTheMatrixAndEmptyText) {
