@@ -3,10 +3,16 @@
 #include <cstdio>
 #include <thread>
 
+#include "nccl/verify_kernels.hpp"
+
 namespace p2p::nccl {
 
 Clique::Clique(const NcclApi& api, std::vector<int> devices) : api_(api), devices_(std::move(devices)) {
-  for (int d : devices_) streams_.push_back(cuda::make_stream(d));
+  for (int d : devices_) {
+    streams_.push_back(cuda::make_stream(d));
+    cuda::DeviceGuard on(d);
+    preload_verify_kernels();  // before any NCCL work exists that could get stuck
+  }
   comms_.assign(devices_.size(), nullptr);
   P2P_CHECK(api_.comm_init_all(comms_.data(), size(), devices_.data()));
 }

@@ -2,6 +2,8 @@
 // with its own stream. The owner of "a hang never hangs the tool": waits poll the streams and
 // NCCL's asynchronous error with a deadline, and a clique that missed it is aborted
 // (ncclCommAbort), never destroyed, because ncclCommDestroy waits for work that will not end.
+// The constructor also loads p2pcheck's own kernels on every device (see
+// preload_verify_kernels) so that no later launch can block behind stuck work.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -80,7 +80,21 @@ void dispatch(DataType t, Launch&& launch) {
   }
 }
 
+template <class T>
+void preload_for_type() {
+  cudaFuncAttributes attributes{};
+  P2P_CHECK(cudaFuncGetAttributes(&attributes, fill_input_kernel<T>));
+  P2P_CHECK(cudaFuncGetAttributes(&attributes, fill_constant_kernel<T>));
+  P2P_CHECK(cudaFuncGetAttributes(&attributes, count_wrong_kernel<T>));
+}
+
 }  // namespace
+
+void preload_verify_kernels() {
+  preload_for_type<float>();
+  preload_for_type<__nv_bfloat16>();
+  preload_for_type<__half>();
+}
 
 void fill_input(void* ptr, DataType t, std::uint64_t count, int rank, int nranks, cudaStream_t stream) {
   if (count == 0) return;

@@ -22,8 +22,9 @@ devices=$(seq -s, 0 $((ngpus - 1)))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Data rows of both tools: size count type redop root time algbw busbw #wrong (out-of-place) ...
-rows() { awk '$1 ~ /^[0-9]+$/ && NF >= 13 { print $1, $6, $7, $8 }' "$1"; }
+# Data rows of both tools: size count type redop root time algbw busbw #wrong (out-of-place),
+# then in-place columns or p2pcheck's "n/a" for operations without an in-place form.
+rows() { awk '$1 ~ /^[0-9]+$/ && NF >= 9 { print $1, $6, $7, $8 }' "$1"; }
 
 echo "# nccl-tests: ${tests_dir}/<op>_perf -b ${min_bytes} -e ${max_bytes} -f ${step} -n ${iters} -w ${warmup} -g ${ngpus}"
 echo "# p2pcheck:   ${p2pcheck} nccl --collectives <op> --devices ${devices} -b ${min_bytes} -e ${max_bytes} -f ${step} --iters ${iters} --warmup ${warmup}"
