@@ -1,6 +1,9 @@
 #include "cli/commands.hpp"
 
+#include <memory>
+
 #include "cli/gate_command.hpp"
+#include "cli/nccl_command.hpp"
 #include "cli/topo_command.hpp"
 
 namespace p2p::cli {
@@ -9,6 +12,8 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   std::vector<Command> all;
   all.push_back(add_topo_command(root));
   all.push_back(add_gate_command(root));
+  auto nccl = std::make_shared<NcclCommandOptions>();
+  all.push_back({add_nccl_command(root, *nccl), [nccl] { return run_nccl_command(*nccl); }});
   return all;
 }
 

@@ -1,0 +1,197 @@
+#include "cli/nccl_command.hpp"
+
+#include <cmath>
+#include <iostream>
+
+#include "common/exit_codes.hpp"
+
+#if P2P_HAVE_NCCL
+#include <unistd.h>
+
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "common/error.hpp"
+#include "nccl/nccl_env.hpp"
+#include "nccl/p2p_off.hpp"
+#include "nccl/report.hpp"
+#include "nccl/runner.hpp"
+#include "nccl/table.hpp"
+#endif
+
+namespace p2p::cli {
+
+CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
+  CLI::App* app = root.add_subcommand(
+      "nccl", "NCCL collectives (all_reduce, all_gather, reduce_scatter, broadcast, alltoall, send/recv ring and "
+              "per pair): verified, timed as nccl-tests does, with the transport NCCL used per pair");
+  app->add_option("--devices", o.devices, "CUDA devices in rank order (default: all)")->delimiter(',');
+  app->add_option("--collectives", o.collectives,
+                  "all_reduce,all_gather,reduce_scatter,broadcast,alltoall,sendrecv,sendrecv_pairs (default: all)")
+      ->delimiter(',');
+  app->add_option("--dtypes", o.dtypes, "float32,bfloat16,float16")->capture_default_str()->delimiter(',');
+  app->add_option("--min-bytes,-b", o.min_bytes, "smallest message (8, 1K, 1M, 1G)")->capture_default_str();
+  app->add_option("--max-bytes,-e", o.max_bytes, "largest message")->capture_default_str();
+  app->add_option("--step-factor,-f", o.step_factor, "size multiplier between steps (2 or 4)")->capture_default_str()
+      ->check(CLI::Range(2u, 1024u));
+  app->add_option("--iters,-n", o.iters, "timed iterations per size (median reported)")->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  app->add_option("--warmup,-w", o.warmup, "untimed iterations per size")->capture_default_str()->check(CLI::Range(0, 100000));
+  app->add_option("--samples", o.samples,
+                  "timed groups of back-to-back operations per size; the median group is reported (--samples "
+                  "equal to --iters: median of single operations)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  app->add_flag("--graph", o.graph, "time CUDA graphs of --iters operations, launched --samples times (median)");
+  app->add_option("--timeout", o.timeout_s, "seconds before a collective counts as HANG and is aborted")->capture_default_str()
+      ->check(CLI::Range(0.001, 86400.0));
+  app->add_option("--min-busbw", o.min_busbw_gbps,
+                  "GB/s every series must reach (median over sizes at or above its saturation size); exit 1 if not")
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--saturation-bytes", o.saturation_bytes, "judge --min-busbw from this size on (default: found)");
+  app->add_flag("--compare-p2p-off", o.compare_p2p_off, "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
+  app->add_option("--json", o.json, "write the results to FILE (atomically)");
+  app->add_option("--nccl-log", o.nccl_log, "keep NCCL's INFO log in FILE (default: a temporary file)");
+  app->add_flag("--p2p-off-child", o.p2p_off_child)->group("");  // internal, hidden from --help
+  return app;
+}
+
+#if !P2P_HAVE_NCCL
+
+int run_nccl_command(const NcclCommandOptions&) {
+  std::cerr << "p2pcheck nccl: this p2pcheck was built without NCCL (no CUDA compiler or nccl.h at build time)\n";
+  return kExitNoGpu;
+}
+
+#else
+
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+// The same sweep for the P2P-off child; results come back through its --json file.
+std::vector<std::string> child_arguments(const NcclCommandOptions& o) {
+  std::vector<std::string> a = {"nccl"};
+  const auto add = [&](const std::string& k, const std::string& v) {
+    a.push_back(k);
+    a.push_back(v);
+  };
+  if (!o.devices.empty()) {
+    std::vector<std::string> d;
+    for (int x : o.devices) d.push_back(std::to_string(x));
+    add("--devices", join(d));
+  }
+  if (!o.collectives.empty()) add("--collectives", join(o.collectives));
+  add("--dtypes", join(o.dtypes));
+  add("--min-bytes", o.min_bytes);
+  add("--max-bytes", o.max_bytes);
+  add("--step-factor", std::to_string(o.step_factor));
+  add("--iters", std::to_string(o.iters));
+  add("--warmup", std::to_string(o.warmup));
+  add("--samples", std::to_string(o.samples));
+  std::ostringstream timeout;
+  timeout << o.timeout_s;
+  add("--timeout", timeout.str());
+  if (o.graph) a.push_back("--graph");
+  if (!o.nccl_log.empty()) add("--nccl-log", o.nccl_log + ".p2p-off");
+  a.push_back("--p2p-off-child");
+  return a;
+}
+
+nccl::RunOptions run_options(const NcclCommandOptions& o) {
+  nccl::RunOptions r;
+  r.devices = o.devices;
+  if (!o.collectives.empty()) {
+    r.collectives.clear();
+    for (const auto& c : o.collectives) r.collectives.push_back(nccl::parse_collective(c));
+  }
+  r.dtypes.clear();
+  for (const auto& t : o.dtypes) r.dtypes.push_back(nccl::parse_data_type(t));
+  r.sweep.min_bytes = nccl::parse_bytes(o.min_bytes, "--min-bytes");
+  r.sweep.max_bytes = nccl::parse_bytes(o.max_bytes, "--max-bytes");
+  r.sweep.step_factor = o.step_factor;
+  nccl::sweep_sizes(r.sweep);  // reject a bad range before anything starts
+  r.measure.iterations = o.iters;
+  r.measure.warmup_iterations = o.warmup;
+  r.measure.samples = o.samples;
+  r.measure.cuda_graph = o.graph;
+  r.measure.timeout = std::chrono::duration<double>(o.timeout_s);
+  r.p2p_disabled = o.p2p_off_child;
+  return r;
+}
+
+// One line on stderr: rewritten in place on a terminal, one line per operation otherwise.
+nccl::ProgressFn progress_printer(const std::string& label) {
+  const bool tty = ::isatty(STDERR_FILENO) == 1;
+  auto last = std::make_shared<std::string>();
+  return [tty, label, last](std::size_t i, std::size_t total, const nccl::PlannedCase& c) {
+    std::string what = nccl::to_string(c.op.collective) + " " + nccl::to_string(c.op.dtype);
+    if (c.op.collective == nccl::Collective::kSendRecvPair) {
+      what += " " + std::to_string(c.op.src_rank) + "->" + std::to_string(c.op.dst_rank);
+    }
+    if (tty) {
+      std::cerr << "\r\033[Kp2pcheck nccl" << label << ": [" << (i + 1) << "/" << total << "] " << what << " "
+                << nccl::format_bytes(c.shape.size_bytes) << (c.in_place ? " in-place" : "")
+                << (i + 1 == total ? "\n" : "") << std::flush;
+    } else if (what != *last) {
+      std::cerr << "p2pcheck nccl" << label << ": [" << (i + 1) << "/" << total << "] " << what << "\n";
+      *last = what;
+    }
+  };
+}
+
+bool any_status(const nccl::NcclRun& run, const std::string& status) {
+  for (const auto& r : run.results) {
+    if (r.status == status) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int run_nccl_command(const NcclCommandOptions& o) {
+  nccl::RunOptions options = run_options(o);
+  std::optional<std::uint64_t> saturation;
+  if (!o.saturation_bytes.empty()) saturation = nccl::parse_bytes(o.saturation_bytes, "--saturation-bytes");
+
+  nccl::NcclReport report;
+  // Before this process loads NCCL: the child must be the first NCCL user of its own process.
+  if (o.compare_p2p_off && !o.p2p_off_child) report.p2p_off = nccl::run_in_child_process(child_arguments(o));
+
+  std::unique_ptr<nccl::TempPath> temp_log;
+  options.nccl_log_path = o.nccl_log;
+  if (options.nccl_log_path.empty()) {
+    temp_log = std::make_unique<nccl::TempPath>("p2pcheck-nccl", ".log");
+    options.nccl_log_path = temp_log->path();
+  }
+  report.run = nccl::run_nccl_sweep(options, progress_printer(o.p2p_off_child ? " (P2P off)" : ""));
+  if (!std::isnan(o.min_busbw_gbps) && !o.p2p_off_child) {
+    report.min_busbw_gbps = o.min_busbw_gbps;
+    report.verdicts = nccl::judge_min_busbw(report.run.results, o.min_busbw_gbps, saturation);
+  }
+
+  std::cout << nccl::format_environment(report.run.environment) << nccl::format_results_table(report.run)
+            << nccl::format_transport_matrix(report.run) << nccl::format_pair_matrix(report.run);
+  if (report.p2p_off) {
+    std::cout << nccl::format_transport_matrix(*report.p2p_off) << nccl::format_pair_matrix(*report.p2p_off)
+              << nccl::format_p2p_comparison(report.run, *report.p2p_off);
+  }
+  std::cout << nccl::format_verdicts(report.verdicts) << std::flush;
+  if (!o.json.empty()) nccl::write_report(o.json, report);
+
+  const bool hang = any_status(report.run, "hang") || (report.p2p_off && any_status(*report.p2p_off, "hang"));
+  const bool failed = any_status(report.run, "wrong") || any_status(report.run, "error") ||
+                      (report.p2p_off && (any_status(*report.p2p_off, "wrong") || any_status(*report.p2p_off, "error"))) ||
+                      nccl::any_failed(report.verdicts);
+  if (hang) return kExitHang;
+  return failed ? kExitFailed : kExitOk;
+}
+
+#endif
+
+}  // namespace p2p::cli

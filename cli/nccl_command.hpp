@@ -1,0 +1,36 @@
+// `p2pcheck nccl`: NCCL collectives the way nccl-tests measures them, verified, with the
+// transport NCCL really used per pair. Built as a stub that exits 3 when NCCL's header was
+// not found at configure time.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace p2p::cli {
+
+struct NcclCommandOptions {
+  std::vector<int> devices;  // empty = all visible
+  std::vector<std::string> collectives;  // empty = all
+  std::vector<std::string> dtypes = {"float32"};
+  std::string min_bytes = "8";
+  std::string max_bytes = "1G";
+  unsigned step_factor = 2;
+  int iters = 20;
+  int warmup = 5;
+  int samples = 5;
+  bool graph = false;
+  double timeout_s = 30.0;
+  double min_busbw_gbps = std::numeric_limits<double>::quiet_NaN();  // NaN = not given
+  std::string saturation_bytes;  // empty = found per series
+  bool compare_p2p_off = false;
+  std::string json;
+  std::string nccl_log;
+  bool p2p_off_child = false;  // internal: this process is the P2P-off half of a comparison
+};
+
+CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& opts);
+int run_nccl_command(const NcclCommandOptions& opts);
+
+}  // namespace p2p::cli

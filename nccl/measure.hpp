@@ -1,0 +1,60 @@
+// Measures one operation at one size on a clique: a verification pass against the pattern
+// (every rank's output, exact), a warm-up, then timed samples with CUDA events on every
+// participating stream; the time of a sample is the slowest rank's, and the reported time per
+// operation is the median sample's. Every wait has a deadline; a missed deadline aborts the
+// clique and the result is "hang".
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/cuda_resources.hpp"
+#include "nccl/clique.hpp"
+#include "nccl/collective.hpp"
+#include "nccl/launch.hpp"
+
+namespace p2p::nccl {
+
+// Per-rank send and receive buffers of the same size, reused by every operation and size
+// (they are cudaMalloc'd by p2pcheck, so they survive an aborted communicator).
+struct RankBuffers {
+  std::uint64_t bytes = 0;
+  std::vector<cuda::DevicePtr> send;
+  std::vector<cuda::DevicePtr> recv;
+  std::vector<cuda::DevicePtr> wrong_counter;  // one unsigned long long per rank
+  cuda::PinnedHostPtr wrong_host;               // their copies, one per rank
+};
+
+RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes);
+
+struct MeasureOptions {
+  int warmup_iterations = 5;
+  int iterations = 20;  // timed operations, as nccl-tests' -n
+  // The timed operations run back to back in `samples` groups with CUDA events only between
+  // groups; the time is the median group's time per operation. An event between every two
+  // operations costs the GPU about half a microsecond each (1% at 64 MiB on an H200), so
+  // samples == iterations (a median over single operations) is possible but not the default.
+  int samples = 5;
+  bool cuda_graph = false;  // capture the timed iterations into one graph per stream, launched `samples` times
+  bool verify = true;
+  std::chrono::duration<double> timeout{30.0};
+  // Test hook: after the verification run, overwrite one output element of this rank so the
+  // check must report it. -1 = off. Nothing outside the GPU tests sets it.
+  int plant_wrong_rank = -1;
+};
+
+struct Measurement {
+  std::string status = "ok";  // ok | wrong | hang
+  std::string detail;
+  std::optional<double> time_us;
+  std::optional<std::uint64_t> wrong_elements;
+};
+
+// Throws ApiError for a failed CUDA/NCCL call (the caller records it and aborts the clique).
+Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
+                    bool in_place, const MeasureOptions& options);
+
+}  // namespace p2p::nccl

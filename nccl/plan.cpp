@@ -1,0 +1,61 @@
+#include "nccl/plan.hpp"
+
+#include <algorithm>
+
+namespace p2p::nccl {
+
+namespace {
+
+void add_sizes(std::vector<PlannedCase>& out, OpSpec op, const std::vector<std::uint64_t>& sizes, int nranks) {
+  for (std::uint64_t bytes : sizes) {
+    const CollectiveShape shape = shape_of(op.collective, bytes, element_bytes(op.dtype), nranks);
+    if (shape.count == 0) continue;
+    op.count = shape.count;
+    out.push_back({op, shape, false});
+    if (supports_in_place(op.collective)) out.push_back({op, shape, true});
+  }
+}
+
+}  // namespace
+
+std::vector<int> participants(const OpSpec& op, int nranks) {
+  if (op.collective == Collective::kSendRecvPair) {
+    if (op.src_rank == op.dst_rank) return {op.src_rank};
+    return {op.src_rank, op.dst_rank};
+  }
+  std::vector<int> all(static_cast<std::size_t>(nranks));
+  for (int r = 0; r < nranks; ++r) all[static_cast<std::size_t>(r)] = r;
+  return all;
+}
+
+std::vector<PlannedCase> plan_cases(const std::vector<Collective>& collectives, const std::vector<DataType>& dtypes,
+                                    const std::vector<std::uint64_t>& sizes, int nranks) {
+  std::vector<PlannedCase> out;
+  for (Collective c : collectives) {
+    for (DataType t : dtypes) {
+      OpSpec op;
+      op.collective = c;
+      op.dtype = t;
+      if (c != Collective::kSendRecvPair) {
+        add_sizes(out, op, sizes, nranks);
+        continue;
+      }
+      for (int src = 0; src < nranks; ++src) {
+        for (int dst = 0; dst < nranks; ++dst) {
+          op.src_rank = src;
+          op.dst_rank = dst;
+          add_sizes(out, op, sizes, nranks);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::uint64_t buffer_bytes(const std::vector<PlannedCase>& plan) {
+  std::uint64_t bytes = 0;
+  for (const auto& c : plan) bytes = std::max(bytes, c.shape.size_bytes);
+  return bytes;
+}
+
+}  // namespace p2p::nccl

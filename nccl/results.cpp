@@ -1,0 +1,128 @@
+#include "nccl/results.hpp"
+
+#include "nccl/json_util.hpp"
+
+namespace p2p::nccl {
+
+void to_json(nlohmann::json& j, const CollectiveResult& r) {
+  j = {{"schema", "p2pcheck.nccl_result"},
+       {"version", CollectiveResult::kVersion},
+       {"collective", r.collective},
+       {"dtype", r.dtype},
+       {"in_place", r.in_place},
+       {"nranks", r.nranks},
+       {"root", optional_json(r.root)},
+       {"src_rank", optional_json(r.src_rank)},
+       {"dst_rank", optional_json(r.dst_rank)},
+       {"size_bytes", r.size_bytes},
+       {"count", r.count},
+       {"p2p_disabled", r.p2p_disabled},
+       {"cuda_graph", r.cuda_graph},
+       {"warmup_iterations", r.warmup_iterations},
+       {"iterations", r.iterations},
+       {"timing_samples", r.timing_samples},
+       {"status", r.status},
+       {"detail", r.detail},
+       {"time_us", optional_json(r.time_us)},
+       {"algbw_gbps", optional_json(r.algbw_gbps)},
+       {"busbw_gbps", optional_json(r.busbw_gbps)},
+       {"wrong_elements", optional_json(r.wrong_elements)}};
+}
+
+void from_json(const nlohmann::json& j, CollectiveResult& r) {
+  require_schema(j, "p2pcheck.nccl_result", CollectiveResult::kVersion);
+  r.collective = j.at("collective").get<std::string>();
+  r.dtype = j.at("dtype").get<std::string>();
+  r.in_place = j.at("in_place").get<bool>();
+  r.nranks = j.at("nranks").get<int>();
+  r.root = optional_from<int>(j, "root");
+  r.src_rank = optional_from<int>(j, "src_rank");
+  r.dst_rank = optional_from<int>(j, "dst_rank");
+  r.size_bytes = j.at("size_bytes").get<std::uint64_t>();
+  r.count = j.at("count").get<std::uint64_t>();
+  r.p2p_disabled = j.at("p2p_disabled").get<bool>();
+  r.cuda_graph = j.at("cuda_graph").get<bool>();
+  r.warmup_iterations = j.at("warmup_iterations").get<int>();
+  r.iterations = j.at("iterations").get<int>();
+  r.timing_samples = j.at("timing_samples").get<int>();
+  r.status = j.at("status").get<std::string>();
+  r.detail = j.at("detail").get<std::string>();
+  r.time_us = optional_from<double>(j, "time_us");
+  r.algbw_gbps = optional_from<double>(j, "algbw_gbps");
+  r.busbw_gbps = optional_from<double>(j, "busbw_gbps");
+  r.wrong_elements = optional_from<std::uint64_t>(j, "wrong_elements");
+}
+
+void to_json(nlohmann::json& j, const DeviceRecord& d) {
+  j = {{"rank", d.rank}, {"cuda_device", d.cuda_device}, {"pci_bus_id", d.pci_bus_id}, {"name", d.name}};
+}
+
+void from_json(const nlohmann::json& j, DeviceRecord& d) {
+  d.rank = j.at("rank").get<int>();
+  d.cuda_device = j.at("cuda_device").get<int>();
+  d.pci_bus_id = j.at("pci_bus_id").get<std::string>();
+  d.name = j.at("name").get<std::string>();
+}
+
+void to_json(nlohmann::json& j, const NcclEnvironment& e) {
+  j = {{"schema", "p2pcheck.nccl_environment"},
+       {"version", NcclEnvironment::kVersion},
+       {"nccl_library_version_code", optional_json(e.nccl_library_version_code)},
+       {"nccl_library_version", e.nccl_library_version},
+       {"nccl_library_path", e.nccl_library_path},
+       {"nccl_header_version_code", e.nccl_header_version_code},
+       {"nccl_header_version", e.nccl_header_version},
+       {"cuda_driver_version", optional_json(e.cuda_driver_version)},
+       {"cuda_runtime_version", optional_json(e.cuda_runtime_version)},
+       {"nccl_env_user", e.nccl_env_user},
+       {"nccl_env_p2pcheck", e.nccl_env_p2pcheck},
+       {"devices", e.devices},
+       {"hostname", e.hostname}};
+}
+
+void from_json(const nlohmann::json& j, NcclEnvironment& e) {
+  require_schema(j, "p2pcheck.nccl_environment", NcclEnvironment::kVersion);
+  e.nccl_library_version_code = optional_from<int>(j, "nccl_library_version_code");
+  e.nccl_library_version = j.at("nccl_library_version").get<std::string>();
+  e.nccl_library_path = j.at("nccl_library_path").get<std::string>();
+  e.nccl_header_version_code = j.at("nccl_header_version_code").get<int>();
+  e.nccl_header_version = j.at("nccl_header_version").get<std::string>();
+  e.cuda_driver_version = optional_from<int>(j, "cuda_driver_version");
+  e.cuda_runtime_version = optional_from<int>(j, "cuda_runtime_version");
+  e.nccl_env_user = j.at("nccl_env_user").get<std::map<std::string, std::string>>();
+  e.nccl_env_p2pcheck = j.at("nccl_env_p2pcheck").get<std::map<std::string, std::string>>();
+  e.devices = j.at("devices").get<std::vector<DeviceRecord>>();
+  e.hostname = j.at("hostname").get<std::string>();
+}
+
+void to_json(nlohmann::json& j, const NcclRun& r) {
+  j = {{"schema", "p2pcheck.nccl_run"},
+       {"version", NcclRun::kVersion},
+       {"p2p_disabled", r.p2p_disabled},
+       {"environment", r.environment},
+       {"transport", r.transport},
+       {"results", r.results}};
+}
+
+void from_json(const nlohmann::json& j, NcclRun& r) {
+  require_schema(j, "p2pcheck.nccl_run", NcclRun::kVersion);
+  r.p2p_disabled = j.at("p2p_disabled").get<bool>();
+  r.environment = j.at("environment").get<NcclEnvironment>();
+  r.transport = j.at("transport").get<TransportMatrix>();
+  r.results = j.at("results").get<std::vector<CollectiveResult>>();
+}
+
+std::string format_nccl_version(int code) {
+  if (code <= 0) return "unknown";
+  // NCCL_VERSION(X,Y,Z) is X*10000+Y*100+Z from 2.9 on, X*1000+Y*100+Z before.
+  const int major = code >= 10000 ? code / 10000 : code / 1000;
+  const int rest = code >= 10000 ? code % 10000 : code % 1000;
+  return std::to_string(major) + "." + std::to_string(rest / 100) + "." + std::to_string(rest % 100);
+}
+
+std::string format_cuda_version(int code) {
+  if (code <= 0) return "unknown";
+  return std::to_string(code / 1000) + "." + std::to_string((code % 1000) / 10);
+}
+
+}  // namespace p2p::nccl

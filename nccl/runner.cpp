@@ -1,0 +1,150 @@
+#include "nccl/runner.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+
+#include "common/cuda_check.hpp"
+#include "common/file_io.hpp"
+#include "nccl/nccl_env.hpp"
+
+namespace p2p::nccl {
+
+namespace {
+
+std::vector<int> select_devices(const std::vector<int>& requested) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    throw NoGpuError(std::string("cudaGetDeviceCount failed: ") + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
+  }
+  if (count == 0) throw NoGpuError("no CUDA device is visible");
+  if (requested.empty()) {
+    std::vector<int> all(static_cast<std::size_t>(count));
+    for (int d = 0; d < count; ++d) all[static_cast<std::size_t>(d)] = d;
+    return all;
+  }
+  std::set<int> seen;
+  for (int d : requested) {
+    if (d < 0 || d >= count) {
+      throw InputError("--devices: device " + std::to_string(d) + " does not exist (" + std::to_string(count) +
+                       " visible)");
+    }
+    if (!seen.insert(d).second) throw InputError("--devices: device " + std::to_string(d) + " is listed twice");
+  }
+  return requested;
+}
+
+NcclEnvironment describe_environment(const NcclApi& api, const std::vector<int>& devices, const EnvMap& user,
+                                     const EnvMap& ours) {
+  NcclEnvironment env;
+  int code = 0;
+  if (api.get_version(&code) == ncclSuccess) {
+    env.nccl_library_version_code = code;
+    env.nccl_library_version = format_nccl_version(code);
+  }
+  env.nccl_library_path = api.library_path;
+  env.nccl_header_version_code = NCCL_VERSION_CODE;
+  env.nccl_header_version = format_nccl_version(NCCL_VERSION_CODE);
+  int v = 0;
+  if (cudaDriverGetVersion(&v) == cudaSuccess) env.cuda_driver_version = v;
+  if (cudaRuntimeGetVersion(&v) == cudaSuccess) env.cuda_runtime_version = v;
+  env.nccl_env_user = user;
+  env.nccl_env_p2pcheck = ours;
+  for (std::size_t r = 0; r < devices.size(); ++r) {
+    DeviceRecord d;
+    d.rank = static_cast<int>(r);
+    d.cuda_device = devices[r];
+    char bus[32] = {};
+    P2P_CHECK(cudaDeviceGetPCIBusId(bus, sizeof(bus), devices[r]));
+    d.pci_bus_id = bus;
+    cudaDeviceProp prop{};
+    P2P_CHECK(cudaGetDeviceProperties(&prop, devices[r]));
+    d.name = prop.name;
+    env.devices.push_back(d);
+  }
+  env.hostname = host_name();
+  return env;
+}
+
+}  // namespace
+
+CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement& m, const RunOptions& o) {
+  CollectiveResult r;
+  r.collective = to_string(c.op.collective);
+  r.dtype = to_string(c.op.dtype);
+  r.in_place = c.in_place;
+  r.nranks = nranks;
+  if (c.op.collective == Collective::kBroadcast) r.root = c.op.root;
+  if (c.op.collective == Collective::kSendRecvPair) {
+    r.src_rank = c.op.src_rank;
+    r.dst_rank = c.op.dst_rank;
+  }
+  r.size_bytes = c.shape.size_bytes;
+  r.count = c.shape.count;
+  r.p2p_disabled = o.p2p_disabled;
+  r.cuda_graph = o.measure.cuda_graph;
+  r.warmup_iterations = o.measure.warmup_iterations;
+  r.iterations = o.measure.iterations;
+  r.timing_samples = o.measure.cuda_graph ? std::max(1, o.measure.samples)
+                                          : static_cast<int>(sample_sizes(o.measure.iterations, o.measure.samples).size());
+  r.status = m.status;
+  r.detail = m.detail;
+  r.time_us = m.time_us;
+  r.wrong_elements = m.wrong_elements;
+  if (m.time_us && *m.time_us > 0.0) {
+    const double seconds = *m.time_us * 1e-6;
+    r.algbw_gbps = algbw_gbps(c.shape.algbw_bytes, seconds);
+    r.busbw_gbps = busbw_gbps(c.op.collective, nranks, c.shape.algbw_bytes, seconds);
+  }
+  return r;
+}
+
+NcclRun run_nccl_sweep(const RunOptions& o, const ProgressFn& progress) {
+  if (o.nccl_log_path.empty()) throw InputError("nccl: no path for NCCL's log");
+  // Record the user's NCCL_* before adding ours; NCCL reads them at its first call below.
+  const EnvMap user = nccl_variables(current_environment());
+  const EnvMap ours = nccl_settings(o.nccl_log_path, o.p2p_disabled);
+  apply_environment(ours);
+
+  const NcclApi& api = nccl_api();
+  const std::vector<int> devices = select_devices(o.devices);
+  const int n = static_cast<int>(devices.size());
+
+  NcclRun run;
+  run.p2p_disabled = o.p2p_disabled;
+  run.environment = describe_environment(api, devices, user, ours);
+
+  const std::vector<PlannedCase> plan = plan_cases(o.collectives, o.dtypes, sweep_sizes(o.sweep), n);
+  {
+    auto clique = std::make_unique<Clique>(api, devices);
+    RankBuffers buffers = allocate_buffers(*clique, buffer_bytes(plan));
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+      const PlannedCase& c = plan[i];
+      if (progress) progress(i, plan.size(), c);
+      if (clique->aborted()) {
+        clique.reset();  // an aborted clique is finished with before the next one starts
+        clique = std::make_unique<Clique>(api, devices);
+      }
+      Measurement m;
+      try {
+        if (o.before_case) o.before_case(*clique, c);
+        m = measure(*clique, buffers, c.op, c.shape, c.in_place, o.measure);
+      } catch (const ApiError& e) {
+        // One failed call must not end the sweep; the clique's state is unknown, so replace it.
+        m = Measurement{};
+        m.status = "error";
+        m.detail = e.what();
+        clique->abort();
+      }
+      run.results.push_back(make_result(c, n, m, o));
+    }
+  }
+  const auto text = try_read_text_file(o.nccl_log_path);
+  run.transport = transport_matrix(parse_nccl_log(text.value_or("")), n);
+  return run;
+}
+
+}  // namespace p2p::nccl

@@ -1,0 +1,26 @@
+// Text output of `p2pcheck nccl`: an nccl-tests-like table per operation, the transport and
+// per-pair matrices, the P2P on/off comparison and the --min-busbw verdicts. Pure functions of
+// the result records, so the CPU tests check the layout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "nccl/results.hpp"
+#include "nccl/threshold.hpp"
+
+namespace p2p::nccl {
+
+std::string format_environment(const NcclEnvironment& env);
+// One block per (collective, dtype[, pair]); columns as nccl-tests: size, count, type, root,
+// then time/algbw/busbw/#wrong out-of-place and in-place. HANG/ERROR/n/a where no number.
+std::string format_results_table(const NcclRun& run);
+// Which transport NCCL used from each rank (row) to each rank (column), with channel counts.
+std::string format_transport_matrix(const NcclRun& run);
+// sendrecv_pairs busbw at the largest measured size, first data type, rows = sender.
+std::string format_pair_matrix(const NcclRun& run);
+// Out-of-place busbw with P2P allowed and with NCCL_P2P_DISABLE=1, size by size.
+std::string format_p2p_comparison(const NcclRun& on, const NcclRun& off);
+std::string format_verdicts(const std::vector<BusbwVerdict>& verdicts);
+
+}  // namespace p2p::nccl

@@ -1,0 +1,44 @@
+#include "nccl/nccl_api.hpp"
+
+#include <gtest/gtest.h>
+
+namespace p2p::nccl {
+namespace {
+
+TEST(NcclApi, MissingLibraryIsANoGpuErrorNamingIt) {
+  try {
+    load_nccl_api("libp2pcheck-no-nccl.so.2");
+    FAIL() << "expected NoGpuError";
+  } catch (const NoGpuError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("cannot load NCCL (libp2pcheck-no-nccl.so.2)"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos);
+  }
+}
+
+TEST(NcclApi, ALibraryWithoutNcclSymbolsNamesTheFirstMissingOne) {
+  try {
+    load_nccl_api("libm.so.6");
+    FAIL() << "expected NoGpuError";
+  } catch (const NoGpuError& e) {
+    EXPECT_NE(std::string(e.what()).find("libm.so.6 has no symbol ncclGetVersion"), std::string::npos) << e.what();
+  }
+}
+
+TEST(NcclCheck, FailureBecomesApiErrorWithNameAndCallSite) {
+  EXPECT_NO_THROW(P2P_CHECK(ncclSuccess));
+  try {
+    P2P_CHECK(ncclSystemError);
+    FAIL() << "expected ApiError";
+  } catch (const ApiError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.code, static_cast<int>(ncclSystemError));
+    EXPECT_NE(what.find("NCCL error 2 (ncclSystemError"), std::string::npos) << what;
+    EXPECT_NE(what.find("nccl_api_test.cpp"), std::string::npos) << what;
+  }
+  EXPECT_STREQ(nccl_result_name(ncclRemoteError), "ncclRemoteError");
+  EXPECT_STREQ(nccl_result_name(static_cast<ncclResult_t>(77)), "unknown ncclResult_t");
+}
+
+}  // namespace
+}  // namespace p2p::nccl

@@ -1,0 +1,70 @@
+#include "nccl/plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "nccl/sweep.hpp"
+
+namespace p2p::nccl {
+namespace {
+
+TEST(Plan, OneRankFullDefaultSweep) {
+  const auto sizes = sweep_sizes(SweepSpec{});
+  const auto plan = plan_cases(all_collectives(), {DataType::kFloat32}, sizes, 1);
+  const auto count = [&](Collective c, bool in_place) {
+    return std::count_if(plan.begin(), plan.end(),
+                         [&](const PlannedCase& p) { return p.op.collective == c && p.in_place == in_place; });
+  };
+  EXPECT_EQ(count(Collective::kAllReduce, false), 28);
+  EXPECT_EQ(count(Collective::kAllReduce, true), 28);
+  // 8 B of float is below one 16-byte slice: dropped, as nccl-tests prints count 0 there.
+  EXPECT_EQ(count(Collective::kAllGather, false), 27);
+  EXPECT_EQ(count(Collective::kAllToAll, false), 27);
+  EXPECT_EQ(count(Collective::kAllToAll, true), 0);
+  EXPECT_EQ(count(Collective::kSendRecvRing, true), 0);
+  EXPECT_EQ(count(Collective::kSendRecvPair, false), 28);  // the 1x1 diagonal
+  EXPECT_EQ(buffer_bytes(plan), 1ull << 30);
+}
+
+TEST(Plan, PairsCoverEveryOrderedPairIncludingTheDiagonal) {
+  const auto plan = plan_cases({Collective::kSendRecvPair}, {DataType::kBfloat16}, {1024, 4096}, 3);
+  ASSERT_EQ(plan.size(), 3u * 3u * 2u);
+  for (int s = 0; s < 3; ++s) {
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_EQ(std::count_if(plan.begin(), plan.end(),
+                              [&](const PlannedCase& p) { return p.op.src_rank == s && p.op.dst_rank == d; }),
+                2);
+    }
+  }
+  EXPECT_EQ(plan.front().op.count, 512u);  // 1 KiB of bfloat16
+}
+
+TEST(Plan, OrderIsCollectiveThenTypeThenSizeThenPlacement) {
+  const auto plan = plan_cases({Collective::kAllReduce, Collective::kBroadcast},
+                               {DataType::kFloat32, DataType::kFloat16}, {64, 128}, 2);
+  ASSERT_EQ(plan.size(), 16u);
+  EXPECT_EQ(plan[0].op.collective, Collective::kAllReduce);
+  EXPECT_EQ(plan[0].op.dtype, DataType::kFloat32);
+  EXPECT_EQ(plan[0].shape.size_bytes, 64u);
+  EXPECT_FALSE(plan[0].in_place);
+  EXPECT_TRUE(plan[1].in_place);
+  EXPECT_EQ(plan[2].shape.size_bytes, 128u);
+  EXPECT_EQ(plan[4].op.dtype, DataType::kFloat16);
+  EXPECT_EQ(plan[8].op.collective, Collective::kBroadcast);
+}
+
+TEST(Plan, ParticipantsOfAPairAreItsEnds) {
+  OpSpec op;
+  op.collective = Collective::kSendRecvPair;
+  op.src_rank = 2;
+  op.dst_rank = 0;
+  EXPECT_EQ(participants(op, 4), (std::vector<int>{2, 0}));
+  op.dst_rank = 2;
+  EXPECT_EQ(participants(op, 4), (std::vector<int>{2}));
+  op.collective = Collective::kAllReduce;
+  EXPECT_EQ(participants(op, 3), (std::vector<int>{0, 1, 2}));
+}
+
+}  // namespace
+}  // namespace p2p::nccl

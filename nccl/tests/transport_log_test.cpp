@@ -1,0 +1,175 @@
+#include "nccl/transport_log.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "common/file_io.hpp"
+
+namespace p2p::nccl {
+namespace {
+
+NcclLog fixture(const std::string& name) {
+  return parse_nccl_log(read_text_file(std::string(P2P_SOURCE_DIR) + "/nccl/tests/fixtures/" + name));
+}
+
+const TransportCell& cell(const TransportMatrix& m, int s, int d) {
+  return m.cells.at(static_cast<std::size_t>(s)).at(static_cast<std::size_t>(d));
+}
+
+TEST(TransportClass, FamiliesOfEveryViaText) {
+  EXPECT_EQ(transport_class("P2P/direct pointer"), "P2P/direct");
+  EXPECT_EQ(transport_class("P2P/direct pointer/read"), "P2P/direct");
+  EXPECT_EQ(transport_class("P2P/CUMEM/read"), "P2P/CUMEM");
+  EXPECT_EQ(transport_class("P2P/CUMEM/CE"), "P2P/CUMEM");
+  EXPECT_EQ(transport_class("P2P/IPC/read"), "P2P/IPC");
+  EXPECT_EQ(transport_class("P2P/MNNVL/read"), "P2P/MNNVL");
+  EXPECT_EQ(transport_class("P2P/indirect/1[1]"), "P2P/indirect");
+  EXPECT_EQ(transport_class("SHM/direct/direct"), "SHM");
+  EXPECT_EQ(transport_class("SHM/CE/direct"), "SHM");
+  EXPECT_EQ(transport_class("SHM/direct"), "SHM");
+  EXPECT_EQ(transport_class("NET/IB/0/GDRDMA"), "NET/IB");
+  EXPECT_EQ(transport_class("NET/IB/1(0)/GDRDMA"), "NET/IB");
+  EXPECT_EQ(transport_class("NET/Socket/0"), "NET/Socket");
+  EXPECT_EQ(transport_class("CollNet/whatever"), "CollNet");
+}
+
+TEST(NcclLogParser, SingleProcessP2PDirect) {
+  const NcclLog log = fixture("p2p_direct_2gpu.log");
+  EXPECT_EQ(log.version, "2.28.3+cuda13.0");
+  ASSERT_EQ(log.connections.size(), 12u);
+  const LoggedConnection& first = log.connections.front();
+  EXPECT_EQ(first.channel, 0);
+  EXPECT_EQ(first.conn_index, 0);
+  EXPECT_EQ(first.src_rank, 0);
+  EXPECT_EQ(first.dst_rank, 1);
+  EXPECT_EQ(first.dst_device, 1);
+  EXPECT_EQ(first.via, "P2P/direct pointer/read");
+  EXPECT_EQ(first.transport, "P2P/direct");
+  EXPECT_EQ(log.rings, 4);
+  EXPECT_EQ(log.coll_channels, 4);
+  EXPECT_EQ(log.nvls_channels, 0);
+  EXPECT_EQ(log.p2p_channels, 8);
+  EXPECT_EQ(log.p2p_channels_per_peer, 4);
+  ASSERT_EQ(log.ranks.size(), 2u);
+  EXPECT_EQ(log.ranks[1].rank, 1);
+  EXPECT_EQ(log.ranks[1].cuda_device, 1);
+  EXPECT_EQ(log.ranks[1].bus_id, "2a000");
+  EXPECT_FALSE(log.p2p_disabled_by_env);
+  EXPECT_TRUE(log.warnings.empty());
+
+  const TransportMatrix m = transport_matrix(log, 2);
+  EXPECT_EQ(cell(m, 0, 1).transports, (std::vector<std::string>{"P2P/direct"}));
+  EXPECT_EQ(cell(m, 0, 1).channels, 6);  // ring channels 0-3 plus p2p channels 4-5
+  EXPECT_EQ(cell(m, 1, 0).channels, 6);
+  EXPECT_TRUE(cell(m, 0, 0).transports.empty());
+  EXPECT_EQ(cell_label(cell(m, 0, 1)), "P2P/direct");
+  EXPECT_EQ(cell_label(cell(m, 1, 1)), "-");
+}
+
+TEST(NcclLogParser, P2PDisabledFallsBackToSharedMemory) {
+  const NcclLog log = fixture("shm_p2p_disabled_2gpu.log");
+  EXPECT_TRUE(log.p2p_disabled_by_env);
+  ASSERT_EQ(log.connections.size(), 4u);
+  EXPECT_EQ(log.connections[0].conn_index, -1);  // SHM lines carry no connection index
+  EXPECT_EQ(log.connections[0].via, "SHM/direct/direct");
+  const TransportMatrix m = transport_matrix(log, 2);
+  EXPECT_EQ(cell_label(cell(m, 0, 1)), "SHM");
+  EXPECT_EQ(cell(m, 1, 0).channels, 2);
+  EXPECT_EQ(m.rings, 2);
+}
+
+TEST(NcclLogParser, MultiProcessCuMemRing) {
+  const TransportMatrix m = transport_matrix(fixture("cumem_4gpu_multiprocess.log"), 4);
+  EXPECT_EQ(cell_label(cell(m, 0, 1)), "P2P/CUMEM");
+  EXPECT_EQ(cell_label(cell(m, 3, 0)), "P2P/CUMEM");
+  EXPECT_EQ(cell_label(cell(m, 0, 2)), "P2P/CUMEM");  // the send/recv connection
+  EXPECT_EQ(cell_label(cell(m, 1, 3)), "-");          // never connected
+  EXPECT_EQ(m.rings, 2);
+  EXPECT_EQ(m.coll_channels, 2);
+  EXPECT_EQ(m.p2p_channels, 4);
+}
+
+TEST(NcclLogParser, NetworkConnectionsCountOnceFromBothEnds) {
+  const NcclLog log = fixture("net_2node.log");
+  const TransportMatrix m = transport_matrix(log, 4);
+  EXPECT_EQ(cell(m, 1, 2).transports, (std::vector<std::string>{"NET/IB"}));
+  EXPECT_EQ(cell(m, 1, 2).channels, 2);  // [send] and [receive] lines name the same two channels
+  EXPECT_EQ(cell_label(cell(m, 3, 0)), "NET/Socket");
+  EXPECT_EQ(cell_label(cell(m, 0, 1)), "P2P/CUMEM");
+  EXPECT_EQ(cell_label(cell(m, 2, 3)), "P2P/CUMEM");
+  EXPECT_EQ(log.connections[3].via, "NET/IB/1(0)/GDRDMA");
+}
+
+TEST(NcclLogParser, LegacyIpcIndirectTimestampsAndWarnings) {
+  const NcclLog log = fixture("ipc_indirect_warn.log");
+  EXPECT_EQ(log.version, "2.19.3+cuda12.3");
+  ASSERT_EQ(log.ranks.size(), 3u);
+  EXPECT_EQ(log.ranks[2].bus_id, "7000");
+  const TransportMatrix m = transport_matrix(log, 3);
+  EXPECT_EQ(cell_label(cell(m, 0, 1)), "P2P/IPC");
+  EXPECT_EQ(cell_label(cell(m, 1, 2)), "P2P/IPC");
+  EXPECT_EQ(cell_label(cell(m, 2, 0)), "P2P/indirect+SHM");  // two transports on one pair
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_EQ(m.warnings[0], "Cuda failure 'invalid argument'");
+  EXPECT_FALSE(m.rings.has_value());
+}
+
+TEST(NcclLogParser, NewerShortShmLine) {
+  const TransportMatrix m = transport_matrix(fixture("shm_newer_format.log"), 2);
+  EXPECT_EQ(cell_label(cell(m, 0, 1)), "SHM");
+  EXPECT_EQ(cell_label(cell(m, 1, 0)), "SHM");
+  EXPECT_EQ(m.nccl_version, "2.29.7+cuda13.0");
+}
+
+TEST(NcclLogParser, RealOneRankLogFromTheH200Vm) {
+  const NcclLog log = fixture("h200_vm_single_rank.log");
+  EXPECT_EQ(log.version, "2.28.3+cuda13.0");
+  EXPECT_TRUE(log.connections.empty());
+  EXPECT_EQ(log.rings, 64);
+  EXPECT_EQ(log.coll_channels, 64);
+  EXPECT_EQ(log.p2p_channels, 64);
+  EXPECT_EQ(log.p2p_channels_per_peer, 64);
+  ASSERT_EQ(log.ranks.size(), 1u);
+  EXPECT_EQ(log.ranks[0].bus_id, "60");
+  EXPECT_EQ(log.ranks[0].nranks, 1);
+  EXPECT_FALSE(log.p2p_disabled_by_env);
+  EXPECT_TRUE(log.warnings.empty());
+  const TransportMatrix m = transport_matrix(log, 1);
+  ASSERT_EQ(m.cells.size(), 1u);
+  EXPECT_TRUE(cell(m, 0, 0).transports.empty());
+  EXPECT_FALSE(m.nccl_saw_p2p_disable);
+}
+
+TEST(NcclLogParser, RealLogShowsNcclSawP2PDisable) {
+  const TransportMatrix m = transport_matrix(fixture("h200_vm_single_rank_p2p_off.log"), 1);
+  EXPECT_TRUE(m.nccl_saw_p2p_disable);
+  EXPECT_EQ(m.rings, 64);
+}
+
+TEST(NcclLogParser, IgnoresRanksOutsideTheMatrixAndEmptyText) {
+  const TransportMatrix m = transport_matrix(fixture("cumem_4gpu_multiprocess.log"), 2);
+  EXPECT_EQ(cell_label(cell(m, 0, 1)), "P2P/CUMEM");
+  EXPECT_EQ(cell_label(cell(m, 1, 0)), "P2P/CUMEM");
+  const NcclLog empty = parse_nccl_log("");
+  EXPECT_TRUE(empty.connections.empty());
+  EXPECT_TRUE(empty.version.empty());
+  EXPECT_EQ(transport_matrix(empty, 0).cells.size(), 0u);
+}
+
+TEST(TransportMatrixJson, RoundTripsAndRejectsOtherVersions) {
+  const TransportMatrix m = transport_matrix(fixture("ipc_indirect_warn.log"), 3);
+  const nlohmann::json j = m;
+  EXPECT_TRUE(j.at("rings").is_null());
+  const TransportMatrix back = j.get<TransportMatrix>();
+  EXPECT_EQ(back.nranks, 3);
+  EXPECT_EQ(cell_label(back.cells[2][0]), "P2P/indirect+SHM");
+  EXPECT_EQ(back.cells[2][0].channels, 2);
+  EXPECT_EQ(back.warnings, m.warnings);
+  EXPECT_FALSE(back.rings.has_value());
+  nlohmann::json other = j;
+  other["version"] = 2;
+  EXPECT_THROW(other.get<TransportMatrix>(), InputError);
+}
+
+}  // namespace
+}  // namespace p2p::nccl

@@ -1,0 +1,202 @@
+#include "nccl/transport_log.hpp"
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "nccl/json_util.hpp"
+
+namespace p2p::nccl {
+
+namespace {
+
+// "Channel 00/0 : 0[0] -> 1[1] via P2P/direct pointer" (p2p.cc), "Channel 00 : 0[0] -> 1[1]
+// via SHM/direct/direct" (shm.cc has no connection index), "Channel 00/0 : 0[0] -> 8[0] [send]
+// via NET/IB/0/GDRDMA" (net.cc logs both ends, the receiver with the sender first).
+const std::regex& connection_re() {
+  static const std::regex re(
+      R"(^Channel (\d+)(?:/(\d+))? : (\d+)\[(\d+)\] -> (\d+)\[(\d+)\](?: \[(?:send|receive)\])? via (.+?)\s*$)");
+  return re;
+}
+// rings.cc: "Channel 00/24 :    0   1" (the ring order; printed by rank 0).
+const std::regex& ring_re() {
+  static const std::regex re(R"(^Channel (\d+)/(\d+) :(?: +\d+)+(?: *\.\.\.)?\s*$)");
+  return re;
+}
+const std::regex& complete_re() {
+  static const std::regex re(
+      R"(rank (\d+) nranks (\d+) cudaDev (\d+) nvmlDev (\d+) busId ([0-9a-fA-F]+) .*Init COMPLETE)");
+  return re;
+}
+
+std::optional<int> number_before(const std::string& msg, const std::string& label) {
+  const std::regex re("(\\d+) " + label);
+  std::smatch m;
+  if (std::regex_search(msg, m, re)) return std::stoi(m[1].str());
+  return std::nullopt;
+}
+
+void parse_info(const std::string& msg, NcclLog& log) {
+  std::smatch m;
+  if (std::regex_match(msg, m, connection_re())) {
+    LoggedConnection c;
+    c.channel = std::stoi(m[1].str());
+    c.conn_index = m[2].matched ? std::stoi(m[2].str()) : -1;
+    c.src_rank = std::stoi(m[3].str());
+    c.src_device = std::stoi(m[4].str());
+    c.dst_rank = std::stoi(m[5].str());
+    c.dst_device = std::stoi(m[6].str());
+    c.via = m[7].str();
+    c.transport = transport_class(c.via);
+    log.connections.push_back(std::move(c));
+    return;
+  }
+  if (std::regex_match(msg, m, ring_re())) {
+    log.rings = std::stoi(m[2].str());
+    return;
+  }
+  if (msg.find("coll channels") != std::string::npos) {
+    log.coll_channels = number_before(msg, "coll channels");
+    if (auto v = number_before(msg, "nvls channels")) log.nvls_channels = v;
+    if (auto v = number_before(msg, "p2p channels,")) log.p2p_channels = v;
+    if (auto v = number_before(msg, "p2p channels per peer")) log.p2p_channels_per_peer = v;
+    return;
+  }
+  if (std::regex_search(msg, m, complete_re())) {
+    LoggedRank r;
+    r.rank = std::stoi(m[1].str());
+    r.nranks = std::stoi(m[2].str());
+    r.cuda_device = std::stoi(m[3].str());
+    r.nvml_device = std::stoi(m[4].str());
+    r.bus_id = m[5].str();
+    auto same = std::find_if(log.ranks.begin(), log.ranks.end(), [&](const LoggedRank& x) { return x.rank == r.rank; });
+    if (same != log.ranks.end()) {
+      *same = r;
+    } else {
+      log.ranks.push_back(r);
+    }
+    return;
+  }
+  const std::string version_tag = "NCCL version ";
+  if (msg.rfind(version_tag, 0) == 0) {
+    std::istringstream rest(msg.substr(version_tag.size()));
+    rest >> log.version;
+    return;
+  }
+  if (msg.rfind("NCCL_P2P_DISABLE set by environment to 1", 0) == 0) log.p2p_disabled_by_env = true;
+}
+
+}  // namespace
+
+std::string transport_class(const std::string& via) {
+  const auto starts = [&](const char* prefix) { return via.rfind(prefix, 0) == 0; };
+  if (starts("P2P/direct pointer")) return "P2P/direct";
+  if (starts("P2P/CUMEM")) return "P2P/CUMEM";
+  if (starts("P2P/IPC")) return "P2P/IPC";
+  if (starts("P2P/MNNVL")) return "P2P/MNNVL";
+  if (starts("P2P/indirect")) return "P2P/indirect";
+  if (starts("SHM")) return "SHM";
+  if (starts("NET/")) {
+    const auto end = via.find('/', 4);
+    return via.substr(0, end);
+  }
+  return via.substr(0, via.find('/'));
+}
+
+NcclLog parse_nccl_log(const std::string& text) {
+  NcclLog log;
+  std::istringstream in(text);
+  std::string line;
+  const std::string info_tag = "NCCL INFO ";
+  const std::string warn_tag = "NCCL WARN ";
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    // Lines start with "host:pid:tid [dev] " (optionally a timestamp before it); the message
+    // follows the level tag.
+    auto at = line.find(info_tag);
+    if (at != std::string::npos) {
+      parse_info(line.substr(at + info_tag.size()), log);
+      continue;
+    }
+    at = line.find(warn_tag);
+    if (at != std::string::npos) log.warnings.push_back(line.substr(at + warn_tag.size()));
+  }
+  return log;
+}
+
+TransportMatrix transport_matrix(const NcclLog& log, int nranks) {
+  TransportMatrix m;
+  m.nranks = nranks;
+  m.cells.assign(static_cast<std::size_t>(std::max(nranks, 0)), std::vector<TransportCell>(static_cast<std::size_t>(std::max(nranks, 0))));
+  std::map<std::pair<int, int>, std::set<std::string>> transports;
+  std::map<std::pair<int, int>, std::set<int>> channels;
+  for (const auto& c : log.connections) {
+    if (c.src_rank < 0 || c.dst_rank < 0 || c.src_rank >= nranks || c.dst_rank >= nranks) continue;
+    transports[{c.src_rank, c.dst_rank}].insert(c.transport);
+    channels[{c.src_rank, c.dst_rank}].insert(c.channel);
+  }
+  for (const auto& [pair, names] : transports) {
+    auto& cell = m.cells[static_cast<std::size_t>(pair.first)][static_cast<std::size_t>(pair.second)];
+    cell.transports.assign(names.begin(), names.end());
+    cell.channels = static_cast<int>(channels[pair].size());
+  }
+  m.rings = log.rings;
+  m.coll_channels = log.coll_channels;
+  m.p2p_channels = log.p2p_channels;
+  m.nccl_version = log.version;
+  m.nccl_saw_p2p_disable = log.p2p_disabled_by_env;
+  m.warnings = log.warnings;
+  return m;
+}
+
+std::string cell_label(const TransportCell& cell) {
+  if (cell.transports.empty()) return "-";
+  std::string label;
+  for (const auto& t : cell.transports) label += (label.empty() ? "" : "+") + t;
+  return label;
+}
+
+void to_json(nlohmann::json& j, const TransportMatrix& m) {
+  nlohmann::json cells = nlohmann::json::array();
+  for (const auto& row : m.cells) {
+    nlohmann::json r = nlohmann::json::array();
+    for (const auto& c : row) r.push_back({{"transports", c.transports}, {"channels", c.channels}});
+    cells.push_back(r);
+  }
+  j = {{"schema", "p2pcheck.nccl_transport_matrix"},
+       {"version", TransportMatrix::kVersion},
+       {"nranks", m.nranks},
+       {"cells", cells},
+       {"rings", optional_json(m.rings)},
+       {"coll_channels", optional_json(m.coll_channels)},
+       {"p2p_channels", optional_json(m.p2p_channels)},
+       {"nccl_version_logged", m.nccl_version},
+       {"nccl_saw_p2p_disable", m.nccl_saw_p2p_disable},
+       {"warnings", m.warnings}};
+}
+
+void from_json(const nlohmann::json& j, TransportMatrix& m) {
+  require_schema(j, "p2pcheck.nccl_transport_matrix", TransportMatrix::kVersion);
+  m.nranks = j.at("nranks").get<int>();
+  m.cells.clear();
+  for (const auto& row : j.at("cells")) {
+    std::vector<TransportCell> r;
+    for (const auto& c : row) {
+      TransportCell cell;
+      cell.transports = c.at("transports").get<std::vector<std::string>>();
+      cell.channels = c.at("channels").get<int>();
+      r.push_back(std::move(cell));
+    }
+    m.cells.push_back(std::move(r));
+  }
+  m.rings = optional_from<int>(j, "rings");
+  m.coll_channels = optional_from<int>(j, "coll_channels");
+  m.p2p_channels = optional_from<int>(j, "p2p_channels");
+  m.nccl_version = j.at("nccl_version_logged").get<std::string>();
+  m.nccl_saw_p2p_disable = j.at("nccl_saw_p2p_disable").get<bool>();
+  m.warnings = j.at("warnings").get<std::vector<std::string>>();
+}
+
+}  // namespace p2p::nccl
