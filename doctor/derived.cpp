@@ -106,6 +106,8 @@ Tri uvm_loaded(const Facts& f) {
 
 bool no_driver(const Facts& f) {
   if (nvidia_loaded(f) != Tri::kNo) return false;
+  // A proprietary module that refused every GPU did not load, but a driver is installed.
+  if (!log_signals(f).open_required.empty()) return false;
   // A user-space library that initialises would contradict "no driver"; anything else agrees.
   return !(f.nvml.init_result && *f.nvml.init_result == 0) && !(f.cuda.init_result && *f.cuda.init_result == 0);
 }
@@ -208,6 +210,7 @@ LogSignals log_signals(const Facts& f) {
         (contains(line, "devmem_alloc_pagemap") && contains(line, "err")))
       s.hmm.push_back(line);
     if (contains(line, "API mismatch")) s.api_mismatch.push_back(line);
+    if (contains(line, "requires use of the NVIDIA open kernel modules")) s.open_required.push_back(line);
     const auto at = line.find("major device number ");
     if (contains(line, "UVM driver") && at != std::string::npos) {
       try {
@@ -222,6 +225,7 @@ LogSignals log_signals(const Facts& f) {
 GspRun gsp_run(const Facts& f) {
   GspRun r;
   std::set<std::string> versions;
+  const bool open_module = module_flavour(f) == Flavour::kOpen;
   for (const auto& g : gpus(f)) {
     std::optional<bool> running;
     std::string version;
@@ -239,6 +243,7 @@ GspRun gsp_run(const Facts& f) {
       if (!version.empty()) versions.insert(version);
     } else {
       ++r.off;
+      if (open_module || g.generation.needs_open_module) ++r.off_required;
     }
   }
   r.versions.assign(versions.begin(), versions.end());

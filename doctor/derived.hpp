@@ -64,6 +64,7 @@ struct LogSignals {
   std::vector<std::string> wpr2;           // "WPR2 already up": a GPU left dirty (VFIO guest, crash)
   std::vector<std::string> hmm;            // "devmem_alloc_pagemap ... request_free_mem_region() err -34"
   std::vector<std::string> api_mismatch;   // "NVRM: API mismatch: the client has the version ..."
+  std::vector<std::string> open_required;  // "... requires use of the NVIDIA open kernel modules"
   std::optional<int> uvm_major_logged;     // "Loaded the UVM driver, major device number N"
 };
 LogSignals log_signals(const Facts& f);
@@ -72,6 +73,7 @@ LogSignals log_signals(const Facts& f);
 struct GspRun {
   int running = 0;
   int off = 0;
+  int off_required = 0;  // off on a GPU that cannot work without GSP (open module, or Blackwell)
   int unknown = 0;
   std::vector<std::string> versions;  // distinct running versions
 };

@@ -114,8 +114,11 @@ Finding check_opens(const Facts& f) {
   const NodeAccess a = node_access(f);
   if (a.attempted == 0) {
     if (f.device_nodes.value.empty()) return finding("devices.open", Status::kSkip, "no /dev/nvidia* nodes to open");
+    const bool any_char = std::any_of(f.device_nodes.value.begin(), f.device_nodes.value.end(),
+                                      [](const DeviceNode& n) { return n.type == "char"; });
     return finding("devices.open", Status::kUnknown,
-                   "read-write opens not attempted (nodes are not character devices under this root)");
+                   any_char ? "read-write opens not attempted (facts from a capture, not a live run)"
+                            : "read-write opens not attempted (nodes are not character devices under this root)");
   }
   std::vector<std::string> ev;
   for (const auto& n : f.device_nodes.value)

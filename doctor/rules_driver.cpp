@@ -1,4 +1,4 @@
-// Where we run, the kernel module (loaded, flavour, parameters), GSP firmware and the kernel log.
+// Where we run, the kernel module (loaded, flavour, parameters, GPU binding), GSP firmware and the kernel log.
 #include <algorithm>
 #include <set>
 
@@ -131,6 +131,36 @@ Finding check_params(const Facts& f) {
   return finding("module.params", st, summary, ev, join(hints, "; "));
 }
 
+Finding check_binding(const Facts& f) {
+  std::vector<std::string> ev, vfio, unbound, other;
+  int nvidia = 0, known = 0;
+  for (const auto& g : gpus(f)) {
+    if (g.pci == nullptr || g.pci->driver.unknown()) continue;
+    ++known;
+    if (g.pci->driver.absent()) {
+      unbound.push_back(g.bdf);
+      ev.push_back(g.bdf + ": no driver");
+      continue;
+    }
+    const std::string& d = g.pci->driver.value;
+    ev.push_back(g.bdf + ": " + d);
+    if (d == "nvidia") ++nvidia;
+    else if (d == "vfio-pci") vfio.push_back(g.bdf);
+    else other.push_back(g.bdf + " " + d);
+  }
+  if (known == 0) return finding("module.binding", gpus(f).empty() ? Status::kSkip : Status::kUnknown, "GPU driver binding unknown", ev);
+  if (!vfio.empty())
+    return finding("module.binding", Status::kFail,
+                   std::to_string(vfio.size()) + " GPU(s) still bound to vfio-pci: " + join_some(vfio), ev,
+                   "remove vfio-pci.ids= from the kernel command line and the modprobe.d entry, then rebind to nvidia or reboot");
+  if (!other.empty() || !unbound.empty())
+    return finding("module.binding", Status::kFail,
+                   "GPU(s) not bound to nvidia: " + join_some(other.empty() ? unbound : other), ev,
+                   other.empty() ? "load the nvidia module; check `dmesg` for probe errors"
+                                 : "blacklist the other driver (e.g. nouveau) and rebuild the initramfs");
+  return finding("module.binding", Status::kPass, "all " + std::to_string(nvidia) + " GPU(s) bound to nvidia", ev);
+}
+
 Finding check_firmware_file(const Facts& f) {
   const FirmwareCheck c = firmware_check(f);
   const LogSignals log = log_signals(f);
@@ -168,9 +198,7 @@ Finding check_firmware_file(const Facts& f) {
 Finding check_gsp_state(const Facts& f) {
   const GspRun run = gsp_run(f);
   std::vector<std::string> ev;
-  bool needs_gsp = module_flavour(f) == Flavour::kOpen;
   for (const auto& g : gpus(f)) {
-    needs_gsp = needs_gsp || g.generation.needs_open_module;
     if (g.info != nullptr && g.info->gsp_firmware) ev.push_back(g.bdf + ": GSP Firmware " + *g.info->gsp_firmware);
     else if (g.nvml != nullptr && g.nvml->gsp_firmware_enabled)
       ev.push_back(g.bdf + ": NVML GSP " + (*g.nvml->gsp_firmware_enabled ? "enabled " : "disabled ") +
@@ -180,9 +208,9 @@ Finding check_gsp_state(const Facts& f) {
   if (total == 0) return finding("gsp.state", Status::kSkip, "no GPU listed", ev);
   if (run.running + run.off == 0)
     return finding("gsp.state", Status::kUnknown, "GSP state unknown (/proc/driver/nvidia/gpus not read, NVML not run)", ev);
-  if (run.off > 0 && needs_gsp)
+  if (run.off_required > 0)
     return finding("gsp.state", Status::kFail,
-                   "GSP not running on " + std::to_string(run.off) + " of " + std::to_string(total) +
+                   "GSP not running on " + std::to_string(run.off_required) + " of " + std::to_string(total) +
                        " GPUs, but this module/GPU generation requires it",
                    ev, "see gsp.firmware_file and the kernel log (RmInitAdapter); reload the module or reset the GPU");
   const auto version = module_version(f);
@@ -208,7 +236,7 @@ Finding check_kernel_log(const Facts& f) {
   if (l.absent()) return finding("kernel.log", Status::kUnknown, "no kernel log source found");
   const LogSignals s = log_signals(f);
   std::vector<std::string> bad;
-  for (const auto* group : {&s.firmware_load, &s.rm_init, &s.wpr2, &s.hmm, &s.api_mismatch})
+  for (const auto* group : {&s.firmware_load, &s.rm_init, &s.wpr2, &s.hmm, &s.api_mismatch, &s.open_required})
     for (const auto& line : *group)
       if (std::find(bad.begin(), bad.end(), line) == bad.end()) bad.push_back(line);
   const std::string from = " (" + f.kernel.log_source + ")";
@@ -221,6 +249,7 @@ Finding check_kernel_log(const Facts& f) {
   if (!s.wpr2.empty()) kinds.push_back("WPR2 already up");
   if (!s.hmm.empty()) kinds.push_back("UVM HMM request_free_mem_region -34");
   if (!s.api_mismatch.empty()) kinds.push_back("API mismatch");
+  if (!s.open_required.empty()) kinds.push_back("open kernel module required");
   std::string hint;
   if (!s.wpr2.empty()) hint = "WPR2 already up: the GPU was left initialised (e.g. by a VFIO guest); reset or cold-boot it";
   return finding("kernel.log", Status::kFail, "kernel log shows failures: " + join(kinds) + from, bad, hint);
@@ -233,6 +262,7 @@ void driver(const Facts& f, std::vector<Finding>& out) {
   out.push_back(check_module_loaded(f));
   out.push_back(check_flavour(f));
   out.push_back(check_params(f));
+  out.push_back(check_binding(f));
   out.push_back(check_firmware_file(f));
   out.push_back(check_gsp_state(f));
   out.push_back(check_kernel_log(f));

@@ -213,6 +213,7 @@ Finding check_persistence(const Facts& f) {
   if (f.daemons.present()) ev.push_back(std::string("nvidia-persistenced: ") + (daemon ? "running" : "not seen"));
   if (on + off.size() == 0) {
     if (daemon) return finding("persistence", Status::kPass, "nvidia-persistenced running", ev);
+    if (!nvml_works(f)) return finding("persistence", Status::kSkip, "NVML not available", ev);
     return finding("persistence", gpus(f).empty() ? Status::kSkip : Status::kUnknown, "persistence mode unknown", ev);
   }
   ev.push_back(std::to_string(on) + " GPU(s) with persistence on, " + std::to_string(off.size()) + " off");

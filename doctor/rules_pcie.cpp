@@ -1,4 +1,4 @@
-// Per-GPU PCIe health (link, AER, BAR1), driver binding, compute mode, and the CUDA/NCCL
+// Per-GPU PCIe health (link, AER, BAR1), compute mode, and the CUDA/NCCL
 // environment variables that change what a run will see.
 #include <algorithm>
 #include <cmath>
@@ -127,36 +127,6 @@ Finding check_compute_mode(const Facts& f) {
   return finding("compute_mode", Status::kPass, "compute mode Default on all GPUs", ev);
 }
 
-Finding check_binding(const Facts& f) {
-  std::vector<std::string> ev, vfio, unbound, other;
-  int nvidia = 0, known = 0;
-  for (const auto& g : gpus(f)) {
-    if (g.pci == nullptr || g.pci->driver.unknown()) continue;
-    ++known;
-    if (g.pci->driver.absent()) {
-      unbound.push_back(g.bdf);
-      ev.push_back(g.bdf + ": no driver");
-      continue;
-    }
-    const std::string& d = g.pci->driver.value;
-    ev.push_back(g.bdf + ": " + d);
-    if (d == "nvidia") ++nvidia;
-    else if (d == "vfio-pci") vfio.push_back(g.bdf);
-    else other.push_back(g.bdf + " " + d);
-  }
-  if (known == 0) return finding("module.binding", gpus(f).empty() ? Status::kSkip : Status::kUnknown, "GPU driver binding unknown", ev);
-  if (!vfio.empty())
-    return finding("module.binding", Status::kFail,
-                   std::to_string(vfio.size()) + " GPU(s) still bound to vfio-pci: " + join_some(vfio), ev,
-                   "remove vfio-pci.ids= from the kernel command line and the modprobe.d entry, then rebind to nvidia or reboot");
-  if (!other.empty() || !unbound.empty())
-    return finding("module.binding", Status::kFail,
-                   "GPU(s) not bound to nvidia: " + join_some(other.empty() ? unbound : other), ev,
-                   other.empty() ? "load the nvidia module; check `dmesg` for probe errors"
-                                 : "blacklist the other driver (e.g. nouveau) and rebuild the initramfs");
-  return finding("module.binding", Status::kPass, "all " + std::to_string(nvidia) + " GPU(s) bound to nvidia", ev);
-}
-
 Finding check_env(const Facts& f) {
   std::vector<std::string> ev, warn;
   Status st = Status::kPass;
@@ -190,7 +160,6 @@ Finding check_env(const Facts& f) {
 }  // namespace
 
 void pcie(const Facts& f, std::vector<Finding>& out) {
-  out.push_back(check_binding(f));
   out.push_back(check_link(f));
   out.push_back(check_aer(f));
   out.push_back(check_bar1(f));

@@ -65,7 +65,7 @@ std::string where_text(const Facts& f) {
   const auto e = environment(f);
   if (e.kind == "container") return "container (" + e.container + ")";
   if (e.kind == "vm") return in_vm_passthrough(f) ? "VM with pass-through GPU(s)" : "VM";
-  return e.kind;
+  return e.kind == "bare-metal" ? "bare metal" : e.kind;
 }
 
 }  // namespace
@@ -113,7 +113,7 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
     // since "NVML works, cuInit fails" is exactly what this tool exists to catch.
     v.headline = f.cuda.status == "not_run"
                      ? "healthy as far as checked: NVML works on " + std::to_string(f.nvml.device_count.value_or(0)) +
-                           " GPU(s); cuInit not probed (" + f.cuda.detail + ")"
+                           " GPU(s) (cuInit not probed: " + f.cuda.detail + ")"
                      : "healthy: CUDA works on " + gpus_text;
     const auto ver = module_version(f);
     if (ver) v.headline += ", driver " + *ver;

@@ -80,9 +80,10 @@ void gsp_cause(const Facts& f, const std::vector<Finding>& all, std::vector<Caus
     score += 10;
     ev.push_back("EnableGpuFirmware=0: GSP turned off by a module parameter");
   }
-  if (run.off > 0 && needs_gsp) {
+  if (run.off_required > 0) {
     score += 5;
-    ev.push_back("GSP not running on " + std::to_string(run.off) + " GPU(s) (/proc/driver/nvidia/gpus/*/information)");
+    ev.push_back("GSP not running on " + std::to_string(run.off_required) +
+                 " GPU(s) that require it (/proc/driver/nvidia/gpus/*/information)");
   }
   const auto init = cuinit_result(f);
   const bool cuda_failed = init && *init != 0;
@@ -164,10 +165,19 @@ const Finding* find_finding(const std::vector<Finding>& findings, const std::str
 std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& all) {
   std::vector<Cause> out;
   no_driver_cause(f, out);
-  if (failed(all, "module.flavour"))
+  const LogSignals log = log_signals(f);
+  if (failed(all, "module.flavour")) {
     from_finding(out, all, "module.flavour", "proprietary_blackwell", "Proprietary kernel module on Blackwell", 30);
+    for (const auto& l : log.open_required) out.back().evidence.push_back("kernel log: " + l);
+  } else if (!log.open_required.empty()) {
+    // The proprietary module refused every GPU and did not stay loaded: only the log tells.
+    std::vector<std::string> ev;
+    for (const auto& l : log.open_required) ev.push_back("kernel log: " + l);
+    out.push_back(make("proprietary_blackwell", "Proprietary kernel module on Blackwell", 30, ev,
+                       "install the -open kernel module packages (or run the .run installer with -M open), then reboot"));
+  }
   if (failed(all, "module.binding") && !no_driver(f))
-    from_finding(out, all, "module.binding", "vfio_bound", "GPUs not bound to the nvidia driver (vfio-pci left over)", 20);
+    from_finding(out, all, "module.binding", "vfio_bound", "GPU(s) not bound to the nvidia driver", 20);
   gsp_cause(f, all, out);
   hmm_cause(f, out, out);
   if (failed(all, "cuda.library")) {
