@@ -91,7 +91,9 @@ Finding check_uvm_major(const Facts& f) {
                    ev, "mknod -m 666 /dev/nvidia-uvm c " + fix_major + " 0 (and -tools c " + fix_major +
                            " 1), or nvidia-modprobe -u -c0 on the host");
   if (uvm->type != "char")
-    return finding("uvm.major", Status::kFail, "/dev/nvidia-uvm is a " + uvm->type + ", not a character device", ev);
+    return finding("uvm.major", Status::kFail, "/dev/nvidia-uvm is a " + uvm->type + ", not a character device", ev,
+                   "an empty file here usually comes from a bind mount with create=file of a node the host did not "
+                   "have yet: create it on the host (nvidia-modprobe -u -c0) before the container starts");
   if (!expected || !uvm->major)
     return finding("uvm.major", Status::kUnknown, "nvidia-uvm major not known from /proc/devices", ev);
   std::vector<std::string> wrong;

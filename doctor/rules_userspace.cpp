@@ -88,6 +88,8 @@ Finding check_cuda_api(const Facts& f) {
   if (built) ev.push_back("p2pcheck built with CUDA runtime " + cuda_version_string(*built));
   if (!built) return finding("versions.cuda_api", Status::kSkip, "built without the CUDA runtime", ev);
   if (!driver && no_driver(f)) return finding("versions.cuda_api", Status::kSkip, "no driver", ev);
+  if (!driver && !probe_ran(f.cuda.status) && !probe_ran(f.nvml.status))
+    return finding("versions.cuda_api", Status::kSkip, "driver libraries not probed (not a live run)", ev);
   if (!driver) return finding("versions.cuda_api", Status::kUnknown, "driver CUDA level unknown", ev);
   if (*driver < *built)
     return finding("versions.cuda_api", Status::kFail,
