@@ -49,11 +49,11 @@ void probe_device(const DynamicLibrary& lib, int ordinal, CudaDevice& d) {
   if (release != nullptr) release(dev);
 }
 
-void cuda_child(const Emit& emit) {
+void cuda_child(const std::string& soname, const Emit& emit) {
   using namespace api;
   CudaProbe p;
   p.status = "completed";
-  const DynamicLibrary lib = DynamicLibrary::open("libcuda.so.1");
+  const DynamicLibrary lib = DynamicLibrary::open(soname);
   if (!lib.loaded()) {
     p.status = "library_missing";
     p.detail = lib.error();
@@ -69,7 +69,7 @@ void cuda_child(const Emit& emit) {
   const auto init = lib.function<cuInit_t>("cuInit");
   if (init == nullptr) {
     p.status = "failed";
-    p.detail = "libcuda.so.1 has no cuInit";
+    p.detail = soname + " has no cuInit";
     emit_snapshot(emit, p);
     return;
   }
@@ -121,6 +121,8 @@ CudaProbe cuda_probe_from(const IsolatedResult& r) {
   return p;
 }
 
-CudaProbe probe_cuda(int timeout_ms) { return cuda_probe_from(run_isolated(cuda_child, timeout_ms)); }
+CudaProbe probe_cuda(int timeout_ms, const std::string& soname) {
+  return cuda_probe_from(run_isolated([&soname](const Emit& emit) { cuda_child(soname, emit); }, timeout_ms));
+}
 
 }  // namespace p2p::doctor

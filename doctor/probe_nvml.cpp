@@ -71,10 +71,10 @@ void probe_nvml_device(const Nvml& nv, nvmlDevice_t h, NvmlDevice& d) {
   }
 }
 
-void nvml_child(const Emit& emit) {
+void nvml_child(const std::string& soname, const Emit& emit) {
   NvmlProbe p;
   p.status = "completed";
-  const DynamicLibrary lib = DynamicLibrary::open("libnvidia-ml.so.1");
+  const DynamicLibrary lib = DynamicLibrary::open(soname);
   if (!lib.loaded()) {
     p.status = "library_missing";
     p.detail = lib.error();
@@ -88,7 +88,7 @@ void nvml_child(const Emit& emit) {
   if (init == nullptr) init = nv.fn<nvmlInit_t>("nvmlInit");
   if (init == nullptr) {
     p.status = "failed";
-    p.detail = "libnvidia-ml.so.1 has no nvmlInit";
+    p.detail = soname + " has no nvmlInit";
     emit(nvml_to_json(p).dump());
     return;
   }
@@ -171,7 +171,9 @@ NvmlProbe nvml_probe_from(const IsolatedResult& r) {
   return p;
 }
 
-NvmlProbe probe_nvml(int timeout_ms) { return nvml_probe_from(run_isolated(nvml_child, timeout_ms)); }
+NvmlProbe probe_nvml(int timeout_ms, const std::string& soname) {
+  return nvml_probe_from(run_isolated([&soname](const Emit& emit) { nvml_child(soname, emit); }, timeout_ms));
+}
 
 std::map<std::string, std::string> probe_opens(const std::vector<std::string>& paths, int timeout_ms) {
   const auto r = run_isolated(

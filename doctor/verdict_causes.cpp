@@ -55,7 +55,7 @@ void no_driver_cause(const Facts& f, std::vector<Cause>& out) {
                                  : "install the NVIDIA driver (open kernel modules for Turing and newer) and reboot"));
 }
 
-void gsp_cause(const Facts& f, const std::vector<Finding>& all, std::vector<Cause>& out) {
+void gsp_cause(const Facts& f, std::vector<Cause>& out) {
   const LogSignals log = log_signals(f);
   const FirmwareCheck fw = firmware_check(f);
   const GspRun run = gsp_run(f);
@@ -104,7 +104,6 @@ void gsp_cause(const Facts& f, const std::vector<Finding>& all, std::vector<Caus
                     ", shipped with the same driver package as the module), rebuild the initramfs if it loads nvidia, "
                     "then reload the module or reboot; use a driver release that supports these GPUs (Blackwell: open modules)";
   if (!log.wpr2.empty()) fix += "; WPR2 already up: reset or cold-boot the GPU first";
-  (void)all;
   out.push_back(make("gsp_firmware", "GSP firmware / kernel-driver support", score, ev, fix));
 }
 
@@ -178,7 +177,7 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
   }
   if (failed(all, "module.binding") && !no_driver(f))
     from_finding(out, all, "module.binding", "vfio_bound", "GPU(s) not bound to the nvidia driver", 20);
-  gsp_cause(f, all, out);
+  gsp_cause(f, out);
   hmm_cause(f, out, out);
   if (failed(all, "cuda.library")) {
     const bool stub = is_stub_path(f.cuda.library_path) || cuinit_result(f).value_or(0) == 34;
