@@ -23,6 +23,8 @@ constexpr std::size_t kLogTail = 100;
 constexpr std::size_t kMaxRecords = 1u << 20;  // /dev/kmsg buffers are far smaller; a hard stop anyway
 constexpr int kSyslogReadAll = 3;               // SYSLOG_ACTION_READ_ALL: non-destructive, non-blocking
 constexpr int kSyslogSizeBuffer = 10;           // SYSLOG_ACTION_SIZE_BUFFER
+constexpr unsigned kKmsgMajor = 1;               // /dev/kmsg is char 1:11
+constexpr unsigned kKmsgMinor = 11;
 
 std::string node_type(mode_t m) {
   if (S_ISCHR(m)) return "char";
@@ -78,23 +80,30 @@ void keep_if_relevant(const std::string& record, BoundedLines& lines) {
 // /dev/kmsg: one record per read(); O_NONBLOCK makes the end of the buffer EAGAIN instead of
 // a wait for new messages; EPIPE means a record was overwritten while we read (skip on).
 Observed<std::vector<std::string>> read_kmsg(const std::string& path) {
+  using Lines = Observed<std::vector<std::string>>;
+  // Containers often make /dev/kmsg a link to /dev/console (for systemd): reading that would
+  // find "no failures" in a log it never saw. Only the real device (char 1:11) counts.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return errno == ENOENT ? Lines::missing() : Lines::unreadable(errno_name(errno));
+  if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != kKmsgMajor || minor(st.st_rdev) != kKmsgMinor)
+    return Lines::unreadable("not the kernel log device");
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    const int err = errno;
-    return err == ENOENT ? Observed<std::vector<std::string>>::missing()
-                         : Observed<std::vector<std::string>>::unreadable(errno_name(err));
-  }
+  if (fd < 0) return Lines::unreadable(errno_name(errno));
   BoundedLines lines;
+  std::size_t records = 0;
   char buf[8192];  // a record is at most ~8 KiB; a smaller buffer gets EINVAL
   for (std::size_t i = 0; i < kMaxRecords; ++i) {
     const ssize_t n = ::read(fd, buf, sizeof buf - 1);
     if (n < 0 && (errno == EINTR || errno == EPIPE)) continue;
     if (n <= 0) break;  // EAGAIN: caught up
+    ++records;
     const std::string record(buf, static_cast<std::size_t>(n));
     keep_if_relevant(record.substr(0, record.find('\n')), lines);
   }
   ::close(fd);
-  return Observed<std::vector<std::string>>::of(lines.take());
+  // A kernel always has boot messages; none at all means we were not shown the log.
+  if (records == 0) return Lines::unreadable("no records");
+  return Lines::of(lines.take());
 }
 
 Observed<std::vector<std::string>> read_syslog() {

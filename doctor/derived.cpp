@@ -250,6 +250,11 @@ GspRun gsp_run(const Facts& f) {
   return r;
 }
 
+bool gsp_running_everywhere(const Facts& f) {
+  const GspRun r = gsp_run(f);
+  return r.running > 0 && r.off == 0 && r.unknown == 0;
+}
+
 FirmwareCheck firmware_check(const Facts& f) {
   FirmwareCheck c;
   std::set<std::string> needed;
@@ -274,10 +279,9 @@ FirmwareCheck firmware_check(const Facts& f) {
   } else {
     return c;  // listing unreadable or not checked: kUnknown
   }
-  const GspRun run = gsp_run(f);
   if (c.missing.empty()) {
     c.state = FirmwareCheck::State::kPresent;
-  } else if (run.running > 0 && run.off == 0 && run.unknown == 0) {
+  } else if (gsp_running_everywhere(f)) {
     c.state = FirmwareCheck::State::kElsewhere;
   } else if (in_container(f)) {
     c.state = FirmwareCheck::State::kNotVisible;

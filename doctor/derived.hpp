@@ -78,6 +78,8 @@ struct GspRun {
   std::vector<std::string> versions;  // distinct running versions
 };
 GspRun gsp_run(const Facts& f);
+// GSP reported running on every GPU: firmware and adapter init demonstrably worked.
+bool gsp_running_everywhere(const Facts& f);
 
 // Whether the GSP firmware the GPUs need is where the module looks for it.
 struct FirmwareCheck {

@@ -62,6 +62,17 @@ Finding check_nodes(const Facts& f) {
     return finding("devices.nodes", Status::kFail, join_some(problems), ev,
                    "create the nodes on the host (nvidia-modprobe -c0 -u, or nvidia-persistenced) and bind-mount "
                    "every one into the container");
+  // MIG capability nodes take their major from /proc/devices; a wrong one matters only for MIG.
+  std::vector<std::string> caps_wrong;
+  if (f.kernel.char_majors.present() && f.kernel.char_majors.value.count("nvidia-caps") != 0) {
+    const int caps_major = f.kernel.char_majors.value.at("nvidia-caps");
+    for (const auto& n : nodes.value)
+      if (n.path.rfind("/dev/nvidia-caps/", 0) == 0 && n.major && *n.major != caps_major)
+        caps_wrong.push_back(n.path + " major " + std::to_string(*n.major) + ", /proc/devices says " + std::to_string(caps_major));
+  }
+  if (!caps_wrong.empty())
+    return finding("devices.nodes", Status::kWarn, join_some(caps_wrong), ev,
+                   "recreate /dev/nvidia-caps with nvidia-modprobe -f /proc/driver/nvidia-caps/mig-minors (needed for MIG only)");
   if (gpu_count > 0 && static_cast<std::size_t>(gpu_nodes) < gpu_count)
     return finding("devices.nodes", Status::kWarn,
                    "only " + std::to_string(gpu_nodes) + " /dev/nvidiaN node(s) for " + std::to_string(gpu_count) + " GPUs",

@@ -252,6 +252,12 @@ Finding check_kernel_log(const Facts& f) {
   if (!s.open_required.empty()) kinds.push_back("open kernel module required");
   std::string hint;
   if (!s.wpr2.empty()) hint = "WPR2 already up: the GPU was left initialised (e.g. by a VFIO guest); reset or cold-boot it";
+  // The log keeps history: a failure that the present state contradicts is a note, not a fault.
+  const bool init_failures_only = s.hmm.empty() && s.api_mismatch.empty() && s.open_required.empty();
+  if (cuda_works(f) || (init_failures_only && gsp_running_everywhere(f) && !cuinit_result(f).value_or(0)))
+    return finding("kernel.log", Status::kWarn,
+                   "kernel log shows earlier failures (" + join(kinds) + "), but the driver works now" + from, bad,
+                   "nothing to do unless they recur; a reboot clears the history");
   return finding("kernel.log", Status::kFail, "kernel log shows failures: " + join(kinds) + from, bad, hint);
 }
 

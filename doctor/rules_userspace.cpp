@@ -213,6 +213,9 @@ Finding check_hmm(const Facts& f) {
   for (const auto& l : log.hmm) ev.push_back("kernel log: " + l);
   const std::string hint =
       "on the host: boot with nokaslr, or set `options nvidia_uvm uvm_disable_hmm=1` in /etc/modprobe.d and reload nvidia_uvm";
+  if (!log.hmm.empty() && cuda_works(f))
+    return finding("uvm.hmm", Status::kWarn,
+                   "kernel log shows an earlier UVM HMM/KASLR failure, but CUDA initialises now", ev, hint);
   if (!log.hmm.empty())
     return finding("uvm.hmm", Status::kFail, "kernel log shows the UVM HMM/KASLR failure (request_free_mem_region err -34)",
                    ev, hint);

@@ -41,10 +41,13 @@ std::vector<std::string> ruled_out(const Facts& f, const std::vector<Finding>& a
     out.push_back("nvidia_uvm ruled out as absent: loaded, and " + find_finding(all, "uvm.major")->summary);
   const LogSignals log = log_signals(f);
   const GspRun run = gsp_run(f);
-  if (run.running > 0 && run.off == 0 && run.unknown == 0 && log.firmware_load.empty() && log.rm_init.empty() &&
-      !suspected("gsp_firmware"))
+  if (gsp_running_everywhere(f) && !suspected("gsp_firmware")) {
+    std::string log_note;
+    if (!log.firmware_load.empty() || !log.rm_init.empty()) log_note = "; the firmware/RmInitAdapter failures in the log are older";
+    else if (f.kernel.log_lines.present()) log_note = ", no firmware or RmInitAdapter failure in the kernel log";
     out.push_back("GSP firmware ruled out: GSP " + join(run.versions) + " running on all " + std::to_string(run.running) +
-                  " GPU(s)" + (f.kernel.log_lines.present() ? ", no firmware or RmInitAdapter failure in the kernel log" : ""));
+                  " GPU(s)" + log_note);
+  }
   const auto& h = f.kernel.uvm_disable_hmm;
   if (h.present() && (h.value == "Y" || h.value == "1") && log.hmm.empty())
     out.push_back("UVM/HMM (KASLR) ruled out: uvm_disable_hmm=Y");

@@ -56,6 +56,8 @@ void no_driver_cause(const Facts& f, std::vector<Cause>& out) {
 }
 
 void gsp_cause(const Facts& f, std::vector<Cause>& out) {
+  // GSP running on every GPU clears the firmware, whatever older log lines say.
+  if (gsp_running_everywhere(f)) return;
   const LogSignals log = log_signals(f);
   const FirmwareCheck fw = firmware_check(f);
   const GspRun run = gsp_run(f);
@@ -108,6 +110,7 @@ void gsp_cause(const Facts& f, std::vector<Cause>& out) {
 }
 
 void hmm_cause(const Facts& f, const std::vector<Cause>& so_far, std::vector<Cause>& out) {
+  if (cuda_works(f)) return;  // UVM came up: whatever the log remembers is history
   const LogSignals log = log_signals(f);
   const auto& h = f.kernel.uvm_disable_hmm;
   const auto init = cuinit_result(f);

@@ -107,9 +107,16 @@ TEST(Rules, NcclP2pDisableIsReported) {
 TEST(Rules, GspTurnedOffByParameterOnTheOpenModule) {
   Facts f = healthy();
   f.kernel.params.value["EnableGpuFirmware"] = "0";
+  for (auto& i : f.gpu_information.value) i.gsp_firmware = "N/A";
+  f.cuda.init_result = 3;
+  f.cuda.device_count.reset();
+  f.cuda.devices.clear();
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("module.params"), Status::kFail);
-  EXPECT_TRUE(j.has_cause("gsp_firmware"));
+  EXPECT_EQ(j.status("gsp.state"), Status::kFail);
+  ASSERT_FALSE(j.verdict.causes.empty());
+  EXPECT_EQ(j.verdict.causes[0].id, "gsp_firmware");
+  EXPECT_TRUE(contains(j.verdict.causes[0].evidence.front(), "EnableGpuFirmware=0"));
 }
 
 TEST(Rules, ForceP2pOffInRegistryDwords) {
@@ -193,13 +200,34 @@ TEST(Rules, AcsBitsThatRedirectAndBitsThatDoNot) {
 
 TEST(Rules, KernelLogSignaturesAreRecognised) {
   Facts f = healthy();
-  f.kernel.log_lines.value.push_back(
-      "NVRM: GPU 0000:18:00.0: RmInitAdapter failed! (0x62:0x65:2083)");
+  f.kernel.log_lines.value.push_back("NVRM: GPU 0000:18:00.0: RmInitAdapter failed! (0x62:0x65:2083)");
   f.kernel.log_lines.value.push_back("NVRM: kgspBootstrap_IMPL: unexpected WPR2 already up, cannot proceed with booting GSP");
+  f.gpu_information.value[0].gsp_firmware = "N/A";
+  f.cuda.init_result = 3;
+  f.cuda.device_count.reset();
+  f.cuda.devices.clear();
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("kernel.log"), Status::kFail);
   EXPECT_TRUE(contains(j.at("kernel.log").summary, "RmInitAdapter"));
   EXPECT_TRUE(contains(j.at("kernel.log").hint, "reset or cold-boot"));
+  ASSERT_FALSE(j.verdict.causes.empty());
+  EXPECT_EQ(j.verdict.causes[0].id, "gsp_firmware");
+  EXPECT_TRUE(contains(j.verdict.causes[0].fix, "WPR2 already up"));
+}
+
+TEST(Rules, OldLogFailuresOnAWorkingHostAreHistory) {
+  // The kernel log outlives the failure: a host where GSP runs and CUDA initialises is not broken
+  // by a firmware-load line from an earlier boot attempt or an HMM failure before the fix.
+  Facts f = healthy();
+  f.kernel.log_lines.value.push_back("nvidia 0000:18:00.0: Direct firmware load for nvidia/580.95.05/gsp_ga10x.bin failed with error -2");
+  f.kernel.log_lines.value.push_back("nvidia-uvm: uvm_pmm_gpu.c:3408 devmem_alloc_pagemap[pid:77] request_free_mem_region() err -34");
+  const auto j = judge_facts(f);
+  EXPECT_EQ(j.status("kernel.log"), Status::kWarn);
+  EXPECT_EQ(j.status("uvm.hmm"), Status::kWarn);
+  EXPECT_FALSE(j.has_cause("gsp_firmware"));
+  EXPECT_FALSE(j.has_cause("uvm_hmm"));
+  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_TRUE(j.ruled_out_starts_with("GSP firmware ruled out: GSP 580.95.05 running on all 4 GPU(s); the firmware"));
 }
 
 TEST(Rules, NvswitchWithCompletedFabricPasses) {
@@ -211,6 +239,15 @@ TEST(Rules, NvswitchWithCompletedFabricPasses) {
   f.daemons.value.push_back("nv-fabricmanager");
   f.cuda.init_result = 0;
   EXPECT_EQ(judge_facts(f).status("fabric_manager"), Status::kPass);
+}
+
+TEST(Rules, MigCapabilityNodesWithAStaleMajor) {
+  Facts f = healthy();
+  for (auto& n : f.device_nodes.value)
+    if (n.path == "/dev/nvidia-caps/nvidia-cap1") n.major = 241;
+  const auto j = judge_facts(f);
+  EXPECT_EQ(j.status("devices.nodes"), Status::kWarn);
+  EXPECT_TRUE(contains(j.at("devices.nodes").summary, "/dev/nvidia-caps/nvidia-cap1 major 241, /proc/devices says 237"));
 }
 
 TEST(Rules, PersistenceOffIsAWarning) {
