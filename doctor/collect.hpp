@@ -14,7 +14,9 @@ namespace p2p::doctor {
 
 struct CollectOptions {
   std::string root = "/";
-  int probe_timeout_ms = 20000;  // per child probe (CUDA, NVML, device opens)
+  // Per child probe (device opens, NVML, CUDA). Generous: without persistence mode the first open
+  // of each GPU boots its GSP, which on an 8-GPU host takes seconds per GPU.
+  int probe_timeout_ms = 45000;
   bool live_probes = true;       // honoured only when root is "/"
 };
 

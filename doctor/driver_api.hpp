@@ -74,7 +74,6 @@ constexpr int kNvmlP2pWrite = 1;
 constexpr int kNvmlP2pNvlink = 2;
 
 using nvmlInit_t = nvmlReturn_t (*)();
-using nvmlShutdown_t = nvmlReturn_t (*)();
 using nvmlSystemGetDriverVersion_t = nvmlReturn_t (*)(char* version, unsigned int len);
 using nvmlSystemGetCudaDriverVersion_t = nvmlReturn_t (*)(int* version);
 using nvmlDeviceGetCount_t = nvmlReturn_t (*)(unsigned int* count);

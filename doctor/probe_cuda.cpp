@@ -53,7 +53,9 @@ void cuda_child(const std::string& soname, const Emit& emit) {
   using namespace api;
   CudaProbe p;
   p.status = "completed";
-  const DynamicLibrary lib = DynamicLibrary::open(soname);
+  // Deliberately never closed: the child _exit()s right after the last snapshot, and running
+  // libcuda's teardown (dlclose) there could crash or hang after the result was already sent.
+  const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open(soname));
   if (!lib.loaded()) {
     p.status = "library_missing";
     p.detail = lib.error();

@@ -74,7 +74,9 @@ void probe_nvml_device(const Nvml& nv, nvmlDevice_t h, NvmlDevice& d) {
 void nvml_child(const std::string& soname, const Emit& emit) {
   NvmlProbe p;
   p.status = "completed";
-  const DynamicLibrary lib = DynamicLibrary::open(soname);
+  // Never closed and no nvmlShutdown: the child _exit()s after the last snapshot, and a teardown
+  // that hangs or crashes must not turn a complete result into a failed probe.
+  const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open(soname));
   if (!lib.loaded()) {
     p.status = "library_missing";
     p.detail = lib.error();
@@ -139,7 +141,6 @@ void nvml_child(const std::string& soname, const Emit& emit) {
       p.pairs.push_back(pair);
     }
   }
-  if (const auto shutdown = nv.fn<nvmlShutdown_t>("nvmlShutdown")) shutdown();
   p.detail.clear();
   emit(nvml_to_json(p).dump());
 }

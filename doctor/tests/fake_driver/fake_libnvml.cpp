@@ -24,7 +24,6 @@ int nvmlInit_v2() {
   const char* v = std::getenv("P2P_FAKE_NVMLINIT");
   return v == nullptr ? 0 : std::atoi(v);
 }
-int nvmlShutdown() { return 0; }
 
 int nvmlSystemGetDriverVersion(char* out, unsigned len) {
   std::strncpy(out, "590.48.01", len);
