@@ -286,7 +286,11 @@ FirmwareCheck firmware_check(const Facts& f) {
   } else if (in_container(f)) {
     c.state = FirmwareCheck::State::kNotVisible;
   } else {
-    c.state = FirmwareCheck::State::kMissing;
+    // The open module cannot run without GSP, nor can Blackwell; the proprietary module can
+    // run older GPUs with GSP off, so there a missing file is not a fault by itself.
+    bool required = module_flavour(f) != Flavour::kProprietary;
+    for (const auto& g : gpus(f)) required = required || g.generation.needs_open_module;
+    c.state = required ? FirmwareCheck::State::kMissing : FirmwareCheck::State::kOptional;
   }
   return c;
 }

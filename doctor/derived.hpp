@@ -88,6 +88,7 @@ struct FirmwareCheck {
     kPresent,      // /lib/firmware/nvidia/<ver>/<file> exists
     kElsewhere,    // not at the standard path, but GSP runs: loaded from firmware_class.path or built in
     kMissing,      // the directory or the file is missing on this host
+    kOptional,     // missing, but the proprietary module runs these (pre-Blackwell) GPUs without GSP
     kNotVisible,   // in a container: the host's /lib/firmware is what counts, and we cannot see it
     kUnknown,      // module version or listing unknown
   } state = State::kUnknown;

@@ -182,6 +182,9 @@ Finding check_firmware_file(const Facts& f) {
       return finding("gsp.firmware_file", Status::kFail, want + " missing: the module cannot boot GSP", ev,
                      "install the firmware of exactly this driver version (same package as the module), "
                      "rebuild the initramfs if it loads nvidia, then reload the module or reboot");
+    case S::kOptional:
+      return finding("gsp.firmware_file", Status::kPass,
+                     want + " not installed; the proprietary module runs these GPUs with GSP off", ev);
     case S::kNotVisible:
       if (!log.firmware_load.empty())
         return finding("gsp.firmware_file", Status::kFail,

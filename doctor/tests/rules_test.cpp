@@ -250,6 +250,17 @@ TEST(Rules, MigCapabilityNodesWithAStaleMajor) {
   EXPECT_TRUE(contains(j.at("devices.nodes").summary, "/dev/nvidia-caps/nvidia-cap1 major 241, /proc/devices says 237"));
 }
 
+TEST(Rules, MissingFirmwareIsAFaultOnlyWhereGspIsRequired) {
+  Facts f = healthy();
+  f.firmware.gsp_files = Observed<std::vector<std::string>>::missing();
+  for (auto& i : f.gpu_information.value) i.gsp_firmware = "N/A";
+  EXPECT_EQ(judge_facts(f).status("gsp.firmware_file"), Status::kFail) << "open module: GSP is mandatory";
+  f.kernel.nvidia_version_text.value = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Release Build";
+  const auto j = judge_facts(f);
+  EXPECT_EQ(j.status("gsp.firmware_file"), Status::kPass) << j.at("gsp.firmware_file").summary;
+  EXPECT_EQ(j.status("gsp.state"), Status::kPass);
+}
+
 TEST(Rules, PersistenceOffIsAWarning) {
   Facts f = healthy();
   f.nvml.devices[1].persistence_mode = 0;
