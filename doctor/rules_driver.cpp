@@ -148,7 +148,9 @@ Finding check_binding(const Facts& f) {
     else if (d == "vfio-pci") vfio.push_back(g.bdf);
     else other.push_back(g.bdf + " " + d);
   }
-  if (known == 0) return finding("module.binding", gpus(f).empty() ? Status::kSkip : Status::kUnknown, "GPU driver binding unknown", ev);
+  if (known == 0)
+    return gpus(f).empty() ? finding("module.binding", Status::kSkip, "no NVIDIA GPU")
+                           : finding("module.binding", Status::kUnknown, "GPU driver binding unknown", ev);
   if (!vfio.empty())
     return finding("module.binding", Status::kFail,
                    std::to_string(vfio.size()) + " GPU(s) still bound to vfio-pci: " + join_some(vfio), ev,

@@ -53,7 +53,9 @@ Finding check_link(const Facts& f) {
     if (cur_gen && max_gen && *cur_gen < *max_gen)
       slow.push_back(g.bdf + " Gen" + std::to_string(*cur_gen) + "/Gen" + std::to_string(*max_gen));
   }
-  if (known == 0) return finding("pcie.link", gpus(f).empty() ? Status::kSkip : Status::kUnknown, "link state unknown", ev);
+  if (known == 0)
+    return gpus(f).empty() ? finding("pcie.link", Status::kSkip, "no NVIDIA GPU")
+                           : finding("pcie.link", Status::kUnknown, "link state unknown", ev);
   if (!narrow.empty())
     return finding("pcie.link", Status::kFail,
                    "link narrower than capable on " + join_some(narrow) + (slow.empty() ? "" : "; slower: " + join_some(slow)),
@@ -77,7 +79,9 @@ Finding check_aer(const Facts& f) {
     if (n) nonfatal.push_back(g.bdf);
     if (c) correctable.push_back(g.bdf);
   }
-  if (known == 0) return finding("pcie.aer", gpus(f).empty() ? Status::kSkip : Status::kUnknown, "AER counters not available", ev);
+  if (known == 0)
+    return gpus(f).empty() ? finding("pcie.aer", Status::kSkip, "no NVIDIA GPU")
+                           : finding("pcie.aer", Status::kUnknown, "AER counters not available", ev);
   const std::string hint = "reseat the card and riser; rising counts under load mean a marginal link";
   if (!fatal.empty()) return finding("pcie.aer", Status::kFail, "fatal AER errors on " + join_some(fatal), ev, hint);
   if (!nonfatal.empty() || !correctable.empty())
@@ -100,7 +104,9 @@ Finding check_bar1(const Facts& f) {
     ev.push_back(g.bdf + " BAR1 " + bytes_text(*bytes));
     if (*bytes <= kSmallBar1Bytes) small.push_back(g.bdf);
   }
-  if (known == 0) return finding("bar1", gpus(f).empty() ? Status::kSkip : Status::kUnknown, "BAR1 size unknown", ev);
+  if (known == 0)
+    return gpus(f).empty() ? finding("bar1", Status::kSkip, "no NVIDIA GPU")
+                           : finding("bar1", Status::kUnknown, "BAR1 size unknown", ev);
   if (!small.empty())
     return finding("bar1", Status::kFail, "BAR1 only 256 MiB on " + join_some(small) + ": P2P is crippled", ev,
                    "enable Above 4G Decoding and Resizable BAR in the BIOS (or NVreg_EnableResizableBar=1)");
