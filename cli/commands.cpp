@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "cli/doctor_command.hpp"
 #include "cli/gate_command.hpp"
 #include "cli/nccl_command.hpp"
 #include "cli/topo_command.hpp"
@@ -10,6 +11,7 @@ namespace p2p::cli {
 
 std::vector<Command> add_all_commands(CLI::App& root) {
   std::vector<Command> all;
+  all.push_back(add_doctor_command(root));
   all.push_back(add_topo_command(root));
   all.push_back(add_gate_command(root));
   auto nccl = std::make_shared<NcclCommandOptions>();

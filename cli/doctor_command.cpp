@@ -1,0 +1,64 @@
+#include "cli/doctor_command.hpp"
+
+#include <iostream>
+#include <memory>
+
+#include "common/error.hpp"
+#include "common/file_io.hpp"
+#include "doctor/collect.hpp"
+#include "doctor/facts.hpp"
+#include "doctor/report.hpp"
+#include "doctor/rules.hpp"
+#include "doctor/verdict.hpp"
+
+namespace p2p::cli {
+
+namespace {
+
+struct DoctorOptions {
+  std::string root;
+  std::string facts;
+  std::string save_facts;
+  std::string format = "text";
+};
+
+int run_doctor(const DoctorOptions& o) {
+  if (o.format != "text" && o.format != "json")
+    throw InputError("--format: unknown format '" + o.format + "' (expected text or json)");
+  if (!o.root.empty() && !o.facts.empty())
+    throw InputError("--root and --facts: give one (--facts replays saved facts, --root reads files under a directory)");
+  doctor::Facts facts;
+  if (!o.facts.empty()) {
+    facts = doctor::load_facts_file(o.facts);
+    if (facts.source.empty()) facts.source = o.facts;
+  } else {
+    doctor::CollectOptions c;
+    c.root = o.root.empty() ? "/" : o.root;
+    facts = doctor::collect_facts(c);
+  }
+  if (!o.save_facts.empty()) write_text_file_atomically(o.save_facts, doctor::facts_to_json(facts).dump(2) + "\n");
+  const auto findings = doctor::judge(facts);
+  const auto verdict = doctor::conclude(facts, findings);
+  if (o.format == "json") {
+    std::cout << doctor::render_json(facts, findings, verdict).dump(2) << "\n";
+  } else {
+    std::cout << doctor::render_text(facts, findings, verdict);
+  }
+  return doctor::exit_code_of(findings);
+}
+
+}  // namespace
+
+Command add_doctor_command(CLI::App& root) {
+  auto opts = std::make_shared<DoctorOptions>();
+  CLI::App* app = root.add_subcommand("doctor", "Find out why CUDA or P2P does not work on this host, and what to do");
+  app->add_option("--root", opts->root, "Read /proc, /sys, /dev and /lib/firmware under DIR instead of / (no live probes)")
+      ->type_name("DIR");
+  app->add_option("--facts", opts->facts, "Judge a saved facts file instead of this host")->type_name("FILE");
+  app->add_option("--save-facts", opts->save_facts, "Write the collected facts to FILE (attach it to a ticket)")
+      ->type_name("FILE");
+  app->add_option("--format", opts->format, "text (a checklist) or json")->type_name("text|json");
+  return Command{app, [opts] { return run_doctor(*opts); }};
+}
+
+}  // namespace p2p::cli

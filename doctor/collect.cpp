@@ -1,0 +1,92 @@
+// Puts the collectors together: files first (they never touch the GPU), then, on the live host,
+// the device opens, NVML and CUDA, each in its own child process.
+#include "doctor/collect.hpp"
+
+#include <dirent.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "common/error.hpp"
+#include "doctor/codes.hpp"
+#include "doctor/derived.hpp"
+#include "doctor/probes.hpp"
+
+namespace p2p::doctor {
+
+namespace {
+
+void check_root(const std::string& root) {
+  DIR* d = ::opendir(root.c_str());
+  if (d == nullptr) {
+    const int err = errno;
+    throw InputError(root + ": cannot read the root directory: " + std::strerror(err));
+  }
+  ::closedir(d);
+}
+
+bool is_host_root(const std::string& root) {
+  std::error_code ec;
+  const auto real = std::filesystem::canonical(root, ec);
+  return !ec && real == "/";
+}
+
+void mark_not_run(Facts& f, const std::string& why) {
+  f.cuda.status = "not_run";
+  f.cuda.detail = why;
+  f.nvml.status = "not_run";
+  f.nvml.detail = why;
+}
+
+}  // namespace
+
+Facts collect_facts(const CollectOptions& o) {
+  check_root(o.root);
+  const bool live = is_host_root(o.root);
+  const std::string root = live ? "/" : o.root;
+  Facts f;
+  f.source = live ? "live" : "root " + o.root;
+#ifdef P2P_CUDA_RUNTIME_VERSION
+  f.built_cuda_runtime_version = P2P_CUDA_RUNTIME_VERSION;
+#endif
+  f.environment = topo::read_environment_facts(root, live);
+  f.kernel = collect_kernel(root);
+  f.firmware = collect_firmware(root, module_version(f));
+  f.pci = collect_pci(root);
+  f.gpu_information = collect_gpu_information(root);
+  f.device_nodes = collect_device_nodes(root);
+  f.cgroup = collect_cgroup(root);
+  f.iommu = collect_iommu(root);
+  f.daemons = collect_daemons(root);
+  f.env = collect_env(root);
+
+  if (!o.live_probes) {
+    mark_not_run(f, "live probes turned off");
+    return f;
+  }
+  // Only real character devices are opened: under a fixture root they are plain files.
+  std::vector<std::string> nodes;
+  if (f.device_nodes.present())
+    for (const auto& n : f.device_nodes.value)
+      if (n.type == "char") nodes.push_back((live ? std::string() : o.root) + n.path);
+  if (!nodes.empty()) {
+    const auto opened = probe_opens(nodes, o.probe_timeout_ms);
+    for (auto& n : f.device_nodes.value) {
+      const auto it = opened.find((live ? std::string() : o.root) + n.path);
+      if (it != opened.end()) n.open_rdwr = it->second;
+    }
+  }
+  if (!live) {
+    mark_not_run(f, "facts read under --root " + o.root);
+    return f;
+  }
+  f.nvml = probe_nvml(o.probe_timeout_ms);
+  f.cuda = probe_cuda(o.probe_timeout_ms);
+  for (const auto& d : f.nvml.devices)
+    if (d.virtualization_mode && *d.virtualization_mode != 0 && f.environment.nvml_virtualization_mode.empty())
+      f.environment.nvml_virtualization_mode = virtualization_mode_name(*d.virtualization_mode);
+  return f;
+}
+
+}  // namespace p2p::doctor

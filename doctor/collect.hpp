@@ -1,0 +1,51 @@
+// The collectors: a thin layer that reads files under a root directory ("/" for this host, a
+// fixture tree in tests) and, on the live host only, probes the driver libraries in child
+// processes. No judgement happens here; every unreadable value stays unknown.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "doctor/facts.hpp"
+
+namespace p2p::doctor {
+
+struct CollectOptions {
+  std::string root = "/";
+  // Per child probe (device opens, NVML, CUDA). Generous: without persistence mode the first open
+  // of each GPU boots its GSP, which on an 8-GPU host takes seconds per GPU.
+  int probe_timeout_ms = 45000;
+  bool live_probes = true;       // honoured only when root is "/"
+};
+
+// InputError "DIR: ..." when the root is not a readable directory.
+Facts collect_facts(const CollectOptions& options);
+
+// The parts, each reading host paths under `root` (exposed for the fixture-tree tests).
+KernelFacts collect_kernel(const std::string& root);
+FirmwareFacts collect_firmware(const std::string& root, const std::optional<std::string>& module_version);
+CgroupFacts collect_cgroup(const std::string& root);
+IommuFacts collect_iommu(const std::string& root);
+Observed<std::vector<std::string>> collect_daemons(const std::string& root);
+std::map<std::string, std::string> collect_env(const std::string& root);
+Observed<std::vector<PciFunction>> collect_pci(const std::string& root);
+Observed<std::vector<GpuInformation>> collect_gpu_information(const std::string& root);
+Observed<std::vector<DeviceNode>> collect_device_nodes(const std::string& root);  // stat() only, no opens
+
+// Matching kernel log lines (NVRM, nvidia, GSP, RmInitAdapter, devmem, uvm), bounded. On the live
+// host from /dev/kmsg (non-blocking, stops at EAGAIN) or syslog(2); under a fixture root from
+// the file <root>/dev/kmsg. `source` says which.
+Observed<std::vector<std::string>> collect_kernel_log(const std::string& root, std::string& source);
+
+// Pure parsers, exposed for tests.
+// The ACS control word from a PCI config space image: absent without an ACS capability,
+// unreadable when the image stops at 256 bytes (no extended space visible).
+Observed<int> acs_control_from_config(const std::string& config);
+// True for kernel log messages the doctor keeps.
+bool is_relevant_log_line(const std::string& message);
+// "6,1234,5678,-;message" (a /dev/kmsg record) or "<6>[ 1.2] message" (syslog) -> "message".
+std::string log_message(const std::string& record);
+
+}  // namespace p2p::doctor

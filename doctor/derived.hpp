@@ -1,0 +1,118 @@
+// Pure readings of the facts that several rules and the verdict share: which GPUs there are
+// (matched across sysfs, /proc/driver/nvidia, NVML and CUDA by bus id), the module flavour
+// and version, what the kernel log says, whether the GSP firmware is where the module looks.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "doctor/facts.hpp"
+#include "doctor/gpu_generation.hpp"
+#include "topology/snapshot.hpp"
+
+namespace p2p::doctor {
+
+// One GPU as every source tells it. Pointers are null where a source does not list it.
+struct GpuView {
+  std::string bdf;  // "0000:41:00.0"
+  const PciFunction* pci = nullptr;
+  const GpuInformation* info = nullptr;
+  const NvmlDevice* nvml = nullptr;
+  const CudaDevice* cuda = nullptr;
+  GpuGeneration generation;
+  std::string name;  // best model name known
+};
+
+// "00000000:41:00.0" / "0000:41:00.0" / "41:00.0" -> "0000:41:00.0", lower case.
+std::string normalize_bdf(const std::string& bus_id);
+
+std::vector<GpuView> gpus(const Facts& f);  // sorted by bdf
+std::vector<const PciFunction*> nvswitches(const Facts& f);
+
+enum class Tri { kYes, kNo, kUnknown };
+
+// nvidia loaded: /proc/modules, /sys/module/nvidia or /proc/driver/nvidia/version.
+Tri nvidia_loaded(const Facts& f);
+Tri uvm_loaded(const Facts& f);
+// Neither module nor libraries: the "no NVIDIA driver" case.
+bool no_driver(const Facts& f);
+
+enum class Flavour { kUnknown, kOpen, kProprietary };
+Flavour module_flavour(const Facts& f);
+const char* to_string(Flavour fl);
+std::optional<std::string> module_version(const Facts& f);
+
+topo::Environment environment(const Facts& f);
+bool in_container(const Facts& f);
+bool in_vm_passthrough(const Facts& f);
+
+// cuInit's result, when the probe completed.
+std::optional<int> cuinit_result(const Facts& f);
+bool cuda_works(const Facts& f);  // cuInit 0 and at least one device
+bool nvml_works(const Facts& f);  // nvmlInit 0 and at least one device
+
+// "libcuda.so.590.48.01" -> "590.48.01"; nullopt without a version suffix.
+std::optional<std::string> library_version(const std::optional<std::string>& path);
+bool is_stub_path(const std::optional<std::string>& path);
+bool is_compat_path(const std::optional<std::string>& path);
+
+// Kernel log lines by what they show. Empty when the log was not read.
+struct LogSignals {
+  std::vector<std::string> firmware_load;  // "Direct firmware load ... gsp_*.bin failed", GSP init errors
+  std::vector<std::string> rm_init;        // "RmInitAdapter failed", "rm_init_adapter failed"
+  std::vector<std::string> wpr2;           // "WPR2 already up": a GPU left dirty (VFIO guest, crash)
+  std::vector<std::string> hmm;            // "devmem_alloc_pagemap ... request_free_mem_region() err -34"
+  std::vector<std::string> api_mismatch;   // "NVRM: API mismatch: the client has the version ..."
+  std::vector<std::string> open_required;  // "... requires use of the NVIDIA open kernel modules"
+  std::optional<int> uvm_major_logged;     // "Loaded the UVM driver, major device number N"
+};
+LogSignals log_signals(const Facts& f);
+
+// GSP state per GPU, from /proc/driver/nvidia/gpus/*/information or NVML.
+struct GspRun {
+  int running = 0;
+  int off = 0;
+  int off_required = 0;  // off on a GPU that cannot work without GSP (open module, or Blackwell)
+  int unknown = 0;
+  std::vector<std::string> versions;  // distinct running versions
+};
+GspRun gsp_run(const Facts& f);
+// GSP reported running on every GPU: firmware and adapter init demonstrably worked.
+bool gsp_running_everywhere(const Facts& f);
+
+// Whether the GSP firmware the GPUs need is where the module looks for it.
+struct FirmwareCheck {
+  enum class State {
+    kNotNeeded,    // no GPU that uses GSP, or no GPU at all
+    kPresent,      // /lib/firmware/nvidia/<ver>/<file> exists
+    kElsewhere,    // not at the standard path, but GSP runs: loaded from firmware_class.path or built in
+    kMissing,      // the directory or the file is missing on this host
+    kOptional,     // missing, but the proprietary module runs these (pre-Blackwell) GPUs without GSP
+    kNotVisible,   // in a container: the host's /lib/firmware is what counts, and we cannot see it
+    kUnknown,      // module version or listing unknown
+  } state = State::kUnknown;
+  std::string directory;               // "/lib/firmware/nvidia/590.48.01"
+  std::vector<std::string> needed;     // {"gsp_ga10x.bin"}
+  std::vector<std::string> missing;
+  std::vector<std::string> other_versions;
+};
+FirmwareCheck firmware_check(const Facts& f);
+
+// Required nodes (/dev/nvidiactl, /dev/nvidiaN, /dev/nvidia-uvm[-tools]) and how they opened.
+struct NodeAccess {
+  int attempted = 0;
+  int opened = 0;
+  std::vector<std::string> failures;  // "/dev/nvidia-uvm: EPERM"
+  bool eperm = false;                 // a cgroup device filter said no
+  bool eacces = false;                // file mode or ownership said no
+};
+NodeAccess node_access(const Facts& f);
+
+// Value of one /proc/driver/nvidia/params entry, as a number where it is one.
+std::optional<long long> param_number(const Facts& f, const std::string& name);
+
+// Entries of the RegistryDwords parameter ("ForceP2P=0x11;RMPcieP2PType=2"), name -> value text.
+std::vector<std::pair<std::string, std::string>> registry_dwords(const Facts& f);
+
+}  // namespace p2p::doctor

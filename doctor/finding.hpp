@@ -1,0 +1,44 @@
+// The output of the rules: one finding per check, and the verdict that ranks root causes.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace p2p::doctor {
+
+enum class Status { kPass, kWarn, kFail, kSkip, kUnknown };
+
+const char* to_string(Status s);  // "pass", "warn", "fail", "skip", "unknown"
+
+struct Finding {
+  std::string id;                     // stable dotted key: "gsp.firmware_file"
+  Status status = Status::kUnknown;
+  std::string summary;                // one line
+  std::vector<std::string> evidence;  // the values read, "where: what"
+  std::string hint;                   // what to do; empty when nothing is to be done
+};
+
+// One candidate root cause, ranked by how much of the evidence it explains.
+struct Cause {
+  std::string id;                     // "gsp_firmware", "uvm_hmm", ...
+  std::string title;                  // "GSP firmware / kernel-driver support"
+  int score = 0;                      // ranking weight; higher explains more
+  std::string confidence;             // "confirmed", "likely", "possible"
+  std::vector<std::string> evidence;
+  std::string fix;
+};
+
+struct Verdict {
+  std::string state;                  // healthy | degraded | broken | no_driver
+  std::string headline;               // one line naming the most likely cause first
+  std::vector<Cause> causes;          // most likely first
+  std::vector<std::string> ruled_out; // "device permissions and cgroups ruled out: ..."
+  std::vector<std::string> unverified;  // what could not be seen from here (host-side checks)
+};
+
+nlohmann::json to_json(const Finding& f);
+nlohmann::json to_json(const Cause& c);
+nlohmann::json to_json(const Verdict& v);
+
+}  // namespace p2p::doctor

@@ -1,0 +1,205 @@
+// The NVML probe and the device-node open probe, each in a forked child.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "common/dynamic_library.hpp"
+#include "doctor/codes.hpp"
+#include "doctor/derived.hpp"
+#include "doctor/driver_api.hpp"
+#include "doctor/facts_json_parts.hpp"
+#include "doctor/probes.hpp"
+
+namespace p2p::doctor {
+
+namespace {
+
+using namespace api;
+
+// Every NVML entry point is optional: older libraries lack some, and a missing one is a null.
+struct Nvml {
+  explicit Nvml(const DynamicLibrary& lib) : lib(lib) {}
+  const DynamicLibrary& lib;
+  template <class Fn>
+  Fn fn(const char* name) const {
+    return lib.function<Fn>(name);
+  }
+  std::optional<int> get_uint(const char* name, nvmlDevice_t d) const {
+    const auto f = fn<nvmlDeviceGetUint_t>(name);
+    unsigned int v = 0;
+    if (f == nullptr || f(d, &v) != 0) return std::nullopt;
+    return static_cast<int>(v);
+  }
+};
+
+void probe_nvml_device(const Nvml& nv, nvmlDevice_t h, NvmlDevice& d) {
+  PciInfoBuffer pci{};
+  auto pci_fn = nv.fn<nvmlDeviceGetPciInfo_t>("nvmlDeviceGetPciInfo_v3");
+  if (pci_fn == nullptr) pci_fn = nv.fn<nvmlDeviceGetPciInfo_t>("nvmlDeviceGetPciInfo_v2");
+  if (pci_fn != nullptr && pci_fn(h, &pci.info) == 0) {
+    pci.info.busId[sizeof pci.info.busId - 1] = '\0';
+    d.pci_bus_id = normalize_bdf(pci.info.busId);
+  }
+  char name[128] = {};
+  if (const auto f = nv.fn<nvmlDeviceGetName_t>("nvmlDeviceGetName"); f != nullptr && f(h, name, sizeof name - 1) == 0)
+    d.name = name;
+  d.architecture = nv.get_uint("nvmlDeviceGetArchitecture", h);
+  d.virtualization_mode = nv.get_uint("nvmlDeviceGetVirtualizationMode", h);
+  d.pcie_gen_current = nv.get_uint("nvmlDeviceGetCurrPcieLinkGeneration", h);
+  d.pcie_gen_max = nv.get_uint("nvmlDeviceGetMaxPcieLinkGeneration", h);
+  d.pcie_width_current = nv.get_uint("nvmlDeviceGetCurrPcieLinkWidth", h);
+  d.pcie_width_max = nv.get_uint("nvmlDeviceGetMaxPcieLinkWidth", h);
+  d.persistence_mode = nv.get_uint("nvmlDeviceGetPersistenceMode", h);
+  d.compute_mode = nv.get_uint("nvmlDeviceGetComputeMode", h);
+  Bar1Buffer bar1{};
+  if (const auto f = nv.fn<nvmlDeviceGetBAR1MemoryInfo_t>("nvmlDeviceGetBAR1MemoryInfo"); f != nullptr && f(h, &bar1.info) == 0)
+    d.bar1_total_bytes = bar1.info.bar1Total;
+  unsigned int enabled = 0, default_mode = 0;
+  if (const auto f = nv.fn<nvmlDeviceGetGspFirmwareMode_t>("nvmlDeviceGetGspFirmwareMode");
+      f != nullptr && f(h, &enabled, &default_mode) == 0)
+    d.gsp_firmware_enabled = enabled != 0;
+  char gsp[128] = {};  // NVML writes at most 64 bytes
+  if (const auto f = nv.fn<nvmlDeviceGetGspFirmwareVersion_t>("nvmlDeviceGetGspFirmwareVersion"); f != nullptr && f(h, gsp) == 0) {
+    gsp[sizeof gsp - 1] = '\0';
+    if (gsp[0] != '\0') d.gsp_firmware_version = gsp;
+  }
+  FabricBuffer fabric{};
+  if (const auto f = nv.fn<nvmlDeviceGetGpuFabricInfo_t>("nvmlDeviceGetGpuFabricInfo"); f != nullptr && f(h, &fabric.info) == 0) {
+    d.fabric_state = fabric.info.state;
+    d.fabric_status = fabric.info.status;
+  }
+}
+
+void nvml_child(const std::string& soname, const Emit& emit) {
+  NvmlProbe p;
+  p.status = "completed";
+  // Never closed and no nvmlShutdown: the child _exit()s after the last snapshot, and a teardown
+  // that hangs or crashes must not turn a complete result into a failed probe.
+  const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open(soname));
+  if (!lib.loaded()) {
+    p.status = "library_missing";
+    p.detail = lib.error();
+    emit(nvml_to_json(p).dump());
+    return;
+  }
+  const Nvml nv(lib);
+  const std::string path = lib.resolved_path("nvmlInit_v2");
+  if (!path.empty()) p.library_path = path;
+  auto init = nv.fn<nvmlInit_t>("nvmlInit_v2");
+  if (init == nullptr) init = nv.fn<nvmlInit_t>("nvmlInit");
+  if (init == nullptr) {
+    p.status = "failed";
+    p.detail = soname + " has no nvmlInit";
+    emit(nvml_to_json(p).dump());
+    return;
+  }
+  p.detail = "stopped inside nvmlInit";
+  emit(nvml_to_json(p).dump());
+  p.init_result = init();
+  p.detail.clear();
+  emit(nvml_to_json(p).dump());
+  if (*p.init_result != 0) return;
+  char version[96] = {};
+  if (const auto f = nv.fn<nvmlSystemGetDriverVersion_t>("nvmlSystemGetDriverVersion"); f != nullptr && f(version, sizeof version - 1) == 0)
+    p.driver_version = version;
+  int cuda_version = 0;
+  if (const auto f = nv.fn<nvmlSystemGetCudaDriverVersion_t>("nvmlSystemGetCudaDriverVersion_v2"); f != nullptr && f(&cuda_version) == 0)
+    p.cuda_driver_version = cuda_version;
+  unsigned int count = 0;
+  auto count_fn = nv.fn<nvmlDeviceGetCount_t>("nvmlDeviceGetCount_v2");
+  const auto handle_fn = nv.fn<nvmlDeviceGetHandleByIndex_t>("nvmlDeviceGetHandleByIndex_v2");
+  if (count_fn == nullptr || handle_fn == nullptr || count_fn(&count) != 0) {
+    emit(nvml_to_json(p).dump());
+    return;
+  }
+  p.device_count = static_cast<int>(count);
+  std::vector<nvmlDevice_t> handles;
+  for (unsigned int i = 0; i < count; ++i) {
+    p.detail = "stopped while probing NVML device " + std::to_string(i);
+    emit(nvml_to_json(p).dump());
+    nvmlDevice_t h = nullptr;
+    NvmlDevice d;
+    d.index = static_cast<int>(i);
+    if (handle_fn(i, &h) == 0) probe_nvml_device(nv, h, d);
+    handles.push_back(h);
+    p.devices.push_back(d);
+  }
+  const auto p2p = nv.fn<nvmlDeviceGetP2PStatus_t>("nvmlDeviceGetP2PStatus");
+  const auto ancestor = nv.fn<nvmlDeviceGetTopologyCommonAncestor_t>("nvmlDeviceGetTopologyCommonAncestor");
+  for (std::size_t a = 0; a < handles.size(); ++a) {
+    for (std::size_t b = a + 1; b < handles.size(); ++b) {
+      if (handles[a] == nullptr || handles[b] == nullptr) continue;
+      NvmlPair pair;
+      pair.a = static_cast<int>(a);
+      pair.b = static_cast<int>(b);
+      int s = 0;
+      if (p2p != nullptr && p2p(handles[a], handles[b], kNvmlP2pRead, &s) == 0) pair.read = s;
+      if (p2p != nullptr && p2p(handles[a], handles[b], kNvmlP2pWrite, &s) == 0) pair.write = s;
+      if (p2p != nullptr && p2p(handles[a], handles[b], kNvmlP2pNvlink, &s) == 0) pair.nvlink = s;
+      if (ancestor != nullptr && ancestor(handles[a], handles[b], &s) == 0) pair.common_ancestor = s;
+      p.pairs.push_back(pair);
+    }
+  }
+  p.detail.clear();
+  emit(nvml_to_json(p).dump());
+}
+
+}  // namespace
+
+NvmlProbe nvml_probe_from(const IsolatedResult& r) {
+  NvmlProbe p;
+  if (!r.output.empty()) {
+    try {
+      p = nvml_from_json(json_io::json::parse(r.output), "nvml");
+    } catch (const std::exception& e) {
+      p = NvmlProbe{};
+      p.status = "failed";
+      p.detail = std::string("unreadable probe output: ") + e.what();
+      return p;
+    }
+  }
+  if (r.status == "completed") {
+    if (r.output.empty()) {
+      p.status = "failed";
+      p.detail = "the probe reported nothing";
+    }
+    return p;
+  }
+  const std::string where = p.detail;
+  p.status = r.status;
+  p.detail = r.detail + (where.empty() ? "" : " (" + where + ")");
+  return p;
+}
+
+NvmlProbe probe_nvml(int timeout_ms, const std::string& soname) {
+  return nvml_probe_from(run_isolated([&soname](const Emit& emit) { nvml_child(soname, emit); }, timeout_ms));
+}
+
+std::map<std::string, std::string> probe_opens(const std::vector<std::string>& paths, int timeout_ms) {
+  const auto r = run_isolated(
+      [&paths](const Emit& emit) {
+        json_io::json results = json_io::json::object();
+        for (const auto& path : paths) {
+          const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
+          results[path] = fd >= 0 ? std::string("ok") : errno_name(errno);
+          if (fd >= 0) ::close(fd);
+          emit(results.dump());
+        }
+      },
+      timeout_ms);
+  std::map<std::string, std::string> out;
+  if (!r.output.empty()) {
+    try {
+      out = json_io::json::parse(r.output).get<std::map<std::string, std::string>>();
+    } catch (const std::exception&) {
+      out.clear();
+    }
+  }
+  // A node whose open never returned is reported as such, not skipped.
+  for (const auto& path : paths)
+    if (out.count(path) == 0) out[path] = r.status == "completed" ? "no result" : "open " + r.status;
+  return out;
+}
+
+}  // namespace p2p::doctor

@@ -1,0 +1,168 @@
+// CUDA and NVML probe results <-> JSON. The same codec carries a probe's result from the
+// forked child to the parent, so a probe and a saved facts file can never disagree on layout.
+#include "doctor/facts_json_parts.hpp"
+
+namespace p2p::doctor {
+
+using json_io::json;
+using json_io::opt;
+using json_io::Reader;
+
+namespace {
+
+const char* const kStatuses[] = {"not_run", "library_missing", "completed", "crashed", "timed_out", "failed"};
+
+std::string checked_status(Reader& in, const std::string& where) {
+  const std::string s = in.get<std::string>("status");
+  for (const char* ok : kStatuses)
+    if (s == ok) return s;
+  throw InputError(where + ".status: unknown probe status '" + s + "'");
+}
+
+json cuda_device_to_json(const CudaDevice& d) {
+  return {{"ordinal", d.ordinal},           {"name", d.name},
+          {"pci_bus_id", d.pci_bus_id},     {"cc_major", opt(d.cc_major)},
+          {"cc_minor", opt(d.cc_minor)},    {"context_result", opt(d.context_result)},
+          {"alloc_result", opt(d.alloc_result)}};
+}
+
+CudaDevice cuda_device_from_json(const json& j, const std::string& where) {
+  Reader in(j, where);
+  CudaDevice d;
+  in.get("ordinal", d.ordinal);
+  in.get("name", d.name);
+  in.get("pci_bus_id", d.pci_bus_id);
+  in.opt("cc_major", d.cc_major);
+  in.opt("cc_minor", d.cc_minor);
+  in.opt("context_result", d.context_result);
+  in.opt("alloc_result", d.alloc_result);
+  in.finish();
+  return d;
+}
+
+json nvml_device_to_json(const NvmlDevice& d) {
+  return {{"index", d.index},
+          {"pci_bus_id", d.pci_bus_id},
+          {"name", d.name},
+          {"architecture", opt(d.architecture)},
+          {"virtualization_mode", opt(d.virtualization_mode)},
+          {"pcie_gen_current", opt(d.pcie_gen_current)},
+          {"pcie_gen_max", opt(d.pcie_gen_max)},
+          {"pcie_width_current", opt(d.pcie_width_current)},
+          {"pcie_width_max", opt(d.pcie_width_max)},
+          {"bar1_total_bytes", opt(d.bar1_total_bytes)},
+          {"persistence_mode", opt(d.persistence_mode)},
+          {"compute_mode", opt(d.compute_mode)},
+          {"gsp_firmware_enabled", opt(d.gsp_firmware_enabled)},
+          {"gsp_firmware_version", opt(d.gsp_firmware_version)},
+          {"fabric_state", opt(d.fabric_state)},
+          {"fabric_status", opt(d.fabric_status)}};
+}
+
+NvmlDevice nvml_device_from_json(const json& j, const std::string& where) {
+  Reader in(j, where);
+  NvmlDevice d;
+  in.get("index", d.index);
+  in.get("pci_bus_id", d.pci_bus_id);
+  in.get("name", d.name);
+  in.opt("architecture", d.architecture);
+  in.opt("virtualization_mode", d.virtualization_mode);
+  in.opt("pcie_gen_current", d.pcie_gen_current);
+  in.opt("pcie_gen_max", d.pcie_gen_max);
+  in.opt("pcie_width_current", d.pcie_width_current);
+  in.opt("pcie_width_max", d.pcie_width_max);
+  in.opt("bar1_total_bytes", d.bar1_total_bytes);
+  in.opt("persistence_mode", d.persistence_mode);
+  in.opt("compute_mode", d.compute_mode);
+  in.opt("gsp_firmware_enabled", d.gsp_firmware_enabled);
+  in.opt("gsp_firmware_version", d.gsp_firmware_version);
+  in.opt("fabric_state", d.fabric_state);
+  in.opt("fabric_status", d.fabric_status);
+  in.finish();
+  return d;
+}
+
+json pair_to_json(const NvmlPair& p) {
+  return {{"a", p.a},
+          {"b", p.b},
+          {"read", opt(p.read)},
+          {"write", opt(p.write)},
+          {"nvlink", opt(p.nvlink)},
+          {"common_ancestor", opt(p.common_ancestor)}};
+}
+
+NvmlPair pair_from_json(const json& j, const std::string& where) {
+  Reader in(j, where);
+  NvmlPair p;
+  in.get("a", p.a);
+  in.get("b", p.b);
+  in.opt("read", p.read);
+  in.opt("write", p.write);
+  in.opt("nvlink", p.nvlink);
+  in.opt("common_ancestor", p.common_ancestor);
+  in.finish();
+  return p;
+}
+
+template <class T, class Fn>
+json list(const std::vector<T>& v, Fn fn) {
+  json a = json::array();
+  for (const auto& x : v) a.push_back(fn(x));
+  return a;
+}
+
+}  // namespace
+
+json cuda_to_json(const CudaProbe& c) {
+  return {{"status", c.status},
+          {"detail", c.detail},
+          {"library_path", opt(c.library_path)},
+          {"driver_version", opt(c.driver_version)},
+          {"init_result", opt(c.init_result)},
+          {"device_count", opt(c.device_count)},
+          {"devices", list(c.devices, cuda_device_to_json)}};
+}
+
+CudaProbe cuda_from_json(const json& j, const std::string& where) {
+  Reader in(j, where);
+  CudaProbe c;
+  c.status = checked_status(in, where);
+  in.get("detail", c.detail);
+  in.opt("library_path", c.library_path);
+  in.opt("driver_version", c.driver_version);
+  in.opt("init_result", c.init_result);
+  in.opt("device_count", c.device_count);
+  c.devices = read_list<CudaDevice>(in.at("devices"), in.path("devices"), cuda_device_from_json);
+  in.finish();
+  return c;
+}
+
+json nvml_to_json(const NvmlProbe& n) {
+  return {{"status", n.status},
+          {"detail", n.detail},
+          {"library_path", opt(n.library_path)},
+          {"init_result", opt(n.init_result)},
+          {"driver_version", opt(n.driver_version)},
+          {"cuda_driver_version", opt(n.cuda_driver_version)},
+          {"device_count", opt(n.device_count)},
+          {"devices", list(n.devices, nvml_device_to_json)},
+          {"pairs", list(n.pairs, pair_to_json)}};
+}
+
+NvmlProbe nvml_from_json(const json& j, const std::string& where) {
+  Reader in(j, where);
+  NvmlProbe n;
+  n.status = checked_status(in, where);
+  in.get("detail", n.detail);
+  in.opt("library_path", n.library_path);
+  in.opt("init_result", n.init_result);
+  in.opt("driver_version", n.driver_version);
+  in.opt("cuda_driver_version", n.cuda_driver_version);
+  in.opt("device_count", n.device_count);
+  n.devices = read_list<NvmlDevice>(in.at("devices"), in.path("devices"), nvml_device_from_json);
+  n.pairs = read_list<NvmlPair>(in.at("pairs"), in.path("pairs"), pair_from_json);
+  in.finish();
+  return n;
+}
+
+}  // namespace p2p::doctor

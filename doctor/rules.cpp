@@ -1,0 +1,57 @@
+#include "doctor/rules.hpp"
+
+#include "common/exit_codes.hpp"
+
+namespace p2p::doctor {
+
+const char* to_string(Status s) {
+  switch (s) {
+    case Status::kPass: return "pass";
+    case Status::kWarn: return "warn";
+    case Status::kFail: return "fail";
+    case Status::kSkip: return "skip";
+    case Status::kUnknown: return "unknown";
+  }
+  return "unknown";
+}
+
+std::vector<Finding> judge(const Facts& f) {
+  std::vector<Finding> out;
+  rules::driver(f, out);
+  rules::userspace(f, out);
+  rules::access(f, out);
+  rules::p2p(f, out);
+  rules::pcie(f, out);
+  return out;
+}
+
+int exit_code_of(const std::vector<Finding>& findings) {
+  for (const auto& f : findings)
+    if (f.status == Status::kFail) return kExitFailed;
+  return kExitOk;
+}
+
+nlohmann::json to_json(const Finding& f) {
+  return {{"id", f.id}, {"status", to_string(f.status)}, {"summary", f.summary}, {"evidence", f.evidence}, {"hint", f.hint}};
+}
+
+nlohmann::json to_json(const Cause& c) {
+  return {{"id", c.id},
+          {"title", c.title},
+          {"score", c.score},
+          {"confidence", c.confidence},
+          {"evidence", c.evidence},
+          {"fix", c.fix}};
+}
+
+nlohmann::json to_json(const Verdict& v) {
+  nlohmann::json causes = nlohmann::json::array();
+  for (const auto& c : v.causes) causes.push_back(to_json(c));
+  return {{"state", v.state},
+          {"headline", v.headline},
+          {"causes", causes},
+          {"ruled_out", v.ruled_out},
+          {"unverified", v.unverified}};
+}
+
+}  // namespace p2p::doctor

@@ -1,0 +1,176 @@
+// Per-GPU PCIe health (link, AER, BAR1), compute mode, and the CUDA/NCCL
+// environment variables that change what a run will see.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "doctor/codes.hpp"
+#include "doctor/derived.hpp"
+#include "doctor/rules.hpp"
+#include "doctor/rules_util.hpp"
+
+namespace p2p::doctor::rules {
+
+namespace {
+
+constexpr std::uint64_t kSmallBar1Bytes = 256ull * 1024 * 1024;
+
+// 2.5/5/8/16/32/64 GT/s -> PCIe generation 1..6.
+std::optional<int> gen_of_gts(const std::optional<double>& gts) {
+  if (!gts) return std::nullopt;
+  const double table[] = {2.5, 5.0, 8.0, 16.0, 32.0, 64.0};
+  for (int i = 0; i < 6; ++i)
+    if (std::fabs(*gts - table[i]) < 0.1) return i + 1;
+  return std::nullopt;
+}
+
+std::string link_text(std::optional<int> gen, std::optional<int> width) {
+  return (gen ? "Gen" + std::to_string(*gen) : std::string("Gen?")) + " x" + (width ? std::to_string(*width) : "?");
+}
+
+Finding check_link(const Facts& f) {
+  std::vector<std::string> ev, narrow, slow;
+  int known = 0;
+  for (const auto& g : gpus(f)) {
+    // sysfs first (it is what the slot trained to); NVML where sysfs has nothing (e.g. some VMs).
+    std::optional<int> cur_gen, max_gen, cur_w, max_w;
+    if (g.pci != nullptr) {
+      cur_gen = gen_of_gts(g.pci->current_link_gts);
+      max_gen = gen_of_gts(g.pci->max_link_gts);
+      cur_w = g.pci->current_link_width;
+      max_w = g.pci->max_link_width;
+    }
+    if (g.nvml != nullptr) {
+      if (!cur_gen) cur_gen = g.nvml->pcie_gen_current;
+      if (!max_gen) max_gen = g.nvml->pcie_gen_max;
+      if (!cur_w) cur_w = g.nvml->pcie_width_current;
+      if (!max_w) max_w = g.nvml->pcie_width_max;
+    }
+    if (!(cur_w && max_w) && !(cur_gen && max_gen)) continue;
+    ++known;
+    ev.push_back(g.bdf + " " + link_text(cur_gen, cur_w) + " of " + link_text(max_gen, max_w));
+    if (cur_w && max_w && *cur_w < *max_w) narrow.push_back(g.bdf + " x" + std::to_string(*cur_w) + "/x" + std::to_string(*max_w));
+    if (cur_gen && max_gen && *cur_gen < *max_gen)
+      slow.push_back(g.bdf + " Gen" + std::to_string(*cur_gen) + "/Gen" + std::to_string(*max_gen));
+  }
+  if (known == 0)
+    return gpus(f).empty() ? finding("pcie.link", Status::kSkip, "no NVIDIA GPU")
+                           : finding("pcie.link", Status::kUnknown, "link state unknown", ev);
+  if (!narrow.empty())
+    return finding("pcie.link", Status::kFail,
+                   "link narrower than capable on " + join_some(narrow) + (slow.empty() ? "" : "; slower: " + join_some(slow)),
+                   ev, "a width below max is a fault at any load: reseat the card, check the riser and BIOS bifurcation");
+  if (!slow.empty())
+    return finding("pcie.link", Status::kWarn,
+                   "link speed below max on " + join_some(slow) + " (idle GPUs downtrain to save power)", ev,
+                   "recheck under load (p2pcheck bench); a speed still below max under load is a real fault");
+  return finding("pcie.link", Status::kPass, "all " + std::to_string(known) + " GPU link(s) at max speed and width", ev);
+}
+
+Finding check_aer(const Facts& f) {
+  std::vector<std::string> ev, fatal, nonfatal, correctable;
+  int known = 0;
+  for (const auto& g : gpus(f)) {
+    if (g.pci == nullptr || !(g.pci->aer_correctable || g.pci->aer_nonfatal || g.pci->aer_fatal)) continue;
+    ++known;
+    const auto c = g.pci->aer_correctable.value_or(0), n = g.pci->aer_nonfatal.value_or(0), x = g.pci->aer_fatal.value_or(0);
+    ev.push_back(g.bdf + " AER correctable " + std::to_string(c) + ", non-fatal " + std::to_string(n) + ", fatal " + std::to_string(x));
+    if (x) fatal.push_back(g.bdf);
+    if (n) nonfatal.push_back(g.bdf);
+    if (c) correctable.push_back(g.bdf);
+  }
+  if (known == 0)
+    return gpus(f).empty() ? finding("pcie.aer", Status::kSkip, "no NVIDIA GPU")
+                           : finding("pcie.aer", Status::kUnknown, "AER counters not available", ev);
+  const std::string hint = "reseat the card and riser; rising counts under load mean a marginal link";
+  if (!fatal.empty()) return finding("pcie.aer", Status::kFail, "fatal AER errors on " + join_some(fatal), ev, hint);
+  if (!nonfatal.empty() || !correctable.empty())
+    return finding("pcie.aer", Status::kWarn,
+                   "AER errors logged on " + join_some(nonfatal.empty() ? correctable : nonfatal) +
+                       (nonfatal.empty() ? " (correctable)" : " (non-fatal)"),
+                   ev, hint);
+  return finding("pcie.aer", Status::kPass, "no AER errors on " + std::to_string(known) + " GPU(s)", ev);
+}
+
+Finding check_bar1(const Facts& f) {
+  std::vector<std::string> ev, small;
+  int known = 0;
+  for (const auto& g : gpus(f)) {
+    std::optional<std::uint64_t> bytes;
+    if (g.nvml != nullptr && g.nvml->bar1_total_bytes) bytes = g.nvml->bar1_total_bytes;
+    else if (g.pci != nullptr && g.pci->bar1_bytes) bytes = g.pci->bar1_bytes;
+    if (!bytes) continue;
+    ++known;
+    ev.push_back(g.bdf + " BAR1 " + bytes_text(*bytes));
+    if (*bytes <= kSmallBar1Bytes) small.push_back(g.bdf);
+  }
+  if (known == 0)
+    return gpus(f).empty() ? finding("bar1", Status::kSkip, "no NVIDIA GPU")
+                           : finding("bar1", Status::kUnknown, "BAR1 size unknown", ev);
+  if (!small.empty())
+    return finding("bar1", Status::kFail, "BAR1 only 256 MiB on " + join_some(small) + ": P2P is crippled", ev,
+                   "enable Above 4G Decoding and Resizable BAR in the BIOS (or NVreg_EnableResizableBar=1)");
+  return finding("bar1", Status::kPass, "BAR1 large enough on " + std::to_string(known) + " GPU(s)", ev);
+}
+
+Finding check_compute_mode(const Facts& f) {
+  std::vector<std::string> ev, prohibited, exclusive;
+  for (const auto& d : f.nvml.devices) {
+    if (!d.compute_mode) continue;
+    ev.push_back(d.pci_bus_id + " " + compute_mode_name(*d.compute_mode));
+    if (*d.compute_mode == 2) prohibited.push_back(d.pci_bus_id);
+    if (*d.compute_mode == 1 || *d.compute_mode == 3) exclusive.push_back(d.pci_bus_id);
+  }
+  if (ev.empty()) return finding("compute_mode", Status::kSkip, "compute mode not known (NVML not run)");
+  const std::string hint = "nvidia-smi -c DEFAULT (as root on the host)";
+  if (!prohibited.empty())
+    return finding("compute_mode", Status::kFail, "compute mode PROHIBITED on " + join_some(prohibited) + ": no CUDA context allowed",
+                   ev, hint);
+  if (!exclusive.empty())
+    return finding("compute_mode", Status::kWarn,
+                   "EXCLUSIVE_PROCESS on " + join_some(exclusive) + ": a second process gets CUDA_ERROR_DEVICE_UNAVAILABLE", ev,
+                   hint);
+  return finding("compute_mode", Status::kPass, "compute mode Default on all GPUs", ev);
+}
+
+Finding check_env(const Facts& f) {
+  std::vector<std::string> ev, warn;
+  Status st = Status::kPass;
+  for (const auto& [k, v] : f.env) ev.push_back(k + "=" + v);
+  const auto get = [&](const char* k) -> std::optional<std::string> {
+    const auto it = f.env.find(k);
+    return it == f.env.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  std::string hint;
+  if (const auto v = get("CUDA_VISIBLE_DEVICES"); v && (v->empty() || *v == "-1" || *v == "none" || *v == "NoDevFiles")) {
+    st = Status::kFail;
+    warn.push_back("CUDA_VISIBLE_DEVICES=\"" + *v + "\" hides every GPU (cuInit 100)");
+    hint = "unset CUDA_VISIBLE_DEVICES or list the GPUs (by UUID or index with CUDA_DEVICE_ORDER=PCI_BUS_ID)";
+  }
+  if (const auto v = get("NCCL_P2P_DISABLE"); v && *v != "0") {
+    st = worst(st, Status::kWarn);
+    warn.push_back("NCCL_P2P_DISABLE=" + *v + " turns NCCL's P2P transport off");
+  }
+  if (const auto v = get("NCCL_P2P_LEVEL"); v && (*v == "LOC" || *v == "0"))
+    warn.push_back("NCCL_P2P_LEVEL=" + *v + " caps P2P to the same GPU");
+  if (const auto v = get("LD_LIBRARY_PATH"); v && v->find("/stubs") != std::string::npos) {
+    st = worst(st, Status::kWarn);
+    warn.push_back("LD_LIBRARY_PATH contains a stubs directory");
+  }
+  if (!warn.empty()) return finding("env", st, join(warn, "; "), ev, hint);
+  return finding("env", Status::kPass,
+                 ev.empty() ? "no CUDA_* / NCCL_* variables set" : std::to_string(ev.size()) + " CUDA/NCCL variable(s), none blocking",
+                 ev);
+}
+
+}  // namespace
+
+void pcie(const Facts& f, std::vector<Finding>& out) {
+  out.push_back(check_link(f));
+  out.push_back(check_aer(f));
+  out.push_back(check_bar1(f));
+  out.push_back(check_compute_mode(f));
+  out.push_back(check_env(f));
+}
+
+}  // namespace p2p::doctor::rules

@@ -1,0 +1,157 @@
+// `p2pcheck doctor` as users run it: the built binary, its exit codes, its one-line errors.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/file_io.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+using p2p::doctor::test::contains;
+using p2p::doctor::test::fixture;
+
+namespace {
+
+struct CliRun {
+  int rc = -1;
+  std::string out;
+  std::string err;
+};
+
+class DoctorCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("p2p_doctor_cli_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  CliRun run(const std::string& args) {
+    const std::string out = (dir_ / "stdout").string(), err = (dir_ / "stderr").string();
+    const std::string cmd = std::string("'") + P2PCHECK_BINARY + "' doctor " + args + " >'" + out + "' 2>'" + err + "'";
+    const int status = std::system(cmd.c_str());
+    CliRun r;
+    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = p2p::try_read_text_file(out).value_or("");
+    r.err = p2p::try_read_text_file(err).value_or("");
+    return r;
+  }
+
+  static int lines(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+  }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+};
+
+TEST_F(DoctorCli, HealthyFactsExitZeroWithAChecklistAndAVerdict) {
+  const CliRun r = run("--facts " + fixture("bare-metal-healthy.json"));
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "✔ module.loaded")) << r.out;
+  EXPECT_TRUE(contains(r.out, "– fabric_manager")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\nVerdict: healthy: CUDA works on 4 GPU(s)")) << r.out;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(DoctorCli, FailedCheckExitsOneAndNamesTheRootCauseFirst) {
+  const CliRun r = run("--facts " + fixture("lxc-gsp-firmware-missing.json"));
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_TRUE(contains(r.out, "✘ gsp.firmware_file")) << r.out;
+  EXPECT_TRUE(contains(r.out, "    → on the host: install")) << "hints are indented under the line";
+  EXPECT_TRUE(contains(r.out, "Verdict: CUDA cannot work here. Most likely root cause: GSP firmware / kernel-driver support"));
+  EXPECT_TRUE(contains(r.out, "  1. GSP firmware / kernel-driver support [confirmed]"));
+  EXPECT_TRUE(contains(r.out, "device permissions and cgroups ruled out: /dev/nvidia* opened read-write"));
+}
+
+TEST_F(DoctorCli, WarningsAloneExitZero) {
+  const CliRun r = run("--facts " + fixture("h200-vm-real.json"));
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_TRUE(contains(r.out, "⚠ module.params          NvLinkDisable=1")) << r.out;
+  EXPECT_TRUE(contains(r.out, "? uvm.major")) << "unknowns get their own symbol";
+}
+
+TEST_F(DoctorCli, JsonReportCarriesFindingsVerdictAndExitCode) {
+  const CliRun r = run("--facts " + fixture("lxc-hmm-kaslr.json") + " --format json");
+  EXPECT_EQ(r.rc, 1);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("schema"), "p2pcheck.doctor.report");
+  EXPECT_EQ(j.at("exit_code"), 1);
+  EXPECT_EQ(j.at("verdict").at("causes").at(0).at("id"), "uvm_hmm");
+  bool saw_hmm = false;
+  for (const auto& f : j.at("findings"))
+    if (f.at("id") == "uvm.hmm") saw_hmm = f.at("status") == "fail";
+  EXPECT_TRUE(saw_hmm);
+}
+
+TEST_F(DoctorCli, SavedFactsReplayToTheSameReport) {
+  const CliRun live = run("--root " + fixture("roots/lxc-blackwell") + " --save-facts " + path("facts.json") + " --format json");
+  EXPECT_EQ(live.rc, 1) << live.err;
+  const CliRun replay = run("--facts " + path("facts.json") + " --format json");
+  EXPECT_EQ(replay.rc, 1) << replay.err;
+  EXPECT_EQ(nlohmann::json::parse(replay.out).at("findings"), nlohmann::json::parse(live.out).at("findings"));
+  for (const auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << "leftover " << e.path();
+}
+
+TEST_F(DoctorCli, MalformedFactsFileIsOneLineExitTwo) {
+  std::ofstream(path("bad.json")) << "{\"schema\": \"p2pcheck.doctor.facts\", ";
+  const CliRun r = run("--facts " + path("bad.json"));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_TRUE(contains(r.err, path("bad.json") + ": not valid JSON")) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(DoctorCli, FactsOfAnotherVersionAreOneLineExitTwo) {
+  auto j = p2p::read_json_file(fixture("vfio-vm.json"));
+  j["version"] = 7;
+  std::ofstream(path("v7.json")) << j.dump();
+  const CliRun r = run("--facts " + path("v7.json"));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "facts version 7 is not supported")) << r.err;
+}
+
+TEST_F(DoctorCli, MissingOrUnreadableRootIsOneLineExitTwo) {
+  CliRun r = run("--root " + path("nowhere"));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_TRUE(contains(r.err, path("nowhere") + ": cannot read the root directory")) << r.err;
+  std::ofstream(path("file")) << "x";
+  r = run("--root " + path("file"));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(contains(r.err, "Not a directory")) << r.err;
+}
+
+TEST_F(DoctorCli, UnknownFormatIsOneLineExitTwo) {
+  const CliRun r = run("--facts " + fixture("vfio-vm.json") + " --format xml");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "--format: unknown format 'xml'")) << r.err;
+}
+
+TEST_F(DoctorCli, SaveFactsIntoAMissingDirectoryWritesNothing) {
+  const CliRun r = run("--facts " + fixture("vfio-vm.json") + " --save-facts " + path("no/such/dir/f.json"));
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_TRUE(contains(r.err, path("no/such/dir/f.json") + ": cannot write")) << r.err;
+  EXPECT_FALSE(fs::exists(path("no")));
+}
+
+TEST_F(DoctorCli, RootAndFactsTogetherAreRefused) {
+  const CliRun r = run("--facts " + fixture("vfio-vm.json") + " --root /");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+}
+
+}  // namespace

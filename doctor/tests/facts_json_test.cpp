@@ -1,0 +1,129 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/error.hpp"
+#include "common/file_io.hpp"
+#include "doctor/facts.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using p2p::InputError;
+using p2p::doctor::Facts;
+using p2p::doctor::facts_from_json;
+using p2p::doctor::facts_to_json;
+using p2p::doctor::Seen;
+using p2p::doctor::test::contains;
+using p2p::doctor::test::fixture;
+using p2p::doctor::test::fixture_dir;
+
+namespace {
+
+json fixture_json(const std::string& name) { return p2p::read_json_file(fixture(name)); }
+
+std::string error_of(const json& j) {
+  try {
+    facts_from_json(j);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(FactsJson, EveryFixtureRoundTripsUnchanged) {
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(fixture_dir())) {
+    if (entry.path().extension() != ".json") continue;
+    ++files;
+    const json original = p2p::read_json_file(entry.path().string());
+    const Facts f = facts_from_json(original);
+    EXPECT_EQ(facts_to_json(f), original) << entry.path();
+  }
+  EXPECT_GE(files, 15);
+}
+
+TEST(FactsJson, KeepsTheThreeStatesOfAProbeApart) {
+  const Facts f = p2p::doctor::load_facts_file(fixture("lxc-firmware-not-visible.json"));
+  EXPECT_EQ(f.kernel.log_lines.seen, Seen::kUnreadable);
+  EXPECT_EQ(f.kernel.log_lines.error, "EPERM");
+  EXPECT_EQ(f.firmware.gsp_files.seen, Seen::kAbsent);
+  EXPECT_EQ(f.gpu_information.seen, Seen::kUnreadable);
+  EXPECT_TRUE(f.kernel.modules.present());
+  const Facts h200 = p2p::doctor::load_facts_file(fixture("h200-vm-real.json"));
+  EXPECT_EQ(h200.kernel.char_majors.seen, Seen::kNotChecked);
+  EXPECT_TRUE(h200.kernel.char_majors.unknown());
+  EXPECT_FALSE(h200.pci.value.at(0).numa_node.has_value()) << "numa_node -1 is stored as null";
+}
+
+TEST(FactsJson, RefusesAnotherVersionOrSchema) {
+  json j = fixture_json("bare-metal-healthy.json");
+  j["version"] = 2;
+  EXPECT_TRUE(contains(error_of(j), "facts version 2 is not supported")) << error_of(j);
+  j = fixture_json("bare-metal-healthy.json");
+  j["schema"] = "p2pcheck.topology";
+  EXPECT_TRUE(contains(error_of(j), "not a doctor facts file")) << error_of(j);
+}
+
+TEST(FactsJson, AMissingKeyIsNamedWithItsPath) {
+  json j = fixture_json("bare-metal-healthy.json");
+  j["kernel"].erase("params");
+  EXPECT_EQ(error_of(j), "kernel: key 'params' not found");
+  j = fixture_json("bare-metal-healthy.json");
+  j["cuda"]["devices"][1].erase("name");
+  EXPECT_EQ(error_of(j), "cuda.devices[1]: key 'name' not found");
+}
+
+TEST(FactsJson, UnknownKeysAndWrongTypesAreRefused) {
+  json j = fixture_json("bare-metal-healthy.json");
+  j["kernel"]["param"] = json::object();
+  EXPECT_EQ(error_of(j), "kernel: unknown key 'param'");
+  j = fixture_json("bare-metal-healthy.json");
+  j["pci"]["value"][0]["device_id"] = "0x2331";
+  EXPECT_TRUE(contains(error_of(j), "pci.value[0].device_id: type must be number")) << error_of(j);
+  j = fixture_json("bare-metal-healthy.json");
+  j["iommu"]["units"] = {{"state", "maybe"}};
+  EXPECT_TRUE(contains(error_of(j), "iommu.units.state: unknown state 'maybe'")) << error_of(j);
+  j = fixture_json("bare-metal-healthy.json");
+  j["iommu"]["units"] = {{"state", "unreadable"}};
+  EXPECT_EQ(error_of(j), "iommu.units: key 'error' not found");
+  j = fixture_json("bare-metal-healthy.json");
+  j["cuda"]["status"] = "fine";
+  EXPECT_EQ(error_of(j), "cuda.status: unknown probe status 'fine'");
+}
+
+TEST(FactsJson, NullIsUnknownButTheKeyIsStillRequired) {
+  json j = fixture_json("bare-metal-healthy.json");
+  j["cuda"]["driver_version"] = nullptr;
+  const Facts f = facts_from_json(j);
+  EXPECT_FALSE(f.cuda.driver_version.has_value());
+  j["cuda"].erase("driver_version");
+  EXPECT_EQ(error_of(j), "cuda: key 'driver_version' not found");
+}
+
+TEST(FactsJson, LoadingAFileNamesTheFile) {
+  const fs::path dir = fs::temp_directory_path() / ("p2p_facts_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string bad = (dir / "broken.json").string();
+  std::ofstream(bad) << "{ \"schema\": ";
+  try {
+    p2p::doctor::load_facts_file(bad);
+    FAIL() << "malformed JSON was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(bad + ": not valid JSON", 0), 0u) << e.what();
+  }
+  const std::string old = (dir / "old.json").string();
+  json j = fixture_json("vfio-vm.json");
+  j["version"] = 0;
+  std::ofstream(old) << j.dump();
+  try {
+    p2p::doctor::load_facts_file(old);
+    FAIL() << "version 0 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), old + ": facts version 0 is not supported (this p2pcheck reads version 1)");
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace

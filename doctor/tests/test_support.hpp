@@ -1,0 +1,62 @@
+// Shared helpers for the doctor tests: fixture paths, judging a fixture, finding lookups.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "doctor/facts.hpp"
+#include "doctor/rules.hpp"
+#include "doctor/verdict.hpp"
+
+namespace p2p::doctor::test {
+
+inline std::string fixture_dir() { return std::string(P2P_SOURCE_DIR) + "/doctor/tests/fixtures"; }
+inline std::string fixture(const std::string& name) { return fixture_dir() + "/" + name; }
+
+struct Judged {
+  Facts facts;
+  std::vector<Finding> findings;
+  Verdict verdict;
+
+  const Finding& at(const std::string& id) const {
+    for (const auto& f : findings)
+      if (f.id == id) return f;
+    ADD_FAILURE() << "no finding " << id;
+    static const Finding none{};
+    return none;
+  }
+  Status status(const std::string& id) const { return at(id).status; }
+  bool has_cause(const std::string& id) const {
+    for (const auto& c : verdict.causes)
+      if (c.id == id) return true;
+    return false;
+  }
+  std::size_t cause_rank(const std::string& id) const {
+    for (std::size_t i = 0; i < verdict.causes.size(); ++i)
+      if (verdict.causes[i].id == id) return i;
+    return verdict.causes.size();
+  }
+  bool ruled_out_starts_with(const std::string& prefix) const {
+    for (const auto& r : verdict.ruled_out)
+      if (r.rfind(prefix, 0) == 0) return true;
+    return false;
+  }
+};
+
+inline Judged judge_facts(Facts f) {
+  Judged j;
+  j.facts = std::move(f);
+  j.findings = judge(j.facts);
+  j.verdict = conclude(j.facts, j.findings);
+  return j;
+}
+
+inline Judged judge_fixture(const std::string& name) { return judge_facts(load_facts_file(fixture(name))); }
+
+inline bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+}  // namespace p2p::doctor::test

@@ -1,0 +1,226 @@
+// Candidate root causes and their weights. A weight says how directly the evidence points at the
+// cause: a kernel-log line naming the failure outweighs a setting that merely allows it, and a
+// driver-level failure outweighs a P2P limitation (nothing P2P matters while cuInit fails).
+#include <algorithm>
+
+#include "doctor/codes.hpp"
+#include "doctor/derived.hpp"
+#include "doctor/rules_util.hpp"
+#include "doctor/verdict.hpp"
+
+namespace p2p::doctor {
+
+namespace {
+
+std::string confidence_of(int score) {
+  if (score >= 10) return "confirmed";
+  if (score >= 5) return "likely";
+  return "possible";
+}
+
+Cause make(std::string id, std::string title, int score, std::vector<std::string> evidence, std::string fix) {
+  return Cause{std::move(id), std::move(title), score, confidence_of(score), std::move(evidence), std::move(fix)};
+}
+
+bool failed(const std::vector<Finding>& all, const std::string& id) {
+  const Finding* f = find_finding(all, id);
+  return f != nullptr && f->status == Status::kFail;
+}
+
+bool warned(const std::vector<Finding>& all, const std::string& id) {
+  const Finding* f = find_finding(all, id);
+  return f != nullptr && f->status == Status::kWarn;
+}
+
+// A cause taken straight from a failed (or warned) check: its summary and evidence.
+void from_finding(std::vector<Cause>& out, const std::vector<Finding>& all, const std::string& id, std::string cause_id,
+                  std::string title, int score) {
+  const Finding* f = find_finding(all, id);
+  if (f == nullptr) return;
+  std::vector<std::string> ev{f->summary};
+  ev.insert(ev.end(), f->evidence.begin(), f->evidence.end());
+  out.push_back(make(std::move(cause_id), std::move(title), score, ev, f->hint));
+}
+
+void no_driver_cause(const Facts& f, std::vector<Cause>& out) {
+  if (!no_driver(f)) return;
+  std::vector<std::string> ev{"nvidia kernel module not loaded (/proc/modules, /sys/module/nvidia, /proc/driver/nvidia)"};
+  if (f.cuda.status == "library_missing") ev.push_back("libcuda.so.1 not found: " + f.cuda.detail);
+  if (f.nvml.status == "library_missing") ev.push_back("libnvidia-ml.so.1 not found: " + f.nvml.detail);
+  const auto all = gpus(f);
+  if (f.pci.present() && all.empty()) ev.push_back("no NVIDIA GPU on the PCI bus");
+  if (!all.empty()) ev.push_back(std::to_string(all.size()) + " NVIDIA GPU(s) on the PCI bus");
+  out.push_back(make("no_driver", "No NVIDIA driver", 100, ev,
+                     all.empty() ? "nothing to fix on a host without NVIDIA GPUs; on a GPU host install the NVIDIA driver"
+                                 : "install the NVIDIA driver (open kernel modules for Turing and newer) and reboot"));
+}
+
+void gsp_cause(const Facts& f, std::vector<Cause>& out) {
+  // GSP running on every GPU clears the firmware, whatever older log lines say.
+  if (gsp_running_everywhere(f)) return;
+  const LogSignals log = log_signals(f);
+  const FirmwareCheck fw = firmware_check(f);
+  const GspRun run = gsp_run(f);
+  bool needs_gsp = module_flavour(f) == Flavour::kOpen;
+  for (const auto& g : gpus(f)) needs_gsp = needs_gsp || g.generation.needs_open_module;
+  int score = 0;
+  std::vector<std::string> ev;
+  if (!log.firmware_load.empty()) {
+    score += 10;
+    for (const auto& l : log.firmware_load) ev.push_back("kernel log: " + l);
+  }
+  if (!log.rm_init.empty()) {
+    score += 6;
+    for (const auto& l : log.rm_init) ev.push_back("kernel log: " + l);
+  }
+  if (fw.state == FirmwareCheck::State::kMissing) {
+    score += 10;
+    ev.push_back(fw.directory + "/" + join(fw.missing) + " missing" +
+                 (fw.other_versions.empty() ? "" : " (firmware present only for " + join(fw.other_versions) + ")"));
+  }
+  if (const auto p = param_number(f, "EnableGpuFirmware"); p && *p == 0 && needs_gsp) {
+    score += 10;
+    ev.push_back("EnableGpuFirmware=0: GSP turned off by a module parameter");
+  }
+  if (run.off_required > 0) {
+    score += 5;
+    ev.push_back("GSP not running on " + std::to_string(run.off_required) +
+                 " GPU(s) that require it (/proc/driver/nvidia/gpus/*/information)");
+  }
+  const auto init = cuinit_result(f);
+  const bool cuda_failed = init && *init != 0;
+  if (score > 0 && cuda_failed) {
+    score += 2;
+    ev.push_back("cuInit = " + std::to_string(*init) + " " + cu_result_name(*init));
+  }
+  if (score == 0 && fw.state == FirmwareCheck::State::kNotVisible && cuda_failed && run.running == 0) {
+    // Nothing points at the firmware, but nothing clears it either: the host's files are out of sight.
+    score = 3;
+    ev.push_back("the host's " + fw.directory + " cannot be seen from this container; the kernel log shows no firmware failure");
+  }
+  if (score == 0) return;
+  for (const auto& l : log.wpr2) ev.push_back("kernel log: " + l);
+  const std::string ver = module_version(f).value_or("<module version>");
+  std::string fix = "install the GSP firmware of exactly this driver on the host (/lib/firmware/nvidia/" + ver + "/" +
+                    (fw.needed.empty() ? std::string("gsp_ga10x.bin") : fw.needed.front()) +
+                    ", shipped with the same driver package as the module), rebuild the initramfs if it loads nvidia, "
+                    "then reload the module or reboot; use a driver release that supports these GPUs (Blackwell: open modules)";
+  if (!log.wpr2.empty()) fix += "; WPR2 already up: reset or cold-boot the GPU first";
+  out.push_back(make("gsp_firmware", "GSP firmware / kernel-driver support", score, ev, fix));
+}
+
+void hmm_cause(const Facts& f, const std::vector<Cause>& so_far, std::vector<Cause>& out) {
+  if (cuda_works(f)) return;  // UVM came up: whatever the log remembers is history
+  const LogSignals log = log_signals(f);
+  const auto& h = f.kernel.uvm_disable_hmm;
+  const auto init = cuinit_result(f);
+  std::vector<std::string> ev;
+  int score = 0;
+  if (!log.hmm.empty()) {
+    score = 12;
+    for (const auto& l : log.hmm) ev.push_back("kernel log: " + l);
+  } else if (init && *init == 3 && module_flavour(f) == Flavour::kOpen && uvm_loaded(f) == Tri::kYes) {
+    const bool disabled = h.present() && (h.value == "Y" || h.value == "1");
+    if (disabled) return;
+    score = h.present() ? 6 : 4;
+    ev.push_back("cuInit = 3 CUDA_ERROR_NOT_INITIALIZED with the open kernel module");
+    ev.push_back(h.present() ? "uvm_disable_hmm=" + h.value + " (HMM enabled)" : "uvm_disable_hmm unreadable (HMM may be on)");
+    // Strong firmware evidence explains cuInit = 3 by itself; HMM stays a candidate, ranked below.
+    for (const auto& c : so_far)
+      if (c.id == "gsp_firmware" && c.score >= 10) score = 3;
+  }
+  if (score == 0) return;
+  if (h.present() && !log.hmm.empty()) ev.push_back("uvm_disable_hmm=" + h.value);
+  out.push_back(make("uvm_hmm", "UVM/HMM (KASLR) failure", score, ev,
+                     "on the host: set `options nvidia_uvm uvm_disable_hmm=1` in /etc/modprobe.d and reload nvidia_uvm "
+                     "(or boot with nokaslr); CUDA 13 release notes list this as a known issue"));
+}
+
+void p2p_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cause>& out) {
+  const Finding* p2p = find_finding(all, "p2p.status");
+  if (p2p != nullptr && p2p->status == Status::kWarn && in_vm_passthrough(f))
+    from_finding(out, all, "p2p.status", "vm_p2p", "VFIO guest: no P2P behind the VM's emulated PCIe topology", 6);
+  if (failed(all, "pcie.acs")) from_finding(out, all, "pcie.acs", "acs", "PCIe ACS redirects peer traffic", 9);
+  if (warned(all, "iommu")) from_finding(out, all, "iommu", "iommu", "IOMMU translation on the GPUs", 5);
+  if (failed(all, "bar1")) from_finding(out, all, "bar1", "bar1", "256 MiB BAR1 (Above-4G / Resizable BAR off)", 9);
+  if (failed(all, "pcie.link")) from_finding(out, all, "pcie.link", "link_width", "PCIe link trained narrower than capable", 8);
+  if (failed(all, "pcie.aer")) from_finding(out, all, "pcie.aer", "aer", "PCIe errors (AER) on a GPU link", 6);
+  if (p2p != nullptr && p2p->status == Status::kFail) {
+    const bool regkey = p2p->summary.find("DISABLED_BY_REGKEY") != std::string::npos;
+    const bool explained = std::any_of(out.begin(), out.end(), [](const Cause& c) { return c.id == "acs" || c.id == "iommu"; });
+    if (regkey) from_finding(out, all, "p2p.status", "p2p_regkey", "P2P disabled by a driver registry key", 10);
+    else if (!explained)
+      from_finding(out, all, "p2p.status", "p2p_unsupported", "P2P not supported by this GPU/chipset/topology", 7);
+  }
+  if (warned(all, "env") && f.env.count("NCCL_P2P_DISABLE"))
+    from_finding(out, all, "env", "nccl_env", "NCCL_P2P_DISABLE set in the environment", 3);
+}
+
+}  // namespace
+
+const Finding* find_finding(const std::vector<Finding>& findings, const std::string& id) {
+  for (const auto& f : findings)
+    if (f.id == id) return &f;
+  return nullptr;
+}
+
+std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& all) {
+  std::vector<Cause> out;
+  no_driver_cause(f, out);
+  const LogSignals log = log_signals(f);
+  if (failed(all, "module.flavour")) {
+    from_finding(out, all, "module.flavour", "proprietary_blackwell", "Proprietary kernel module on Blackwell", 30);
+    for (const auto& l : log.open_required) out.back().evidence.push_back("kernel log: " + l);
+  } else if (!log.open_required.empty()) {
+    // The proprietary module refused every GPU and did not stay loaded: only the log tells.
+    std::vector<std::string> ev;
+    for (const auto& l : log.open_required) ev.push_back("kernel log: " + l);
+    out.push_back(make("proprietary_blackwell", "Proprietary kernel module on Blackwell", 30, ev,
+                       "install the -open kernel module packages (or run the .run installer with -M open), then reboot"));
+  }
+  if (failed(all, "module.binding") && !no_driver(f))
+    from_finding(out, all, "module.binding", "vfio_bound", "GPU(s) not bound to the nvidia driver", 20);
+  gsp_cause(f, out);
+  hmm_cause(f, out, out);
+  if (failed(all, "cuda.library")) {
+    const bool stub = is_stub_path(f.cuda.library_path) || cuinit_result(f).value_or(0) == 34;
+    const bool compat = is_compat_path(f.cuda.library_path);
+    if (stub) from_finding(out, all, "cuda.library", "stub_library", "Stub libcuda picked up instead of the driver's", 18);
+    else if (compat) from_finding(out, all, "cuda.library", "compat_library", "Forward-compatibility libcuda cannot drive this setup", 16);
+    else if (!no_driver(f)) from_finding(out, all, "cuda.library", "libcuda_missing", "Driver user space (libcuda.so.1) missing", 15);
+  }
+  if (failed(all, "versions.userspace"))
+    from_finding(out, all, "versions.userspace", "version_mismatch", "User-space driver libraries do not match the kernel module", 16);
+  if (failed(all, "fabric_manager"))
+    from_finding(out, all, "fabric_manager", "fabric_manager", "Fabric Manager not running on an NVSwitch system",
+                 cuinit_result(f).value_or(0) == 802 ? 16 : 12);
+  if (failed(all, "module.uvm")) from_finding(out, all, "module.uvm", "uvm_missing", "nvidia_uvm not loaded", 15);
+  if (failed(all, "uvm.major"))
+    from_finding(out, all, "uvm.major", "uvm_node", "/dev/nvidia-uvm missing or with the wrong major", 14);
+  // ENXIO/ENODEV opens are the stale-major story above; only EACCES/EPERM are about permissions.
+  const NodeAccess access = node_access(f);
+  if (failed(all, "devices.open") && (access.eacces || access.eperm))
+    from_finding(out, all, "devices.open", "device_access", "Device permissions / cgroup device filter", 14);
+  else if (failed(all, "cgroup"))
+    from_finding(out, all, "cgroup", "device_access", "Device permissions / cgroup device filter", 13);
+  if (failed(all, "devices.nodes"))
+    from_finding(out, all, "devices.nodes", "device_nodes", "NVIDIA device nodes missing or wrong", 12);
+  if (failed(all, "env")) from_finding(out, all, "env", "visible_devices", "CUDA_VISIBLE_DEVICES hides the GPUs", 14);
+  if (failed(all, "versions.cuda_api"))
+    from_finding(out, all, "versions.cuda_api", "insufficient_driver", "Driver too old for the CUDA runtime p2pcheck uses", 12);
+  if (failed(all, "compute_mode"))
+    from_finding(out, all, "compute_mode", "compute_mode", "Compute mode forbids CUDA contexts", 10);
+  const auto& c = f.cuda;
+  if (c.status == "crashed" || c.status == "timed_out")
+    out.push_back(make("cuda_probe_" + c.status, "The driver crashed or hung inside CUDA initialisation", 8,
+                       {"CUDA probe " + c.status + ": " + c.detail}, "check the kernel log; reset the GPU or reboot"));
+  p2p_causes(f, all, out);
+  const auto init = cuinit_result(f);
+  const bool strong = std::any_of(out.begin(), out.end(), [](const Cause& x) { return x.score >= 5; });
+  if (init && *init != 0 && !strong)
+    out.push_back(make("cuinit", "cuInit failed: " + cu_result_name(*init), 2, {cu_init_explanation(*init)},
+                       "see the failed checks above; the explanation lists the usual causes of this code"));
+  return out;
+}
+
+}  // namespace p2p::doctor
