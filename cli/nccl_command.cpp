@@ -18,6 +18,8 @@
 #include "nccl/report.hpp"
 #include "nccl/runner.hpp"
 #include "nccl/table.hpp"
+#include "nccl/topology_view.hpp"
+#include "topology/discovery/discovery.hpp"
 #endif
 
 namespace p2p::cli {
@@ -145,6 +147,17 @@ nccl::ProgressFn progress_printer(const std::string& label) {
   };
 }
 
+// The live topology is context, not a precondition: a host hwloc cannot read still gets its
+// NCCL figures, with a note in place of the side-by-side view.
+std::string transport_beside_topology(const nccl::NcclRun& run) {
+  if (run.transport.nranks < 2) return "";
+  try {
+    return nccl::format_transport_vs_topology(run, topo::snapshot_from_this_host());
+  } catch (const std::exception& e) {
+    return std::string("#   (no topology beside the transport matrix: ") + e.what() + ")\n";
+  }
+}
+
 bool any_status(const nccl::NcclRun& run, const std::string& status) {
   for (const auto& r : run.results) {
     if (r.status == status) return true;
@@ -176,7 +189,8 @@ int run_nccl_command(const NcclCommandOptions& o) {
   }
 
   std::cout << nccl::format_environment(report.run.environment) << nccl::format_results_table(report.run)
-            << nccl::format_transport_matrix(report.run) << nccl::format_pair_matrix(report.run);
+            << nccl::format_transport_matrix(report.run) << transport_beside_topology(report.run)
+            << nccl::format_pair_matrix(report.run);
   if (report.p2p_off) {
     std::cout << nccl::format_transport_matrix(*report.p2p_off) << nccl::format_pair_matrix(*report.p2p_off)
               << nccl::format_p2p_comparison(report.run, *report.p2p_off);
