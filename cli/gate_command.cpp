@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "cli/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
 #include "topology/topo_text.hpp"
@@ -24,7 +25,7 @@ int run_gate_command(const GateOptions& opts) {
     expected->source = opts.expect;  // the decision names the file the user gave as golden
   }
   const topo::TopologySnapshot t =
-      opts.input.empty() ? topo::snapshot_from_this_host() : topo::load_topology(opts.input);
+      opts.input.empty() ? live_topology() : topo::load_topology(opts.input);
   const std::string input = opts.input.empty() ? "this host" : opts.input;
 
   // No CUDA here: require_p2p is recorded as still needing the live check, which bench runs.

@@ -19,6 +19,7 @@
 #include "nccl/runner.hpp"
 #include "nccl/table.hpp"
 #include "nccl/topology_view.hpp"
+#include "cli/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 #endif
 
@@ -152,7 +153,7 @@ nccl::ProgressFn progress_printer(const std::string& label) {
 std::string transport_beside_topology(const nccl::NcclRun& run) {
   if (run.transport.nranks < 2) return "";
   try {
-    return nccl::format_transport_vs_topology(run, topo::snapshot_from_this_host());
+    return nccl::format_transport_vs_topology(run, live_topology());
   } catch (const std::exception& e) {
     return std::string("#   (no topology beside the transport matrix: ") + e.what() + ")\n";
   }

@@ -5,6 +5,7 @@
 
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
+#include "cli/live_topology.hpp"
 #include "topology/diff.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/snapshot_json.hpp"
@@ -15,7 +16,7 @@ namespace p2p::cli {
 namespace {
 
 topo::TopologySnapshot snapshot_for(const TopoOptions& opts) {
-  topo::TopologySnapshot t = opts.input.empty() ? topo::snapshot_from_this_host() : topo::load_topology(opts.input);
+  topo::TopologySnapshot t = opts.input.empty() ? live_topology() : topo::load_topology(opts.input);
   if (!opts.environment.empty()) topo::apply_environment_facts_file(t, opts.environment);
   return t;
 }
