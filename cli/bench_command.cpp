@@ -1,0 +1,130 @@
+#include "cli/bench_command.hpp"
+
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+
+#if P2P_WITH_BENCH
+#include "bench/cases.hpp"
+#include "bench/inventory.hpp"
+#include "bench/no_gpu.hpp"
+#include "bench/run.hpp"
+#include "bench/selection.hpp"
+#include "bench/sizes.hpp"
+#include "common/file_io.hpp"
+#endif
+
+namespace p2p::cli {
+namespace {
+
+struct BenchCommandOptions {
+  bool list = false;
+  std::string gpus;
+  std::string sizes;
+  int samples = 5;
+  int warmup_samples = 1;
+  int copies = 0;
+  std::string json_path;
+  bool skip_gate = false;
+  bool no_affinity = false;
+};
+
+#if P2P_WITH_BENCH
+
+struct TopologyAndGate {
+  topo::TopologySnapshot snapshot;
+  bench::GateRecord gate;
+};
+
+// The one place where `bench` meets topology discovery and the gate. Until those are wired
+// in, the snapshot is the minimal one built from CUDA (bus ids, names) and sysfs (PCIe link,
+// NUMA node, local CPUs), and the gate is not consulted: its decision is recorded as null.
+// Wiring: take p2p::topo::snapshot_from_this_host(), run the gate on it, and refuse to
+// measure on a blocking verdict unless opts.skip_gate.
+TopologyAndGate load_topology_and_gate(const BenchCommandOptions& opts) {
+  TopologyAndGate out;
+  out.snapshot = bench::snapshot_from_cuda(bench::discover_devices());
+  out.gate.detail = opts.skip_gate ? "skipped (--skip-gate)" : "gate not available in this build";
+  return out;
+}
+
+std::vector<std::string> checked_pass_through(const std::vector<std::string>& extras) {
+  for (const auto& a : extras) {
+    if (a.rfind("--benchmark_", 0) != 0) {
+      throw InputError("bench: unknown option `" + a + "` (Google Benchmark flags are passed as --benchmark_NAME=VALUE)");
+    }
+  }
+  return extras;
+}
+
+int print_case_list() {
+  std::size_t width = 0;
+  for (const auto& c : bench::all_cases()) width = std::max(width, c.name.size());
+  for (const auto& c : bench::all_cases()) {
+    std::cout << std::left << std::setw(static_cast<int>(width) + 2) << c.name << c.what << "\n";
+  }
+  return 0;
+}
+
+int run_bench_command(const BenchCommandOptions& o, const std::vector<std::string>& extras) {
+  if (o.list) return print_case_list();
+  bench::BenchOptions opts;
+  opts.benchmark_args = checked_pass_through(extras);
+  if (!o.gpus.empty()) opts.gpus = bench::parse_gpu_list(o.gpus);
+  if (!o.sizes.empty()) opts.sizes_bytes = bench::parse_size_list(o.sizes);
+  opts.measure.samples = o.samples;
+  opts.measure.warmup_samples = o.warmup_samples;
+  opts.measure.copies_per_batch = o.copies;
+  opts.cpu_affinity = !o.no_affinity;
+
+  bench::require_usable_gpus();  // NoGpuError: one line, exit 3
+  const TopologyAndGate tg = load_topology_and_gate(o);
+  bench::BenchInputs inputs{tg.snapshot, tg.gate, o.skip_gate};
+  const bench::BenchOutcome outcome = bench::run_bench(opts, inputs, std::cerr);
+
+  std::ostream& tables = outcome.benchmark_owns_stdout ? std::cerr : std::cout;
+  tables << bench::render_text_report(outcome.document) << std::flush;
+  if (!o.json_path.empty()) {
+    const nlohmann::json j = outcome.document;
+    write_text_file_atomically(o.json_path, j.dump(2) + "\n");
+  }
+  return bench::exit_code_for(outcome.document);
+}
+
+#else
+
+int run_bench_command(const BenchCommandOptions&, const std::vector<std::string>&) {
+  throw NoGpuError("this p2pcheck was built without CUDA: bench is not available");
+}
+
+#endif
+
+}  // namespace
+
+Command add_bench_command(CLI::App& root) {
+  auto o = std::make_shared<BenchCommandOptions>();
+  CLI::App* app = root.add_subcommand(
+      "bench", "Measure bandwidth and latency of every GPU pair and host link, verifying every transfer");
+  app->add_flag("--list", o->list, "List the benchmark cases, one line each, and exit");
+  app->add_option("--gpus", o->gpus, "CUDA ordinals to measure, e.g. 0,1 (default: all)");
+  app->add_option("--sizes", o->sizes, "Copy sizes, e.g. 64M,1G (default: 4K to 1G, powers of two)");
+  app->add_option("--samples", o->samples, "Timed samples per figure; the median is reported")
+      ->check(CLI::Range(1, 1000));
+  app->add_option("--warmup", o->warmup_samples, "Untimed (but verified) samples before timing")
+      ->check(CLI::Range(0, 100));
+  app->add_option("--copies", o->copies, "Copies per timed sample (default: about 2 GiB per sample, 4 to 64)")
+      ->check(CLI::Range(0, 64));
+  app->add_option("--json", o->json_path, "Write the results document to FILE (atomically)");
+  app->add_flag("--skip-gate", o->skip_gate, "Measure even if the gate blocks; recorded in the results");
+  app->add_flag("--no-affinity", o->no_affinity, "Do not pin the host thread to the GPU's local CPUs");
+  // --benchmark_* flags go to Google Benchmark unchanged.
+  app->allow_extras();
+  return Command{app, [o, app] { return run_bench_command(*o, app->remaining()); }};
+}
+
+}  // namespace p2p::cli
