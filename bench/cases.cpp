@@ -89,7 +89,7 @@ std::vector<Case> make_cases() {
       "d2h_sm", "SM copy kernel on the GPU storing into mapped pinned host memory",
       S::kGpuToHost, [](const Route& r) { return std::vector<Lane>{lane(r.src, Endpoint::host(), r.src.gpu, M::kSm)}; }, false));
   cs.push_back(bandwidth_case(
-      "h2d_d2h_sm", "SM copy kernels on the GPU in both directions at once, half of its SMs each; each direction and the sum",
+      "h2d_d2h_sm", "one SM copy kernel on the GPU, alternate warps copying host to GPU and GPU to host; each direction and the sum",
       S::kHostGpuBoth, [](const Route& r) {
         return std::vector<Lane>{lane(Endpoint::host(), r.dst, r.dst.gpu, M::kSm),
                                  lane(r.dst, Endpoint::host(), r.dst.gpu, M::kSm)};

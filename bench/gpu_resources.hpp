@@ -9,22 +9,49 @@
 #include <string>
 
 #include "bench/endpoint.hpp"
+#include "bench/host_memory.hpp"
 #include "common/cuda_resources.hpp"
 #include "kernels/latch.hpp"
 
 namespace p2p::bench {
+
+// Anonymous memory, 2 MiB aligned, advised to use transparent huge pages, faulted in and pinned
+// with cudaHostRegister (mapped, portable). Unregistered and unmapped on destruction.
+class RegisteredHostMemory {
+ public:
+  RegisteredHostMemory() = default;
+  static RegisteredHostMemory allocate(std::size_t bytes);
+  ~RegisteredHostMemory();
+  RegisteredHostMemory(RegisteredHostMemory&& o) noexcept;
+  RegisteredHostMemory& operator=(RegisteredHostMemory&& o) noexcept;
+  RegisteredHostMemory(const RegisteredHostMemory&) = delete;
+  RegisteredHostMemory& operator=(const RegisteredHostMemory&) = delete;
+  void* get() const { return aligned_; }
+
+ private:
+  void reset() noexcept;
+  void* mapping_ = nullptr;
+  std::size_t mapping_bytes_ = 0;
+  void* aligned_ = nullptr;
+  bool registered_ = false;
+};
 
 // Device memory on a GPU endpoint, or pinned host memory mapped into every GPU (portable,
 // mapped) for the host endpoint; with unified addressing the same pointer works everywhere.
 class Buffer {
  public:
   Buffer() = default;
-  static Buffer allocate(const Endpoint& where, std::size_t bytes);
-  void* get() const { return device_ ? device_.get() : host_.get(); }
+  static Buffer allocate(const Endpoint& where, std::size_t bytes, HostMemory host = HostMemory::kPinned);
+  void* get() const {
+    if (device_) return device_.get();
+    if (host_) return host_.get();
+    return registered_.get();
+  }
 
  private:
   cuda::DevicePtr device_;
   cuda::PinnedHostPtr host_;
+  RegisteredHostMemory registered_;
 };
 
 // Owns the latch words. arm() before enqueueing a sample, hold() at the head of each stream,

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/host_memory.hpp"
 #include "bench/lane.hpp"
 #include "kernels/copy.hpp"
 
@@ -29,11 +30,12 @@ struct MeasureOptions {
   int warmup_samples = 1;
   int copies_per_batch = 0;      // 0: copies_per_batch(bytes) from sizes.hpp
   kernels::CopyShape sm_shape;   // blocks 0: fill every SM of the issuer
+  HostMemory host_memory = HostMemory::kPinned;
   double timeout_s = 60;         // a sample that takes longer is a hang (HangError)
   std::uint64_t latch_timeout_ns = 10'000'000'000ull;
   std::uint64_t latency_loads = 50'000;         // dependent loads per latency sample
   std::uint64_t latency_stride_bytes = 128;     // one node per 128-byte line
-  std::uint64_t latency_span_bytes = 16ull << 20;
+  std::uint64_t latency_span_bytes = 1ull << 20;
   std::optional<Corruption> corrupt_for_tests;  // TEST ONLY, see Corruption
 };
 

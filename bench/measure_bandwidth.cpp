@@ -59,17 +59,21 @@ class BandwidthRun {
       if (l.method == Method::kSm) ++sm_lanes_per_gpu[l.issuer];
       if (l.method == Method::kStaged) limit_staged_batch();
     }
+    // Two SM lanes on one GPU run as one kernel, alternate warps on each (see launch_copy_pair).
+    fused_pair_ = lanes.size() == 2 && lanes[0].method == Method::kSm && lanes[1].method == Method::kSm &&
+                  lanes[0].issuer == lanes[1].issuer;
+    if (fused_pair_) sm_lanes_per_gpu[lanes[0].issuer] = 1;
     for (const Lane& l : lanes) {
       auto run = std::make_unique<LaneRun>();
       run->lane = l;
-      run->src = Buffer::allocate(l.src, bytes);
-      run->dst = Buffer::allocate(l.dst, bytes);
+      run->src = Buffer::allocate(l.src, bytes, opt.host_memory);
+      run->dst = Buffer::allocate(l.dst, bytes, opt.host_memory);
       run->stream = cuda::make_stream(l.issuer);
       run->start = cuda::make_event(l.issuer);
       run->end = cuda::make_event(l.issuer);
       run->mismatches = cuda::make_device_buffer(verifying_gpu(l), sizeof(unsigned long long));
       if (l.method == Method::kSm) {
-        // Lanes sharing a GPU split its SMs, as they would split them anyway once running.
+        // Separate kernels sharing a GPU split its SMs, as they would split them anyway once running.
         run->shape = kernels::resolve_copy_shape(l.issuer, opt.sm_shape);
         run->shape.blocks = std::max(1, run->shape.blocks / sm_lanes_per_gpu[l.issuer]);
       }
@@ -89,7 +93,11 @@ class BandwidthRun {
     latch_.arm();
     LaneRun& first = *lanes_.front();
     try {
-      for (auto& r : lanes_) enqueue(*r);
+      if (fused_pair_) {
+        enqueue(*lanes_[0], lanes_[1].get());
+      } else {
+        for (auto& r : lanes_) enqueue(*r, nullptr);
+      }
       if (lanes_.size() > 1) {
         cuda::DeviceGuard on(first.lane.issuer);
         for (std::size_t i = 1; i < lanes_.size(); ++i) {
@@ -165,7 +173,7 @@ class BandwidthRun {
     p->chunk_bytes = static_cast<std::size_t>((bytes_ + p->chunks_per_copy - 1) / p->chunks_per_copy);
     p->chunk_bytes = (p->chunk_bytes + 255) / 256 * 256;
     p->slots = std::min(kStagedSlots, p->chunks_per_copy * static_cast<std::size_t>(copies_));
-    p->bounce = Buffer::allocate(Endpoint::host(), p->chunk_bytes * p->slots);
+    p->bounce = Buffer::allocate(Endpoint::host(), p->chunk_bytes * p->slots, opt_.host_memory);
     p->helper = cuda::make_stream(l.dst.gpu);
     for (std::size_t s = 0; s < p->slots; ++s) {
       p->copied_out.push_back(cuda::make_event(l.src.gpu, cudaEventDisableTiming));
@@ -202,12 +210,15 @@ class BandwidthRun {
     for (auto& [dev, stream] : utility_) wait_until_done(stream.get(), deadline, "pattern fill");
   }
 
-  void enqueue(LaneRun& r) {
+  // `partner`: the second lane of a fused pair, copied by the same kernels on r's stream; its
+  // events are recorded there too, so both directions report the same span.
+  void enqueue(LaneRun& r, LaneRun* partner) {
     const Lane& l = r.lane;
     cuda::DeviceGuard on(l.issuer);
     cudaStream_t s = r.stream.get();
     latch_.hold(s, opt_.latch_timeout_ns);
     P2P_CHECK(cudaEventRecord(r.start.get(), s));
+    if (partner != nullptr) P2P_CHECK(cudaEventRecord(partner->start.get(), s));
     std::size_t chunk_counter = 0;
     for (int k = 0; k < copies_; ++k) {
       switch (l.method) {
@@ -219,7 +230,12 @@ class BandwidthRun {
           }
           break;
         case Method::kSm:
-          kernels::launch_copy(r.dst.get(), r.src.get(), bytes_, r.shape, s);
+          if (partner != nullptr) {
+            kernels::launch_copy_pair(r.dst.get(), r.src.get(), partner->dst.get(), partner->src.get(), bytes_,
+                                      r.shape, s);
+          } else {
+            kernels::launch_copy(r.dst.get(), r.src.get(), bytes_, r.shape, s);
+          }
           break;
         case Method::kStaged:
           enqueue_staged_copy(r, chunk_counter);
@@ -236,6 +252,7 @@ class BandwidthRun {
       P2P_CHECK(cudaStreamWaitEvent(s, r.staged->drained.get(), 0));
     }
     P2P_CHECK(cudaEventRecord(r.end.get(), s));
+    if (partner != nullptr) P2P_CHECK(cudaEventRecord(partner->end.get(), s));
   }
 
   // Each stream's work is issued with its own GPU current: the lane's stream on the source,
@@ -303,6 +320,7 @@ class BandwidthRun {
   std::uint64_t bytes_;
   MeasureOptions opt_;
   int copies_ = 0;
+  bool fused_pair_ = false;
   // Declared first, destroyed last: peer mappings outlive the buffers mapped through them.
   std::vector<cuda::PeerAccess> peers_;
   Latch latch_;

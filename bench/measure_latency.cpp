@@ -1,7 +1,7 @@
 // The latency half of measure.hpp: one GPU thread walks a pointer chain laid out in the
-// memory under test, one node per 128-byte line. Every sample walks the same nodes from the
-// first, so the warm-up sample leaves the address translations warm and what is timed is the
-// load itself; ld.global.cv keeps any cache from answering instead of the memory.
+// memory under test, one node per 128-byte line, round and round a small span (1 MiB by
+// default) so that the address translations stay warm and what is timed is the load itself;
+// ld.global.cv keeps any cache from answering instead of the memory.
 #include "bench/gpu_resources.hpp"
 #include "bench/measure.hpp"
 #include "common/error.hpp"
@@ -22,7 +22,7 @@ Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t /*bytes*/
 
   cuda::PeerAccess peer;
   if (l.dst.is_gpu() && l.dst.gpu != l.issuer) peer = cuda::PeerAccess(l.issuer, l.dst.gpu);
-  Buffer chain = Buffer::allocate(l.dst, opt.latency_span_bytes);
+  Buffer chain = Buffer::allocate(l.dst, opt.latency_span_bytes, opt.host_memory);
   {
     // The owner writes the chain into its own memory; host memory is written by the issuer.
     const int builder = l.dst.is_gpu() ? l.dst.gpu : l.issuer;

@@ -207,7 +207,8 @@ void to_json(json& j, const BenchDocument& r) {
   j["options"] = json{{"samples", r.samples},
                       {"warmup_samples", r.warmup_samples},
                       {"sizes_bytes", r.sizes_bytes},
-                      {"cpu_affinity", r.cpu_affinity}};
+                      {"cpu_affinity", r.cpu_affinity},
+                      {"host_memory", r.host_memory}};
   j["gpus"] = r.gpus;
   j["p2p_access"] = r.p2p_access;
   j["bandwidth"] = r.bandwidth;
@@ -234,6 +235,7 @@ void from_json(const json& j, BenchDocument& r) {
   r.warmup_samples = opts.at("warmup_samples").get<int>();
   r.sizes_bytes = opts.at("sizes_bytes").get<std::vector<std::uint64_t>>();
   r.cpu_affinity = opts.at("cpu_affinity").get<bool>();
+  r.host_memory = opts.at("host_memory").get<std::string>();
   r.gpus = j.at("gpus").get<std::vector<GpuRecord>>();
   r.p2p_access = j.at("p2p_access").get<std::vector<std::vector<bool>>>();
   r.bandwidth = j.at("bandwidth").get<std::vector<BandwidthResult>>();

@@ -112,6 +112,7 @@ struct BenchDocument {
   int warmup_samples = 0;
   std::vector<std::uint64_t> sizes_bytes;
   bool cpu_affinity = true;
+  std::string host_memory = "pinned";  // how host buffers were allocated: pinned | hugepages
   std::vector<GpuRecord> gpus;
   std::vector<std::vector<bool>> p2p_access;  // [i][j] over `gpus`: cudaDeviceCanAccessPeer
   std::vector<BandwidthResult> bandwidth;

@@ -123,6 +123,7 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
   doc.warmup_samples = opts.measure.warmup_samples;
   doc.sizes_bytes = opts.sizes_bytes;
   doc.cpu_affinity = opts.cpu_affinity;
+  doc.host_memory = to_string(opts.measure.host_memory);
   for (int g : ctx->gpus) doc.gpus.push_back(gpu_record(*ctx, g));
   for (int a : ctx->gpus) {
     doc.p2p_access.emplace_back();

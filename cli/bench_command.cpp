@@ -11,6 +11,7 @@
 
 #if P2P_WITH_BENCH
 #include "bench/cases.hpp"
+#include "bench/host_memory.hpp"
 #include "bench/inventory.hpp"
 #include "bench/no_gpu.hpp"
 #include "bench/run.hpp"
@@ -32,6 +33,7 @@ struct BenchCommandOptions {
   std::string json_path;
   bool skip_gate = false;
   bool no_affinity = false;
+  std::string host_memory = "pinned";
 };
 
 #if P2P_WITH_BENCH
@@ -81,6 +83,7 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
   opts.measure.warmup_samples = o.warmup_samples;
   opts.measure.copies_per_batch = o.copies;
   opts.cpu_affinity = !o.no_affinity;
+  opts.measure.host_memory = *bench::host_memory_from_string(o.host_memory);  // checked by CLI11
 
   bench::require_usable_gpus();  // NoGpuError: one line, exit 3
   const TopologyAndGate tg = load_topology_and_gate(o);
@@ -122,6 +125,9 @@ Command add_bench_command(CLI::App& root) {
   app->add_option("--json", o->json_path, "Write the results document to FILE (atomically)");
   app->add_flag("--skip-gate", o->skip_gate, "Measure even if the gate blocks; recorded in the results");
   app->add_flag("--no-affinity", o->no_affinity, "Do not pin the host thread to the GPU's local CPUs");
+  app->add_option("--host-memory", o->host_memory,
+                  "Host buffers: pinned (cudaHostAlloc) or hugepages (2 MiB pages, cudaHostRegister)")
+      ->check(CLI::IsMember({"pinned", "hugepages"}));
   // --benchmark_* flags go to Google Benchmark unchanged.
   app->allow_extras();
   return Command{app, [o, app] { return run_bench_command(*o, app->remaining()); }};

@@ -13,7 +13,7 @@ namespace p2p::kernels {
 // How the copy kernel is launched. `blocks` 0 means "fill the device": SMs x resident blocks.
 struct CopyShape {
   int blocks = 0;
-  int threads_per_block = 512;
+  int threads_per_block = 512;  // a multiple of 64
   int unroll = 4;  // 16-byte loads in flight per thread per step: 1, 2, 4, 8 or 16
 };
 
@@ -27,5 +27,10 @@ CopyShape resolve_copy_shape(int device, const CopyShape& wanted);
 // 32-bit words. Small copies launch no more blocks than they need.
 void launch_copy(void* dst, const void* src, std::size_t bytes, const CopyShape& shape,
                  cudaStream_t stream);
+
+// Two copies of `bytes` at once in one kernel, alternate warps on each: both directions of a
+// bidirectional SM copy share every SM for the whole run. Same rules as launch_copy.
+void launch_copy_pair(void* dst0, const void* src0, void* dst1, const void* src1, std::size_t bytes,
+                      const CopyShape& shape, cudaStream_t stream);
 
 }  // namespace p2p::kernels

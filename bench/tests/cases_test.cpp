@@ -9,10 +9,10 @@ namespace {
 
 using namespace p2p::bench;
 
-const Case& find(const std::string& name) {
+const Case& find(const char* name) {
   for (const auto& c : all_cases())
     if (c.name == name) return c;
-  throw std::runtime_error("no case " + name);
+  throw std::runtime_error(std::string("no case ") + name);
 }
 
 BenchContext two_gpus(bool p2p) {

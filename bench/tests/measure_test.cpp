@@ -59,6 +59,19 @@ TEST(Measure, EveryKindOfCopyOnOneGpuIsVerified) {
   }
 }
 
+TEST(Measure, HugePageHostMemoryIsVerifiedToo) {
+  REQUIRE_GPUS(1);
+  const Endpoint g = Endpoint::on_gpu(0), h = Endpoint::host();
+  MeasureOptions o = quick();
+  o.host_memory = HostMemory::kHugePages;
+  for (Method method : {Method::kCopyEngine, Method::kSm}) {
+    const std::string m = "hugepages " + to_string(method);
+    expect_clean(measure_bandwidth({{h, g, 0, method}, {g, h, 0, method}}, kBytes, o), 2, m);
+  }
+  const Measured lat = measure_latency({{g, h, 0, Method::kPointerChase}}, 0, o);
+  EXPECT_EQ(lat.lanes[0].bad_samples, 0);
+}
+
 TEST(Measure, SmallAndOddSizesAreVerifiedToo) {
   REQUIRE_GPUS(1);
   const Endpoint g = Endpoint::on_gpu(0), h = Endpoint::host();

@@ -29,10 +29,10 @@ BenchContext pcie_host(std::vector<int> gens, bool p2p = true) {
   return ctx;
 }
 
-const Case& find(const std::string& name) {
+const Case& find(const char* name) {
   for (const auto& c : all_cases())
     if (c.name == name) return c;
-  throw std::runtime_error(name);
+  throw std::runtime_error(std::string("no case ") + name);
 }
 
 TEST(Ceilings, HostLinkPairMinimumNvlinkAndNone) {

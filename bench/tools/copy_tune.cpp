@@ -1,7 +1,10 @@
-// Developer tool, not part of `p2pcheck`: measures the SM copy kernel over a grid of launch
-// shapes, and copy-engine copies over batch lengths, for host->GPU, GPU->host and within the
-// GPU, so the defaults in kernels/copy.hpp and bench/sizes.cpp can be chosen on real hardware.
+// Developer tool, not part of `p2pcheck`: measures copy-engine batch lengths, SM copy kernel
+// launch shapes, host memory kinds and pointer-chase spans on one GPU (host<->GPU and within
+// the GPU), so the defaults in kernels/copy.hpp, bench/sizes.cpp and bench/measure.hpp can be
+// chosen on real hardware.
 //   p2p_copy_tune [gpu=0] [size=512M]
+#include <cuda_runtime_api.h>
+
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -12,18 +15,30 @@
 #include "bench/records.hpp"
 #include "bench/sizes.hpp"
 #include "bench/stats.hpp"
+#include "common/file_io.hpp"
 
 using namespace p2p;
 using namespace p2p::bench;
 
 namespace {
 
-double median_gbps(const std::vector<Lane>& lanes, std::uint64_t bytes, const MeasureOptions& opt, int lane = 0) {
-  const Measured m = measure_bandwidth(lanes, bytes, opt);
+struct Figure {
+  double median = 0;
+  double spread_pct = 0;
+};
+
+Figure lane_figure(const Measured& m, std::uint64_t bytes, std::size_t lane) {
   std::vector<double> g;
   for (double s : m.lanes[lane].seconds) g.push_back(gbps(bytes, m.copies_per_sample, s));
   if (m.lanes[lane].bad_words != 0) std::printf("  !! %llu bad words\n", static_cast<unsigned long long>(m.lanes[lane].bad_words));
-  return summarize(g).median;
+  const SampleStats st = summarize(g);
+  return {st.median, st.spread * 100};
+}
+
+std::string cell(const Figure& f) {
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), "%8.2f±%4.1f%%", f.median, f.spread_pct);
+  return buf;
 }
 
 }  // namespace
@@ -34,53 +49,77 @@ int main(int argc, char** argv) {
     const int gpu = argc > 1 ? std::stoi(argv[1]) : 0;
     const std::uint64_t bytes = argc > 2 ? parse_size_bytes(argv[2]) : 512 * kMiB;
     const Endpoint g = Endpoint::on_gpu(gpu), host = Endpoint::host();
-    MeasureOptions opt;
-    opt.samples = 3;
-    opt.warmup_samples = 1;
+    std::printf("transparent huge pages: %s", try_read_text_file("/sys/kernel/mm/transparent_hugepage/enabled").value_or("?\n").c_str());
+    MeasureOptions base;
+    base.samples = 5;
+    base.warmup_samples = 1;
 
-    std::printf("copy engine, %s, GB/s by copies per sample\n%8s %9s %9s %9s %9s %9s\n", format_bytes(bytes).c_str(),
-                "copies", "h2d", "d2h", "bidir_h2d", "bidir_d2h", "local");
-    for (int copies : {4, 8, 16, 32}) {
-      opt.copies_per_batch = copies;
-      const double h2d = median_gbps({{host, g, gpu, Method::kCopyEngine}}, bytes, opt);
-      const double d2h = median_gbps({{g, host, gpu, Method::kCopyEngine}}, bytes, opt);
-      const std::vector<Lane> both{{host, g, gpu, Method::kCopyEngine}, {g, host, gpu, Method::kCopyEngine}};
-      const double bi0 = median_gbps(both, bytes, opt, 0);
-      const double bi1 = median_gbps(both, bytes, opt, 1);
-      const double local = median_gbps({{g, g, gpu, Method::kCopyEngine}}, bytes, opt);
-      std::printf("%8d %9.2f %9.2f %9.2f %9.2f %9.1f\n", copies, h2d, d2h, bi0, bi1, local);
+    std::printf("\ncopy engine, %s, median GB/s ± spread, by host memory and copies per sample\n", format_bytes(bytes).c_str());
+    std::printf("%-10s %6s %15s %15s %15s %15s\n", "memory", "copies", "h2d", "d2h", "bidir h2d", "bidir d2h");
+    for (HostMemory mem : {HostMemory::kPinned, HostMemory::kHugePages}) {
+      for (int copies : {4, 16}) {
+        MeasureOptions o = base;
+        o.host_memory = mem;
+        o.copies_per_batch = copies;
+        const auto h2d = lane_figure(measure_bandwidth({{host, g, gpu, Method::kCopyEngine}}, bytes, o), bytes, 0);
+        const auto d2h = lane_figure(measure_bandwidth({{g, host, gpu, Method::kCopyEngine}}, bytes, o), bytes, 0);
+        const Measured bi = measure_bandwidth({{host, g, gpu, Method::kCopyEngine}, {g, host, gpu, Method::kCopyEngine}}, bytes, o);
+        std::printf("%-10s %6d %15s %15s %15s %15s\n", to_string(mem).c_str(), copies, cell(h2d).c_str(), cell(d2h).c_str(),
+                    cell(lane_figure(bi, bytes, 0)).c_str(), cell(lane_figure(bi, bytes, 1)).c_str());
+        std::fflush(stdout);
+      }
+    }
+    {
+      MeasureOptions o = base;
+      o.copies_per_batch = 4;
+      const auto local = lane_figure(measure_bandwidth({{g, g, gpu, Method::kCopyEngine}}, bytes, o), bytes, 0);
+      std::printf("device-local copy engine: %s\n", cell(local).c_str());
     }
 
-    opt.copies_per_batch = 0;
-    std::printf("\nSM copy kernel, %s, GB/s by shape (blocks 0 = fill every SM)\n%7s %7s %7s %9s %9s %9s\n",
-                format_bytes(bytes).c_str(), "threads", "unroll", "blocks", "h2d", "d2h", "local");
     int sms = 0;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu);
+    std::printf("\nSM copy kernel, %s, pinned memory, by shape (blocks 0 = fill every SM)\n", format_bytes(bytes).c_str());
+    std::printf("%7s %6s %6s %15s %15s %15s\n", "threads", "unroll", "blocks", "h2d", "d2h", "local");
     for (int threads : {256, 512, 1024}) {
-      for (int unroll : {2, 4, 8, 16}) {
-        for (int blocks : {0, sms, 2 * sms}) {
-          opt.sm_shape = kernels::CopyShape{blocks, threads, unroll};
-          const double h2d = median_gbps({{host, g, gpu, Method::kSm}}, bytes, opt);
-          const double d2h = median_gbps({{g, host, gpu, Method::kSm}}, bytes, opt);
-          const double local = median_gbps({{g, g, gpu, Method::kSm}}, bytes, opt);
-          std::printf("%7d %7d %7d %9.2f %9.2f %9.1f\n", threads, unroll, blocks, h2d, d2h, local);
+      for (int unroll : {4, 8, 16}) {
+        for (int blocks : {0, sms}) {
+          MeasureOptions o = base;
+          o.samples = 3;
+          o.sm_shape = kernels::CopyShape{blocks, threads, unroll};
+          const auto h2d = lane_figure(measure_bandwidth({{host, g, gpu, Method::kSm}}, bytes, o), bytes, 0);
+          const auto d2h = lane_figure(measure_bandwidth({{g, host, gpu, Method::kSm}}, bytes, o), bytes, 0);
+          const auto local = lane_figure(measure_bandwidth({{g, g, gpu, Method::kSm}}, bytes, o), bytes, 0);
+          std::printf("%7d %6d %6d %15s %15s %15s\n", threads, unroll, blocks, cell(h2d).c_str(), cell(d2h).c_str(),
+                      cell(local).c_str());
           std::fflush(stdout);
         }
       }
     }
 
-    std::printf("\nhost latency, ns per load by stride and span\n");
-    for (std::uint64_t stride : {64ull, 128ull, 4096ull}) {
-      for (std::uint64_t span : {2 * kMiB, 16 * kMiB, 256 * kMiB}) {
-        MeasureOptions lo;
-        lo.samples = 5;
-        lo.latency_stride_bytes = stride;
-        lo.latency_span_bytes = span;
-        lo.latency_loads = std::min<std::uint64_t>(50000, span / stride - 1);
-        const Measured m = measure_latency({{g, host, gpu, Method::kPointerChase}}, 0, lo);
-        std::printf("stride %5llu span %9s loads %6llu: %8.1f ns\n", static_cast<unsigned long long>(stride),
-                    format_bytes(span).c_str(), static_cast<unsigned long long>(lo.latency_loads),
-                    summarize(m.latency_ns).median);
+    std::printf("\nSM copy kernel, default shape, by host memory: h2d, d2h, and both at once (one kernel, alternate warps)\n");
+    for (HostMemory mem : {HostMemory::kPinned, HostMemory::kHugePages}) {
+      MeasureOptions o = base;
+      o.host_memory = mem;
+      const auto h2d = lane_figure(measure_bandwidth({{host, g, gpu, Method::kSm}}, bytes, o), bytes, 0);
+      const auto d2h = lane_figure(measure_bandwidth({{g, host, gpu, Method::kSm}}, bytes, o), bytes, 0);
+      const Measured bi = measure_bandwidth({{host, g, gpu, Method::kSm}, {g, host, gpu, Method::kSm}}, bytes, o);
+      std::printf("%-10s h2d %s  d2h %s  bidir h2d %s  bidir d2h %s\n", to_string(mem).c_str(), cell(h2d).c_str(),
+                  cell(d2h).c_str(), cell(lane_figure(bi, bytes, 0)).c_str(), cell(lane_figure(bi, bytes, 1)).c_str());
+      std::fflush(stdout);
+    }
+
+    std::printf("\nhost latency, ns per dependent load (stride 128 B), by host memory and chain span\n");
+    for (HostMemory mem : {HostMemory::kPinned, HostMemory::kHugePages}) {
+      for (std::uint64_t span : {256 * kKiB, 1 * kMiB, 16 * kMiB}) {
+        MeasureOptions o = base;
+        o.samples = 7;
+        o.host_memory = mem;
+        o.latency_span_bytes = span;
+        const Measured m = measure_latency({{g, host, gpu, Method::kPointerChase}}, 0, o);
+        const SampleStats st = summarize(m.latency_ns);
+        std::printf("%-10s span %7s: %8.1f ns (min %.1f, max %.1f)%s\n", to_string(mem).c_str(), format_bytes(span).c_str(),
+                    st.median, st.min, st.max, m.lanes[0].bad_samples ? "  !! chain walk wrong" : "");
+        std::fflush(stdout);
       }
     }
   } catch (const std::exception& e) {

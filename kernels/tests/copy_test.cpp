@@ -54,7 +54,7 @@ TEST(CopyKernel, CopiesEveryWordIncludingTheTailAndNothingMore) {
 TEST(CopyKernel, EveryUnrollAndBlockSizeCopiesCorrectly) {
   P2P_REQUIRE_GPU();
   for (int unroll : {1, 2, 4, 8, 16}) {
-    for (int threads : {128, 512, 1024}) {
+    for (int threads : {64, 128, 512, 1024}) {
       kernels::CopyShape shape;
       shape.unroll = unroll;
       shape.threads_per_block = threads;
@@ -100,6 +100,57 @@ TEST(CopyKernel, RejectsSizesThatAreNotWholeWords) {
   EXPECT_THROW(kernels::launch_copy(a.get(), b.get(), 6, shape, nullptr), std::invalid_argument);
   EXPECT_THROW(kernels::launch_copy(static_cast<char*>(a.get()) + 4, b.get(), 16, shape, nullptr),
                std::invalid_argument);
+}
+
+}  // namespace
+
+namespace {
+
+using namespace p2p;
+
+// Both copies of a pair land completely, tails included, whatever the block size and unroll.
+TEST(CopyKernel, PairCopiesBothDirectionsCompletely) {
+  P2P_REQUIRE_GPU();
+  auto counter = cuda::make_device_buffer(0, sizeof(unsigned long long));
+  auto count = [&](const void* buf, std::size_t bytes, std::uint32_t seed) {
+    auto* c = static_cast<unsigned long long*>(counter.get());
+    P2P_CHECK(cudaMemset(c, 0, sizeof(*c)));
+    kernels::launch_count_mismatches(buf, bytes, seed, c, nullptr);
+    unsigned long long host = 0;
+    P2P_CHECK(cudaMemcpy(&host, c, sizeof(host), cudaMemcpyDeviceToHost));
+    return host;
+  };
+  for (std::size_t bytes : {4ul, 52ul, 4096ul, (5ul << 20) + 12}) {
+    for (int unroll : {1, 4, 8}) {
+      for (int threads : {64, 512, 1024}) {
+        kernels::CopyShape wanted;
+        wanted.unroll = unroll;
+        wanted.threads_per_block = threads;
+        const auto shape = kernels::resolve_copy_shape(0, wanted);
+        const std::size_t off = (bytes + 255) / 256 * 256;  // second buffer 16-byte aligned
+        auto host = cuda::make_pinned_host(2 * off, cudaHostAllocMapped | cudaHostAllocPortable);
+        auto dev = cuda::make_device_buffer(0, 2 * off);
+        char* h = static_cast<char*>(host.get());
+        char* d = static_cast<char*>(dev.get());
+        // h[0, bytes) -> d[0, bytes) and d[off, off + bytes) -> h[off, off + bytes), at once.
+        kernels::launch_fill_pattern(h, bytes, 1u, nullptr);
+        kernels::launch_fill_pattern(d + off, bytes, 2u, nullptr);
+        kernels::launch_fill_pattern(d, bytes, 3u, nullptr);
+        kernels::launch_fill_pattern(h + off, bytes, 4u, nullptr);
+        kernels::launch_copy_pair(d, h, h + off, d + off, bytes, shape, nullptr);
+        P2P_CHECK(cudaDeviceSynchronize());
+        EXPECT_EQ(count(d, bytes, 1u), 0u) << bytes << " B, unroll " << unroll << ", " << threads << " threads";
+        EXPECT_EQ(count(h + off, bytes, 2u), 0u) << bytes << " B, unroll " << unroll << ", " << threads << " threads";
+      }
+    }
+  }
+}
+
+TEST(CopyKernel, BlockSizesMustHoldEvenAndOddWarps) {
+  P2P_REQUIRE_GPU();
+  kernels::CopyShape wanted;
+  wanted.threads_per_block = 96;
+  EXPECT_THROW(kernels::resolve_copy_shape(0, wanted), std::invalid_argument);
 }
 
 }  // namespace
