@@ -28,7 +28,8 @@ std::optional<std::vector<int>> parse_cpu_list(const std::string& raw) {
   std::size_t start = 0;
   while (start <= list.size()) {
     const std::size_t comma = list.find(',', start);
-    const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::string item =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const std::size_t dash = item.find('-');
     const auto lo = parse_int(item.substr(0, dash));
     const auto hi = dash == std::string::npos ? lo : parse_int(item.substr(dash + 1));

@@ -44,65 +44,114 @@ std::vector<Case> make_cases() {
   using S = RouteShape;
   std::vector<Case> cs;
   cs.push_back(bandwidth_case(
-      "ce_unidir_write", "copy engine, one direction: cudaMemcpyPeerAsync issued by the source GPU, which writes into the peer",
-      S::kOrderedPair, [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kCopyEngine)}; }, true));
+      "ce_unidir_write",
+      "copy engine, one direction: cudaMemcpyPeerAsync issued by the source GPU, which writes into the peer",
+      S::kOrderedPair,
+      [](const Route& r) {
+        return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kCopyEngine)};
+      },
+      true));
   cs.push_back(bandwidth_case(
-      "ce_unidir_read", "copy engine, one direction: cudaMemcpyPeerAsync issued by the destination GPU, which reads from the peer",
-      S::kOrderedPair, [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), b_of(r), M::kCopyEngine)}; }, true));
+      "ce_unidir_read",
+      "copy engine, one direction: cudaMemcpyPeerAsync issued by the destination GPU, which reads from the "
+      "peer",
+      S::kOrderedPair,
+      [](const Route& r) {
+        return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), b_of(r), M::kCopyEngine)};
+      },
+      true));
   cs.push_back(bandwidth_case(
-      "ce_bidir", "copy engine, both directions at once: each GPU issues cudaMemcpyPeerAsync to the other; each direction and the sum",
-      S::kUnorderedPair, [](const Route& r) {
+      "ce_bidir",
+      "copy engine, both directions at once: each GPU issues cudaMemcpyPeerAsync to the other; each "
+      "direction and the sum",
+      S::kUnorderedPair,
+      [](const Route& r) {
         return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kCopyEngine),
                                  lane(gpu(b_of(r)), gpu(a_of(r)), b_of(r), M::kCopyEngine)};
-      }, true));
+      },
+      true));
   cs.push_back(bandwidth_case(
-      "sm_read", "SM copy kernel on the destination GPU loading from the source GPU's memory through peer access",
-      S::kOrderedPair, [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), b_of(r), M::kSm)}; }, true));
+      "sm_read",
+      "SM copy kernel on the destination GPU loading from the source GPU's memory through peer access",
+      S::kOrderedPair,
+      [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), b_of(r), M::kSm)}; },
+      true));
   cs.push_back(bandwidth_case(
-      "sm_write", "SM copy kernel on the source GPU storing into the destination GPU's memory through peer access",
-      S::kOrderedPair, [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kSm)}; }, true));
+      "sm_write",
+      "SM copy kernel on the source GPU storing into the destination GPU's memory through peer access",
+      S::kOrderedPair,
+      [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kSm)}; },
+      true));
   cs.push_back(bandwidth_case(
-      "sm_bidir", "SM copy kernels on both GPUs at once, each storing into the other's memory; each direction and the sum",
-      S::kUnorderedPair, [](const Route& r) {
+      "sm_bidir",
+      "SM copy kernels on both GPUs at once, each storing into the other's memory; each direction and the "
+      "sum",
+      S::kUnorderedPair,
+      [](const Route& r) {
         return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kSm),
                                  lane(gpu(b_of(r)), gpu(a_of(r)), b_of(r), M::kSm)};
-      }, true));
+      },
+      true));
   cs.push_back(bandwidth_case(
-      "staged", "no P2P: the source GPU copies into pinned host memory and the destination GPU copies out of it, pipelined in chunks (the path without peer access); measured for every pair",
-      S::kOrderedPair, [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kStaged)}; }, false));
+      "staged",
+      "no P2P: the source GPU copies into pinned host memory and the destination GPU copies out of it, "
+      "pipelined in chunks (the path without peer access); measured for every pair",
+      S::kOrderedPair,
+      [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kStaged)}; },
+      false));
   cs.push_back(bandwidth_case(
-      "h2d_ce", "copy engine host to GPU from pinned host memory, issued by the GPU",
-      S::kHostToGpu, [](const Route& r) { return std::vector<Lane>{lane(Endpoint::host(), r.dst, r.dst.gpu, M::kCopyEngine)}; }, false));
+      "h2d_ce", "copy engine host to GPU from pinned host memory, issued by the GPU", S::kHostToGpu,
+      [](const Route& r) {
+        return std::vector<Lane>{lane(Endpoint::host(), r.dst, r.dst.gpu, M::kCopyEngine)};
+      },
+      false));
   cs.push_back(bandwidth_case(
-      "d2h_ce", "copy engine GPU to pinned host memory, issued by the GPU",
-      S::kGpuToHost, [](const Route& r) { return std::vector<Lane>{lane(r.src, Endpoint::host(), r.src.gpu, M::kCopyEngine)}; }, false));
+      "d2h_ce", "copy engine GPU to pinned host memory, issued by the GPU", S::kGpuToHost,
+      [](const Route& r) {
+        return std::vector<Lane>{lane(r.src, Endpoint::host(), r.src.gpu, M::kCopyEngine)};
+      },
+      false));
   cs.push_back(bandwidth_case(
-      "h2d_d2h_ce", "copy engine host to GPU and GPU to host at once, both issued by the GPU; each direction and the sum",
-      S::kHostGpuBoth, [](const Route& r) {
+      "h2d_d2h_ce",
+      "copy engine host to GPU and GPU to host at once, both issued by the GPU; each direction and the sum",
+      S::kHostGpuBoth,
+      [](const Route& r) {
         return std::vector<Lane>{lane(Endpoint::host(), r.dst, r.dst.gpu, M::kCopyEngine),
                                  lane(r.dst, Endpoint::host(), r.dst.gpu, M::kCopyEngine)};
-      }, false));
+      },
+      false));
   cs.push_back(bandwidth_case(
-      "h2d_sm", "SM copy kernel on the GPU loading from mapped pinned host memory",
-      S::kHostToGpu, [](const Route& r) { return std::vector<Lane>{lane(Endpoint::host(), r.dst, r.dst.gpu, M::kSm)}; }, false));
+      "h2d_sm", "SM copy kernel on the GPU loading from mapped pinned host memory", S::kHostToGpu,
+      [](const Route& r) { return std::vector<Lane>{lane(Endpoint::host(), r.dst, r.dst.gpu, M::kSm)}; },
+      false));
   cs.push_back(bandwidth_case(
-      "d2h_sm", "SM copy kernel on the GPU storing into mapped pinned host memory",
-      S::kGpuToHost, [](const Route& r) { return std::vector<Lane>{lane(r.src, Endpoint::host(), r.src.gpu, M::kSm)}; }, false));
+      "d2h_sm", "SM copy kernel on the GPU storing into mapped pinned host memory", S::kGpuToHost,
+      [](const Route& r) { return std::vector<Lane>{lane(r.src, Endpoint::host(), r.src.gpu, M::kSm)}; },
+      false));
   cs.push_back(bandwidth_case(
-      "h2d_d2h_sm", "one SM copy kernel on the GPU, alternate warps copying host to GPU and GPU to host; each direction and the sum",
-      S::kHostGpuBoth, [](const Route& r) {
+      "h2d_d2h_sm",
+      "one SM copy kernel on the GPU, alternate warps copying host to GPU and GPU to host; each direction "
+      "and the sum",
+      S::kHostGpuBoth,
+      [](const Route& r) {
         return std::vector<Lane>{lane(Endpoint::host(), r.dst, r.dst.gpu, M::kSm),
                                  lane(r.dst, Endpoint::host(), r.dst.gpu, M::kSm)};
-      }, false));
+      },
+      false));
   cs.push_back(bandwidth_case(
-      "device_local_ce", "copy engine within one GPU's memory (cudaMemcpyAsync device to device), issued by that GPU",
-      S::kGpu, [](const Route& r) { return std::vector<Lane>{lane(r.src, r.dst, r.src.gpu, M::kCopyEngine)}; }, false));
+      "device_local_ce",
+      "copy engine within one GPU's memory (cudaMemcpyAsync device to device), issued by that GPU", S::kGpu,
+      [](const Route& r) { return std::vector<Lane>{lane(r.src, r.dst, r.src.gpu, M::kCopyEngine)}; },
+      false));
   cs.push_back(bandwidth_case(
-      "device_local_sm", "SM copy kernel within one GPU's memory, on that GPU",
-      S::kGpu, [](const Route& r) { return std::vector<Lane>{lane(r.src, r.dst, r.src.gpu, M::kSm)}; }, false));
+      "device_local_sm", "SM copy kernel within one GPU's memory, on that GPU", S::kGpu,
+      [](const Route& r) { return std::vector<Lane>{lane(r.src, r.dst, r.src.gpu, M::kSm)}; }, false));
   cs.push_back(bandwidth_case(
-      "contention_ring", "all GPUs at once, each copy engine copying to the next GPU in the ring, issued by the source; the total",
-      S::kRing, [](const Route& r) {
+      "contention_ring",
+      "all GPUs at once, each copy engine copying to the next GPU in the ring, issued by the source; the "
+      "total",
+      S::kRing,
+      [](const Route& r) {
         std::vector<Lane> ls;
         for (std::size_t i = 0; i < r.members.size(); ++i) {
           const int s = r.members[i];
@@ -110,31 +159,47 @@ std::vector<Case> make_cases() {
           ls.push_back(lane(gpu(s), gpu(d), s, M::kCopyEngine));
         }
         return ls;
-      }, false));
+      },
+      false));
   cs.push_back(bandwidth_case(
-      "contention_all_to_one", "every other GPU at once copies into one GPU, copy engine issued by each source; the total",
-      S::kAllToOne, [](const Route& r) {
+      "contention_all_to_one",
+      "every other GPU at once copies into one GPU, copy engine issued by each source; the total",
+      S::kAllToOne,
+      [](const Route& r) {
         std::vector<Lane> ls;
         for (int s : r.members) {
           if (s != r.dst.gpu) ls.push_back(lane(gpu(s), r.dst, s, M::kCopyEngine));
         }
         return ls;
-      }, false));
+      },
+      false));
   cs.push_back(bandwidth_case(
-      "contention_one_to_all", "one GPU at once copies to every other GPU, copy engine issued by that GPU; the total",
-      S::kOneToAll, [](const Route& r) {
+      "contention_one_to_all",
+      "one GPU at once copies to every other GPU, copy engine issued by that GPU; the total", S::kOneToAll,
+      [](const Route& r) {
         std::vector<Lane> ls;
         for (int d : r.members) {
           if (d != r.src.gpu) ls.push_back(lane(r.src, gpu(d), r.src.gpu, M::kCopyEngine));
         }
         return ls;
-      }, false));
+      },
+      false));
   cs.push_back(latency_case(
-      "latency_peer", "pointer chase: the row GPU loads from the column GPU's memory through peer access; ns per dependent load",
-      S::kOrderedPair, [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kPointerChase)}; }, true));
+      "latency_peer",
+      "pointer chase: the row GPU loads from the column GPU's memory through peer access; ns per dependent "
+      "load",
+      S::kOrderedPair,
+      [](const Route& r) {
+        return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kPointerChase)};
+      },
+      true));
   cs.push_back(latency_case(
       "latency_host", "pointer chase: the GPU loads from pinned host memory; ns per dependent load",
-      S::kGpuLoadsHost, [](const Route& r) { return std::vector<Lane>{lane(r.src, Endpoint::host(), r.src.gpu, M::kPointerChase)}; }, false));
+      S::kGpuLoadsHost,
+      [](const Route& r) {
+        return std::vector<Lane>{lane(r.src, Endpoint::host(), r.src.gpu, M::kPointerChase)};
+      },
+      false));
   return cs;
 }
 
@@ -143,10 +208,14 @@ std::vector<Case> make_cases() {
 std::string Route::label() const {
   switch (shape) {
     case RouteShape::kUnorderedPair:
-    case RouteShape::kHostGpuBoth: return src.label() + "<->" + dst.label();
-    case RouteShape::kGpu: return src.label();
-    case RouteShape::kRing: return "ring";
-    default: return src.label() + "->" + dst.label();
+    case RouteShape::kHostGpuBoth:
+      return src.label() + "<->" + dst.label();
+    case RouteShape::kGpu:
+      return src.label();
+    case RouteShape::kRing:
+      return "ring";
+    default:
+      return src.label() + "->" + dst.label();
   }
 }
 

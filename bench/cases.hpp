@@ -20,12 +20,12 @@ enum class RouteShape {
   kUnorderedPair,  // every {a, b}, a < b: both directions at once
   kHostToGpu,
   kGpuToHost,
-  kHostGpuBoth,    // both directions between host and one GPU at once
-  kGpu,            // within one GPU
-  kRing,           // all selected GPUs, each to the next
-  kAllToOne,       // per target GPU
-  kOneToAll,       // per source GPU
-  kGpuLoadsHost,   // latency: a GPU loading from host memory
+  kHostGpuBoth,   // both directions between host and one GPU at once
+  kGpu,           // within one GPU
+  kRing,          // all selected GPUs, each to the next
+  kAllToOne,      // per target GPU
+  kOneToAll,      // per source GPU
+  kGpuLoadsHost,  // latency: a GPU loading from host memory
 };
 
 // What a figure is about. src/dst are the row and column of its table.
@@ -33,7 +33,7 @@ struct Route {
   RouteShape shape = RouteShape::kGpu;
   Endpoint src;
   Endpoint dst;
-  std::vector<int> members;  // every GPU taking part, in order (ring order for kRing)
+  std::vector<int> members;   // every GPU taking part, in order (ring order for kRing)
   std::string label() const;  // "gpu0->gpu1", "gpu0<->gpu1", "host->gpu0", "ring", "all->gpu2"
 };
 
@@ -41,8 +41,7 @@ enum class Metric { kBandwidth, kLatency };
 
 using WaiveFn = std::function<std::optional<std::string>(const BenchContext&, const Route&)>;
 using LanesFn = std::function<std::vector<Lane>(const Route&)>;
-using TimeFn =
-    std::function<Measured(const std::vector<Lane>&, std::uint64_t bytes, const MeasureOptions&)>;
+using TimeFn = std::function<Measured(const std::vector<Lane>&, std::uint64_t bytes, const MeasureOptions&)>;
 
 struct Case {
   std::string name;  // stable lower_snake key: filters, JSON, baselines

@@ -23,7 +23,7 @@ struct DeviceInfo {
 };
 
 struct DeviceInventory {
-  std::vector<DeviceInfo> devices;                // index = CUDA ordinal
+  std::vector<DeviceInfo> devices;                 // index = CUDA ordinal
   std::vector<std::vector<bool>> can_access_peer;  // [from][to]: cudaDeviceCanAccessPeer
 };
 

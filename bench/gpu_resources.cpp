@@ -69,8 +69,8 @@ Buffer Buffer::allocate(const Endpoint& where, std::size_t bytes, HostMemory hos
 }
 
 Latch::Latch()
-    : memory_(cuda::make_pinned_host(sizeof(kernels::LatchWords),
-                                     cudaHostAllocPortable | cudaHostAllocMapped)),
+    : memory_(
+          cuda::make_pinned_host(sizeof(kernels::LatchWords), cudaHostAllocPortable | cudaHostAllocMapped)),
       words_(static_cast<kernels::LatchWords*>(memory_.get())) {
   arm();
 }
@@ -98,8 +98,8 @@ void Latch::release() {
 bool Latch::timed_out() const { return words_->timed_out != 0; }
 
 Deadline deadline_after(double seconds) {
-  return std::chrono::steady_clock::now() +
-         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  return std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                std::chrono::duration<double>(seconds));
 }
 
 void wait_until_done(cudaStream_t stream, Deadline deadline, const std::string& what) {

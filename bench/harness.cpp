@@ -26,12 +26,14 @@ void run_one(benchmark::State& st, const Case& c, const Route& route, const std:
     if (opt.cpu_affinity) {
       const int issuer = lanes.front().issuer;
       pinned.emplace(local_cpus(ctx, issuer));
-      if (!pinned->applied()) col.warn("CPU affinity for gpu" + std::to_string(issuer) + " not set: " + pinned->problem());
+      if (!pinned->applied())
+        col.warn("CPU affinity for gpu" + std::to_string(issuer) + " not set: " + pinned->problem());
     }
     m = c.time(lanes, bytes, opt.measure);
   } catch (const std::exception& e) {
     if (c.metric == Metric::kBandwidth) {
-      for (const auto& r : unmeasured_bandwidth_records(c, route, lanes, bytes, "error", e.what(), ctx)) col.add(r);
+      for (const auto& r : unmeasured_bandwidth_records(c, route, lanes, bytes, "error", e.what(), ctx))
+        col.add(r);
     } else {
       col.add(unmeasured_latency_record(c, route, "error", e.what(), ctx));
     }
@@ -93,7 +95,8 @@ std::size_t register_benchmarks(std::shared_ptr<const BenchContext> ctx, const B
         if (!filter.matches(name)) continue;
         if (waiver) {
           if (c.metric == Metric::kBandwidth) {
-            for (const auto& r : unmeasured_bandwidth_records(c, route, lanes, *size, "waived", *waiver, *ctx)) {
+            for (const auto& r :
+                 unmeasured_bandwidth_records(c, route, lanes, *size, "waived", *waiver, *ctx)) {
               collector->add(r);
             }
           } else {
@@ -125,7 +128,8 @@ void ProgressReporter::ReportRuns(const std::vector<Run>& runs) {
   for (const Run& run : runs) {
     if (run.run_type != Run::RT_Iteration) continue;
     ++done_;
-    std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + run.benchmark_name();
+    std::string line =
+        "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + run.benchmark_name();
     char value[64] = {};
     if (run.error_occurred) {
       line += ": " + run.error_message;

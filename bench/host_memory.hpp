@@ -11,7 +11,7 @@ namespace p2p::bench {
 
 enum class HostMemory { kPinned, kHugePages };
 
-std::string to_string(HostMemory m);                                // "pinned", "hugepages"
+std::string to_string(HostMemory m);  // "pinned", "hugepages"
 std::optional<HostMemory> host_memory_from_string(const std::string& s);
 
 }  // namespace p2p::bench

@@ -11,9 +11,9 @@
 namespace p2p::bench {
 
 enum class Method {
-  kCopyEngine,  // cudaMemcpyPeerAsync / cudaMemcpyAsync on the issuer's stream
-  kSm,          // the copy kernel on the issuer, loading from src and storing to dst
-  kStaged,      // src GPU -> pinned host bounce buffer -> dst GPU, chunked and pipelined
+  kCopyEngine,    // cudaMemcpyPeerAsync / cudaMemcpyAsync on the issuer's stream
+  kSm,            // the copy kernel on the issuer, loading from src and storing to dst
+  kStaged,        // src GPU -> pinned host bounce buffer -> dst GPU, chunked and pipelined
   kPointerChase,  // latency: the issuer walks a pointer chain held in dst's memory
 };
 

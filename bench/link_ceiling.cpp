@@ -6,13 +6,20 @@ namespace p2p::bench {
 
 std::optional<PcieGeneration> pcie_generation(int gen) {
   switch (gen) {
-    case 1: return PcieGeneration{1, 2.5, LineCoding::k8b10b, 8.0 / 10.0};
-    case 2: return PcieGeneration{2, 5.0, LineCoding::k8b10b, 8.0 / 10.0};
-    case 3: return PcieGeneration{3, 8.0, LineCoding::k128b130b, 128.0 / 130.0};
-    case 4: return PcieGeneration{4, 16.0, LineCoding::k128b130b, 128.0 / 130.0};
-    case 5: return PcieGeneration{5, 32.0, LineCoding::k128b130b, 128.0 / 130.0};
-    case 6: return PcieGeneration{6, 64.0, LineCoding::kPam4Flit, 242.0 / 256.0};
-    default: return std::nullopt;
+    case 1:
+      return PcieGeneration{1, 2.5, LineCoding::k8b10b, 8.0 / 10.0};
+    case 2:
+      return PcieGeneration{2, 5.0, LineCoding::k8b10b, 8.0 / 10.0};
+    case 3:
+      return PcieGeneration{3, 8.0, LineCoding::k128b130b, 128.0 / 130.0};
+    case 4:
+      return PcieGeneration{4, 16.0, LineCoding::k128b130b, 128.0 / 130.0};
+    case 5:
+      return PcieGeneration{5, 32.0, LineCoding::k128b130b, 128.0 / 130.0};
+    case 6:
+      return PcieGeneration{6, 64.0, LineCoding::kPam4Flit, 242.0 / 256.0};
+    default:
+      return std::nullopt;
   }
 }
 
@@ -20,8 +27,16 @@ std::optional<double> pcie_gbps_per_direction(int gen, int width) {
   const auto g = pcie_generation(gen);
   if (!g) return std::nullopt;
   switch (width) {
-    case 1: case 2: case 4: case 8: case 12: case 16: case 32: break;
-    default: return std::nullopt;
+    case 1:
+    case 2:
+    case 4:
+    case 8:
+    case 12:
+    case 16:
+    case 32:
+      break;
+    default:
+      return std::nullopt;
   }
   return g->gigatransfers_per_s * width * g->efficiency / 8.0;
 }
@@ -59,10 +74,16 @@ std::optional<int> nvlink_generation(int cc_major, int cc_minor) {
 
 std::optional<double> nvlink_gbps_per_link(int generation) {
   switch (generation) {
-    case 1: return 20.0;
-    case 2: case 3: case 4: return 25.0;
-    case 5: return 50.0;
-    default: return std::nullopt;
+    case 1:
+      return 20.0;
+    case 2:
+    case 3:
+    case 4:
+      return 25.0;
+    case 5:
+      return 50.0;
+    default:
+      return std::nullopt;
   }
 }
 

@@ -69,8 +69,7 @@ std::string kind_title(const std::string& part) {
 
 }  // namespace
 
-std::vector<Matrix> bandwidth_matrices(const std::vector<BandwidthResult>& records,
-                                       bool largest_size_only) {
+std::vector<Matrix> bandwidth_matrices(const std::vector<BandwidthResult>& records, bool largest_size_only) {
   std::vector<std::string> case_order;
   std::map<std::string, std::set<std::uint64_t>> sizes;
   for (const auto& r : records) {
@@ -139,7 +138,8 @@ std::vector<Matrix> latency_matrices(const std::vector<LatencyResult>& records) 
     m.cells.assign(m.rows.size(), std::vector<std::optional<MatrixCell>>(m.cols.size()));
     for (const auto& r : records) {
       if (r.case_name != name) continue;
-      m.cells[index_of(m.rows, r.src)][index_of(m.cols, r.dst)] = MatrixCell{r.median_ns, std::nullopt, r.status, ""};
+      m.cells[index_of(m.rows, r.src)][index_of(m.cols, r.dst)] =
+          MatrixCell{r.median_ns, std::nullopt, r.status, ""};
       add_note(m.notes, r);
     }
     out.push_back(std::move(m));
@@ -180,7 +180,8 @@ std::vector<Matrix> sweep_tables(const std::vector<BandwidthResult>& records) {
         if (s.case_name != name || s.src != src || s.dst != dst || s.part != part) continue;
         row[m.cols.size() - 2] = MatrixCell{s.peak_gbps, std::nullopt, "ok", ""};
         if (s.bytes_at_90pct) {
-          row[m.cols.size() - 1] = MatrixCell{std::nullopt, std::nullopt, "ok", format_bytes(*s.bytes_at_90pct)};
+          row[m.cols.size() - 1] =
+              MatrixCell{std::nullopt, std::nullopt, "ok", format_bytes(*s.bytes_at_90pct)};
         }
       }
       m.cells.push_back(std::move(row));

@@ -28,13 +28,13 @@ struct Corruption {
 struct MeasureOptions {
   int samples = 5;
   int warmup_samples = 1;
-  int copies_per_batch = 0;      // 0: copies_per_batch(bytes) from sizes.hpp
-  kernels::CopyShape sm_shape;   // blocks 0: fill every SM of the issuer
+  int copies_per_batch = 0;     // 0: copies_per_batch(bytes) from sizes.hpp
+  kernels::CopyShape sm_shape;  // blocks 0: fill every SM of the issuer
   HostMemory host_memory = HostMemory::kPinned;
-  double timeout_s = 60;         // a sample that takes longer is a hang (HangError)
+  double timeout_s = 60;  // a sample that takes longer is a hang (HangError)
   std::uint64_t latch_timeout_ns = 10'000'000'000ull;
-  std::uint64_t latency_loads = 50'000;         // dependent loads per latency sample
-  std::uint64_t latency_stride_bytes = 128;     // one node per 128-byte line
+  std::uint64_t latency_loads = 50'000;      // dependent loads per latency sample
+  std::uint64_t latency_stride_bytes = 128;  // one node per 128-byte line
   std::uint64_t latency_span_bytes = 1ull << 20;
   std::optional<Corruption> corrupt_for_tests;  // TEST ONLY, see Corruption
 };
@@ -44,7 +44,7 @@ struct LaneSamples {
   std::uint64_t bad_words = 0;  // over every verified sample, warm-up included
   int bad_samples = 0;
   int verified_samples = 0;
-  std::string verified_by;      // "gpu1"
+  std::string verified_by;  // "gpu1"
 };
 
 struct Measured {
@@ -63,8 +63,7 @@ Measured measure_bandwidth(const std::vector<Lane>& lanes, std::uint64_t bytes,
 
 // One lane with Method::kPointerChase: GPU `issuer` walks a chain in dst's memory. `bytes`
 // is ignored (the chain's span comes from the options).
-Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t bytes,
-                         const MeasureOptions& options);
+Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t bytes, const MeasureOptions& options);
 
 // Pattern seed for a lane's sample: distinct per (src, dst, sample).
 std::uint32_t pattern_seed(const Endpoint& src, const Endpoint& dst, std::uint32_t sample);

@@ -231,8 +231,8 @@ class BandwidthRun {
           break;
         case Method::kSm:
           if (partner != nullptr) {
-            kernels::launch_copy_pair(r.dst.get(), r.src.get(), partner->dst.get(), partner->src.get(), bytes_,
-                                      r.shape, s);
+            kernels::launch_copy_pair(r.dst.get(), r.src.get(), partner->dst.get(), partner->src.get(),
+                                      bytes_, r.shape, s);
           } else {
             kernels::launch_copy(r.dst.get(), r.src.get(), bytes_, r.shape, s);
           }

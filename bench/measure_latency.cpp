@@ -9,12 +9,12 @@
 
 namespace p2p::bench {
 
-Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t /*bytes*/,
-                         const MeasureOptions& opt) {
+Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t /*bytes*/, const MeasureOptions& opt) {
   if (lanes.size() != 1 || lanes[0].method != Method::kPointerChase) {
     throw std::invalid_argument("latency cases have exactly one pointer-chase lane");
   }
-  if (opt.samples < 1 || opt.latency_loads == 0) throw std::invalid_argument("latency needs samples and loads");
+  if (opt.samples < 1 || opt.latency_loads == 0)
+    throw std::invalid_argument("latency needs samples and loads");
   const Lane& l = lanes[0];
   const std::uint64_t stride = opt.latency_stride_bytes;
   const std::uint64_t nodes = opt.latency_span_bytes / stride;

@@ -23,9 +23,8 @@ std::optional<std::string> no_gpu_reason(const CudaProbe& p) {
                     (p.driver_load_error.empty() ? std::string("dlopen failed") : p.driver_load_error) + ")");
   }
   if (p.cu_init_result && *p.cu_init_result != 0) {
-    const std::string name = p.cu_init_error_name.empty()
-                                 ? "CUresult " + std::to_string(*p.cu_init_result)
-                                 : p.cu_init_error_name;
+    const std::string name =
+        p.cu_init_error_name.empty() ? "CUresult " + std::to_string(*p.cu_init_result) : p.cu_init_error_name;
     return one_line("cuInit failed: " + name);
   }
   if (p.runtime_result != 0) {

@@ -10,12 +10,12 @@ namespace p2p::bench {
 
 // What the probe saw, as plain data.
 struct CudaProbe {
-  bool driver_loaded = false;        // libcuda.so.1 could be dlopen()ed
-  std::string driver_load_error;     // dlerror() when it could not
-  std::optional<int> cu_init_result; // cuInit(0) through the loaded driver, if called
-  std::string cu_init_error_name;    // "CUDA_ERROR_NO_DEVICE"
-  int runtime_result = 0;            // cudaGetDeviceCount's cudaError_t
-  std::string runtime_error_name;    // "cudaErrorNoDevice"
+  bool driver_loaded = false;         // libcuda.so.1 could be dlopen()ed
+  std::string driver_load_error;      // dlerror() when it could not
+  std::optional<int> cu_init_result;  // cuInit(0) through the loaded driver, if called
+  std::string cu_init_error_name;     // "CUDA_ERROR_NO_DEVICE"
+  int runtime_result = 0;             // cudaGetDeviceCount's cudaError_t
+  std::string runtime_error_name;     // "cudaErrorNoDevice"
   std::string runtime_error_text;
   int device_count = 0;
 };

@@ -29,8 +29,8 @@ std::string method_of(const std::vector<Lane>& lanes) {
   return m;
 }
 
-BandwidthResult base_record(const Case& c, const Endpoint& src, const Endpoint& dst,
-                            std::uint64_t bytes, const BenchContext& ctx) {
+BandwidthResult base_record(const Case& c, const Endpoint& src, const Endpoint& dst, std::uint64_t bytes,
+                            const BenchContext& ctx) {
   BandwidthResult r;
   r.case_name = c.name;
   r.src = src.label();
@@ -51,7 +51,8 @@ std::string path_note(const Case& c, const std::vector<Lane>& lanes, const Bench
     if (!note.empty()) note += "; ";
     note += "P2P unavailable " + l.src.label() + "->" + l.dst.label() + ": cudaDeviceCanAccessPeer = 0";
   }
-  if (!note.empty() && c.name.rfind("contention", 0) == 0) note += " (the driver stages those copies through host memory)";
+  if (!note.empty() && c.name.rfind("contention", 0) == 0)
+    note += " (the driver stages those copies through host memory)";
   return note;
 }
 
@@ -123,8 +124,10 @@ Ceiling total_ceiling(const BenchContext& ctx, const std::vector<Lane>& lanes) {
     for (const auto& kv : side) total += kv.second;
     out.gbps = std::min(*out.gbps, total);
   };
-  const bool host_sends = std::any_of(lanes.begin(), lanes.end(), [](const Lane& l) { return l.src.is_host(); });
-  const bool host_receives = std::any_of(lanes.begin(), lanes.end(), [](const Lane& l) { return l.dst.is_host(); });
+  const bool host_sends =
+      std::any_of(lanes.begin(), lanes.end(), [](const Lane& l) { return l.src.is_host(); });
+  const bool host_receives =
+      std::any_of(lanes.begin(), lanes.end(), [](const Lane& l) { return l.dst.is_host(); });
   bound(senders, host_sends);
   bound(receivers, host_receives);
   return out;
@@ -186,8 +189,8 @@ std::vector<BandwidthResult> bandwidth_records(const Case& c, const Route& route
 }
 
 std::vector<BandwidthResult> unmeasured_bandwidth_records(const Case& c, const Route& route,
-                                                          const std::vector<Lane>& lanes,
-                                                          std::uint64_t bytes, const std::string& status,
+                                                          const std::vector<Lane>& lanes, std::uint64_t bytes,
+                                                          const std::string& status,
                                                           const std::string& detail,
                                                           const BenchContext& ctx) {
   std::vector<BandwidthResult> out;
@@ -204,15 +207,14 @@ std::vector<BandwidthResult> unmeasured_bandwidth_records(const Case& c, const R
     out.push_back(std::move(r));
   };
   for (const Lane& l : lanes) {
-    add(l.src, l.dst, lanes.size() == 1 ? "" : "dir", "gpu" + std::to_string(l.issuer),
-        lane_ceiling(ctx, l), to_string(l.method));
+    add(l.src, l.dst, lanes.size() == 1 ? "" : "dir", "gpu" + std::to_string(l.issuer), lane_ceiling(ctx, l),
+        to_string(l.method));
   }
   if (lanes.size() > 1) add(route.src, route.dst, "sum", "", total_ceiling(ctx, lanes), method_of(lanes));
   return out;
 }
 
-LatencyResult latency_record(const Case& c, const Route& route, const Measured& m,
-                             const BenchContext& ctx) {
+LatencyResult latency_record(const Case& c, const Route& route, const Measured& m, const BenchContext& ctx) {
   LatencyResult r = unmeasured_latency_record(c, route, "ok", "", ctx);
   r.loads_per_sample = m.loads_per_sample;
   r.stride_bytes = m.stride_bytes;

@@ -12,8 +12,8 @@ std::string header(const BenchDocument& d) {
   std::ostringstream os;
   os << "p2pcheck bench on " << (d.hostname.empty() ? "this host" : d.hostname) << ": driver "
      << (d.nvidia_driver_version.empty() ? "?" : d.nvidia_driver_version) << ", CUDA driver "
-     << d.cuda_driver_version << ", runtime " << d.cuda_runtime_version << "; " << d.samples
-     << " samples (+" << d.warmup_samples << " warm-up) per figure, median shown\n";
+     << d.cuda_driver_version << ", runtime " << d.cuda_runtime_version << "; " << d.samples << " samples (+"
+     << d.warmup_samples << " warm-up) per figure, median shown\n";
   for (const auto& g : d.gpus) {
     os << "  gpu" << g.cuda_ordinal << "  " << g.pci_bus_id << "  " << g.name << "  "
        << (g.link.empty() ? "link unknown" : g.link) << "  NUMA " << g.numa_node << "  CPUs "
@@ -30,8 +30,8 @@ std::string header(const BenchDocument& d) {
     }
   }
   os << "  gate: " << (d.gate.decision ? *d.gate.decision : std::string("not run"))
-     << (d.gate.detail.empty() ? "" : " (" + d.gate.detail + ")") << (d.skip_gate ? "; --skip-gate given" : "")
-     << "\n";
+     << (d.gate.detail.empty() ? "" : " (" + d.gate.detail + ")")
+     << (d.skip_gate ? "; --skip-gate given" : "") << "\n";
   for (const auto& w : d.warnings) os << "  warning: " << w << "\n";
   return os.str();
 }

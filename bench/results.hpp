@@ -17,27 +17,27 @@ struct BandwidthResult {
   static constexpr int kVersion = 1;
   static constexpr const char* kSchema = "p2pcheck.bench.bandwidth";
   std::string case_name;
-  std::string src;        // "host", "gpu0", "all"
+  std::string src;  // "host", "gpu0", "all"
   std::string dst;
-  std::string src_pci;    // PCI bus id of a GPU endpoint, "" otherwise
+  std::string src_pci;  // PCI bus id of a GPU endpoint, "" otherwise
   std::string dst_pci;
-  std::string part;       // "" | "dir" | "sum"
-  std::string issued_by;  // "gpu1": the GPU whose stream issues the copy; "" for totals
-  std::string method;     // "copy_engine" | "sm" | "staged" | "mixed"
-  std::uint64_t bytes = 0;               // size of one copy
+  std::string part;         // "" | "dir" | "sum"
+  std::string issued_by;    // "gpu1": the GPU whose stream issues the copy; "" for totals
+  std::string method;       // "copy_engine" | "sm" | "staged" | "mixed"
+  std::uint64_t bytes = 0;  // size of one copy
   int copies_per_sample = 0;
-  std::vector<double> samples_gbps;      // decimal GB/s (1e9 B/s), one per timed sample
+  std::vector<double> samples_gbps;  // decimal GB/s (1e9 B/s), one per timed sample
   std::optional<double> median_gbps;
   std::optional<double> min_gbps;
   std::optional<double> max_gbps;
-  std::optional<double> spread_pct;      // (max - min) / median * 100
-  std::optional<double> ceiling_gbps;    // what the link could carry in this direction
-  std::string ceiling_link;              // "PCIe gen5 x16", "NVLink4 x18", ""
-  std::optional<double> achieved_pct;    // median / ceiling * 100
-  std::optional<bool> p2p;               // peer access possible between the two GPUs; null for host
-  std::string status = "ok";             // ok | waived | failed | error
-  std::string detail;                    // waiver reason, verification failure, error text
-  std::uint64_t bad_words = 0;           // 32-bit words that failed verification, all samples
+  std::optional<double> spread_pct;    // (max - min) / median * 100
+  std::optional<double> ceiling_gbps;  // what the link could carry in this direction
+  std::string ceiling_link;            // "PCIe gen5 x16", "NVLink4 x18", ""
+  std::optional<double> achieved_pct;  // median / ceiling * 100
+  std::optional<bool> p2p;             // peer access possible between the two GPUs; null for host
+  std::string status = "ok";           // ok | waived | failed | error
+  std::string detail;                  // waiver reason, verification failure, error text
+  std::uint64_t bad_words = 0;         // 32-bit words that failed verification, all samples
 };
 
 // One latency figure: GPU `src` doing dependent loads from memory on `dst`.
@@ -82,8 +82,8 @@ struct GpuRecord {
   int cc_minor = 0;
   int sm_count = 0;
   std::uint64_t memory_bytes = 0;
-  std::string link;                    // "PCIe gen5 x16" or ""
-  std::optional<double> link_gbps;     // per direction
+  std::string link;                 // "PCIe gen5 x16" or ""
+  std::optional<double> link_gbps;  // per direction
   int numa_node = -1;
   std::string cpuset;
 };
@@ -99,7 +99,7 @@ struct BenchDocument {
   static constexpr int kVersion = 1;
   static constexpr const char* kSchema = "p2pcheck.bench.run";
   std::string tool_version;
-  std::string started_utc;          // ISO 8601
+  std::string started_utc;  // ISO 8601
   std::string hostname;
   std::string nvidia_driver_version;  // "580.159.04", "" if unknown
   std::string cuda_driver_version;    // "13.0": what the driver supports

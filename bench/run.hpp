@@ -15,11 +15,11 @@
 namespace p2p::bench {
 
 struct BenchOptions {
-  std::vector<int> gpus;                     // requested CUDA ordinals; empty = all
-  std::vector<std::uint64_t> sizes_bytes;    // empty = default_sweep_bytes()
-  MeasureOptions measure;                    // samples, warm-up, batch length, SM shape
+  std::vector<int> gpus;                   // requested CUDA ordinals; empty = all
+  std::vector<std::uint64_t> sizes_bytes;  // empty = default_sweep_bytes()
+  MeasureOptions measure;                  // samples, warm-up, batch length, SM shape
   bool cpu_affinity = true;
-  std::vector<std::string> benchmark_args;   // "--benchmark_*=..." passed to Google Benchmark
+  std::vector<std::string> benchmark_args;  // "--benchmark_*=..." passed to Google Benchmark
 };
 
 struct BenchInputs {

@@ -44,11 +44,16 @@ std::uint64_t parse_size_bytes(const std::string& raw) {
   const std::uint64_t number = std::stoull(text.substr(0, digits));
   const std::string unit = lower(trim(text.substr(digits)));
   std::uint64_t scale = 0;
-  if (unit.empty() || unit == "b") scale = 1;
-  else if (unit == "k" || unit == "kb" || unit == "kib") scale = kKiB;
-  else if (unit == "m" || unit == "mb" || unit == "mib") scale = kMiB;
-  else if (unit == "g" || unit == "gb" || unit == "gib") scale = kGiB;
-  else bad(raw, "has an unknown unit (use K, M or G)");
+  if (unit.empty() || unit == "b")
+    scale = 1;
+  else if (unit == "k" || unit == "kb" || unit == "kib")
+    scale = kKiB;
+  else if (unit == "m" || unit == "mb" || unit == "mib")
+    scale = kMiB;
+  else if (unit == "g" || unit == "gb" || unit == "gib")
+    scale = kGiB;
+  else
+    bad(raw, "has an unknown unit (use K, M or G)");
   if (number == 0) bad(raw, "must be larger than 0");
   if (number > kMaxSizeBytes / scale) bad(raw, "is larger than 16GiB");
   const std::uint64_t bytes = number * scale;
@@ -61,7 +66,8 @@ std::vector<std::uint64_t> parse_size_list(const std::string& text) {
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (trim(item).empty()) throw InputError("--sizes: `" + text + "` has an empty entry");
     out.push_back(parse_size_bytes(item));
     if (comma == std::string::npos) break;

@@ -58,7 +58,8 @@ TopologyAndGate load_topology_and_gate(const BenchCommandOptions& opts) {
 std::vector<std::string> checked_pass_through(const std::vector<std::string>& extras) {
   for (const auto& a : extras) {
     if (a.rfind("--benchmark_", 0) != 0) {
-      throw InputError("bench: unknown option `" + a + "` (Google Benchmark flags are passed as --benchmark_NAME=VALUE)");
+      throw InputError("bench: unknown option `" + a +
+                       "` (Google Benchmark flags are passed as --benchmark_NAME=VALUE)");
     }
   }
   return extras;

@@ -76,14 +76,15 @@ struct Variant {
 
 const Variant& variant_for(int unroll) {
   static const Variant kVariants[] = {
-      {1, copy_kernel<1>, copy_pair_kernel<1>},   {2, copy_kernel<2>, copy_pair_kernel<2>},
-      {4, copy_kernel<4>, copy_pair_kernel<4>},   {8, copy_kernel<8>, copy_pair_kernel<8>},
+      {1, copy_kernel<1>, copy_pair_kernel<1>},    {2, copy_kernel<2>, copy_pair_kernel<2>},
+      {4, copy_kernel<4>, copy_pair_kernel<4>},    {8, copy_kernel<8>, copy_pair_kernel<8>},
       {16, copy_kernel<16>, copy_pair_kernel<16>},
   };
   for (const auto& v : kVariants) {
     if (v.unroll == unroll) return v;
   }
-  throw std::invalid_argument("copy kernel: unroll " + std::to_string(unroll) + " is not one of 1, 2, 4, 8, 16");
+  throw std::invalid_argument("copy kernel: unroll " + std::to_string(unroll) +
+                              " is not one of 1, 2, 4, 8, 16");
 }
 
 void check_args(const void* dst, const void* src, std::size_t bytes) {
@@ -98,7 +99,8 @@ int blocks_for(std::size_t vectors, int warps_per_vector_tile, const CopyShape& 
   if (shape.blocks <= 0) throw std::invalid_argument("copy kernel: resolve the shape before launching");
   const std::size_t per_block = static_cast<std::size_t>(shape.threads_per_block) / warps_per_vector_tile;
   const std::size_t needed = (vectors + per_block - 1) / per_block;
-  return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(needed, static_cast<std::size_t>(shape.blocks))));
+  return static_cast<int>(
+      std::max<std::size_t>(1, std::min<std::size_t>(needed, static_cast<std::size_t>(shape.blocks))));
 }
 
 }  // namespace
@@ -117,7 +119,8 @@ CopyShape resolve_copy_shape(int device, const CopyShape& wanted) {
   P2P_CHECK(cudaGetDevice(&current));
   if (current != device) P2P_CHECK(cudaSetDevice(device));
   int per_sm = 0;
-  const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.single, shape.threads_per_block, 0);
+  const cudaError_t e =
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.single, shape.threads_per_block, 0);
   if (current != device) P2P_CHECK(cudaSetDevice(current));
   P2P_CHECK(e);
   shape.blocks = sms * std::max(per_sm, 1);

@@ -32,15 +32,18 @@ TEST(Cases, NamesAreUniqueLowerSnakeAndDescribed) {
   std::set<std::string> names;
   for (const auto& c : all_cases()) {
     EXPECT_TRUE(names.insert(c.name).second) << "duplicate " << c.name;
-    for (char ch : c.name) EXPECT_TRUE(std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) || ch == '_') << c.name;
+    for (char ch : c.name)
+      EXPECT_TRUE(std::islower(static_cast<unsigned char>(ch)) ||
+                  std::isdigit(static_cast<unsigned char>(ch)) || ch == '_')
+          << c.name;
     EXPECT_FALSE(c.what.empty()) << c.name;
     EXPECT_EQ(c.what.find('\n'), std::string::npos) << c.name;
     EXPECT_TRUE(c.lanes && c.waive && c.time) << c.name;
   }
-  for (const char* required : {"ce_unidir_write", "ce_unidir_read", "ce_bidir", "sm_read", "sm_write", "sm_bidir",
-                               "staged", "h2d_ce", "d2h_ce", "h2d_d2h_ce", "h2d_sm", "d2h_sm", "device_local_ce",
-                               "latency_peer", "latency_host", "contention_ring", "contention_all_to_one",
-                               "contention_one_to_all"}) {
+  for (const char* required :
+       {"ce_unidir_write", "ce_unidir_read", "ce_bidir", "sm_read", "sm_write", "sm_bidir", "staged",
+        "h2d_ce", "d2h_ce", "h2d_d2h_ce", "h2d_sm", "d2h_sm", "device_local_ce", "latency_peer",
+        "latency_host", "contention_ring", "contention_all_to_one", "contention_one_to_all"}) {
     EXPECT_TRUE(names.count(required)) << required;
   }
 }
@@ -70,8 +73,9 @@ TEST(Cases, OneGpuStillMeasuresHostDeviceLocalAndHostLatency) {
   std::set<std::string> runnable;
   for (const auto& c : all_cases())
     if (!routes_for(c.shape, {0}).empty()) runnable.insert(c.name);
-  EXPECT_EQ(runnable, (std::set<std::string>{"h2d_ce", "d2h_ce", "h2d_d2h_ce", "h2d_sm", "d2h_sm", "h2d_d2h_sm",
-                                             "device_local_ce", "device_local_sm", "latency_host"}));
+  EXPECT_EQ(runnable,
+            (std::set<std::string>{"h2d_ce", "d2h_ce", "h2d_d2h_ce", "h2d_sm", "d2h_sm", "h2d_d2h_sm",
+                                   "device_local_ce", "device_local_sm", "latency_host"}));
 }
 
 TEST(Cases, WhoIssuesTheCopy) {
@@ -152,7 +156,8 @@ TEST(PatternSeed, DiffersPerPairDirectionAndSample) {
   using p2p::bench::Endpoint;
   using p2p::bench::pattern_seed;
   std::set<std::uint32_t> seeds;
-  const std::vector<Endpoint> ends{Endpoint::host(), Endpoint::on_gpu(0), Endpoint::on_gpu(1), Endpoint::on_gpu(7)};
+  const std::vector<Endpoint> ends{Endpoint::host(), Endpoint::on_gpu(0), Endpoint::on_gpu(1),
+                                   Endpoint::on_gpu(7)};
   int n = 0;
   for (const auto& a : ends)
     for (const auto& b : ends)

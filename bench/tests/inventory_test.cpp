@@ -9,9 +9,7 @@ namespace {
 
 using namespace p2p::bench;
 
-void write(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 TEST(Inventory, NormalisesCudaBusIdsToSysfsForm) {
   EXPECT_EQ(normalize_pci_bus_id("00000000:1A:00.0"), "0000:1a:00.0");

@@ -56,8 +56,8 @@ TEST(LinkCeiling, NvlinkPerLinkByGeneration) {
   EXPECT_EQ(nvlink_generation(8, 0), 3);
   EXPECT_EQ(nvlink_generation(9, 0), 4);
   EXPECT_EQ(nvlink_generation(10, 0), 5);
-  EXPECT_FALSE(nvlink_generation(8, 9));   // Ada: no NVLink
-  EXPECT_FALSE(nvlink_generation(12, 0));  // RTX PRO 6000 Blackwell
+  EXPECT_FALSE(nvlink_generation(8, 9));                   // Ada: no NVLink
+  EXPECT_FALSE(nvlink_generation(12, 0));                  // RTX PRO 6000 Blackwell
   EXPECT_DOUBLE_EQ(*nvlink_gbps_per_link(4) * 18, 450.0);  // H100/H200 SXM per direction
   EXPECT_DOUBLE_EQ(*nvlink_gbps_per_link(5) * 18, 900.0);  // B200
   EXPECT_DOUBLE_EQ(*nvlink_gbps_per_link(3) * 12, 300.0);  // A100

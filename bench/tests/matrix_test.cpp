@@ -34,18 +34,15 @@ TEST(Matrix, RowsAreSourcesColumnsAreDestinationsInEndpointOrder) {
   EXPECT_DOUBLE_EQ(*m.cells[2][1]->value, 10.2);  // gpu10 -> gpu2
   EXPECT_DOUBLE_EQ(*m.cells[1][2]->value, 2.1);   // gpu2 -> gpu10
   EXPECT_DOUBLE_EQ(*m.cells[0][1]->value, 0.2);
-  EXPECT_FALSE(m.cells[0][0]);                    // no self figure
-  EXPECT_FALSE(m.cells[0][2]);                    // not measured
+  EXPECT_FALSE(m.cells[0][0]);  // no self figure
+  EXPECT_FALSE(m.cells[0][2]);  // not measured
 }
 
 TEST(Matrix, HostRowComesFirstAndEachSizeAndKindGetsItsOwnMatrix) {
   std::vector<BandwidthResult> rs = {
-      rec("h2d_d2h_ce", "host", "gpu0", 4096, 5, "dir"),
-      rec("h2d_d2h_ce", "gpu0", "host", 4096, 6, "dir"),
-      rec("h2d_d2h_ce", "host", "gpu0", 4096, 11, "sum"),
-      rec("h2d_d2h_ce", "host", "gpu0", 8192, 7, "dir"),
-      rec("h2d_d2h_ce", "gpu0", "host", 8192, 8, "dir"),
-      rec("h2d_d2h_ce", "host", "gpu0", 8192, 15, "sum"),
+      rec("h2d_d2h_ce", "host", "gpu0", 4096, 5, "dir"),  rec("h2d_d2h_ce", "gpu0", "host", 4096, 6, "dir"),
+      rec("h2d_d2h_ce", "host", "gpu0", 4096, 11, "sum"), rec("h2d_d2h_ce", "host", "gpu0", 8192, 7, "dir"),
+      rec("h2d_d2h_ce", "gpu0", "host", 8192, 8, "dir"),  rec("h2d_d2h_ce", "host", "gpu0", 8192, 15, "sum"),
   };
   const auto all = bandwidth_matrices(rs, false);
   ASSERT_EQ(all.size(), 4u);  // 2 sizes x (directions, total)

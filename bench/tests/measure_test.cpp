@@ -15,12 +15,12 @@ namespace {
 
 using namespace p2p::bench;
 
-#define REQUIRE_GPUS(n)                                                                        \
-  do {                                                                                         \
-    const auto probe = probe_cuda();                                                           \
-    if (const auto why = no_gpu_reason(probe)) GTEST_SKIP() << "no usable GPU: " << *why;      \
-    if (probe.device_count < (n))                                                              \
-      GTEST_SKIP() << "needs " << (n) << " GPUs, " << probe.device_count << " visible";        \
+#define REQUIRE_GPUS(n)                                                                   \
+  do {                                                                                    \
+    const auto probe = probe_cuda();                                                      \
+    if (const auto why = no_gpu_reason(probe)) GTEST_SKIP() << "no usable GPU: " << *why; \
+    if (probe.device_count < (n))                                                         \
+      GTEST_SKIP() << "needs " << (n) << " GPUs, " << probe.device_count << " visible";   \
   } while (0)
 
 // 16 MiB plus three words: the copy kernels' and the checks' tail paths are exercised too.
@@ -54,7 +54,8 @@ TEST(Measure, EveryKindOfCopyOnOneGpuIsVerified) {
     const std::string m = to_string(method);
     expect_clean(measure_bandwidth({{h, g, 0, method}}, kBytes, quick()), 1, "h2d " + m);
     expect_clean(measure_bandwidth({{g, h, 0, method}}, kBytes, quick()), 1, "d2h " + m);
-    expect_clean(measure_bandwidth({{h, g, 0, method}, {g, h, 0, method}}, kBytes, quick()), 2, "h2d+d2h " + m);
+    expect_clean(measure_bandwidth({{h, g, 0, method}, {g, h, 0, method}}, kBytes, quick()), 2,
+                 "h2d+d2h " + m);
     expect_clean(measure_bandwidth({{g, g, 0, method}}, kBytes, quick()), 1, "device local " + m);
   }
 }
@@ -76,7 +77,8 @@ TEST(Measure, SmallAndOddSizesAreVerifiedToo) {
   REQUIRE_GPUS(1);
   const Endpoint g = Endpoint::on_gpu(0), h = Endpoint::host();
   for (std::uint64_t bytes : {4ull, 4096ull, 4100ull, (1ull << 20) + 8}) {
-    expect_clean(measure_bandwidth({{h, g, 0, Method::kSm}}, bytes, quick()), 1, std::to_string(bytes) + " B sm");
+    expect_clean(measure_bandwidth({{h, g, 0, Method::kSm}}, bytes, quick()), 1,
+                 std::to_string(bytes) + " B sm");
     expect_clean(measure_bandwidth({{g, h, 0, Method::kCopyEngine}}, bytes, quick()), 1,
                  std::to_string(bytes) + " B ce");
   }
@@ -84,7 +86,8 @@ TEST(Measure, SmallAndOddSizesAreVerifiedToo) {
 
 TEST(Measure, HostLatencyWalksTheWholeChain) {
   REQUIRE_GPUS(1);
-  const Measured m = measure_latency({{Endpoint::on_gpu(0), Endpoint::host(), 0, Method::kPointerChase}}, 0, quick());
+  const Measured m =
+      measure_latency({{Endpoint::on_gpu(0), Endpoint::host(), 0, Method::kPointerChase}}, 0, quick());
   ASSERT_EQ(m.latency_ns.size(), 2u);
   for (double ns : m.latency_ns) EXPECT_GT(ns, 0);
   EXPECT_EQ(m.lanes[0].bad_samples, 0);
@@ -97,7 +100,8 @@ TEST(Measure, PlantedCorruptionIsCaughtForThatTransferOnly) {
   MeasureOptions o = quick();
   o.corrupt_for_tests = Corruption{h, g, 17};
   // Both directions at once: only host -> gpu0 was corrupted.
-  const Measured both = measure_bandwidth({{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
+  const Measured both =
+      measure_bandwidth({{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
   EXPECT_EQ(both.lanes[0].bad_words, 17u * 3);
   EXPECT_EQ(both.lanes[0].bad_samples, 3);
   EXPECT_EQ(both.lanes[1].bad_words, 0u);
@@ -117,10 +121,12 @@ TEST(Measure, PairCopiesAreVerifiedByTheDestinationGpu) {
   expect_clean(measure_bandwidth({{a, b, 1, Method::kCopyEngine}}, kBytes, quick()), 1, "ce read");
   expect_clean(measure_bandwidth({{a, b, 1, Method::kSm}}, kBytes, quick()), 1, "sm read");
   expect_clean(measure_bandwidth({{a, b, 0, Method::kSm}}, kBytes, quick()), 1, "sm write");
-  expect_clean(measure_bandwidth({{a, b, 0, Method::kSm}, {b, a, 1, Method::kSm}}, kBytes, quick()), 2, "sm bidir");
+  expect_clean(measure_bandwidth({{a, b, 0, Method::kSm}, {b, a, 1, Method::kSm}}, kBytes, quick()), 2,
+               "sm bidir");
   MeasureOptions o = quick();
   o.corrupt_for_tests = Corruption{a, b, 5};
-  const Measured m = measure_bandwidth({{a, b, 0, Method::kCopyEngine}, {b, a, 1, Method::kCopyEngine}}, kBytes, o);
+  const Measured m =
+      measure_bandwidth({{a, b, 0, Method::kCopyEngine}, {b, a, 1, Method::kCopyEngine}}, kBytes, o);
   EXPECT_EQ(m.lanes[0].bad_words, 15u);
   EXPECT_EQ(m.lanes[0].verified_by, "gpu1");
   EXPECT_EQ(m.lanes[1].bad_words, 0u);
@@ -145,7 +151,8 @@ TEST(Measure, RunGoesOnAfterAFailedPairAndReportsIt) {
   const BenchDocument& d = out.document;
   int failed = 0, ok = 0;
   for (const auto& r : d.bandwidth) {
-    const bool corrupted = r.case_name == "h2d_d2h_ce" && (r.part == "sum" || (r.src == "host" && r.dst == "gpu0"));
+    const bool corrupted =
+        r.case_name == "h2d_d2h_ce" && (r.part == "sum" || (r.src == "host" && r.dst == "gpu0"));
     if (corrupted) {
       EXPECT_EQ(r.status, "failed") << r.case_name << " " << r.src << "->" << r.dst << " " << r.part;
       EXPECT_EQ(r.bad_words, 4u * 3) << r.part;

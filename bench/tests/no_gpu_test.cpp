@@ -23,7 +23,8 @@ TEST(NoGpu, MissingDriverIsNamedWithTheLoaderMessage) {
   p.driver_load_error = "libcuda.so.1: cannot open shared object file: No such file or directory";
   const auto why = no_gpu_reason(p);
   ASSERT_TRUE(why);
-  EXPECT_EQ(why->rfind("no NVIDIA driver: libcuda.so.1 cannot be loaded (libcuda.so.1: cannot open", 0), 0u) << *why;
+  EXPECT_EQ(why->rfind("no NVIDIA driver: libcuda.so.1 cannot be loaded (libcuda.so.1: cannot open", 0), 0u)
+      << *why;
 }
 
 TEST(NoGpu, CuInitFailureIsNamedByItsErrorName) {
@@ -40,9 +41,10 @@ TEST(NoGpu, RuntimeFailureAndZeroDevices) {
   p.runtime_result = 35;
   p.runtime_error_name = "cudaErrorInsufficientDriver";
   p.runtime_error_text = "CUDA driver version is insufficient for CUDA runtime version";
-  EXPECT_EQ(no_gpu_reason(p),
-            "cudaGetDeviceCount failed: cudaErrorInsufficientDriver (CUDA driver version is insufficient for CUDA "
-            "runtime version)");
+  EXPECT_EQ(
+      no_gpu_reason(p),
+      "cudaGetDeviceCount failed: cudaErrorInsufficientDriver (CUDA driver version is insufficient for CUDA "
+      "runtime version)");
   p = healthy();
   p.device_count = 0;
   EXPECT_EQ(no_gpu_reason(p), "no CUDA devices: the driver is loaded but reports 0 GPUs");
@@ -59,7 +61,8 @@ TEST(NoGpu, ReasonIsAlwaysOneLine) {
 TEST(NoGpu, ProbeOnThisMachine) {
   const CudaProbe p = probe_cuda();
   const auto why = no_gpu_reason(p);
-  if (!why) GTEST_SKIP() << "a GPU is usable here (" << p.device_count << " devices): the no-GPU path does not apply";
+  if (!why)
+    GTEST_SKIP() << "a GPU is usable here (" << p.device_count << " devices): the no-GPU path does not apply";
   try {
     require_usable_gpus();
     FAIL() << "require_usable_gpus returned without a usable GPU";

@@ -69,7 +69,8 @@ TEST(Ceilings, TotalsAreBoundedByTheSharedEnd) {
   const BenchContext ctx = pcie_host({5, 5, 5});
   const auto ring = find("contention_ring").lanes(routes_for(RouteShape::kRing, ctx.gpus).front());
   EXPECT_NEAR(*total_ceiling(ctx, ring).gbps, 3 * 63.015, 0.01);
-  const auto all_to_0 = find("contention_all_to_one").lanes(routes_for(RouteShape::kAllToOne, ctx.gpus).front());
+  const auto all_to_0 =
+      find("contention_all_to_one").lanes(routes_for(RouteShape::kAllToOne, ctx.gpus).front());
   EXPECT_NEAR(*total_ceiling(ctx, all_to_0).gbps, 63.015, 0.01);  // gpu0's link takes it all
   const auto both = find("h2d_d2h_ce").lanes(routes_for(RouteShape::kHostGpuBoth, {0}).front());
   EXPECT_NEAR(*total_ceiling(ctx, both).gbps, 2 * 63.015, 0.01);  // one link, both directions
@@ -129,7 +130,8 @@ TEST(Records, ConcurrentLanesGiveEachDirectionAndTheTotal) {
   EXPECT_EQ(recs[1].src + recs[1].dst, "gpu1gpu0");
   EXPECT_EQ(recs[1].status, "failed");  // only the corrupted direction
   EXPECT_EQ(recs[1].bad_words, 5u);
-  EXPECT_NE(recs[1].detail.find("5 bad words in 1 of 2 samples (checked by gpu0)"), std::string::npos) << recs[1].detail;
+  EXPECT_NE(recs[1].detail.find("5 bad words in 1 of 2 samples (checked by gpu0)"), std::string::npos)
+      << recs[1].detail;
   EXPECT_EQ(recs[2].part, "sum");
   EXPECT_EQ(recs[2].issued_by, "");
   EXPECT_NEAR(*recs[2].median_gbps, 4.0 * kGiB / 0.2 / 1e9, 1e-9);  // both directions' bytes

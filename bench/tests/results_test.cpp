@@ -62,7 +62,8 @@ TEST(Results, MissingNumbersAreNullAndComeBackMissing) {
   r.status = "waived";
   r.detail = "P2P unavailable";
   const json j = r;
-  for (const char* k : {"median_gbps", "min_gbps", "max_gbps", "spread_pct", "ceiling_gbps", "achieved_pct", "p2p"}) {
+  for (const char* k :
+       {"median_gbps", "min_gbps", "max_gbps", "spread_pct", "ceiling_gbps", "achieved_pct", "p2p"}) {
     EXPECT_TRUE(j.at(k).is_null()) << k;
   }
   const auto back = j.get<BandwidthResult>();

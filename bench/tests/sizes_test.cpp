@@ -34,7 +34,8 @@ TEST(Sizes, RejectsJunkWithTheOffendingText) {
       parse_size_bytes(bad);
       ADD_FAILURE() << "accepted `" << bad << "`";
     } catch (const p2p::InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("--sizes: `" + std::string(bad) + "`"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("--sizes: `" + std::string(bad) + "`"), std::string::npos)
+          << e.what();
     }
   }
 }
@@ -58,13 +59,13 @@ TEST(Sizes, FormatsWithTheLargestWholeUnit) {
 }
 
 TEST(Sizes, BatchMovesAbout2GiBWithinBounds) {
-  EXPECT_EQ(copies_per_batch(4096), 64);             // capped
+  EXPECT_EQ(copies_per_batch(4096), 64);  // capped
   EXPECT_EQ(copies_per_batch(32ull << 20), 64);
   EXPECT_EQ(copies_per_batch(64ull << 20), 32);
   EXPECT_EQ(copies_per_batch(256ull << 20), 8);
   EXPECT_EQ(copies_per_batch(512ull << 20), 4);
-  EXPECT_EQ(copies_per_batch(1ull << 30), 4);          // floor
-  EXPECT_EQ(copies_per_batch(100ull << 20), 21);       // rounds up
+  EXPECT_EQ(copies_per_batch(1ull << 30), 4);     // floor
+  EXPECT_EQ(copies_per_batch(100ull << 20), 21);  // rounds up
 }
 
 }  // namespace

@@ -20,7 +20,8 @@ TEST(Sweep, OrderOfPointsDoesNotMatter) {
 }
 
 TEST(Sweep, SummariesPerRouteAndPartSkippingUnmeasured) {
-  auto r = [](std::string src, std::string part, std::uint64_t b, std::optional<double> g, std::string status = "ok") {
+  auto r = [](std::string src, std::string part, std::uint64_t b, std::optional<double> g,
+              std::string status = "ok") {
     BandwidthResult x;
     x.case_name = "ce_bidir";
     x.src = std::move(src);
@@ -31,10 +32,9 @@ TEST(Sweep, SummariesPerRouteAndPartSkippingUnmeasured) {
     x.status = std::move(status);
     return x;
   };
-  const std::vector<BandwidthResult> rs = {r("gpu0", "dir", 4096, 1.0), r("gpu0", "sum", 4096, 2.0),
-                                           r("gpu0", "dir", 8192, 10.0), r("gpu0", "sum", 8192, 19.0),
-                                           r("gpu0", "dir", 16384, 9.5),
-                                           r("gpu0", "sum", 16384, 90.0, "failed")};
+  const std::vector<BandwidthResult> rs = {
+      r("gpu0", "dir", 4096, 1.0),  r("gpu0", "sum", 4096, 2.0),  r("gpu0", "dir", 8192, 10.0),
+      r("gpu0", "sum", 8192, 19.0), r("gpu0", "dir", 16384, 9.5), r("gpu0", "sum", 16384, 90.0, "failed")};
   const auto s = summarize_sweeps(rs);
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].part, "dir");

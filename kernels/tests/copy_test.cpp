@@ -38,15 +38,15 @@ void copy_and_check(std::size_t bytes, const kernels::CopyShape& wanted) {
   P2P_CHECK(cudaDeviceSynchronize());
   EXPECT_EQ(mismatches(dst.get(), bytes, 0x1234u), 0u) << bytes << " bytes, unroll " << wanted.unroll;
   std::vector<unsigned char> guard(kGuardBytes);
-  P2P_CHECK(cudaMemcpy(guard.data(), static_cast<char*>(dst.get()) + bytes, kGuardBytes,
-                       cudaMemcpyDeviceToHost));
+  P2P_CHECK(
+      cudaMemcpy(guard.data(), static_cast<char*>(dst.get()) + bytes, kGuardBytes, cudaMemcpyDeviceToHost));
   for (unsigned char b : guard) ASSERT_EQ(b, 0xA5) << "copy wrote past " << bytes << " bytes";
 }
 
 TEST(CopyKernel, CopiesEveryWordIncludingTheTailAndNothingMore) {
   P2P_REQUIRE_GPU();
-  for (std::size_t bytes : {4ul, 12ul, 16ul, 20ul, 28ul, 4096ul, 4100ul, (1ul << 20) + 12,
-                            (64ul << 20) + 4}) {
+  for (std::size_t bytes :
+       {4ul, 12ul, 16ul, 20ul, 28ul, 4096ul, 4100ul, (1ul << 20) + 12, (64ul << 20) + 4}) {
     copy_and_check(bytes, {});
   }
 }
@@ -139,8 +139,10 @@ TEST(CopyKernel, PairCopiesBothDirectionsCompletely) {
         kernels::launch_fill_pattern(h + off, bytes, 4u, nullptr);
         kernels::launch_copy_pair(d, h, h + off, d + off, bytes, shape, nullptr);
         P2P_CHECK(cudaDeviceSynchronize());
-        EXPECT_EQ(count(d, bytes, 1u), 0u) << bytes << " B, unroll " << unroll << ", " << threads << " threads";
-        EXPECT_EQ(count(h + off, bytes, 2u), 0u) << bytes << " B, unroll " << unroll << ", " << threads << " threads";
+        EXPECT_EQ(count(d, bytes, 1u), 0u)
+            << bytes << " B, unroll " << unroll << ", " << threads << " threads";
+        EXPECT_EQ(count(h + off, bytes, 2u), 0u)
+            << bytes << " B, unroll " << unroll << ", " << threads << " threads";
       }
     }
   }

@@ -10,8 +10,8 @@ std::string why_no_gpu();
 
 }  // namespace p2p::kernels::testing
 
-#define P2P_REQUIRE_GPU()                                                       \
-  do {                                                                          \
-    const std::string why = ::p2p::kernels::testing::why_no_gpu();              \
-    if (!why.empty()) GTEST_SKIP() << "no usable GPU: " << why;                 \
+#define P2P_REQUIRE_GPU()                                          \
+  do {                                                             \
+    const std::string why = ::p2p::kernels::testing::why_no_gpu(); \
+    if (!why.empty()) GTEST_SKIP() << "no usable GPU: " << why;    \
   } while (0)

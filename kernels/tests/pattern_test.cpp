@@ -35,7 +35,8 @@ TEST(PatternWord, DistinctWordsWithinASeedAndDifferentAcrossSeeds) {
   for (std::uint64_t i = 0; i < 100000; ++i) seen.insert(kernels::pattern_word(7u, i));
   EXPECT_EQ(seen.size(), 100000u);
   int same = 0;
-  for (std::uint64_t i = 0; i < 1000; ++i) same += kernels::pattern_word(7u, i) == kernels::pattern_word(8u, i);
+  for (std::uint64_t i = 0; i < 1000; ++i)
+    same += kernels::pattern_word(7u, i) == kernels::pattern_word(8u, i);
   EXPECT_LT(same, 3);
 }
 
