@@ -94,9 +94,9 @@ class BandwidthRun {
     LaneRun& first = *lanes_.front();
     try {
       if (fused_pair_) {
-        enqueue(*lanes_[0], lanes_[1].get());
+        enqueue(*lanes_[0], lanes_[1].get(), nullptr);
       } else {
-        for (auto& r : lanes_) enqueue(*r, nullptr);
+        for (auto& r : lanes_) enqueue(*r, nullptr, r == lanes_.front() ? nullptr : lanes_.front().get());
       }
       if (lanes_.size() > 1) {
         cuda::DeviceGuard on(first.lane.issuer);
@@ -212,11 +212,14 @@ class BandwidthRun {
 
   // `partner`: the second lane of a fused pair, copied by the same kernels on r's stream; its
   // events are recorded there too, so both directions report the same span.
-  void enqueue(LaneRun& r, LaneRun* partner) {
+  // `leader`: the first lane, whose start every other lane waits for, so that all lanes of a
+  // sample start from one instant (the first lane's) and the total spans exactly that run.
+  void enqueue(LaneRun& r, LaneRun* partner, const LaneRun* leader) {
     const Lane& l = r.lane;
     cuda::DeviceGuard on(l.issuer);
     cudaStream_t s = r.stream.get();
     latch_.hold(s, opt_.latch_timeout_ns);
+    if (leader != nullptr) P2P_CHECK(cudaStreamWaitEvent(s, leader->start.get(), 0));
     P2P_CHECK(cudaEventRecord(r.start.get(), s));
     if (partner != nullptr) P2P_CHECK(cudaEventRecord(partner->start.get(), s));
     std::size_t chunk_counter = 0;
