@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "cli/bench_command.hpp"
 #include "cli/doctor_command.hpp"
 #include "cli/gate_command.hpp"
 #include "cli/nccl_command.hpp"
@@ -14,6 +15,7 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   all.push_back(add_doctor_command(root));
   all.push_back(add_topo_command(root));
   all.push_back(add_gate_command(root));
+  all.push_back(add_bench_command(root));
   auto nccl = std::make_shared<NcclCommandOptions>();
   all.push_back({add_nccl_command(root, *nccl), [nccl] { return run_nccl_command(*nccl); }});
   return all;

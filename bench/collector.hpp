@@ -1,0 +1,37 @@
+// Where the registered benchmarks leave their records. Google Benchmark may run one benchmark
+// several times (--benchmark_repetitions); the samples of a repeated figure are merged into
+// one record rather than listed twice.
+#pragma once
+
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench/results.hpp"
+
+namespace p2p::bench {
+
+class Collector {
+ public:
+  void add(const BandwidthResult& r);
+  void add(const LatencyResult& r);
+  void warn(const std::string& text);  // each distinct warning once
+
+  std::vector<BandwidthResult> bandwidth() const;
+  std::vector<LatencyResult> latency() const;
+  std::vector<std::string> warnings() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<BandwidthResult> bandwidth_;
+  std::vector<LatencyResult> latency_;
+  std::vector<std::string> warnings_;
+  std::set<std::string> seen_warnings_;
+};
+
+// Recomputes median/min/max/spread/achieved from samples_gbps (after a merge).
+void refresh_statistics(BandwidthResult& r);
+void refresh_statistics(LatencyResult& r);
+
+}  // namespace p2p::bench

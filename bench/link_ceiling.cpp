@@ -1,0 +1,90 @@
+#include "bench/link_ceiling.hpp"
+
+#include <cstdlib>
+
+namespace p2p::bench {
+
+std::optional<PcieGeneration> pcie_generation(int gen) {
+  switch (gen) {
+    case 1:
+      return PcieGeneration{1, 2.5, LineCoding::k8b10b, 8.0 / 10.0};
+    case 2:
+      return PcieGeneration{2, 5.0, LineCoding::k8b10b, 8.0 / 10.0};
+    case 3:
+      return PcieGeneration{3, 8.0, LineCoding::k128b130b, 128.0 / 130.0};
+    case 4:
+      return PcieGeneration{4, 16.0, LineCoding::k128b130b, 128.0 / 130.0};
+    case 5:
+      return PcieGeneration{5, 32.0, LineCoding::k128b130b, 128.0 / 130.0};
+    case 6:
+      return PcieGeneration{6, 64.0, LineCoding::kPam4Flit, 242.0 / 256.0};
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<double> pcie_gbps_per_direction(int gen, int width) {
+  const auto g = pcie_generation(gen);
+  if (!g) return std::nullopt;
+  switch (width) {
+    case 1:
+    case 2:
+    case 4:
+    case 8:
+    case 12:
+    case 16:
+    case 32:
+      break;
+    default:
+      return std::nullopt;
+  }
+  return g->gigatransfers_per_s * width * g->efficiency / 8.0;
+}
+
+std::optional<double> pcie_gbps_per_direction(const topo::PcieLink& link) {
+  if (!link.gen || !link.width) return std::nullopt;
+  return pcie_gbps_per_direction(*link.gen, *link.width);
+}
+
+std::optional<int> pcie_gen_from_speed_text(const std::string& text) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  const double gts = std::strtod(begin, &end);
+  if (end == begin) return std::nullopt;
+  for (int gen = 1; gen <= 6; ++gen) {
+    const double expected = pcie_generation(gen)->gigatransfers_per_s;
+    if (gts > expected * 0.99 && gts < expected * 1.01) return gen;
+  }
+  return std::nullopt;
+}
+
+std::string describe_pcie_link(const topo::PcieLink& link) {
+  if (!link.gen || !link.width) return "";
+  return "PCIe gen" + std::to_string(*link.gen) + " x" + std::to_string(*link.width);
+}
+
+std::optional<int> nvlink_generation(int cc_major, int cc_minor) {
+  if (cc_major == 6 && cc_minor == 0) return 1;
+  if (cc_major == 7 && cc_minor == 0) return 2;
+  if (cc_major == 8 && cc_minor == 0) return 3;
+  if (cc_major == 9 && cc_minor == 0) return 4;
+  if (cc_major == 10) return 5;
+  return std::nullopt;
+}
+
+std::optional<double> nvlink_gbps_per_link(int generation) {
+  switch (generation) {
+    case 1:
+      return 20.0;
+    case 2:
+    case 3:
+    case 4:
+      return 25.0;
+    case 5:
+      return 50.0;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace p2p::bench

@@ -1,0 +1,45 @@
+// What a link could carry, per direction, in decimal GB/s (1e9 bytes/s) of payload after line
+// coding. These are the physical ceilings the measured figures are compared against; protocol
+// overhead (TLP headers, flow control) keeps real transfers some 10% below them.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "topology/snapshot.hpp"
+
+namespace p2p::bench {
+
+enum class LineCoding { k8b10b, k128b130b, kPam4Flit };
+
+struct PcieGeneration {
+  int gen = 0;
+  double gigatransfers_per_s = 0;  // per lane
+  LineCoding coding = LineCoding::k8b10b;
+  double efficiency = 0;  // payload bits per transferred bit
+};
+
+// Gen 1-2: 8b/10b; gen 3-5: 128b/130b; gen 6: PAM4 with 256-byte FLITs, of which 242 bytes
+// are TLP and DLLP (the rest FEC and CRC). nullopt outside 1..6.
+std::optional<PcieGeneration> pcie_generation(int gen);
+
+// gen x width per direction, e.g. gen 5 x16 = 32 GT/s * 16 * 128/130 / 8 = 63.0 GB/s.
+// nullopt for an unknown generation or a width other than 1, 2, 4, 8, 12, 16, 32.
+std::optional<double> pcie_gbps_per_direction(int gen, int width);
+std::optional<double> pcie_gbps_per_direction(const topo::PcieLink& link);
+
+// "2.5 GT/s PCIe", "32.0 GT/s" (sysfs current_link_speed) -> generation; nullopt if unknown.
+std::optional<int> pcie_gen_from_speed_text(const std::string& text);
+
+// "PCIe gen5 x16", "" when unknown.
+std::string describe_pcie_link(const topo::PcieLink& link);
+
+// NVLink generation of a data-centre GPU from its compute capability: 6.0 -> 1 (P100),
+// 7.0 -> 2 (V100), 8.0 -> 3 (A100), 9.0 -> 4 (H100/H200), 10.x -> 5 (B200/GB200).
+// nullopt for parts without NVLink or with bridge variants we have no figure for.
+std::optional<int> nvlink_generation(int cc_major, int cc_minor);
+
+// Per link, per direction: 20, 25, 25, 25, 50 GB/s for generations 1 to 5.
+std::optional<double> nvlink_gbps_per_link(int generation);
+
+}  // namespace p2p::bench

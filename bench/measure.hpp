@@ -1,0 +1,71 @@
+// Timing and verification of one (lanes, size): the GPU side of every bandwidth and latency
+// case. Per sample: fill the sources with a pattern seeded per pair and sample, hold every
+// lane's stream with the latch, enqueue start event, the batch of copies and end event on each,
+// release, wait (with a deadline), then have the GPU that owns each destination count the
+// words that differ. Warm-up samples run the same way and are discarded.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/host_memory.hpp"
+#include "bench/lane.hpp"
+#include "kernels/copy.hpp"
+
+namespace p2p::bench {
+
+// TEST ONLY: after a sample's copies finish, invert `words` words of the destination of the
+// lane from `src` to `dst`, so a test can show that the corruption is caught for that lane and
+// no other. Never set by the command line.
+struct Corruption {
+  Endpoint src;
+  Endpoint dst;
+  std::uint64_t words = 1;
+};
+
+struct MeasureOptions {
+  int samples = 5;
+  int warmup_samples = 1;
+  int copies_per_batch = 0;     // 0: copies_per_batch(bytes) from sizes.hpp
+  kernels::CopyShape sm_shape;  // blocks 0: fill every SM of the issuer
+  HostMemory host_memory = HostMemory::kPinned;
+  double timeout_s = 60;  // a sample that takes longer is a hang (HangError)
+  std::uint64_t latch_timeout_ns = 10'000'000'000ull;
+  std::uint64_t latency_loads = 50'000;      // dependent loads per latency sample
+  std::uint64_t latency_stride_bytes = 128;  // one node per 128-byte line
+  std::uint64_t latency_span_bytes = 1ull << 20;
+  std::optional<Corruption> corrupt_for_tests;  // TEST ONLY, see Corruption
+};
+
+struct LaneSamples {
+  std::vector<double> seconds;  // GPU time of the lane's batch, per timed sample
+  std::uint64_t bad_words = 0;  // over every verified sample, warm-up included
+  int bad_samples = 0;
+  int verified_samples = 0;
+  std::string verified_by;  // "gpu1"
+};
+
+struct Measured {
+  int copies_per_sample = 0;
+  std::vector<LaneSamples> lanes;
+  std::vector<double> total_seconds;  // first lane's start to the last lane's end, per sample
+  // Latency cases:
+  std::vector<double> latency_ns;
+  std::uint64_t loads_per_sample = 0;
+  std::uint64_t stride_bytes = 0;
+};
+
+// All lanes run concurrently; each copies `bytes` copies_per_sample times per sample.
+Measured measure_bandwidth(const std::vector<Lane>& lanes, std::uint64_t bytes,
+                           const MeasureOptions& options);
+
+// One lane with Method::kPointerChase: GPU `issuer` walks a chain in dst's memory. `bytes`
+// is ignored (the chain's span comes from the options).
+Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t bytes, const MeasureOptions& options);
+
+// Pattern seed for a lane's sample: distinct per (src, dst, sample).
+std::uint32_t pattern_seed(const Endpoint& src, const Endpoint& dst, std::uint32_t sample);
+
+}  // namespace p2p::bench

@@ -1,0 +1,52 @@
+#include "bench/peer_access_check.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <optional>
+
+#include "bench/context.hpp"
+#include "common/cuda_check.hpp"
+
+namespace p2p::bench {
+
+namespace {
+
+std::optional<int> cuda_ordinal(const std::string& pci_bus_id, int device_count) {
+  const std::string want = normalize_pci_bus_id(pci_bus_id);
+  for (int d = 0; d < device_count; ++d) {
+    char id[32] = {};
+    P2P_CHECK(cudaDeviceGetPCIBusId(id, sizeof(id), d));
+    if (normalize_pci_bus_id(id) == want) return d;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+topo::PeerAccessCheck cuda_peer_access_check() {
+  return [](const topo::TopologySnapshot& t) {
+    int count = 0;
+    P2P_CHECK(cudaGetDeviceCount(&count));
+    std::vector<std::optional<int>> ordinal;
+    for (const auto& g : t.gpus) ordinal.push_back(cuda_ordinal(g.pci_bus_id, count));
+    std::vector<topo::PeerAccessResult> out;
+    for (std::size_t a = 0; a < t.gpus.size(); ++a) {
+      for (std::size_t b = a + 1; b < t.gpus.size(); ++b) {
+        topo::PeerAccessResult r{a, b, false, ""};
+        if (!ordinal[a] || !ordinal[b]) {
+          r.detail = "not visible to CUDA (CUDA_VISIBLE_DEVICES or a failed GPU)";
+        } else {
+          int ab = 0, ba = 0;
+          P2P_CHECK(cudaDeviceCanAccessPeer(&ab, *ordinal[a], *ordinal[b]));
+          P2P_CHECK(cudaDeviceCanAccessPeer(&ba, *ordinal[b], *ordinal[a]));
+          r.can_access = ab == 1 && ba == 1;
+          r.detail = "cudaDeviceCanAccessPeer = " + std::to_string(ab) + "/" + std::to_string(ba);
+        }
+        out.push_back(std::move(r));
+      }
+    }
+    return out;
+  };
+}
+
+}  // namespace p2p::bench

@@ -1,0 +1,61 @@
+// The terminal report of a results document (render_text_report in run.hpp).
+#include <sstream>
+
+#include "bench/matrix.hpp"
+#include "bench/run.hpp"
+#include "bench/sizes.hpp"
+
+namespace p2p::bench {
+namespace {
+
+std::string header(const BenchDocument& d) {
+  std::ostringstream os;
+  os << "p2pcheck bench on " << (d.hostname.empty() ? "this host" : d.hostname) << ": driver "
+     << (d.nvidia_driver_version.empty() ? "?" : d.nvidia_driver_version) << ", CUDA driver "
+     << d.cuda_driver_version << ", runtime " << d.cuda_runtime_version << "; " << d.samples << " samples (+"
+     << d.warmup_samples << " warm-up) per figure, median shown\n";
+  for (const auto& g : d.gpus) {
+    os << "  gpu" << g.cuda_ordinal << "  " << g.pci_bus_id << "  " << g.name << "  "
+       << (g.link.empty() ? "link unknown" : g.link) << "  NUMA " << g.numa_node << "  CPUs "
+       << (g.cpuset.empty() ? "?" : g.cpuset) << "\n";
+  }
+  if (d.gpus.size() > 1) {
+    os << "  P2P (cudaDeviceCanAccessPeer, row -> column):\n";
+    for (std::size_t i = 0; i < d.gpus.size(); ++i) {
+      os << "    gpu" << d.gpus[i].cuda_ordinal;
+      for (std::size_t j = 0; j < d.gpus.size(); ++j) {
+        os << (i == j ? "    X" : d.p2p_access[i][j] ? "  yes" : "   no");
+      }
+      os << "\n";
+    }
+  }
+  os << "  gate: " << (d.gate.decision ? *d.gate.decision : std::string("not run"))
+     << (d.gate.detail.empty() ? "" : " (" + d.gate.detail + ")")
+     << (d.skip_gate ? "; --skip-gate given" : "") << "\n";
+  for (const auto& w : d.warnings) os << "  warning: " << w << "\n";
+  return os.str();
+}
+
+}  // namespace
+
+std::string render_text_report(const BenchDocument& d) {
+  std::ostringstream os;
+  os << header(d) << "\n";
+  for (const auto& m : bandwidth_matrices(d.bandwidth, true)) os << render(m) << "\n";
+  for (const auto& m : sweep_tables(d.bandwidth)) os << render(m) << "\n";
+  for (const auto& m : latency_matrices(d.latency)) os << render(m) << "\n";
+  int ok = 0, failed = 0, waived = 0, errors = 0;
+  auto count = [&](const std::string& s) {
+    ok += s == "ok";
+    failed += s == "failed";
+    waived += s == "waived";
+    errors += s == "error";
+  };
+  for (const auto& r : d.bandwidth) count(r.status);
+  for (const auto& r : d.latency) count(r.status);
+  os << "summary: " << ok << " figures verified, " << failed << " FAILED verification, " << waived
+     << " waived, " << errors << " errors\n";
+  return os.str();
+}
+
+}  // namespace p2p::bench

@@ -1,0 +1,263 @@
+#include "bench/results.hpp"
+
+#include "common/error.hpp"
+
+namespace p2p::bench {
+namespace {
+
+using nlohmann::json;
+
+template <class T>
+json optional_json(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+template <class T>
+std::optional<T> optional_at(const json& j, const char* key) {
+  const json& v = j.at(key);
+  if (v.is_null()) return std::nullopt;
+  return v.get<T>();
+}
+
+void write_header(json& j, const char* schema, int version) {
+  j["schema"] = schema;
+  j["version"] = version;
+}
+
+void check_header(const json& j, const char* schema, int version) {
+  const auto got_schema = j.at("schema").get<std::string>();
+  if (got_schema != schema) {
+    throw InputError("schema `" + got_schema + "` where `" + schema + "` was expected");
+  }
+  const int got_version = j.at("version").get<int>();
+  if (got_version != version) {
+    throw InputError(std::string(schema) + " version " + std::to_string(got_version) +
+                     " is not supported (this p2pcheck reads version " + std::to_string(version) + ")");
+  }
+}
+
+}  // namespace
+
+void to_json(json& j, const BandwidthResult& r) {
+  j = json::object();
+  write_header(j, BandwidthResult::kSchema, BandwidthResult::kVersion);
+  j["case"] = r.case_name;
+  j["src"] = r.src;
+  j["dst"] = r.dst;
+  j["src_pci"] = r.src_pci;
+  j["dst_pci"] = r.dst_pci;
+  j["part"] = r.part;
+  j["issued_by"] = r.issued_by;
+  j["method"] = r.method;
+  j["bytes"] = r.bytes;
+  j["copies_per_sample"] = r.copies_per_sample;
+  j["samples_gbps"] = r.samples_gbps;
+  j["median_gbps"] = optional_json(r.median_gbps);
+  j["min_gbps"] = optional_json(r.min_gbps);
+  j["max_gbps"] = optional_json(r.max_gbps);
+  j["spread_pct"] = optional_json(r.spread_pct);
+  j["ceiling_gbps"] = optional_json(r.ceiling_gbps);
+  j["ceiling_link"] = r.ceiling_link;
+  j["achieved_pct"] = optional_json(r.achieved_pct);
+  j["p2p"] = optional_json(r.p2p);
+  j["status"] = r.status;
+  j["detail"] = r.detail;
+  j["bad_words"] = r.bad_words;
+}
+
+void from_json(const json& j, BandwidthResult& r) {
+  check_header(j, BandwidthResult::kSchema, BandwidthResult::kVersion);
+  r.case_name = j.at("case").get<std::string>();
+  r.src = j.at("src").get<std::string>();
+  r.dst = j.at("dst").get<std::string>();
+  r.src_pci = j.at("src_pci").get<std::string>();
+  r.dst_pci = j.at("dst_pci").get<std::string>();
+  r.part = j.at("part").get<std::string>();
+  r.issued_by = j.at("issued_by").get<std::string>();
+  r.method = j.at("method").get<std::string>();
+  r.bytes = j.at("bytes").get<std::uint64_t>();
+  r.copies_per_sample = j.at("copies_per_sample").get<int>();
+  r.samples_gbps = j.at("samples_gbps").get<std::vector<double>>();
+  r.median_gbps = optional_at<double>(j, "median_gbps");
+  r.min_gbps = optional_at<double>(j, "min_gbps");
+  r.max_gbps = optional_at<double>(j, "max_gbps");
+  r.spread_pct = optional_at<double>(j, "spread_pct");
+  r.ceiling_gbps = optional_at<double>(j, "ceiling_gbps");
+  r.ceiling_link = j.at("ceiling_link").get<std::string>();
+  r.achieved_pct = optional_at<double>(j, "achieved_pct");
+  r.p2p = optional_at<bool>(j, "p2p");
+  r.status = j.at("status").get<std::string>();
+  r.detail = j.at("detail").get<std::string>();
+  r.bad_words = j.at("bad_words").get<std::uint64_t>();
+}
+
+void to_json(json& j, const LatencyResult& r) {
+  j = json::object();
+  write_header(j, LatencyResult::kSchema, LatencyResult::kVersion);
+  j["case"] = r.case_name;
+  j["src"] = r.src;
+  j["dst"] = r.dst;
+  j["src_pci"] = r.src_pci;
+  j["dst_pci"] = r.dst_pci;
+  j["loads_per_sample"] = r.loads_per_sample;
+  j["stride_bytes"] = r.stride_bytes;
+  j["samples_ns"] = r.samples_ns;
+  j["median_ns"] = optional_json(r.median_ns);
+  j["min_ns"] = optional_json(r.min_ns);
+  j["max_ns"] = optional_json(r.max_ns);
+  j["spread_pct"] = optional_json(r.spread_pct);
+  j["p2p"] = optional_json(r.p2p);
+  j["status"] = r.status;
+  j["detail"] = r.detail;
+}
+
+void from_json(const json& j, LatencyResult& r) {
+  check_header(j, LatencyResult::kSchema, LatencyResult::kVersion);
+  r.case_name = j.at("case").get<std::string>();
+  r.src = j.at("src").get<std::string>();
+  r.dst = j.at("dst").get<std::string>();
+  r.src_pci = j.at("src_pci").get<std::string>();
+  r.dst_pci = j.at("dst_pci").get<std::string>();
+  r.loads_per_sample = j.at("loads_per_sample").get<std::uint64_t>();
+  r.stride_bytes = j.at("stride_bytes").get<std::uint64_t>();
+  r.samples_ns = j.at("samples_ns").get<std::vector<double>>();
+  r.median_ns = optional_at<double>(j, "median_ns");
+  r.min_ns = optional_at<double>(j, "min_ns");
+  r.max_ns = optional_at<double>(j, "max_ns");
+  r.spread_pct = optional_at<double>(j, "spread_pct");
+  r.p2p = optional_at<bool>(j, "p2p");
+  r.status = j.at("status").get<std::string>();
+  r.detail = j.at("detail").get<std::string>();
+}
+
+void to_json(json& j, const SweepSummary& r) {
+  j = json::object();
+  write_header(j, SweepSummary::kSchema, SweepSummary::kVersion);
+  j["case"] = r.case_name;
+  j["src"] = r.src;
+  j["dst"] = r.dst;
+  j["part"] = r.part;
+  j["peak_gbps"] = r.peak_gbps;
+  j["peak_bytes"] = r.peak_bytes;
+  j["bytes_at_90pct"] = optional_json(r.bytes_at_90pct);
+}
+
+void from_json(const json& j, SweepSummary& r) {
+  check_header(j, SweepSummary::kSchema, SweepSummary::kVersion);
+  r.case_name = j.at("case").get<std::string>();
+  r.src = j.at("src").get<std::string>();
+  r.dst = j.at("dst").get<std::string>();
+  r.part = j.at("part").get<std::string>();
+  r.peak_gbps = j.at("peak_gbps").get<double>();
+  r.peak_bytes = j.at("peak_bytes").get<std::uint64_t>();
+  r.bytes_at_90pct = optional_at<std::uint64_t>(j, "bytes_at_90pct");
+}
+
+void to_json(json& j, const GpuRecord& r) {
+  j = json{{"cuda_ordinal", r.cuda_ordinal},
+           {"pci_bus_id", r.pci_bus_id},
+           {"name", r.name},
+           {"compute_capability", std::to_string(r.cc_major) + "." + std::to_string(r.cc_minor)},
+           {"cc_major", r.cc_major},
+           {"cc_minor", r.cc_minor},
+           {"sm_count", r.sm_count},
+           {"memory_bytes", r.memory_bytes},
+           {"link", r.link},
+           {"link_gbps", optional_json(r.link_gbps)},
+           {"numa_node", r.numa_node},
+           {"cpuset", r.cpuset}};
+}
+
+void from_json(const json& j, GpuRecord& r) {
+  r.cuda_ordinal = j.at("cuda_ordinal").get<int>();
+  r.pci_bus_id = j.at("pci_bus_id").get<std::string>();
+  r.name = j.at("name").get<std::string>();
+  r.cc_major = j.at("cc_major").get<int>();
+  r.cc_minor = j.at("cc_minor").get<int>();
+  r.sm_count = j.at("sm_count").get<int>();
+  r.memory_bytes = j.at("memory_bytes").get<std::uint64_t>();
+  r.link = j.at("link").get<std::string>();
+  r.link_gbps = optional_at<double>(j, "link_gbps");
+  r.numa_node = j.at("numa_node").get<int>();
+  r.cpuset = j.at("cpuset").get<std::string>();
+}
+
+void to_json(json& j, const GateRecord& r) {
+  j = json{{"decision", optional_json(r.decision)}, {"detail", r.detail}, {"reasons", r.reasons}};
+}
+
+void from_json(const json& j, GateRecord& r) {
+  r.decision = optional_at<std::string>(j, "decision");
+  r.detail = j.at("detail").get<std::string>();
+  r.reasons = j.at("reasons");
+}
+
+void to_json(json& j, const BenchDocument& r) {
+  j = json::object();
+  write_header(j, BenchDocument::kSchema, BenchDocument::kVersion);
+  j["tool_version"] = r.tool_version;
+  j["started_utc"] = r.started_utc;
+  j["host"] = json{{"hostname", r.hostname},
+                   {"nvidia_driver_version", r.nvidia_driver_version},
+                   {"cuda_driver_version", r.cuda_driver_version},
+                   {"cuda_runtime_version", r.cuda_runtime_version},
+                   {"environment", r.environment}};
+  j["topology_source"] = r.topology_source;
+  j["gate"] = r.gate;
+  j["skip_gate"] = r.skip_gate;
+  j["topology"] = r.topology;
+  j["options"] = json{{"samples", r.samples},
+                      {"warmup_samples", r.warmup_samples},
+                      {"sizes_bytes", r.sizes_bytes},
+                      {"cpu_affinity", r.cpu_affinity},
+                      {"host_memory", r.host_memory}};
+  j["gpus"] = r.gpus;
+  j["p2p_access"] = r.p2p_access;
+  j["bandwidth"] = r.bandwidth;
+  j["latency"] = r.latency;
+  j["sweeps"] = r.sweeps;
+  j["warnings"] = r.warnings;
+}
+
+void from_json(const json& j, BenchDocument& r) {
+  check_header(j, BenchDocument::kSchema, BenchDocument::kVersion);
+  r.tool_version = j.at("tool_version").get<std::string>();
+  r.started_utc = j.at("started_utc").get<std::string>();
+  const json& host = j.at("host");
+  r.hostname = host.at("hostname").get<std::string>();
+  r.nvidia_driver_version = host.at("nvidia_driver_version").get<std::string>();
+  r.cuda_driver_version = host.at("cuda_driver_version").get<std::string>();
+  r.cuda_runtime_version = host.at("cuda_runtime_version").get<std::string>();
+  r.environment = host.at("environment").get<std::string>();
+  r.topology_source = j.at("topology_source").get<std::string>();
+  r.gate = j.at("gate").get<GateRecord>();
+  r.skip_gate = j.at("skip_gate").get<bool>();
+  r.topology = j.at("topology");
+  const json& opts = j.at("options");
+  r.samples = opts.at("samples").get<int>();
+  r.warmup_samples = opts.at("warmup_samples").get<int>();
+  r.sizes_bytes = opts.at("sizes_bytes").get<std::vector<std::uint64_t>>();
+  r.cpu_affinity = opts.at("cpu_affinity").get<bool>();
+  r.host_memory = opts.at("host_memory").get<std::string>();
+  r.gpus = j.at("gpus").get<std::vector<GpuRecord>>();
+  r.p2p_access = j.at("p2p_access").get<std::vector<std::vector<bool>>>();
+  r.bandwidth = j.at("bandwidth").get<std::vector<BandwidthResult>>();
+  r.latency = j.at("latency").get<std::vector<LatencyResult>>();
+  r.sweeps = j.at("sweeps").get<std::vector<SweepSummary>>();
+  r.warnings = j.at("warnings").get<std::vector<std::string>>();
+}
+
+BenchDocument bench_document_from_json(const json& j, const std::string& source) {
+  try {
+    return j.get<BenchDocument>();
+  } catch (const InputError& e) {
+    throw InputError(source + ": " + e.what());
+  } catch (const json::exception& e) {
+    std::string what = e.what();
+    const auto cut = what.find("] ");
+    if (cut != std::string::npos) what = what.substr(cut + 2);
+    throw InputError(source + ": " + what);
+  }
+}
+
+}  // namespace p2p::bench

@@ -1,0 +1,143 @@
+// The results schema: one record type per kind of figure, each serialised with its schema name
+// and version. Missing numbers are JSON null, never "N/A"; field names carry their units.
+// from_json uses j.at() throughout and rejects other schema names and versions.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace p2p::bench {
+
+// One bandwidth figure: a (case, source, destination, size) of a single transfer, one direction
+// of a concurrent run (part "dir"), or the total of a concurrent run (part "sum").
+struct BandwidthResult {
+  static constexpr int kVersion = 1;
+  static constexpr const char* kSchema = "p2pcheck.bench.bandwidth";
+  std::string case_name;
+  std::string src;  // "host", "gpu0", "all"
+  std::string dst;
+  std::string src_pci;  // PCI bus id of a GPU endpoint, "" otherwise
+  std::string dst_pci;
+  std::string part;         // "" | "dir" | "sum"
+  std::string issued_by;    // "gpu1": the GPU whose stream issues the copy; "" for totals
+  std::string method;       // "copy_engine" | "sm" | "staged" | "mixed"
+  std::uint64_t bytes = 0;  // size of one copy
+  int copies_per_sample = 0;
+  std::vector<double> samples_gbps;  // decimal GB/s (1e9 B/s), one per timed sample
+  std::optional<double> median_gbps;
+  std::optional<double> min_gbps;
+  std::optional<double> max_gbps;
+  std::optional<double> spread_pct;    // (max - min) / median * 100
+  std::optional<double> ceiling_gbps;  // what the link could carry in this direction
+  std::string ceiling_link;            // "PCIe gen5 x16", "NVLink4 x18", ""
+  std::optional<double> achieved_pct;  // median / ceiling * 100
+  std::optional<bool> p2p;             // peer access possible between the two GPUs; null for host
+  std::string status = "ok";           // ok | waived | failed | error
+  std::string detail;                  // waiver reason, verification failure, error text
+  std::uint64_t bad_words = 0;         // 32-bit words that failed verification, all samples
+};
+
+// One latency figure: GPU `src` doing dependent loads from memory on `dst`.
+struct LatencyResult {
+  static constexpr int kVersion = 1;
+  static constexpr const char* kSchema = "p2pcheck.bench.latency";
+  std::string case_name;
+  std::string src;
+  std::string dst;
+  std::string src_pci;
+  std::string dst_pci;
+  std::uint64_t loads_per_sample = 0;
+  std::uint64_t stride_bytes = 0;
+  std::vector<double> samples_ns;
+  std::optional<double> median_ns;
+  std::optional<double> min_ns;
+  std::optional<double> max_ns;
+  std::optional<double> spread_pct;
+  std::optional<bool> p2p;
+  std::string status = "ok";
+  std::string detail;
+};
+
+// Per (case, src, dst, part) over the size sweep.
+struct SweepSummary {
+  static constexpr int kVersion = 1;
+  static constexpr const char* kSchema = "p2pcheck.bench.sweep";
+  std::string case_name;
+  std::string src;
+  std::string dst;
+  std::string part;
+  double peak_gbps = 0;
+  std::uint64_t peak_bytes = 0;
+  std::optional<std::uint64_t> bytes_at_90pct;  // smallest size whose median reaches 90% of peak
+};
+
+struct GpuRecord {
+  int cuda_ordinal = -1;
+  std::string pci_bus_id;
+  std::string name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  std::uint64_t memory_bytes = 0;
+  std::string link;                 // "PCIe gen5 x16" or ""
+  std::optional<double> link_gbps;  // per direction
+  int numa_node = -1;
+  std::string cpuset;
+};
+
+// The gate's verdict as recorded with the results. decision null: the gate was not run.
+struct GateRecord {
+  std::optional<std::string> decision;  // "pass" | "block"; null when the gate did not run
+  std::string detail;
+  nlohmann::json reasons = nullptr;     // the gate's full decision (topology's GateDecision JSON)
+};
+
+// The whole `p2pcheck bench --json` document.
+struct BenchDocument {
+  static constexpr int kVersion = 1;
+  static constexpr const char* kSchema = "p2pcheck.bench.run";
+  std::string tool_version;
+  std::string started_utc;  // ISO 8601
+  std::string hostname;
+  std::string nvidia_driver_version;  // "580.159.04", "" if unknown
+  std::string cuda_driver_version;    // "13.0": what the driver supports
+  std::string cuda_runtime_version;   // "13.0": what p2pcheck was built with
+  std::string environment;            // bare-metal | vm | container | unknown
+  std::string topology_source;        // "live", "cuda", a file name
+  GateRecord gate;
+  bool skip_gate = false;
+  nlohmann::json topology = nullptr;  // the topology snapshot the run was judged and reported against
+  int samples = 0;
+  int warmup_samples = 0;
+  std::vector<std::uint64_t> sizes_bytes;
+  bool cpu_affinity = true;
+  std::string host_memory = "pinned";  // how host buffers were allocated: pinned | hugepages
+  std::vector<GpuRecord> gpus;
+  std::vector<std::vector<bool>> p2p_access;  // [i][j] over `gpus`: cudaDeviceCanAccessPeer
+  std::vector<BandwidthResult> bandwidth;
+  std::vector<LatencyResult> latency;
+  std::vector<SweepSummary> sweeps;
+  std::vector<std::string> warnings;
+};
+
+void to_json(nlohmann::json& j, const BandwidthResult& r);
+void from_json(const nlohmann::json& j, BandwidthResult& r);
+void to_json(nlohmann::json& j, const LatencyResult& r);
+void from_json(const nlohmann::json& j, LatencyResult& r);
+void to_json(nlohmann::json& j, const SweepSummary& r);
+void from_json(const nlohmann::json& j, SweepSummary& r);
+void to_json(nlohmann::json& j, const GpuRecord& r);
+void from_json(const nlohmann::json& j, GpuRecord& r);
+void to_json(nlohmann::json& j, const GateRecord& r);
+void from_json(const nlohmann::json& j, GateRecord& r);
+void to_json(nlohmann::json& j, const BenchDocument& r);
+void from_json(const nlohmann::json& j, BenchDocument& r);
+
+// Reads a document, turning any schema, version or type problem into
+// InputError("<source>: <problem>").
+BenchDocument bench_document_from_json(const nlohmann::json& j, const std::string& source);
+
+}  // namespace p2p::bench

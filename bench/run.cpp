@@ -1,0 +1,157 @@
+#include "bench/run.hpp"
+
+#include "topology/snapshot_json.hpp"
+
+#include <cuda_runtime_api.h>
+#include <unistd.h>
+
+#include <ctime>
+#include <iostream>
+
+#include "bench/harness.hpp"
+#include "bench/inventory.hpp"
+#include "bench/link_ceiling.hpp"
+#include "bench/records.hpp"
+#include "bench/sizes.hpp"
+#include "bench/sweep.hpp"
+#include "common/cuda_check.hpp"
+#include "common/error.hpp"
+#include "common/exit_codes.hpp"
+
+namespace p2p::bench {
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+bool owns_stdout(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a.rfind("--benchmark_format=", 0) == 0) return true;
+  }
+  return false;
+}
+
+// Google Benchmark parses (and removes) its own flags; anything left over is not ours either.
+void initialize_benchmark(const std::vector<std::string>& args) {
+  std::vector<std::string> storage{"p2pcheck bench"};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : storage) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(storage.size());
+  benchmark::Initialize(&argc, argv.data());
+  if (argc > 1) throw InputError(std::string("bench: unknown or malformed option `") + argv[1] + "`");
+}
+
+GpuRecord gpu_record(const BenchContext& ctx, int ordinal) {
+  GpuRecord g;
+  const DeviceInfo* d = ctx.device(ordinal);
+  g.cuda_ordinal = ordinal;
+  if (d != nullptr) {
+    g.pci_bus_id = d->pci_bus_id;
+    g.name = d->name;
+    g.cc_major = d->cc_major;
+    g.cc_minor = d->cc_minor;
+    g.sm_count = d->sm_count;
+    g.memory_bytes = d->memory_bytes;
+  }
+  const Ceiling c = gpu_link_ceiling(ctx, ordinal);
+  g.link = c.link;
+  g.link_gbps = c.gbps;
+  if (const topo::Gpu* t = ctx.topology_gpu(ordinal)) {
+    g.numa_node = t->numa_node;
+    g.cpuset = t->cpuset;
+  }
+  return g;
+}
+
+}  // namespace
+
+BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, std::ostream& progress) {
+  BenchOutcome out;
+  BenchDocument& doc = out.document;
+  doc.started_utc = utc_now();
+  doc.tool_version = P2P_VERSION;
+
+  auto ctx = std::make_shared<BenchContext>();
+  ctx->topology = inputs.topology;
+  ctx->inventory = discover_devices();
+  ctx->gpus = select_gpus(options.gpus, static_cast<int>(ctx->inventory.devices.size()));
+
+  BenchOptions opts = options;
+  if (opts.sizes_bytes.empty()) opts.sizes_bytes = default_sweep_bytes();
+
+  initialize_benchmark(opts.benchmark_args);
+  const NameFilter filter(benchmark::GetBenchmarkFilter());
+  auto collector = std::make_shared<Collector>();
+  for (int g : ctx->gpus) {
+    if (ctx->topology_gpu(g) == nullptr) {
+      collector->warn("gpu" + std::to_string(g) + " (" + ctx->device(g)->pci_bus_id +
+                      ") is not in the topology snapshot: no link ceiling, no CPU affinity");
+    }
+  }
+  const std::size_t total = register_benchmarks(ctx, opts, filter, collector);
+  out.benchmark_owns_stdout = owns_stdout(opts.benchmark_args);
+  if (out.benchmark_owns_stdout) {
+    benchmark::RunSpecifiedBenchmarks();
+  } else {
+    ProgressReporter reporter(progress, total, &progress == &std::cerr && isatty(STDERR_FILENO));
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+  }
+  benchmark::ClearRegisteredBenchmarks();
+
+  int driver = 0, runtime = 0;
+  P2P_CHECK(cudaDriverGetVersion(&driver));
+  P2P_CHECK(cudaRuntimeGetVersion(&runtime));
+  doc.hostname = ctx->topology.hostname;
+  if (doc.hostname.empty()) {
+    char host[256] = {};
+    if (gethostname(host, sizeof(host) - 1) == 0) doc.hostname = host;
+  }
+  doc.nvidia_driver_version = nvidia_driver_version();
+  doc.cuda_driver_version = cuda_version_text(driver);
+  doc.cuda_runtime_version = cuda_version_text(runtime);
+  doc.environment = ctx->topology.environment.kind;
+  doc.topology_source = ctx->topology.source;
+  doc.topology = ctx->topology;
+  doc.gate = inputs.gate;
+  doc.skip_gate = inputs.skip_gate;
+  doc.samples = opts.measure.samples;
+  doc.warmup_samples = opts.measure.warmup_samples;
+  doc.sizes_bytes = opts.sizes_bytes;
+  doc.cpu_affinity = opts.cpu_affinity;
+  doc.host_memory = to_string(opts.measure.host_memory);
+  for (int g : ctx->gpus) doc.gpus.push_back(gpu_record(*ctx, g));
+  for (int a : ctx->gpus) {
+    doc.p2p_access.emplace_back();
+    for (int b : ctx->gpus) doc.p2p_access.back().push_back(ctx->peer_access(a, b));
+  }
+  doc.bandwidth = collector->bandwidth();
+  doc.latency = collector->latency();
+  doc.sweeps = summarize_sweeps(doc.bandwidth);
+  doc.warnings = collector->warnings();
+  return out;
+}
+
+int exit_code_for(const BenchDocument& doc) {
+  bool failed = false, error = false;
+  for (const auto& r : doc.bandwidth) {
+    failed = failed || r.status == "failed";
+    error = error || r.status == "error";
+  }
+  for (const auto& r : doc.latency) {
+    failed = failed || r.status == "failed";
+    error = error || r.status == "error";
+  }
+  if (failed) return kExitFailed;
+  if (error) return kExitRuntime;
+  return kExitOk;
+}
+
+}  // namespace p2p::bench

@@ -1,0 +1,47 @@
+// `p2pcheck bench` without the command line: build the context, turn every (case, route,
+// size) into a Google Benchmark, run them with a progress line, and collect the records into
+// the results document. The topology snapshot and the gate decision come from the caller.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "bench/measure.hpp"
+#include "bench/results.hpp"
+#include "topology/snapshot.hpp"
+
+namespace p2p::bench {
+
+struct BenchOptions {
+  std::vector<int> gpus;                   // requested CUDA ordinals; empty = all
+  std::vector<std::uint64_t> sizes_bytes;  // empty = default_sweep_bytes()
+  MeasureOptions measure;                  // samples, warm-up, batch length, SM shape
+  bool cpu_affinity = true;
+  std::vector<std::string> benchmark_args;  // "--benchmark_*=..." passed to Google Benchmark
+};
+
+struct BenchInputs {
+  topo::TopologySnapshot topology;
+  GateRecord gate;
+  bool skip_gate = false;
+};
+
+struct BenchOutcome {
+  BenchDocument document;
+  // True when --benchmark_format was given: Google Benchmark then writes its own report to
+  // stdout and the matrix tables must go elsewhere.
+  bool benchmark_owns_stdout = false;
+};
+
+// Requires a usable GPU (call require_usable_gpus() first for the one-line no-GPU error).
+BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, std::ostream& progress);
+
+// 1 when any transfer failed verification, 4 when a case hit an error, else 0.
+int exit_code_for(const BenchDocument& doc);
+
+// The whole terminal report: header, matrices at the largest size, size sweeps, latency.
+std::string render_text_report(const BenchDocument& doc);
+
+}  // namespace p2p::bench

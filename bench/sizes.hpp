@@ -1,0 +1,38 @@
+// Message sizes: the default sweep, `--sizes` parsing, display, and how many copies a timed
+// batch holds at a given size.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace p2p::bench {
+
+constexpr std::uint64_t kKiB = 1024;
+constexpr std::uint64_t kMiB = 1024 * kKiB;
+constexpr std::uint64_t kGiB = 1024 * kMiB;
+constexpr std::uint64_t kMaxSizeBytes = 16 * kGiB;
+
+// Powers of two from `from_bytes` to `to_bytes` inclusive (both powers of two).
+std::vector<std::uint64_t> power_of_two_sizes(std::uint64_t from_bytes, std::uint64_t to_bytes);
+
+// 4 KiB, 8 KiB, ..., 1 GiB.
+std::vector<std::uint64_t> default_sweep_bytes();
+
+// "4096", "64K", "64KiB", "64kb", "1G" (binary multiples). The size must be positive, a
+// multiple of 4 bytes (verification checks 32-bit words) and at most 16 GiB.
+// Throws InputError("--sizes: ...") naming the offending text.
+std::uint64_t parse_size_bytes(const std::string& text);
+
+// Comma-separated list; result sorted ascending without duplicates.
+std::vector<std::uint64_t> parse_size_list(const std::string& text);
+
+// "4KiB", "64MiB", "1GiB"; sizes that are not whole KiB print as "1000B".
+std::string format_bytes(std::uint64_t bytes);
+
+// Copies per timed batch: enough that one batch moves about 2 GiB (so the first copy's ramp
+// is a negligible part of the sample), at least 4 and at most 64 (a stream held by the latch
+// must be able to take the whole batch without the host blocking in enqueue).
+int copies_per_batch(std::uint64_t bytes);
+
+}  // namespace p2p::bench

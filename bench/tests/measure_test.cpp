@@ -1,0 +1,173 @@
+// On a GPU: every kind of copy is verified word for word, a planted corruption is caught and
+// reported for that transfer only, and the run goes on. Bandwidth numbers are not asserted.
+#include "bench/measure.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "bench/inventory.hpp"
+#include "bench/no_gpu.hpp"
+#include "bench/run.hpp"
+#include "bench/sizes.hpp"
+
+namespace {
+
+using namespace p2p::bench;
+
+#define REQUIRE_GPUS(n)                                                                   \
+  do {                                                                                    \
+    const auto probe = probe_cuda();                                                      \
+    if (const auto why = no_gpu_reason(probe)) GTEST_SKIP() << "no usable GPU: " << *why; \
+    if (probe.device_count < (n))                                                         \
+      GTEST_SKIP() << "needs " << (n) << " GPUs, " << probe.device_count << " visible";   \
+  } while (0)
+
+// 16 MiB plus three words: the copy kernels' and the checks' tail paths are exercised too.
+constexpr std::uint64_t kBytes = (16ull << 20) + 12;
+
+MeasureOptions quick() {
+  MeasureOptions o;
+  o.samples = 2;
+  o.warmup_samples = 1;
+  o.copies_per_batch = 3;
+  o.latency_loads = 2000;
+  return o;
+}
+
+void expect_clean(const Measured& m, std::size_t lanes, const std::string& what) {
+  ASSERT_EQ(m.lanes.size(), lanes) << what;
+  for (const auto& l : m.lanes) {
+    EXPECT_EQ(l.bad_words, 0u) << what;
+    EXPECT_EQ(l.bad_samples, 0) << what;
+    EXPECT_EQ(l.verified_samples, 3) << what;  // warm-up + 2 timed
+    ASSERT_EQ(l.seconds.size(), 2u) << what;
+    for (double s : l.seconds) EXPECT_GT(s, 0) << what;
+  }
+  EXPECT_EQ(m.total_seconds.size(), 2u) << what;
+}
+
+TEST(Measure, EveryKindOfCopyOnOneGpuIsVerified) {
+  REQUIRE_GPUS(1);
+  const Endpoint g = Endpoint::on_gpu(0), h = Endpoint::host();
+  for (Method method : {Method::kCopyEngine, Method::kSm}) {
+    const std::string m = to_string(method);
+    expect_clean(measure_bandwidth({{h, g, 0, method}}, kBytes, quick()), 1, "h2d " + m);
+    expect_clean(measure_bandwidth({{g, h, 0, method}}, kBytes, quick()), 1, "d2h " + m);
+    expect_clean(measure_bandwidth({{h, g, 0, method}, {g, h, 0, method}}, kBytes, quick()), 2,
+                 "h2d+d2h " + m);
+    expect_clean(measure_bandwidth({{g, g, 0, method}}, kBytes, quick()), 1, "device local " + m);
+  }
+}
+
+TEST(Measure, HugePageHostMemoryIsVerifiedToo) {
+  REQUIRE_GPUS(1);
+  const Endpoint g = Endpoint::on_gpu(0), h = Endpoint::host();
+  MeasureOptions o = quick();
+  o.host_memory = HostMemory::kHugePages;
+  for (Method method : {Method::kCopyEngine, Method::kSm}) {
+    const std::string m = "hugepages " + to_string(method);
+    expect_clean(measure_bandwidth({{h, g, 0, method}, {g, h, 0, method}}, kBytes, o), 2, m);
+  }
+  const Measured lat = measure_latency({{g, h, 0, Method::kPointerChase}}, 0, o);
+  EXPECT_EQ(lat.lanes[0].bad_samples, 0);
+}
+
+TEST(Measure, SmallAndOddSizesAreVerifiedToo) {
+  REQUIRE_GPUS(1);
+  const Endpoint g = Endpoint::on_gpu(0), h = Endpoint::host();
+  for (std::uint64_t bytes : {4ull, 4096ull, 4100ull, (1ull << 20) + 8}) {
+    expect_clean(measure_bandwidth({{h, g, 0, Method::kSm}}, bytes, quick()), 1,
+                 std::to_string(bytes) + " B sm");
+    expect_clean(measure_bandwidth({{g, h, 0, Method::kCopyEngine}}, bytes, quick()), 1,
+                 std::to_string(bytes) + " B ce");
+  }
+}
+
+TEST(Measure, HostLatencyWalksTheWholeChain) {
+  REQUIRE_GPUS(1);
+  const Measured m =
+      measure_latency({{Endpoint::on_gpu(0), Endpoint::host(), 0, Method::kPointerChase}}, 0, quick());
+  ASSERT_EQ(m.latency_ns.size(), 2u);
+  for (double ns : m.latency_ns) EXPECT_GT(ns, 0);
+  EXPECT_EQ(m.lanes[0].bad_samples, 0);
+  EXPECT_EQ(m.lanes[0].verified_samples, 3);
+}
+
+TEST(Measure, PlantedCorruptionIsCaughtForThatTransferOnly) {
+  REQUIRE_GPUS(1);
+  const Endpoint g = Endpoint::on_gpu(0), h = Endpoint::host();
+  MeasureOptions o = quick();
+  o.corrupt_for_tests = Corruption{h, g, 17};
+  // Both directions at once: only host -> gpu0 was corrupted.
+  const Measured both =
+      measure_bandwidth({{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
+  EXPECT_EQ(both.lanes[0].bad_words, 17u * 3);
+  EXPECT_EQ(both.lanes[0].bad_samples, 3);
+  EXPECT_EQ(both.lanes[1].bad_words, 0u);
+  // Another transfer measured with the same options is untouched.
+  expect_clean(measure_bandwidth({{g, g, 0, Method::kSm}}, kBytes, o), 1, "device local");
+}
+
+TEST(Measure, PairCopiesAreVerifiedByTheDestinationGpu) {
+  REQUIRE_GPUS(2);
+  const Endpoint a = Endpoint::on_gpu(0), b = Endpoint::on_gpu(1);
+  expect_clean(measure_bandwidth({{a, b, 0, Method::kStaged}}, kBytes, quick()), 1, "staged");
+  const auto inv = discover_devices();
+  if (!inv.can_access_peer[0][1] || !inv.can_access_peer[1][0]) {
+    GTEST_SKIP() << "gpu0 and gpu1 have no P2P: only the staged path applies";
+  }
+  expect_clean(measure_bandwidth({{a, b, 0, Method::kCopyEngine}}, kBytes, quick()), 1, "ce write");
+  expect_clean(measure_bandwidth({{a, b, 1, Method::kCopyEngine}}, kBytes, quick()), 1, "ce read");
+  expect_clean(measure_bandwidth({{a, b, 1, Method::kSm}}, kBytes, quick()), 1, "sm read");
+  expect_clean(measure_bandwidth({{a, b, 0, Method::kSm}}, kBytes, quick()), 1, "sm write");
+  expect_clean(measure_bandwidth({{a, b, 0, Method::kSm}, {b, a, 1, Method::kSm}}, kBytes, quick()), 2,
+               "sm bidir");
+  MeasureOptions o = quick();
+  o.corrupt_for_tests = Corruption{a, b, 5};
+  const Measured m =
+      measure_bandwidth({{a, b, 0, Method::kCopyEngine}, {b, a, 1, Method::kCopyEngine}}, kBytes, o);
+  EXPECT_EQ(m.lanes[0].bad_words, 15u);
+  EXPECT_EQ(m.lanes[0].verified_by, "gpu1");
+  EXPECT_EQ(m.lanes[1].bad_words, 0u);
+  const Measured lat = measure_latency({{a, b, 0, Method::kPointerChase}}, 0, quick());
+  EXPECT_EQ(lat.lanes[0].bad_samples, 0);
+}
+
+// The whole run: the corrupted figure is FAILED with its bad-word count, every other figure of
+// the same run is verified, and the exit code says a transfer failed.
+TEST(Measure, RunGoesOnAfterAFailedPairAndReportsIt) {
+  REQUIRE_GPUS(1);
+  BenchOptions opts;
+  opts.gpus = {0};
+  opts.sizes_bytes = {4ull << 20};
+  opts.measure = quick();
+  opts.measure.corrupt_for_tests = Corruption{Endpoint::host(), Endpoint::on_gpu(0), 4};
+  opts.benchmark_args = {"--benchmark_filter=^(h2d_d2h_ce|device_local_ce|d2h_sm)/"};
+  BenchInputs in;
+  in.topology = snapshot_from_cuda(discover_devices());
+  std::ostringstream progress;
+  const BenchOutcome out = run_bench(opts, in, progress);
+  const BenchDocument& d = out.document;
+  int failed = 0, ok = 0;
+  for (const auto& r : d.bandwidth) {
+    const bool corrupted =
+        r.case_name == "h2d_d2h_ce" && (r.part == "sum" || (r.src == "host" && r.dst == "gpu0"));
+    if (corrupted) {
+      EXPECT_EQ(r.status, "failed") << r.case_name << " " << r.src << "->" << r.dst << " " << r.part;
+      EXPECT_EQ(r.bad_words, 4u * 3) << r.part;
+      ++failed;
+    } else {
+      EXPECT_EQ(r.status, "ok") << r.case_name << " " << r.src << "->" << r.dst << " " << r.detail;
+      EXPECT_EQ(r.bad_words, 0u);
+      ++ok;
+    }
+  }
+  EXPECT_EQ(failed, 2);  // host->gpu0 direction and the total
+  EXPECT_EQ(ok, 3);      // gpu0->host direction, device_local_ce, d2h_sm
+  EXPECT_EQ(exit_code_for(d), 1);
+  EXPECT_NE(progress.str().find("h2d_d2h_ce/host<->gpu0/4MiB"), std::string::npos) << progress.str();
+  EXPECT_NE(render_text_report(d).find("FAILED"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,174 @@
+#include "bench/results.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+
+namespace {
+
+using namespace p2p::bench;
+using nlohmann::json;
+
+BandwidthResult full_bandwidth() {
+  BandwidthResult r;
+  r.case_name = "ce_bidir";
+  r.src = "gpu0";
+  r.dst = "gpu1";
+  r.src_pci = "0000:17:00.0";
+  r.dst_pci = "0000:65:00.0";
+  r.part = "dir";
+  r.issued_by = "gpu0";
+  r.method = "copy_engine";
+  r.bytes = 1ull << 30;
+  r.copies_per_sample = 4;
+  r.samples_gbps = {50.1, 50.3, 49.9};
+  r.median_gbps = 50.1;
+  r.min_gbps = 49.9;
+  r.max_gbps = 50.3;
+  r.spread_pct = 0.8;
+  r.ceiling_gbps = 63.015;
+  r.ceiling_link = "PCIe gen5 x16";
+  r.achieved_pct = 79.5;
+  r.p2p = true;
+  r.status = "failed";
+  r.detail = "verification failed: 3 bad words";
+  r.bad_words = 3;
+  return r;
+}
+
+void expect_equal(const BandwidthResult& a, const BandwidthResult& b) {
+  EXPECT_EQ(json(a), json(b));
+  EXPECT_EQ(a.case_name, b.case_name);
+  EXPECT_EQ(a.samples_gbps, b.samples_gbps);
+  EXPECT_EQ(a.median_gbps, b.median_gbps);
+  EXPECT_EQ(a.p2p, b.p2p);
+  EXPECT_EQ(a.bad_words, b.bad_words);
+}
+
+TEST(Results, BandwidthRoundTripKeepsEveryField) {
+  const BandwidthResult r = full_bandwidth();
+  const json j = r;
+  EXPECT_EQ(j.at("schema"), "p2pcheck.bench.bandwidth");
+  EXPECT_EQ(j.at("version"), 1);
+  EXPECT_EQ(j.at("median_gbps"), 50.1);  // a number, not a string
+  EXPECT_EQ(j.at("bytes"), 1ull << 30);
+  expect_equal(j.get<BandwidthResult>(), r);
+  expect_equal(json::parse(j.dump()).get<BandwidthResult>(), r);
+}
+
+TEST(Results, MissingNumbersAreNullAndComeBackMissing) {
+  BandwidthResult r;
+  r.case_name = "sm_read";
+  r.status = "waived";
+  r.detail = "P2P unavailable";
+  const json j = r;
+  for (const char* k :
+       {"median_gbps", "min_gbps", "max_gbps", "spread_pct", "ceiling_gbps", "achieved_pct", "p2p"}) {
+    EXPECT_TRUE(j.at(k).is_null()) << k;
+  }
+  const auto back = j.get<BandwidthResult>();
+  EXPECT_FALSE(back.median_gbps);
+  EXPECT_FALSE(back.p2p);
+  EXPECT_EQ(back.status, "waived");
+}
+
+TEST(Results, OtherVersionsAndSchemasAreRejected) {
+  json j = full_bandwidth();
+  j["version"] = 2;
+  EXPECT_THROW(j.get<BandwidthResult>(), p2p::InputError);
+  j["version"] = 1;
+  j["schema"] = "p2pcheck.bench.latency";
+  EXPECT_THROW(j.get<BandwidthResult>(), p2p::InputError);
+  j = full_bandwidth();
+  j.erase("median_gbps");
+  EXPECT_THROW(j.get<BandwidthResult>(), json::out_of_range);  // j.at(), no defaults
+}
+
+TEST(Results, LatencyAndSweepRoundTrip) {
+  LatencyResult l;
+  l.case_name = "latency_host";
+  l.src = "gpu0";
+  l.dst = "host";
+  l.loads_per_sample = 50000;
+  l.stride_bytes = 128;
+  l.samples_ns = {1190.5, 1188.0};
+  l.median_ns = 1189.25;
+  l.spread_pct = 0.2;
+  const json jl = l;
+  EXPECT_TRUE(jl.at("min_ns").is_null());
+  EXPECT_EQ(json(jl.get<LatencyResult>()), jl);
+
+  SweepSummary s;
+  s.case_name = "h2d_ce";
+  s.src = "host";
+  s.dst = "gpu0";
+  s.peak_gbps = 55.6;
+  s.peak_bytes = 1 << 30;
+  const json js = s;
+  EXPECT_TRUE(js.at("bytes_at_90pct").is_null());
+  s.bytes_at_90pct = 1 << 22;
+  EXPECT_EQ(json(json(s).get<SweepSummary>()), json(s));
+}
+
+TEST(Results, DocumentRoundTripWithHeaderGateAndRecords) {
+  BenchDocument d;
+  d.tool_version = "0.1.0";
+  d.started_utc = "2026-12-02T10:00:00Z";
+  d.hostname = "vm";
+  d.nvidia_driver_version = "580.159.04";
+  d.cuda_driver_version = "13.0";
+  d.cuda_runtime_version = "13.0";
+  d.environment = "vm";
+  d.topology_source = "cuda";
+  d.gate.detail = "gate not available in this build";
+  d.skip_gate = true;
+  d.samples = 5;
+  d.warmup_samples = 1;
+  d.sizes_bytes = {4096, 1 << 30};
+  GpuRecord g;
+  g.cuda_ordinal = 0;
+  g.pci_bus_id = "0000:00:06.0";
+  g.name = "NVIDIA H200";
+  g.cc_major = 9;
+  g.link = "PCIe gen5 x16";
+  g.link_gbps = 63.015;
+  d.gpus = {g};
+  d.p2p_access = {{false}};
+  d.bandwidth = {full_bandwidth()};
+  d.latency = {LatencyResult{}};
+  d.latency[0].case_name = "latency_host";
+  d.warnings = {"something"};
+  const json j = d;
+  EXPECT_EQ(j.at("schema"), "p2pcheck.bench.run");
+  EXPECT_TRUE(j.at("gate").at("decision").is_null());
+  EXPECT_EQ(j.at("skip_gate"), true);
+  EXPECT_EQ(j.at("host").at("nvidia_driver_version"), "580.159.04");
+  const BenchDocument back = bench_document_from_json(json::parse(j.dump()), "run.json");
+  EXPECT_EQ(json(back), j);
+  EXPECT_FALSE(back.gate.decision);
+  EXPECT_EQ(back.gpus[0].link_gbps, 63.015);
+}
+
+TEST(Results, DocumentProblemsNameTheSource) {
+  BenchDocument d;
+  json j = d;
+  j["version"] = 7;
+  try {
+    bench_document_from_json(j, "old.json");
+    FAIL();
+  } catch (const p2p::InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("old.json: ", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("version 7"), std::string::npos) << e.what();
+  }
+  j = d;
+  j.erase("bandwidth");
+  try {
+    bench_document_from_json(j, "cut.json");
+    FAIL();
+  } catch (const p2p::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cut.json: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bandwidth"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace

@@ -1,0 +1,182 @@
+#include "cli/bench_command.hpp"
+
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+
+#if P2P_WITH_BENCH
+#include "bench/cases.hpp"
+#include "bench/host_memory.hpp"
+#include "bench/inventory.hpp"
+#include "bench/no_gpu.hpp"
+#include "bench/run.hpp"
+#include "bench/selection.hpp"
+#include "bench/sizes.hpp"
+#include "bench/peer_access_check.hpp"
+#include "cli/live_topology.hpp"
+#include "common/exit_codes.hpp"
+#include "common/file_io.hpp"
+#include "topology/discovery/discovery.hpp"
+#include "topology/gate.hpp"
+#include "topology/policy.hpp"
+#endif
+
+namespace p2p::cli {
+namespace {
+
+struct BenchCommandOptions {
+  bool list = false;
+  std::string gpus;
+  std::string sizes;
+  int samples = 5;
+  int warmup_samples = 1;
+  int copies = 0;
+  std::string json_path;
+  bool skip_gate = false;
+  std::string expect;  // golden topology for the gate
+  std::string policy;  // gate policy
+  bool no_affinity = false;
+  std::string host_memory = "pinned";
+};
+
+#if P2P_WITH_BENCH
+
+struct TopologyAndGate {
+  topo::TopologySnapshot snapshot;
+  bench::GateRecord gate;
+  bool blocked = false;
+};
+
+// The live topology (hwloc + sysfs + NVML), or the minimal one CUDA and sysfs can give where
+// discovery fails; a warning then says the figures lack the full topology.
+topo::TopologySnapshot bench_topology() {
+  try {
+    return live_topology();
+  } catch (const std::exception& e) {
+    std::cerr << "p2pcheck bench: warning: topology discovery failed (" << e.what()
+              << "); using CUDA's device list\n";
+    return bench::snapshot_from_cuda(bench::discover_devices());
+  }
+}
+
+// The gate's files, read before anything touches a GPU so that a bad file costs nothing and
+// exits 2 whatever the host.
+struct GateFiles {
+  std::optional<topo::TopologySnapshot> expected;
+  std::optional<topo::GatePolicy> policy;
+};
+
+GateFiles read_gate_files(const BenchCommandOptions& opts) {
+  GateFiles files;
+  if (!opts.expect.empty()) files.expected = topo::load_topology(opts.expect);
+  if (!opts.policy.empty()) files.policy = topo::read_policy_file(opts.policy);
+  return files;
+}
+
+// Bench runs only after the gate passes; --skip-gate measures anyway and is recorded.
+TopologyAndGate load_topology_and_gate(const BenchCommandOptions& opts, const GateFiles& files) {
+  TopologyAndGate out;
+  out.snapshot = bench_topology();
+  const topo::GateDecision decision =
+      topo::evaluate_gate(out.snapshot, files.expected, files.policy, bench::cuda_peer_access_check());
+  out.blocked = !decision.passed;
+  out.gate.decision = decision.passed ? "pass" : "block";
+  out.gate.reasons = decision;
+  out.gate.detail = decision.passed ? "passed" : std::to_string(decision.blocking()) + " blocking reason(s)";
+  if (out.blocked && opts.skip_gate) out.gate.detail += "; measured anyway (--skip-gate)";
+  return out;
+}
+
+std::vector<std::string> checked_pass_through(const std::vector<std::string>& extras) {
+  for (const auto& a : extras) {
+    if (a.rfind("--benchmark_", 0) != 0) {
+      throw InputError("bench: unknown option `" + a +
+                       "` (Google Benchmark flags are passed as --benchmark_NAME=VALUE)");
+    }
+  }
+  return extras;
+}
+
+int print_case_list() {
+  std::size_t width = 0;
+  for (const auto& c : bench::all_cases()) width = std::max(width, c.name.size());
+  for (const auto& c : bench::all_cases()) {
+    std::cout << std::left << std::setw(static_cast<int>(width) + 2) << c.name << c.what << "\n";
+  }
+  return 0;
+}
+
+int run_bench_command(const BenchCommandOptions& o, const std::vector<std::string>& extras) {
+  if (o.list) return print_case_list();
+  bench::BenchOptions opts;
+  opts.benchmark_args = checked_pass_through(extras);
+  if (!o.gpus.empty()) opts.gpus = bench::parse_gpu_list(o.gpus);
+  if (!o.sizes.empty()) opts.sizes_bytes = bench::parse_size_list(o.sizes);
+  opts.measure.samples = o.samples;
+  opts.measure.warmup_samples = o.warmup_samples;
+  opts.measure.copies_per_batch = o.copies;
+  opts.cpu_affinity = !o.no_affinity;
+  opts.measure.host_memory = *bench::host_memory_from_string(o.host_memory);  // checked by CLI11
+
+  const GateFiles gate_files = read_gate_files(o);
+  bench::require_usable_gpus();  // NoGpuError: one line, exit 3
+  const TopologyAndGate tg = load_topology_and_gate(o, gate_files);
+  if (tg.blocked && !o.skip_gate) {
+    std::cerr << topo::format_gate_text(tg.gate.reasons.get<topo::GateDecision>())
+              << "p2pcheck bench: the gate blocked this host; nothing was measured (--skip-gate overrides, and is recorded)\n";
+    return kExitFailed;
+  }
+  bench::BenchInputs inputs{tg.snapshot, tg.gate, o.skip_gate};
+  const bench::BenchOutcome outcome = bench::run_bench(opts, inputs, std::cerr);
+
+  std::ostream& tables = outcome.benchmark_owns_stdout ? std::cerr : std::cout;
+  tables << bench::render_text_report(outcome.document) << std::flush;
+  if (!o.json_path.empty()) {
+    const nlohmann::json j = outcome.document;
+    write_text_file_atomically(o.json_path, j.dump(2) + "\n");
+  }
+  return bench::exit_code_for(outcome.document);
+}
+
+#else
+
+int run_bench_command(const BenchCommandOptions&, const std::vector<std::string>&) {
+  throw NoGpuError("this p2pcheck was built without CUDA: bench is not available");
+}
+
+#endif
+
+}  // namespace
+
+Command add_bench_command(CLI::App& root) {
+  auto o = std::make_shared<BenchCommandOptions>();
+  CLI::App* app = root.add_subcommand(
+      "bench", "Measure bandwidth and latency of every GPU pair and host link, verifying every transfer");
+  app->add_flag("--list", o->list, "List the benchmark cases, one line each, and exit");
+  app->add_option("--gpus", o->gpus, "CUDA ordinals to measure, e.g. 0,1 (default: all)");
+  app->add_option("--sizes", o->sizes, "Copy sizes, e.g. 64M,1G (default: 4K to 1G, powers of two)");
+  app->add_option("--samples", o->samples, "Timed samples per figure; the median is reported")
+      ->check(CLI::Range(1, 1000));
+  app->add_option("--warmup", o->warmup_samples, "Untimed (but verified) samples before timing")
+      ->check(CLI::Range(0, 100));
+  app->add_option("--copies", o->copies, "Copies per timed sample (default: about 2 GiB per sample, 4 to 64)")
+      ->check(CLI::Range(0, 64));
+  app->add_option("--json", o->json_path, "Write the results document to FILE (atomically)");
+  app->add_flag("--skip-gate", o->skip_gate, "Measure even if the gate blocks; recorded in the results");
+  app->add_option("--expect", o->expect, "Gate: golden topology (hwloc XML or snapshot) this host must match");
+  app->add_option("--policy", o->policy, "Gate: policy JSON (min_gpus, max_path, forbid, min_link, require_p2p)");
+  app->add_flag("--no-affinity", o->no_affinity, "Do not pin the host thread to the GPU's local CPUs");
+  app->add_option("--host-memory", o->host_memory,
+                  "Host buffers: pinned (cudaHostAlloc) or hugepages (2 MiB pages, cudaHostRegister)")
+      ->check(CLI::IsMember({"pinned", "hugepages"}));
+  // --benchmark_* flags go to Google Benchmark unchanged.
+  app->allow_extras();
+  return Command{app, [o, app] { return run_bench_command(*o, app->remaining()); }};
+}
+
+}  // namespace p2p::cli
