@@ -26,14 +26,20 @@ std::optional<int> cuda_ordinal(const std::string& pci_bus_id, int device_count)
 topo::PeerAccessCheck cuda_peer_access_check() {
   return [](const topo::TopologySnapshot& t) {
     int count = 0;
-    P2P_CHECK(cudaGetDeviceCount(&count));
+    // A host where CUDA cannot start has no verifiable peer access: every pair says why,
+    // so require_p2p blocks with the cause instead of ending the gate with an API error.
+    const cudaError_t usable = cudaGetDeviceCount(&count);
+    const std::string unusable =
+        usable == cudaSuccess ? "" : std::string("CUDA not usable: ") + cudaGetErrorName(usable);
     std::vector<std::optional<int>> ordinal;
-    for (const auto& g : t.gpus) ordinal.push_back(cuda_ordinal(g.pci_bus_id, count));
+    for (const auto& g : t.gpus) ordinal.push_back(unusable.empty() ? cuda_ordinal(g.pci_bus_id, count) : std::nullopt);
     std::vector<topo::PeerAccessResult> out;
     for (std::size_t a = 0; a < t.gpus.size(); ++a) {
       for (std::size_t b = a + 1; b < t.gpus.size(); ++b) {
         topo::PeerAccessResult r{a, b, false, ""};
-        if (!ordinal[a] || !ordinal[b]) {
+        if (!unusable.empty()) {
+          r.detail = unusable;
+        } else if (!ordinal[a] || !ordinal[b]) {
           r.detail = "not visible to CUDA (CUDA_VISIBLE_DEVICES or a failed GPU)";
         } else {
           int ab = 0, ba = 0;

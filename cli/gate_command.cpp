@@ -11,6 +11,10 @@
 #include "topology/gate.hpp"
 #include "topology/topo_text.hpp"
 
+#if P2P_WITH_BENCH
+#include "bench/peer_access_check.hpp"
+#endif
+
 namespace p2p::cli {
 
 int run_gate_command(const GateOptions& opts) {
@@ -28,8 +32,13 @@ int run_gate_command(const GateOptions& opts) {
       opts.input.empty() ? live_topology() : topo::load_topology(opts.input);
   const std::string input = opts.input.empty() ? "this host" : opts.input;
 
-  // No CUDA here: require_p2p is recorded as still needing the live check, which bench runs.
-  const topo::GateDecision d = topo::evaluate_gate(t, expected, policy);
+  // require_p2p is a live question: on this host CUDA answers it (cudaDeviceCanAccessPeer per
+  // pair); for a topology read from a file it stays recorded as still to be checked.
+  topo::PeerAccessCheck peer_access;
+#if P2P_WITH_BENCH
+  if (opts.input.empty()) peer_access = bench::cuda_peer_access_check();
+#endif
+  const topo::GateDecision d = topo::evaluate_gate(t, expected, policy, peer_access);
   if (opts.format == "json") {
     nlohmann::json j = d;
     j["source"] = input;
