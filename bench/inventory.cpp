@@ -8,6 +8,7 @@
 #include "bench/affinity.hpp"
 #include "bench/link_ceiling.hpp"
 #include "common/cuda_check.hpp"
+#include "topology/pcie_link.hpp"
 #include "common/file_io.hpp"
 
 namespace p2p::bench {
@@ -67,7 +68,7 @@ void read_sysfs_pci_facts(topo::Gpu& gpu, const std::string& sysfs_root) {
   const std::string dir = sysfs_root + "/bus/pci/devices/" + gpu.pci_bus_id + "/";
   auto link = [&](const char* speed_file, const char* width_file, topo::PcieLink& out) {
     if (const auto speed = try_read_text_file(dir + speed_file)) {
-      if (auto gen = pcie_gen_from_speed_text(trimmed(*speed))) out.gen = gen;
+      if (auto gen = topo::gen_from_transfer_rate(trimmed(*speed))) out.gen = gen;
     }
     if (const auto width = read_int(dir + width_file); width && *width > 0) out.width = width;
   };

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "topology/pcie_link.hpp"
+
 namespace p2p::bench {
 
 std::optional<PcieGeneration> pcie_generation(int gen) {
@@ -38,24 +40,12 @@ std::optional<double> pcie_gbps_per_direction(int gen, int width) {
     default:
       return std::nullopt;
   }
-  return g->gigatransfers_per_s * width * g->efficiency / 8.0;
+  return topo::hwloc_link_gbps(gen, width);  // one formula for the whole project: topology's
 }
 
 std::optional<double> pcie_gbps_per_direction(const topo::PcieLink& link) {
   if (!link.gen || !link.width) return std::nullopt;
   return pcie_gbps_per_direction(*link.gen, *link.width);
-}
-
-std::optional<int> pcie_gen_from_speed_text(const std::string& text) {
-  const char* begin = text.c_str();
-  char* end = nullptr;
-  const double gts = std::strtod(begin, &end);
-  if (end == begin) return std::nullopt;
-  for (int gen = 1; gen <= 6; ++gen) {
-    const double expected = pcie_generation(gen)->gigatransfers_per_s;
-    if (gts > expected * 0.99 && gts < expected * 1.01) return gen;
-  }
-  return std::nullopt;
 }
 
 std::string describe_pcie_link(const topo::PcieLink& link) {

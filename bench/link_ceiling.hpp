@@ -28,8 +28,6 @@ std::optional<PcieGeneration> pcie_generation(int gen);
 std::optional<double> pcie_gbps_per_direction(int gen, int width);
 std::optional<double> pcie_gbps_per_direction(const topo::PcieLink& link);
 
-// "2.5 GT/s PCIe", "32.0 GT/s" (sysfs current_link_speed) -> generation; nullopt if unknown.
-std::optional<int> pcie_gen_from_speed_text(const std::string& text);
 
 // "PCIe gen5 x16", "" when unknown.
 std::string describe_pcie_link(const topo::PcieLink& link);

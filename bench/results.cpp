@@ -1,40 +1,15 @@
 #include "bench/results.hpp"
 
 #include "common/error.hpp"
+#include "common/json_util.hpp"
 
 namespace p2p::bench {
 namespace {
 
 using nlohmann::json;
 
-template <class T>
-json optional_json(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
-
-template <class T>
-std::optional<T> optional_at(const json& j, const char* key) {
-  const json& v = j.at(key);
-  if (v.is_null()) return std::nullopt;
-  return v.get<T>();
-}
-
-void write_header(json& j, const char* schema, int version) {
-  j["schema"] = schema;
-  j["version"] = version;
-}
-
-void check_header(const json& j, const char* schema, int version) {
-  const auto got_schema = j.at("schema").get<std::string>();
-  if (got_schema != schema) {
-    throw InputError("schema `" + got_schema + "` where `" + schema + "` was expected");
-  }
-  const int got_version = j.at("version").get<int>();
-  if (got_version != version) {
-    throw InputError(std::string(schema) + " version " + std::to_string(got_version) +
-                     " is not supported (this p2pcheck reads version " + std::to_string(version) + ")");
-  }
-}
+void write_header(json& j, const char* schema, int version) { write_schema_header(j, schema, version); }
+void check_header(const json& j, const char* schema, int version) { require_schema(j, schema, version); }
 
 }  // namespace
 

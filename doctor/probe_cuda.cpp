@@ -99,28 +99,8 @@ void cuda_child(const std::string& soname, const Emit& emit) {
 }  // namespace
 
 CudaProbe cuda_probe_from(const IsolatedResult& r) {
-  CudaProbe p;
-  if (!r.output.empty()) {
-    try {
-      p = cuda_from_json(json_io::json::parse(r.output), "cuda");
-    } catch (const std::exception& e) {
-      p = CudaProbe{};
-      p.status = "failed";
-      p.detail = std::string("unreadable probe output: ") + e.what();
-      return p;
-    }
-  }
-  if (r.status == "completed") {
-    if (r.output.empty()) {
-      p.status = "failed";
-      p.detail = "the probe reported nothing";
-    }
-    return p;
-  }
-  const std::string where = p.detail;
-  p.status = r.status;
-  p.detail = r.detail + (where.empty() ? "" : " (" + where + ")");
-  return p;
+  return probe_from_isolated<CudaProbe>(
+      r, [](const std::string& line) { return cuda_from_json(json_io::json::parse(line), "cuda"); });
 }
 
 CudaProbe probe_cuda(int timeout_ms, const std::string& soname) {

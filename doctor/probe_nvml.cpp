@@ -148,28 +148,8 @@ void nvml_child(const std::string& soname, const Emit& emit) {
 }  // namespace
 
 NvmlProbe nvml_probe_from(const IsolatedResult& r) {
-  NvmlProbe p;
-  if (!r.output.empty()) {
-    try {
-      p = nvml_from_json(json_io::json::parse(r.output), "nvml");
-    } catch (const std::exception& e) {
-      p = NvmlProbe{};
-      p.status = "failed";
-      p.detail = std::string("unreadable probe output: ") + e.what();
-      return p;
-    }
-  }
-  if (r.status == "completed") {
-    if (r.output.empty()) {
-      p.status = "failed";
-      p.detail = "the probe reported nothing";
-    }
-    return p;
-  }
-  const std::string where = p.detail;
-  p.status = r.status;
-  p.detail = r.detail + (where.empty() ? "" : " (" + where + ")");
-  return p;
+  return probe_from_isolated<NvmlProbe>(
+      r, [](const std::string& line) { return nvml_from_json(json_io::json::parse(line), "nvml"); });
 }
 
 NvmlProbe probe_nvml(int timeout_ms, const std::string& soname) {

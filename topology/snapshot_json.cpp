@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "common/error.hpp"
+#include "common/json_util.hpp"
 #include "topology/classify.hpp"
 #include "topology/environment.hpp"
 
@@ -18,18 +19,6 @@ class FormatError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-template <class T>
-json optional_to_json(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
-
-template <class T>
-std::optional<T> optional_from_json(const json& j, const char* key) {
-  const json& v = j.at(key);
-  if (v.is_null()) return std::nullopt;
-  return v.get<T>();
-}
 
 std::string pci_id_text(std::uint16_t id) {
   char buf[8];
@@ -72,13 +61,13 @@ std::string cell_name(const char* key, std::size_t i, std::size_t k) {
 }  // namespace
 
 void to_json(json& j, const PcieLink& l) {
-  j = {{"gen", optional_to_json(l.gen)}, {"width", optional_to_json(l.width)}, {"gbps", optional_to_json(l.gbps)}};
+  j = {{"gen", optional_json(l.gen)}, {"width", optional_json(l.width)}, {"gbps", optional_json(l.gbps)}};
 }
 
 void from_json(const json& j, PcieLink& l) {
-  l.gen = optional_from_json<int>(j, "gen");
-  l.width = optional_from_json<int>(j, "width");
-  l.gbps = optional_from_json<double>(j, "gbps");
+  l.gen = optional_at<int>(j, "gen");
+  l.width = optional_at<int>(j, "width");
+  l.gbps = optional_at<double>(j, "gbps");
 }
 
 void to_json(json& j, const Gpu& g) {
@@ -99,7 +88,7 @@ void from_json(const json& j, Gpu& g) {
   g.vendor_id = pci_id_from_text(j.at("vendor_id").get<std::string>(), "vendor_id");
   g.device_id = pci_id_from_text(j.at("device_id").get<std::string>(), "device_id");
   j.at("name").get_to(g.name);
-  g.numa_node = optional_from_json<int>(j, "numa_node").value_or(-1);
+  g.numa_node = optional_at<int>(j, "numa_node").value_or(-1);
   j.at("cpuset").get_to(g.cpuset);
   j.at("link_current").get_to(g.link_current);
   j.at("link_max").get_to(g.link_max);

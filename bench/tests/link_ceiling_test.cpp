@@ -34,17 +34,6 @@ TEST(LinkCeiling, UnknownGenerationOrWidthHasNoCeiling) {
   EXPECT_NEAR(*pcie_gbps_per_direction(p2p::topo::PcieLink{5, 16}), 63.015, 0.001);
 }
 
-TEST(LinkCeiling, SysfsSpeedTextMapsToGeneration) {
-  EXPECT_EQ(pcie_gen_from_speed_text("2.5 GT/s PCIe"), 1);
-  EXPECT_EQ(pcie_gen_from_speed_text("5.0 GT/s PCIe"), 2);
-  EXPECT_EQ(pcie_gen_from_speed_text("8.0 GT/s PCIe"), 3);
-  EXPECT_EQ(pcie_gen_from_speed_text("16.0 GT/s PCIe"), 4);
-  EXPECT_EQ(pcie_gen_from_speed_text("32.0 GT/s PCIe"), 5);
-  EXPECT_EQ(pcie_gen_from_speed_text("64.0 GT/s PCIe"), 6);
-  EXPECT_FALSE(pcie_gen_from_speed_text("Unknown"));
-  EXPECT_FALSE(pcie_gen_from_speed_text("12 GT/s"));
-}
-
 TEST(LinkCeiling, DescribesALink) {
   EXPECT_EQ(describe_pcie_link({5, 16}), "PCIe gen5 x16");
   EXPECT_EQ(describe_pcie_link({std::nullopt, 16}), "");
