@@ -49,6 +49,7 @@ NcclApi load_nccl_api(const std::string& soname) {
   resolve(*lib, api.send, "ncclSend");
   resolve(*lib, api.recv, "ncclRecv");
   api.get_last_error = lib->function<decltype(api.get_last_error)>("ncclGetLastError");
+  api.all_to_all = lib->function<decltype(api.all_to_all)>("ncclAlltoAll");
   api.library_path = lib->resolved_path("ncclGetVersion");
   static std::mutex mutex;
   std::lock_guard<std::mutex> lock(mutex);

@@ -28,6 +28,10 @@ struct NcclApi {
   decltype(&::ncclSend) send = nullptr;
   decltype(&::ncclRecv) recv = nullptr;
   decltype(&::ncclGetLastError) get_last_error = nullptr;  // optional: NCCL 2.13 and later
+  // Optional: NCCL 2.28 and later. Typed by hand so headers older than 2.28 still build; where
+  // the library has it, alltoall uses it (as nccl-tests does) instead of grouped send/recv.
+  ncclResult_t (*all_to_all)(const void* sendbuff, void* recvbuff, size_t count, ncclDataType_t type,
+                             ncclComm_t comm, cudaStream_t stream) = nullptr;
 
   std::string library_path;  // the file actually loaded
 };
