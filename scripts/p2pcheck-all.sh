@@ -2,8 +2,10 @@
 # The main job on a fresh machine: install, build, then run the whole acceptance chain on this
 # host — doctor → topo → gate → bench → nccl — keeping every artefact in one folder.
 #
-#   scripts/p2pcheck-all.sh [OUT_DIR] [-- extra gate arguments, e.g. --expect golden.json --policy policy.json]
+#   scripts/p2pcheck-all.sh [OUT_DIR] [-- gate arguments, e.g. --expect golden.json --policy policy.json]
 #
+# Without gate arguments the gate uses results/policies/default.json (at least one GPU). The
+# same arguments go to `bench`, which runs the gate again on what it measures.
 # Exit status: the first failing step's p2pcheck exit code (see README "Exit codes"); 0 when all pass.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +14,7 @@ out=${1:-p2pcheck-results/$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ)}
 shift $(( $# > 0 ? 1 : 0 ))
 [[ ${1:-} == "--" ]] && shift
 gate_args=("$@")
+((${#gate_args[@]})) || gate_args=(--policy results/policies/default.json)
 
 scripts/install-deps.sh || exit 4
 scripts/build.sh >/dev/null || { echo "p2pcheck-all: build failed (run scripts/build.sh to see why)" >&2; exit 4; }
@@ -31,8 +34,8 @@ step() {  # step NAME CMD...: run, tee the output into OUT/NAME.txt, remember th
 
 step doctor "$bin" doctor --save-facts "$out/doctor-facts.json"
 step topo "$bin" topo --save "$out/topology.json"
-if step gate "$bin" gate "${gate_args[@]}" --format json; then
-  step bench "$bin" bench --json "$out/bench.json"
+if step gate "$bin" gate "${gate_args[@]}"; then
+  step bench "$bin" bench "${gate_args[@]}" --json "$out/bench.json"
   step nccl "$bin" nccl --json "$out/nccl.json"
 else
   echo "== bench and nccl skipped: the gate did not pass (see $out/gate.txt)"
