@@ -1,5 +1,6 @@
 #include "cli/live_topology.hpp"
 
+#include "doctor/nvlink_links.hpp"
 #include "doctor/probes.hpp"
 #include "topology/discovery/discovery.hpp"
 
@@ -31,6 +32,13 @@ topo::TopologySnapshot live_topology() {
       if (d.virtualization_mode) return virtualization_mode_name(*d.virtualization_mode);
     }
     return std::string();
+  };
+  probes.nvlink_counts = [](const std::vector<topo::Gpu>& gpus) -> std::optional<std::vector<std::vector<int>>> {
+    std::vector<std::string> bus_ids;
+    for (const auto& g : gpus) bus_ids.push_back(g.pci_bus_id);
+    const auto remotes = doctor::probe_nvlink_remotes(bus_ids, kNvmlProbeTimeoutMs);
+    if (!remotes) return std::nullopt;
+    return doctor::nvlink_counts_from_remotes(bus_ids, *remotes);
   };
   return topo::snapshot_from_this_host(probes);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,11 @@ CudaProbe probe_cuda(int timeout_ms, const std::string& soname = "libcuda.so.1")
 // libnvidia-ml.so.1: init, versions, per device identity/link/BAR1/modes/GSP/fabric, and the
 // P2P status of every pair.
 NvmlProbe probe_nvml(int timeout_ms, const std::string& soname = "libnvidia-ml.so.1");
+
+// For each GPU (by PCI bus id), the bus id at the far end of every active NVLink; nullopt where
+// NVML is missing, fails, or the GPUs have no NVLink query (see nvlink_links.hpp for counting).
+std::optional<std::vector<std::vector<std::string>>> probe_nvlink_remotes(const std::vector<std::string>& bus_ids,
+                                                                          int timeout_ms);
 
 // open(O_RDWR) of each path in a child: path -> "ok" or the errno name ("EPERM").
 std::map<std::string, std::string> probe_opens(const std::vector<std::string>& paths, int timeout_ms);

@@ -15,7 +15,10 @@ Finding check_environment(const Facts& f) {
   const auto e = environment(f);
   std::string summary;
   if (e.kind == "container") {
+    // A container inside a VM is two layers: the GPU's PCIe view is the hypervisor's, and the
+    // driver is the VM's; both matter when reading the topology and the firmware checks.
     summary = "container (" + e.container + ")" + (e.hypervisor.empty() ? "" : " inside a VM (" + e.hypervisor + ")") +
+              (in_vm_passthrough(f) ? " with pass-through GPUs" : "") +
               ": the module, /proc/driver/nvidia and the firmware belong to the host";
   } else if (e.kind == "vm") {
     summary = "virtual machine" + (e.hypervisor.empty() ? std::string() : " (" + e.hypervisor + ")");

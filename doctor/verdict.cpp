@@ -66,7 +66,10 @@ std::vector<std::string> ruled_out(const Facts& f, const std::vector<Finding>& a
 
 std::string where_text(const Facts& f) {
   const auto e = environment(f);
-  if (e.kind == "container") return "container (" + e.container + ")";
+  if (e.kind == "container") {
+    const std::string vm = e.hypervisor.empty() ? "" : (in_vm_passthrough(f) ? " in a VM with pass-through GPU(s)" : " in a VM");
+    return "container (" + e.container + ")" + vm;
+  }
   if (e.kind == "vm") return in_vm_passthrough(f) ? "VM with pass-through GPU(s)" : "VM";
   return e.kind == "bare-metal" ? "bare metal" : e.kind;
 }
