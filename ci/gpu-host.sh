@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# CI job for a runner that has NVIDIA GPUs (the GPU-less CI runs .ci/run instead).
+#
+#   ci/gpu-host.sh [RESULTS_DIR]
+#   env: P2P_GATE_ARGS   gate arguments for the acceptance chain, e.g.
+#                        "--expect ci/golden/lxc-8gpu.json --policy ci/policy.json"
+#
+# 1. The whole suite, where the GPU tests must really run: on a GPU host a GPU test that
+#    skips because no GPU is usable means the runner lost its GPU, and that fails the job.
+# 2. The acceptance chain (doctor → topo → gate → bench → nccl) with its results kept in
+#    RESULTS_DIR for the pipeline to archive.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+results=${1:-p2pcheck-results/ci-$(date -u +%Y%m%dT%H%M%SZ)}
+
+scripts/install-deps.sh
+scripts/build.sh
+ctest --test-dir build -L unit --output-on-failure -j "$(nproc)"
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+ctest --test-dir build -L gpu --output-on-failure -V 2>&1 | tee "$log"
+if grep -q -e "no usable GPU" -e "no usable CUDA device" -e "NCCL is not usable" -e "no NVIDIA GPU on this machine" -e "no NVIDIA driver on this host" "$log"; then
+  echo "ci/gpu-host.sh: GPU tests were skipped for want of a GPU on a GPU runner" >&2
+  exit 1
+fi
+
+# shellcheck disable=SC2086  # P2P_GATE_ARGS is a list of words on purpose
+scripts/p2pcheck-all.sh "$results" -- ${P2P_GATE_ARGS:-}
