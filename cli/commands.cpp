@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/bench_command.hpp"
+#include "cli/compare_command.hpp"
 #include "cli/doctor_command.hpp"
 #include "cli/gate_command.hpp"
 #include "cli/nccl_command.hpp"
@@ -18,6 +19,7 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   all.push_back(add_bench_command(root));
   auto nccl = std::make_shared<NcclCommandOptions>();
   all.push_back({add_nccl_command(root, *nccl), [nccl] { return run_nccl_command(*nccl); }});
+  all.push_back(add_compare_command(root));
   return all;
 }
 

@@ -2,6 +2,7 @@
 // why on exactly one line of stderr, with nothing on stdout.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -28,7 +29,9 @@ std::string slurp(const std::string& path) {
 
 Ran run(const std::string& args) {
   const std::string dir = ::testing::TempDir();
-  const std::string out = dir + "/p2p_bench_out.txt", err = dir + "/p2p_bench_err.txt";
+  // ctest may run this file's tests in parallel processes: one file pair per process.
+  const std::string tag = std::to_string(::getpid());
+  const std::string out = dir + "/p2p_bench_out_" + tag + ".txt", err = dir + "/p2p_bench_err_" + tag + ".txt";
   const std::string cmd = std::string(P2PCHECK_EXE) + " " + args + " >" + out + " 2>" + err;
   const int status = std::system(cmd.c_str());
   Ran r;

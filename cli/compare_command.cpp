@@ -1,0 +1,85 @@
+#include "cli/compare_command.hpp"
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "common/error.hpp"
+#include "common/exit_codes.hpp"
+
+#if P2P_WITH_BENCH
+#include "bench/sizes.hpp"
+#include "common/file_io.hpp"
+#include "report/compare.hpp"
+#endif
+
+namespace p2p::cli {
+namespace {
+
+struct CompareCommandOptions {
+  std::string baseline;
+  std::string run;
+  double tolerance_pct = 5.0;
+  std::string min_bytes = "64M";
+  std::string format = "text";
+};
+
+#if P2P_WITH_BENCH
+
+nlohmann::json to_json(const report::Comparison& c) {
+  nlohmann::json figures = nlohmann::json::array();
+  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  for (const auto& f : c.figures) {
+    figures.push_back({{"figure", f.key},
+                       {"unit", f.unit},
+                       {"baseline", opt(f.baseline)},
+                       {"run", opt(f.run)},
+                       {"change_pct", opt(f.change_pct)},
+                       {"baseline_status", f.baseline_status},
+                       {"run_status", f.run_status},
+                       {"verdict", f.verdict},
+                       {"detail", f.detail}});
+  }
+  return {{"schema", "p2pcheck.compare"}, {"version", 1}, {"regressions", c.regressions()}, {"figures", figures}};
+}
+
+int run_compare(const CompareCommandOptions& o) {
+  report::CompareOptions options;
+  options.tolerance_pct = o.tolerance_pct;
+  options.min_bytes = bench::parse_size_bytes(o.min_bytes);
+  const auto baseline = bench::bench_document_from_json(read_json_file(o.baseline), o.baseline);
+  const auto run = bench::bench_document_from_json(read_json_file(o.run), o.run);
+  const report::Comparison c = report::compare_runs(baseline, run, options);
+  if (o.format == "json") {
+    std::cout << to_json(c).dump(2) << "\n";
+  } else {
+    std::cout << report::format_comparison(c, o.baseline, o.run, options);
+  }
+  std::cout << std::flush;
+  return c.regressions() > 0 ? kExitFailed : kExitOk;
+}
+
+#else
+
+int run_compare(const CompareCommandOptions&) {
+  throw NoGpuError("this p2pcheck was built without CUDA: bench results and compare are not available");
+}
+
+#endif
+
+}  // namespace
+
+Command add_compare_command(CLI::App& root) {
+  auto o = std::make_shared<CompareCommandOptions>();
+  CLI::App* app = root.add_subcommand(
+      "compare", "Compare a bench run with a baseline run: exit 0 nothing regressed, 1 a figure regressed or was lost");
+  app->add_option("baseline", o->baseline, "Baseline results (p2pcheck bench --json)")->required();
+  app->add_option("run", o->run, "Results to judge against it")->required();
+  app->add_option("--tolerance-pct", o->tolerance_pct, "Moves smaller than this, either way, are noise (default 5)")
+      ->check(CLI::Range(0.0, 100.0));
+  app->add_option("--min-bytes", o->min_bytes, "Judge bandwidth only at this copy size and above (default 64M)");
+  app->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  return Command{app, [o] { return run_compare(*o); }};
+}
+
+}  // namespace p2p::cli

@@ -1,0 +1,144 @@
+#include "report/compare.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace p2p::report {
+
+namespace {
+
+std::string size_text(std::uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++u;
+  }
+  return std::to_string(bytes) + units[u];
+}
+
+struct Figure {
+  std::optional<double> median;
+  std::string status;
+  std::string detail;
+  bool judged = true;  // large enough to judge
+  bool lower_is_better = false;
+};
+
+using Figures = std::map<std::string, Figure>;
+
+Figures figures_of(const bench::BenchDocument& d, const CompareOptions& o) {
+  Figures out;
+  for (const auto& b : d.bandwidth) {
+    std::string key = b.case_name + " " + b.src + "->" + b.dst + (b.part.empty() ? "" : " " + b.part) + " " +
+                      size_text(b.bytes);
+    out[key] = Figure{b.median_gbps, b.status, b.detail, b.bytes >= o.min_bytes, false};
+  }
+  for (const auto& l : d.latency) {
+    out[l.case_name + " " + l.src + "->" + l.dst] = Figure{l.median_ns, l.status, l.detail, true, true};
+  }
+  return out;
+}
+
+FigureChange judge(const std::string& key, const Figure* base, const Figure* run, const CompareOptions& o) {
+  FigureChange c;
+  c.key = key;
+  c.baseline_status = base ? base->status : "missing";
+  c.run_status = run ? run->status : "missing";
+  const Figure* any = run ? run : base;
+  c.unit = any->lower_is_better ? "ns" : "GB/s";
+  if (base) c.baseline = base->median;
+  if (run) {
+    c.run = run->median;
+    c.detail = run->detail;
+  }
+  if (!base) {
+    c.verdict = "new";
+    return c;
+  }
+  if (!run) {
+    c.verdict = "missing";
+    return c;
+  }
+  if (base->status == "ok" && run->status != "ok") {
+    c.verdict = "lost";  // e.g. P2P waived in the run, or a verification failure
+    return c;
+  }
+  if (!base->median || !run->median || *base->median <= 0) {
+    c.verdict = "not judged";
+    return c;
+  }
+  c.change_pct = (*run->median - *base->median) / *base->median * 100.0;
+  if (!run->judged) {
+    c.verdict = "not judged";
+    return c;
+  }
+  const double better = run->lower_is_better ? -*c.change_pct : *c.change_pct;
+  c.verdict = better < -o.tolerance_pct ? "regressed" : better > o.tolerance_pct ? "improved" : "same";
+  return c;
+}
+
+}  // namespace
+
+int Comparison::regressions() const {
+  int n = 0;
+  for (const auto& f : figures) n += (f.verdict == "regressed" || f.verdict == "lost") ? 1 : 0;
+  return n;
+}
+
+Comparison compare_runs(const bench::BenchDocument& baseline, const bench::BenchDocument& run,
+                        const CompareOptions& options) {
+  const Figures base = figures_of(baseline, options);
+  const Figures now = figures_of(run, options);
+  Comparison c;
+  for (const auto& [key, fig] : base) {
+    const auto it = now.find(key);
+    c.figures.push_back(judge(key, &fig, it == now.end() ? nullptr : &it->second, options));
+  }
+  for (const auto& [key, fig] : now) {
+    if (base.count(key) == 0) c.figures.push_back(judge(key, nullptr, &fig, options));
+  }
+  return c;
+}
+
+std::string format_comparison(const Comparison& c, const std::string& baseline_name, const std::string& run_name,
+                              const CompareOptions& options) {
+  std::string out = "baseline: " + baseline_name + "\nrun:      " + run_name + "\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "judged: figures of %s and more, moves beyond %.1f%%\n\n",
+                size_text(options.min_bytes).c_str(), options.tolerance_pct);
+  out += line;
+  std::snprintf(line, sizeof line, "%-44s %12s %12s %9s  %s\n", "figure", "baseline", "run", "change", "verdict");
+  out += line;
+  auto num = [](const std::optional<double>& v, const std::string& status) {
+    if (!v) return status == "ok" ? std::string("-") : status;
+    char b[32];
+    std::snprintf(b, sizeof b, "%.2f", *v);
+    return std::string(b);
+  };
+  for (const auto& f : c.figures) {
+    if (f.verdict == "same" || f.verdict == "not judged") continue;  // the table lists what moved
+    std::string change = "-";
+    if (f.change_pct) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%+.1f%%", *f.change_pct);
+      change = b;
+    }
+    std::snprintf(line, sizeof line, "%-44s %12s %12s %9s  %s%s\n", (f.key + " " + f.unit).c_str(),
+                  num(f.baseline, f.baseline_status).c_str(), num(f.run, f.run_status).c_str(), change.c_str(),
+                  f.verdict.c_str(), f.detail.empty() || f.verdict != "lost" ? "" : (" (" + f.detail + ")").c_str());
+    out += line;
+  }
+  int same = 0, unjudged = 0;
+  for (const auto& f : c.figures) {
+    same += f.verdict == "same";
+    unjudged += f.verdict == "not judged";
+  }
+  std::snprintf(line, sizeof line, "\n%d figures compared: %d regressed or lost, %d unchanged, %d not judged\n",
+                static_cast<int>(c.figures.size()), c.regressions(), same, unjudged);
+  out += line;
+  return out;
+}
+
+}  // namespace p2p::report

@@ -1,0 +1,45 @@
+// Run against baseline: which figures of a `p2pcheck bench --json` run moved, and which of them
+// regressed. A pure function of two results documents, so a CI job on a GPU host can keep a
+// baseline and fail on a regression, and a VFIO VM run can be read against the LXC run.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/results.hpp"
+
+namespace p2p::report {
+
+struct CompareOptions {
+  double tolerance_pct = 5.0;     // a move smaller than this, either way, is noise
+  std::uint64_t min_bytes = 64ull << 20;  // smaller copies are launch-bound and too noisy to judge
+};
+
+// One figure present in either document. Keyed by case, endpoints (gpuN/host), part and size.
+struct FigureChange {
+  std::string key;                  // "h2d_ce host->gpu0 512MiB", "latency_host gpu0->host"
+  std::string unit;                 // "GB/s" | "ns"
+  std::optional<double> baseline;   // median; null when absent or not measured
+  std::optional<double> run;
+  std::optional<double> change_pct;  // (run - baseline) / baseline * 100
+  std::string baseline_status;       // ok | waived | failed | error | missing
+  std::string run_status;
+  // regressed | improved | same | lost (ok before, not now) | new | missing | not judged
+  std::string verdict;
+  std::string detail;  // why: the run's waiver or failure text
+};
+
+struct Comparison {
+  std::vector<FigureChange> figures;
+  int regressions() const;  // regressed + lost
+};
+
+Comparison compare_runs(const bench::BenchDocument& baseline, const bench::BenchDocument& run,
+                        const CompareOptions& options);
+
+std::string format_comparison(const Comparison& c, const std::string& baseline_name, const std::string& run_name,
+                              const CompareOptions& options);
+
+}  // namespace p2p::report
