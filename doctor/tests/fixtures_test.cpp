@@ -11,6 +11,7 @@ namespace {
 
 using namespace p2p::doctor;
 using test::contains;
+using test::judge_facts;
 using test::judge_fixture;
 
 constexpr const char* kPermissionsRuledOut = "device permissions and cgroups ruled out: /dev/nvidia* opened read-write";
@@ -186,6 +187,21 @@ TEST(Fixture, RealH200VmCaptureIsHealthyWithNvlinkDisableReported) {
   EXPECT_TRUE(contains(j.at("gsp.firmware_file").summary, "found the firmware elsewhere"));
   EXPECT_EQ(j.verdict.state, "healthy");
   EXPECT_TRUE(contains(j.verdict.headline, "VM with pass-through GPU(s)"));
+  EXPECT_EQ(exit_code_of(j.findings), p2p::kExitOk);
+}
+
+TEST(Fixture, LiveFactsSavedOnTheH200AreHealthyInAContainerInAPassThroughVm) {
+  // Saved with `p2pcheck doctor --save-facts` on the project's H200 (results/h200-vm-2026-12-02):
+  // a container inside a KVM guest with the GPU passed through, every live probe run.
+  const auto j = judge_facts(load_facts_file(std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-facts.json"));
+  EXPECT_TRUE(contains(j.at("environment").summary, "container (docker) inside a VM (KVM) with pass-through GPUs"));
+  EXPECT_EQ(j.status("module.params"), Status::kWarn);
+  EXPECT_TRUE(contains(j.at("module.params").summary, "NvLinkDisable=1"));
+  EXPECT_EQ(j.status("cuda.init"), Status::kPass);
+  EXPECT_EQ(j.status("cuda.nvml_vs_cuinit"), Status::kPass);
+  EXPECT_EQ(j.status("devices.open"), Status::kPass);
+  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_TRUE(contains(j.verdict.headline, "in a VM with pass-through GPU(s)")) << j.verdict.headline;
   EXPECT_EQ(exit_code_of(j.findings), p2p::kExitOk);
 }
 
