@@ -1,45 +1,19 @@
 // Runs the real `p2pcheck bench` on this machine. Without a usable GPU it must exit 3 and say
 // why on exactly one line of stderr, with nothing on stdout.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <string>
 
 #include "bench/no_gpu.hpp"
+#include "common/testing/run_captured.hpp"
 
 namespace {
 
-struct Ran {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using Ran = p2p::testing::CliResult;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-Ran run(const std::string& args) {
-  const std::string dir = ::testing::TempDir();
-  // ctest may run this file's tests in parallel processes: one file pair per process.
-  const std::string tag = std::to_string(::getpid());
-  const std::string out = dir + "/p2p_bench_out_" + tag + ".txt", err = dir + "/p2p_bench_err_" + tag + ".txt";
-  const std::string cmd = std::string(P2PCHECK_EXE) + " " + args + " >" + out + " 2>" + err;
-  const int status = std::system(cmd.c_str());
-  Ran r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
+Ran run(const std::string& args) { return p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " " + args); }
 
 TEST(BenchCli, WithoutAGpuExitsThreeWithOneLine) {
   const auto why = p2p::bench::no_gpu_reason(p2p::bench::probe_cuda());

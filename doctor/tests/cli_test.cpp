@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/file_io.hpp"
+#include "common/testing/run_captured.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -17,11 +18,7 @@ using p2p::doctor::test::fixture;
 
 namespace {
 
-struct CliRun {
-  int rc = -1;
-  std::string out;
-  std::string err;
-};
+using CliRun = p2p::testing::CliResult;
 
 class DoctorCli : public ::testing::Test {
  protected:
@@ -33,14 +30,7 @@ class DoctorCli : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   CliRun run(const std::string& args) {
-    const std::string out = (dir_ / "stdout").string(), err = (dir_ / "stderr").string();
-    const std::string cmd = std::string("'") + P2PCHECK_BINARY + "' doctor " + args + " >'" + out + "' 2>'" + err + "'";
-    const int status = std::system(cmd.c_str());
-    CliRun r;
-    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = p2p::try_read_text_file(out).value_or("");
-    r.err = p2p::try_read_text_file(err).value_or("");
-    return r;
+    return p2p::testing::run_captured(std::string("'") + P2PCHECK_BINARY + "' doctor " + args);
   }
 
   static int lines(const std::string& s) {
@@ -56,7 +46,7 @@ class DoctorCli : public ::testing::Test {
 
 TEST_F(DoctorCli, HealthyFactsExitZeroWithAChecklistAndAVerdict) {
   const CliRun r = run("--facts " + fixture("bare-metal-healthy.json"));
-  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "✔ module.loaded")) << r.out;
   EXPECT_TRUE(contains(r.out, "– fabric_manager")) << r.out;
   EXPECT_TRUE(contains(r.out, "\nVerdict: healthy: CUDA works on 4 GPU(s)")) << r.out;
@@ -65,7 +55,7 @@ TEST_F(DoctorCli, HealthyFactsExitZeroWithAChecklistAndAVerdict) {
 
 TEST_F(DoctorCli, FailedCheckExitsOneAndNamesTheRootCauseFirst) {
   const CliRun r = run("--facts " + fixture("lxc-gsp-firmware-missing.json"));
-  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(contains(r.out, "✘ gsp.firmware_file")) << r.out;
   EXPECT_TRUE(contains(r.out, "    → on the host: install")) << "hints are indented under the line";
   EXPECT_TRUE(contains(r.out, "Verdict: CUDA cannot work here. Most likely root cause: GSP firmware / kernel-driver support"));
@@ -75,14 +65,14 @@ TEST_F(DoctorCli, FailedCheckExitsOneAndNamesTheRootCauseFirst) {
 
 TEST_F(DoctorCli, WarningsAloneExitZero) {
   const CliRun r = run("--facts " + fixture("h200-vm-real.json"));
-  EXPECT_EQ(r.rc, 0);
+  EXPECT_EQ(r.exit_code, 0);
   EXPECT_TRUE(contains(r.out, "⚠ module.params          NvLinkDisable=1")) << r.out;
   EXPECT_TRUE(contains(r.out, "? uvm.major")) << "unknowns get their own symbol";
 }
 
 TEST_F(DoctorCli, JsonReportCarriesFindingsVerdictAndExitCode) {
   const CliRun r = run("--facts " + fixture("lxc-hmm-kaslr.json") + " --format json");
-  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.exit_code, 1);
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("schema"), "p2pcheck.doctor.report");
   EXPECT_EQ(j.at("exit_code"), 1);
@@ -95,9 +85,9 @@ TEST_F(DoctorCli, JsonReportCarriesFindingsVerdictAndExitCode) {
 
 TEST_F(DoctorCli, SavedFactsReplayToTheSameReport) {
   const CliRun live = run("--root " + fixture("roots/lxc-blackwell") + " --save-facts " + path("facts.json") + " --format json");
-  EXPECT_EQ(live.rc, 1) << live.err;
+  EXPECT_EQ(live.exit_code, 1) << live.err;
   const CliRun replay = run("--facts " + path("facts.json") + " --format json");
-  EXPECT_EQ(replay.rc, 1) << replay.err;
+  EXPECT_EQ(replay.exit_code, 1) << replay.err;
   EXPECT_EQ(nlohmann::json::parse(replay.out).at("findings"), nlohmann::json::parse(live.out).at("findings"));
   for (const auto& e : fs::directory_iterator(dir_))
     EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << "leftover " << e.path();
@@ -106,7 +96,7 @@ TEST_F(DoctorCli, SavedFactsReplayToTheSameReport) {
 TEST_F(DoctorCli, MalformedFactsFileIsOneLineExitTwo) {
   std::ofstream(path("bad.json")) << "{\"schema\": \"p2pcheck.doctor.facts\", ";
   const CliRun r = run("--facts " + path("bad.json"));
-  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_TRUE(contains(r.err, path("bad.json") + ": not valid JSON")) << r.err;
   EXPECT_EQ(r.out, "");
@@ -117,32 +107,32 @@ TEST_F(DoctorCli, FactsOfAnotherVersionAreOneLineExitTwo) {
   j["version"] = 7;
   std::ofstream(path("v7.json")) << j.dump();
   const CliRun r = run("--facts " + path("v7.json"));
-  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_TRUE(contains(r.err, "facts version 7 is not supported")) << r.err;
 }
 
 TEST_F(DoctorCli, MissingOrUnreadableRootIsOneLineExitTwo) {
   CliRun r = run("--root " + path("nowhere"));
-  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_TRUE(contains(r.err, path("nowhere") + ": cannot read the root directory")) << r.err;
   std::ofstream(path("file")) << "x";
   r = run("--root " + path("file"));
-  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.err, "Not a directory")) << r.err;
 }
 
 TEST_F(DoctorCli, UnknownFormatIsOneLineExitTwo) {
   const CliRun r = run("--facts " + fixture("vfio-vm.json") + " --format xml");
-  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_TRUE(contains(r.err, "--format: unknown format 'xml'")) << r.err;
 }
 
 TEST_F(DoctorCli, SaveFactsIntoAMissingDirectoryWritesNothing) {
   const CliRun r = run("--facts " + fixture("vfio-vm.json") + " --save-facts " + path("no/such/dir/f.json"));
-  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_TRUE(contains(r.err, path("no/such/dir/f.json") + ": cannot write")) << r.err;
   EXPECT_FALSE(fs::exists(path("no")));
@@ -150,7 +140,7 @@ TEST_F(DoctorCli, SaveFactsIntoAMissingDirectoryWritesNothing) {
 
 TEST_F(DoctorCli, RootAndFactsTogetherAreRefused) {
   const CliRun r = run("--facts " + fixture("vfio-vm.json") + " --root /");
-  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(lines(r.err), 1) << r.err;
 }
 

@@ -1,40 +1,27 @@
 // Runs the real `p2pcheck compare` on the H200 run kept in results/ (a real capture).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
+
+#include "common/testing/run_captured.hpp"
 
 namespace {
 
-struct Ran {
-  int exit_code = -1;
-  std::string out, err;
-};
+using p2p::testing::CliResult;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string slurp(const std::string& path) { return p2p::try_read_text_file(path).value_or(""); }
 
-Ran compare(const std::string& args) {
-  const std::string dir = ::testing::TempDir();
-  // ctest runs each test in its own process, possibly at the same time: one file pair per process.
-  const std::string tag = std::to_string(::getpid());
-  const std::string out = dir + "/p2p_compare_out_" + tag + ".txt", err = dir + "/p2p_compare_err_" + tag + ".txt";
-  const int status = std::system((std::string(P2PCHECK_EXE) + " compare " + args + " >" + out + " 2>" + err).c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+CliResult compare(const std::string& args) {
+  return p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " compare " + args);
 }
 
 const std::string kRun = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json";
 
 TEST(CompareCli, ARunAgainstItselfPasses) {
-  const Ran r = compare(kRun + " " + kRun);
+  const CliResult r = compare(kRun + " " + kRun);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("0 regressed or lost"), std::string::npos) << r.out;
 }
@@ -46,7 +33,7 @@ TEST(CompareCli, ASlowerRunFailsAndNamesTheFigure) {
   }
   const std::string slower = ::testing::TempDir() + "/p2p_compare_slower_" + std::to_string(::getpid()) + ".json";
   std::ofstream(slower) << doc.dump();
-  const Ran r = compare(kRun + " " + slower + " --format json");
+  const CliResult r = compare(kRun + " " + slower + " --format json");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("regressions"), 1);
@@ -63,11 +50,11 @@ TEST(CompareCli, ASlowerRunFailsAndNamesTheFigure) {
 
 TEST(CompareCli, WrongDocumentIsOneLineExitTwo) {
   const std::string nccl = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-nccl.json";
-  const Ran r = compare(kRun + " " + nccl);
+  const CliResult r = compare(kRun + " " + nccl);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "p2pcheck: error: " + nccl + ": schema `p2pcheck.nccl_report` where `p2pcheck.bench.run` was expected\n");
   EXPECT_EQ(r.out, "");
-  const Ran missing = compare(kRun + " /nonexistent/run.json");
+  const CliResult missing = compare(kRun + " /nonexistent/run.json");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_EQ(missing.err, "p2pcheck: error: /nonexistent/run.json: cannot read: No such file or directory\n");
 }
