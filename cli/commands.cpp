@@ -1,7 +1,5 @@
 #include "cli/commands.hpp"
 
-#include <memory>
-
 #include "cli/bench_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/doctor_command.hpp"
@@ -17,8 +15,7 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   all.push_back(add_topo_command(root));
   all.push_back(add_gate_command(root));
   all.push_back(add_bench_command(root));
-  auto nccl = std::make_shared<NcclCommandOptions>();
-  all.push_back({add_nccl_command(root, *nccl), [nccl] { return run_nccl_command(*nccl); }});
+  all.push_back(add_nccl_command(root));
   all.push_back(add_compare_command(root));
   return all;
 }

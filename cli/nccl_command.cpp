@@ -209,4 +209,10 @@ int run_nccl_command(const NcclCommandOptions& o) {
 
 #endif
 
+Command add_nccl_command(CLI::App& root) {
+  auto o = std::make_shared<NcclCommandOptions>();
+  CLI::App* app = add_nccl_command(root, *o);
+  return Command{app, [o] { return run_nccl_command(*o); }};
+}
+
 }  // namespace p2p::cli

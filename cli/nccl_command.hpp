@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/command.hpp"
+
 namespace p2p::cli {
 
 struct NcclCommandOptions {
@@ -32,5 +34,8 @@ struct NcclCommandOptions {
 
 CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& opts);
 int run_nccl_command(const NcclCommandOptions& opts);
+
+// The subcommand as every other one registers: options and the work bound together.
+Command add_nccl_command(CLI::App& root);
 
 }  // namespace p2p::cli
