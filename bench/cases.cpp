@@ -32,6 +32,17 @@ Case bandwidth_case(std::string name, std::string what, RouteShape shape, LanesF
   return c;
 }
 
+// Both directions at once, each direction's figure taken while the other is surely running
+// (see MeasureOptions::each_lane_under_load), as nvbandwidth times its bidirectional tests.
+Case each_direction_under_load(Case c) {
+  c.time = [](const std::vector<Lane>& lanes, std::uint64_t bytes, const MeasureOptions& options) {
+    MeasureOptions o = options;
+    o.each_lane_under_load = true;
+    return measure_bandwidth(lanes, bytes, o);
+  };
+  return c;
+}
+
 Case latency_case(std::string name, std::string what, RouteShape shape, LanesFn lanes, bool p2p) {
   Case c = bandwidth_case(std::move(name), std::move(what), shape, std::move(lanes), p2p);
   c.metric = Metric::kLatency;
@@ -60,16 +71,16 @@ std::vector<Case> make_cases() {
         return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), b_of(r), M::kCopyEngine)};
       },
       true));
-  cs.push_back(bandwidth_case(
+  cs.push_back(each_direction_under_load(bandwidth_case(
       "ce_bidir",
       "copy engine, both directions at once: each GPU issues cudaMemcpyPeerAsync to the other; each "
-      "direction and the sum",
+      "direction (timed while the other runs) and the sum",
       S::kUnorderedPair,
       [](const Route& r) {
         return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kCopyEngine),
                                  lane(gpu(b_of(r)), gpu(a_of(r)), b_of(r), M::kCopyEngine)};
       },
-      true));
+      true)));
   cs.push_back(bandwidth_case(
       "sm_read",
       "SM copy kernel on the destination GPU loading from the source GPU's memory through peer access",
@@ -82,16 +93,16 @@ std::vector<Case> make_cases() {
       S::kOrderedPair,
       [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kSm)}; },
       true));
-  cs.push_back(bandwidth_case(
+  cs.push_back(each_direction_under_load(bandwidth_case(
       "sm_bidir",
-      "SM copy kernels on both GPUs at once, each storing into the other's memory; each direction and the "
-      "sum",
+      "SM copy kernels on both GPUs at once, each storing into the other's memory; each direction (timed "
+      "while the other runs) and the sum",
       S::kUnorderedPair,
       [](const Route& r) {
         return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kSm),
                                  lane(gpu(b_of(r)), gpu(a_of(r)), b_of(r), M::kSm)};
       },
-      true));
+      true)));
   cs.push_back(bandwidth_case(
       "staged",
       "no P2P: the source GPU copies into pinned host memory and the destination GPU copies out of it, "
@@ -111,15 +122,16 @@ std::vector<Case> make_cases() {
         return std::vector<Lane>{lane(r.src, Endpoint::host(), r.src.gpu, M::kCopyEngine)};
       },
       false));
-  cs.push_back(bandwidth_case(
+  cs.push_back(each_direction_under_load(bandwidth_case(
       "h2d_d2h_ce",
-      "copy engine host to GPU and GPU to host at once, both issued by the GPU; each direction and the sum",
+      "copy engine host to GPU and GPU to host at once, both issued by the GPU; each direction (timed while "
+      "the other runs) and the sum",
       S::kHostGpuBoth,
       [](const Route& r) {
         return std::vector<Lane>{lane(Endpoint::host(), r.dst, r.dst.gpu, M::kCopyEngine),
                                  lane(r.dst, Endpoint::host(), r.dst.gpu, M::kCopyEngine)};
       },
-      false));
+      false)));
   cs.push_back(bandwidth_case(
       "h2d_sm", "SM copy kernel on the GPU loading from mapped pinned host memory", S::kHostToGpu,
       [](const Route& r) { return std::vector<Lane>{lane(Endpoint::host(), r.dst, r.dst.gpu, M::kSm)}; },

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <optional>
-#include <ostream>
 
 #include "bench/affinity.hpp"
 #include "bench/cases.hpp"
@@ -77,7 +76,7 @@ void run_one(benchmark::State& st, const Case& c, const Route& route, const std:
 }  // namespace
 
 std::size_t register_benchmarks(std::shared_ptr<const BenchContext> ctx, const BenchOptions& options,
-                                const NameFilter& filter, std::shared_ptr<Collector> collector) {
+                                const harness::NameFilter& filter, std::shared_ptr<Collector> collector) {
   std::size_t registered = 0;
   auto opts = std::make_shared<const BenchOptions>(options);
   for (const Case& c : all_cases()) {
@@ -119,37 +118,14 @@ std::size_t register_benchmarks(std::shared_ptr<const BenchContext> ctx, const B
   return registered;
 }
 
-ProgressReporter::ProgressReporter(std::ostream& out, std::size_t total, bool terminal)
-    : out_(out), total_(total), terminal_(terminal) {}
-
-bool ProgressReporter::ReportContext(const Context&) { return true; }
-
-void ProgressReporter::ReportRuns(const std::vector<Run>& runs) {
-  for (const Run& run : runs) {
-    if (run.run_type != Run::RT_Iteration) continue;
-    ++done_;
-    std::string line =
-        "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + run.benchmark_name();
-    char value[64] = {};
-    if (run.error_occurred) {
-      line += ": " + run.error_message;
-    } else if (auto it = run.counters.find("median_gbps"); it != run.counters.end()) {
-      std::snprintf(value, sizeof(value), ": %.2f GB/s", it->second.value);
-      line += value;
-    } else if (auto it2 = run.counters.find("median_ns"); it2 != run.counters.end()) {
-      std::snprintf(value, sizeof(value), ": %.1f ns", it2->second.value);
-      line += value;
-    }
-    if (terminal_) {
-      out_ << "\r\033[K" << line << std::flush;
-    } else {
-      out_ << line << "\n" << std::flush;
-    }
+std::string describe_bench_run(const benchmark::BenchmarkReporter::Run& run) {
+  char value[64] = {};
+  if (const benchmark::Counter* c = harness::find_counter(run, "median_gbps")) {
+    std::snprintf(value, sizeof(value), "%.2f GB/s", c->value);
+  } else if (const benchmark::Counter* n = harness::find_counter(run, "median_ns")) {
+    std::snprintf(value, sizeof(value), "%.1f ns", n->value);
   }
-}
-
-void ProgressReporter::Finalize() {
-  if (terminal_ && done_ > 0) out_ << "\n" << std::flush;
+  return value;
 }
 
 }  // namespace p2p::bench

@@ -7,34 +7,23 @@
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
-#include <iosfwd>
+#include <string>
 #include <memory>
 
 #include "bench/collector.hpp"
 #include "bench/context.hpp"
 #include "bench/run.hpp"
 #include "bench/selection.hpp"
+#include "harness/google_benchmark.hpp"
 
 namespace p2p::bench {
 
 // Registers the benchmarks of every case over ctx.gpus (waived routes go straight into the
 // collector). Returns how many were registered.
 std::size_t register_benchmarks(std::shared_ptr<const BenchContext> ctx, const BenchOptions& options,
-                                const NameFilter& filter, std::shared_ptr<Collector> collector);
+                                const harness::NameFilter& filter, std::shared_ptr<Collector> collector);
 
-// One line per finished benchmark on `out` (rewritten in place on a terminal).
-class ProgressReporter : public benchmark::BenchmarkReporter {
- public:
-  ProgressReporter(std::ostream& out, std::size_t total, bool terminal);
-  bool ReportContext(const Context& context) override;
-  void ReportRuns(const std::vector<Run>& runs) override;
-  void Finalize() override;
-
- private:
-  std::ostream& out_;
-  std::size_t total_;
-  std::size_t done_ = 0;
-  bool terminal_;
-};
+// The progress line's figure for a finished bench benchmark: "12.34 GB/s" or "1190.2 ns".
+std::string describe_bench_run(const benchmark::BenchmarkReporter::Run& run);
 
 }  // namespace p2p::bench

@@ -36,6 +36,11 @@ struct MeasureOptions {
   std::uint64_t latency_loads = 50'000;      // dependent loads per latency sample
   std::uint64_t latency_stride_bytes = 128;  // one node per 128-byte line
   std::uint64_t latency_span_bytes = 1ull << 20;
+  // Bidirectional cases: every lane also copies before its start event and after its end
+  // event (untimed), so each lane's timed window lies wholly inside the other lanes' traffic.
+  // Without it, whichever direction finishes first leaves the other running alone for the
+  // tail of its batch, and that direction's figure swings with the skew between them.
+  bool each_lane_under_load = false;
   std::optional<Corruption> corrupt_for_tests;  // TEST ONLY, see Corruption
 };
 
@@ -50,7 +55,9 @@ struct LaneSamples {
 struct Measured {
   int copies_per_sample = 0;
   std::vector<LaneSamples> lanes;
-  std::vector<double> total_seconds;  // first lane's start to the last lane's end, per sample
+  // Per sample: first lane's start to the last lane's end; with each_lane_under_load, the
+  // time every lane's timed bytes take at the sum of the lanes' rates.
+  std::vector<double> total_seconds;
   // Latency cases:
   std::vector<double> latency_ns;
   std::uint64_t loads_per_sample = 0;

@@ -63,6 +63,14 @@ class BandwidthRun {
     fused_pair_ = lanes.size() == 2 && lanes[0].method == Method::kSm && lanes[1].method == Method::kSm &&
                   lanes[0].issuer == lanes[1].issuer;
     if (fused_pair_) sm_lanes_per_gpu[lanes[0].issuer] = 1;
+    // One fused kernel already keeps both directions busy for its whole run; staged lanes
+    // pipeline through shared slots and are never bidirectional.
+    padded_ = opt.each_lane_under_load && lanes.size() > 1 && !fused_pair_ &&
+              std::none_of(lanes.begin(), lanes.end(), [](const Lane& l) { return l.method == Method::kStaged; });
+    if (padded_) {
+      lead_in_copies_ = std::max(1, copies_ / 4);
+      tail_copies_ = copies_;
+    }
     for (const Lane& l : lanes) {
       auto run = std::make_unique<LaneRun>();
       run->lane = l;
@@ -105,6 +113,11 @@ class BandwidthRun {
         }
         P2P_CHECK(cudaEventRecord(total_end_.get(), first.stream.get()));
       }
+      // After total_end_ in every stream's order, so the tails never count in a figure.
+      for (auto& r : lanes_) {
+        cuda::DeviceGuard on(r->lane.issuer);
+        enqueue_copies(*r, nullptr, tail_copies_);
+      }
     } catch (...) {
       // Let whatever was queued drain now rather than after the latch's own timeout: the
       // buffers are freed (and their GPUs synchronised) while the exception unwinds.
@@ -124,14 +137,26 @@ class BandwidthRun {
       for (std::size_t i = 0; i < lanes_.size(); ++i) {
         out.lanes[i].seconds.push_back(elapsed_s(lanes_[i]->start.get(), lanes_[i]->end.get()));
       }
-      out.total_seconds.push_back(lanes_.size() > 1 ? elapsed_s(first.start.get(), total_end_.get())
-                                                    : out.lanes[0].seconds.back());
+      out.total_seconds.push_back(total_seconds(out));
     }
     verify(index, out);
   }
 
  private:
   static std::string lane_name(const Lane& l) { return l.src.label() + "->" + l.dst.label(); }
+
+  // The time the sample's bytes (every lane's batch) took together. Padded lanes each ran
+  // under load for their own window while untimed copies kept the others busy, so the first
+  // start to the last end would count the slowest lane's window against bytes of lanes that
+  // also moved untimed ones meanwhile; their total is the sum of the lanes' rates instead,
+  // expressed as the time all timed bytes would take at that rate.
+  double total_seconds(const Measured& out) const {
+    if (lanes_.size() == 1) return out.lanes[0].seconds.back();
+    if (!padded_) return elapsed_s(lanes_.front()->start.get(), total_end_.get());
+    double inverse_sum = 0;
+    for (const auto& l : out.lanes) inverse_sum += 1.0 / l.seconds.back();
+    return static_cast<double>(lanes_.size()) / inverse_sum;
+  }
 
   static double elapsed_s(cudaEvent_t a, cudaEvent_t b) {
     float ms = 0;
@@ -219,11 +244,30 @@ class BandwidthRun {
     cuda::DeviceGuard on(l.issuer);
     cudaStream_t s = r.stream.get();
     latch_.hold(s, opt_.latch_timeout_ns);
+    enqueue_copies(r, partner, lead_in_copies_);
     if (leader != nullptr) P2P_CHECK(cudaStreamWaitEvent(s, leader->start.get(), 0));
     P2P_CHECK(cudaEventRecord(r.start.get(), s));
     if (partner != nullptr) P2P_CHECK(cudaEventRecord(partner->start.get(), s));
+    enqueue_copies(r, partner, copies_);
+    if (r.staged) {
+      {
+        cuda::DeviceGuard on_dst(l.dst.gpu);
+        P2P_CHECK(cudaEventRecord(r.staged->drained.get(), r.staged->helper.get()));
+      }
+      P2P_CHECK(cudaStreamWaitEvent(s, r.staged->drained.get(), 0));
+    }
+    P2P_CHECK(cudaEventRecord(r.end.get(), s));
+    if (partner != nullptr) P2P_CHECK(cudaEventRecord(partner->end.get(), s));
+  }
+
+  // `count` copies of the lane on its stream (the issuer current). Every copy moves the same
+  // source into the same destination, so untimed lead-in and tail copies leave the data as
+  // the timed batch does and verification is unchanged.
+  void enqueue_copies(LaneRun& r, LaneRun* partner, int count) {
+    const Lane& l = r.lane;
+    cudaStream_t s = r.stream.get();
     std::size_t chunk_counter = 0;
-    for (int k = 0; k < copies_; ++k) {
+    for (int k = 0; k < count; ++k) {
       switch (l.method) {
         case Method::kCopyEngine:
           if (l.src.is_gpu() && l.dst.is_gpu() && l.src != l.dst) {
@@ -247,15 +291,6 @@ class BandwidthRun {
           throw std::invalid_argument("pointer chase lane in a bandwidth case");
       }
     }
-    if (r.staged) {
-      {
-        cuda::DeviceGuard on_dst(l.dst.gpu);
-        P2P_CHECK(cudaEventRecord(r.staged->drained.get(), r.staged->helper.get()));
-      }
-      P2P_CHECK(cudaStreamWaitEvent(s, r.staged->drained.get(), 0));
-    }
-    P2P_CHECK(cudaEventRecord(r.end.get(), s));
-    if (partner != nullptr) P2P_CHECK(cudaEventRecord(partner->end.get(), s));
   }
 
   // Each stream's work is issued with its own GPU current: the lane's stream on the source,
@@ -324,6 +359,9 @@ class BandwidthRun {
   MeasureOptions opt_;
   int copies_ = 0;
   bool fused_pair_ = false;
+  bool padded_ = false;     // each_lane_under_load in effect
+  int lead_in_copies_ = 0;  // untimed, before each lane's start event
+  int tail_copies_ = 0;     // untimed, after total_end_
   // Declared first, destroyed last: peer mappings outlive the buffers mapped through them.
   std::vector<cuda::PeerAccess> peers_;
   Latch latch_;

@@ -30,25 +30,6 @@ std::string utc_now() {
   return buf;
 }
 
-bool owns_stdout(const std::vector<std::string>& args) {
-  for (const auto& a : args) {
-    if (a.rfind("--benchmark_format=", 0) == 0) return true;
-  }
-  return false;
-}
-
-// Google Benchmark parses (and removes) its own flags; anything left over is not ours either.
-void initialize_benchmark(const std::vector<std::string>& args) {
-  std::vector<std::string> storage{"p2pcheck bench"};
-  storage.insert(storage.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& s : storage) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  int argc = static_cast<int>(storage.size());
-  benchmark::Initialize(&argc, argv.data());
-  if (argc > 1) throw InputError(std::string("bench: unknown or malformed option `") + argv[1] + "`");
-}
-
 GpuRecord gpu_record(const BenchContext& ctx, int ordinal) {
   GpuRecord g;
   const DeviceInfo* d = ctx.device(ordinal);
@@ -87,8 +68,8 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
   BenchOptions opts = options;
   if (opts.sizes_bytes.empty()) opts.sizes_bytes = default_sweep_bytes();
 
-  initialize_benchmark(opts.benchmark_args);
-  const NameFilter filter(benchmark::GetBenchmarkFilter());
+  harness::initialize_benchmark("bench", opts.benchmark_args);
+  const harness::NameFilter filter(benchmark::GetBenchmarkFilter());
   auto collector = std::make_shared<Collector>();
   for (int g : ctx->gpus) {
     if (ctx->topology_gpu(g) == nullptr) {
@@ -97,11 +78,12 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
     }
   }
   const std::size_t total = register_benchmarks(ctx, opts, filter, collector);
-  out.benchmark_owns_stdout = owns_stdout(opts.benchmark_args);
+  out.benchmark_owns_stdout = harness::benchmark_owns_stdout(opts.benchmark_args);
   if (out.benchmark_owns_stdout) {
     benchmark::RunSpecifiedBenchmarks();
   } else {
-    ProgressReporter reporter(progress, total, &progress == &std::cerr && isatty(STDERR_FILENO));
+    harness::ProgressReporter reporter(progress, total, &progress == &std::cerr && isatty(STDERR_FILENO),
+                                       describe_bench_run);
     benchmark::RunSpecifiedBenchmarks(&reporter);
   }
   benchmark::ClearRegisteredBenchmarks();

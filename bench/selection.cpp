@@ -48,26 +48,4 @@ std::vector<int> select_gpus(const std::vector<int>& requested, int device_count
   return out;
 }
 
-NameFilter::NameFilter(const std::string& spec) {
-  std::string pattern = spec;
-  if (pattern.empty() || pattern == "all") {
-    all_ = true;
-    return;
-  }
-  if (pattern.front() == '-') {
-    negate_ = true;
-    pattern.erase(0, 1);
-  }
-  try {
-    re_ = std::regex(pattern, std::regex::extended);
-  } catch (const std::regex_error& e) {
-    throw InputError("--benchmark_filter: `" + spec + "` is not a valid regular expression");
-  }
-}
-
-bool NameFilter::matches(const std::string& name) const {
-  if (all_) return true;
-  return std::regex_search(name, re_) != negate_;
-}
-
 }  // namespace p2p::bench

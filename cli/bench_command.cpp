@@ -19,6 +19,7 @@
 #include "bench/sizes.hpp"
 #include "bench/peer_access_check.hpp"
 #include "cli/live_topology.hpp"
+#include "harness/google_benchmark.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "topology/discovery/discovery.hpp"
@@ -92,16 +93,6 @@ TopologyAndGate load_topology_and_gate(const BenchCommandOptions& opts, const Ga
   return out;
 }
 
-std::vector<std::string> checked_pass_through(const std::vector<std::string>& extras) {
-  for (const auto& a : extras) {
-    if (a.rfind("--benchmark_", 0) != 0) {
-      throw InputError("bench: unknown option `" + a +
-                       "` (Google Benchmark flags are passed as --benchmark_NAME=VALUE)");
-    }
-  }
-  return extras;
-}
-
 int print_case_list() {
   std::size_t width = 0;
   for (const auto& c : bench::all_cases()) width = std::max(width, c.name.size());
@@ -114,7 +105,7 @@ int print_case_list() {
 int run_bench_command(const BenchCommandOptions& o, const std::vector<std::string>& extras) {
   if (o.list) return print_case_list();
   bench::BenchOptions opts;
-  opts.benchmark_args = checked_pass_through(extras);
+  opts.benchmark_args = harness::checked_pass_through("bench", extras);
   if (!o.gpus.empty()) opts.gpus = bench::parse_gpu_list(o.gpus);
   if (!o.sizes.empty()) opts.sizes_bytes = bench::parse_size_list(o.sizes);
   opts.measure.samples = o.samples;

@@ -109,6 +109,49 @@ TEST(Measure, PlantedCorruptionIsCaughtForThatTransferOnly) {
   expect_clean(measure_bandwidth({{g, g, 0, Method::kSm}}, kBytes, o), 1, "device local");
 }
 
+// Bidirectional cases pad each lane with untimed copies; the padding copies the same data, so
+// verification still sees exactly one pattern per destination, and a corruption still lands
+// on its own lane only.
+TEST(Measure, EachDirectionUnderLoadIsVerifiedPerLane) {
+  REQUIRE_GPUS(1);
+  const Endpoint g = Endpoint::on_gpu(0), h = Endpoint::host();
+  MeasureOptions o = quick();
+  o.each_lane_under_load = true;
+  const Measured clean =
+      measure_bandwidth({{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
+  expect_clean(clean, 2, "padded h2d+d2h ce");
+  // The total of padded lanes is the sum of their rates, not the span of the slowest window.
+  for (std::size_t s = 0; s < clean.total_seconds.size(); ++s) {
+    const double rate_sum = 1.0 / clean.lanes[0].seconds[s] + 1.0 / clean.lanes[1].seconds[s];
+    EXPECT_NEAR(clean.total_seconds[s], 2.0 / rate_sum, 1e-12) << "sample " << s;
+  }
+  o.corrupt_for_tests = Corruption{g, h, 9};
+  const Measured m =
+      measure_bandwidth({{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
+  EXPECT_EQ(m.lanes[0].bad_words, 0u);
+  EXPECT_EQ(m.lanes[1].bad_words, 9u * 3);
+  EXPECT_EQ(m.lanes[1].bad_samples, 3);
+}
+
+// With one GPU the pair paths still run with the GPU as its own peer: the staged pipeline
+// (GPU -> pinned bounce slots -> GPU, on two streams, several chunks and a short last one) and
+// the pointer chase through device memory that latency_peer uses.
+TEST(Measure, StagedPipelineAndDeviceLatencyRunWithOneGpu) {
+  REQUIRE_GPUS(1);
+  const Endpoint g = Endpoint::on_gpu(0);
+  constexpr std::uint64_t kStagedBytes = (9ull << 20) + 20;  // three 4 MiB-ish chunks, short tail
+  expect_clean(measure_bandwidth({{g, g, 0, Method::kStaged}}, kStagedBytes, quick()), 1, "staged loopback");
+  MeasureOptions o = quick();
+  o.corrupt_for_tests = Corruption{g, g, 2};
+  const Measured bad = measure_bandwidth({{g, g, 0, Method::kStaged}}, kStagedBytes, o);
+  EXPECT_EQ(bad.lanes[0].bad_words, 2u * 3);
+  const Measured lat = measure_latency({{g, g, 0, Method::kPointerChase}}, 0, quick());
+  ASSERT_EQ(lat.latency_ns.size(), 2u);
+  for (double ns : lat.latency_ns) EXPECT_GT(ns, 0);
+  EXPECT_EQ(lat.lanes[0].bad_samples, 0);
+  EXPECT_EQ(lat.lanes[0].verified_samples, 3);
+}
+
 TEST(Measure, PairCopiesAreVerifiedByTheDestinationGpu) {
   REQUIRE_GPUS(2);
   const Endpoint a = Endpoint::on_gpu(0), b = Endpoint::on_gpu(1);

@@ -27,15 +27,4 @@ TEST(Selection, ChecksOrdinalsExist) {
   }
 }
 
-TEST(Selection, FilterFollowsBenchmarkFilterRules) {
-  EXPECT_TRUE(NameFilter("").matches("h2d_ce/host->gpu0/4KiB"));
-  EXPECT_TRUE(NameFilter("all").matches("x"));
-  EXPECT_TRUE(NameFilter(".").matches("x"));
-  EXPECT_TRUE(NameFilter("h2d|d2h").matches("d2h_sm/gpu0->host/1GiB"));
-  EXPECT_FALSE(NameFilter("^sm_").matches("h2d_sm/host->gpu0/1GiB"));
-  EXPECT_FALSE(NameFilter("-latency").matches("latency_host/gpu0->host"));
-  EXPECT_TRUE(NameFilter("-latency").matches("h2d_ce/host->gpu0/1GiB"));
-  EXPECT_THROW(NameFilter("(("), p2p::InputError);
-}
-
 }  // namespace

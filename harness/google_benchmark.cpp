@@ -1,0 +1,92 @@
+#include "harness/google_benchmark.hpp"
+
+#include <ostream>
+
+#include "common/error.hpp"
+
+namespace p2p::harness {
+
+std::vector<std::string> checked_pass_through(const std::string& command, const std::vector<std::string>& extras) {
+  for (const auto& a : extras) {
+    if (a.rfind("--benchmark_", 0) != 0) {
+      throw InputError(command + ": unknown option `" + a +
+                       "` (Google Benchmark flags are passed as --benchmark_NAME=VALUE)");
+    }
+  }
+  return extras;
+}
+
+void initialize_benchmark(const std::string& command, const std::vector<std::string>& args) {
+  std::vector<std::string> storage{"p2pcheck " + command};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : storage) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(storage.size());
+  benchmark::Initialize(&argc, argv.data());
+  if (argc > 1) throw InputError(command + ": unknown or malformed option `" + argv[1] + "`");
+}
+
+bool benchmark_owns_stdout(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a.rfind("--benchmark_format=", 0) == 0) return true;
+  }
+  return false;
+}
+
+NameFilter::NameFilter(const std::string& spec) {
+  std::string pattern = spec;
+  if (pattern.empty() || pattern == "all") {
+    all_ = true;
+    return;
+  }
+  if (pattern.front() == '-') {
+    negate_ = true;
+    pattern.erase(0, 1);
+  }
+  try {
+    re_ = std::regex(pattern, std::regex::extended);
+  } catch (const std::regex_error&) {
+    throw InputError("--benchmark_filter: `" + spec + "` is not a valid regular expression");
+  }
+}
+
+bool NameFilter::matches(const std::string& name) const {
+  if (all_) return true;
+  return std::regex_search(name, re_) != negate_;
+}
+
+ProgressReporter::ProgressReporter(std::ostream& out, std::size_t total, bool terminal, Describe describe)
+    : out_(out), total_(total), terminal_(terminal), describe_(std::move(describe)) {}
+
+bool ProgressReporter::ReportContext(const Context&) { return true; }
+
+void ProgressReporter::ReportRuns(const std::vector<Run>& runs) {
+  for (const Run& run : runs) {
+    if (run.run_type != Run::RT_Iteration) continue;
+    ++done_;
+    std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + run.benchmark_name();
+    if (run.error_occurred) {
+      line += ": " + run.error_message;
+    } else if (describe_) {
+      const std::string what = describe_(run);
+      if (!what.empty()) line += ": " + what;
+    }
+    if (terminal_) {
+      out_ << "\r\033[K" << line << std::flush;
+    } else {
+      out_ << line << "\n" << std::flush;
+    }
+  }
+}
+
+void ProgressReporter::Finalize() {
+  if (terminal_ && done_ > 0) out_ << "\n" << std::flush;
+}
+
+const benchmark::Counter* find_counter(const benchmark::BenchmarkReporter::Run& run, const std::string& name) {
+  const auto it = run.counters.find(name);
+  return it == run.counters.end() ? nullptr : &it->second;
+}
+
+}  // namespace p2p::harness

@@ -1,0 +1,65 @@
+// Google Benchmark as the harness of every measuring subcommand (bench, nccl): the same flag
+// handling, name filter and progress line, so --benchmark_filter, --benchmark_repetitions and
+// --benchmark_format behave alike wherever p2pcheck measures.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <functional>
+#include <iosfwd>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace p2p::harness {
+
+// Extra command-line arguments a subcommand forwards: each must be --benchmark_NAME[=VALUE].
+// InputError "<command>: unknown option `X` (...)" otherwise.
+std::vector<std::string> checked_pass_through(const std::string& command, const std::vector<std::string>& extras);
+
+// Hands the flags to Google Benchmark, which parses and removes its own; whatever is left over
+// is an InputError naming it ("<command>: unknown or malformed option `X`").
+void initialize_benchmark(const std::string& command, const std::vector<std::string>& args);
+
+// True when --benchmark_format was given: Google Benchmark then writes its report to stdout,
+// and the subcommand's own tables must go to stderr.
+bool benchmark_owns_stdout(const std::vector<std::string>& args);
+
+// Google Benchmark's --benchmark_filter semantics, so figures p2pcheck decides not to run
+// (waived, filtered) follow the same filter as those it runs: "" or "all" matches everything,
+// a leading '-' negates, otherwise an extended regex searched anywhere in the name.
+// InputError on an invalid regex.
+class NameFilter {
+ public:
+  explicit NameFilter(const std::string& spec);
+  bool matches(const std::string& name) const;
+
+ private:
+  bool all_ = false;
+  bool negate_ = false;
+  std::regex re_;
+};
+
+// One line per finished benchmark, "[done/total] name: <describe(run)>" or the error, on
+// `out`; rewritten in place on a terminal, one line each otherwise.
+class ProgressReporter : public benchmark::BenchmarkReporter {
+ public:
+  using Describe = std::function<std::string(const Run&)>;
+  ProgressReporter(std::ostream& out, std::size_t total, bool terminal, Describe describe);
+  bool ReportContext(const Context& context) override;
+  void ReportRuns(const std::vector<Run>& runs) override;
+  void Finalize() override;
+
+ private:
+  std::ostream& out_;
+  std::size_t total_;
+  std::size_t done_ = 0;
+  bool terminal_;
+  Describe describe_;
+};
+
+// A counter of a finished run, or nullptr when it has none of that name.
+const benchmark::Counter* find_counter(const benchmark::BenchmarkReporter::Run& run, const std::string& name);
+
+}  // namespace p2p::harness

@@ -1,0 +1,79 @@
+#include "harness/google_benchmark.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "common/error.hpp"
+
+namespace {
+
+using namespace p2p::harness;
+
+TEST(NameFilter, FollowsBenchmarkFilterRules) {
+  EXPECT_TRUE(NameFilter("").matches("h2d_ce/host->gpu0/4KiB"));
+  EXPECT_TRUE(NameFilter("all").matches("x"));
+  EXPECT_TRUE(NameFilter(".").matches("x"));
+  EXPECT_TRUE(NameFilter("h2d|d2h").matches("d2h_sm/gpu0->host/1GiB"));
+  EXPECT_FALSE(NameFilter("^sm_").matches("h2d_sm/host->gpu0/1GiB"));
+  EXPECT_FALSE(NameFilter("-latency").matches("latency_host/gpu0->host"));
+  EXPECT_TRUE(NameFilter("-latency").matches("h2d_ce/host->gpu0/1GiB"));
+  EXPECT_TRUE(NameFilter("^all_reduce/float32/").matches("all_reduce/float32/out_of_place/64MiB"));
+  EXPECT_THROW(NameFilter("(("), p2p::InputError);
+}
+
+TEST(PassThrough, OnlyBenchmarkFlagsAreForwarded) {
+  EXPECT_EQ(checked_pass_through("nccl", {"--benchmark_filter=x", "--benchmark_format=json"}).size(), 2u);
+  try {
+    checked_pass_through("nccl", {"--benchmark_filter=x", "--frobnicate"});
+    FAIL() << "an unknown option was forwarded";
+  } catch (const p2p::InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "nccl: unknown option `--frobnicate` (Google Benchmark flags are passed as --benchmark_NAME=VALUE)");
+  }
+}
+
+TEST(PassThrough, FormatFlagHandsStdoutToGoogleBenchmark) {
+  EXPECT_TRUE(benchmark_owns_stdout({"--benchmark_format=json"}));
+  EXPECT_FALSE(benchmark_owns_stdout({"--benchmark_filter=format"}));
+  EXPECT_FALSE(benchmark_owns_stdout({}));
+}
+
+TEST(PassThrough, FlagGoogleBenchmarkDoesNotKnowIsNamed) {
+  try {
+    initialize_benchmark("bench", {"--benchmark_no_such_flag=1"});
+    FAIL() << "an unknown --benchmark_ flag was accepted";
+  } catch (const p2p::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "bench: unknown or malformed option `--benchmark_no_such_flag=1`");
+  }
+}
+
+benchmark::BenchmarkReporter::Run run_named(const std::string& name) {
+  benchmark::BenchmarkReporter::Run r;
+  r.run_name.function_name = name;
+  r.run_type = benchmark::BenchmarkReporter::Run::RT_Iteration;
+  return r;
+}
+
+TEST(ProgressReporter, CountsRunsAndShowsTheDescriptionOrTheError) {
+  std::ostringstream out;
+  ProgressReporter p(out, 3, false, [](const benchmark::BenchmarkReporter::Run& r) {
+    const benchmark::Counter* c = find_counter(r, "busbw_gbps");
+    return c == nullptr ? std::string() : "busbw " + std::to_string(static_cast<int>(c->value));
+  });
+  auto ok = run_named("all_reduce/float32/in_place/1GiB");
+  ok.counters["busbw_gbps"] = 123;
+  auto bad = run_named("all_reduce/float32/in_place/2GiB");
+  bad.error_occurred = true;
+  bad.error_message = "HANG";
+  auto aggregate = run_named("x_mean");
+  aggregate.run_type = benchmark::BenchmarkReporter::Run::RT_Aggregate;
+  p.ReportRuns({ok, aggregate, bad, run_named("plain")});
+  p.Finalize();
+  EXPECT_EQ(out.str(),
+            "[1/3] all_reduce/float32/in_place/1GiB: busbw 123\n"
+            "[2/3] all_reduce/float32/in_place/2GiB: HANG\n"
+            "[3/3] plain\n");
+}
+
+}  // namespace
