@@ -170,6 +170,7 @@ void from_json(const json& j, GateRecord& r) {
 void to_json(json& j, const BenchDocument& r) {
   j = json::object();
   write_header(j, BenchDocument::kSchema, BenchDocument::kVersion);
+  j["written_by"] = r.written_by;
   j["tool_version"] = r.tool_version;
   j["started_utc"] = r.started_utc;
   j["host"] = json{{"hostname", r.hostname},
@@ -191,11 +192,17 @@ void to_json(json& j, const BenchDocument& r) {
   j["bandwidth"] = r.bandwidth;
   j["latency"] = r.latency;
   j["sweeps"] = r.sweeps;
+  j["nccl"] = r.nccl;
   j["warnings"] = r.warnings;
 }
 
 void from_json(const json& j, BenchDocument& r) {
-  check_header(j, BenchDocument::kSchema, BenchDocument::kVersion);
+  const int version = j.at("version").get<int>();
+  check_header(j, BenchDocument::kSchema,
+               version >= BenchDocument::kOldestReadableVersion && version < BenchDocument::kVersion
+                   ? version
+                   : BenchDocument::kVersion);
+  r.written_by = version >= 2 ? j.at("written_by").get<std::string>() : "bench";
   r.tool_version = j.at("tool_version").get<std::string>();
   r.started_utc = j.at("started_utc").get<std::string>();
   const json& host = j.at("host");
@@ -219,6 +226,7 @@ void from_json(const json& j, BenchDocument& r) {
   r.bandwidth = j.at("bandwidth").get<std::vector<BandwidthResult>>();
   r.latency = j.at("latency").get<std::vector<LatencyResult>>();
   r.sweeps = j.at("sweeps").get<std::vector<SweepSummary>>();
+  r.nccl = version >= 2 ? j.at("nccl") : json(nullptr);
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
 }
 

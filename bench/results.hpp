@@ -95,10 +95,15 @@ struct GateRecord {
   nlohmann::json reasons = nullptr;     // the gate's full decision (topology's GateDecision JSON)
 };
 
-// The whole `p2pcheck bench --json` document.
+// The results document of every measuring subcommand: `p2pcheck bench --json` fills the
+// copy figures, `p2pcheck nccl --json` the `nccl` section; both carry the same host, versions,
+// topology, gate and GPUs. Version 2 added `written_by` and `nccl`; version 1 documents
+// (bench only) are still read.
 struct BenchDocument {
-  static constexpr int kVersion = 1;
+  static constexpr int kVersion = 2;
+  static constexpr int kOldestReadableVersion = 1;
   static constexpr const char* kSchema = "p2pcheck.bench.run";
+  std::string written_by = "bench";  // bench | nccl
   std::string tool_version;
   std::string started_utc;  // ISO 8601
   std::string hostname;
@@ -120,6 +125,9 @@ struct BenchDocument {
   std::vector<BandwidthResult> bandwidth;
   std::vector<LatencyResult> latency;
   std::vector<SweepSummary> sweeps;
+  // `p2pcheck nccl`: the sweep as the NCCL module writes it (schema p2pcheck.nccl_report,
+  // read with nccl::nccl_report_from_document); null in bench's documents.
+  nlohmann::json nccl = nullptr;
   std::vector<std::string> warnings;
 };
 

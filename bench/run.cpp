@@ -54,11 +54,36 @@ GpuRecord gpu_record(const BenchContext& ctx, int ordinal) {
 
 }  // namespace
 
+void describe_run_host(BenchDocument& doc, const BenchContext& ctx, const BenchInputs& inputs) {
+  if (doc.started_utc.empty()) doc.started_utc = utc_now();
+  doc.tool_version = P2P_VERSION;
+  int driver = 0, runtime = 0;
+  P2P_CHECK(cudaDriverGetVersion(&driver));
+  P2P_CHECK(cudaRuntimeGetVersion(&runtime));
+  doc.hostname = ctx.topology.hostname;
+  if (doc.hostname.empty()) {
+    char host[256] = {};
+    if (gethostname(host, sizeof(host) - 1) == 0) doc.hostname = host;
+  }
+  doc.nvidia_driver_version = nvidia_driver_version();
+  doc.cuda_driver_version = cuda_version_text(driver);
+  doc.cuda_runtime_version = cuda_version_text(runtime);
+  doc.environment = ctx.topology.environment.kind;
+  doc.topology_source = ctx.topology.source;
+  doc.topology = ctx.topology;
+  doc.gate = inputs.gate;
+  doc.skip_gate = inputs.skip_gate;
+  for (int g : ctx.gpus) doc.gpus.push_back(gpu_record(ctx, g));
+  for (int a : ctx.gpus) {
+    doc.p2p_access.emplace_back();
+    for (int b : ctx.gpus) doc.p2p_access.back().push_back(ctx.peer_access(a, b));
+  }
+}
+
 BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, std::ostream& progress) {
   BenchOutcome out;
   BenchDocument& doc = out.document;
   doc.started_utc = utc_now();
-  doc.tool_version = P2P_VERSION;
 
   auto ctx = std::make_shared<BenchContext>();
   ctx->topology = inputs.topology;
@@ -88,32 +113,12 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
   }
   benchmark::ClearRegisteredBenchmarks();
 
-  int driver = 0, runtime = 0;
-  P2P_CHECK(cudaDriverGetVersion(&driver));
-  P2P_CHECK(cudaRuntimeGetVersion(&runtime));
-  doc.hostname = ctx->topology.hostname;
-  if (doc.hostname.empty()) {
-    char host[256] = {};
-    if (gethostname(host, sizeof(host) - 1) == 0) doc.hostname = host;
-  }
-  doc.nvidia_driver_version = nvidia_driver_version();
-  doc.cuda_driver_version = cuda_version_text(driver);
-  doc.cuda_runtime_version = cuda_version_text(runtime);
-  doc.environment = ctx->topology.environment.kind;
-  doc.topology_source = ctx->topology.source;
-  doc.topology = ctx->topology;
-  doc.gate = inputs.gate;
-  doc.skip_gate = inputs.skip_gate;
+  describe_run_host(doc, *ctx, inputs);
   doc.samples = opts.measure.samples;
   doc.warmup_samples = opts.measure.warmup_samples;
   doc.sizes_bytes = opts.sizes_bytes;
   doc.cpu_affinity = opts.cpu_affinity;
   doc.host_memory = to_string(opts.measure.host_memory);
-  for (int g : ctx->gpus) doc.gpus.push_back(gpu_record(*ctx, g));
-  for (int a : ctx->gpus) {
-    doc.p2p_access.emplace_back();
-    for (int b : ctx->gpus) doc.p2p_access.back().push_back(ctx->peer_access(a, b));
-  }
   doc.bandwidth = collector->bandwidth();
   doc.latency = collector->latency();
   doc.sweeps = summarize_sweeps(doc.bandwidth);

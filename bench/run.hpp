@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/context.hpp"
 #include "bench/measure.hpp"
 #include "bench/results.hpp"
 #include "topology/snapshot.hpp"
@@ -34,6 +35,11 @@ struct BenchOutcome {
   // stdout and the matrix tables must go elsewhere.
   bool benchmark_owns_stdout = false;
 };
+
+// The part of the results document every measuring subcommand fills alike: tool version,
+// start time (kept when already set), host, driver and CUDA versions, environment, topology,
+// gate, and the GPUs of ctx.gpus with their links and peer access. Needs the CUDA runtime.
+void describe_run_host(BenchDocument& doc, const BenchContext& ctx, const BenchInputs& inputs);
 
 // Requires a usable GPU (call require_usable_gpus() first for the one-line no-GPU error).
 BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, std::ostream& progress);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/gate_options.hpp"
 #include "common/error.hpp"
 
 #if P2P_WITH_BENCH
@@ -18,7 +19,7 @@
 #include "bench/selection.hpp"
 #include "bench/sizes.hpp"
 #include "bench/peer_access_check.hpp"
-#include "cli/live_topology.hpp"
+#include "cli/measurement_gate.hpp"
 #include "harness/google_benchmark.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
@@ -38,60 +39,12 @@ struct BenchCommandOptions {
   int warmup_samples = 1;
   int copies = 0;
   std::string json_path;
-  bool skip_gate = false;
-  std::string expect;  // golden topology for the gate
-  std::string policy;  // gate policy
+  MeasurementGateOptions gate;
   bool no_affinity = false;
   std::string host_memory = "pinned";
 };
 
 #if P2P_WITH_BENCH
-
-struct TopologyAndGate {
-  topo::TopologySnapshot snapshot;
-  bench::GateRecord gate;
-  bool blocked = false;
-};
-
-// The live topology (hwloc + sysfs + NVML), or the minimal one CUDA and sysfs can give where
-// discovery fails; a warning then says the figures lack the full topology.
-topo::TopologySnapshot bench_topology() {
-  try {
-    return live_topology();
-  } catch (const std::exception& e) {
-    std::cerr << "p2pcheck bench: warning: topology discovery failed (" << e.what()
-              << "); using CUDA's device list\n";
-    return bench::snapshot_from_cuda(bench::discover_devices());
-  }
-}
-
-// The gate's files, read before anything touches a GPU so that a bad file costs nothing and
-// exits 2 whatever the host.
-struct GateFiles {
-  std::optional<topo::TopologySnapshot> expected;
-  std::optional<topo::GatePolicy> policy;
-};
-
-GateFiles read_gate_files(const BenchCommandOptions& opts) {
-  GateFiles files;
-  if (!opts.expect.empty()) files.expected = topo::load_topology(opts.expect);
-  if (!opts.policy.empty()) files.policy = topo::read_policy_file(opts.policy);
-  return files;
-}
-
-// Bench runs only after the gate passes; --skip-gate measures anyway and is recorded.
-TopologyAndGate load_topology_and_gate(const BenchCommandOptions& opts, const GateFiles& files) {
-  TopologyAndGate out;
-  out.snapshot = bench_topology();
-  const topo::GateDecision decision =
-      topo::evaluate_gate(out.snapshot, files.expected, files.policy, bench::cuda_peer_access_check());
-  out.blocked = !decision.passed;
-  out.gate.decision = decision.passed ? "pass" : "block";
-  out.gate.reasons = decision;
-  out.gate.detail = decision.passed ? "passed" : std::to_string(decision.blocking()) + " blocking reason(s)";
-  if (out.blocked && opts.skip_gate) out.gate.detail += "; measured anyway (--skip-gate)";
-  return out;
-}
 
 int print_case_list() {
   std::size_t width = 0;
@@ -106,6 +59,7 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
   if (o.list) return print_case_list();
   bench::BenchOptions opts;
   opts.benchmark_args = harness::checked_pass_through("bench", extras);
+  harness::initialize_benchmark("bench", opts.benchmark_args);  // a bad flag exits 2 before any GPU work
   if (!o.gpus.empty()) opts.gpus = bench::parse_gpu_list(o.gpus);
   if (!o.sizes.empty()) opts.sizes_bytes = bench::parse_size_list(o.sizes);
   opts.measure.samples = o.samples;
@@ -114,15 +68,14 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
   opts.cpu_affinity = !o.no_affinity;
   opts.measure.host_memory = *bench::host_memory_from_string(o.host_memory);  // checked by CLI11
 
-  const GateFiles gate_files = read_gate_files(o);
+  const GateFiles gate_files = read_gate_files(o.gate);
   bench::require_usable_gpus();  // NoGpuError: one line, exit 3
-  const TopologyAndGate tg = load_topology_and_gate(o, gate_files);
-  if (tg.blocked && !o.skip_gate) {
-    std::cerr << topo::format_gate_text(tg.gate.reasons.get<topo::GateDecision>())
-              << "p2pcheck bench: the gate blocked this host; nothing was measured (--skip-gate overrides, and is recorded)\n";
+  const TopologyAndGate tg = load_topology_and_gate("bench", o.gate, gate_files);
+  if (tg.blocked) {
+    std::cerr << blocked_message("bench", tg);
     return kExitFailed;
   }
-  bench::BenchInputs inputs{tg.snapshot, tg.gate, o.skip_gate};
+  bench::BenchInputs inputs{tg.snapshot, tg.gate, o.gate.skip_gate};
   const bench::BenchOutcome outcome = bench::run_bench(opts, inputs, std::cerr);
 
   std::ostream& tables = outcome.benchmark_owns_stdout ? std::cerr : std::cout;
@@ -158,9 +111,7 @@ Command add_bench_command(CLI::App& root) {
   app->add_option("--copies", o->copies, "Copies per timed sample (default: about 2 GiB per sample, 4 to 64)")
       ->check(CLI::Range(0, 64));
   app->add_option("--json", o->json_path, "Write the results document to FILE (atomically)");
-  app->add_flag("--skip-gate", o->skip_gate, "Measure even if the gate blocks; recorded in the results");
-  app->add_option("--expect", o->expect, "Gate: golden topology (hwloc XML or snapshot) this host must match");
-  app->add_option("--policy", o->policy, "Gate: policy JSON (min_gpus, max_path, forbid, min_link, require_p2p)");
+  add_gate_options(app, o->gate);
   app->add_flag("--no-affinity", o->no_affinity, "Do not pin the host thread to the GPU's local CPUs");
   app->add_option("--host-memory", o->host_memory,
                   "Host buffers: pinned (cudaHostAlloc) or hugepages (2 MiB pages, cudaHostRegister)")

@@ -1,6 +1,7 @@
 #include "cli/nccl_command.hpp"
 
 #include <cmath>
+#include <ctime>
 #include <iostream>
 
 #include "common/exit_codes.hpp"
@@ -8,11 +9,18 @@
 #if P2P_HAVE_NCCL
 #include <unistd.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <sstream>
 
+#include "bench/inventory.hpp"
+#include "bench/no_gpu.hpp"
+#include "bench/run.hpp"
+#include "cli/measurement_gate.hpp"
 #include "common/error.hpp"
+#include "common/file_io.hpp"
+#include "harness/google_benchmark.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/p2p_off.hpp"
 #include "nccl/report.hpp"
@@ -57,6 +65,9 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
   app->add_option("--json", o.json, "write the results to FILE (atomically)");
   app->add_option("--nccl-log", o.nccl_log, "keep NCCL's INFO log in FILE (default: a temporary file)");
   app->add_flag("--p2p-off-child", o.p2p_off_child)->group("");  // internal, hidden from --help
+  add_gate_options(app, o.gate);
+  // --benchmark_* flags go to Google Benchmark unchanged (checked before anything runs).
+  app->allow_extras();
   return app;
 }
 
@@ -102,6 +113,9 @@ std::vector<std::string> child_arguments(const NcclCommandOptions& o) {
   add("--timeout", timeout.str());
   if (o.graph) a.push_back("--graph");
   if (!o.nccl_log.empty()) add("--nccl-log", o.nccl_log + ".p2p-off");
+  for (const auto& b : o.benchmark_args) {
+    if (b.rfind("--benchmark_format=", 0) != 0) a.push_back(b);  // the child's stdout is discarded
+  }
   a.push_back("--p2p-off-child");
   return a;
 }
@@ -125,38 +139,45 @@ nccl::RunOptions run_options(const NcclCommandOptions& o) {
   r.measure.cuda_graph = o.graph;
   r.measure.timeout = std::chrono::duration<double>(o.timeout_s);
   r.p2p_disabled = o.p2p_off_child;
+  r.benchmark_args = o.benchmark_args;
   return r;
-}
-
-// One line on stderr: rewritten in place on a terminal, one line per operation otherwise.
-nccl::ProgressFn progress_printer(const std::string& label) {
-  const bool tty = ::isatty(STDERR_FILENO) == 1;
-  auto last = std::make_shared<std::string>();
-  return [tty, label, last](std::size_t i, std::size_t total, const nccl::PlannedCase& c) {
-    std::string what = nccl::to_string(c.op.collective) + " " + nccl::to_string(c.op.dtype);
-    if (c.op.collective == nccl::Collective::kSendRecvPair) {
-      what += " " + std::to_string(c.op.src_rank) + "->" + std::to_string(c.op.dst_rank);
-    }
-    if (tty) {
-      std::cerr << "\r\033[Kp2pcheck nccl" << label << ": [" << (i + 1) << "/" << total << "] " << what << " "
-                << nccl::format_bytes(c.shape.size_bytes) << (c.in_place ? " in-place" : "")
-                << (i + 1 == total ? "\n" : "") << std::flush;
-    } else if (what != *last) {
-      std::cerr << "p2pcheck nccl" << label << ": [" << (i + 1) << "/" << total << "] " << what << "\n";
-      *last = what;
-    }
-  };
 }
 
 // The live topology is context, not a precondition: a host hwloc cannot read still gets its
 // NCCL figures, with a note in place of the side-by-side view.
-std::string transport_beside_topology(const nccl::NcclRun& run) {
+std::string transport_beside_topology(const nccl::NcclRun& run, const topo::TopologySnapshot& topology) {
   if (run.transport.nranks < 2) return "";
   try {
-    return nccl::format_transport_vs_topology(run, live_topology());
+    return nccl::format_transport_vs_topology(run, topology);
   } catch (const std::exception& e) {
     return std::string("#   (no topology beside the transport matrix: ") + e.what() + ")\n";
   }
+}
+
+// The results document bench writes, with the sweep in its `nccl` section: same host,
+// versions, topology, gate and GPUs, so one reader serves both.
+bench::BenchDocument nccl_document(const nccl::NcclReport& report, const TopologyAndGate& tg, bool skip_gate,
+                                   const std::string& started_utc) {
+  bench::BenchDocument doc;
+  doc.written_by = "nccl";
+  doc.started_utc = started_utc;
+  bench::BenchContext ctx;
+  ctx.topology = tg.snapshot;
+  ctx.inventory = bench::discover_devices();
+  for (const auto& d : report.run.environment.devices) ctx.gpus.push_back(d.cuda_device);
+  std::sort(ctx.gpus.begin(), ctx.gpus.end());
+  bench::describe_run_host(doc, ctx, bench::BenchInputs{tg.snapshot, tg.gate, skip_gate});
+  doc.nccl = report;
+  return doc;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 bool any_status(const nccl::NcclRun& run, const std::string& status) {
@@ -169,9 +190,27 @@ bool any_status(const nccl::NcclRun& run, const std::string& status) {
 }  // namespace
 
 int run_nccl_command(const NcclCommandOptions& o) {
+  const std::string started = utc_now();
   nccl::RunOptions options = run_options(o);
+  options.benchmark_args = harness::checked_pass_through("nccl", o.benchmark_args);
+  harness::initialize_benchmark("nccl", options.benchmark_args);  // a bad flag exits 2 before any GPU work
   std::optional<std::uint64_t> saturation;
   if (!o.saturation_bytes.empty()) saturation = nccl::parse_bytes(o.saturation_bytes, "--saturation-bytes");
+
+  // The gate, as in front of bench. The P2P-off child measures what its parent's gate let through.
+  TopologyAndGate tg;
+  if (o.p2p_off_child) {
+    tg.snapshot = bench::snapshot_from_cuda(bench::discover_devices());
+    tg.gate.detail = "judged by the parent run";
+  } else {
+    const GateFiles gate_files = read_gate_files(o.gate);
+    bench::require_usable_gpus();  // NoGpuError: one line, exit 3
+    tg = load_topology_and_gate("nccl", o.gate, gate_files);
+    if (tg.blocked) {
+      std::cerr << blocked_message("nccl", tg);
+      return kExitFailed;
+    }
+  }
 
   nccl::NcclReport report;
   // Before this process loads NCCL: the child must be the first NCCL user of its own process.
@@ -183,21 +222,30 @@ int run_nccl_command(const NcclCommandOptions& o) {
     temp_log = std::make_unique<nccl::TempPath>("p2pcheck-nccl", ".log");
     options.nccl_log_path = temp_log->path();
   }
-  report.run = nccl::run_nccl_sweep(options, progress_printer(o.p2p_off_child ? " (P2P off)" : ""));
+  nccl::Progress progress;
+  progress.out = &std::cerr;
+  progress.label = std::string("p2pcheck nccl") + (o.p2p_off_child ? " (P2P off)" : "");
+  progress.terminal = ::isatty(STDERR_FILENO) == 1;
+  report.run = nccl::run_nccl_sweep(options, progress);
   if (!std::isnan(o.min_busbw_gbps) && !o.p2p_off_child) {
     report.min_busbw_gbps = o.min_busbw_gbps;
     report.verdicts = nccl::judge_min_busbw(report.run.results, o.min_busbw_gbps, saturation);
   }
 
-  std::cout << nccl::format_environment(report.run.environment) << nccl::format_results_table(report.run)
-            << nccl::format_transport_matrix(report.run) << transport_beside_topology(report.run)
-            << nccl::format_pair_matrix(report.run);
+  // With --benchmark_format, Google Benchmark's report owns stdout and the tables go to stderr.
+  std::ostream& tables = harness::benchmark_owns_stdout(options.benchmark_args) ? std::cerr : std::cout;
+  tables << nccl::format_environment(report.run.environment) << nccl::format_results_table(report.run)
+         << nccl::format_transport_matrix(report.run) << transport_beside_topology(report.run, tg.snapshot)
+         << nccl::format_pair_matrix(report.run);
   if (report.p2p_off) {
-    std::cout << nccl::format_transport_matrix(*report.p2p_off) << nccl::format_pair_matrix(*report.p2p_off)
-              << nccl::format_p2p_comparison(report.run, *report.p2p_off);
+    tables << nccl::format_transport_matrix(*report.p2p_off) << nccl::format_pair_matrix(*report.p2p_off)
+           << nccl::format_p2p_comparison(report.run, *report.p2p_off);
   }
-  std::cout << nccl::format_verdicts(report.verdicts) << std::flush;
-  if (!o.json.empty()) nccl::write_report(o.json, report);
+  tables << nccl::format_verdicts(report.verdicts) << std::flush;
+  if (!o.json.empty()) {
+    const nlohmann::json doc = nccl_document(report, tg, o.gate.skip_gate, started);
+    write_text_file_atomically(o.json, doc.dump(2) + "\n");
+  }
 
   const bool hang = any_status(report.run, "hang") || (report.p2p_off && any_status(*report.p2p_off, "hang"));
   const bool failed = any_status(report.run, "wrong") || any_status(report.run, "error") ||
@@ -212,7 +260,10 @@ int run_nccl_command(const NcclCommandOptions& o) {
 Command add_nccl_command(CLI::App& root) {
   auto o = std::make_shared<NcclCommandOptions>();
   CLI::App* app = add_nccl_command(root, *o);
-  return Command{app, [o] { return run_nccl_command(*o); }};
+  return Command{app, [o, app] {
+                   o->benchmark_args = app->remaining();
+                   return run_nccl_command(*o);
+                 }};
 }
 
 }  // namespace p2p::cli

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/gate_options.hpp"
 
 namespace p2p::cli {
 
@@ -30,6 +31,8 @@ struct NcclCommandOptions {
   std::string json;
   std::string nccl_log;
   bool p2p_off_child = false;  // internal: this process is the P2P-off half of a comparison
+  MeasurementGateOptions gate;
+  std::vector<std::string> benchmark_args;  // --benchmark_* for Google Benchmark, checked
 };
 
 CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& opts);

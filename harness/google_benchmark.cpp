@@ -17,7 +17,9 @@ std::vector<std::string> checked_pass_through(const std::string& command, const 
 }
 
 void initialize_benchmark(const std::string& command, const std::vector<std::string>& args) {
-  std::vector<std::string> storage{"p2pcheck " + command};
+  // Google Benchmark keeps its flags in globals: reset the ones p2pcheck relies on, so a second
+  // run in one process (tests, the P2P-off comparison) does not inherit the first one's.
+  std::vector<std::string> storage{"p2pcheck " + command, "--benchmark_filter=", "--benchmark_format=console"};
   storage.insert(storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& s : storage) argv.push_back(s.data());
@@ -25,6 +27,7 @@ void initialize_benchmark(const std::string& command, const std::vector<std::str
   int argc = static_cast<int>(storage.size());
   benchmark::Initialize(&argc, argv.data());
   if (argc > 1) throw InputError(command + ": unknown or malformed option `" + argv[1] + "`");
+  NameFilter checked(benchmark::GetBenchmarkFilter());  // an invalid regex is bad input now, not mid-run
 }
 
 bool benchmark_owns_stdout(const std::vector<std::string>& args) {
@@ -56,8 +59,9 @@ bool NameFilter::matches(const std::string& name) const {
   return std::regex_search(name, re_) != negate_;
 }
 
-ProgressReporter::ProgressReporter(std::ostream& out, std::size_t total, bool terminal, Describe describe)
-    : out_(out), total_(total), terminal_(terminal), describe_(std::move(describe)) {}
+ProgressReporter::ProgressReporter(std::ostream& out, std::size_t total, bool terminal, Describe describe,
+                                   std::string prefix)
+    : out_(out), total_(total), terminal_(terminal), describe_(std::move(describe)), prefix_(std::move(prefix)) {}
 
 bool ProgressReporter::ReportContext(const Context&) { return true; }
 
@@ -65,7 +69,7 @@ void ProgressReporter::ReportRuns(const std::vector<Run>& runs) {
   for (const Run& run : runs) {
     if (run.run_type != Run::RT_Iteration) continue;
     ++done_;
-    std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + run.benchmark_name();
+    std::string line = prefix_ + "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + run.benchmark_name();
     if (run.error_occurred) {
       line += ": " + run.error_message;
     } else if (describe_) {

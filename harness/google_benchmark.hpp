@@ -19,7 +19,8 @@ namespace p2p::harness {
 std::vector<std::string> checked_pass_through(const std::string& command, const std::vector<std::string>& extras);
 
 // Hands the flags to Google Benchmark, which parses and removes its own; whatever is left over
-// is an InputError naming it ("<command>: unknown or malformed option `X`").
+// is an InputError naming it ("<command>: unknown or malformed option `X`"), as is a
+// --benchmark_filter that is not a valid regular expression.
 void initialize_benchmark(const std::string& command, const std::vector<std::string>& args);
 
 // True when --benchmark_format was given: Google Benchmark then writes its report to stdout,
@@ -41,12 +42,13 @@ class NameFilter {
   std::regex re_;
 };
 
-// One line per finished benchmark, "[done/total] name: <describe(run)>" or the error, on
-// `out`; rewritten in place on a terminal, one line each otherwise.
+// One line per finished benchmark, "<prefix>[done/total] name: <describe(run)>" or the
+// error, on `out`; rewritten in place on a terminal, one line each otherwise.
 class ProgressReporter : public benchmark::BenchmarkReporter {
  public:
   using Describe = std::function<std::string(const Run&)>;
-  ProgressReporter(std::ostream& out, std::size_t total, bool terminal, Describe describe);
+  ProgressReporter(std::ostream& out, std::size_t total, bool terminal, Describe describe,
+                   std::string prefix = "");
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
@@ -57,6 +59,14 @@ class ProgressReporter : public benchmark::BenchmarkReporter {
   std::size_t done_ = 0;
   bool terminal_;
   Describe describe_;
+  std::string prefix_;
+};
+
+// Reports nothing: for runs whose results are collected elsewhere (tests, child processes).
+class SilentReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
 };
 
 // A counter of a finished run, or nullptr when it has none of that name.

@@ -1,19 +1,36 @@
 #include "nccl/clique.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 
+#include "common/hang_watchdog.hpp"
 #include "nccl/verify_kernels.hpp"
 
 namespace p2p::nccl {
 
-Clique::Clique(const NcclApi& api, std::vector<int> devices) : api_(api), devices_(std::move(devices)) {
+namespace {
+
+// NCCL's setup and teardown get at least this long, whatever --timeout says for one
+// operation: initialising many GPUs, or aborting behind a long kernel, legitimately takes
+// seconds, and the deadline is there for calls that would otherwise never return.
+constexpr std::chrono::duration<double> kSetupDeadlineFloor{60.0};
+
+std::string on_gpus(const char* call, int n) {
+  return std::string(call) + " on " + std::to_string(n) + " GPU" + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+Clique::Clique(const NcclApi& api, std::vector<int> devices, std::chrono::duration<double> timeout)
+    : api_(api), devices_(std::move(devices)), timeout_(std::max(timeout, kSetupDeadlineFloor)) {
   for (int d : devices_) {
     streams_.push_back(cuda::make_stream(d));
     cuda::DeviceGuard on(d);
     preload_verify_kernels();  // before any NCCL work exists that could get stuck
   }
   comms_.assign(devices_.size(), nullptr);
+  HangWatchdog deadline(on_gpus("ncclCommInitAll", size()), timeout_);
   P2P_CHECK(api_.comm_init_all(comms_.data(), size(), devices_.data()));
 }
 
@@ -31,6 +48,7 @@ Clique::~Clique() {
     abort();
     return;
   }
+  HangWatchdog deadline(on_gpus("ncclCommDestroy", size()), timeout_);
   for (ncclComm_t c : comms_) {
     const ncclResult_t r = api_.comm_destroy(c);
     if (r != ncclSuccess) std::fprintf(stderr, "p2pcheck: warning: ncclCommDestroy failed: %s\n", nccl_result_name(r));
@@ -73,6 +91,7 @@ bool Clique::wait(std::chrono::duration<double> timeout) {
 void Clique::abort() noexcept {
   if (aborted_) return;
   aborted_ = true;
+  HangWatchdog deadline(on_gpus("ncclCommAbort", size()), timeout_);
   for (ncclComm_t c : comms_) {
     const ncclResult_t r = api_.comm_abort(c);
     if (r != ncclSuccess) std::fprintf(stderr, "p2pcheck: warning: ncclCommAbort failed: %s\n", nccl_result_name(r));

@@ -2,6 +2,8 @@
 // with its own stream. The owner of "a hang never hangs the tool": waits poll the streams and
 // NCCL's asynchronous error with a deadline, and a clique that missed it is aborted
 // (ncclCommAbort), never destroyed, because ncclCommDestroy waits for work that will not end.
+// The calls NCCL gives no deadline (init, abort, destroy) run under a HangWatchdog (the
+// timeout, but at least 60 s): past it the process reports the hang and exits with kExitHang.
 // The constructor also loads p2pcheck's own kernels on every device (see
 // preload_verify_kernels) so that no later launch can block behind stuck work.
 #pragma once
@@ -19,8 +21,8 @@ namespace p2p::nccl {
 
 class Clique {
  public:
-  // Rank r drives CUDA device devices[r].
-  Clique(const NcclApi& api, std::vector<int> devices);
+  // Rank r drives CUDA device devices[r]. `timeout` bounds every blocking NCCL call.
+  Clique(const NcclApi& api, std::vector<int> devices, std::chrono::duration<double> timeout);
   ~Clique();
   Clique(const Clique&) = delete;
   Clique& operator=(const Clique&) = delete;
@@ -44,6 +46,7 @@ class Clique {
  private:
   const NcclApi& api_;
   std::vector<int> devices_;
+  std::chrono::duration<double> timeout_;  // for init, abort and destroy
   std::vector<cuda::Stream> streams_;
   std::vector<ncclComm_t> comms_;
   bool aborted_ = false;

@@ -167,6 +167,10 @@ void launch_all(const Clique& clique, const std::vector<int>& ranks, const std::
 
 }  // namespace
 
+int timing_groups(const MeasureOptions& o) {
+  return o.cuda_graph ? std::max(1, o.samples) : static_cast<int>(sample_sizes(o.iterations, o.samples).size());
+}
+
 RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes) {
   RankBuffers b;
   b.bytes = bytes;
@@ -230,7 +234,8 @@ Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, cons
     per_op_s = intervals_s(events, marks);
     for (double& s : per_op_s) s /= o.iterations;
   }
-  m.time_us = median(per_op_s) * 1e6;
+  for (double sec : per_op_s) m.sample_us.push_back(sec * 1e6);
+  m.time_us = median(m.sample_us);
   return m;
 }
 

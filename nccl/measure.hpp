@@ -49,9 +49,13 @@ struct MeasureOptions {
 struct Measurement {
   std::string status = "ok";  // ok | wrong | hang
   std::string detail;
-  std::optional<double> time_us;
+  std::optional<double> time_us;            // the median of sample_us
+  std::vector<double> sample_us;            // time per operation of every timed group
   std::optional<std::uint64_t> wrong_elements;
 };
+
+// How many timed groups one measurement has: the samples of --iters, or the graph launches.
+int timing_groups(const MeasureOptions& options);
 
 // Throws ApiError for a failed CUDA/NCCL call (the caller records it and aborts the clique).
 Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "common/error.hpp"
+#include "common/file_io.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/report.hpp"
 
@@ -60,6 +61,12 @@ NcclRun run_in_child_process(const std::vector<std::string>& args) {
   if (code != 0 && code != 1 && code != 5) {
     throw std::runtime_error("the P2P-off run (child process) failed with exit code " + std::to_string(code) +
                              " (its message is above)");
+  }
+  // A child that hit a hang outside any one measurement (its HangWatchdog) exits 5 with no file.
+  const auto written = try_read_text_file(json.path());
+  if (!written || written->empty()) {
+    throw std::runtime_error("the P2P-off run (child process) ended with exit code " + std::to_string(code) +
+                             " and wrote no results (its message is above)");
   }
   return read_report(json.path()).run;
 }

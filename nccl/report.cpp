@@ -22,19 +22,21 @@ void from_json(const nlohmann::json& j, NcclReport& r) {
   r.verdicts = j.at("verdicts").get<std::vector<BusbwVerdict>>();
 }
 
-void write_report(const std::string& path, const NcclReport& report) {
-  write_text_file_atomically(path, nlohmann::json(report).dump(2) + "\n");
+NcclReport nccl_report_from_document(const bench::BenchDocument& doc, const std::string& source) {
+  if (doc.nccl.is_null()) {
+    throw InputError(source + ": holds no NCCL results (the document was written by `p2pcheck " + doc.written_by + "`)");
+  }
+  try {
+    return doc.nccl.get<NcclReport>();
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source + ": malformed NCCL results: " + e.what());
+  } catch (const InputError& e) {
+    throw InputError(source + ": " + e.what());
+  }
 }
 
 NcclReport read_report(const std::string& path) {
-  const nlohmann::json j = read_json_file(path);
-  try {
-    return j.get<NcclReport>();
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path + ": not a p2pcheck NCCL report: " + e.what());
-  } catch (const InputError& e) {
-    throw InputError(path + ": " + e.what());
-  }
+  return nccl_report_from_document(bench::bench_document_from_json(read_json_file(path), path), path);
 }
 
 }  // namespace p2p::nccl

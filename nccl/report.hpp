@@ -1,5 +1,6 @@
-// The document `p2pcheck nccl --json FILE` writes: the run, the optional P2P-off run beside it,
-// and the --min-busbw verdicts. Written atomically; read back with the same types.
+// The NCCL section of the results document `p2pcheck nccl --json FILE` writes (bench's
+// p2pcheck.bench.run, `nccl` field): the run, the optional P2P-off run beside it, and the
+// --min-busbw verdicts.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/results.hpp"
 #include "nccl/results.hpp"
 #include "nccl/threshold.hpp"
 
@@ -23,8 +25,12 @@ struct NcclReport {
 void to_json(nlohmann::json& j, const NcclReport& r);
 void from_json(const nlohmann::json& j, NcclReport& r);
 
-void write_report(const std::string& path, const NcclReport& report);  // atomic; "-" = stdout
-// InputError "PATH: ..." for a missing, malformed or other-version document.
+// The NCCL section of a results document. InputError "<source>: ..." when the document holds
+// none (bench wrote it) or the section is malformed or of another version.
+NcclReport nccl_report_from_document(const bench::BenchDocument& doc, const std::string& source);
+
+// Reads a results document file and returns its NCCL section; InputError "PATH: ..." for a
+// missing or malformed file as well.
 NcclReport read_report(const std::string& path);
 
 }  // namespace p2p::nccl

@@ -8,6 +8,8 @@
 
 #include "common/cuda_check.hpp"
 #include "common/file_io.hpp"
+#include "harness/google_benchmark.hpp"
+#include "nccl/harness.hpp"
 #include "nccl/nccl_env.hpp"
 
 namespace p2p::nccl {
@@ -88,8 +90,7 @@ CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement
   r.cuda_graph = o.measure.cuda_graph;
   r.warmup_iterations = o.measure.warmup_iterations;
   r.iterations = o.measure.iterations;
-  r.timing_samples = o.measure.cuda_graph ? std::max(1, o.measure.samples)
-                                          : static_cast<int>(sample_sizes(o.measure.iterations, o.measure.samples).size());
+  r.timing_samples = timing_groups(o.measure);
   r.status = m.status;
   r.detail = m.detail;
   r.time_us = m.time_us;
@@ -102,8 +103,11 @@ CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement
   return r;
 }
 
-NcclRun run_nccl_sweep(const RunOptions& o, const ProgressFn& progress) {
+NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
   if (o.nccl_log_path.empty()) throw InputError("nccl: no path for NCCL's log");
+  // Flags first: a bad one costs nothing and touches no GPU.
+  harness::initialize_benchmark("nccl", o.benchmark_args);
+  const harness::NameFilter filter(benchmark::GetBenchmarkFilter());
   // Record the user's NCCL_* before adding ours; NCCL reads them at its first call below.
   const EnvMap user = nccl_variables(current_environment());
   const EnvMap ours = nccl_settings(o.nccl_log_path, o.p2p_disabled);
@@ -117,30 +121,45 @@ NcclRun run_nccl_sweep(const RunOptions& o, const ProgressFn& progress) {
   run.p2p_disabled = o.p2p_disabled;
   run.environment = describe_environment(api, devices, user, ours);
 
-  const std::vector<PlannedCase> plan = plan_cases(o.collectives, o.dtypes, sweep_sizes(o.sweep), n);
+  std::vector<PlannedCase> plan;
+  for (const PlannedCase& c : plan_cases(o.collectives, o.dtypes, sweep_sizes(o.sweep), n)) {
+    if (filter.matches(benchmark_name(c))) plan.push_back(c);
+  }
   {
-    auto clique = std::make_unique<Clique>(api, devices);
-    RankBuffers buffers = allocate_buffers(*clique, buffer_bytes(plan));
-    for (std::size_t i = 0; i < plan.size(); ++i) {
-      const PlannedCase& c = plan[i];
-      if (progress) progress(i, plan.size(), c);
-      if (clique->aborted()) {
-        clique.reset();  // an aborted clique is finished with before the next one starts
-        clique = std::make_unique<Clique>(api, devices);
+    // Shared by every registered benchmark of this sweep, in plan order.
+    auto clique = std::make_shared<std::unique_ptr<Clique>>(std::make_unique<Clique>(api, devices, o.measure.timeout));
+    auto buffers = std::make_shared<RankBuffers>(allocate_buffers(**clique, buffer_bytes(plan)));
+    register_nccl_benchmarks(plan, timing_groups(o.measure), [&, clique, buffers](const PlannedCase& c) {
+      std::unique_ptr<Clique>& current = *clique;
+      if (current->aborted()) {
+        current.reset();  // an aborted clique is finished with before the next one starts
+        current = std::make_unique<Clique>(api, devices, o.measure.timeout);
       }
       Measurement m;
       try {
-        if (o.before_case) o.before_case(*clique, c);
-        m = measure(*clique, buffers, c.op, c.shape, c.in_place, o.measure);
+        if (o.before_case) o.before_case(*current, c);
+        m = measure(*current, *buffers, c.op, c.shape, c.in_place, o.measure);
       } catch (const ApiError& e) {
         // One failed call must not end the sweep; the clique's state is unknown, so replace it.
         m = Measurement{};
         m.status = "error";
         m.detail = e.what();
-        clique->abort();
+        current->abort();
       }
       run.results.push_back(make_result(c, n, m, o));
+      return MeasuredCase{run.results.back(), m.sample_us};
+    });
+    if (harness::benchmark_owns_stdout(o.benchmark_args)) {
+      benchmark::RunSpecifiedBenchmarks();
+    } else if (progress.out != nullptr) {
+      harness::ProgressReporter reporter(*progress.out, plan.size(), progress.terminal, describe_nccl_run,
+                                         progress.label + ": ");
+      benchmark::RunSpecifiedBenchmarks(&reporter);
+    } else {
+      harness::SilentReporter quiet;
+      benchmark::RunSpecifiedBenchmarks(&quiet);
     }
+    benchmark::ClearRegisteredBenchmarks();
   }
   const auto text = try_read_text_file(o.nccl_log_path);
   run.transport = transport_matrix(parse_nccl_log(text.value_or("")), n);

@@ -36,7 +36,7 @@ step doctor "$bin" doctor --save-facts "$out/doctor-facts.json"
 step topo "$bin" topo --save "$out/topology.json"
 if step gate "$bin" gate "${gate_args[@]}"; then
   step bench "$bin" bench "${gate_args[@]}" --json "$out/bench.json"
-  step nccl "$bin" nccl --json "$out/nccl.json"
+  step nccl "$bin" nccl "${gate_args[@]}" --json "$out/nccl.json"
 else
   echo "== bench and nccl skipped: the gate did not pass (see $out/gate.txt)"
 fi

@@ -40,6 +40,28 @@ TEST(BenchCli, BadInputIsReportedBeforeLookingForAGpu) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
 }
 
+// Every measuring subcommand takes Google Benchmark's flags and nothing else, and judges them
+// (and its gate files) before it looks for a GPU: one line, exit 2, on any host.
+TEST(BenchCli, BenchmarkFlagsAndGateFilesAreCheckedFirstByBenchAndNccl) {
+  for (const std::string cmd : {"bench", "nccl"}) {
+    Ran r = run(cmd + " --benchmark_bogus=1");
+    EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
+    EXPECT_EQ(r.err, "p2pcheck: error: " + cmd + ": unknown or malformed option `--benchmark_bogus=1`\n");
+    r = run(cmd + " '--benchmark_filter=(('");
+    EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
+    EXPECT_EQ(r.err, "p2pcheck: error: --benchmark_filter: `((` is not a valid regular expression\n");
+    r = run(cmd + " --policy /nonexistent/p2pcheck-policy.json");
+    EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
+    EXPECT_NE(r.err.find("/nonexistent/p2pcheck-policy.json"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  const Ran r = run("nccl --frobnicate");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "p2pcheck: error: nccl: unknown option `--frobnicate` (Google Benchmark flags are passed as "
+            "--benchmark_NAME=VALUE)\n");
+}
+
 TEST(BenchCli, ListNeedsNoGpuAndPrintsOneLinePerCase) {
   const Ran r = run("bench --list");
   EXPECT_EQ(r.exit_code, 0) << r.err;

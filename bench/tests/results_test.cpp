@@ -149,6 +149,27 @@ TEST(Results, DocumentRoundTripWithHeaderGateAndRecords) {
   EXPECT_EQ(back.gpus[0].link_gbps, 63.015);
 }
 
+TEST(Results, DocumentCarriesTheNcclSectionAndStillReadsVersionOne) {
+  BenchDocument d;
+  d.written_by = "nccl";
+  d.nccl = json{{"schema", "p2pcheck.nccl_report"}, {"version", 1}};
+  const json j = d;
+  EXPECT_EQ(j.at("version"), 2);
+  EXPECT_EQ(j.at("written_by"), "nccl");
+  const BenchDocument back = bench_document_from_json(json::parse(j.dump()), "nccl.json");
+  EXPECT_EQ(back.written_by, "nccl");
+  EXPECT_EQ(back.nccl.at("schema"), "p2pcheck.nccl_report");
+
+  // A version 1 document (bench only, before the NCCL section existed) reads as bench's.
+  json v1 = BenchDocument{};
+  v1["version"] = 1;
+  v1.erase("written_by");
+  v1.erase("nccl");
+  const BenchDocument old = bench_document_from_json(v1, "v1.json");
+  EXPECT_EQ(old.written_by, "bench");
+  EXPECT_TRUE(old.nccl.is_null());
+}
+
 TEST(Results, DocumentProblemsNameTheSource) {
   BenchDocument d;
   json j = d;

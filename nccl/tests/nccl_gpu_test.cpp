@@ -93,7 +93,7 @@ class Latch {
 };
 
 TEST_F(NcclGpu, EveryOperationTypeAndPlacementIsVerifiedOnEveryRank) {
-  Clique clique(*api_, devices_);
+  Clique clique(*api_, devices_, 60s);
   // 4144 B is not a power of two, so slices do not line up with anything convenient.
   const auto plan = plan_cases(all_collectives(), all_data_types(), {64, 4144, 1 << 20}, clique.size());
   RankBuffers buffers = allocate_buffers(clique, buffer_bytes(plan));
@@ -109,7 +109,7 @@ TEST_F(NcclGpu, EveryOperationTypeAndPlacementIsVerifiedOnEveryRank) {
 }
 
 TEST_F(NcclGpu, CudaGraphTimingRunsAndVerifies) {
-  Clique clique(*api_, devices_);
+  Clique clique(*api_, devices_, 60s);
   const auto plan = plan_cases({Collective::kAllReduce, Collective::kSendRecvRing}, {DataType::kFloat32}, {1 << 16},
                                clique.size());
   RankBuffers buffers = allocate_buffers(clique, buffer_bytes(plan));
@@ -125,7 +125,7 @@ TEST_F(NcclGpu, CudaGraphTimingRunsAndVerifies) {
 
 TEST_F(NcclGpu, OutputCopiedToTheHostMatchesTheHostComputedReference) {
   // Independent of the GPU check kernel: read every rank's result back and compare on the host.
-  Clique clique(*api_, devices_);
+  Clique clique(*api_, devices_, 60s);
   const int n = clique.size();
   const auto plan = plan_cases({Collective::kAllReduce, Collective::kAllGather, Collective::kAllToAll},
                                {DataType::kFloat32}, {1 << 16}, n);
@@ -153,7 +153,7 @@ TEST_F(NcclGpu, OutputCopiedToTheHostMatchesTheHostComputedReference) {
 }
 
 TEST_F(NcclGpu, APlantedWrongElementIsCaughtInEveryOperation) {
-  Clique clique(*api_, devices_);
+  Clique clique(*api_, devices_, 60s);
   const int n = clique.size();
   const auto plan = plan_cases(all_collectives(), {DataType::kFloat32}, {4096}, n);
   RankBuffers buffers = allocate_buffers(clique, buffer_bytes(plan));
@@ -176,7 +176,7 @@ TEST_F(NcclGpu, AStuckStreamIsReportedAsHangAndTheCliqueAborted) {
   Latch latch;
   Measurement m;
   {
-    Clique clique(*api_, devices_);
+    Clique clique(*api_, devices_, 60s);
     RankBuffers buffers = allocate_buffers(clique, buffer_bytes(plan));
     // A collective that worked once and then gets stuck, as on a host whose P2P path breaks:
     // the first run also loads NCCL's kernels for it (CUDA loads kernels lazily, and a load
@@ -198,11 +198,33 @@ TEST_F(NcclGpu, AStuckStreamIsReportedAsHangAndTheCliqueAborted) {
   EXPECT_FALSE(m.time_us.has_value());
 
   // The process carries on: a fresh clique on the same GPUs works and verifies.
-  Clique again(*api_, devices_);
+  Clique again(*api_, devices_, 60s);
   RankBuffers buffers = allocate_buffers(again, buffer_bytes(plan));
   const Measurement ok = measure(again, buffers, plan[0].op, plan[0].shape, false, quick());
   EXPECT_EQ(ok.status, "ok") << ok.detail;
   EXPECT_EQ(ok.wrong_elements.value_or(1), 0u);
+}
+
+// The sweep is a set of Google Benchmarks: --benchmark_filter picks the cases, and only those
+// are measured and recorded.
+TEST_F(NcclGpu, BenchmarkFilterSelectsTheMeasuredCases) {
+  RunOptions o;
+  o.devices = devices_;
+  o.collectives = {Collective::kAllReduce, Collective::kAllGather};
+  o.dtypes = {DataType::kFloat32, DataType::kFloat16};
+  o.sweep = {1024, 1 << 20, 32};
+  o.measure = quick();
+  o.nccl_log_path = log_path();
+  o.benchmark_args = {"--benchmark_filter=^all_reduce/float16/in_place/"};
+  const NcclRun run = run_nccl_sweep(o, Progress{});
+  ASSERT_EQ(run.results.size(), 3u);  // 1 KiB, 32 KiB, 1 MiB
+  for (const auto& r : run.results) {
+    EXPECT_EQ(r.collective, "all_reduce");
+    EXPECT_EQ(r.dtype, "float16");
+    EXPECT_TRUE(r.in_place);
+    EXPECT_EQ(r.status, "ok") << r.detail;
+    EXPECT_EQ(r.wrong_elements.value_or(1), 0u);
+  }
 }
 
 TEST_F(NcclGpu, TheSweepRecordsAHangRebuildsTheCliqueAndCarriesOn) {
@@ -222,7 +244,7 @@ TEST_F(NcclGpu, TheSweepRecordsAHangRebuildsTheCliqueAndCarriesOn) {
     latch.hold(clique.stream(0), clique.device(0));
     latch.release_after(4000ms);
   };
-  const NcclRun run = run_nccl_sweep(o, nullptr);
+  const NcclRun run = run_nccl_sweep(o, Progress{});
   latch.join();
   ASSERT_EQ(run.results.size(), 6u);  // all_reduce: 2 sizes x 2 placements; sendrecv: 2 sizes
   EXPECT_EQ(run.results[1].status, "hang");

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "harness/google_benchmark.hpp"
+#include "nccl/harness.hpp"
 #include "nccl/sweep.hpp"
 
 namespace p2p::nccl {
@@ -52,6 +54,24 @@ TEST(Plan, OrderIsCollectiveThenTypeThenSizeThenPlacement) {
   EXPECT_EQ(plan[2].shape.size_bytes, 128u);
   EXPECT_EQ(plan[4].op.dtype, DataType::kFloat16);
   EXPECT_EQ(plan[8].op.collective, Collective::kBroadcast);
+}
+
+// Benchmark names are what --benchmark_filter selects and what Google Benchmark's JSON keys
+// on: one per planned case, unique over a whole sweep.
+TEST(Plan, EveryCaseHasItsOwnBenchmarkName) {
+  const auto plan = plan_cases(all_collectives(), {DataType::kFloat32, DataType::kBfloat16},
+                               {8, 1024, 64ull << 20}, 2);
+  std::vector<std::string> names;
+  for (const auto& c : plan) names.push_back(benchmark_name(c));
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end()) << "duplicate benchmark names";
+  EXPECT_NE(std::find(names.begin(), names.end(), "all_reduce/float32/in_place/64MiB"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "all_reduce/bfloat16/out_of_place/1KiB"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "sendrecv_pairs/float32/out_of_place/1->0/8B"), names.end());
+  const p2p::harness::NameFilter only_pairs_from_1("^sendrecv_pairs/float32/.*/1->");
+  const auto selected = std::count_if(names.begin(), names.end(),
+                                      [&](const std::string& n) { return only_pairs_from_1.matches(n); });
+  EXPECT_EQ(selected, 2 * 3);  // 1->0 and 1->1, three sizes
 }
 
 TEST(Plan, ParticipantsOfAPairAreItsEnds) {

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "common/error.hpp"
+#include "common/file_io.hpp"
 #include "nccl/report.hpp"
 
 namespace p2p::nccl {
@@ -125,7 +126,10 @@ TEST(NcclReportFile, WritesAtomicallyAndReadsBack) {
   v.saturation_bytes = 1 << 24;
   report.verdicts = {v};
   const std::string path = ::testing::TempDir() + "nccl_report_" + std::to_string(::getpid()) + ".json";
-  write_report(path, report);
+  bench::BenchDocument doc;
+  doc.written_by = "nccl";
+  doc.nccl = report;
+  write_text_file_atomically(path, nlohmann::json(doc).dump(2));
   const NcclReport back = read_report(path);
   ASSERT_TRUE(back.p2p_off.has_value());
   EXPECT_TRUE(back.p2p_off->p2p_disabled);
@@ -145,16 +149,28 @@ TEST(NcclReportFile, NullP2POffAndBadFilesAreOneLineInputErrors) {
 
   EXPECT_THROW(read_report("/nonexistent/p2pcheck/report.json"), InputError);
   const std::string path = ::testing::TempDir() + "nccl_report_bad_" + std::to_string(::getpid()) + ".json";
-  std::ofstream(path) << R"({"schema": "p2pcheck.nccl_report", "version": 9})";
+  bench::BenchDocument doc;
+  doc.nccl = nlohmann::json{{"schema", "p2pcheck.nccl_report"}, {"version", 9}};
   try {
-    read_report(path);
+    nccl_report_from_document(doc, "run.json");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind(path + ": ", 0), 0u) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("run.json: ", 0), 0u) << e.what();
     EXPECT_NE(std::string(e.what()).find("version 9 is not supported"), std::string::npos);
   }
-  std::ofstream(path) << R"({"schema": "p2pcheck.nccl_report", "version": 1})";
-  EXPECT_THROW(read_report(path), InputError);  // missing keys
+  doc.nccl = nlohmann::json{{"schema", "p2pcheck.nccl_report"}, {"version", 1}};
+  EXPECT_THROW(nccl_report_from_document(doc, "run.json"), InputError);  // missing keys
+  // A bench document has no NCCL section: named, not a crash.
+  doc = bench::BenchDocument{};
+  try {
+    nccl_report_from_document(doc, "bench.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "bench.json: holds no NCCL results (the document was written by `p2pcheck bench`)");
+  }
+  std::ofstream(path) << R"({"schema": "p2pcheck.bench.run", "version": 2})";
+  EXPECT_THROW(read_report(path), InputError);
   ::unlink(path.c_str());
 }
 
