@@ -9,6 +9,7 @@
 
 #if P2P_WITH_BENCH
 #include "bench/sizes.hpp"
+#include "nccl/report.hpp"
 #include "common/file_io.hpp"
 #include "report/compare.hpp"
 #endif
@@ -49,6 +50,10 @@ int run_compare(const CompareCommandOptions& o) {
   options.min_bytes = bench::parse_size_bytes(o.min_bytes);
   const auto baseline = bench::bench_document_from_json(read_json_file(o.baseline), o.baseline);
   const auto run = bench::bench_document_from_json(read_json_file(o.run), o.run);
+  // A malformed NCCL section is named by its file, as any other problem of a document.
+  for (const auto* d : {&baseline, &run}) {
+    if (!d->nccl.is_null()) nccl::nccl_report_from_document(*d, d == &baseline ? o.baseline : o.run);
+  }
   const report::Comparison c = report::compare_runs(baseline, run, options);
   if (o.format == "json") {
     std::cout << to_json(c).dump(2) << "\n";
@@ -72,8 +77,8 @@ int run_compare(const CompareCommandOptions&) {
 Command add_compare_command(CLI::App& root) {
   auto o = std::make_shared<CompareCommandOptions>();
   CLI::App* app = root.add_subcommand(
-      "compare", "Compare a bench run with a baseline run: exit 0 nothing regressed, 1 a figure regressed or was lost");
-  app->add_option("baseline", o->baseline, "Baseline results (p2pcheck bench --json)")->required();
+      "compare", "Compare a bench or nccl run with a baseline run: exit 0 nothing regressed, 1 a figure regressed or was lost");
+  app->add_option("baseline", o->baseline, "Baseline results (p2pcheck bench --json or nccl --json)")->required();
   app->add_option("run", o->run, "Results to judge against it")->required();
   app->add_option("--tolerance-pct", o->tolerance_pct, "Moves smaller than this, either way, are noise (default 5)")
       ->check(CLI::Range(0.0, 100.0));

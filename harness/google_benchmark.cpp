@@ -69,7 +69,9 @@ void ProgressReporter::ReportRuns(const std::vector<Run>& runs) {
   for (const Run& run : runs) {
     if (run.run_type != Run::RT_Iteration) continue;
     ++done_;
-    std::string line = prefix_ + "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + run.benchmark_name();
+    // The registered name, without Google Benchmark's "/iterations:N/manual_time" suffixes.
+    std::string line =
+        prefix_ + "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + run.run_name.function_name;
     if (run.error_occurred) {
       line += ": " + run.error_message;
     } else if (describe_) {

@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <map>
 
+#include "common/error.hpp"
+#include "nccl/report.hpp"
+
 namespace p2p::report {
 
 namespace {
@@ -28,7 +31,21 @@ struct Figure {
 
 using Figures = std::map<std::string, Figure>;
 
-Figures figures_of(const bench::BenchDocument& d, const CompareOptions& o) {
+// NCCL results: busbw, the figure nccl-tests users read, except with one rank, where every
+// busbw factor is 0 and algbw is the only figure that moves. The rank count is part of the key,
+// so runs on different numbers of GPUs are never judged against each other.
+void add_collectives(Figures& out, const nccl::NcclRun& run, const std::string& prefix, const CompareOptions& o) {
+  for (const auto& r : run.results) {
+    const bool one_rank = r.nranks <= 1;
+    std::string key = prefix + "nccl " + r.collective + " " + r.dtype + (r.in_place ? " in_place" : " out_of_place") +
+                      " " + std::to_string(r.nranks) + "r";
+    if (r.src_rank && r.dst_rank) key += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
+    key += " " + size_text(r.size_bytes) + (one_rank ? " algbw" : " busbw");
+    out[key] = Figure{one_rank ? r.algbw_gbps : r.busbw_gbps, r.status, r.detail, r.size_bytes >= o.min_bytes, false};
+  }
+}
+
+Figures figures_of(const bench::BenchDocument& d, const std::string& source, const CompareOptions& o) {
   Figures out;
   for (const auto& b : d.bandwidth) {
     std::string key = b.case_name + " " + b.src + "->" + b.dst + (b.part.empty() ? "" : " " + b.part) + " " +
@@ -37,6 +54,11 @@ Figures figures_of(const bench::BenchDocument& d, const CompareOptions& o) {
   }
   for (const auto& l : d.latency) {
     out[l.case_name + " " + l.src + "->" + l.dst] = Figure{l.median_ns, l.status, l.detail, true, true};
+  }
+  if (!d.nccl.is_null()) {
+    const nccl::NcclReport report = nccl::nccl_report_from_document(d, source);
+    add_collectives(out, report.run, "", o);
+    if (report.p2p_off) add_collectives(out, *report.p2p_off, "p2p_off ", o);
   }
   return out;
 }
@@ -89,8 +111,12 @@ int Comparison::regressions() const {
 
 Comparison compare_runs(const bench::BenchDocument& baseline, const bench::BenchDocument& run,
                         const CompareOptions& options) {
-  const Figures base = figures_of(baseline, options);
-  const Figures now = figures_of(run, options);
+  if (baseline.written_by != run.written_by) {
+    throw InputError("compare: the baseline was written by `p2pcheck " + baseline.written_by + "`, the run by `p2pcheck " +
+                     run.written_by + "`; compare documents of the same kind");
+  }
+  const Figures base = figures_of(baseline, "baseline", options);
+  const Figures now = figures_of(run, "run", options);
   Comparison c;
   for (const auto& [key, fig] : base) {
     const auto it = now.find(key);
@@ -109,7 +135,7 @@ std::string format_comparison(const Comparison& c, const std::string& baseline_n
   std::snprintf(line, sizeof line, "judged: figures of %s and more, moves beyond %.1f%%\n\n",
                 size_text(options.min_bytes).c_str(), options.tolerance_pct);
   out += line;
-  std::snprintf(line, sizeof line, "%-44s %12s %12s %9s  %s\n", "figure", "baseline", "run", "change", "verdict");
+  std::snprintf(line, sizeof line, "%-60s %12s %12s %9s  %s\n", "figure", "baseline", "run", "change", "verdict");
   out += line;
   auto num = [](const std::optional<double>& v, const std::string& status) {
     if (!v) return status == "ok" ? std::string("-") : status;
@@ -125,7 +151,7 @@ std::string format_comparison(const Comparison& c, const std::string& baseline_n
       std::snprintf(b, sizeof b, "%+.1f%%", *f.change_pct);
       change = b;
     }
-    std::snprintf(line, sizeof line, "%-44s %12s %12s %9s  %s%s\n", (f.key + " " + f.unit).c_str(),
+    std::snprintf(line, sizeof line, "%-60s %12s %12s %9s  %s%s\n", (f.key + " " + f.unit).c_str(),
                   num(f.baseline, f.baseline_status).c_str(), num(f.run, f.run_status).c_str(), change.c_str(),
                   f.verdict.c_str(), f.detail.empty() || f.verdict != "lost" ? "" : (" (" + f.detail + ")").c_str());
     out += line;

@@ -1,5 +1,5 @@
-// Run against baseline: which figures of a `p2pcheck bench --json` run moved, and which of them
-// regressed. A pure function of two results documents, so a CI job on a GPU host can keep a
+// Run against baseline: which figures of a results document (`p2pcheck bench --json`, and the
+// NCCL section of `p2pcheck nccl --json`) moved, and which of them regressed. A pure function of two results documents, so a CI job on a GPU host can keep a
 // baseline and fail on a regression, and a VFIO VM run can be read against the LXC run.
 #pragma once
 
@@ -17,9 +17,10 @@ struct CompareOptions {
   std::uint64_t min_bytes = 64ull << 20;  // smaller copies are launch-bound and too noisy to judge
 };
 
-// One figure present in either document. Keyed by case, endpoints (gpuN/host), part and size.
+// One figure present in either document. Keyed by case, endpoints (gpuN/host), part and size;
+// NCCL figures by operation, type, placement, rank count, pair and size.
 struct FigureChange {
-  std::string key;                  // "h2d_ce host->gpu0 512MiB", "latency_host gpu0->host"
+  std::string key;  // "h2d_ce host->gpu0 512MiB", "latency_host gpu0->host", "nccl all_reduce float32 in_place 8r 1GiB busbw"
   std::string unit;                 // "GB/s" | "ns"
   std::optional<double> baseline;   // median; null when absent or not measured
   std::optional<double> run;
@@ -36,6 +37,8 @@ struct Comparison {
   int regressions() const;  // regressed + lost
 };
 
+// InputError ("baseline: ..." / "run: ...") for a malformed NCCL section, and for documents
+// written by different subcommands (bench against nccl: nothing could be judged).
 Comparison compare_runs(const bench::BenchDocument& baseline, const bench::BenchDocument& run,
                         const CompareOptions& options);
 

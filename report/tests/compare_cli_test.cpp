@@ -49,14 +49,35 @@ TEST(CompareCli, ASlowerRunFailsAndNamesTheFigure) {
 }
 
 TEST(CompareCli, WrongDocumentIsOneLineExitTwo) {
-  const std::string nccl = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-nccl.json";
-  const CliResult r = compare(kRun + " " + nccl);
+  const std::string facts = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-facts.json";
+  const CliResult r = compare(kRun + " " + facts);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "p2pcheck: error: " + nccl + ": schema `p2pcheck.nccl_report` where `p2pcheck.bench.run` was expected\n");
+  EXPECT_EQ(r.err, "p2pcheck: error: " + facts + ": schema `p2pcheck.doctor.facts` where `p2pcheck.bench.run` was expected\n");
   EXPECT_EQ(r.out, "");
   const CliResult missing = compare(kRun + " /nonexistent/run.json");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_EQ(missing.err, "p2pcheck: error: /nonexistent/run.json: cannot read: No such file or directory\n");
+}
+
+// The NCCL document of the same H200 run: compared with itself nothing moves; against bench's
+// document it is refused, since nothing in one could be judged against the other.
+TEST(CompareCli, NcclDocumentsCompareAndDoNotMixWithBench) {
+  const std::string nccl = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-nccl.json";
+  const CliResult same = compare(nccl + " " + nccl + " --min-bytes 2M --format json");
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+  const nlohmann::json j = nlohmann::json::parse(same.out);
+  EXPECT_EQ(j.at("regressions"), 0);
+  int judged = 0;
+  for (const auto& f : j.at("figures")) {
+    const std::string key = f.at("figure");
+    ASSERT_EQ(key.rfind("nccl ", 0), 0u) << key;
+    if (f.at("verdict") == "same") ++judged;
+  }
+  EXPECT_GT(judged, 0);  // sizes of 2 MiB and more, every operation
+  const CliResult mixed = compare(kRun + " " + nccl);
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_EQ(mixed.err, "p2pcheck: error: compare: the baseline was written by `p2pcheck bench`, the run by "
+                       "`p2pcheck nccl`; compare documents of the same kind\n");
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <fstream>
 
+#include "common/error.hpp"
+#include "nccl/report.hpp"
+
 namespace p2p::report {
 namespace {
 
@@ -28,6 +31,80 @@ const FigureChange& find(const Comparison& c, const std::string& key) {
 }
 
 constexpr std::uint64_t k512M = 512ull << 20;
+
+nccl::CollectiveResult coll(const std::string& op, int nranks, std::uint64_t bytes, std::optional<double> busbw,
+                            std::optional<double> algbw, const std::string& status = "ok") {
+  nccl::CollectiveResult r;
+  r.collective = op;
+  r.dtype = "float32";
+  r.nranks = nranks;
+  r.size_bytes = bytes;
+  r.busbw_gbps = busbw;
+  r.algbw_gbps = algbw;
+  r.status = status;
+  if (status != "ok") r.detail = "no completion within 30 s (timed iterations); communicators aborted";
+  return r;
+}
+
+bench::BenchDocument nccl_document(std::vector<nccl::CollectiveResult> results,
+                                   std::optional<std::vector<nccl::CollectiveResult>> p2p_off = std::nullopt) {
+  nccl::NcclReport report;
+  report.run.results = std::move(results);
+  if (p2p_off) {
+    report.p2p_off = nccl::NcclRun{};
+    report.p2p_off->p2p_disabled = true;
+    report.p2p_off->results = *p2p_off;
+  }
+  bench::BenchDocument d;
+  d.written_by = "nccl";
+  d.nccl = report;
+  return d;
+}
+
+// NCCL: busbw is judged with several ranks, algbw with one (busbw is 0 there); a collective that
+// hangs in the run is lost; the P2P-off sweep is compared on its own keys.
+TEST(Compare, NcclBusbwRegressionsAndLostCollectives) {
+  const auto base = nccl_document({coll("all_reduce", 8, 1ull << 30, 200.0, 114.3),
+                                   coll("all_gather", 8, 1ull << 30, 180.0, 205.7),
+                                   coll("all_reduce", 1, 1ull << 30, 0.0, 2130.0),
+                                   coll("broadcast", 8, 1ull << 20, 20.0, 20.0)},
+                                  std::vector<nccl::CollectiveResult>{coll("all_reduce", 8, 1ull << 30, 40.0, 22.9)});
+  const auto run = nccl_document({coll("all_reduce", 8, 1ull << 30, 150.0, 85.7),
+                                  coll("all_gather", 8, 1ull << 30, std::nullopt, std::nullopt, "hang"),
+                                  coll("all_reduce", 1, 1ull << 30, 0.0, 2100.0),
+                                  coll("broadcast", 8, 1ull << 20, 10.0, 10.0)},
+                                 std::vector<nccl::CollectiveResult>{coll("all_reduce", 8, 1ull << 30, 41.0, 23.4)});
+  const Comparison c = compare_runs(base, run, CompareOptions{5.0, 64ull << 20});
+  const FigureChange& ar = find(c, "nccl all_reduce float32 out_of_place 8r 1GiB busbw");
+  EXPECT_EQ(ar.verdict, "regressed");
+  EXPECT_NEAR(*ar.change_pct, -25.0, 1e-9);
+  EXPECT_EQ(find(c, "nccl all_gather float32 out_of_place 8r 1GiB busbw").verdict, "lost");
+  EXPECT_EQ(find(c, "nccl all_reduce float32 out_of_place 1r 1GiB algbw").verdict, "same");  // -1.4%
+  EXPECT_EQ(find(c, "nccl broadcast float32 out_of_place 8r 1MiB busbw").verdict, "not judged");  // < 64 MiB
+  EXPECT_EQ(find(c, "p2p_off nccl all_reduce float32 out_of_place 8r 1GiB busbw").verdict, "same");
+  EXPECT_EQ(c.regressions(), 2);
+}
+
+TEST(Compare, NcclRunsOnDifferentRankCountsAreNeverJudgedAgainstEachOther) {
+  const auto base = nccl_document({coll("all_reduce", 8, 1ull << 30, 200.0, 114.3)});
+  const auto run = nccl_document({coll("all_reduce", 4, 1ull << 30, 100.0, 66.7)});
+  const Comparison c = compare_runs(base, run, CompareOptions{});
+  EXPECT_EQ(find(c, "nccl all_reduce float32 out_of_place 8r 1GiB busbw").verdict, "missing");
+  EXPECT_EQ(find(c, "nccl all_reduce float32 out_of_place 4r 1GiB busbw").verdict, "new");
+  EXPECT_EQ(c.regressions(), 0);
+}
+
+TEST(Compare, MalformedNcclSectionIsAnInputErrorNamingTheSide) {
+  bench::BenchDocument base, run;
+  base.written_by = run.written_by = "nccl";
+  run.nccl = nlohmann::json{{"schema", "p2pcheck.nccl_report"}, {"version", 1}};
+  try {
+    compare_runs(base, run, CompareOptions{});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("run: ", 0), 0u) << e.what();
+  }
+}
 
 TEST(Compare, DropBeyondToleranceRegressesSmallMoveIsSame) {
   bench::BenchDocument base, run;
