@@ -6,28 +6,8 @@
 
 namespace p2p::bench {
 
-std::optional<PcieGeneration> pcie_generation(int gen) {
-  switch (gen) {
-    case 1:
-      return PcieGeneration{1, 2.5, LineCoding::k8b10b, 8.0 / 10.0};
-    case 2:
-      return PcieGeneration{2, 5.0, LineCoding::k8b10b, 8.0 / 10.0};
-    case 3:
-      return PcieGeneration{3, 8.0, LineCoding::k128b130b, 128.0 / 130.0};
-    case 4:
-      return PcieGeneration{4, 16.0, LineCoding::k128b130b, 128.0 / 130.0};
-    case 5:
-      return PcieGeneration{5, 32.0, LineCoding::k128b130b, 128.0 / 130.0};
-    case 6:
-      return PcieGeneration{6, 64.0, LineCoding::kPam4Flit, 242.0 / 256.0};
-    default:
-      return std::nullopt;
-  }
-}
-
 std::optional<double> pcie_gbps_per_direction(int gen, int width) {
-  const auto g = pcie_generation(gen);
-  if (!g) return std::nullopt;
+  if (!topo::pcie_generation(gen)) return std::nullopt;
   switch (width) {
     case 1:
     case 2:

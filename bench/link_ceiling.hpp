@@ -6,22 +6,10 @@
 #include <optional>
 #include <string>
 
+#include "topology/pcie_link.hpp"
 #include "topology/snapshot.hpp"
 
 namespace p2p::bench {
-
-enum class LineCoding { k8b10b, k128b130b, kPam4Flit };
-
-struct PcieGeneration {
-  int gen = 0;
-  double gigatransfers_per_s = 0;  // per lane
-  LineCoding coding = LineCoding::k8b10b;
-  double efficiency = 0;  // payload bits per transferred bit
-};
-
-// Gen 1-2: 8b/10b; gen 3-5: 128b/130b; gen 6: PAM4 with 256-byte FLITs, of which 242 bytes
-// are TLP and DLLP (the rest FEC and CRC). nullopt outside 1..6.
-std::optional<PcieGeneration> pcie_generation(int gen);
 
 // gen x width per direction, e.g. gen 5 x16 = 32 GT/s * 16 * 128/130 / 8 = 63.0 GB/s.
 // nullopt for an unknown generation or a width other than 1, 2, 4, 8, 12, 16, 32.

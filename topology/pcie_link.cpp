@@ -13,15 +13,28 @@ constexpr int kGpuWidths[] = {1, 2, 4, 8, 16};
 double round_to_mbps(double gbps) { return std::round(gbps * 1000.0) / 1000.0; }
 }  // namespace
 
+std::optional<PcieGeneration> pcie_generation(int gen) {
+  switch (gen) {
+    case 1:
+      return PcieGeneration{1, 2.5, LineCoding::k8b10b, 8.0 / 10.0};
+    case 2:
+      return PcieGeneration{2, 5.0, LineCoding::k8b10b, 8.0 / 10.0};
+    case 3:
+      return PcieGeneration{3, 8.0, LineCoding::k128b130b, 128.0 / 130.0};
+    case 4:
+      return PcieGeneration{4, 16.0, LineCoding::k128b130b, 128.0 / 130.0};
+    case 5:
+      return PcieGeneration{5, 32.0, LineCoding::k128b130b, 128.0 / 130.0};
+    case 6:
+      return PcieGeneration{6, 64.0, LineCoding::kPam4Flit, 242.0 / 256.0};
+    default:
+      return std::nullopt;
+  }
+}
+
 double hwloc_link_gbps(int gen, int width) {
-  double lane_gbit = 0;
-  if (gen <= 2)
-    lane_gbit = 2.5 * gen * 0.8;
-  else if (gen <= 5)
-    lane_gbit = 8.0 * (1 << (gen - 3)) * 128.0 / 130.0;
-  else
-    lane_gbit = 8.0 * (1 << (gen - 3)) * 242.0 / 256.0;
-  return lane_gbit * width / 8.0;
+  const auto g = pcie_generation(gen);
+  return g ? g->gigatransfers_per_s * g->efficiency * width / 8.0 : 0.0;
 }
 
 PcieLink make_link(int gen, int width) { return PcieLink{gen, width, round_to_mbps(hwloc_link_gbps(gen, width))}; }
@@ -55,9 +68,8 @@ std::optional<int> gen_from_transfer_rate(const std::string& sysfs_speed) {
   char unit[8] = {};
   if (std::sscanf(sysfs_speed.c_str(), "%lf %7s", &gt_per_s, unit) != 2 || std::string(unit) != "GT/s")
     return std::nullopt;
-  constexpr double kRates[] = {2.5, 5.0, 8.0, 16.0, 32.0, 64.0};
-  for (int i = 0; i < kMaxGen; ++i)
-    if (std::fabs(gt_per_s - kRates[i]) < 0.01) return i + 1;
+  for (int gen = 1; gen <= kMaxGen; ++gen)
+    if (std::fabs(gt_per_s - pcie_generation(gen)->gigatransfers_per_s) < 0.01) return gen;
   return std::nullopt;
 }
 

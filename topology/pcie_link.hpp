@@ -10,8 +10,22 @@
 
 namespace p2p::topo {
 
+enum class LineCoding { k8b10b, k128b130b, kPam4Flit };
+
+// One PCIe generation: the only table of them in the project.
+struct PcieGeneration {
+  int gen = 0;
+  double gigatransfers_per_s = 0;  // per lane
+  LineCoding coding = LineCoding::k8b10b;
+  double efficiency = 0;  // payload bits per transferred bit
+};
+
+// Gen 1-2: 8b/10b; gen 3-5: 128b/130b; gen 6: PAM4 with 256-byte FLITs, of which 242 bytes
+// are TLP and DLLP (the rest FEC and CRC). nullopt outside 1..6.
+std::optional<PcieGeneration> pcie_generation(int gen);
+
 // Per-direction bandwidth in GB/s the way hwloc computes pci_link_speed: lanes x GT/s x line
-// coding / 8, with 8b/10b for Gen1-2, 128b/130b for Gen3-5 and 242/256 FLIT for Gen6.
+// coding / 8 (see pcie_generation). 0 for a generation outside 1..6.
 double hwloc_link_gbps(int gen, int width);
 
 // A link with gen, width and the matching GB/s.

@@ -16,6 +16,8 @@ TEST(LinkCeiling, PcieGenerationsUseTheirLineCoding) {
   EXPECT_NEAR(*pcie_gbps_per_direction(5, 16), 63.015, 0.001);  // the H200's link
   // Gen6: PAM4, FLIT mode.
   EXPECT_NEAR(*pcie_gbps_per_direction(6, 16), 121.0, 0.001);
+  using p2p::topo::LineCoding;
+  using p2p::topo::pcie_generation;
   EXPECT_EQ(pcie_generation(6)->coding, LineCoding::kPam4Flit);
   EXPECT_EQ(pcie_generation(3)->coding, LineCoding::k128b130b);
   EXPECT_EQ(pcie_generation(2)->coding, LineCoding::k8b10b);
