@@ -5,7 +5,6 @@
 #include <cuda_runtime_api.h>
 #include <unistd.h>
 
-#include <ctime>
 #include <iostream>
 
 #include "bench/harness.hpp"
@@ -16,19 +15,12 @@
 #include "bench/sweep.hpp"
 #include "common/cuda_check.hpp"
 #include "common/error.hpp"
+#include "common/utc_time.hpp"
 #include "common/exit_codes.hpp"
 
 namespace p2p::bench {
 namespace {
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 GpuRecord gpu_record(const BenchContext& ctx, int ordinal) {
   GpuRecord g;
@@ -55,7 +47,7 @@ GpuRecord gpu_record(const BenchContext& ctx, int ordinal) {
 }  // namespace
 
 void describe_run_host(BenchDocument& doc, const BenchContext& ctx, const BenchInputs& inputs) {
-  if (doc.started_utc.empty()) doc.started_utc = utc_now();
+  if (doc.started_utc.empty()) doc.started_utc = utc_now_iso8601();
   doc.tool_version = P2P_VERSION;
   int driver = 0, runtime = 0;
   P2P_CHECK(cudaDriverGetVersion(&driver));
@@ -83,7 +75,7 @@ void describe_run_host(BenchDocument& doc, const BenchContext& ctx, const BenchI
 BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, std::ostream& progress) {
   BenchOutcome out;
   BenchDocument& doc = out.document;
-  doc.started_utc = utc_now();
+  doc.started_utc = utc_now_iso8601();
 
   auto ctx = std::make_shared<BenchContext>();
   ctx->topology = inputs.topology;

@@ -1,7 +1,6 @@
 #include "cli/nccl_command.hpp"
 
 #include <cmath>
-#include <ctime>
 #include <iostream>
 
 #include "common/exit_codes.hpp"
@@ -19,6 +18,7 @@
 #include "bench/run.hpp"
 #include "cli/measurement_gate.hpp"
 #include "common/error.hpp"
+#include "common/utc_time.hpp"
 #include "common/file_io.hpp"
 #include "harness/google_benchmark.hpp"
 #include "nccl/nccl_env.hpp"
@@ -171,14 +171,6 @@ bench::BenchDocument nccl_document(const nccl::NcclReport& report, const Topolog
   return doc;
 }
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 bool any_status(const nccl::NcclRun& run, const std::string& status) {
   for (const auto& r : run.results) {
@@ -190,7 +182,7 @@ bool any_status(const nccl::NcclRun& run, const std::string& status) {
 }  // namespace
 
 int run_nccl_command(const NcclCommandOptions& o) {
-  const std::string started = utc_now();
+  const std::string started = utc_now_iso8601();
   nccl::RunOptions options = run_options(o);
   options.benchmark_args = harness::checked_pass_through("nccl", o.benchmark_args);
   harness::initialize_benchmark("nccl", options.benchmark_args);  // a bad flag exits 2 before any GPU work

@@ -14,22 +14,13 @@ double round_to_mbps(double gbps) { return std::round(gbps * 1000.0) / 1000.0; }
 }  // namespace
 
 std::optional<PcieGeneration> pcie_generation(int gen) {
-  switch (gen) {
-    case 1:
-      return PcieGeneration{1, 2.5, LineCoding::k8b10b, 8.0 / 10.0};
-    case 2:
-      return PcieGeneration{2, 5.0, LineCoding::k8b10b, 8.0 / 10.0};
-    case 3:
-      return PcieGeneration{3, 8.0, LineCoding::k128b130b, 128.0 / 130.0};
-    case 4:
-      return PcieGeneration{4, 16.0, LineCoding::k128b130b, 128.0 / 130.0};
-    case 5:
-      return PcieGeneration{5, 32.0, LineCoding::k128b130b, 128.0 / 130.0};
-    case 6:
-      return PcieGeneration{6, 64.0, LineCoding::kPam4Flit, 242.0 / 256.0};
-    default:
-      return std::nullopt;
-  }
+  static constexpr PcieGeneration kGenerations[] = {
+      {1, 2.5, LineCoding::k8b10b, 8.0 / 10.0},       {2, 5.0, LineCoding::k8b10b, 8.0 / 10.0},
+      {3, 8.0, LineCoding::k128b130b, 128.0 / 130.0}, {4, 16.0, LineCoding::k128b130b, 128.0 / 130.0},
+      {5, 32.0, LineCoding::k128b130b, 128.0 / 130.0}, {6, 64.0, LineCoding::kPam4Flit, 242.0 / 256.0},
+  };
+  if (gen < 1 || gen > kMaxGen) return std::nullopt;
+  return kGenerations[gen - 1];
 }
 
 double hwloc_link_gbps(int gen, int width) {
