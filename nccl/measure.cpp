@@ -171,14 +171,58 @@ int timing_groups(const MeasureOptions& o) {
   return o.cuda_graph ? std::max(1, o.samples) : static_cast<int>(sample_sizes(o.iterations, o.samples).size());
 }
 
+void RankMemoryFree::operator()(void* p) const noexcept {
+  if (p == nullptr) return;
+  DeviceGuard on(device);
+  if (nccl_free != nullptr) {
+    nccl_free(p);
+  } else {
+    cudaFree(p);
+  }
+}
+
+namespace {
+
+RankMemory nccl_memory(const NcclApi& api, int device, std::uint64_t bytes) {
+  DeviceGuard on(device);
+  void* p = nullptr;
+  if (api.mem_alloc(&p, bytes) != ncclSuccess || p == nullptr) return RankMemory(nullptr, {device, api.mem_free});
+  return RankMemory(p, {device, api.mem_free});
+}
+
+RankMemory cuda_memory(int device, std::uint64_t bytes) {
+  DeviceGuard on(device);
+  void* p = nullptr;
+  P2P_CHECK(cudaMalloc(&p, bytes));
+  return RankMemory(p, {device, nullptr});
+}
+
+}  // namespace
+
 RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes) {
   RankBuffers b;
   b.bytes = bytes;
   // At least one element so every pointer is valid even for an empty plan.
   const std::uint64_t alloc = std::max<std::uint64_t>(bytes, 16);
+  const NcclApi& api = clique.api();
+  bool nccl_allocated = api.mem_alloc != nullptr;
+  for (int r = 0; r < clique.size() && nccl_allocated; ++r) {
+    RankMemory send = nccl_memory(api, clique.device(r), alloc);
+    RankMemory recv = nccl_memory(api, clique.device(r), alloc);
+    nccl_allocated = send != nullptr && recv != nullptr;
+    b.send.push_back(std::move(send));
+    b.recv.push_back(std::move(recv));
+  }
+  if (!nccl_allocated) {  // an old library, or no cuMem support (some VMs): plain device memory
+    b.send.clear();
+    b.recv.clear();
+    for (int r = 0; r < clique.size(); ++r) {
+      b.send.push_back(cuda_memory(clique.device(r), alloc));
+      b.recv.push_back(cuda_memory(clique.device(r), alloc));
+    }
+  }
+  b.allocator = nccl_allocated ? "ncclMemAlloc" : "cudaMalloc";
   for (int r = 0; r < clique.size(); ++r) {
-    b.send.push_back(cuda::make_device_buffer(clique.device(r), alloc));
-    b.recv.push_back(cuda::make_device_buffer(clique.device(r), alloc));
     b.wrong_counter.push_back(cuda::make_device_buffer(clique.device(r), sizeof(unsigned long long)));
   }
   b.wrong_host = cuda::make_pinned_host(sizeof(unsigned long long) * static_cast<std::size_t>(clique.size()));

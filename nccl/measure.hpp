@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,12 +19,24 @@
 
 namespace p2p::nccl {
 
-// Per-rank send and receive buffers of the same size, reused by every operation and size
-// (they are cudaMalloc'd by p2pcheck, so they survive an aborted communicator).
+// One rank's device memory, freed on its device by whichever allocator made it.
+struct RankMemoryFree {
+  int device = -1;
+  ncclResult_t (*nccl_free)(void*) = nullptr;  // null: cudaFree
+  void operator()(void* p) const noexcept;
+};
+using RankMemory = std::unique_ptr<void, RankMemoryFree>;
+
+// Per-rank send and receive buffers of the same size, reused by every operation and size.
+// They come from ncclMemAlloc where the library has it (NCCL 2.19+), as nccl-tests allocates
+// them: cuMem-backed memory, on which NCCL's own zero-copy paths apply, so the two tools time
+// NCCL on the same kind of memory; else, or if it fails, from cudaMalloc. Neither belongs to
+// a communicator, so the buffers survive an aborted one.
 struct RankBuffers {
   std::uint64_t bytes = 0;
-  std::vector<cuda::DevicePtr> send;
-  std::vector<cuda::DevicePtr> recv;
+  std::string allocator;  // "ncclMemAlloc" | "cudaMalloc"
+  std::vector<RankMemory> send;
+  std::vector<RankMemory> recv;
   std::vector<cuda::DevicePtr> wrong_counter;  // one unsigned long long per rank
   cuda::PinnedHostPtr wrong_host;               // their copies, one per rank
 };

@@ -50,6 +50,9 @@ NcclApi load_nccl_api(const std::string& soname) {
   resolve(*lib, api.recv, "ncclRecv");
   api.get_last_error = lib->function<decltype(api.get_last_error)>("ncclGetLastError");
   api.all_to_all = lib->function<decltype(api.all_to_all)>("ncclAlltoAll");
+  api.mem_alloc = lib->function<decltype(api.mem_alloc)>("ncclMemAlloc");
+  api.mem_free = lib->function<decltype(api.mem_free)>("ncclMemFree");
+  if (api.mem_alloc == nullptr || api.mem_free == nullptr) api.mem_alloc = nullptr, api.mem_free = nullptr;
   api.library_path = lib->resolved_path("ncclGetVersion");
   static std::mutex mutex;
   std::lock_guard<std::mutex> lock(mutex);

@@ -77,7 +77,8 @@ void to_json(nlohmann::json& j, const NcclEnvironment& e) {
        {"nccl_env_user", e.nccl_env_user},
        {"nccl_env_p2pcheck", e.nccl_env_p2pcheck},
        {"devices", e.devices},
-       {"hostname", e.hostname}};
+       {"hostname", e.hostname},
+       {"buffer_allocator", e.buffer_allocator}};
 }
 
 void from_json(const nlohmann::json& j, NcclEnvironment& e) {
@@ -93,6 +94,7 @@ void from_json(const nlohmann::json& j, NcclEnvironment& e) {
   e.nccl_env_p2pcheck = j.at("nccl_env_p2pcheck").get<std::map<std::string, std::string>>();
   e.devices = j.at("devices").get<std::vector<DeviceRecord>>();
   e.hostname = j.at("hostname").get<std::string>();
+  e.buffer_allocator = j.value("buffer_allocator", std::string());  // added within version 1
 }
 
 void to_json(nlohmann::json& j, const NcclRun& r) {

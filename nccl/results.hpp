@@ -58,6 +58,7 @@ struct NcclEnvironment {
   std::map<std::string, std::string> nccl_env_p2pcheck;   // NCCL_* p2pcheck set for this run
   std::vector<DeviceRecord> devices;                      // rank order
   std::string hostname;
+  std::string buffer_allocator;  // ncclMemAlloc | cudaMalloc; "" in documents older than the field
 };
 
 struct NcclRun {

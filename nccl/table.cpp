@@ -68,6 +68,7 @@ std::string format_environment(const NcclEnvironment& env) {
   for (const auto& d : env.devices) {
     out += fmt("#   rank %d: GPU%d %s %s\n", d.rank, d.cuda_device, d.pci_bus_id.c_str(), d.name.c_str());
   }
+  if (!env.buffer_allocator.empty()) out += "# buffers from " + env.buffer_allocator + "\n";
   std::string user;
   for (const auto& [k, v] : env.nccl_env_user) user += " " + k + "=" + v;
   out += "# NCCL_* set by the user:" + (user.empty() ? std::string(" none") : user) + "\n";

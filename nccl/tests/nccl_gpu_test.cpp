@@ -259,6 +259,8 @@ TEST_F(NcclGpu, TheSweepRecordsAHangRebuildsTheCliqueAndCarriesOn) {
   ASSERT_TRUE(run.environment.nccl_library_version_code.has_value());
   EXPECT_EQ(*run.environment.nccl_library_version_code / 10000, NCCL_MAJOR);
   EXPECT_EQ(run.environment.nccl_env_p2pcheck.at("NCCL_DEBUG"), "INFO");
+  // NCCL 2.19+ exports ncclMemAlloc: buffers come from it, as nccl-tests' do.
+  EXPECT_EQ(run.environment.buffer_allocator, NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0) ? "ncclMemAlloc" : "cudaMalloc");
   EXPECT_TRUE(run.environment.cuda_driver_version.has_value());
   ASSERT_EQ(run.environment.devices.size(), devices_.size());
   EXPECT_FALSE(run.environment.devices[0].pci_bus_id.empty());

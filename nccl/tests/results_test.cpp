@@ -41,6 +41,7 @@ NcclRun sample_run() {
   run.environment.nccl_env_user = {{"NCCL_IB_DISABLE", "1"}};
   run.environment.nccl_env_p2pcheck = {{"NCCL_DEBUG", "INFO"}};
   run.environment.devices = {{0, 2, "0000:18:00.0", "NVIDIA H200"}};
+  run.environment.buffer_allocator = "ncclMemAlloc";
   run.transport.nranks = 1;
   run.transport.cells = {{TransportCell{}}};
   run.results = {sample_result()};
@@ -105,6 +106,11 @@ TEST(NcclRunJson, RoundTripsEnvironmentTransportAndResults) {
   EXPECT_EQ(back.environment.cuda_driver_version, 13000);
   EXPECT_FALSE(back.environment.cuda_runtime_version.has_value());
   EXPECT_EQ(back.environment.nccl_env_user.at("NCCL_IB_DISABLE"), "1");
+  EXPECT_EQ(back.environment.buffer_allocator, "ncclMemAlloc");
+  // Documents written before the field existed still read, with the allocator unknown.
+  nlohmann::json older = run;
+  older.at("environment").erase("buffer_allocator");
+  EXPECT_EQ(older.get<NcclRun>().environment.buffer_allocator, "");
   ASSERT_EQ(back.environment.devices.size(), 1u);
   EXPECT_EQ(back.environment.devices[0].cuda_device, 2);
   EXPECT_EQ(back.environment.devices[0].pci_bus_id, "0000:18:00.0");

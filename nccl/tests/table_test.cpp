@@ -144,7 +144,9 @@ TEST(EnvironmentText, VersionsDevicesAndVariables) {
   env.cuda_runtime_version = 13000;
   env.devices = {{0, 0, "0000:18:00.0", "NVIDIA H200"}};
   env.nccl_env_p2pcheck = {{"NCCL_DEBUG", "INFO"}};
+  env.buffer_allocator = "ncclMemAlloc";
   const std::string t = format_environment(env);
+  EXPECT_NE(t.find("# buffers from ncclMemAlloc\n"), std::string::npos) << t;
   EXPECT_NE(t.find("NCCL library 2.28.3 (/usr/lib/libnccl.so.2), headers 2.28.9"), std::string::npos) << t;
   EXPECT_NE(t.find("CUDA driver 13.0, runtime 13.0"), std::string::npos);
   EXPECT_NE(t.find("rank 0: GPU0 0000:18:00.0 NVIDIA H200"), std::string::npos);
