@@ -61,6 +61,11 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
                   "GB/s every series must reach (median over sizes at or above its saturation size); exit 1 if not")
       ->check(CLI::NonNegativeNumber);
   app->add_option("--saturation-bytes", o.saturation_bytes, "judge --min-busbw from this size on (default: found)");
+  app->add_option("--buffers", o.buffers,
+                  "where the rank buffers come from: auto (ncclMemAlloc where NCCL has it, as nccl-tests; else "
+                  "cudaMalloc), ncclMemAlloc or cudaMalloc")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "ncclMemAlloc", "cudaMalloc"}));
   app->add_flag("--compare-p2p-off", o.compare_p2p_off, "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
   app->add_option("--json", o.json, "write the results to FILE (atomically)");
   app->add_option("--nccl-log", o.nccl_log, "keep NCCL's INFO log in FILE (default: a temporary file)");
@@ -108,6 +113,7 @@ std::vector<std::string> child_arguments(const NcclCommandOptions& o) {
   add("--iters", std::to_string(o.iters));
   add("--warmup", std::to_string(o.warmup));
   add("--samples", std::to_string(o.samples));
+  add("--buffers", o.buffers);
   std::ostringstream timeout;
   timeout << o.timeout_s;
   add("--timeout", timeout.str());
@@ -140,6 +146,7 @@ nccl::RunOptions run_options(const NcclCommandOptions& o) {
   r.measure.timeout = std::chrono::duration<double>(o.timeout_s);
   r.p2p_disabled = o.p2p_off_child;
   r.benchmark_args = o.benchmark_args;
+  r.buffers = nccl::parse_buffer_allocator(o.buffers);
   return r;
 }
 

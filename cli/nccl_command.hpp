@@ -30,6 +30,7 @@ struct NcclCommandOptions {
   bool compare_p2p_off = false;
   std::string json;
   std::string nccl_log;
+  std::string buffers = "auto";  // auto | ncclMemAlloc | cudaMalloc
   bool p2p_off_child = false;  // internal: this process is the P2P-off half of a comparison
   MeasurementGateOptions gate;
   std::vector<std::string> benchmark_args;  // --benchmark_* for Google Benchmark, checked

@@ -199,13 +199,23 @@ RankMemory cuda_memory(int device, std::uint64_t bytes) {
 
 }  // namespace
 
-RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes) {
+BufferAllocator parse_buffer_allocator(const std::string& text) {
+  if (text == "auto") return BufferAllocator::kAuto;
+  if (text == "ncclMemAlloc") return BufferAllocator::kNcclMemAlloc;
+  if (text == "cudaMalloc") return BufferAllocator::kCudaMalloc;
+  throw InputError("--buffers: `" + text + "` is not auto, ncclMemAlloc or cudaMalloc");
+}
+
+RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes, BufferAllocator allocator) {
   RankBuffers b;
   b.bytes = bytes;
   // At least one element so every pointer is valid even for an empty plan.
   const std::uint64_t alloc = std::max<std::uint64_t>(bytes, 16);
   const NcclApi& api = clique.api();
-  bool nccl_allocated = api.mem_alloc != nullptr;
+  if (allocator == BufferAllocator::kNcclMemAlloc && api.mem_alloc == nullptr) {
+    throw NoGpuError("--buffers ncclMemAlloc: " + api.library_path + " has no ncclMemAlloc (NCCL 2.19 or later has)");
+  }
+  bool nccl_allocated = api.mem_alloc != nullptr && allocator != BufferAllocator::kCudaMalloc;
   for (int r = 0; r < clique.size() && nccl_allocated; ++r) {
     RankMemory send = nccl_memory(api, clique.device(r), alloc);
     RankMemory recv = nccl_memory(api, clique.device(r), alloc);
@@ -213,7 +223,10 @@ RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes) {
     b.send.push_back(std::move(send));
     b.recv.push_back(std::move(recv));
   }
-  if (!nccl_allocated) {  // an old library, or no cuMem support (some VMs): plain device memory
+  if (!nccl_allocated && allocator == BufferAllocator::kNcclMemAlloc) {
+    throw NoGpuError("--buffers ncclMemAlloc: ncclMemAlloc of " + std::to_string(alloc) + " bytes failed (see NCCL's log)");
+  }
+  if (!nccl_allocated) {  // an old library, no cuMem support (some VMs), or asked for: plain device memory
     b.send.clear();
     b.recv.clear();
     for (int r = 0; r < clique.size(); ++r) {

@@ -41,7 +41,15 @@ struct RankBuffers {
   cuda::PinnedHostPtr wrong_host;               // their copies, one per rank
 };
 
-RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes);
+enum class BufferAllocator { kAuto, kNcclMemAlloc, kCudaMalloc };
+
+// kAuto: ncclMemAlloc where the library has it and it succeeds, else cudaMalloc.
+// kNcclMemAlloc: NoGpuError naming the cause when NCCL cannot allocate.
+RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes,
+                             BufferAllocator allocator = BufferAllocator::kAuto);
+
+// "auto" | "ncclMemAlloc" | "cudaMalloc"; InputError("--buffers: ...") otherwise.
+BufferAllocator parse_buffer_allocator(const std::string& text);
 
 struct MeasureOptions {
   int warmup_iterations = 5;

@@ -128,7 +128,7 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
   {
     // Shared by every registered benchmark of this sweep, in plan order.
     auto clique = std::make_shared<std::unique_ptr<Clique>>(std::make_unique<Clique>(api, devices, o.measure.timeout));
-    auto buffers = std::make_shared<RankBuffers>(allocate_buffers(**clique, buffer_bytes(plan)));
+    auto buffers = std::make_shared<RankBuffers>(allocate_buffers(**clique, buffer_bytes(plan), o.buffers));
     run.environment.buffer_allocator = buffers->allocator;
     register_nccl_benchmarks(plan, timing_groups(o.measure), [&, clique, buffers](const PlannedCase& c) {
       std::unique_ptr<Clique>& current = *clique;

@@ -26,6 +26,7 @@ struct RunOptions {
   bool p2p_disabled = false;  // set NCCL_P2P_DISABLE=1 (takes effect only in a fresh process)
   std::string nccl_log_path;  // NCCL_DEBUG_FILE; required
   std::vector<std::string> benchmark_args;  // "--benchmark_*=..." for Google Benchmark
+  BufferAllocator buffers = BufferAllocator::kAuto;
   // Test hook, called before each measurement with the clique it will run on.
   std::function<void(Clique&, const PlannedCase&)> before_case;
 };
