@@ -3,6 +3,7 @@
 
 #include "doctor/collect.hpp"
 #include "doctor/derived.hpp"
+#include "doctor/probes.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -19,6 +20,22 @@ TEST(LiveDoctorGpu, CudaAndNvmlWorkAndAgree) {
   EXPECT_EQ(j.facts.cuda.device_count, j.facts.nvml.device_count);
   for (const auto& f : j.findings) EXPECT_NE(f.summary, "") << f.id;
   EXPECT_TRUE(j.verdict.state == "healthy" || j.verdict.state == "degraded") << j.verdict.headline;
+}
+
+// The NVLink probe live topology uses: NVML answers for every GPU it lists (an empty list
+// where NVLink is absent or disabled), each far end a PCI bus id, never more than 18 links.
+TEST(LiveDoctorGpu, NvlinkProbeAnswersForEveryGpu) {
+  const Facts facts = collect_facts(CollectOptions{});
+  if (facts.nvml.devices.empty()) GTEST_SKIP() << "NVML lists no GPU here (" << facts.nvml.status << ")";
+  std::vector<std::string> bus_ids;
+  for (const auto& d : facts.nvml.devices) bus_ids.push_back(d.pci_bus_id);
+  const auto remotes = probe_nvlink_remotes(bus_ids, 45000);
+  ASSERT_TRUE(remotes.has_value()) << "the NVLink probe failed on a host where NVML works";
+  ASSERT_EQ(remotes->size(), bus_ids.size());
+  for (std::size_t i = 0; i < remotes->size(); ++i) {
+    EXPECT_LE((*remotes)[i].size(), 18u) << bus_ids[i];
+    for (const auto& far : (*remotes)[i]) EXPECT_EQ(far.size(), 12u) << bus_ids[i] << " -> `" << far << "`";
+  }
 }
 
 }  // namespace
