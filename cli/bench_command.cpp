@@ -118,6 +118,8 @@ Command add_bench_command(CLI::App& root) {
       ->check(CLI::IsMember({"pinned", "hugepages"}));
   // --benchmark_* flags go to Google Benchmark unchanged.
   app->allow_extras();
+  app->footer("Google Benchmark flags pass through: --benchmark_filter=REGEX (case names as in the progress line), "
+              "--benchmark_repetitions=N, --benchmark_format=json|csv (its report on stdout, tables on stderr).");
   return Command{app, [o, app] { return run_bench_command(*o, app->remaining()); }};
 }
 

@@ -73,6 +73,8 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
   add_gate_options(app, o.gate);
   // --benchmark_* flags go to Google Benchmark unchanged (checked before anything runs).
   app->allow_extras();
+  app->footer("Google Benchmark flags pass through: --benchmark_filter=REGEX (case names as in the progress line), "
+              "--benchmark_repetitions=N, --benchmark_format=json|csv (its report on stdout, tables on stderr).");
   return app;
 }
 
