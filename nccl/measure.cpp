@@ -243,6 +243,13 @@ RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes, BufferAl
   return b;
 }
 
+bool warm_up(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
+             const MeasureOptions& o) {
+  const std::vector<RankRegions> regions = regions_for(clique, buffers, op, shape, false);
+  for (int i = 0; i < std::max(1, o.warmup_iterations); ++i) enqueue(clique, op, regions);
+  return clique.wait(o.timeout);
+}
+
 Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
                     bool in_place, const MeasureOptions& o) {
   Measurement m;

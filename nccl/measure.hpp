@@ -78,6 +78,13 @@ struct Measurement {
 // How many timed groups one measurement has: the samples of --iters, or the graph launches.
 int timing_groups(const MeasureOptions& options);
 
+// Untimed, unverified: `options.warmup_iterations` operations at this shape, then a wait.
+// Run once per operation at its largest size before a sweep, as nccl-tests does, so that what
+// NCCL and the driver set up on first use is not timed in the first size. False on a hang
+// (the clique is aborted).
+bool warm_up(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
+             const MeasureOptions& options);
+
 // Throws ApiError for a failed CUDA/NCCL call (the caller records it and aborts the clique).
 Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
                     bool in_place, const MeasureOptions& options);
