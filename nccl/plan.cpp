@@ -58,4 +58,19 @@ std::uint64_t buffer_bytes(const std::vector<PlannedCase>& plan) {
   return bytes;
 }
 
+std::vector<PlannedCase> largest_per_operation(const std::vector<PlannedCase>& plan) {
+  std::vector<PlannedCase> out;
+  for (const PlannedCase& c : plan) {
+    auto same = std::find_if(out.begin(), out.end(), [&](const PlannedCase& o) {
+      return o.op.collective == c.op.collective && o.op.dtype == c.op.dtype;
+    });
+    if (same == out.end()) {
+      out.push_back(c);
+    } else if (c.shape.size_bytes > same->shape.size_bytes) {
+      *same = c;
+    }
+  }
+  return out;
+}
+
 }  // namespace p2p::nccl

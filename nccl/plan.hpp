@@ -26,4 +26,8 @@ std::vector<PlannedCase> plan_cases(const std::vector<Collective>& collectives, 
 // The buffer size every rank needs for the whole plan (largest send or receive buffer).
 std::uint64_t buffer_bytes(const std::vector<PlannedCase>& plan);
 
+// One case per (operation, type) of the plan: the one with the largest message, in plan order
+// of first appearance. What the sweep warms up before timing anything, as nccl-tests does.
+std::vector<PlannedCase> largest_per_operation(const std::vector<PlannedCase>& plan);
+
 }  // namespace p2p::nccl

@@ -3,7 +3,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <map>
 #include <memory>
 #include <set>
 
@@ -132,14 +131,9 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
     auto buffers = std::make_shared<RankBuffers>(allocate_buffers(**clique, buffer_bytes(plan), o.buffers));
     run.environment.buffer_allocator = buffers->allocator;
     // As nccl-tests: every operation once at its largest size before anything is timed.
-    std::map<std::pair<Collective, DataType>, const PlannedCase*> largest;
-    for (const PlannedCase& c : plan) {
-      const PlannedCase*& l = largest[{c.op.collective, c.op.dtype}];
-      if (l == nullptr || c.shape.size_bytes > l->shape.size_bytes) l = &c;
-    }
-    for (const auto& [key, c] : largest) {
+    for (const PlannedCase& c : largest_per_operation(plan)) {
       try {
-        if (!warm_up(**clique, *buffers, c->op, c->shape, o.measure)) break;  // aborted: the cases rebuild it
+        if (!warm_up(**clique, *buffers, c.op, c.shape, o.measure)) break;  // aborted: the cases rebuild it
       } catch (const ApiError&) {
         (*clique)->abort();  // the failure will be recorded by the case itself
         break;

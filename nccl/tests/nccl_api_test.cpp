@@ -1,4 +1,5 @@
 #include "nccl/nccl_api.hpp"
+#include "nccl/measure.hpp"
 
 #include <gtest/gtest.h>
 
@@ -38,6 +39,18 @@ TEST(NcclCheck, FailureBecomesApiErrorWithNameAndCallSite) {
   }
   EXPECT_STREQ(nccl_result_name(ncclRemoteError), "ncclRemoteError");
   EXPECT_STREQ(nccl_result_name(static_cast<ncclResult_t>(77)), "unknown ncclResult_t");
+}
+
+TEST(BufferAllocator, NamesAreTheOptionValues) {
+  EXPECT_EQ(parse_buffer_allocator("auto"), BufferAllocator::kAuto);
+  EXPECT_EQ(parse_buffer_allocator("ncclMemAlloc"), BufferAllocator::kNcclMemAlloc);
+  EXPECT_EQ(parse_buffer_allocator("cudaMalloc"), BufferAllocator::kCudaMalloc);
+  try {
+    parse_buffer_allocator("malloc");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "--buffers: `malloc` is not auto, ncclMemAlloc or cudaMalloc");
+  }
 }
 
 }  // namespace

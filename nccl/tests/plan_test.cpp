@@ -74,6 +74,19 @@ TEST(Plan, EveryCaseHasItsOwnBenchmarkName) {
   EXPECT_EQ(selected, 2 * 3);  // 1->0 and 1->1, three sizes
 }
 
+TEST(Plan, WarmUpTakesEachOperationAtItsLargestSize) {
+  const auto plan = plan_cases({Collective::kAllReduce, Collective::kSendRecvPair},
+                               {DataType::kFloat32, DataType::kFloat16}, {1024, 64ull << 20, 1ull << 30}, 2);
+  const auto warm = largest_per_operation(plan);
+  ASSERT_EQ(warm.size(), 4u);  // 2 operations x 2 types
+  for (const auto& c : warm) EXPECT_EQ(c.shape.size_bytes, 1ull << 30) << to_string(c.op.collective);
+  EXPECT_EQ(warm[0].op.collective, Collective::kAllReduce);
+  EXPECT_EQ(warm[0].op.dtype, DataType::kFloat32);
+  EXPECT_EQ(warm[3].op.collective, Collective::kSendRecvPair);
+  EXPECT_EQ(warm[3].op.dtype, DataType::kFloat16);
+  EXPECT_TRUE(largest_per_operation({}).empty());
+}
+
 TEST(Plan, ParticipantsOfAPairAreItsEnds) {
   OpSpec op;
   op.collective = Collective::kSendRecvPair;
