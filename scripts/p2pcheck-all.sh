@@ -5,7 +5,7 @@
 #   scripts/p2pcheck-all.sh [OUT_DIR] [-- gate arguments, e.g. --expect golden.json --policy policy.json]
 #
 # Without gate arguments the gate uses results/policies/default.json (at least one GPU). The
-# same arguments go to `bench`, which runs the gate again on what it measures.
+# same arguments go to `bench` and `nccl`, which run the gate again on what they measure.
 # Exit status: the first failing step's p2pcheck exit code (see README "Exit codes"); 0 when all pass.
 set -uo pipefail
 cd "$(dirname "$0")/.."
