@@ -38,16 +38,6 @@ std::string number(double v) {
   return buf;
 }
 
-std::string cell_text(const std::optional<MatrixCell>& c) {
-  if (!c) return "-";
-  if (!c->text.empty()) return c->text;
-  if (c->status == "waived") return "waived";
-  if (c->status == "error") return "error";
-  std::string t = c->value ? number(*c->value) : "?";
-  if (c->achieved_pct) t += " (" + std::to_string(static_cast<int>(*c->achieved_pct + 0.5)) + "%)";
-  if (c->status == "failed") t += " FAILED";
-  return t;
-}
 
 template <class Record>
 std::string route_of(const Record& r) {
@@ -189,6 +179,17 @@ std::vector<Matrix> sweep_tables(const std::vector<BandwidthResult>& records) {
     out.push_back(std::move(m));
   }
   return out;
+}
+
+std::string cell_text(const std::optional<MatrixCell>& c) {
+  if (!c) return "-";
+  if (!c->text.empty()) return c->text;
+  if (c->status == "waived") return "waived";
+  if (c->status == "error") return "error";
+  std::string t = c->value ? number(*c->value) : "?";
+  if (c->achieved_pct) t += " (" + std::to_string(static_cast<int>(*c->achieved_pct + 0.5)) + "%)";
+  if (c->status == "failed") t += " FAILED";
+  return t;
 }
 
 std::string render(const Matrix& m) {

@@ -41,4 +41,7 @@ std::vector<Matrix> sweep_tables(const std::vector<BandwidthResult>& records);
 // Fixed-width text. Values print with 2 decimals (1 above 1000), achieved % in parentheses.
 std::string render(const Matrix& m);
 
+// One cell as render() prints it: "55.34 (88%)", "waived", "error", "12.1 FAILED", "-".
+std::string cell_text(const std::optional<MatrixCell>& cell);
+
 }  // namespace p2p::bench

@@ -44,17 +44,9 @@ std::string render_text_report(const BenchDocument& d) {
   for (const auto& m : bandwidth_matrices(d.bandwidth, true)) os << render(m) << "\n";
   for (const auto& m : sweep_tables(d.bandwidth)) os << render(m) << "\n";
   for (const auto& m : latency_matrices(d.latency)) os << render(m) << "\n";
-  int ok = 0, failed = 0, waived = 0, errors = 0;
-  auto count = [&](const std::string& s) {
-    ok += s == "ok";
-    failed += s == "failed";
-    waived += s == "waived";
-    errors += s == "error";
-  };
-  for (const auto& r : d.bandwidth) count(r.status);
-  for (const auto& r : d.latency) count(r.status);
-  os << "summary: " << ok << " figures verified, " << failed << " FAILED verification, " << waived
-     << " waived, " << errors << " errors\n";
+  const FigureCounts c = count_figures(d);
+  os << "summary: " << c.ok << " figures verified, " << c.failed << " FAILED verification, " << c.waived
+     << " waived, " << c.errors << " errors\n";
   return os.str();
 }
 

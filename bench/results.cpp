@@ -230,6 +230,19 @@ void from_json(const json& j, BenchDocument& r) {
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
 }
 
+FigureCounts count_figures(const BenchDocument& doc) {
+  FigureCounts c;
+  const auto add = [&c](const std::string& status) {
+    c.ok += status == "ok";
+    c.failed += status == "failed";
+    c.waived += status == "waived";
+    c.errors += status == "error";
+  };
+  for (const auto& r : doc.bandwidth) add(r.status);
+  for (const auto& r : doc.latency) add(r.status);
+  return c;
+}
+
 BenchDocument bench_document_from_json(const json& j, const std::string& source) {
   try {
     return j.get<BenchDocument>();

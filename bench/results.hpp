@@ -144,6 +144,15 @@ void from_json(const nlohmann::json& j, GateRecord& r);
 void to_json(nlohmann::json& j, const BenchDocument& r);
 void from_json(const nlohmann::json& j, BenchDocument& r);
 
+// How the figures of a document ended, bandwidth and latency together.
+struct FigureCounts {
+  int ok = 0;
+  int failed = 0;  // verification failed
+  int waived = 0;
+  int errors = 0;
+};
+FigureCounts count_figures(const BenchDocument& doc);
+
 // Reads a document, turning any schema, version or type problem into
 // InputError("<source>: <problem>").
 BenchDocument bench_document_from_json(const nlohmann::json& j, const std::string& source);

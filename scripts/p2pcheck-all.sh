@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: install, build, then run the whole acceptance chain on this
-# host — doctor → topo → gate → bench → nccl — keeping every artefact in one folder.
+# host — doctor → topo → gate → bench → nccl, and an HTML report of each — keeping every artefact in
+# one folder.
 #
 #   scripts/p2pcheck-all.sh [OUT_DIR] [-- gate arguments, e.g. --expect golden.json --policy policy.json]
 #
@@ -37,6 +38,10 @@ step topo "$bin" topo --save "$out/topology.json"
 if step gate "$bin" gate "${gate_args[@]}"; then
   step bench "$bin" bench "${gate_args[@]}" --json "$out/bench.json"
   step nccl "$bin" nccl "${gate_args[@]}" --json "$out/nccl.json"
+  # Pages for people beside the documents for machines (a report never changes the exit status).
+  for doc in bench nccl; do
+    [[ -s $out/$doc.json ]] && "$bin" report "$out/$doc.json" --out "$out/$doc.html"
+  done
 else
   echo "== bench and nccl skipped: the gate did not pass (see $out/gate.txt)"
 fi

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -78,6 +79,26 @@ TEST(CompareCli, NcclDocumentsCompareAndDoNotMixWithBench) {
   EXPECT_EQ(mixed.exit_code, 2);
   EXPECT_EQ(mixed.err, "p2pcheck: error: compare: the baseline was written by `p2pcheck bench`, the run by "
                        "`p2pcheck nccl`; compare documents of the same kind\n");
+}
+
+// `p2pcheck report`: the page lands beside the results (run.json -> run.html) or where --out
+// says; a document it cannot read is one line, exit 2, and no page.
+TEST(ReportCli, WritesThePageAndRefusesWhatItCannotRead) {
+  const std::string dir = ::testing::TempDir() + "/p2p_report_" + std::to_string(::getpid());
+  ASSERT_EQ(std::system(("mkdir -p " + dir + " && cp " + kRun + " " + dir + "/run.json").c_str()), 0);
+  CliResult r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + dir + "/run.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "p2pcheck report: wrote " + dir + "/run.html\n");
+  EXPECT_NE(slurp(dir + "/run.html").find("<h1>p2pcheck bench report: vm</h1>"), std::string::npos);
+  r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + dir + "/run.json --out -");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u);
+  const std::string facts = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-facts.json";
+  r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + facts + " --out " + dir + "/facts.html");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "p2pcheck: error: " + facts + ": schema `p2pcheck.doctor.facts` where `p2pcheck.bench.run` was expected\n");
+  EXPECT_TRUE(slurp(dir + "/facts.html").empty()) << "a page was written for a document that could not be read";
+  std::system(("rm -rf " + dir).c_str());
 }
 
 }  // namespace

@@ -1,0 +1,354 @@
+#include "report/html_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "bench/matrix.hpp"
+#include "nccl/report.hpp"
+#include "nccl/table.hpp"
+
+namespace p2p::report {
+
+namespace {
+
+constexpr const char* kStyle = R"(<style>
+body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1em}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
+th{background:#f3f3f3}td.l,th.l{text-align:left}td.na{color:#999;background:#fafafa}
+td.bad{background:#f4b6b6;font-weight:bold}td.waived{background:#e6e6e6;color:#555}
+.note{color:#555;font-size:.9em}pre{background:#f7f7f7;padding:.6em;overflow-x:auto}
+.pass{color:#1a7f37;font-weight:bold}.block{color:#b42318;font-weight:bold}
+svg text{font-size:11px}.legend{font-size:.9em;margin-bottom:1em}.legend span{margin-right:1em}
+</style>
+)";
+
+constexpr const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+                                    "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"};
+
+std::string number(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, v >= 1000 ? "%.1f" : "%.2f", v);
+  return b;
+}
+
+std::string size_label(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (u < 4 && bytes >= 1024) {
+    bytes /= 1024;
+    ++u;
+  }
+  char b[32];
+  std::snprintf(b, sizeof b, "%g%s", bytes, units[u]);
+  return b;
+}
+
+// A cell's colour: the share of the link's ceiling when known, else the share of the best
+// (or, for latency, the lowest) figure of the same matrix.
+std::optional<double> fraction_of(const bench::MatrixCell& c, double best, bool lower_is_better) {
+  if (c.status != "ok" || !c.value || *c.value <= 0 || best <= 0) return std::nullopt;
+  if (c.achieved_pct) return *c.achieved_pct / 100.0;
+  return lower_is_better ? best / *c.value : *c.value / best;
+}
+
+std::string heatmap(const bench::Matrix& m, bool lower_is_better) {
+  double best = 0;
+  for (const auto& row : m.cells) {
+    for (const auto& c : row) {
+      if (!c || c->status != "ok" || !c->value) continue;
+      if (best == 0 || (lower_is_better ? *c->value < best : *c->value > best)) best = *c->value;
+    }
+  }
+  std::ostringstream os;
+  os << "<h3>" << html_escape(m.title) << "</h3>\n<table><tr><th></th>";
+  for (const auto& c : m.cols) os << "<th>" << html_escape(c) << "</th>";
+  os << "</tr>\n";
+  for (std::size_t i = 0; i < m.rows.size(); ++i) {
+    os << "<tr><th class=\"l\">" << html_escape(m.rows[i]) << "</th>";
+    for (std::size_t j = 0; j < m.cols.size(); ++j) {
+      const auto& cell = m.cells[i][j];
+      const std::string text = html_escape(bench::cell_text(cell));
+      if (!cell) {
+        os << "<td class=\"na\">-</td>";
+      } else if (cell->status == "waived") {
+        os << "<td class=\"waived\">" << text << "</td>";
+      } else if (cell->status != "ok") {
+        os << "<td class=\"bad\">" << text << "</td>";
+      } else if (const auto f = fraction_of(*cell, best, lower_is_better)) {
+        os << "<td style=\"background:" << heat_colour(*f) << "\">" << text << "</td>";
+      } else {
+        os << "<td>" << text << "</td>";
+      }
+    }
+    os << "</tr>\n";
+  }
+  os << "</table>\n";
+  for (const auto& n : m.notes) os << "<div class=\"note\">" << html_escape(n) << "</div>\n";
+  return os.str();
+}
+
+struct Series {
+  std::string name;
+  std::vector<std::pair<double, double>> points;  // (bytes, value), ascending bytes
+};
+
+// Value against message size, log2 on x; y linear from 0, or logarithmic where the values
+// span decades (NCCL from 8 B to 1 GiB). One polyline per series, the legend below.
+std::string chart(const std::string& title, const std::string& unit, const std::vector<Series>& series,
+                  bool log_y = false) {
+  double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+  bool any = false;
+  for (const auto& s : series) {
+    for (const auto& [x, y] : s.points) {
+      if (log_y && y <= 0) continue;
+      const double lx = std::log2(x);
+      x0 = any ? std::min(x0, lx) : lx;
+      x1 = any ? std::max(x1, lx) : lx;
+      y0 = any ? std::min(y0, y) : y;
+      y1 = any ? std::max(y1, y) : y;
+      any = true;
+    }
+  }
+  if (!any || y1 <= 0) return "";
+  if (x1 == x0) x1 = x0 + 1;
+  const double ly0 = log_y ? std::floor(std::log10(y0)) : 0;
+  const double ly1 = log_y ? std::ceil(std::log10(y1)) : 0;
+  constexpr double kW = 680, kH = 270, kLeft = 70, kBottom = 30, kTop = 24, kRight = 10;
+  const auto px = [&](double bytes) { return kLeft + (std::log2(bytes) - x0) / (x1 - x0) * (kW - kLeft - kRight); };
+  const auto py = [&](double v) {
+    const double f = log_y ? (std::log10(v) - ly0) / std::max(1.0, ly1 - ly0) : v / (y1 * 1.05);
+    return kTop + (1 - f) * (kH - kTop - kBottom);
+  };
+  std::ostringstream os;
+  os << "<h3>" << html_escape(title) << "</h3>\n<svg width=\"" << kW << "\" height=\"" << kH
+     << "\" role=\"img\" aria-label=\"" << html_escape(title) << "\">\n";
+  os << "<line x1=\"" << kLeft << "\" y1=\"" << kH - kBottom << "\" x2=\"" << kW - kRight << "\" y2=\"" << kH - kBottom
+     << "\" stroke=\"#888\"/><line x1=\"" << kLeft << "\" y1=\"" << kTop << "\" x2=\"" << kLeft << "\" y2=\""
+     << kH - kBottom << "\" stroke=\"#888\"/>\n";
+  std::vector<double> ticks;
+  if (log_y) {
+    for (double e = ly0; e <= ly1; e += std::max(1.0, std::floor((ly1 - ly0) / 6))) ticks.push_back(std::pow(10.0, e));
+  } else {
+    for (int k = 0; k <= 4; ++k) ticks.push_back(y1 * k / 4);
+  }
+  for (double v : ticks) {
+    char label[32];
+    std::snprintf(label, sizeof label, "%.4g", v);
+    os << "<text x=\"" << kLeft - 4 << "\" y=\"" << py(log_y ? v : std::max(v, 0.0)) + 4 << "\" text-anchor=\"end\">"
+       << label << "</text>\n";
+  }
+  os << "<text x=\"" << kLeft << "\" y=\"" << kTop - 10 << "\" text-anchor=\"middle\">" << html_escape(unit)
+     << (log_y ? " (log)" : "") << "</text>\n";
+  const int step = std::max(1, static_cast<int>((x1 - x0) / 8));
+  for (int e = static_cast<int>(std::ceil(x0)); e <= static_cast<int>(x1); e += step) {
+    os << "<text x=\"" << px(std::exp2(e)) << "\" y=\"" << kH - kBottom + 16 << "\" text-anchor=\"middle\">"
+       << size_label(std::exp2(e)) << "</text>\n";
+  }
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const char* colour = kPalette[i % (sizeof kPalette / sizeof *kPalette)];
+    os << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
+    for (const auto& [x, y] : series[i].points) {
+      if (!log_y || y > 0) os << px(x) << "," << py(y) << " ";
+    }
+    os << "\"><title>" << html_escape(series[i].name) << "</title></polyline>\n";
+  }
+  os << "</svg>\n<div class=\"legend\">";
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    os << "<span style=\"color:" << kPalette[i % (sizeof kPalette / sizeof *kPalette)] << "\">&#9632; "
+       << html_escape(series[i].name) << "</span> ";
+  }
+  os << "</div>\n";
+  return os.str();
+}
+
+std::string header(const bench::BenchDocument& d, const std::string& source) {
+  std::ostringstream os;
+  os << "<h1>p2pcheck " << html_escape(d.written_by) << " report: " << html_escape(d.hostname.empty() ? "this host" : d.hostname)
+     << "</h1>\n<table>\n";
+  const auto row = [&](const std::string& k, const std::string& v) {
+    os << "<tr><th class=\"l\">" << html_escape(k) << "</th><td class=\"l\">" << html_escape(v) << "</td></tr>\n";
+  };
+  row("results", source);
+  row("started (UTC)", d.started_utc);
+  row("p2pcheck", d.tool_version);
+  row("driver", d.nvidia_driver_version.empty() ? "unknown" : d.nvidia_driver_version);
+  row("CUDA driver / runtime", d.cuda_driver_version + " / " + d.cuda_runtime_version);
+  row("environment", d.environment);
+  row("topology", d.topology_source);
+  os << "<tr><th class=\"l\">gate</th><td class=\"l\">";
+  if (d.gate.decision) {
+    os << "<span class=\"" << (*d.gate.decision == "pass" ? "pass" : "block") << "\">" << html_escape(*d.gate.decision)
+       << "</span> ";
+  } else {
+    os << "not run ";
+  }
+  os << html_escape(d.gate.detail) << (d.skip_gate ? " (--skip-gate given)" : "") << "</td></tr>\n</table>\n";
+  for (const auto& w : d.warnings) os << "<div class=\"note\">warning: " << html_escape(w) << "</div>\n";
+  if (!d.gpus.empty()) {
+    os << "<h2>GPUs</h2>\n<table><tr><th>GPU</th><th class=\"l\">PCI</th><th class=\"l\">name</th><th class=\"l\">link</th>"
+          "<th>NUMA</th><th class=\"l\">CPUs</th></tr>\n";
+    for (const auto& g : d.gpus) {
+      os << "<tr><td>gpu" << g.cuda_ordinal << "</td><td class=\"l\">" << html_escape(g.pci_bus_id) << "</td><td class=\"l\">"
+         << html_escape(g.name) << "</td><td class=\"l\">" << html_escape(g.link.empty() ? "unknown" : g.link) << "</td><td>"
+         << g.numa_node << "</td><td class=\"l\">" << html_escape(g.cpuset) << "</td></tr>\n";
+    }
+    os << "</table>\n";
+  }
+  return os.str();
+}
+
+// The snapshot's own display matrix (NV#, PIX, PXB, PHB, NODE, SYS), coloured from the best
+// path class to the worst, with CUDA's peer access beside it where the document has it.
+std::string topology_section(const bench::BenchDocument& d) {
+  if (!d.topology.is_object() || !d.topology.contains("matrix")) return "";
+  const auto& matrix = d.topology.at("matrix");
+  if (!matrix.is_array() || matrix.size() < 2) return "";
+  const auto rank = [](const std::string& label) -> std::optional<double> {
+    if (label.rfind("NV", 0) == 0) return 1.0;
+    static const std::map<std::string, double> order = {{"PIX", 0.8}, {"PXB", 0.65}, {"PHB", 0.4}, {"NODE", 0.25}, {"SYS", 0.0}};
+    const auto it = order.find(label);
+    return it == order.end() ? std::nullopt : std::optional<double>(it->second);
+  };
+  std::ostringstream os;
+  os << "<h2>Topology</h2>\n<table><tr><th></th>";
+  for (std::size_t j = 0; j < matrix.size(); ++j) os << "<th>GPU" << j << "</th>";
+  os << "</tr>\n";
+  for (std::size_t i = 0; i < matrix.size(); ++i) {
+    os << "<tr><th class=\"l\">GPU" << i << "</th>";
+    for (std::size_t j = 0; j < matrix[i].size(); ++j) {
+      const std::string label = matrix[i][j].is_string() ? matrix[i][j].get<std::string>() : "?";
+      std::string p2p;
+      if (i != j && i < d.p2p_access.size() && j < d.p2p_access[i].size()) p2p = d.p2p_access[i][j] ? "" : " (no P2P)";
+      const auto f = rank(label);
+      os << "<td" << (f ? " style=\"background:" + heat_colour(*f) + "\"" : std::string()) << ">" << html_escape(label + p2p)
+         << "</td>";
+    }
+    os << "</tr>\n";
+  }
+  os << "</table>\n";
+  return os.str();
+}
+
+std::string bench_sections(const bench::BenchDocument& d) {
+  std::ostringstream os;
+  const auto bandwidth = bench::bandwidth_matrices(d.bandwidth, true);
+  if (!bandwidth.empty()) os << "<h2>Bandwidth at the largest size</h2>\n";
+  for (const auto& m : bandwidth) os << heatmap(m, false);
+  // One chart per case: each route (and part) a line over the sizes measured.
+  std::vector<std::string> cases;
+  std::map<std::string, std::map<std::string, Series>> by_case;
+  for (const auto& r : d.bandwidth) {
+    if (r.status != "ok" || !r.median_gbps) continue;
+    if (by_case.count(r.case_name) == 0) cases.push_back(r.case_name);
+    const std::string route = r.src + "->" + r.dst + (r.part.empty() ? "" : " " + r.part);
+    Series& s = by_case[r.case_name][route];
+    s.name = route;
+    s.points.emplace_back(static_cast<double>(r.bytes), *r.median_gbps);
+  }
+  std::string charts;
+  for (const auto& c : cases) {
+    std::vector<Series> series;
+    for (auto& [route, s] : by_case[c]) {
+      std::sort(s.points.begin(), s.points.end());
+      if (s.points.size() > 1) series.push_back(s);
+    }
+    if (!series.empty()) charts += chart(c + ": median GB/s by copy size", "GB/s", series);
+  }
+  if (!charts.empty()) os << "<h2>Size sweeps</h2>\n" << charts;
+  const auto latency = bench::latency_matrices(d.latency);
+  if (!latency.empty()) os << "<h2>Latency</h2>\n";
+  for (const auto& m : latency) os << heatmap(m, true);
+  const bench::FigureCounts c = bench::count_figures(d);
+  if (c.ok + c.failed + c.waived + c.errors > 0) {
+    os << "<p>" << c.ok << " figures verified, " << c.failed << " FAILED verification, " << c.waived << " waived, "
+       << c.errors << " errors</p>\n";
+  }
+  return os.str();
+}
+
+std::string nccl_run_section(const nccl::NcclRun& run, const std::string& title) {
+  std::ostringstream os;
+  os << "<h2>" << html_escape(title) << "</h2>\n";
+  // Per operation: one line per (type, placement, pair), busbw (algbw with one rank).
+  std::vector<std::string> ops;
+  std::map<std::string, std::map<std::string, Series>> by_op;
+  std::map<std::string, int> bad;
+  for (const auto& r : run.results) {
+    if (by_op.count(r.collective) == 0) ops.push_back(r.collective);
+    auto& group = by_op[r.collective];
+    if (r.status != "ok") ++bad[r.collective];
+    const auto value = r.nranks > 1 ? r.busbw_gbps : r.algbw_gbps;
+    if (r.status != "ok" || !value) continue;
+    std::string name = r.dtype + (r.in_place ? " in-place" : " out-of-place");
+    if (r.src_rank && r.dst_rank) name += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
+    Series& s = group[name];
+    s.name = name;
+    s.points.emplace_back(static_cast<double>(r.size_bytes), *value);
+  }
+  for (const auto& op : ops) {
+    std::vector<Series> series;
+    for (auto& [name, s] : by_op[op]) {
+      std::sort(s.points.begin(), s.points.end());
+      series.push_back(s);
+    }
+    const bool one_rank = !run.results.empty() && run.results.front().nranks <= 1;
+    os << chart(op + (one_rank ? ": algbw (one rank: busbw is 0)" : ": busbw") + " by message size", "GB/s", series,
+                true);
+    if (bad[op] > 0) os << "<div class=\"note\">" << bad[op] << " size(s) not ok: see the table below</div>\n";
+  }
+  os << "<pre>" << html_escape(nccl::format_transport_matrix(run) + nccl::format_pair_matrix(run)) << "</pre>\n";
+  os << "<details><summary>every size, as nccl-tests prints it</summary><pre>"
+     << html_escape(nccl::format_environment(run.environment) + nccl::format_results_table(run)) << "</pre></details>\n";
+  return os.str();
+}
+
+std::string nccl_sections(const bench::BenchDocument& d, const std::string& source) {
+  if (d.nccl.is_null()) return "";
+  const nccl::NcclReport report = nccl::nccl_report_from_document(d, source);
+  std::string out = nccl_run_section(report.run, "NCCL");
+  if (report.p2p_off) out += nccl_run_section(*report.p2p_off, "NCCL with NCCL_P2P_DISABLE=1");
+  if (!report.verdicts.empty()) out += "<pre>" + html_escape(nccl::format_verdicts(report.verdicts)) + "</pre>\n";
+  return out;
+}
+
+}  // namespace
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string heat_colour(double fraction) {
+  const double f = std::clamp(std::isfinite(fraction) ? fraction : 0.0, 0.0, 1.0);
+  char b[40];
+  std::snprintf(b, sizeof b, "hsl(%d,70%%,78%%)", static_cast<int>(std::lround(120 * f)));
+  return b;
+}
+
+std::string render_html_report(const bench::BenchDocument& doc, const std::string& source) {
+  const std::string nccl = nccl_sections(doc, source);  // first: a malformed section throws before any output
+  std::ostringstream os;
+  os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>p2pcheck "
+     << html_escape(doc.written_by) << ": " << html_escape(doc.hostname) << "</title>\n"
+     << kStyle << "</head><body>\n"
+     << header(doc, source) << topology_section(doc) << bench_sections(doc) << nccl << "</body></html>\n";
+  return os.str();
+}
+
+}  // namespace p2p::report

@@ -1,0 +1,25 @@
+// The results document as one self-contained HTML page for people: the host and the gate's
+// decision, the topology matrix, heatmaps of every bandwidth and latency matrix (each cell
+// coloured by the share of its link's ceiling it reached), the message-size sweeps as charts,
+// and for NCCL documents bandwidth against size per operation with the transport NCCL chose.
+// No scripts, no external files: it opens from a CI artefact or a mail attachment as it is.
+// A pure function of the document.
+#pragma once
+
+#include <string>
+
+#include "bench/results.hpp"
+
+namespace p2p::report {
+
+// `source` names the document in the page (its file name). InputError "<source>: ..." for a
+// malformed NCCL section.
+std::string render_html_report(const bench::BenchDocument& doc, const std::string& source);
+
+// "&lt;" and friends: text and attribute values are escaped alike.
+std::string html_escape(const std::string& text);
+
+// Background colour of a heatmap cell: red (0) through yellow to green (1); clamped.
+std::string heat_colour(double fraction);
+
+}  // namespace p2p::report

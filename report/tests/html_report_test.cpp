@@ -1,0 +1,104 @@
+// The HTML report from real documents (the H200 runs in results/) and from small made-up ones:
+// what a reader must find on the page, escaped, with the cells coloured by what they reached.
+#include "report/html_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "common/error.hpp"
+#include "common/file_io.hpp"
+#include "nccl/report.hpp"
+
+namespace p2p::report {
+namespace {
+
+const std::string kResults = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/";
+
+bench::BenchDocument load(const std::string& name) {
+  return bench::bench_document_from_json(read_json_file(kResults + name), name);
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+TEST(HtmlReport, BenchRunShowsHostGateHeatmapsChartsAndSummary) {
+  const std::string html = render_html_report(load("h200-bench.json"), "h200-bench.json");
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("<h1>p2pcheck bench report: vm</h1>"), std::string::npos);
+  EXPECT_NE(html.find("580.159.04"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"pass\">pass</span>"), std::string::npos);
+  // d2h_ce at 1 GiB: 55.34 GB/s, 88% of PCIe gen5 x16, on an almost green cell.
+  EXPECT_NE(html.find("<td style=\"background:hsl(105,70%,78%)\">55.34 (88%)</td>"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Size sweeps</h2>"), std::string::npos);
+  EXPECT_GE(count(html, "<polyline"), 10u);  // one line per route of every swept case
+  EXPECT_NE(html.find("<h2>Latency</h2>"), std::string::npos);
+  EXPECT_NE(html.find("229 figures verified, 0 FAILED verification, 0 waived, 0 errors"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);  // self-contained, nothing to run
+  EXPECT_EQ(html.find("http"), std::string::npos);     // nothing to fetch
+}
+
+TEST(HtmlReport, NcclRunShowsOneChartPerOperationAndTheTables) {
+  const std::string html = render_html_report(load("h200-nccl.json"), "h200-nccl.json");
+  EXPECT_NE(html.find("<h1>p2pcheck nccl report: vm</h1>"), std::string::npos);
+  for (const char* op : {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv"}) {
+    EXPECT_NE(html.find(std::string("<h3>") + op + ": algbw (one rank: busbw is 0) by message size</h3>"),
+              std::string::npos)
+        << op;
+  }
+  EXPECT_NE(html.find("every size, as nccl-tests prints it"), std::string::npos);
+  EXPECT_NE(html.find("float32 in-place"), std::string::npos);
+}
+
+TEST(HtmlReport, FailedAndWaivedCellsAreMarkedAndTextIsEscaped) {
+  bench::BenchDocument d;
+  d.hostname = "<lxc & vm>";
+  d.gate.decision = "block";
+  d.gate.detail = "1 blocking reason(s)";
+  bench::BandwidthResult ok, failed, waived;
+  ok.case_name = failed.case_name = waived.case_name = "ce_unidir_write";
+  ok.bytes = failed.bytes = waived.bytes = 1ull << 30;
+  ok.src = "gpu0", ok.dst = "gpu1", ok.median_gbps = 25.0, ok.achieved_pct = 40.0;
+  failed.src = "gpu1", failed.dst = "gpu0", failed.median_gbps = 24.0, failed.status = "failed";
+  failed.detail = "3 bad words";
+  waived.src = "gpu0", waived.dst = "gpu2", waived.status = "waived";
+  waived.detail = "cudaDeviceCanAccessPeer(gpu0, gpu2) = 0";
+  d.bandwidth = {ok, failed, waived};
+  const std::string html = render_html_report(d, "a&b.json");
+  EXPECT_NE(html.find("&lt;lxc &amp; vm&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("<lxc"), std::string::npos);
+  EXPECT_NE(html.find("a&amp;b.json"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"block\">block</span>"), std::string::npos);
+  EXPECT_NE(html.find("<td style=\"background:hsl(48,70%,78%)\">25.00 (40%)</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"bad\">24.00 FAILED</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"waived\">waived</td>"), std::string::npos);
+  EXPECT_NE(html.find("cudaDeviceCanAccessPeer(gpu0, gpu2) = 0"), std::string::npos);
+  EXPECT_NE(html.find("1 figures verified, 1 FAILED verification, 1 waived, 0 errors"), std::string::npos);
+}
+
+TEST(HtmlReport, MalformedNcclSectionIsAnInputErrorNamingTheFile) {
+  bench::BenchDocument d;
+  d.written_by = "nccl";
+  d.nccl = nlohmann::json{{"schema", "p2pcheck.nccl_report"}, {"version", 1}};
+  try {
+    render_html_report(d, "cut.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("cut.json: ", 0), 0u) << e.what();
+  }
+}
+
+TEST(HtmlReport, HeatColourRunsFromRedToGreenAndClamps) {
+  EXPECT_EQ(heat_colour(0.0), "hsl(0,70%,78%)");
+  EXPECT_EQ(heat_colour(0.5), "hsl(60,70%,78%)");
+  EXPECT_EQ(heat_colour(1.0), "hsl(120,70%,78%)");
+  EXPECT_EQ(heat_colour(1.7), "hsl(120,70%,78%)");
+  EXPECT_EQ(heat_colour(-1.0), "hsl(0,70%,78%)");
+  EXPECT_EQ(html_escape("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+}
+
+}  // namespace
+}  // namespace p2p::report
