@@ -4,11 +4,15 @@
 #   ci/gpu-host.sh [RESULTS_DIR]
 #   env: P2P_GATE_ARGS   gate arguments for the acceptance chain, e.g.
 #                        "--expect ci/golden/lxc-8gpu.json --policy ci/policy.json"
+#        P2P_BASELINE    optional: an earlier RESULTS_DIR of this host class; its bench.json and
+#                        nccl.json are the baseline `p2pcheck compare` judges this run against
 #
 # 1. The whole suite, where the GPU tests must really run: on a GPU host a GPU test that
 #    skips because no GPU is usable means the runner lost its GPU, and that fails the job.
-# 2. The acceptance chain (doctor → topo → gate → bench → nccl) with its results kept in
-#    RESULTS_DIR for the pipeline to archive.
+# 2. The acceptance chain (doctor → topo → gate → bench → nccl, with HTML reports) with its
+#    results kept in RESULTS_DIR for the pipeline to archive.
+# 3. With P2P_BASELINE: every figure against the baseline; a regression or a lost figure fails
+#    the job (compare-bench.txt, compare-nccl.txt in RESULTS_DIR say which).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 results=${1:-p2pcheck-results/ci-$(date -u +%Y%m%dT%H%M%SZ)}
@@ -25,5 +29,17 @@ if grep -q -e "no usable GPU" -e "no usable CUDA device" -e "NCCL is not usable"
   exit 1
 fi
 
+status=0
 # shellcheck disable=SC2086  # P2P_GATE_ARGS is a list of words on purpose
-scripts/p2pcheck-all.sh "$results" -- ${P2P_GATE_ARGS:-}
+scripts/p2pcheck-all.sh "$results" -- ${P2P_GATE_ARGS:-} || status=$?
+
+if [[ -n ${P2P_BASELINE:-} ]]; then
+  for doc in bench nccl; do
+    [[ -s $P2P_BASELINE/$doc.json && -s $results/$doc.json ]] || continue
+    rc=0
+    build/p2pcheck compare "$P2P_BASELINE/$doc.json" "$results/$doc.json" >"$results/compare-$doc.txt" || rc=$?
+    cat "$results/compare-$doc.txt"
+    ((status == 0 && rc != 0)) && status=$rc
+  done
+fi
+exit "$status"
