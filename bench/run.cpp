@@ -95,6 +95,9 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
     }
   }
   const std::size_t total = register_benchmarks(ctx, opts, filter, collector);
+  // Waived figures count as selected: the filter found them, they just cannot be measured here.
+  harness::require_selection("bench", total + collector->bandwidth().size() + collector->latency().size(),
+                             benchmark::GetBenchmarkFilter());
   out.benchmark_owns_stdout = harness::benchmark_owns_stdout(opts.benchmark_args);
   if (out.benchmark_owns_stdout) {
     benchmark::RunSpecifiedBenchmarks();

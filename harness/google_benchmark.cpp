@@ -30,6 +30,11 @@ void initialize_benchmark(const std::string& command, const std::vector<std::str
   NameFilter checked(benchmark::GetBenchmarkFilter());  // an invalid regex is bad input now, not mid-run
 }
 
+void require_selection(const std::string& command, std::size_t selected, const std::string& filter) {
+  if (selected > 0) return;
+  throw InputError(command + ": --benchmark_filter `" + filter + "` selects nothing to measure on the GPUs selected");
+}
+
 bool benchmark_owns_stdout(const std::vector<std::string>& args) {
   for (const auto& a : args) {
     if (a.rfind("--benchmark_format=", 0) == 0) return true;

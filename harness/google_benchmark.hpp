@@ -23,6 +23,11 @@ std::vector<std::string> checked_pass_through(const std::string& command, const 
 // --benchmark_filter that is not a valid regular expression.
 void initialize_benchmark(const std::string& command, const std::vector<std::string>& args);
 
+// InputError "<command>: --benchmark_filter `F` selects nothing to measure on the GPUs
+// selected" when a filter left nothing to measure (rather than an empty run that looks like a
+// pass). `selected` counts what the filter let through, measured or waived.
+void require_selection(const std::string& command, std::size_t selected, const std::string& filter);
+
 // True when --benchmark_format was given: Google Benchmark then writes its report to stdout,
 // and the subcommand's own tables must go to stderr.
 bool benchmark_owns_stdout(const std::vector<std::string>& args);

@@ -125,6 +125,7 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
   for (const PlannedCase& c : plan_cases(o.collectives, o.dtypes, sweep_sizes(o.sweep), n)) {
     if (filter.matches(benchmark_name(c))) plan.push_back(c);
   }
+  harness::require_selection("nccl", plan.size(), benchmark::GetBenchmarkFilter());
   {
     // Shared by every registered benchmark of this sweep, in plan order.
     auto clique = std::make_shared<std::unique_ptr<Clique>>(std::make_unique<Clique>(api, devices, o.measure.timeout));

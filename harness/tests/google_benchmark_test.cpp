@@ -33,6 +33,16 @@ TEST(PassThrough, OnlyBenchmarkFlagsAreForwarded) {
   }
 }
 
+TEST(PassThrough, AFilterThatSelectsNothingIsBadInput) {
+  EXPECT_NO_THROW(require_selection("nccl", 3, "^all_reduce/"));
+  try {
+    require_selection("nccl", 0, "^allreduce/");
+    FAIL() << "an empty selection was accepted";
+  } catch (const p2p::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "nccl: --benchmark_filter `^allreduce/` selects nothing to measure on the GPUs selected");
+  }
+}
+
 TEST(PassThrough, FormatFlagHandsStdoutToGoogleBenchmark) {
   EXPECT_TRUE(benchmark_owns_stdout({"--benchmark_format=json"}));
   EXPECT_FALSE(benchmark_owns_stdout({"--benchmark_filter=format"}));
