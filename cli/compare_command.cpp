@@ -11,6 +11,7 @@
 #include "bench/sizes.hpp"
 #include "nccl/report.hpp"
 #include "common/file_io.hpp"
+#include "common/json_util.hpp"
 #include "report/compare.hpp"
 #endif
 
@@ -29,13 +30,12 @@ struct CompareCommandOptions {
 
 nlohmann::json to_json(const report::Comparison& c) {
   nlohmann::json figures = nlohmann::json::array();
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
   for (const auto& f : c.figures) {
     figures.push_back({{"figure", f.key},
                        {"unit", f.unit},
-                       {"baseline", opt(f.baseline)},
-                       {"run", opt(f.run)},
-                       {"change_pct", opt(f.change_pct)},
+                       {"baseline", optional_json(f.baseline)},
+                       {"run", optional_json(f.run)},
+                       {"change_pct", optional_json(f.change_pct)},
                        {"baseline_status", f.baseline_status},
                        {"run_status", f.run_status},
                        {"verdict", f.verdict},

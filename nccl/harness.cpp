@@ -3,17 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "bench/sizes.hpp"
 #include "harness/google_benchmark.hpp"
-#include "nccl/sweep.hpp"
 
 namespace p2p::nccl {
 namespace {
-
-std::string compact_bytes(std::uint64_t bytes) {
-  std::string s = format_bytes(bytes);
-  s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
-  return s;
-}
 
 void report(benchmark::State& st, const MeasuredCase& m) {
   const CollectiveResult& r = m.result;
@@ -46,7 +40,7 @@ std::string benchmark_name(const PlannedCase& c) {
   if (c.op.collective == Collective::kSendRecvPair) {
     name += std::to_string(c.op.src_rank) + "->" + std::to_string(c.op.dst_rank) + "/";
   }
-  return name + compact_bytes(c.shape.size_bytes);
+  return name + bench::format_bytes(c.shape.size_bytes);  // "64MiB", as bench names sizes
 }
 
 void register_nccl_benchmarks(const std::vector<PlannedCase>& plan, int timing_groups, MeasureCaseFn measure_one) {
