@@ -21,7 +21,6 @@
 namespace p2p::bench {
 namespace {
 
-
 GpuRecord gpu_record(const BenchContext& ctx, int ordinal) {
   GpuRecord g;
   const DeviceInfo* d = ctx.device(ordinal);
@@ -99,14 +98,9 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
   harness::require_selection("bench", total + collector->bandwidth().size() + collector->latency().size(),
                              benchmark::GetBenchmarkFilter());
   out.benchmark_owns_stdout = harness::benchmark_owns_stdout(opts.benchmark_args);
-  if (out.benchmark_owns_stdout) {
-    benchmark::RunSpecifiedBenchmarks();
-  } else {
-    harness::ProgressReporter reporter(progress, total, &progress == &std::cerr && isatty(STDERR_FILENO),
-                                       describe_bench_run);
-    benchmark::RunSpecifiedBenchmarks(&reporter);
-  }
-  benchmark::ClearRegisteredBenchmarks();
+  harness::run_registered_benchmarks(
+      opts.benchmark_args, total,
+      {&progress, &progress == &std::cerr && isatty(STDERR_FILENO), "", describe_bench_run});
 
   describe_run_host(doc, *ctx, inputs);
   doc.samples = opts.measure.samples;

@@ -9,6 +9,7 @@
 
 #include "cli/gate_options.hpp"
 #include "common/error.hpp"
+#include "harness/google_benchmark.hpp"
 
 #if P2P_WITH_BENCH
 #include "bench/cases.hpp"
@@ -20,7 +21,6 @@
 #include "bench/sizes.hpp"
 #include "bench/peer_access_check.hpp"
 #include "cli/measurement_gate.hpp"
-#include "harness/google_benchmark.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "topology/discovery/discovery.hpp"
@@ -118,8 +118,7 @@ Command add_bench_command(CLI::App& root) {
       ->check(CLI::IsMember({"pinned", "hugepages"}));
   // --benchmark_* flags go to Google Benchmark unchanged.
   app->allow_extras();
-  app->footer("Google Benchmark flags pass through: --benchmark_filter=REGEX (case names as in the progress line), "
-              "--benchmark_repetitions=N, --benchmark_format=json|csv (its report on stdout, tables on stderr).");
+  app->footer(harness::kPassThroughHelp);
   return Command{app, [o, app] { return run_bench_command(*o, app->remaining()); }};
 }
 

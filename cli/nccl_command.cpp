@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "common/exit_codes.hpp"
+#include "harness/google_benchmark.hpp"
 
 #if P2P_HAVE_NCCL
 #include <unistd.h>
@@ -20,7 +21,6 @@
 #include "common/error.hpp"
 #include "common/utc_time.hpp"
 #include "common/file_io.hpp"
-#include "harness/google_benchmark.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/p2p_off.hpp"
 #include "nccl/report.hpp"
@@ -73,8 +73,7 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
   add_gate_options(app, o.gate);
   // --benchmark_* flags go to Google Benchmark unchanged (checked before anything runs).
   app->allow_extras();
-  app->footer("Google Benchmark flags pass through: --benchmark_filter=REGEX (case names as in the progress line), "
-              "--benchmark_repetitions=N, --benchmark_format=json|csv (its report on stdout, tables on stderr).");
+  app->footer(harness::kPassThroughHelp);
   return app;
 }
 
@@ -147,7 +146,7 @@ nccl::RunOptions run_options(const NcclCommandOptions& o) {
   r.measure.cuda_graph = o.graph;
   r.measure.timeout = std::chrono::duration<double>(o.timeout_s);
   r.p2p_disabled = o.p2p_off_child;
-  r.benchmark_args = o.benchmark_args;
+  r.benchmark_args = harness::checked_pass_through("nccl", o.benchmark_args);
   r.buffers = nccl::parse_buffer_allocator(o.buffers);
   return r;
 }
@@ -180,7 +179,6 @@ bench::BenchDocument nccl_document(const nccl::NcclReport& report, const Topolog
   return doc;
 }
 
-
 bool any_status(const nccl::NcclRun& run, const std::string& status) {
   for (const auto& r : run.results) {
     if (r.status == status) return true;
@@ -193,7 +191,6 @@ bool any_status(const nccl::NcclRun& run, const std::string& status) {
 int run_nccl_command(const NcclCommandOptions& o) {
   const std::string started = utc_now_iso8601();
   nccl::RunOptions options = run_options(o);
-  options.benchmark_args = harness::checked_pass_through("nccl", o.benchmark_args);
   harness::initialize_benchmark("nccl", options.benchmark_args);  // a bad flag exits 2 before any GPU work
   std::optional<std::uint64_t> saturation;
   if (!o.saturation_bytes.empty()) saturation = nccl::parse_bytes(o.saturation_bytes, "--saturation-bytes");

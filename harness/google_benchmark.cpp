@@ -5,6 +5,16 @@
 #include "common/error.hpp"
 
 namespace p2p::harness {
+namespace {
+
+// Reports nothing: for runs whose results are collected elsewhere (tests, child processes).
+class SilentReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+}  // namespace
 
 std::vector<std::string> checked_pass_through(const std::string& command, const std::vector<std::string>& extras) {
   for (const auto& a : extras) {
@@ -93,6 +103,20 @@ void ProgressReporter::ReportRuns(const std::vector<Run>& runs) {
 
 void ProgressReporter::Finalize() {
   if (terminal_ && done_ > 0) out_ << "\n" << std::flush;
+}
+
+void run_registered_benchmarks(const std::vector<std::string>& args, std::size_t total,
+                               const ProgressDisplay& display) {
+  if (benchmark_owns_stdout(args)) {
+    benchmark::RunSpecifiedBenchmarks();
+  } else if (display.out != nullptr) {
+    ProgressReporter reporter(*display.out, total, display.terminal, display.describe, display.prefix);
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+  } else {
+    SilentReporter quiet;
+    benchmark::RunSpecifiedBenchmarks(&quiet);
+  }
+  benchmark::ClearRegisteredBenchmarks();
 }
 
 const benchmark::Counter* find_counter(const benchmark::BenchmarkReporter::Run& run, const std::string& name) {

@@ -14,6 +14,11 @@
 
 namespace p2p::harness {
 
+// What --help says about the Google Benchmark flags bench and nccl pass through.
+inline constexpr const char* kPassThroughHelp =
+    "Google Benchmark flags pass through: --benchmark_filter=REGEX (case names as in the progress line), "
+    "--benchmark_repetitions=N, --benchmark_format=json|csv (its report on stdout, tables on stderr).";
+
 // Extra command-line arguments a subcommand forwards: each must be --benchmark_NAME[=VALUE].
 // InputError "<command>: unknown option `X` (...)" otherwise.
 std::vector<std::string> checked_pass_through(const std::string& command, const std::vector<std::string>& extras);
@@ -67,12 +72,19 @@ class ProgressReporter : public benchmark::BenchmarkReporter {
   std::string prefix_;
 };
 
-// Reports nothing: for runs whose results are collected elsewhere (tests, child processes).
-class SilentReporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
+// Where a run's progress line goes: nowhere when `out` is null (a silent run).
+struct ProgressDisplay {
+  std::ostream* out = nullptr;
+  bool terminal = false;  // rewrite one line in place
+  std::string prefix;     // before "[done/total]"
+  ProgressReporter::Describe describe;
 };
+
+// Runs every registered benchmark for `total` of them, then clears the registry: with Google
+// Benchmark's own report when --benchmark_format is among `args` (it owns stdout then), else
+// with the progress line of `display`.
+void run_registered_benchmarks(const std::vector<std::string>& args, std::size_t total,
+                               const ProgressDisplay& display);
 
 // A counter of a finished run, or nullptr when it has none of that name.
 const benchmark::Counter* find_counter(const benchmark::BenchmarkReporter::Run& run, const std::string& name);

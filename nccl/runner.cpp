@@ -160,17 +160,8 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
       run.results.push_back(make_result(c, n, m, o));
       return MeasuredCase{run.results.back(), m.sample_us};
     });
-    if (harness::benchmark_owns_stdout(o.benchmark_args)) {
-      benchmark::RunSpecifiedBenchmarks();
-    } else if (progress.out != nullptr) {
-      harness::ProgressReporter reporter(*progress.out, plan.size(), progress.terminal, describe_nccl_run,
-                                         progress.label + ": ");
-      benchmark::RunSpecifiedBenchmarks(&reporter);
-    } else {
-      harness::SilentReporter quiet;
-      benchmark::RunSpecifiedBenchmarks(&quiet);
-    }
-    benchmark::ClearRegisteredBenchmarks();
+    harness::run_registered_benchmarks(o.benchmark_args, plan.size(),
+                                       {progress.out, progress.terminal, progress.label + ": ", describe_nccl_run});
   }
   const auto text = try_read_text_file(o.nccl_log_path);
   run.transport = transport_matrix(parse_nccl_log(text.value_or("")), n);
