@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "bench/matrix.hpp"
+#include "bench/sizes.hpp"
 #include "nccl/report.hpp"
 #include "nccl/table.hpp"
 
@@ -29,24 +30,6 @@ svg text{font-size:11px}.legend{font-size:.9em;margin-bottom:1em}.legend span{ma
 
 constexpr const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
                                     "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"};
-
-std::string number(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, v >= 1000 ? "%.1f" : "%.2f", v);
-  return b;
-}
-
-std::string size_label(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (u < 4 && bytes >= 1024) {
-    bytes /= 1024;
-    ++u;
-  }
-  char b[32];
-  std::snprintf(b, sizeof b, "%g%s", bytes, units[u]);
-  return b;
-}
 
 // A cell's colour: the share of the link's ceiling when known, else the share of the best
 // (or, for latency, the lowest) figure of the same matrix.
@@ -95,6 +78,36 @@ std::string heatmap(const bench::Matrix& m, bool lower_is_better) {
 struct Series {
   std::string name;
   std::vector<std::pair<double, double>> points;  // (bytes, value), ascending bytes
+};
+
+// Lines grouped by chart: charts in the order first seen, lines by name within a chart.
+class ChartSet {
+ public:
+  void start(const std::string& chart) {
+    if (lines_.count(chart) == 0) order_.push_back(chart);
+    lines_[chart];
+  }
+  void add(const std::string& chart, const std::string& line, double bytes, double value) {
+    start(chart);
+    Series& s = lines_[chart][line];
+    s.name = line;
+    s.points.emplace_back(bytes, value);
+  }
+  const std::vector<std::string>& charts() const { return order_; }
+  // The chart's lines with at least `min_points` points, each in ascending size.
+  std::vector<Series> lines(const std::string& chart, std::size_t min_points) const {
+    std::vector<Series> out;
+    for (const auto& [name, line] : lines_.at(chart)) {
+      if (line.points.size() < min_points) continue;
+      out.push_back(line);
+      std::sort(out.back().points.begin(), out.back().points.end());
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::string> order_;
+  std::map<std::string, std::map<std::string, Series>> lines_;
 };
 
 // Value against message size, log2 on x; y linear from 0, or logarithmic where the values
@@ -147,7 +160,7 @@ std::string chart(const std::string& title, const std::string& unit, const std::
   const int step = std::max(1, static_cast<int>((x1 - x0) / 8));
   for (int e = static_cast<int>(std::ceil(x0)); e <= static_cast<int>(x1); e += step) {
     os << "<text x=\"" << px(std::exp2(e)) << "\" y=\"" << kH - kBottom + 16 << "\" text-anchor=\"middle\">"
-       << size_label(std::exp2(e)) << "</text>\n";
+       << bench::format_bytes(std::uint64_t{1} << e) << "</text>\n";
   }
   for (std::size_t i = 0; i < series.size(); ++i) {
     const char* colour = kPalette[i % (sizeof kPalette / sizeof *kPalette)];
@@ -239,24 +252,16 @@ std::string bench_sections(const bench::BenchDocument& d) {
   const auto bandwidth = bench::bandwidth_matrices(d.bandwidth, true);
   if (!bandwidth.empty()) os << "<h2>Bandwidth at the largest size</h2>\n";
   for (const auto& m : bandwidth) os << heatmap(m, false);
-  // One chart per case: each route (and part) a line over the sizes measured.
-  std::vector<std::string> cases;
-  std::map<std::string, std::map<std::string, Series>> by_case;
+  // One chart per case: each route (and part) measured at two sizes or more a line.
+  ChartSet sweeps;
   for (const auto& r : d.bandwidth) {
     if (r.status != "ok" || !r.median_gbps) continue;
-    if (by_case.count(r.case_name) == 0) cases.push_back(r.case_name);
-    const std::string route = r.src + "->" + r.dst + (r.part.empty() ? "" : " " + r.part);
-    Series& s = by_case[r.case_name][route];
-    s.name = route;
-    s.points.emplace_back(static_cast<double>(r.bytes), *r.median_gbps);
+    sweeps.add(r.case_name, r.src + "->" + r.dst + (r.part.empty() ? "" : " " + r.part), static_cast<double>(r.bytes),
+               *r.median_gbps);
   }
   std::string charts;
-  for (const auto& c : cases) {
-    std::vector<Series> series;
-    for (auto& [route, s] : by_case[c]) {
-      std::sort(s.points.begin(), s.points.end());
-      if (s.points.size() > 1) series.push_back(s);
-    }
+  for (const auto& c : sweeps.charts()) {
+    const std::vector<Series> series = sweeps.lines(c, 2);
     if (!series.empty()) charts += chart(c + ": median GB/s by copy size", "GB/s", series);
   }
   if (!charts.empty()) os << "<h2>Size sweeps</h2>\n" << charts;
@@ -275,27 +280,19 @@ std::string nccl_run_section(const nccl::NcclRun& run, const std::string& title)
   std::ostringstream os;
   os << "<h2>" << html_escape(title) << "</h2>\n";
   // Per operation: one line per (type, placement, pair), busbw (algbw with one rank).
-  std::vector<std::string> ops;
-  std::map<std::string, std::map<std::string, Series>> by_op;
+  ChartSet by_op;
   std::map<std::string, int> bad;
   for (const auto& r : run.results) {
-    if (by_op.count(r.collective) == 0) ops.push_back(r.collective);
-    auto& group = by_op[r.collective];
+    by_op.start(r.collective);
     if (r.status != "ok") ++bad[r.collective];
     const auto value = r.nranks > 1 ? r.busbw_gbps : r.algbw_gbps;
     if (r.status != "ok" || !value) continue;
     std::string name = r.dtype + (r.in_place ? " in-place" : " out-of-place");
     if (r.src_rank && r.dst_rank) name += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
-    Series& s = group[name];
-    s.name = name;
-    s.points.emplace_back(static_cast<double>(r.size_bytes), *value);
+    by_op.add(r.collective, name, static_cast<double>(r.size_bytes), *value);
   }
-  for (const auto& op : ops) {
-    std::vector<Series> series;
-    for (auto& [name, s] : by_op[op]) {
-      std::sort(s.points.begin(), s.points.end());
-      series.push_back(s);
-    }
+  for (const auto& op : by_op.charts()) {
+    const std::vector<Series> series = by_op.lines(op, 1);
     const bool one_rank = !run.results.empty() && run.results.front().nranks <= 1;
     os << chart(op + (one_rank ? ": algbw (one rank: busbw is 0)" : ": busbw") + " by message size", "GB/s", series,
                 true);
