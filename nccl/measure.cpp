@@ -191,10 +191,7 @@ RankMemory nccl_memory(const NcclApi& api, int device, std::uint64_t bytes) {
 }
 
 RankMemory cuda_memory(int device, std::uint64_t bytes) {
-  DeviceGuard on(device);
-  void* p = nullptr;
-  P2P_CHECK(cudaMalloc(&p, bytes));
-  return RankMemory(p, {device, nullptr});
+  return RankMemory(cuda::make_device_buffer(device, bytes).release(), {device, nullptr});
 }
 
 }  // namespace
