@@ -191,7 +191,10 @@ RankMemory nccl_memory(const NcclApi& api, int device, std::uint64_t bytes) {
 }
 
 RankMemory cuda_memory(int device, std::uint64_t bytes) {
-  return RankMemory(cuda::make_device_buffer(device, bytes).release(), {device, nullptr});
+  DeviceGuard on(device);
+  void* p = nullptr;
+  P2P_CHECK(cudaMalloc(&p, bytes));
+  return RankMemory(p, {device, nullptr});
 }
 
 }  // namespace
