@@ -86,4 +86,37 @@ TEST(ProgressReporter, CountsRunsAndShowsTheDescriptionOrTheError) {
             "[3/3] plain\n");
 }
 
+// The runner bench and nccl share: every registered benchmark runs once with the progress
+// line, and the registry is empty afterwards, so a second sweep in the process starts clean.
+TEST(RunRegistered, ShowsTheProgressLineAndClearsTheRegistry) {
+  initialize_benchmark("test", {});
+  int runs = 0;
+  benchmark::RegisterBenchmark("probe/1KiB", [&runs](benchmark::State& st) {
+    ++runs;
+    for (auto _ : st) st.SetIterationTime(1e-3);
+    st.counters["value"] = 7;
+  })->UseManualTime()->Iterations(2);
+  std::ostringstream out;
+  const auto describe = [](const benchmark::BenchmarkReporter::Run& r) {
+    const benchmark::Counter* c = find_counter(r, "value");
+    return c == nullptr ? std::string() : "value " + std::to_string(static_cast<int>(c->value));
+  };
+  run_registered_benchmarks({}, 1, {&out, false, "p2pcheck test: ", describe});
+  EXPECT_EQ(runs, 1);
+  EXPECT_EQ(out.str(), "p2pcheck test: [1/1] probe/1KiB: value 7\n");
+
+  std::ostringstream again;
+  run_registered_benchmarks({}, 0, {&again, false, "", describe});
+  EXPECT_EQ(runs, 1) << "the registry was not cleared";
+  EXPECT_EQ(again.str(), "");
+
+  // No display: the run is silent but still happens.
+  benchmark::RegisterBenchmark("probe/2KiB", [&runs](benchmark::State& st) {
+    ++runs;
+    for (auto _ : st) st.SetIterationTime(1e-3);
+  })->UseManualTime()->Iterations(1);
+  run_registered_benchmarks({}, 1, {});
+  EXPECT_EQ(runs, 2);
+}
+
 }  // namespace
