@@ -27,9 +27,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // --help and --version are "errors" with exit code 0; every real parse error is bad input.
-    const int rc = app.exit(e);
-    return rc == 0 ? p2p::kExitOk : p2p::kExitBadInput;
+    // --help and --version are "errors" with exit code 0, printed by CLI11. Every real parse
+    // error is bad input, said on one line like every other error of p2pcheck.
+    if (e.get_exit_code() == 0) return app.exit(e) == 0 ? p2p::kExitOk : p2p::kExitBadInput;
+    std::cerr << "p2pcheck: error: " << e.what() << " (--help lists the options)\n";
+    return p2p::kExitBadInput;
   }
 
   try {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <sstream>
+#include <utility>
 #include <string>
 
 #include "bench/no_gpu.hpp"
@@ -60,6 +61,24 @@ TEST(BenchCli, BenchmarkFlagsAndGateFilesAreCheckedFirstByBenchAndNccl) {
   EXPECT_EQ(r.err,
             "p2pcheck: error: nccl: unknown option `--frobnicate` (Google Benchmark flags are passed as "
             "--benchmark_NAME=VALUE)\n");
+}
+
+// Whatever the command-line parser refuses (a value out of range, an unknown choice, a missing
+// argument, no subcommand) is one line on stderr and exit 2.
+TEST(BenchCli, ParserErrorsAreOneLineExitTwo) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"bench --samples 0", "p2pcheck: error: --samples: Value 0 not in range 1 to 1000 (--help lists the options)\n"},
+      {"nccl --buffers malloc", "p2pcheck: error: --buffers: malloc not in {auto,ncclMemAlloc,cudaMalloc} (--help lists the options)\n"},
+      {"report", "p2pcheck: error: results is required (--help lists the options)\n"},
+      {"", "p2pcheck: error: A subcommand is required (--help lists the options)\n"},
+  };
+  for (const auto& [args, err] : cases) {
+    const Ran r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.err, err) << args;
+    EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
+  }
+  EXPECT_EQ(run("bench --help").exit_code, 0);
 }
 
 TEST(BenchCli, ListNeedsNoGpuAndPrintsOneLinePerCase) {
