@@ -7,4 +7,15 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 build_dir=${P2P_BUILD_DIR:-build}
-ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" "$@"
+status=0
+ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" "$@" || status=$?
+
+# ctest says only "Skipped"; each test's reason is in its log. Print them, so a GPU test that
+# skipped says why in the CI output itself.
+log="$build_dir/Testing/Temporary/LastTest.log"
+if [[ -f $log ]] && grep -q ': Skipped$' "$log"; then
+  echo "Skipped tests and why:"
+  awk '/: Skipped$/ { getline reason; pending = 1; next }
+       pending && /^\[  SKIPPED \]/ { print "  " $4 ": " reason; pending = 0 }' "$log"
+fi
+exit "$status"
