@@ -14,13 +14,17 @@ std::string normalize_pci_bus_id(const std::string& id) {
   return out;
 }
 
-const DeviceInfo* BenchContext::device(int ordinal) const {
+const DeviceInfo* BenchContext::device(int gpu) const {
+  if (gpu < 0 || (placement.logical() && static_cast<std::size_t>(gpu) >= placement.device_of.size())) {
+    return nullptr;
+  }
+  const int ordinal = placement.device(gpu);
   if (ordinal < 0 || static_cast<std::size_t>(ordinal) >= inventory.devices.size()) return nullptr;
   return &inventory.devices[static_cast<std::size_t>(ordinal)];
 }
 
-const topo::Gpu* BenchContext::topology_gpu(int ordinal) const {
-  const DeviceInfo* d = device(ordinal);
+const topo::Gpu* BenchContext::topology_gpu(int gpu) const {
+  const DeviceInfo* d = device(gpu);
   if (d == nullptr) return nullptr;
   for (const auto& g : topology.gpus) {
     if (normalize_pci_bus_id(g.pci_bus_id) == d->pci_bus_id) return &g;
@@ -29,14 +33,16 @@ const topo::Gpu* BenchContext::topology_gpu(int ordinal) const {
 }
 
 bool BenchContext::peer_access(int from, int to) const {
-  if (from == to || from < 0 || to < 0) return false;
-  const auto f = static_cast<std::size_t>(from);
-  const auto t = static_cast<std::size_t>(to);
+  if (from == to || device(from) == nullptr || device(to) == nullptr) return false;
+  if (placement.same_device(from, to)) return true;
+  const auto f = static_cast<std::size_t>(placement.device(from));
+  const auto t = static_cast<std::size_t>(placement.device(to));
   if (f >= inventory.can_access_peer.size() || t >= inventory.can_access_peer[f].size()) return false;
   return inventory.can_access_peer[f][t];
 }
 
 int BenchContext::nvlink_links(int a, int b) const {
+  if (device(a) != nullptr && device(b) != nullptr && placement.same_device(a, b)) return 0;
   const topo::Gpu* ga = topology_gpu(a);
   const topo::Gpu* gb = topology_gpu(b);
   if (ga == nullptr || gb == nullptr) return 0;

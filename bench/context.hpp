@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/placement.hpp"
 #include "topology/snapshot.hpp"
 
 namespace p2p::bench {
@@ -27,18 +28,23 @@ struct DeviceInventory {
   std::vector<std::vector<bool>> can_access_peer;  // [from][to]: cudaDeviceCanAccessPeer
 };
 
+// GPUs are named by id: the CUDA ordinal, or the logical GPU id when logical GPUs are placed
+// (see placement.hpp); every lookup below goes through the placement to the device.
 struct BenchContext {
-  topo::TopologySnapshot topology;
+  topo::TopologySnapshot topology;  // always the physical host's
   DeviceInventory inventory;
-  std::vector<int> gpus;  // selected CUDA ordinals, ascending
+  GpuPlacement placement;
+  std::vector<int> gpus;  // the GPU ids measured, ascending
 
-  // The snapshot's entry for a CUDA ordinal, matched by PCI bus id; nullptr if absent.
-  const topo::Gpu* topology_gpu(int ordinal) const;
-  // cudaDeviceCanAccessPeer(from, to); false for unknown ordinals or from == to.
+  // The snapshot's entry for a GPU's device, matched by PCI bus id; nullptr if absent.
+  const topo::Gpu* topology_gpu(int gpu) const;
+  // cudaDeviceCanAccessPeer between the GPUs' devices; true between two logical GPUs of one
+  // device (its own memory); false for unknown GPUs or from == to.
   bool peer_access(int from, int to) const;
-  // NVLink links between two GPUs according to the snapshot (0 when unknown).
+  // NVLink links between two GPUs according to the snapshot (0 when unknown or one device).
   int nvlink_links(int a, int b) const;
-  const DeviceInfo* device(int ordinal) const;
+  // The device a GPU runs on; nullptr for an unknown GPU.
+  const DeviceInfo* device(int gpu) const;
 };
 
 // "00000000:1A:00.0" (CUDA, nvidia-smi) -> "0000:1a:00.0" (sysfs, hwloc, the snapshot).

@@ -56,10 +56,10 @@ void RegisteredHostMemory::reset() noexcept {
   registered_ = false;
 }
 
-Buffer Buffer::allocate(const Endpoint& where, std::size_t bytes, HostMemory host) {
+Buffer Buffer::allocate(const Endpoint& where, std::size_t bytes, HostMemory host, int device) {
   Buffer b;
   if (where.is_gpu()) {
-    b.device_ = cuda::make_device_buffer(where.gpu, bytes);
+    b.device_ = cuda::make_device_buffer(device >= 0 ? device : where.gpu, bytes);
   } else if (host == HostMemory::kHugePages) {
     b.registered_ = RegisteredHostMemory::allocate(bytes);
   } else {

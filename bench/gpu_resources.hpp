@@ -41,7 +41,9 @@ class RegisteredHostMemory {
 class Buffer {
  public:
   Buffer() = default;
-  static Buffer allocate(const Endpoint& where, std::size_t bytes, HostMemory host = HostMemory::kPinned);
+  // A GPU endpoint's memory goes on `device` (its CUDA device; -1: the endpoint's id is one).
+  static Buffer allocate(const Endpoint& where, std::size_t bytes, HostMemory host = HostMemory::kPinned,
+                         int device = -1);
   void* get() const {
     if (device_) return device_.get();
     if (host_) return host_.get();

@@ -12,6 +12,7 @@
 
 #include "bench/host_memory.hpp"
 #include "bench/lane.hpp"
+#include "bench/placement.hpp"
 #include "kernels/copy.hpp"
 
 namespace p2p::bench {
@@ -26,6 +27,10 @@ struct Corruption {
 };
 
 struct MeasureOptions {
+  // The device of every GPU id the lanes name (empty: ids are CUDA ordinals). Two logical
+  // GPUs of one device each own their buffers, streams and events; copies between them go
+  // through the same calls as between two devices.
+  GpuPlacement placement;
   int samples = 5;
   int warmup_samples = 1;
   int copies_per_batch = 0;     // 0: copies_per_batch(bytes) from sizes.hpp

@@ -47,22 +47,25 @@ struct LaneRun {
 
 int owner_of(const Endpoint& e, const Lane& lane) { return e.is_gpu() ? e.gpu : lane.issuer; }
 
+// Every GPU id below is a (possibly logical) GPU; dev() is the CUDA device it lives on, and
+// every CUDA call is made with that.
+
 class BandwidthRun {
  public:
   BandwidthRun(const std::vector<Lane>& lanes, std::uint64_t bytes, const MeasureOptions& opt)
-      : bytes_(bytes), opt_(opt) {
+      : bytes_(bytes), opt_(opt), place_(opt.placement) {
     if (lanes.empty()) throw std::invalid_argument("bandwidth case without lanes");
     copies_ = opt.copies_per_batch > 0 ? opt.copies_per_batch : copies_per_batch(bytes);
     enable_peer_access(lanes);
-    std::map<int, int> sm_lanes_per_gpu;
+    std::map<int, int> sm_lanes_per_device;
     for (const Lane& l : lanes) {
-      if (l.method == Method::kSm) ++sm_lanes_per_gpu[l.issuer];
+      if (l.method == Method::kSm) ++sm_lanes_per_device[dev(l.issuer)];
       if (l.method == Method::kStaged) limit_staged_batch();
     }
     // Two SM lanes on one GPU run as one kernel, alternate warps on each (see launch_copy_pair).
     fused_pair_ = lanes.size() == 2 && lanes[0].method == Method::kSm && lanes[1].method == Method::kSm &&
                   lanes[0].issuer == lanes[1].issuer;
-    if (fused_pair_) sm_lanes_per_gpu[lanes[0].issuer] = 1;
+    if (fused_pair_) sm_lanes_per_device[dev(lanes[0].issuer)] = 1;
     // One fused kernel already keeps both directions busy for its whole run; staged lanes
     // pipeline through shared slots and are never bidirectional.
     padded_ = opt.each_lane_under_load && lanes.size() > 1 && !fused_pair_ &&
@@ -74,16 +77,16 @@ class BandwidthRun {
     for (const Lane& l : lanes) {
       auto run = std::make_unique<LaneRun>();
       run->lane = l;
-      run->src = Buffer::allocate(l.src, bytes, opt.host_memory);
-      run->dst = Buffer::allocate(l.dst, bytes, opt.host_memory);
-      run->stream = cuda::make_stream(l.issuer);
-      run->start = cuda::make_event(l.issuer);
-      run->end = cuda::make_event(l.issuer);
-      run->mismatches = cuda::make_device_buffer(verifying_gpu(l), sizeof(unsigned long long));
+      run->src = allocate(l.src, bytes);
+      run->dst = allocate(l.dst, bytes);
+      run->stream = cuda::make_stream(dev(l.issuer));
+      run->start = cuda::make_event(dev(l.issuer));
+      run->end = cuda::make_event(dev(l.issuer));
+      run->mismatches = cuda::make_device_buffer(dev(verifying_gpu(l)), sizeof(unsigned long long));
       if (l.method == Method::kSm) {
-        // Separate kernels sharing a GPU split its SMs, as they would split them anyway once running.
-        run->shape = kernels::resolve_copy_shape(l.issuer, opt.sm_shape);
-        run->shape.blocks = std::max(1, run->shape.blocks / sm_lanes_per_gpu[l.issuer]);
+        // Separate kernels sharing a device split its SMs, as they would split them anyway once running.
+        run->shape = kernels::resolve_copy_shape(dev(l.issuer), opt.sm_shape);
+        run->shape.blocks = std::max(1, run->shape.blocks / sm_lanes_per_device[dev(l.issuer)]);
       }
       if (l.method == Method::kStaged) run->staged = make_staged(l);
       utility(owner_of(l.src, l));
@@ -91,7 +94,7 @@ class BandwidthRun {
       lanes_.push_back(std::move(run));
     }
     counts_ = cuda::make_pinned_host(sizeof(unsigned long long) * lanes_.size());
-    total_end_ = cuda::make_event(lanes_.front()->lane.issuer);
+    total_end_ = cuda::make_event(dev(lanes_.front()->lane.issuer));
   }
 
   int copies() const { return copies_; }
@@ -107,7 +110,7 @@ class BandwidthRun {
         for (auto& r : lanes_) enqueue(*r, nullptr, r == lanes_.front() ? nullptr : lanes_.front().get());
       }
       if (lanes_.size() > 1) {
-        cuda::DeviceGuard on(first.lane.issuer);
+        cuda::DeviceGuard on(dev(first.lane.issuer));
         for (std::size_t i = 1; i < lanes_.size(); ++i) {
           P2P_CHECK(cudaStreamWaitEvent(first.stream.get(), lanes_[i]->end.get(), 0));
         }
@@ -115,7 +118,7 @@ class BandwidthRun {
       }
       // After total_end_ in every stream's order, so the tails never count in a figure.
       for (auto& r : lanes_) {
-        cuda::DeviceGuard on(r->lane.issuer);
+        cuda::DeviceGuard on(dev(r->lane.issuer));
         enqueue_copies(*r, nullptr, tail_copies_);
       }
     } catch (...) {
@@ -145,6 +148,12 @@ class BandwidthRun {
  private:
   static std::string lane_name(const Lane& l) { return l.src.label() + "->" + l.dst.label(); }
 
+  int dev(int gpu) const { return place_.device(gpu); }
+
+  Buffer allocate(const Endpoint& where, std::uint64_t bytes) const {
+    return Buffer::allocate(where, bytes, opt_.host_memory, where.is_gpu() ? dev(where.gpu) : -1);
+  }
+
   // The time the sample's bytes (every lane's batch) took together. Padded lanes each ran
   // under load for their own window while untimed copies kept the others busy, so the first
   // start to the last end would count the slowest lane's window against bytes of lanes that
@@ -164,17 +173,20 @@ class BandwidthRun {
     return static_cast<double>(ms) / 1e3;
   }
 
+  // Between devices only: two logical GPUs of one device reach each other's memory as it is.
   void enable_peer_access(const std::vector<Lane>& lanes) {
     std::set<std::pair<int, int>> wanted;
     for (const Lane& l : lanes) {
       if (!l.src.is_gpu() || !l.dst.is_gpu() || l.src == l.dst || l.method == Method::kStaged) continue;
-      const int other = l.issuer == l.src.gpu ? l.dst.gpu : l.src.gpu;
-      wanted.insert({l.issuer, other});  // required: the issuer maps the other's memory
+      const int issuer = dev(l.issuer);
+      const int other = dev(l.issuer == l.src.gpu ? l.dst.gpu : l.src.gpu);
+      if (issuer == other) continue;
+      wanted.insert({issuer, other});  // required: the issuer maps the other's memory
       if (l.method == Method::kCopyEngine) {
         // Optional reverse mapping: with both enabled the copy engine uses the P2P path.
         int ok = 0;
-        P2P_CHECK(cudaDeviceCanAccessPeer(&ok, other, l.issuer));
-        if (ok) wanted.insert({other, l.issuer});
+        P2P_CHECK(cudaDeviceCanAccessPeer(&ok, other, issuer));
+        if (ok) wanted.insert({other, issuer});
       }
     }
     for (const auto& [dev, peer] : wanted) peers_.emplace_back(dev, peer);
@@ -198,19 +210,20 @@ class BandwidthRun {
     p->chunk_bytes = static_cast<std::size_t>((bytes_ + p->chunks_per_copy - 1) / p->chunks_per_copy);
     p->chunk_bytes = (p->chunk_bytes + 255) / 256 * 256;
     p->slots = std::min(kStagedSlots, p->chunks_per_copy * static_cast<std::size_t>(copies_));
-    p->bounce = Buffer::allocate(Endpoint::host(), p->chunk_bytes * p->slots, opt_.host_memory);
-    p->helper = cuda::make_stream(l.dst.gpu);
+    p->bounce = allocate(Endpoint::host(), p->chunk_bytes * p->slots);
+    p->helper = cuda::make_stream(dev(l.dst.gpu));
     for (std::size_t s = 0; s < p->slots; ++s) {
-      p->copied_out.push_back(cuda::make_event(l.src.gpu, cudaEventDisableTiming));
-      p->copied_in.push_back(cuda::make_event(l.dst.gpu, cudaEventDisableTiming));
+      p->copied_out.push_back(cuda::make_event(dev(l.src.gpu), cudaEventDisableTiming));
+      p->copied_in.push_back(cuda::make_event(dev(l.dst.gpu), cudaEventDisableTiming));
     }
-    p->drained = cuda::make_event(l.dst.gpu, cudaEventDisableTiming);
+    p->drained = cuda::make_event(dev(l.dst.gpu), cudaEventDisableTiming);
     return p;
   }
 
-  cudaStream_t utility(int device) {
-    auto it = utility_.find(device);
-    if (it == utility_.end()) it = utility_.emplace(device, cuda::make_stream(device)).first;
+  // One per GPU (logical GPUs of one device each have their own), on its device.
+  cudaStream_t utility(int gpu) {
+    auto it = utility_.find(gpu);
+    if (it == utility_.end()) it = utility_.emplace(gpu, cuda::make_stream(dev(gpu))).first;
     return it->second.get();
   }
 
@@ -221,18 +234,18 @@ class BandwidthRun {
       const Lane& l = r->lane;
       const std::uint32_t seed = pattern_seed(l.src, l.dst, index);
       {
-        const int dev = owner_of(l.src, l);
-        cuda::DeviceGuard on(dev);
-        kernels::launch_fill_pattern(r->src.get(), bytes_, seed, utility(dev));
+        const int gpu = owner_of(l.src, l);
+        cuda::DeviceGuard on(dev(gpu));
+        kernels::launch_fill_pattern(r->src.get(), bytes_, seed, utility(gpu));
       }
       {
-        const int dev = verifying_gpu(l);
-        cuda::DeviceGuard on(dev);
-        kernels::launch_fill_pattern(r->dst.get(), bytes_, seed ^ kPoisonSeed, utility(dev));
+        const int gpu = verifying_gpu(l);
+        cuda::DeviceGuard on(dev(gpu));
+        kernels::launch_fill_pattern(r->dst.get(), bytes_, seed ^ kPoisonSeed, utility(gpu));
       }
     }
     const Deadline deadline = deadline_after(opt_.timeout_s);
-    for (auto& [dev, stream] : utility_) wait_until_done(stream.get(), deadline, "pattern fill");
+    for (auto& [gpu, stream] : utility_) wait_until_done(stream.get(), deadline, "pattern fill");
   }
 
   // `partner`: the second lane of a fused pair, copied by the same kernels on r's stream; its
@@ -241,7 +254,7 @@ class BandwidthRun {
   // sample start from one instant (the first lane's) and the total spans exactly that run.
   void enqueue(LaneRun& r, LaneRun* partner, const LaneRun* leader) {
     const Lane& l = r.lane;
-    cuda::DeviceGuard on(l.issuer);
+    cuda::DeviceGuard on(dev(l.issuer));
     cudaStream_t s = r.stream.get();
     latch_.hold(s, opt_.latch_timeout_ns);
     enqueue_copies(r, partner, lead_in_copies_);
@@ -251,7 +264,7 @@ class BandwidthRun {
     enqueue_copies(r, partner, copies_);
     if (r.staged) {
       {
-        cuda::DeviceGuard on_dst(l.dst.gpu);
+        cuda::DeviceGuard on_dst(dev(l.dst.gpu));
         P2P_CHECK(cudaEventRecord(r.staged->drained.get(), r.staged->helper.get()));
       }
       P2P_CHECK(cudaStreamWaitEvent(s, r.staged->drained.get(), 0));
@@ -271,7 +284,9 @@ class BandwidthRun {
       switch (l.method) {
         case Method::kCopyEngine:
           if (l.src.is_gpu() && l.dst.is_gpu() && l.src != l.dst) {
-            P2P_CHECK(cudaMemcpyPeerAsync(r.dst.get(), l.dst.gpu, r.src.get(), l.src.gpu, bytes_, s));
+            // Between two logical GPUs of one device the ordinals are equal: a device-to-device
+            // copy through the same call.
+            P2P_CHECK(cudaMemcpyPeerAsync(r.dst.get(), dev(l.dst.gpu), r.src.get(), dev(l.src.gpu), bytes_, s));
           } else {
             P2P_CHECK(cudaMemcpyAsync(r.dst.get(), r.src.get(), bytes_, cudaMemcpyDefault, s));
           }
@@ -307,7 +322,7 @@ class BandwidthRun {
       const std::size_t slot = chunk_counter % p.slots;
       char* bounce = static_cast<char*>(p.bounce.get()) + slot * p.chunk_bytes;
       {
-        cuda::DeviceGuard on(l.src.gpu);
+        cuda::DeviceGuard on(dev(l.src.gpu));
         // The slot is reused only after the destination GPU has drained it.
         if (chunk_counter >= p.slots) P2P_CHECK(cudaStreamWaitEvent(out, p.copied_in[slot].get(), 0));
         P2P_CHECK(cudaMemcpyAsync(bounce, static_cast<const char*>(r.src.get()) + offset, len,
@@ -315,7 +330,7 @@ class BandwidthRun {
         P2P_CHECK(cudaEventRecord(p.copied_out[slot].get(), out));
       }
       {
-        cuda::DeviceGuard on(l.dst.gpu);
+        cuda::DeviceGuard on(dev(l.dst.gpu));
         P2P_CHECK(cudaStreamWaitEvent(in, p.copied_out[slot].get(), 0));
         P2P_CHECK(cudaMemcpyAsync(static_cast<char*>(r.dst.get()) + offset, bounce, len,
                                   cudaMemcpyHostToDevice, in));
@@ -330,9 +345,9 @@ class BandwidthRun {
     for (std::size_t i = 0; i < lanes_.size(); ++i) {
       LaneRun& r = *lanes_[i];
       const Lane& l = r.lane;
-      const int dev = verifying_gpu(l);
-      cuda::DeviceGuard on(dev);
-      cudaStream_t s = utility(dev);
+      const int gpu = verifying_gpu(l);
+      cuda::DeviceGuard on(dev(gpu));
+      cudaStream_t s = utility(gpu);
       if (opt_.corrupt_for_tests && opt_.corrupt_for_tests->src == l.src &&
           opt_.corrupt_for_tests->dst == l.dst) {
         kernels::launch_flip_words(r.dst.get(), bytes_, opt_.corrupt_for_tests->words, s);
@@ -343,7 +358,7 @@ class BandwidthRun {
       P2P_CHECK(cudaMemcpyAsync(&counts[i], counter, sizeof(*counter), cudaMemcpyDeviceToHost, s));
     }
     const Deadline deadline = deadline_after(opt_.timeout_s);
-    for (auto& [dev, stream] : utility_) wait_until_done(stream.get(), deadline, "verification");
+    for (auto& [gpu, stream] : utility_) wait_until_done(stream.get(), deadline, "verification");
     for (std::size_t i = 0; i < lanes_.size(); ++i) {
       LaneSamples& ls = out.lanes[i];
       ls.verified_samples += 1;
@@ -357,6 +372,7 @@ class BandwidthRun {
 
   std::uint64_t bytes_;
   MeasureOptions opt_;
+  GpuPlacement place_;
   int copies_ = 0;
   bool fused_pair_ = false;
   bool padded_ = false;     // each_lane_under_load in effect

@@ -20,23 +20,28 @@ Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t /*bytes*/
   const std::uint64_t nodes = opt.latency_span_bytes / stride;
   if (nodes < 2) throw std::invalid_argument("latency span holds fewer than two nodes");
 
+  // GPU ids may be logical GPUs: every CUDA call takes the device they live on, and two logical
+  // GPUs of one device need no peer mapping.
+  const GpuPlacement& place = opt.placement;
+  const int issuer = place.device(l.issuer);
   cuda::PeerAccess peer;
-  if (l.dst.is_gpu() && l.dst.gpu != l.issuer) peer = cuda::PeerAccess(l.issuer, l.dst.gpu);
-  Buffer chain = Buffer::allocate(l.dst, opt.latency_span_bytes, opt.host_memory);
+  if (l.dst.is_gpu() && place.device(l.dst.gpu) != issuer) peer = cuda::PeerAccess(issuer, place.device(l.dst.gpu));
+  Buffer chain = Buffer::allocate(l.dst, opt.latency_span_bytes, opt.host_memory,
+                                  l.dst.is_gpu() ? place.device(l.dst.gpu) : -1);
   {
     // The owner writes the chain into its own memory; host memory is written by the issuer.
-    const int builder = l.dst.is_gpu() ? l.dst.gpu : l.issuer;
+    const int builder = l.dst.is_gpu() ? place.device(l.dst.gpu) : issuer;
     cuda::DeviceGuard on(builder);
     auto build = cuda::make_stream(builder);
     kernels::launch_build_chain(chain.get(), nodes, stride, build.get());
     wait_until_done(build.get(), deadline_after(opt.timeout_s), "pointer chain build");
   }
 
-  cuda::DeviceGuard on(l.issuer);
-  auto stream = cuda::make_stream(l.issuer);
-  auto start = cuda::make_event(l.issuer);
-  auto end = cuda::make_event(l.issuer);
-  auto reached = cuda::make_device_buffer(l.issuer, sizeof(void*));
+  cuda::DeviceGuard on(issuer);
+  auto stream = cuda::make_stream(issuer);
+  auto start = cuda::make_event(issuer);
+  auto end = cuda::make_event(issuer);
+  auto reached = cuda::make_device_buffer(issuer, sizeof(void*));
   const char* expected = static_cast<const char*>(chain.get()) + (opt.latency_loads % nodes) * stride;
 
   Measured m;

@@ -79,6 +79,12 @@ Ceiling gpu_link_ceiling(const BenchContext& ctx, int ordinal) {
 Ceiling lane_ceiling(const BenchContext& ctx, const Lane& lane) {
   if (lane.method == Method::kPointerChase) return {};
   if (lane.src == lane.dst) return {};
+  // Two logical GPUs of one device: the copy stays in that device's memory (except the staged
+  // path, which still crosses its PCIe link both ways), so no link bounds it.
+  if (lane.src.is_gpu() && lane.dst.is_gpu() && lane.method != Method::kStaged && ctx.device(lane.src.gpu) &&
+      ctx.device(lane.dst.gpu) && ctx.placement.same_device(lane.src.gpu, lane.dst.gpu)) {
+    return {std::nullopt, "same device"};
+  }
   if (lane.src.is_gpu() && lane.dst.is_gpu()) {
     const int links = ctx.nvlink_links(lane.src.gpu, lane.dst.gpu);
     const DeviceInfo* d = ctx.device(lane.src.gpu);

@@ -14,15 +14,17 @@ std::string header(const BenchDocument& d) {
      << (d.nvidia_driver_version.empty() ? "?" : d.nvidia_driver_version) << ", CUDA driver "
      << d.cuda_driver_version << ", runtime " << d.cuda_runtime_version << "; " << d.samples << " samples (+"
      << d.warmup_samples << " warm-up) per figure, median shown\n";
+  if (const std::string note = logical_gpus_note(d); !note.empty()) os << "  " << note << "\n";
   for (const auto& g : d.gpus) {
-    os << "  gpu" << g.cuda_ordinal << "  " << g.pci_bus_id << "  " << g.name << "  "
+    os << "  " << gpu_label(g) << (g.logical_gpu ? "  device " + std::to_string(g.cuda_ordinal) : "") << "  "
+       << g.pci_bus_id << "  " << g.name << "  "
        << (g.link.empty() ? "link unknown" : g.link) << "  NUMA " << g.numa_node << "  CPUs "
        << (g.cpuset.empty() ? "?" : g.cpuset) << "\n";
   }
   if (d.gpus.size() > 1) {
     os << "  P2P (cudaDeviceCanAccessPeer, row -> column):\n";
     for (std::size_t i = 0; i < d.gpus.size(); ++i) {
-      os << "    gpu" << d.gpus[i].cuda_ordinal;
+      os << "    " << gpu_label(d.gpus[i]);
       for (std::size_t j = 0; j < d.gpus.size(); ++j) {
         os << (i == j ? "    X" : d.p2p_access[i][j] ? "  yes" : "   no");
       }

@@ -1,5 +1,8 @@
 #include "bench/results.hpp"
 
+#include <set>
+
+#include "bench/placement.hpp"
 #include "common/error.hpp"
 #include "common/json_util.hpp"
 
@@ -130,6 +133,7 @@ void from_json(const json& j, SweepSummary& r) {
 
 void to_json(json& j, const GpuRecord& r) {
   j = json{{"cuda_ordinal", r.cuda_ordinal},
+           {"logical_gpu", optional_json(r.logical_gpu)},
            {"pci_bus_id", r.pci_bus_id},
            {"name", r.name},
            {"compute_capability", std::to_string(r.cc_major) + "." + std::to_string(r.cc_minor)},
@@ -145,6 +149,8 @@ void to_json(json& j, const GpuRecord& r) {
 
 void from_json(const json& j, GpuRecord& r) {
   r.cuda_ordinal = j.at("cuda_ordinal").get<int>();
+  // Absent before version 3 (every GPU physical).
+  r.logical_gpu = j.contains("logical_gpu") ? optional_at<int>(j, "logical_gpu") : std::nullopt;
   r.pci_bus_id = j.at("pci_bus_id").get<std::string>();
   r.name = j.at("name").get<std::string>();
   r.cc_major = j.at("cc_major").get<int>();
@@ -187,6 +193,7 @@ void to_json(json& j, const BenchDocument& r) {
                       {"sizes_bytes", r.sizes_bytes},
                       {"cpu_affinity", r.cpu_affinity},
                       {"host_memory", r.host_memory}};
+  j["logical_gpus"] = r.logical_gpus;
   j["gpus"] = r.gpus;
   j["p2p_access"] = r.p2p_access;
   j["bandwidth"] = r.bandwidth;
@@ -221,6 +228,8 @@ void from_json(const json& j, BenchDocument& r) {
   r.sizes_bytes = opts.at("sizes_bytes").get<std::vector<std::uint64_t>>();
   r.cpu_affinity = opts.at("cpu_affinity").get<bool>();
   r.host_memory = opts.at("host_memory").get<std::string>();
+  r.logical_gpus = version >= 3 ? j.at("logical_gpus").get<int>() : 0;
+  if (r.logical_gpus < 0) throw InputError("logical_gpus is negative");
   r.gpus = j.at("gpus").get<std::vector<GpuRecord>>();
   r.p2p_access = j.at("p2p_access").get<std::vector<std::vector<bool>>>();
   r.bandwidth = j.at("bandwidth").get<std::vector<BandwidthResult>>();
@@ -241,6 +250,18 @@ FigureCounts count_figures(const BenchDocument& doc) {
   for (const auto& r : doc.bandwidth) add(r.status);
   for (const auto& r : doc.latency) add(r.status);
   return c;
+}
+
+std::string gpu_label(const GpuRecord& g) { return "gpu" + std::to_string(g.logical_gpu.value_or(g.cuda_ordinal)); }
+
+int device_count(const BenchDocument& doc) {
+  std::set<int> devices;
+  for (const auto& g : doc.gpus) devices.insert(g.cuda_ordinal);
+  return static_cast<int>(devices.size());
+}
+
+std::string logical_gpus_note(const BenchDocument& doc) {
+  return logical_gpus_banner(doc.logical_gpus, device_count(doc));
 }
 
 BenchDocument bench_document_from_json(const json& j, const std::string& source) {

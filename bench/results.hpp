@@ -75,7 +75,8 @@ struct SweepSummary {
 };
 
 struct GpuRecord {
-  int cuda_ordinal = -1;
+  int cuda_ordinal = -1;             // the device the GPU ran on
+  std::optional<int> logical_gpu;    // its logical id ("gpuN" in the figures); null: a physical GPU
   std::string pci_bus_id;
   std::string name;
   int cc_major = 0;
@@ -97,10 +98,10 @@ struct GateRecord {
 
 // The results document of every measuring subcommand: `p2pcheck bench --json` fills the
 // copy figures, `p2pcheck nccl --json` the `nccl` section; both carry the same host, versions,
-// topology, gate and GPUs. Version 2 added `written_by` and `nccl`; version 1 documents
-// (bench only) are still read.
+// topology, gate and GPUs. Version 2 added `written_by` and `nccl`; version 3 `logical_gpus`
+// and each GPU's `logical_gpu`. Versions 1 and 2 are still read.
 struct BenchDocument {
-  static constexpr int kVersion = 2;
+  static constexpr int kVersion = 3;
   static constexpr int kOldestReadableVersion = 1;
   static constexpr const char* kSchema = "p2pcheck.bench.run";
   std::string written_by = "bench";  // bench | nccl
@@ -120,6 +121,9 @@ struct BenchDocument {
   std::vector<std::uint64_t> sizes_bytes;
   bool cpu_affinity = true;
   std::string host_memory = "pinned";  // how host buffers were allocated: pinned | hugepages
+  // How many logical GPUs the run placed on its devices (bench --logical-gpus); 0 for a run
+  // on physical GPUs. A logical run's figures measure the tool, not the host's links.
+  int logical_gpus = 0;
   std::vector<GpuRecord> gpus;
   std::vector<std::vector<bool>> p2p_access;  // [i][j] over `gpus`: cudaDeviceCanAccessPeer
   std::vector<BandwidthResult> bandwidth;
@@ -152,6 +156,13 @@ struct FigureCounts {
   int errors = 0;
 };
 FigureCounts count_figures(const BenchDocument& doc);
+
+// "gpu3": what the figures call a GPU (its logical id, else its CUDA ordinal).
+std::string gpu_label(const GpuRecord& g);
+// The distinct devices a document's GPUs ran on.
+int device_count(const BenchDocument& doc);
+// logical_gpus_banner() for a document: "" for a physical run.
+std::string logical_gpus_note(const BenchDocument& doc);
 
 // Reads a document, turning any schema, version or type problem into
 // InputError("<source>: <problem>").

@@ -24,7 +24,8 @@ namespace {
 GpuRecord gpu_record(const BenchContext& ctx, int ordinal) {
   GpuRecord g;
   const DeviceInfo* d = ctx.device(ordinal);
-  g.cuda_ordinal = ordinal;
+  g.cuda_ordinal = ctx.placement.device(ordinal);
+  if (ctx.placement.logical()) g.logical_gpu = ordinal;
   if (d != nullptr) {
     g.pci_bus_id = d->pci_bus_id;
     g.name = d->name;
@@ -64,6 +65,7 @@ void describe_run_host(BenchDocument& doc, const BenchContext& ctx, const BenchI
   doc.topology = ctx.topology;
   doc.gate = inputs.gate;
   doc.skip_gate = inputs.skip_gate;
+  doc.logical_gpus = ctx.placement.logical() ? static_cast<int>(ctx.placement.device_of.size()) : 0;
   for (int g : ctx.gpus) doc.gpus.push_back(gpu_record(ctx, g));
   for (int a : ctx.gpus) {
     doc.p2p_access.emplace_back();
@@ -79,10 +81,13 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
   auto ctx = std::make_shared<BenchContext>();
   ctx->topology = inputs.topology;
   ctx->inventory = discover_devices();
-  ctx->gpus = select_gpus(options.gpus, static_cast<int>(ctx->inventory.devices.size()));
+  const std::vector<int> devices = select_gpus(options.gpus, static_cast<int>(ctx->inventory.devices.size()));
+  if (options.logical_gpus > 0) ctx->placement = place_logical_gpus(options.logical_gpus, devices);
+  ctx->gpus = gpu_ids(ctx->placement, devices);
 
   BenchOptions opts = options;
   if (opts.sizes_bytes.empty()) opts.sizes_bytes = default_sweep_bytes();
+  opts.measure.placement = ctx->placement;
 
   harness::initialize_benchmark("bench", opts.benchmark_args);
   const harness::NameFilter filter(benchmark::GetBenchmarkFilter());

@@ -17,6 +17,8 @@ namespace p2p::bench {
 
 struct BenchOptions {
   std::vector<int> gpus;                   // requested CUDA ordinals; empty = all
+  // > 0: that many logical GPUs placed round-robin on the selected devices (placement.hpp).
+  int logical_gpus = 0;
   std::vector<std::uint64_t> sizes_bytes;  // empty = default_sweep_bytes()
   MeasureOptions measure;                  // samples, warm-up, batch length, SM shape
   bool cpu_affinity = true;

@@ -42,6 +42,7 @@ struct BenchCommandOptions {
   MeasurementGateOptions gate;
   bool no_affinity = false;
   std::string host_memory = "pinned";
+  int logical_gpus = 0;
 };
 
 #if P2P_WITH_BENCH
@@ -66,6 +67,7 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
   opts.measure.warmup_samples = o.warmup_samples;
   opts.measure.copies_per_batch = o.copies;
   opts.cpu_affinity = !o.no_affinity;
+  opts.logical_gpus = o.logical_gpus;
   opts.measure.host_memory = *bench::host_memory_from_string(o.host_memory);  // checked by CLI11
 
   const GateFiles gate_files = read_gate_files(o.gate);
@@ -103,6 +105,10 @@ Command add_bench_command(CLI::App& root) {
       "bench", "Measure bandwidth and latency of every GPU pair and host link, verifying every transfer");
   app->add_flag("--list", o->list, "List the benchmark cases, one line each, and exit");
   app->add_option("--gpus", o->gpus, "CUDA ordinals to measure, e.g. 0,1 (default: all)");
+  app->add_option("--logical-gpus", o->logical_gpus,
+                  "Place N logical GPUs round-robin on the selected devices and measure every pair of them: "
+                  "the per-pair paths of an N-GPU host run here, but the figures measure the tool, not the links")
+      ->check(CLI::Range(1, 64));
   app->add_option("--sizes", o->sizes, "Copy sizes, e.g. 64M,1G (default: 4K to 1G, powers of two)");
   app->add_option("--samples", o->samples, "Timed samples per figure; the median is reported")
       ->check(CLI::Range(1, 1000));

@@ -24,11 +24,13 @@ struct CompareCommandOptions {
   double tolerance_pct = 5.0;
   std::string min_bytes = "64M";
   std::string format = "text";
+  bool allow_logical = false;
 };
 
 #if P2P_WITH_BENCH
 
-nlohmann::json to_json(const report::Comparison& c) {
+nlohmann::json to_json(const report::Comparison& c, const bench::BenchDocument& baseline,
+                       const bench::BenchDocument& run) {
   nlohmann::json figures = nlohmann::json::array();
   for (const auto& f : c.figures) {
     figures.push_back({{"figure", f.key},
@@ -41,13 +43,19 @@ nlohmann::json to_json(const report::Comparison& c) {
                        {"verdict", f.verdict},
                        {"detail", f.detail}});
   }
-  return {{"schema", "p2pcheck.compare"}, {"version", 1}, {"regressions", c.regressions()}, {"figures", figures}};
+  return {{"schema", "p2pcheck.compare"},
+          {"version", 1},
+          {"regressions", c.regressions()},
+          {"baseline_logical_gpus", baseline.logical_gpus},
+          {"run_logical_gpus", run.logical_gpus},
+          {"figures", figures}};
 }
 
 int run_compare(const CompareCommandOptions& o) {
   report::CompareOptions options;
   options.tolerance_pct = o.tolerance_pct;
   options.min_bytes = bench::parse_size_bytes(o.min_bytes);
+  options.allow_logical = o.allow_logical;
   const auto baseline = bench::bench_document_from_json(read_json_file(o.baseline), o.baseline);
   const auto run = bench::bench_document_from_json(read_json_file(o.run), o.run);
   // A malformed NCCL section is named by its file, as any other problem of a document.
@@ -56,9 +64,9 @@ int run_compare(const CompareCommandOptions& o) {
   }
   const report::Comparison c = report::compare_runs(baseline, run, options);
   if (o.format == "json") {
-    std::cout << to_json(c).dump(2) << "\n";
+    std::cout << to_json(c, baseline, run).dump(2) << "\n";
   } else {
-    std::cout << report::format_comparison(c, o.baseline, o.run, options);
+    std::cout << report::logical_gpus_lines(baseline, run) << report::format_comparison(c, o.baseline, o.run, options);
   }
   std::cout << std::flush;
   return c.regressions() > 0 ? kExitFailed : kExitOk;
@@ -84,6 +92,8 @@ Command add_compare_command(CLI::App& root) {
       ->check(CLI::Range(0.0, 100.0));
   app->add_option("--min-bytes", o->min_bytes, "Judge bandwidth only at this copy size and above (default 64M)");
   app->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  app->add_flag("--allow-logical", o->allow_logical,
+                "compare a run on logical GPUs (bench --logical-gpus) with one on physical GPUs");
   return Command{app, [o] { return run_compare(*o); }};
 }
 

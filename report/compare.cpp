@@ -106,6 +106,13 @@ Comparison compare_runs(const bench::BenchDocument& baseline, const bench::Bench
     throw InputError("compare: the baseline was written by `p2pcheck " + baseline.written_by + "`, the run by `p2pcheck " +
                      run.written_by + "`; compare documents of the same kind");
   }
+  if ((baseline.logical_gpus > 0) != (run.logical_gpus > 0) && !options.allow_logical) {
+    const bool base_logical = baseline.logical_gpus > 0;
+    throw InputError(std::string("compare: the ") + (base_logical ? "baseline" : "run") + " ran on " +
+                     std::to_string(base_logical ? baseline.logical_gpus : run.logical_gpus) +
+                     " logical GPUs, the " + (base_logical ? "run" : "baseline") +
+                     " on physical ones; its figures measure the tool, not the links (--allow-logical compares them anyway)");
+  }
   const Figures base = figures_of(baseline, "baseline", options);
   const Figures now = figures_of(run, "run", options);
   Comparison c;
@@ -117,6 +124,15 @@ Comparison compare_runs(const bench::BenchDocument& baseline, const bench::Bench
     if (base.count(key) == 0) c.figures.push_back(judge(key, nullptr, &fig, options));
   }
   return c;
+}
+
+std::string logical_gpus_lines(const bench::BenchDocument& baseline, const bench::BenchDocument& run) {
+  std::string out;
+  for (const auto& [name, doc] : {std::pair{"baseline", &baseline}, std::pair{"run", &run}}) {
+    const std::string note = bench::logical_gpus_note(*doc);
+    if (!note.empty()) out += std::string("note: the ") + name + " ran " + note + "\n";
+  }
+  return out;
 }
 
 std::string format_comparison(const Comparison& c, const std::string& baseline_name, const std::string& run_name,

@@ -15,6 +15,9 @@ namespace p2p::report {
 struct CompareOptions {
   double tolerance_pct = 5.0;     // a move smaller than this, either way, is noise
   std::uint64_t min_bytes = 64ull << 20;  // smaller copies are launch-bound and too noisy to judge
+  // A run on logical GPUs (several GPUs on one device) measures the tool, not the host's
+  // links: judging it against a physical run is refused unless this is set.
+  bool allow_logical = false;
 };
 
 // One figure present in either document. Keyed by case, endpoints (gpuN/host), part and size;
@@ -37,10 +40,14 @@ struct Comparison {
   int regressions() const;  // regressed + lost
 };
 
-// InputError ("baseline: ..." / "run: ...") for a malformed NCCL section, and for documents
-// written by different subcommands (bench against nccl: nothing could be judged).
+// InputError ("baseline: ..." / "run: ...") for a malformed NCCL section, for documents
+// written by different subcommands (bench against nccl: nothing could be judged), and for a
+// logical-GPU run against a physical one without options.allow_logical.
 Comparison compare_runs(const bench::BenchDocument& baseline, const bench::BenchDocument& run,
                         const CompareOptions& options);
+
+// The lines saying which side ran on logical GPUs ("" when neither did).
+std::string logical_gpus_lines(const bench::BenchDocument& baseline, const bench::BenchDocument& run);
 
 std::string format_comparison(const Comparison& c, const std::string& baseline_name, const std::string& run_name,
                               const CompareOptions& options);

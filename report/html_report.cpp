@@ -201,12 +201,16 @@ std::string header(const bench::BenchDocument& d, const std::string& source) {
     os << "not run ";
   }
   os << html_escape(d.gate.detail) << (d.skip_gate ? " (--skip-gate given)" : "") << "</td></tr>\n</table>\n";
+  if (const std::string note = bench::logical_gpus_note(d); !note.empty()) {
+    os << "<div class=\"note logical\">" << html_escape(note) << "</div>\n";
+  }
   for (const auto& w : d.warnings) os << "<div class=\"note\">warning: " << html_escape(w) << "</div>\n";
   if (!d.gpus.empty()) {
-    os << "<h2>GPUs</h2>\n<table><tr><th>GPU</th><th class=\"l\">PCI</th><th class=\"l\">name</th><th class=\"l\">link</th>"
+    os << "<h2>GPUs</h2>\n<table><tr><th>GPU</th><th>device</th><th class=\"l\">PCI</th><th class=\"l\">name</th><th class=\"l\">link</th>"
           "<th>NUMA</th><th class=\"l\">CPUs</th></tr>\n";
     for (const auto& g : d.gpus) {
-      os << "<tr><td>gpu" << g.cuda_ordinal << "</td><td class=\"l\">" << html_escape(g.pci_bus_id) << "</td><td class=\"l\">"
+      os << "<tr><td>" << bench::gpu_label(g) << "</td><td>" << g.cuda_ordinal << "</td><td class=\"l\">"
+         << html_escape(g.pci_bus_id) << "</td><td class=\"l\">"
          << html_escape(g.name) << "</td><td class=\"l\">" << html_escape(g.link.empty() ? "unknown" : g.link) << "</td><td>"
          << g.numa_node << "</td><td class=\"l\">" << html_escape(g.cpuset) << "</td></tr>\n";
     }
@@ -236,7 +240,9 @@ std::string topology_section(const bench::BenchDocument& d) {
     for (std::size_t j = 0; j < matrix[i].size(); ++j) {
       const std::string label = matrix[i][j].is_string() ? matrix[i][j].get<std::string>() : "?";
       std::string p2p;
-      if (i != j && i < d.p2p_access.size() && j < d.p2p_access[i].size()) p2p = d.p2p_access[i][j] ? "" : " (no P2P)";
+      // p2p_access is over the run's GPUs, which are the topology's only in a physical run.
+      if (i != j && d.logical_gpus == 0 && i < d.p2p_access.size() && j < d.p2p_access[i].size())
+        p2p = d.p2p_access[i][j] ? "" : " (no P2P)";
       const auto f = rank(label);
       os << "<td" << (f ? " style=\"background:" + heat_colour(*f) + "\"" : std::string()) << ">" << html_escape(label + p2p)
          << "</td>";

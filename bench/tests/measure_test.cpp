@@ -4,10 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "bench/inventory.hpp"
 #include "bench/no_gpu.hpp"
+#include "bench/placement.hpp"
 #include "bench/run.hpp"
 #include "bench/sizes.hpp"
 
@@ -152,29 +155,108 @@ TEST(Measure, StagedPipelineAndDeviceLatencyRunWithOneGpu) {
   EXPECT_EQ(lat.lanes[0].verified_samples, 3);
 }
 
+// Two GPUs: two devices where there are two, else two logical GPUs on device 0, through the
+// same calls (cudaMemcpyPeerAsync with equal ordinals, kernels storing into the other GPU's
+// buffers, the staged pipeline, the pointer chase in the other's memory).
 TEST(Measure, PairCopiesAreVerifiedByTheDestinationGpu) {
-  REQUIRE_GPUS(2);
-  const Endpoint a = Endpoint::on_gpu(0), b = Endpoint::on_gpu(1);
-  expect_clean(measure_bandwidth({{a, b, 0, Method::kStaged}}, kBytes, quick()), 1, "staged");
+  REQUIRE_GPUS(1);
+  MeasureOptions pair = quick();
   const auto inv = discover_devices();
-  if (!inv.can_access_peer[0][1] || !inv.can_access_peer[1][0]) {
+  if (inv.devices.size() < 2) pair.placement = place_logical_gpus(2, {0});
+  const Endpoint a = Endpoint::on_gpu(0), b = Endpoint::on_gpu(1);
+  expect_clean(measure_bandwidth({{a, b, 0, Method::kStaged}}, kBytes, pair), 1, "staged");
+  if (!pair.placement.logical() && (!inv.can_access_peer[0][1] || !inv.can_access_peer[1][0])) {
     GTEST_SKIP() << "gpu0 and gpu1 have no P2P: only the staged path applies";
   }
-  expect_clean(measure_bandwidth({{a, b, 0, Method::kCopyEngine}}, kBytes, quick()), 1, "ce write");
-  expect_clean(measure_bandwidth({{a, b, 1, Method::kCopyEngine}}, kBytes, quick()), 1, "ce read");
-  expect_clean(measure_bandwidth({{a, b, 1, Method::kSm}}, kBytes, quick()), 1, "sm read");
-  expect_clean(measure_bandwidth({{a, b, 0, Method::kSm}}, kBytes, quick()), 1, "sm write");
-  expect_clean(measure_bandwidth({{a, b, 0, Method::kSm}, {b, a, 1, Method::kSm}}, kBytes, quick()), 2,
+  expect_clean(measure_bandwidth({{a, b, 0, Method::kCopyEngine}}, kBytes, pair), 1, "ce write");
+  expect_clean(measure_bandwidth({{a, b, 1, Method::kCopyEngine}}, kBytes, pair), 1, "ce read");
+  expect_clean(measure_bandwidth({{a, b, 1, Method::kSm}}, kBytes, pair), 1, "sm read");
+  expect_clean(measure_bandwidth({{a, b, 0, Method::kSm}}, kBytes, pair), 1, "sm write");
+  expect_clean(measure_bandwidth({{a, b, 0, Method::kSm}, {b, a, 1, Method::kSm}}, kBytes, pair), 2,
                "sm bidir");
-  MeasureOptions o = quick();
+  MeasureOptions o = pair;
   o.corrupt_for_tests = Corruption{a, b, 5};
   const Measured m =
       measure_bandwidth({{a, b, 0, Method::kCopyEngine}, {b, a, 1, Method::kCopyEngine}}, kBytes, o);
   EXPECT_EQ(m.lanes[0].bad_words, 15u);
   EXPECT_EQ(m.lanes[0].verified_by, "gpu1");
   EXPECT_EQ(m.lanes[1].bad_words, 0u);
-  const Measured lat = measure_latency({{a, b, 0, Method::kPointerChase}}, 0, quick());
+  // The staged copy into b is caught by b, whichever device b lives on.
+  const Measured staged = measure_bandwidth({{a, b, 0, Method::kStaged}}, kBytes, o);
+  EXPECT_EQ(staged.lanes[0].bad_words, 15u);
+  EXPECT_EQ(staged.lanes[0].verified_by, "gpu1");
+  const Measured lat = measure_latency({{a, b, 0, Method::kPointerChase}}, 0, pair);
   EXPECT_EQ(lat.lanes[0].bad_samples, 0);
+  EXPECT_EQ(lat.lanes[0].verified_samples, 3);
+}
+
+// The whole 8-GPU run on whatever devices there are: every case over all 56 ordered pairs (28
+// unordered, the contention patterns, the latency matrix), each transfer checked by the GPU
+// that owns its destination. One pair is corrupted: exactly the figures that carry its bytes
+// fail, every other figure of the run is verified.
+TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
+  REQUIRE_GPUS(1);
+  BenchOptions opts;
+  opts.gpus = {0};
+  opts.logical_gpus = 8;
+  opts.sizes_bytes = {(1ull << 20) + 4};
+  opts.measure = quick();
+  opts.measure.samples = 1;
+  opts.measure.copies_per_batch = 1;
+  const Endpoint bad_src = Endpoint::on_gpu(3), bad_dst = Endpoint::on_gpu(5);
+  opts.measure.corrupt_for_tests = Corruption{bad_src, bad_dst, 7};
+  BenchInputs in;
+  in.topology = snapshot_from_cuda(discover_devices());
+  std::ostringstream progress;
+  const BenchDocument d = run_bench(opts, in, progress).document;
+
+  EXPECT_EQ(d.logical_gpus, 8);
+  ASSERT_EQ(d.gpus.size(), 8u);
+  for (std::size_t i = 0; i < d.gpus.size(); ++i) {
+    EXPECT_EQ(d.gpus[i].logical_gpu, static_cast<int>(i));
+    EXPECT_EQ(d.gpus[i].cuda_ordinal, 0);
+  }
+  std::map<std::string, std::set<std::string>> routes;  // case -> src->dst measured
+  int failed = 0;
+  for (const auto& r : d.bandwidth) {
+    EXPECT_NE(r.status, "waived") << r.case_name << " " << r.src << "->" << r.dst << ": " << r.detail;
+    EXPECT_NE(r.status, "error") << r.case_name << " " << r.src << "->" << r.dst << ": " << r.detail;
+    if (r.part != "sum") routes[r.case_name].insert(r.src + "->" + r.dst);
+    const bool carries_bad_pair = r.src == "gpu3" && r.dst == "gpu5";
+    if (carries_bad_pair) {
+      EXPECT_EQ(r.status, "failed") << r.case_name << " " << r.part;
+      EXPECT_EQ(r.bad_words, 7u * 2) << r.case_name << " " << r.part;  // warm-up + 1 timed sample
+      if (r.part != "sum") EXPECT_NE(r.detail.find("checked by gpu5"), std::string::npos) << r.detail;
+    }
+    if (r.status == "failed") {
+      ++failed;
+      // Totals of runs with a gpu3->gpu5 lane fail with it; nothing else may.
+      const bool total = r.part == "sum";
+      EXPECT_TRUE(carries_bad_pair || total) << r.case_name << " " << r.src << "->" << r.dst << " " << r.part;
+      if (total) EXPECT_NE(r.detail.find("gpu3->gpu5"), std::string::npos) << r.case_name << ": " << r.detail;
+    }
+  }
+  for (const char* c : {"ce_unidir_write", "ce_unidir_read", "sm_read", "sm_write", "staged"}) {
+    EXPECT_EQ(routes[c].size(), 56u) << c;
+  }
+  EXPECT_EQ(routes["ce_bidir"].size(), 56u);  // both directions of 28 pairs
+  EXPECT_EQ(routes["sm_bidir"].size(), 56u);
+  EXPECT_EQ(routes["contention_ring"].size(), 8u);
+  EXPECT_EQ(routes["contention_all_to_one"].size(), 56u);
+  EXPECT_EQ(routes["contention_one_to_all"].size(), 56u);
+  // gpu3->gpu5 alone in 5 one-way cases; a direction and a total in ce_bidir and sm_bidir;
+  // a lane and a total in all_to_one (into gpu5) and one_to_all (from gpu3).
+  EXPECT_EQ(failed, 5 + 2 * 2 + 2 * 2);
+  int latency_pairs = 0;
+  for (const auto& r : d.latency) {
+    EXPECT_EQ(r.status, "ok") << r.case_name << " " << r.src << "->" << r.dst << ": " << r.detail;
+    latency_pairs += r.case_name == "latency_peer";
+  }
+  EXPECT_EQ(latency_pairs, 56);
+  EXPECT_EQ(exit_code_for(d), 1);
+  const std::string text = render_text_report(d);
+  EXPECT_NE(text.find("8 logical GPUs on 1 device: figures measure the tool, not the links"), std::string::npos)
+      << text.substr(0, 800);
 }
 
 // The whole run: the corrupted figure is FAILED with its bad-word count, every other figure of

@@ -154,7 +154,7 @@ TEST(Results, DocumentCarriesTheNcclSectionAndStillReadsVersionOne) {
   d.written_by = "nccl";
   d.nccl = json{{"schema", "p2pcheck.nccl_report"}, {"version", 1}};
   const json j = d;
-  EXPECT_EQ(j.at("version"), 2);
+  EXPECT_EQ(j.at("version"), 3);
   EXPECT_EQ(j.at("written_by"), "nccl");
   const BenchDocument back = bench_document_from_json(json::parse(j.dump()), "nccl.json");
   EXPECT_EQ(back.written_by, "nccl");
@@ -168,6 +168,42 @@ TEST(Results, DocumentCarriesTheNcclSectionAndStillReadsVersionOne) {
   const BenchDocument old = bench_document_from_json(v1, "v1.json");
   EXPECT_EQ(old.written_by, "bench");
   EXPECT_TRUE(old.nccl.is_null());
+}
+
+// Version 3: a run on logical GPUs says so, and every GPU carries its logical id beside the
+// device it ran on; a version 2 document (no such fields) reads as a physical run.
+TEST(Results, LogicalGpusRoundTripAndOlderDocumentsArePhysical) {
+  BenchDocument d;
+  d.logical_gpus = 4;
+  for (int i = 0; i < 4; ++i) {
+    GpuRecord g;
+    g.cuda_ordinal = i % 2;
+    g.logical_gpu = i;
+    d.gpus.push_back(g);
+  }
+  const json j = d;
+  EXPECT_EQ(j.at("logical_gpus"), 4);
+  EXPECT_EQ(j.at("gpus").at(3).at("logical_gpu"), 3);
+  EXPECT_EQ(j.at("gpus").at(3).at("cuda_ordinal"), 1);
+  const BenchDocument back = bench_document_from_json(json::parse(j.dump()), "logical.json");
+  EXPECT_EQ(json(back), j);
+  EXPECT_EQ(device_count(back), 2);
+  EXPECT_EQ(gpu_label(back.gpus[3]), "gpu3");
+  EXPECT_EQ(logical_gpus_note(back), "4 logical GPUs on 2 devices: figures measure the tool, not the links");
+
+  json v2 = j;
+  v2["version"] = 2;
+  v2.erase("logical_gpus");
+  for (auto& g : v2["gpus"]) g.erase("logical_gpu");
+  const BenchDocument old = bench_document_from_json(v2, "v2.json");
+  EXPECT_EQ(old.logical_gpus, 0);
+  EXPECT_FALSE(old.gpus[3].logical_gpu);
+  EXPECT_EQ(gpu_label(old.gpus[3]), "gpu1");
+  EXPECT_EQ(logical_gpus_note(old), "");
+
+  json negative = j;
+  negative["logical_gpus"] = -1;
+  EXPECT_THROW(bench_document_from_json(negative, "bad.json"), p2p::InputError);
 }
 
 TEST(Results, DocumentProblemsNameTheSource) {

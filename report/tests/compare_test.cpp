@@ -106,6 +106,36 @@ TEST(Compare, MalformedNcclSectionIsAnInputErrorNamingTheSide) {
   }
 }
 
+// Logical GPUs measure the tool: a logical run is never judged against a physical one unless
+// asked, and the text says which side was logical.
+TEST(Compare, LogicalRunAgainstPhysicalIsRefusedUnlessAllowed) {
+  bench::BenchDocument physical, logical;
+  physical.bandwidth = {bw("ce_unidir_write", "gpu0", "gpu1", k512M, 50.0)};
+  logical.bandwidth = {bw("ce_unidir_write", "gpu0", "gpu1", k512M, 1500.0)};
+  logical.logical_gpus = 8;
+  bench::GpuRecord g;
+  g.cuda_ordinal = 0;
+  g.logical_gpu = 0;
+  logical.gpus = {g};
+  try {
+    compare_runs(physical, logical, CompareOptions{});
+    FAIL() << "a logical run was judged against a physical one";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "compare: the run ran on 8 logical GPUs, the baseline on physical ones; its figures measure the tool, "
+                 "not the links (--allow-logical compares them anyway)");
+  }
+  EXPECT_THROW(compare_runs(logical, physical, CompareOptions{}), InputError);
+  CompareOptions allow;
+  allow.allow_logical = true;
+  const Comparison c = compare_runs(physical, logical, allow);
+  EXPECT_EQ(find(c, "ce_unidir_write gpu0->gpu1 512MiB").verdict, "improved");
+  EXPECT_EQ(logical_gpus_lines(physical, logical),
+            "note: the run ran 8 logical GPUs on 1 device: figures measure the tool, not the links\n");
+  // Two logical runs compare as they are (CI on one-GPU runners keeps a logical baseline).
+  EXPECT_EQ(compare_runs(logical, logical, CompareOptions{}).regressions(), 0);
+}
+
 TEST(Compare, DropBeyondToleranceRegressesSmallMoveIsSame) {
   bench::BenchDocument base, run;
   base.bandwidth = {bw("h2d_ce", "host", "gpu0", k512M, 55.0), bw("d2h_ce", "gpu0", "host", k512M, 55.0)};

@@ -41,6 +41,22 @@ TEST(HtmlReport, BenchRunShowsHostGateHeatmapsChartsAndSummary) {
   EXPECT_EQ(html.find("http"), std::string::npos);     // nothing to fetch
 }
 
+TEST(HtmlReport, LogicalGpuRunIsMarkedWithEachGpusDevice) {
+  bench::BenchDocument d = load("h200-bench.json");
+  d.logical_gpus = 2;
+  d.gpus.push_back(d.gpus[0]);
+  d.gpus[0].logical_gpu = 0;
+  d.gpus[1].logical_gpu = 1;
+  const std::string html = render_html_report(d, "logical.json");
+  EXPECT_NE(html.find("<div class=\"note logical\">2 logical GPUs on 1 device: figures measure the tool, not the "
+                      "links</div>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr><td>gpu1</td><td>0</td>"), std::string::npos);
+  const std::string physical = render_html_report(load("h200-bench.json"), "h200-bench.json");
+  EXPECT_EQ(physical.find("logical GPUs"), std::string::npos);
+  EXPECT_NE(physical.find("<tr><td>gpu0</td><td>0</td>"), std::string::npos);
+}
+
 TEST(HtmlReport, NcclRunShowsOneChartPerOperationAndTheTables) {
   const std::string html = render_html_report(load("h200-nccl.json"), "h200-nccl.json");
   EXPECT_NE(html.find("<h1>p2pcheck nccl report: vm</h1>"), std::string::npos);
