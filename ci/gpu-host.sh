@@ -28,6 +28,12 @@ if grep -q -e "no usable GPU" -e "no usable CUDA device" -e "NCCL is not usable"
   echo "ci/gpu-host.sh: GPU tests were skipped for want of a GPU on a GPU runner" >&2
   exit 1
 fi
+# Multi-GPU paths run on one GPU through logical GPUs and rank processes: no GPU test may skip
+# for want of a second one.
+if grep -q -E "needs [0-9]+ GPUs|second GPU" "$log"; then
+  echo "ci/gpu-host.sh: a GPU test was skipped for want of a second GPU; multi-GPU paths must run through logical GPUs or rank processes" >&2
+  exit 1
+fi
 
 status=0
 # shellcheck disable=SC2086  # P2P_GATE_ARGS is a list of words on purpose

@@ -110,6 +110,12 @@ class ChartSet {
   std::map<std::string, std::map<std::string, Series>> lines_;
 };
 
+// A point a chart can place: a size of 1 B to 2^62 B (the axis labels are powers of two that
+// must fit in 64 bits; a document read from anywhere may say 0 or 2^64) and a finite value.
+bool plottable(double bytes, double value, bool log_y) {
+  return bytes >= 1 && bytes <= 0x1p62 && std::isfinite(value) && (!log_y || value > 0);
+}
+
 // Value against message size, log2 on x; y linear from 0, or logarithmic where the values
 // span decades (NCCL from 8 B to 1 GiB). One polyline per series, the legend below.
 std::string chart(const std::string& title, const std::string& unit, const std::vector<Series>& series,
@@ -118,7 +124,7 @@ std::string chart(const std::string& title, const std::string& unit, const std::
   bool any = false;
   for (const auto& s : series) {
     for (const auto& [x, y] : s.points) {
-      if (log_y && y <= 0) continue;
+      if (!plottable(x, y, log_y)) continue;
       const double lx = std::log2(x);
       x0 = any ? std::min(x0, lx) : lx;
       x1 = any ? std::max(x1, lx) : lx;
@@ -166,7 +172,7 @@ std::string chart(const std::string& title, const std::string& unit, const std::
     const char* colour = kPalette[i % (sizeof kPalette / sizeof *kPalette)];
     os << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
     for (const auto& [x, y] : series[i].points) {
-      if (!log_y || y > 0) os << px(x) << "," << py(y) << " ";
+      if (plottable(x, y, log_y)) os << px(x) << "," << py(y) << " ";
     }
     os << "\"><title>" << html_escape(series[i].name) << "</title></polyline>\n";
   }

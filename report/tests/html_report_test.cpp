@@ -57,6 +57,23 @@ TEST(HtmlReport, LogicalGpuRunIsMarkedWithEachGpusDevice) {
   EXPECT_NE(physical.find("<tr><td>gpu0</td><td>0</td>"), std::string::npos);
 }
 
+// Sizes no chart can place (0 B, 2^64 - 1 B) are left off the chart; the page still renders.
+TEST(HtmlReport, SizesOutsideTheAxisAreLeftOffTheChart) {
+  bench::BenchDocument d;
+  for (std::uint64_t bytes : {std::uint64_t{0}, std::uint64_t{1} << 20, std::uint64_t{1} << 30, ~std::uint64_t{0}}) {
+    bench::BandwidthResult r;
+    r.case_name = "h2d_ce";
+    r.src = "host";
+    r.dst = "gpu0";
+    r.bytes = bytes;
+    r.median_gbps = 50.0;
+    d.bandwidth.push_back(r);
+  }
+  const std::string html = render_html_report(d, "odd.json");
+  EXPECT_EQ(count(html, "<polyline"), 1u);
+  EXPECT_NE(html.find("1MiB"), std::string::npos);
+}
+
 TEST(HtmlReport, NcclRunShowsOneChartPerOperationAndTheTables) {
   const std::string html = render_html_report(load("h200-nccl.json"), "h200-nccl.json");
   EXPECT_NE(html.find("<h1>p2pcheck nccl report: vm</h1>"), std::string::npos);
