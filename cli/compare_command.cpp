@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "cli/validators.hpp"
 #include "common/exit_codes.hpp"
 
 #if P2P_WITH_BENCH
@@ -89,6 +90,7 @@ Command add_compare_command(CLI::App& root) {
   app->add_option("baseline", o->baseline, "Baseline results (p2pcheck bench --json or nccl --json)")->required();
   app->add_option("run", o->run, "Results to judge against it")->required();
   app->add_option("--tolerance-pct", o->tolerance_pct, "Moves smaller than this, either way, are noise (default 5)")
+      ->check(finite_number())
       ->check(CLI::Range(0.0, 100.0));
   app->add_option("--min-bytes", o->min_bytes, "Judge bandwidth only at this copy size and above (default 64M)");
   app->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));

@@ -1,5 +1,9 @@
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "cli/command.hpp"
@@ -9,9 +13,39 @@
 
 namespace {
 
+// Every error is one line, whatever the message carries (a newline or a control byte from a
+// file name or a value read from input is written as an escape).
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c < 0x20 || c == 0x7f) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\x%02x", c);
+      out += esc;
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  return out;
+}
+
 int report(const char* kind, const std::exception& e, int code) {
-  std::cerr << "p2pcheck: " << kind << e.what() << "\n";
+  std::cerr << "p2pcheck: " << kind << one_line(e.what()) << "\n";
   return code;
+}
+
+// A command's verdict means nothing if what it printed never arrived (a full disk, a closed
+// pipe): a failed write to standard output is a failure of its own (exit 4), said on stderr.
+int checked_stdout(int code) {
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (!failed) return code;
+  const int err = errno;
+  std::cerr << "p2pcheck: error: cannot write to standard output: " << (err ? std::strerror(err) : "write failed")
+            << "\n";
+  return p2p::kExitRuntime;
 }
 
 }  // namespace
@@ -30,13 +64,13 @@ int main(int argc, char** argv) {
     // --help and --version are "errors" with exit code 0, printed by CLI11. Every real parse
     // error is bad input, said on one line like every other error of p2pcheck.
     if (e.get_exit_code() == 0) return app.exit(e) == 0 ? p2p::kExitOk : p2p::kExitBadInput;
-    std::cerr << "p2pcheck: error: " << e.what() << " (--help lists the options)\n";
+    std::cerr << "p2pcheck: error: " << one_line(e.what()) << " (--help lists the options)\n";
     return p2p::kExitBadInput;
   }
 
   try {
     for (auto& c : commands) {
-      if (c.app->parsed()) return c.run();
+      if (c.app->parsed()) return checked_stdout(c.run());
     }
   } catch (const p2p::InputError& e) {
     return report("error: ", e, p2p::kExitBadInput);

@@ -35,6 +35,9 @@ int run_report(const ReportCommandOptions& o) {
   const auto doc = bench::bench_document_from_json(read_json_file(o.results), o.results);
   const std::string html = report::render_html_report(doc, o.results);
   const std::string out = o.out.empty() ? default_output(o.results) : o.out;
+  if (same_file(out, o.results)) {
+    throw InputError(out + ": is the results document being read; refusing to overwrite it with the report");
+  }
   write_text_file_atomically(out, html);
   if (out != "-") std::cout << "p2pcheck report: wrote " << out << "\n";
   return kExitOk;

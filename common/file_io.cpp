@@ -1,85 +1,194 @@
 #include "common/file_io.hpp"
 
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <sstream>
+#include <vector>
 
 #include "common/error.hpp"
 
 namespace p2p {
 
 namespace {
-std::string errno_text() { return std::strerror(errno); }
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+// How long a read from a pipe may wait for its writer before the input counts as hung.
+constexpr int kPipeIdleMs = 30'000;
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+
+ private:
+  int fd_;
+};
+
+struct ReadOutcome {
+  std::optional<std::string> data;
+  std::string problem;  // why data is empty
+};
+
+// Opens without blocking (a FIFO with no writer, a tty), refuses what cannot be a file's
+// content, then reads at most max_bytes. `wait_for_pipe`: a pipe's writer may take a while.
+ReadOutcome bounded_read(const std::string& path, std::size_t max_bytes, bool wait_for_pipe) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+  if (fd.get() < 0) return {std::nullopt, "cannot read: " + errno_text(errno)};
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return {std::nullopt, "cannot read: " + errno_text(errno)};
+  if (S_ISDIR(st.st_mode)) return {std::nullopt, "is a directory, not a file"};
+  const bool pipe = S_ISFIFO(st.st_mode);
+  if (!S_ISREG(st.st_mode) && !pipe) return {std::nullopt, "is not a regular file or a pipe"};
+  std::string data;
+  std::vector<char> buf(1 << 16);
+  while (true) {
+    const ssize_t n = ::read(fd.get(), buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN && pipe) {
+      if (!wait_for_pipe) break;
+      pollfd p{fd.get(), POLLIN, 0};
+      const int ready = ::poll(&p, 1, kPipeIdleMs);
+      if (ready == 0) return {std::nullopt, "the pipe sent nothing for " + std::to_string(kPipeIdleMs / 1000) + " s"};
+      continue;
+    }
+    if (n < 0) return {std::nullopt, "read failed: " + errno_text(errno)};
+    if (n == 0) break;
+    data.append(buf.data(), static_cast<std::size_t>(n));
+    if (data.size() > max_bytes) {
+      return {std::nullopt, "larger than " + std::to_string(max_bytes >> 20) + " MiB; not an input p2pcheck reads"};
+    }
+  }
+  return {std::move(data), ""};
+}
+
+// Where a write to `path` must land: the final target of any chain of symbolic links.
+std::string resolve_output(const std::string& path) {
+  std::string p = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+    std::vector<char> target(PATH_MAX);
+    const ssize_t n = ::readlink(p.c_str(), target.data(), target.size() - 1);
+    if (n < 0) throw InputError(path + ": cannot follow the link: " + errno_text(errno));
+    std::string t(target.data(), static_cast<std::size_t>(n));
+    if (t.empty() || t[0] != '/') {
+      std::vector<char> copy(p.begin(), p.end());
+      copy.push_back('\0');
+      t = std::string(::dirname(copy.data())) + "/" + t;
+    }
+    p = t;
+  }
+  throw InputError(path + ": too many levels of symbolic links");
+}
+
+std::string directory_of(const std::string& path) {
+  std::vector<char> copy(path.begin(), path.end());
+  copy.push_back('\0');
+  return ::dirname(copy.data());
+}
+
+std::string base_of(const std::string& path) {
+  std::vector<char> copy(path.begin(), path.end());
+  copy.push_back('\0');
+  return ::basename(copy.data());
+}
+
 }  // namespace
 
-std::optional<std::string> try_read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return buf.str();
+std::optional<std::string> try_read_text_file(const std::string& path, std::size_t max_bytes) {
+  return bounded_read(path, max_bytes, false).data;
 }
 
-std::string read_text_file(const std::string& path) {
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read: " + (errno ? errno_text() : "unknown error"));
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": read failed: " + errno_text());
-  return buf.str();
+std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+  ReadOutcome r = bounded_read(path, max_bytes, true);
+  if (!r.data) throw InputError(path + ": " + r.problem);
+  return std::move(*r.data);
 }
 
-nlohmann::json read_json_file(const std::string& path) {
-  const std::string text = read_text_file(path);
+nlohmann::json parse_json_text(const std::string& text, const std::string& source) {
+  const nlohmann::json::parser_callback_t depth_limit = [&source](int depth, nlohmann::json::parse_event_t,
+                                                                   nlohmann::json&) {
+    if (depth > kMaxJsonDepth) {
+      throw InputError(source + ": not valid JSON: nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    }
+    return true;
+  };
   try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+    return nlohmann::json::parse(text, depth_limit);
+  } catch (const nlohmann::json::exception& e) {
     // nlohmann's message starts with "[json.exception.parse_error.101] "; keep the useful tail.
+    // Numbers beyond a double's range come as out_of_range, not parse_error: bad input too.
     std::string what = e.what();
     const auto cut = what.find("] ");
     if (cut != std::string::npos) what = what.substr(cut + 2);
-    throw InputError(path + ": not valid JSON: " + what);
+    throw InputError(source + ": not valid JSON: " + what);
   }
 }
+
+nlohmann::json read_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
 
 void write_text_file_atomically(const std::string& path, const std::string& content) {
   if (path == "-") {
     std::cout << content << std::flush;
+    if (!std::cout) throw std::runtime_error("standard output: write failed");
     return;
   }
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw InputError(path + ": cannot write: " + errno_text());
+  const std::string target = resolve_output(path);
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    throw InputError(path + ": exists and is not a regular file; refusing to replace it");
+  }
+  // mkstemp: a fresh name, created with O_EXCL, in the target's directory so rename() is atomic.
+  std::string tmpl = directory_of(target) + "/." + base_of(target) + ".tmp.XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  Fd fd(::mkostemp(name.data(), O_CLOEXEC));
+  if (fd.get() < 0) throw InputError(path + ": cannot write: " + errno_text(errno));
+  const std::string tmp = name.data();
+  const auto fail = [&](const std::string& what, int err) {
+    ::unlink(tmp.c_str());
+    throw InputError(path + ": " + what + ": " + errno_text(err));
+  };
+  // mkstemp creates 0600; results are meant to be read by others, as a plain create would be.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  if (::fchmod(fd.get(), 0666 & ~mask) != 0) fail("cannot write", errno);
   std::size_t done = 0;
   while (done < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    const ssize_t n = ::write(fd.get(), content.data() + done, content.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      const std::string why = errno_text();
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw InputError(path + ": write failed: " + why);
+      fail("write failed", errno);
     }
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const std::string why = errno_text();
-    ::unlink(tmp.c_str());
-    throw InputError(path + ": write failed: " + why);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = errno_text();
-    ::unlink(tmp.c_str());
-    throw InputError(path + ": cannot replace: " + why);
-  }
+  if (::fsync(fd.get()) != 0) fail("write failed", errno);
+  if (::close(fd.release()) != 0) fail("write failed", errno);
+  if (::rename(tmp.c_str(), target.c_str()) != 0) fail("cannot replace", errno);
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 }  // namespace p2p

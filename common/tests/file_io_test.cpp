@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -73,6 +74,97 @@ TEST_F(TempDir, FailedRenameLeavesTargetAndNoTemporary) {
   int entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++entries;
   EXPECT_EQ(entries, 1) << "temporary file left behind";
+}
+
+// Inputs that are not files: a directory, a device that never ends, a FIFO nobody writes to.
+// Each is an error naming the path, or (for a probe) an empty read; none hangs or fills memory.
+TEST_F(TempDir, DirectoriesDevicesAndSilentFifosAreRefusedNotReadForever) {
+  const std::string dir = dir_.string();
+  try {
+    p2p::read_text_file(dir);
+    FAIL() << "a directory was read";
+  } catch (const p2p::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), dir + ": is a directory, not a file");
+  }
+  try {
+    p2p::read_text_file("/dev/zero");
+    FAIL() << "/dev/zero was read";
+  } catch (const p2p::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "/dev/zero: is not a regular file or a pipe");
+  }
+  EXPECT_FALSE(p2p::try_read_text_file("/dev/zero").has_value());
+  const std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  // No writer: the probe reader does not wait, and the input reader sees an empty pipe.
+  EXPECT_EQ(p2p::try_read_text_file(fifo).value_or("?"), "");
+  EXPECT_EQ(p2p::read_text_file(fifo), "");
+}
+
+TEST_F(TempDir, InputsLargerThanTheCapAreRefused) {
+  const std::string path = (dir_ / "big.txt").string();
+  std::ofstream(path) << std::string(3 << 20, 'x');
+  EXPECT_EQ(p2p::read_text_file(path).size(), 3u << 20);
+  try {
+    p2p::read_text_file(path, 1 << 20);
+    FAIL() << "3 MiB read under a 1 MiB cap";
+  } catch (const p2p::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": larger than 1 MiB; not an input p2pcheck reads");
+  }
+}
+
+TEST_F(TempDir, DeepNestingAndHugeNumbersAreBadInputNotACrash) {
+  const std::string deep = (dir_ / "deep.json").string();
+  std::ofstream(deep) << std::string(100000, '[') << std::string(100000, ']');
+  try {
+    p2p::read_json_file(deep);
+    FAIL() << "100000 levels were accepted";
+  } catch (const p2p::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), deep + ": not valid JSON: nested deeper than 128 levels");
+  }
+  const std::string fine = (dir_ / "fine.json").string();
+  std::ofstream(fine) << std::string(100, '[') << std::string(100, ']');
+  EXPECT_NO_THROW(p2p::read_json_file(fine));
+  const std::string huge = (dir_ / "huge.json").string();
+  std::ofstream(huge) << "{\"bytes\": 1e999}";
+  try {
+    p2p::read_json_file(huge);
+    FAIL() << "1e999 was accepted";
+  } catch (const p2p::InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind(huge + ": not valid JSON: ", 0), 0u) << what;
+    EXPECT_NE(what.find("1e999"), std::string::npos) << what;
+  }
+}
+
+// As root, an output path of /dev/null must never become a regular file, and a temporary name
+// planted as a link must not redirect the write.
+TEST_F(TempDir, AtomicWriteRefusesDevicesAndFollowsLinksToTheirTarget) {
+  try {
+    p2p::write_text_file_atomically("/dev/null", "x");
+    FAIL() << "/dev/null was replaced";
+  } catch (const p2p::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "/dev/null: exists and is not a regular file; refusing to replace it");
+  }
+  struct stat st {};
+  ASSERT_EQ(stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+
+  const fs::path real = dir_ / "real.json", link = dir_ / "link.json";
+  std::ofstream(real) << "old";
+  fs::create_symlink("real.json", link);
+  p2p::write_text_file_atomically(link.string(), "new");
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(p2p::read_text_file(real.string()), "new");
+  EXPECT_TRUE(p2p::same_file(link.string(), real.string()));
+
+  // The old scheme's predictable name, planted as a link to a file that must stay untouched.
+  const fs::path victim = dir_ / "victim", out = dir_ / "out.json";
+  std::ofstream(victim) << "keep";
+  fs::create_symlink(victim, dir_ / ("out.json.tmp." + std::to_string(getpid())));
+  p2p::write_text_file_atomically(out.string(), "result");
+  EXPECT_EQ(p2p::read_text_file(victim.string()), "keep");
+  EXPECT_EQ(p2p::read_text_file(out.string()), "result");
+  EXPECT_FALSE(p2p::same_file(out.string(), victim.string()));
 }
 
 TEST(ApiError, NamesApiCodeCallAndPlace) {

@@ -1,0 +1,100 @@
+// The built executable against input a hostile or careless user gives it: every case ends in
+// one line on stderr and a documented exit code, and nothing is written where it must not be.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "common/testing/run_captured.hpp"
+
+namespace {
+
+using p2p::testing::CliResult;
+namespace fs = std::filesystem;
+
+const std::string kExe = P2PCHECK_EXE;
+const std::string kFixtures = std::string(P2P_SOURCE_DIR) + "/topology/tests/fixtures/";
+const std::string kBenchRun = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json";
+
+CliResult run(const std::string& args) { return p2p::testing::run_captured(kExe + " " + args); }
+
+int lines(const std::string& text) {
+  int n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+
+class Hostile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/p2p_hostile_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+// `gate --format json > /dev/full` used to exit 0 (pass) with nothing written.
+TEST_F(Hostile, AFailedWriteToStandardOutputIsExitFour) {
+  const int status = std::system((kExe + " gate --input " + kFixtures + "h200-vm.xml --format json > /dev/full 2>'" +
+                                  path("err") + "'")
+                                     .c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 4);
+  std::ifstream in(path("err"));
+  std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(err, "p2pcheck: error: cannot write to standard output: No space left on device\n");
+}
+
+TEST_F(Hostile, DevicesDirectoriesAndDeepJsonAreOneLineExitTwo) {
+  for (const std::string& input : {std::string("/dev/zero"), dir_.string()}) {
+    const CliResult r = run("topo --input " + input);
+    EXPECT_EQ(r.exit_code, 2) << input << ": " << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(input), std::string::npos) << r.err;
+  }
+  std::ofstream(path("deep.json")) << "{\"min_gpus\": " << std::string(100000, '[') << std::string(100000, ']') << "}";
+  const CliResult r = run("gate --input " + kFixtures + "h200-vm.xml --policy " + path("deep.json"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "p2pcheck: error: " + path("deep.json") + ": not valid JSON: nested deeper than 128 levels\n");
+}
+
+TEST_F(Hostile, ANewlineInAFileNameStaysOnOneLine) {
+  const CliResult r = run("topo --input '" + path("a\nb.xml") + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("a\\nb.xml"), std::string::npos) << r.err;
+}
+
+TEST_F(Hostile, SavingOverADeviceIsRefused) {
+  const CliResult r = run("topo --input " + kFixtures + "h200-vm.xml --save /dev/null");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "p2pcheck: error: /dev/null: exists and is not a regular file; refusing to replace it\n");
+  struct stat st {};
+  ASSERT_EQ(stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
+#if P2P_WITH_BENCH
+TEST_F(Hostile, NonFiniteToleranceIsRefused) {
+  for (const char* value : {"nan", "inf", "-nan"}) {
+    const CliResult r = run("compare " + kBenchRun + " " + kBenchRun + " --tolerance-pct " + value);
+    EXPECT_EQ(r.exit_code, 2) << value << ": " << r.err;
+    EXPECT_NE(r.err.find("is not a finite number"), std::string::npos) << r.err;
+  }
+}
+
+TEST_F(Hostile, AReportNeverOverwritesItsInput) {
+  fs::copy_file(kBenchRun, path("run.json"));
+  const CliResult r = run("report " + path("run.json") + " --out " + path("run.json"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("refusing to overwrite it"), std::string::npos) << r.err;
+  EXPECT_EQ(p2p::read_text_file(path("run.json")), p2p::read_text_file(kBenchRun));
+}
+#endif
+
+}  // namespace
