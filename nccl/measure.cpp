@@ -254,6 +254,17 @@ bool warm_up(Clique& clique, RankBuffers& buffers, const OpSpec& op, const Colle
   return clique.wait(o.timeout);
 }
 
+bool barrier(Clique& clique, RankBuffers& buffers, std::chrono::duration<double> timeout) {
+  OpSpec op;
+  op.collective = Collective::kAllReduce;
+  op.dtype = DataType::kFloat32;
+  op.count = 1;
+  CollectiveShape shape = shape_of(op.collective, 16, element_bytes(op.dtype), clique.size());
+  shape.count = 1;
+  enqueue(clique, op, regions_for(clique, buffers, op, shape, false));
+  return clique.wait(timeout);
+}
+
 Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
                     bool in_place, const MeasureOptions& o) {
   Measurement m;

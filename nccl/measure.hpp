@@ -86,6 +86,12 @@ int timing_groups(const MeasureOptions& options);
 bool warm_up(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
              const MeasureOptions& options);
 
+// Every rank of the communicator meets here: one float all_reduce on the local ranks' buffers
+// (contents are rewritten by the next verification pass), then a wait. Rank processes use it
+// before each case so that a rank never starts its deadline while a peer is still busy with a
+// case it has no part in (a send/recv pair elsewhere). False on a hang (the clique is aborted).
+bool barrier(Clique& clique, RankBuffers& buffers, std::chrono::duration<double> timeout);
+
 // Throws ApiError for a failed CUDA/NCCL call (the caller records it and aborts the clique).
 Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
                     bool in_place, const MeasureOptions& options);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstring>
+#include <sstream>
 
 #include "common/cuda_check.hpp"
 #include "common/exit_codes.hpp"
@@ -67,6 +68,19 @@ bool takes_part(const PlannedCase& c, int rank, int nranks) {
 }
 
 int stop_code(const std::string& status) { return status == "hang" ? kExitHang : kExitRuntime; }
+
+// How long a rank waits at the barrier before a case for the others to arrive: they may still be
+// in the previous case, whose three waits (verification, warm-up, timed) each have the timeout,
+// or in NCCL's setup; past that they are stuck, not busy.
+std::chrono::duration<double> barrier_deadline(const MeasureOptions& o) {
+  return 3 * o.timeout + std::chrono::duration<double>(60.0);
+}
+
+std::string seconds(std::chrono::duration<double> s) {
+  std::ostringstream out;
+  out << s.count() << " s";
+  return out.str();
+}
 
 }  // namespace
 
@@ -133,7 +147,23 @@ int run_rank_process(const std::string& job_path, int rank) {
     out.write(to_line(RankReadyLine{rank, static_cast<int>(::getpid()), buffers.allocator}));
 
     // As the in-process sweep: every operation once at its largest size before any timing.
+    // Every rank before every warm-up and case, participating or not (see barrier()). 0 when all
+    // came; else the end line is written and this is the exit code.
+    const auto meet = [&](const std::string& before) {
+      try {
+        if (barrier(clique, buffers, barrier_deadline(o.measure))) return 0;
+      } catch (const ApiError& e) {
+        clique.abort();
+        out.write(to_line(RankEndLine{rank, "error", "waiting for the other ranks before " + before + ": " + e.what()}));
+        return static_cast<int>(kExitRuntime);
+      }
+      out.write(to_line(RankEndLine{rank, "hang",
+                                    "the other ranks did not reach " + before + " within " +
+                                        seconds(barrier_deadline(o.measure)) + "; communicator aborted"}));
+      return static_cast<int>(kExitHang);
+    };
     for (const PlannedCase& c : largest_per_operation(plan)) {
+      if (const int stop = meet("the warm-up of " + benchmark_name(c))) return stop;
       if (!takes_part(c, rank, o.nranks)) continue;
       std::string failure;
       try {
@@ -144,9 +174,9 @@ int run_rank_process(const std::string& job_path, int rank) {
         return kExitRuntime;
       }
       if (!failure.empty()) {
-        out.write(to_line(RankEndLine{rank, "hang", "no completion within " + std::to_string(o.measure.timeout.count()) +
-                                                        " s in the warm-up of " + benchmark_name(c) +
-                                                        "; communicator aborted"}));
+        out.write(to_line(RankEndLine{rank, "hang",
+                                      "no completion within " + seconds(o.measure.timeout) + " in the warm-up of " +
+                                          benchmark_name(c) + "; communicator aborted"}));
         return kExitHang;
       }
       out.write(progress_line(rank, "warm-up " + benchmark_name(c)));
@@ -155,6 +185,7 @@ int run_rank_process(const std::string& job_path, int rank) {
     for (std::size_t i = 0; i < plan.size(); ++i) {
       if (kill_at && static_cast<std::size_t>(*kill_at) == i) std::raise(SIGKILL);  // test hook, see header
       const PlannedCase& c = plan[i];
+      if (const int stop = meet(benchmark_name(c))) return stop;
       if (!takes_part(c, rank, o.nranks)) continue;
       Measurement m;
       try {

@@ -7,7 +7,9 @@
 // --rank R` per rank, handing each the id on its standard input (never on a command line). Each
 // rank process sets its own NCCL environment, joins the communicator (ncclCommInitRank), runs
 // the same planned cases in the same order as the in-process sweep (skipping send/recv pairs it
-// is not part of), and appends one line per case to its results file (rank_merge.hpp).
+// is not part of), and appends one line per case to its results file (rank_merge.hpp). Every
+// rank meets the others (a one-element all_reduce) before each warm-up and case, so no rank
+// starts a deadline while a peer is still busy with a pair it has no part in.
 //
 // A rank that misses --timeout aborts its communicator and stops: without the others it cannot
 // form a new one. The others then miss their next collective and stop the same way. The parent
