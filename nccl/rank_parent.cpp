@@ -137,22 +137,18 @@ void watch(std::vector<Child>& children, const std::string& work_dir, Seconds ti
       }
       any_running = true;
     }
-    std::size_t cases_done = 0;
     for (Child& c : children) {
       const std::string path = rank_results_path(work_dir, c.exit.rank);
       const off_t size = file_size(path);
-      if (size != c.reported_bytes) {
-        c.reported_bytes = size;
-        last_news = Clock::now();
-      }
-      if (progress.out != nullptr && c.exit.rank == 0) {
-        cases_done = parse_rank_log(0, try_read_text_file(path).value_or("")).cases.size();
-      }
-    }
-    if (progress.out != nullptr && cases_done != shown) {
-      shown = cases_done;
-      *progress.out << (progress.terminal ? "\r\033[K" : "") << progress.label << ": rank 0 finished " << shown << "/"
-                    << plan_size << " cases (" << children.size() << " rank processes)"
+      if (size == c.reported_bytes) continue;
+      c.reported_bytes = size;
+      last_news = Clock::now();
+      if (progress.out == nullptr) continue;
+      const RankLog log = parse_rank_log(c.exit.rank, try_read_text_file(path).value_or(""));
+      if (log.cases.empty() || static_cast<std::size_t>(log.cases.back().index) < shown) continue;
+      shown = static_cast<std::size_t>(log.cases.back().index) + 1;
+      *progress.out << (progress.terminal ? "\r\033[K" : "") << progress.label << ": [" << shown << "/" << plan_size
+                    << "] " << log.cases.back().case_name << " (" << children.size() << " rank processes)"
                     << (progress.terminal ? "" : "\n") << std::flush;
     }
     if (!any_running) break;
