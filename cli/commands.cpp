@@ -17,6 +17,7 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   all.push_back(add_gate_command(root));
   all.push_back(add_bench_command(root));
   all.push_back(add_nccl_command(root));
+  all.push_back(add_nccl_rank_command(root));
   all.push_back(add_compare_command(root));
   all.push_back(add_report_command(root));
   return all;

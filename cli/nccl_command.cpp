@@ -23,6 +23,8 @@
 #include "common/file_io.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/p2p_off.hpp"
+#include "nccl/rank_process.hpp"
+#include "nccl/run_options_json.hpp"
 #include "nccl/report.hpp"
 #include "nccl/runner.hpp"
 #include "nccl/table.hpp"
@@ -37,7 +39,14 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
   CLI::App* app = root.add_subcommand(
       "nccl", "NCCL collectives (all_reduce, all_gather, reduce_scatter, broadcast, alltoall, send/recv ring and "
               "per pair): verified, timed as nccl-tests does, with the transport NCCL used per pair");
-  app->add_option("--devices", o.devices, "CUDA devices in rank order (default: all)")->delimiter(',');
+  app->add_option("--devices,--gpus", o.devices, "CUDA devices in rank order (default: all)")->delimiter(',');
+  app->add_option("--ranks", o.ranks,
+                  "number of ranks, placed round-robin on the devices: rank r on device r % D (default: one per "
+                  "device); more ranks than devices runs them as processes")
+      ->check(CLI::Range(1, 4096));
+  app->add_flag("--rank-processes", o.rank_processes,
+                "one process per rank (as with MPI) instead of one process driving every GPU; ranks that share a GPU "
+                "get their own NCCL_HOSTID, so NCCL connects them over its network transport");
   app->add_option("--collectives", o.collectives,
                   "all_reduce,all_gather,reduce_scatter,broadcast,alltoall,sendrecv,sendrecv_pairs (default: all)")
       ->delimiter(',');
@@ -70,6 +79,7 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
   app->add_option("--json", o.json, "write the results to FILE (atomically)");
   app->add_option("--nccl-log", o.nccl_log, "keep NCCL's INFO log in FILE (default: a temporary file)");
   app->add_flag("--p2p-off-child", o.p2p_off_child)->group("");  // internal, hidden from --help
+  app->add_option("--options", o.options_file)->group("");        // internal: the P2P-off child's sweep
   add_gate_options(app, o.gate);
   // --benchmark_* flags go to Google Benchmark unchanged (checked before anything runs).
   app->allow_extras();
@@ -84,52 +94,24 @@ int run_nccl_command(const NcclCommandOptions&) {
   return kExitNoGpu;
 }
 
+namespace {
+int run_nccl_rank_command(const NcclRankOptions&) { return run_nccl_command(NcclCommandOptions{}); }
+}  // namespace
+
 #else
 
 namespace {
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ",") + s;
-  return out;
-}
-
-// The same sweep for the P2P-off child; results come back through its --json file.
-std::vector<std::string> child_arguments(const NcclCommandOptions& o) {
-  std::vector<std::string> a = {"nccl"};
-  const auto add = [&](const std::string& k, const std::string& v) {
-    a.push_back(k);
-    a.push_back(v);
-  };
-  if (!o.devices.empty()) {
-    std::vector<std::string> d;
-    for (int x : o.devices) d.push_back(std::to_string(x));
-    add("--devices", join(d));
-  }
-  if (!o.collectives.empty()) add("--collectives", join(o.collectives));
-  add("--dtypes", join(o.dtypes));
-  add("--min-bytes", o.min_bytes);
-  add("--max-bytes", o.max_bytes);
-  add("--step-factor", std::to_string(o.step_factor));
-  add("--iters", std::to_string(o.iters));
-  add("--warmup", std::to_string(o.warmup));
-  add("--samples", std::to_string(o.samples));
-  add("--buffers", o.buffers);
-  std::ostringstream timeout;
-  timeout << o.timeout_s;
-  add("--timeout", timeout.str());
-  if (o.graph) a.push_back("--graph");
-  if (!o.nccl_log.empty()) add("--nccl-log", o.nccl_log + ".p2p-off");
-  for (const auto& b : o.benchmark_args) {
-    if (b.rfind("--benchmark_format=", 0) != 0) a.push_back(b);  // the child's stdout is discarded
-  }
-  a.push_back("--p2p-off-child");
-  return a;
-}
-
 nccl::RunOptions run_options(const NcclCommandOptions& o) {
   nccl::RunOptions r;
+  if (!o.options_file.empty()) {  // the P2P-off child: exactly the parent's sweep
+    r = read_json_file(o.options_file).get<nccl::RunOptions>();
+    r.p2p_disabled = true;
+    return r;
+  }
   r.devices = o.devices;
+  r.nranks = o.ranks;
+  r.rank_processes = o.rank_processes;
   if (!o.collectives.empty()) {
     r.collectives.clear();
     for (const auto& c : o.collectives) r.collectives.push_back(nccl::parse_collective(c));
@@ -179,6 +161,21 @@ bench::BenchDocument nccl_document(const nccl::NcclReport& report, const Topolog
   return doc;
 }
 
+// The P2P-off half of --compare-p2p-off, in a fresh process (NCCL reads NCCL_P2P_DISABLE once
+// per process), running the same sweep: handed over as the serialised run options.
+nccl::NcclRun run_p2p_off(const nccl::RunOptions& options, const NcclCommandOptions& o) {
+  nccl::RunOptions off = options;
+  off.p2p_disabled = true;
+  off.nccl_log_path = o.nccl_log.empty() ? "" : o.nccl_log + ".p2p-off";
+  off.benchmark_args.clear();
+  for (const auto& b : options.benchmark_args) {
+    if (b.rfind("--benchmark_format=", 0) != 0) off.benchmark_args.push_back(b);  // the child's stdout is discarded
+  }
+  nccl::TempPath file("p2pcheck-nccl-p2p-off", ".options.json");
+  write_text_file_atomically(file.path(), nlohmann::json(off).dump(2) + "\n");
+  return nccl::run_in_child_process({"nccl", "--p2p-off-child", "--options", file.path()});
+}
+
 bool any_status(const nccl::NcclRun& run, const std::string& status) {
   for (const auto& r : run.results) {
     if (r.status == status) return true;
@@ -186,6 +183,10 @@ bool any_status(const nccl::NcclRun& run, const std::string& status) {
   return false;
 }
 
+}  // namespace
+
+namespace {
+int run_nccl_rank_command(const NcclRankOptions& o) { return nccl::run_rank_process(o.options, o.rank); }
 }  // namespace
 
 int run_nccl_command(const NcclCommandOptions& o) {
@@ -212,10 +213,10 @@ int run_nccl_command(const NcclCommandOptions& o) {
 
   nccl::NcclReport report;
   // Before this process loads NCCL: the child must be the first NCCL user of its own process.
-  if (o.compare_p2p_off && !o.p2p_off_child) report.p2p_off = nccl::run_in_child_process(child_arguments(o));
+  if (o.compare_p2p_off && !o.p2p_off_child) report.p2p_off = run_p2p_off(options, o);
 
   std::unique_ptr<nccl::TempPath> temp_log;
-  options.nccl_log_path = o.nccl_log;
+  if (o.options_file.empty()) options.nccl_log_path = o.nccl_log;
   if (options.nccl_log_path.empty()) {
     temp_log = std::make_unique<nccl::TempPath>("p2pcheck-nccl", ".log");
     options.nccl_log_path = temp_log->path();
@@ -232,7 +233,8 @@ int run_nccl_command(const NcclCommandOptions& o) {
 
   // With --benchmark_format, Google Benchmark's report owns stdout and the tables go to stderr.
   std::ostream& tables = harness::benchmark_owns_stdout(options.benchmark_args) ? std::cerr : std::cout;
-  tables << nccl::format_environment(report.run.environment) << nccl::format_results_table(report.run)
+  tables << nccl::format_environment(report.run.environment) << nccl::format_run_warnings(report.run)
+         << nccl::format_results_table(report.run)
          << nccl::format_transport_matrix(report.run) << transport_beside_topology(report.run, tg.snapshot)
          << nccl::format_pair_matrix(report.run);
   if (report.p2p_off) {
@@ -245,11 +247,16 @@ int run_nccl_command(const NcclCommandOptions& o) {
     write_text_file_atomically(o.json, doc.dump(2) + "\n");
   }
 
-  const bool hang = any_status(report.run, "hang") || (report.p2p_off && any_status(*report.p2p_off, "hang"));
+  // Ranks as processes: a rank that hung (or was killed for silence) is a hang; one that died
+  // while the others did not hang is a failure of the run itself (kExitRuntime), not a verdict.
+  const bool hang = any_status(report.run, "hang") || nccl::any_rank_hung(report.run) ||
+                    (report.p2p_off && (any_status(*report.p2p_off, "hang") || nccl::any_rank_hung(*report.p2p_off)));
+  const bool died = nccl::any_rank_died(report.run) || (report.p2p_off && nccl::any_rank_died(*report.p2p_off));
   const bool failed = any_status(report.run, "wrong") || any_status(report.run, "error") ||
                       (report.p2p_off && (any_status(*report.p2p_off, "wrong") || any_status(*report.p2p_off, "error"))) ||
                       nccl::any_failed(report.verdicts);
   if (hang) return kExitHang;
+  if (died) return kExitRuntime;
   return failed ? kExitFailed : kExitOk;
 }
 
@@ -262,6 +269,15 @@ Command add_nccl_command(CLI::App& root) {
                    o->benchmark_args = app->remaining();
                    return run_nccl_command(*o);
                  }};
+}
+
+Command add_nccl_rank_command(CLI::App& root) {
+  auto o = std::make_shared<NcclRankOptions>();
+  CLI::App* app = root.add_subcommand("nccl-rank", "one rank process of `p2pcheck nccl --rank-processes`");
+  app->group("");  // internal: started by `p2pcheck nccl`, hidden from --help
+  app->add_option("--options", o->options, "the run's options (JSON)")->required();
+  app->add_option("--rank", o->rank, "this process's rank")->required();
+  return Command{app, [o] { return run_nccl_rank_command(*o); }};
 }
 
 }  // namespace p2p::cli

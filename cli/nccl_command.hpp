@@ -15,6 +15,8 @@ namespace p2p::cli {
 
 struct NcclCommandOptions {
   std::vector<int> devices;  // empty = all visible
+  int ranks = 0;             // 0 = one per selected device
+  bool rank_processes = false;
   std::vector<std::string> collectives;  // empty = all
   std::vector<std::string> dtypes = {"float32"};
   std::string min_bytes = "8";
@@ -32,6 +34,7 @@ struct NcclCommandOptions {
   std::string nccl_log;
   std::string buffers = "auto";  // auto | ncclMemAlloc | cudaMalloc
   bool p2p_off_child = false;  // internal: this process is the P2P-off half of a comparison
+  std::string options_file;    // internal: the P2P-off half reads its sweep from this JSON file
   MeasurementGateOptions gate;
   std::vector<std::string> benchmark_args;  // --benchmark_* for Google Benchmark, checked
 };
@@ -41,5 +44,13 @@ int run_nccl_command(const NcclCommandOptions& opts);
 
 // The subcommand as every other one registers: options and the work bound together.
 Command add_nccl_command(CLI::App& root);
+
+// `p2pcheck nccl-rank --options FILE --rank R`: one rank process of `nccl --rank-processes`,
+// started by it with the NCCL unique id on standard input. Hidden from --help.
+struct NcclRankOptions {
+  std::string options;
+  int rank = -1;
+};
+Command add_nccl_rank_command(CLI::App& root);
 
 }  // namespace p2p::cli

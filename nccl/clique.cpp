@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "common/hang_watchdog.hpp"
@@ -23,15 +25,57 @@ std::string on_gpus(const char* call, int n) {
 }  // namespace
 
 Clique::Clique(const NcclApi& api, std::vector<int> devices, std::chrono::duration<double> timeout)
-    : api_(api), devices_(std::move(devices)), timeout_(std::max(timeout, kSetupDeadlineFloor)) {
+    : api_(api),
+      nranks_(static_cast<int>(devices.size())),
+      devices_(std::move(devices)),
+      timeout_(std::max(timeout, kSetupDeadlineFloor)) {
+  for (int r = 0; r < nranks_; ++r) local_ranks_.push_back(r);
+  make_streams();
+  comms_.assign(devices_.size(), nullptr);
+  HangWatchdog deadline(on_gpus("ncclCommInitAll", size()), timeout_);
+  P2P_CHECK(api_.comm_init_all(comms_.data(), size(), devices_.data()));
+}
+
+Clique::Clique(const NcclApi& api, int rank, int nranks, int device, const ncclUniqueId& id,
+               std::chrono::duration<double> timeout)
+    : api_(api),
+      nranks_(nranks),
+      local_ranks_{rank},
+      devices_{device},
+      timeout_(std::max(timeout, kSetupDeadlineFloor)) {
+  make_streams();
+  comms_.assign(1, nullptr);
+  HangWatchdog deadline("ncclCommInitRank (rank " + std::to_string(rank) + " of " + std::to_string(nranks) + ")",
+                        timeout_);
+  cuda::DeviceGuard on(device);  // ncclCommInitRank binds the communicator to the current device
+  P2P_CHECK(api_.comm_init_rank(&comms_[0], nranks, id, rank));
+}
+
+void Clique::make_streams() {
   for (int d : devices_) {
     streams_.push_back(cuda::make_stream(d));
     cuda::DeviceGuard on(d);
     preload_verify_kernels();  // before any NCCL work exists that could get stuck
   }
-  comms_.assign(devices_.size(), nullptr);
-  HangWatchdog deadline(on_gpus("ncclCommInitAll", size()), timeout_);
-  P2P_CHECK(api_.comm_init_all(comms_.data(), size(), devices_.data()));
+}
+
+std::size_t Clique::slot(int rank) const {
+  for (std::size_t k = 0; k < local_ranks_.size(); ++k) {
+    if (local_ranks_[k] == rank) return k;
+  }
+  throw std::out_of_range("rank " + std::to_string(rank) + " is not driven by this process");
+}
+
+bool Clique::is_local(int rank) const {
+  return std::find(local_ranks_.begin(), local_ranks_.end(), rank) != local_ranks_.end();
+}
+
+std::vector<int> Clique::local_of(const std::vector<int>& ranks) const {
+  std::vector<int> out;
+  for (int r : ranks) {
+    if (is_local(r)) out.push_back(r);
+  }
+  return out;
 }
 
 Clique::~Clique() {
@@ -39,16 +83,16 @@ Clique::~Clique() {
   // Destroy only a quiet clique: ncclCommDestroy on a communicator with work in flight or an
   // asynchronous error can wait forever.
   bool quiet = true;
-  for (int r = 0; r < size() && quiet; ++r) {
+  for (std::size_t k = 0; k < comms_.size() && quiet; ++k) {
     ncclResult_t async = ncclSuccess;
-    if (cudaStreamQuery(stream(r)) != cudaSuccess) quiet = false;
-    if (api_.comm_get_async_error(comm(r), &async) != ncclSuccess || async != ncclSuccess) quiet = false;
+    if (cudaStreamQuery(streams_[k].get()) != cudaSuccess) quiet = false;
+    if (api_.comm_get_async_error(comms_[k], &async) != ncclSuccess || async != ncclSuccess) quiet = false;
   }
   if (!quiet) {
     abort();
     return;
   }
-  HangWatchdog deadline(on_gpus("ncclCommDestroy", size()), timeout_);
+  HangWatchdog deadline(on_gpus("ncclCommDestroy", static_cast<int>(comms_.size())), timeout_);
   for (ncclComm_t c : comms_) {
     const ncclResult_t r = api_.comm_destroy(c);
     if (r != ncclSuccess) std::fprintf(stderr, "p2pcheck: warning: ncclCommDestroy failed: %s\n", nccl_result_name(r));
@@ -57,20 +101,20 @@ Clique::~Clique() {
 
 bool Clique::wait(std::chrono::duration<double> timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  std::vector<bool> done(static_cast<std::size_t>(size()), false);
-  int remaining = size();
+  std::vector<bool> done(comms_.size(), false);
+  std::size_t remaining = comms_.size();
   while (remaining > 0) {
-    for (int r = 0; r < size(); ++r) {
-      if (done[static_cast<std::size_t>(r)]) continue;
-      const cudaError_t q = cudaStreamQuery(stream(r));
+    for (std::size_t k = 0; k < comms_.size(); ++k) {
+      if (done[k]) continue;
+      const cudaError_t q = cudaStreamQuery(streams_[k].get());
       if (q == cudaSuccess) {
-        done[static_cast<std::size_t>(r)] = true;
+        done[k] = true;
         --remaining;
         continue;
       }
       if (q != cudaErrorNotReady) P2P_CHECK(q);
       ncclResult_t async = ncclSuccess;
-      P2P_CHECK(api_.comm_get_async_error(comm(r), &async));
+      P2P_CHECK(api_.comm_get_async_error(comms_[k], &async));
       if (async != ncclSuccess && async != ncclInProgress) {
         abort();
         P2P_CHECK(async);
@@ -91,7 +135,7 @@ bool Clique::wait(std::chrono::duration<double> timeout) {
 void Clique::abort() noexcept {
   if (aborted_) return;
   aborted_ = true;
-  HangWatchdog deadline(on_gpus("ncclCommAbort", size()), timeout_);
+  HangWatchdog deadline(on_gpus("ncclCommAbort", static_cast<int>(comms_.size())), timeout_);
   for (ncclComm_t c : comms_) {
     const ncclResult_t r = api_.comm_abort(c);
     if (r != ncclSuccess) std::fprintf(stderr, "p2pcheck: warning: ncclCommAbort failed: %s\n", nccl_result_name(r));

@@ -1,5 +1,8 @@
-// One NCCL communicator per selected GPU, all driven from this thread (ncclCommInitAll), each
-// with its own stream. The owner of "a hang never hangs the tool": waits poll the streams and
+// The ranks of one NCCL communicator that live in this process, all driven from this thread,
+// each with its own stream: every rank (one per selected GPU, ncclCommInitAll), or one rank of
+// a communicator whose other ranks are other processes (ncclCommInitRank). Ranks are the
+// communicator's; `local_ranks()` says which of them this process drives, and every per-rank
+// loop of the measurement runs over those only. The owner of "a hang never hangs the tool": waits poll the streams and
 // NCCL's asynchronous error with a deadline, and a clique that missed it is aborted
 // (ncclCommAbort), never destroyed, because ncclCommDestroy waits for work that will not end.
 // The calls NCCL gives no deadline (init, abort, destroy) run under a HangWatchdog (the
@@ -21,31 +24,47 @@ namespace p2p::nccl {
 
 class Clique {
  public:
-  // Rank r drives CUDA device devices[r]. `timeout` bounds every blocking NCCL call.
+  // Every rank local: rank r drives CUDA device devices[r]. `timeout` bounds every blocking
+  // NCCL call.
   Clique(const NcclApi& api, std::vector<int> devices, std::chrono::duration<double> timeout);
+  // Rank `rank` of `nranks`, on `device`; the others join with the same `id` from their own
+  // processes (ncclCommInitRank returns once all of them have).
+  Clique(const NcclApi& api, int rank, int nranks, int device, const ncclUniqueId& id,
+         std::chrono::duration<double> timeout);
   ~Clique();
   Clique(const Clique&) = delete;
   Clique& operator=(const Clique&) = delete;
 
-  int size() const { return static_cast<int>(devices_.size()); }
-  int device(int rank) const { return devices_.at(static_cast<std::size_t>(rank)); }
-  ncclComm_t comm(int rank) const { return comms_.at(static_cast<std::size_t>(rank)); }
-  cudaStream_t stream(int rank) const { return streams_.at(static_cast<std::size_t>(rank)).get(); }
+  int size() const { return nranks_; }  // ranks of the communicator, local or not
+  const std::vector<int>& local_ranks() const { return local_ranks_; }
+  // Index of a local rank in local_ranks() (and in RankBuffers); std::out_of_range otherwise.
+  std::size_t slot(int rank) const;
+  bool is_local(int rank) const;
+  // The ranks of `ranks` this process drives, in the same order.
+  std::vector<int> local_of(const std::vector<int>& ranks) const;
+  // Local ranks only.
+  int device(int rank) const { return devices_.at(slot(rank)); }
+  ncclComm_t comm(int rank) const { return comms_.at(slot(rank)); }
+  cudaStream_t stream(int rank) const { return streams_.at(slot(rank)).get(); }
   const NcclApi& api() const { return api_; }
   bool aborted() const { return aborted_; }
 
-  // Polls every rank's stream (cudaStreamQuery) and communicator (ncclCommGetAsyncError)
+  // Polls every local rank's stream (cudaStreamQuery) and communicator (ncclCommGetAsyncError)
   // until all streams are idle: true. When `timeout` passes first, aborts the clique and
   // returns false. An asynchronous NCCL error aborts the clique and throws ApiError.
   bool wait(std::chrono::duration<double> timeout);
 
-  // ncclCommAbort on every communicator; afterwards the clique only owns its streams.
+  // ncclCommAbort on every local communicator; afterwards the clique only owns its streams.
   // Blocks until the device work queued on the streams has drained or quit.
   void abort() noexcept;
 
  private:
+  void make_streams();
+
   const NcclApi& api_;
-  std::vector<int> devices_;
+  int nranks_ = 0;
+  std::vector<int> local_ranks_;
+  std::vector<int> devices_;  // per local rank
   std::chrono::duration<double> timeout_;  // for init, abort and destroy
   std::vector<cuda::Stream> streams_;
   std::vector<ncclComm_t> comms_;

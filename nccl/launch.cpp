@@ -29,8 +29,8 @@ void enqueue(const Clique& clique, const OpSpec& op, const std::vector<RankRegio
   const std::uint64_t slice_bytes = op.count * element_bytes(op.dtype);
   const int n = clique.size();
   NcclGroup group(nccl);
-  for (int r = 0; r < n; ++r) {
-    const RankRegions& g = regions.at(static_cast<std::size_t>(r));
+  for (int r : clique.local_ranks()) {
+    const RankRegions& g = regions.at(clique.slot(r));
     ncclComm_t comm = clique.comm(r);
     cudaStream_t s = clique.stream(r);
     switch (op.collective) {

@@ -16,8 +16,8 @@ using cuda::DeviceGuard;
 
 std::vector<RankRegions> regions_for(const Clique& clique, const RankBuffers& b, const OpSpec& op,
                                      const CollectiveShape& shape, bool in_place) {
-  std::vector<RankRegions> out;
-  for (int r = 0; r < clique.size(); ++r) {
+  std::vector<RankRegions> out;  // per local rank, as the buffers
+  for (int r : clique.local_ranks()) {
     RegionQuery q;
     q.collective = op.collective;
     q.shape = shape;
@@ -26,8 +26,9 @@ std::vector<RankRegions> regions_for(const Clique& clique, const RankBuffers& b,
     q.rank = r;
     q.src_rank = op.src_rank;
     q.dst_rank = op.dst_rank;
-    out.push_back(rank_regions(q, reinterpret_cast<std::uintptr_t>(b.send[static_cast<std::size_t>(r)].get()),
-                               reinterpret_cast<std::uintptr_t>(b.recv[static_cast<std::size_t>(r)].get())));
+    const std::size_t k = clique.slot(r);
+    out.push_back(rank_regions(q, reinterpret_cast<std::uintptr_t>(b.send[k].get()),
+                               reinterpret_cast<std::uintptr_t>(b.recv[k].get())));
   }
   return out;
 }
@@ -42,14 +43,15 @@ Measurement hang(const char* phase, std::chrono::duration<double> timeout) {
 }
 
 // Runs the operation once on freshly written inputs and counts wrong output elements on the
-// GPU of each rank. Returns nullopt when the run missed its deadline (clique aborted).
+// GPU of each local rank (the sum over this process's ranks). Returns nullopt when the run missed its deadline (clique aborted).
 std::optional<std::uint64_t> verification_pass(Clique& clique, RankBuffers& b, const OpSpec& op,
                                                const CollectiveShape& shape,
                                                const std::vector<RankRegions>& regions, const MeasureOptions& o) {
   const int n = clique.size();
+  const std::vector<int> local = clique.local_of(participants(op, n));
   auto* host_wrong = static_cast<unsigned long long*>(b.wrong_host.get());
-  for (int r : participants(op, n)) {
-    const auto ri = static_cast<std::size_t>(r);
+  for (int r : local) {
+    const std::size_t ri = clique.slot(r);
     DeviceGuard on(clique.device(r));
     cudaStream_t s = clique.stream(r);
     // Sentinel first, then the input (which may lie inside the receive buffer, in place).
@@ -59,8 +61,8 @@ std::optional<std::uint64_t> verification_pass(Clique& clique, RankBuffers& b, c
     P2P_CHECK(cudaMemsetAsync(b.wrong_counter[ri].get(), 0, sizeof(unsigned long long), s));
   }
   enqueue(clique, op, regions);
-  for (int r : participants(op, n)) {
-    const auto ri = static_cast<std::size_t>(r);
+  for (int r : local) {
+    const std::size_t ri = clique.slot(r);
     DeviceGuard on(clique.device(r));
     cudaStream_t s = clique.stream(r);
     void* out = reinterpret_cast<void*>(regions[ri].output);
@@ -74,11 +76,11 @@ std::optional<std::uint64_t> verification_pass(Clique& clique, RankBuffers& b, c
     e.peer = op.src_rank;
     auto* counter = static_cast<unsigned long long*>(b.wrong_counter[ri].get());
     count_wrong(out, op.dtype, regions[ri].output_count, e, counter, s);
-    P2P_CHECK(cudaMemcpyAsync(host_wrong + r, counter, sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+    P2P_CHECK(cudaMemcpyAsync(host_wrong + ri, counter, sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
   }
   if (!clique.wait(o.timeout)) return std::nullopt;
   std::uint64_t wrong = 0;
-  for (int r : participants(op, n)) wrong += host_wrong[r];
+  for (int r : local) wrong += host_wrong[clique.slot(r)];
   return wrong;
 }
 
@@ -216,7 +218,8 @@ RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes, BufferAl
     throw NoGpuError("--buffers ncclMemAlloc: " + api.library_path + " has no ncclMemAlloc (NCCL 2.19 or later has)");
   }
   bool nccl_allocated = api.mem_alloc != nullptr && allocator != BufferAllocator::kCudaMalloc;
-  for (int r = 0; r < clique.size() && nccl_allocated; ++r) {
+  for (int r : clique.local_ranks()) {
+    if (!nccl_allocated) break;
     RankMemory send = nccl_memory(api, clique.device(r), alloc);
     RankMemory recv = nccl_memory(api, clique.device(r), alloc);
     nccl_allocated = send != nullptr && recv != nullptr;
@@ -229,17 +232,18 @@ RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes, BufferAl
   if (!nccl_allocated) {  // an old library, no cuMem support (some VMs), or asked for: plain device memory
     b.send.clear();
     b.recv.clear();
-    for (int r = 0; r < clique.size(); ++r) {
+    for (int r : clique.local_ranks()) {
       b.send.push_back(cuda_memory(clique.device(r), alloc));
       b.recv.push_back(cuda_memory(clique.device(r), alloc));
     }
   }
   b.allocator = nccl_allocated ? "ncclMemAlloc" : "cudaMalloc";
-  for (int r = 0; r < clique.size(); ++r) {
+  for (int r : clique.local_ranks()) {
     b.wrong_counter.push_back(cuda::make_device_buffer(clique.device(r), sizeof(unsigned long long)));
   }
-  b.wrong_host = cuda::make_pinned_host(sizeof(unsigned long long) * static_cast<std::size_t>(clique.size()));
-  std::memset(b.wrong_host.get(), 0, sizeof(unsigned long long) * static_cast<std::size_t>(clique.size()));
+  const std::size_t local = clique.local_ranks().size();
+  b.wrong_host = cuda::make_pinned_host(sizeof(unsigned long long) * local);
+  std::memset(b.wrong_host.get(), 0, sizeof(unsigned long long) * local);
   return b;
 }
 
@@ -250,11 +254,22 @@ bool warm_up(Clique& clique, RankBuffers& buffers, const OpSpec& op, const Colle
   return clique.wait(o.timeout);
 }
 
+bool barrier(Clique& clique, RankBuffers& buffers, std::chrono::duration<double> timeout) {
+  OpSpec op;
+  op.collective = Collective::kAllReduce;
+  op.dtype = DataType::kFloat32;
+  op.count = 1;
+  CollectiveShape shape = shape_of(op.collective, 16, element_bytes(op.dtype), clique.size());
+  shape.count = 1;
+  enqueue(clique, op, regions_for(clique, buffers, op, shape, false));
+  return clique.wait(timeout);
+}
+
 Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
                     bool in_place, const MeasureOptions& o) {
   Measurement m;
   const std::vector<RankRegions> regions = regions_for(clique, buffers, op, shape, in_place);
-  const std::vector<int> ranks = participants(op, clique.size());
+  const std::vector<int> ranks = clique.local_of(participants(op, clique.size()));
 
   if (o.verify) {
     const auto wrong = verification_pass(clique, buffers, op, shape, regions, o);

@@ -27,7 +27,8 @@ struct RankMemoryFree {
 };
 using RankMemory = std::unique_ptr<void, RankMemoryFree>;
 
-// Per-rank send and receive buffers of the same size, reused by every operation and size.
+// Send and receive buffers of the same size for each local rank of a clique (indexed by
+// Clique::slot), reused by every operation and size.
 // They come from ncclMemAlloc where the library has it (NCCL 2.19+), as nccl-tests allocates
 // them: cuMem-backed memory, on which NCCL's own zero-copy paths apply, so the two tools time
 // NCCL on the same kind of memory; else, or if it fails, from cudaMalloc. Neither belongs to
@@ -37,7 +38,7 @@ struct RankBuffers {
   std::string allocator;  // "ncclMemAlloc" | "cudaMalloc"
   std::vector<RankMemory> send;
   std::vector<RankMemory> recv;
-  std::vector<cuda::DevicePtr> wrong_counter;  // one unsigned long long per rank
+  std::vector<cuda::DevicePtr> wrong_counter;  // one unsigned long long per local rank
   cuda::PinnedHostPtr wrong_host;               // their copies, one per rank
 };
 
@@ -84,6 +85,12 @@ int timing_groups(const MeasureOptions& options);
 // (the clique is aborted).
 bool warm_up(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
              const MeasureOptions& options);
+
+// Every rank of the communicator meets here: one float all_reduce on the local ranks' buffers
+// (contents are rewritten by the next verification pass), then a wait. Rank processes use it
+// before each case so that a rank never starts its deadline while a peer is still busy with a
+// case it has no part in (a send/recv pair elsewhere). False on a hang (the clique is aborted).
+bool barrier(Clique& clique, RankBuffers& buffers, std::chrono::duration<double> timeout);
 
 // Throws ApiError for a failed CUDA/NCCL call (the caller records it and aborts the clique).
 Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,

@@ -37,6 +37,8 @@ NcclApi load_nccl_api(const std::string& soname) {
   resolve(*lib, api.get_version, "ncclGetVersion");
   resolve(*lib, api.get_error_string, "ncclGetErrorString");
   resolve(*lib, api.comm_init_all, "ncclCommInitAll");
+  resolve(*lib, api.get_unique_id, "ncclGetUniqueId");
+  resolve(*lib, api.comm_init_rank, "ncclCommInitRank");
   resolve(*lib, api.comm_destroy, "ncclCommDestroy");
   resolve(*lib, api.comm_abort, "ncclCommAbort");
   resolve(*lib, api.comm_get_async_error, "ncclCommGetAsyncError");

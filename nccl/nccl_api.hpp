@@ -16,6 +16,8 @@ struct NcclApi {
   decltype(&::ncclGetVersion) get_version = nullptr;
   decltype(&::ncclGetErrorString) get_error_string = nullptr;
   decltype(&::ncclCommInitAll) comm_init_all = nullptr;
+  decltype(&::ncclGetUniqueId) get_unique_id = nullptr;
+  decltype(&::ncclCommInitRank) comm_init_rank = nullptr;
   decltype(&::ncclCommDestroy) comm_destroy = nullptr;
   decltype(&::ncclCommAbort) comm_abort = nullptr;
   decltype(&::ncclCommGetAsyncError) comm_get_async_error = nullptr;

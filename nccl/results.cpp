@@ -54,7 +54,8 @@ void from_json(const nlohmann::json& j, CollectiveResult& r) {
 }
 
 void to_json(nlohmann::json& j, const DeviceRecord& d) {
-  j = {{"rank", d.rank}, {"cuda_device", d.cuda_device}, {"pci_bus_id", d.pci_bus_id}, {"name", d.name}};
+  j = {{"rank", d.rank}, {"cuda_device", d.cuda_device}, {"pci_bus_id", d.pci_bus_id}, {"name", d.name},
+       {"pid", optional_json(d.pid)}, {"host_id", d.host_id}};
 }
 
 void from_json(const nlohmann::json& j, DeviceRecord& d) {
@@ -62,6 +63,43 @@ void from_json(const nlohmann::json& j, DeviceRecord& d) {
   d.cuda_device = j.at("cuda_device").get<int>();
   d.pci_bus_id = j.at("pci_bus_id").get<std::string>();
   d.name = j.at("name").get<std::string>();
+  // Added within version 1: absent in older documents.
+  if (j.contains("pid") && !j.at("pid").is_null()) d.pid = j.at("pid").get<int>();
+  d.host_id = j.value("host_id", std::string());
+}
+
+void to_json(nlohmann::json& j, const RankProcessEnd& e) {
+  j = {{"rank", e.rank},
+       {"pid", e.pid},
+       {"ended", e.ended},
+       {"exit_code", optional_json(e.exit_code)},
+       {"signal", optional_json(e.signal)},
+       {"last_case", e.last_case},
+       {"detail", e.detail}};
+}
+
+void from_json(const nlohmann::json& j, RankProcessEnd& e) {
+  e.rank = j.at("rank").get<int>();
+  e.pid = j.at("pid").get<int>();
+  e.ended = j.at("ended").get<std::string>();
+  e.exit_code = optional_from<int>(j, "exit_code");
+  e.signal = optional_from<int>(j, "signal");
+  e.last_case = j.at("last_case").get<std::string>();
+  e.detail = j.at("detail").get<std::string>();
+}
+
+bool any_rank_hung(const NcclRun& run) {
+  for (const auto& e : run.rank_process_ends) {
+    if (e.ended == "hang" || e.ended == "killed") return true;
+  }
+  return false;
+}
+
+bool any_rank_died(const NcclRun& run) {
+  for (const auto& e : run.rank_process_ends) {
+    if (e.ended == "died" || e.ended == "killed") return true;
+  }
+  return false;
 }
 
 void to_json(nlohmann::json& j, const NcclEnvironment& e) {
@@ -78,7 +116,8 @@ void to_json(nlohmann::json& j, const NcclEnvironment& e) {
        {"nccl_env_p2pcheck", e.nccl_env_p2pcheck},
        {"devices", e.devices},
        {"hostname", e.hostname},
-       {"buffer_allocator", e.buffer_allocator}};
+       {"buffer_allocator", e.buffer_allocator},
+       {"rank_processes", e.rank_processes}};
 }
 
 void from_json(const nlohmann::json& j, NcclEnvironment& e) {
@@ -95,6 +134,7 @@ void from_json(const nlohmann::json& j, NcclEnvironment& e) {
   e.devices = j.at("devices").get<std::vector<DeviceRecord>>();
   e.hostname = j.at("hostname").get<std::string>();
   e.buffer_allocator = j.value("buffer_allocator", std::string());  // added within version 1
+  e.rank_processes = j.value("rank_processes", false);              // added within version 1
 }
 
 void to_json(nlohmann::json& j, const NcclRun& r) {
@@ -103,7 +143,9 @@ void to_json(nlohmann::json& j, const NcclRun& r) {
        {"p2p_disabled", r.p2p_disabled},
        {"environment", r.environment},
        {"transport", r.transport},
-       {"results", r.results}};
+       {"results", r.results},
+       {"rank_process_ends", r.rank_process_ends},
+       {"warnings", r.warnings}};
 }
 
 void from_json(const nlohmann::json& j, NcclRun& r) {
@@ -112,6 +154,9 @@ void from_json(const nlohmann::json& j, NcclRun& r) {
   r.environment = j.at("environment").get<NcclEnvironment>();
   r.transport = j.at("transport").get<TransportMatrix>();
   r.results = j.at("results").get<std::vector<CollectiveResult>>();
+  // Added within version 1: absent in older documents.
+  r.rank_process_ends = j.value("rank_process_ends", std::vector<RankProcessEnd>());
+  r.warnings = j.value("warnings", std::vector<std::string>());
 }
 
 std::string format_nccl_version(int code) {

@@ -43,6 +43,21 @@ struct DeviceRecord {
   int cuda_device = 0;
   std::string pci_bus_id;
   std::string name;
+  std::optional<int> pid;  // the rank's process when ranks are processes; null in one process
+  std::string host_id;     // NCCL_HOSTID the rank ran with ("" = NCCL's own)
+};
+
+// How one rank process ended, as the parent saw it (ranks as processes only).
+struct RankProcessEnd {
+  int rank = 0;
+  int pid = 0;
+  // done | hang | error (the rank said so and stopped) | died (a signal, or an exit without
+  // its final line) | killed (by p2pcheck: no rank reported anything within the deadline)
+  std::string ended;
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  std::string last_case;  // benchmark name of the last case it completed; "" = none
+  std::string detail;
 };
 
 struct NcclEnvironment {
@@ -59,6 +74,7 @@ struct NcclEnvironment {
   std::vector<DeviceRecord> devices;                      // rank order
   std::string hostname;
   std::string buffer_allocator;  // ncclMemAlloc | cudaMalloc; "" in documents older than the field
+  bool rank_processes = false;   // one process per rank (false in documents older than the field)
 };
 
 struct NcclRun {
@@ -67,12 +83,23 @@ struct NcclRun {
   NcclEnvironment environment;
   TransportMatrix transport;
   std::vector<CollectiveResult> results;
+  // Ranks as processes: how each ended, and what the run as a whole must say (a rank that
+  // died, lines it left cut short). Both empty in one process and in older documents.
+  std::vector<RankProcessEnd> rank_process_ends;
+  std::vector<std::string> warnings;
 };
+
+// Exit-code facts of a run beyond its results: a rank process that hung or was killed for
+// making no progress, and one that died.
+bool any_rank_hung(const NcclRun& run);
+bool any_rank_died(const NcclRun& run);
 
 void to_json(nlohmann::json& j, const CollectiveResult& r);
 void from_json(const nlohmann::json& j, CollectiveResult& r);
 void to_json(nlohmann::json& j, const DeviceRecord& d);
 void from_json(const nlohmann::json& j, DeviceRecord& d);
+void to_json(nlohmann::json& j, const RankProcessEnd& e);
+void from_json(const nlohmann::json& j, RankProcessEnd& e);
 void to_json(nlohmann::json& j, const NcclEnvironment& e);
 void from_json(const nlohmann::json& j, NcclEnvironment& e);
 void to_json(nlohmann::json& j, const NcclRun& r);

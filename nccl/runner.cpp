@@ -11,10 +11,10 @@
 #include "harness/google_benchmark.hpp"
 #include "nccl/harness.hpp"
 #include "nccl/nccl_env.hpp"
+#include "nccl/placement.hpp"
+#include "nccl/rank_process.hpp"
 
 namespace p2p::nccl {
-
-namespace {
 
 std::vector<int> select_devices(const std::vector<int>& requested) {
   int count = 0;
@@ -71,7 +71,16 @@ NcclEnvironment describe_environment(const NcclApi& api, const std::vector<int>&
   return env;
 }
 
-}  // namespace
+std::vector<PlannedCase> selected_plan(const RunOptions& o, int nranks) {
+  harness::initialize_benchmark("nccl", o.benchmark_args);
+  const harness::NameFilter filter(benchmark::GetBenchmarkFilter());
+  std::vector<PlannedCase> plan;
+  for (const PlannedCase& c : plan_cases(o.collectives, o.dtypes, sweep_sizes(o.sweep), nranks)) {
+    if (filter.matches(benchmark_name(c))) plan.push_back(c);
+  }
+  harness::require_selection("nccl", plan.size(), benchmark::GetBenchmarkFilter());
+  return plan;
+}
 
 CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement& m, const RunOptions& o) {
   CollectiveResult r;
@@ -107,25 +116,25 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
   if (o.nccl_log_path.empty()) throw InputError("nccl: no path for NCCL's log");
   // Flags first: a bad one costs nothing and touches no GPU.
   harness::initialize_benchmark("nccl", o.benchmark_args);
-  const harness::NameFilter filter(benchmark::GetBenchmarkFilter());
+  const std::vector<int> selected = select_devices(o.devices);
+  const RankPlacement placement =
+      place_ranks(o.nranks > 0 ? o.nranks : static_cast<int>(selected.size()), selected);
+  if (o.rank_processes || placement.shares_device) return run_rank_processes(o, placement, progress);
+
   // Record the user's NCCL_* before adding ours; NCCL reads them at its first call below.
   const EnvMap user = nccl_variables(current_environment());
   const EnvMap ours = nccl_settings(o.nccl_log_path, o.p2p_disabled);
   apply_environment(ours);
 
   const NcclApi& api = nccl_api();
-  const std::vector<int> devices = select_devices(o.devices);
+  const std::vector<int> devices = rank_devices(placement);
   const int n = static_cast<int>(devices.size());
 
   NcclRun run;
   run.p2p_disabled = o.p2p_disabled;
   run.environment = describe_environment(api, devices, user, ours);
 
-  std::vector<PlannedCase> plan;
-  for (const PlannedCase& c : plan_cases(o.collectives, o.dtypes, sweep_sizes(o.sweep), n)) {
-    if (filter.matches(benchmark_name(c))) plan.push_back(c);
-  }
-  harness::require_selection("nccl", plan.size(), benchmark::GetBenchmarkFilter());
+  const std::vector<PlannedCase> plan = selected_plan(o, n);
   {
     // Shared by every registered benchmark of this sweep, in plan order.
     auto clique = std::make_shared<std::unique_ptr<Clique>>(std::make_unique<Clique>(api, devices, o.measure.timeout));

@@ -11,6 +11,7 @@
 
 #include "nccl/clique.hpp"
 #include "nccl/measure.hpp"
+#include "nccl/nccl_env.hpp"
 #include "nccl/plan.hpp"
 #include "nccl/results.hpp"
 #include "nccl/sweep.hpp"
@@ -19,6 +20,10 @@ namespace p2p::nccl {
 
 struct RunOptions {
   std::vector<int> devices;  // CUDA ordinals in rank order; empty = every visible device
+  // Ranks, placed round-robin on `devices` (place_ranks); 0 = one per device.
+  int nranks = 0;
+  // One process per rank (rank_process.hpp); implied when there are more ranks than devices.
+  bool rank_processes = false;
   std::vector<Collective> collectives = all_collectives();
   std::vector<DataType> dtypes = {DataType::kFloat32};
   SweepSpec sweep;
@@ -27,7 +32,8 @@ struct RunOptions {
   std::string nccl_log_path;  // NCCL_DEBUG_FILE; required
   std::vector<std::string> benchmark_args;  // "--benchmark_*=..." for Google Benchmark
   BufferAllocator buffers = BufferAllocator::kAuto;
-  // Test hook, called before each measurement with the clique it will run on.
+  // Test hook, called before each measurement with the clique it will run on. Not serialised:
+  // rank processes never run it.
   std::function<void(Clique&, const PlannedCase&)> before_case;
 };
 
@@ -41,8 +47,23 @@ struct Progress {
 
 // NoGpuError when NCCL cannot be loaded or no CUDA device is usable; InputError for devices
 // that do not exist or a bad --benchmark_* flag. Must be the first NCCL use in the process
-// (NCCL reads its environment once).
+// (NCCL reads its environment once). With `rank_processes`, or more ranks than devices, the
+// ranks run as processes of this executable (run_rank_processes): only the p2pcheck binary,
+// whose hidden `nccl-rank` subcommand they run, can do that.
 NcclRun run_nccl_sweep(const RunOptions& options, const Progress& progress);
+
+// The devices the run uses: `requested` checked against the visible ones, or all of them.
+// NoGpuError when there is none; InputError for one that does not exist or is listed twice.
+std::vector<int> select_devices(const std::vector<int>& requested);
+
+// The planned cases that --benchmark_filter (in `options.benchmark_args`) lets through, in the
+// order every rank measures them. Initialises Google Benchmark with those flags; InputError
+// for a bad flag or a filter that selects nothing.
+std::vector<PlannedCase> selected_plan(const RunOptions& options, int nranks);
+
+// Versions, NCCL_* variables and one record per rank (`devices` in rank order).
+NcclEnvironment describe_environment(const NcclApi& api, const std::vector<int>& devices, const EnvMap& user,
+                                     const EnvMap& ours);
 
 // A result record for one planned case (bandwidths from the measured time). Pure.
 CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement& m, const RunOptions& o);

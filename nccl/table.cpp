@@ -65,8 +65,12 @@ std::string format_environment(const NcclEnvironment& env) {
          env.nccl_library_path + "), headers " + env.nccl_header_version + "\n";
   out += "# CUDA driver " + format_cuda_version(env.cuda_driver_version.value_or(0)) + ", runtime " +
          format_cuda_version(env.cuda_runtime_version.value_or(0)) + "\n";
+  if (env.rank_processes) out += "# one process per rank\n";
   for (const auto& d : env.devices) {
-    out += fmt("#   rank %d: GPU%d %s %s\n", d.rank, d.cuda_device, d.pci_bus_id.c_str(), d.name.c_str());
+    out += fmt("#   rank %d: GPU%d %s %s", d.rank, d.cuda_device, d.pci_bus_id.c_str(), d.name.c_str());
+    if (d.pid) out += fmt(", pid %d", *d.pid);
+    if (!d.host_id.empty()) out += ", NCCL_HOSTID " + d.host_id;
+    out += "\n";
   }
   if (!env.buffer_allocator.empty()) out += "# buffers from " + env.buffer_allocator + "\n";
   std::string user;
@@ -75,6 +79,12 @@ std::string format_environment(const NcclEnvironment& env) {
   std::string ours;
   for (const auto& [k, v] : env.nccl_env_p2pcheck) ours += " " + k + "=" + v;
   out += "# NCCL_* set by p2pcheck:" + ours + "\n";
+  return out;
+}
+
+std::string format_run_warnings(const NcclRun& run) {
+  std::string out;
+  for (const auto& w : run.warnings) out += "# warning: " + w + "\n";
   return out;
 }
 

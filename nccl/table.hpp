@@ -12,6 +12,8 @@
 namespace p2p::nccl {
 
 std::string format_environment(const NcclEnvironment& env);
+// The run's warnings (a rank process that died or stopped), one "# warning: " line each.
+std::string format_run_warnings(const NcclRun& run);
 // One block per (collective, dtype[, pair]); columns as nccl-tests: size, count, type, root,
 // then time/algbw/busbw/#wrong out-of-place and in-place. HANG/ERROR/n/a where no number.
 std::string format_results_table(const NcclRun& run);

@@ -26,7 +26,7 @@ CollectiveResult result(const char* c, bool in_place, std::uint64_t bytes, std::
 
 NcclRun two_gpu_run() {
   NcclRun run;
-  run.environment.devices = {{0, 0, "0000:18:00.0", "NVIDIA H200"}, {1, 3, "0000:2a:00.0", "NVIDIA H200"}};
+  run.environment.devices = {{0, 0, "0000:18:00.0", "NVIDIA H200", {}, ""}, {1, 3, "0000:2a:00.0", "NVIDIA H200", {}, ""}};
   run.transport.nranks = 2;
   run.transport.cells.assign(2, std::vector<TransportCell>(2));
   run.transport.cells[0][1] = {{"P2P/direct"}, 24};
@@ -142,7 +142,7 @@ TEST(EnvironmentText, VersionsDevicesAndVariables) {
   env.nccl_header_version = "2.28.9";
   env.cuda_driver_version = 13000;
   env.cuda_runtime_version = 13000;
-  env.devices = {{0, 0, "0000:18:00.0", "NVIDIA H200"}};
+  env.devices = {{0, 0, "0000:18:00.0", "NVIDIA H200", {}, ""}};
   env.nccl_env_p2pcheck = {{"NCCL_DEBUG", "INFO"}};
   env.buffer_allocator = "ncclMemAlloc";
   const std::string t = format_environment(env);

@@ -171,5 +171,35 @@ TEST(TransportMatrixJson, RoundTripsAndRejectsOtherVersions) {
   EXPECT_THROW(other.get<TransportMatrix>(), InputError);
 }
 
+// Rank processes on one GPU write one log each; the parent parses their concatenation. The ranks
+// come from the lines themselves, so the order of the files does not matter.
+TEST(NcclLogParser, ConcatenatedLogsOfRankProcessesOnOneGpuNameNetSocketForEveryPair) {
+  const std::string dir = std::string(P2P_SOURCE_DIR) + "/nccl/tests/fixtures/";
+  std::string forward, backward;
+  for (int r = 0; r < 3; ++r) {
+    forward += read_text_file(dir + "rank_process_1gpu_rank" + std::to_string(r) + ".log");
+    backward = read_text_file(dir + "rank_process_1gpu_rank" + std::to_string(r) + ".log") + backward;
+  }
+  for (const std::string& text : {forward, backward}) {
+    const NcclLog log = parse_nccl_log(text);
+    ASSERT_EQ(log.ranks.size(), 3u);
+    for (const auto& r : log.ranks) {
+      EXPECT_EQ(r.nranks, 3);
+      EXPECT_EQ(r.cuda_device, 0);  // all three on one GPU
+    }
+    const TransportMatrix m = transport_matrix(log, 3);
+    EXPECT_EQ(m.rings, 2);
+    for (int a = 0; a < 3; ++a) {
+      EXPECT_TRUE(cell(m, a, a).transports.empty()) << a;
+      for (int b = 0; b < 3; ++b) {
+        if (a == b) continue;
+        EXPECT_EQ(cell(m, a, b).transports, std::vector<std::string>{"NET/Socket"}) << a << " -> " << b;
+        // The ring (a -> a+1) on both channels; the send/recv pairs on channel 0 only.
+        EXPECT_EQ(cell(m, a, b).channels, b == (a + 1) % 3 ? 2 : 1) << a << " -> " << b;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace p2p::nccl

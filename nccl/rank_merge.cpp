@@ -1,0 +1,214 @@
+#include "nccl/rank_merge.hpp"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "common/exit_codes.hpp"
+#include "nccl/json_util.hpp"
+#include "nccl/sweep.hpp"
+
+namespace p2p::nccl {
+
+namespace {
+
+std::string line_of(const nlohmann::json& j) { return j.dump() + "\n"; }
+
+const RankLog* log_of(const std::vector<RankLog>& logs, int rank) {
+  for (const auto& l : logs) {
+    if (l.rank == rank) return &l;
+  }
+  return nullptr;
+}
+
+const RankExit* exit_of(const std::vector<RankExit>& exits, int rank) {
+  for (const auto& e : exits) {
+    if (e.rank == rank) return &e;
+  }
+  return nullptr;
+}
+
+std::string last_case_of(const RankLog& log) { return log.cases.empty() ? "" : log.cases.back().case_name; }
+
+std::string ended_of(const RankExit& e, const RankLog& log) {
+  if (e.killed_by_parent) return "killed";
+  if (log.end) return log.end->end;
+  // A rank whose HangWatchdog fired (NCCL init, abort or destroy never returned) exits with the
+  // hang code and no final line.
+  if (!e.signal && e.exit_code == kExitHang) return "hang";
+  return "died";
+}
+
+std::string rank_label(const RankExit& e) {
+  return "rank " + std::to_string(e.rank) + " (pid " + std::to_string(e.pid) + ")";
+}
+
+// Why `rank` has no line for a case others reported.
+std::string why_missing(int rank, const RankLog* log, const RankExit* e) {
+  static const RankLog kEmpty;
+  const RankLog& l = log != nullptr ? *log : kEmpty;
+  if (e == nullptr) return "rank " + std::to_string(rank) + " reported nothing for this case";
+  const std::string last = last_case_of(l);
+  const std::string when = last.empty() ? "before its first case" : "after " + last;
+  const std::string ended = ended_of(*e, l);
+  if (ended == "hang" || ended == "error") {
+    return rank_label(*e) + " had stopped its sweep (" + ended + ") " + when;
+  }
+  if (ended == "done") return rank_label(*e) + " finished without a line for this case";
+  return rank_label(*e) + " " + describe_exit(*e, l) + " " + when;
+}
+
+}  // namespace
+
+std::string to_line(const RankReadyLine& l) {
+  return line_of({{"kind", "ready"}, {"rank", l.rank}, {"pid", l.pid}, {"buffer_allocator", l.buffer_allocator}});
+}
+
+std::string to_line(const RankCaseLine& l) {
+  return line_of({{"kind", "case"},
+                  {"case", l.case_name},
+                  {"index", l.index},
+                  {"rank", l.rank},
+                  {"status", l.status},
+                  {"detail", l.detail},
+                  {"sample_us", l.sample_us},
+                  {"wrong_elements", optional_json(l.wrong_elements)}});
+}
+
+std::string to_line(const RankEndLine& l) {
+  return line_of({{"kind", "end"}, {"rank", l.rank}, {"end", l.end}, {"detail", l.detail}});
+}
+
+std::string progress_line(int rank, const std::string& what) {
+  return line_of({{"kind", "progress"}, {"rank", rank}, {"what", what}});
+}
+
+RankLog parse_rank_log(int rank, const std::string& text) {
+  RankLog log;
+  log.rank = rank;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    try {
+      const nlohmann::json j = nlohmann::json::parse(line);
+      const std::string kind = j.at("kind").get<std::string>();
+      if (kind == "ready") {
+        log.ready = RankReadyLine{j.at("rank").get<int>(), j.at("pid").get<int>(),
+                                  j.at("buffer_allocator").get<std::string>()};
+      } else if (kind == "case") {
+        RankCaseLine c;
+        c.case_name = j.at("case").get<std::string>();
+        c.index = j.at("index").get<int>();
+        c.rank = j.at("rank").get<int>();
+        c.status = j.at("status").get<std::string>();
+        c.detail = j.at("detail").get<std::string>();
+        c.sample_us = j.at("sample_us").get<std::vector<double>>();
+        c.wrong_elements = optional_from<std::uint64_t>(j, "wrong_elements");
+        log.cases.push_back(std::move(c));
+      } else if (kind == "end") {
+        log.end = RankEndLine{j.at("rank").get<int>(), j.at("end").get<std::string>(), j.at("detail").get<std::string>()};
+      }
+      // "progress" and kinds of later versions: nothing to merge.
+    } catch (const nlohmann::json::exception&) {
+      ++log.unreadable_lines;  // cut short by a killed process, or not ours
+    }
+  }
+  return log;
+}
+
+int status_severity(const std::string& status) {
+  if (status == "hang") return 3;
+  if (status == "error") return 2;
+  if (status == "wrong") return 1;
+  return 0;
+}
+
+std::string describe_exit(const RankExit& e, const RankLog& log) {
+  std::string out;
+  if (e.signal) {
+    out = "killed by signal " + std::to_string(*e.signal);
+  } else if (e.exit_code) {
+    out = "exited with code " + std::to_string(*e.exit_code);
+  } else {
+    out = "ended";
+  }
+  if (e.killed_by_parent) out += " (by p2pcheck: " + e.why_killed + ")";
+  if (!log.end && !e.signal) out += " without its final line";
+  return out;
+}
+
+MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<RankLog>& logs,
+                          const std::vector<RankExit>& exits) {
+  MergedRun out;
+  // case name -> rank -> line
+  std::map<std::string, std::map<int, const RankCaseLine*>> reported;
+  for (const auto& l : logs) {
+    for (const auto& c : l.cases) reported[c.case_name][l.rank] = &c;
+    if (l.ready && !out.buffer_allocator) out.buffer_allocator = l.ready->buffer_allocator;
+  }
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const auto found = reported.find(plan[i].name);
+    if (found == reported.end()) continue;  // never reached: not invented
+    const auto& by_rank = found->second;
+    MergedCase m;
+    m.index = static_cast<int>(i);
+    std::vector<std::string> details;
+    bool all_timed = true;
+    for (int r : plan[i].participants) {
+      const auto it = by_rank.find(r);
+      if (it == by_rank.end()) {
+        all_timed = false;
+        if (status_severity("error") > status_severity(m.status)) m.status = "error";
+        details.push_back(why_missing(r, log_of(logs, r), exit_of(exits, r)));
+        continue;
+      }
+      const RankCaseLine& c = *it->second;
+      if (status_severity(c.status) > status_severity(m.status)) m.status = c.status;
+      if (!c.detail.empty()) details.push_back("rank " + std::to_string(r) + ": " + c.detail);
+      if (c.wrong_elements) m.wrong_elements = m.wrong_elements.value_or(0) + *c.wrong_elements;
+      if (c.sample_us.empty()) all_timed = false;
+      if (m.sample_us.size() < c.sample_us.size()) m.sample_us.resize(c.sample_us.size(), 0.0);
+      for (std::size_t s = 0; s < c.sample_us.size(); ++s) m.sample_us[s] = std::max(m.sample_us[s], c.sample_us[s]);
+    }
+    if (all_timed && !m.sample_us.empty() && (m.status == "ok" || m.status == "wrong")) {
+      m.time_us = median(m.sample_us);
+    } else {
+      m.sample_us.clear();
+    }
+    for (const auto& d : details) m.detail += (m.detail.empty() ? "" : "; ") + d;
+    out.cases.push_back(std::move(m));
+  }
+
+  for (const auto& e : exits) {
+    static const RankLog kEmpty;
+    const RankLog* lp = log_of(logs, e.rank);
+    const RankLog& l = lp != nullptr ? *lp : kEmpty;
+    RankProcessEnd end;
+    end.rank = e.rank;
+    end.pid = e.pid;
+    end.ended = ended_of(e, l);
+    end.exit_code = e.exit_code;
+    end.signal = e.signal;
+    end.last_case = last_case_of(l);
+    end.detail = l.end ? l.end->detail : describe_exit(e, l);
+    const std::string last = end.last_case.empty() ? "no case completed" : "last completed case " + end.last_case;
+    if (end.ended == "died" || end.ended == "killed") {
+      out.warnings.push_back(rank_label(e) + " " + describe_exit(e, l) + "; " + last);
+    } else if (end.ended == "hang" || end.ended == "error") {
+      out.warnings.push_back(rank_label(e) + " stopped its sweep (" + end.ended + "): " + end.detail + "; " + last);
+    }
+    if (l.unreadable_lines > 0) {
+      out.warnings.push_back("rank " + std::to_string(e.rank) + ": " + std::to_string(l.unreadable_lines) +
+                             " unreadable line(s) in its results (cut short when the process ended), ignored");
+    }
+    out.ends.push_back(std::move(end));
+  }
+  std::sort(out.ends.begin(), out.ends.end(),
+            [](const RankProcessEnd& a, const RankProcessEnd& b) { return a.rank < b.rank; });
+  return out;
+}
+
+}  // namespace p2p::nccl
