@@ -1,6 +1,7 @@
 #include "nccl/clique.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -99,6 +100,14 @@ Clique::~Clique() {
   }
 }
 
+namespace {
+std::atomic<bool> g_stop{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "request_stop() is called from a signal handler");
+}  // namespace
+
+void request_stop() noexcept { g_stop.store(true, std::memory_order_relaxed); }
+bool stop_requested() noexcept { return g_stop.load(std::memory_order_relaxed); }
+
 bool Clique::wait(std::chrono::duration<double> timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::vector<bool> done(comms_.size(), false);
@@ -121,7 +130,7 @@ bool Clique::wait(std::chrono::duration<double> timeout) {
       }
     }
     if (remaining == 0) break;
-    if (std::chrono::steady_clock::now() > deadline) {
+    if (std::chrono::steady_clock::now() > deadline || stop_requested()) {
       abort();
       return false;
     }

@@ -22,6 +22,13 @@
 
 namespace p2p::nccl {
 
+// Process-wide and async-signal-safe: after request_stop() every Clique::wait aborts its clique
+// and returns false at once. A rank process calls it from its SIGTERM handler, which the parent
+// sends when another rank process has ended: the survivors abort their communicators
+// (ncclCommAbort) now instead of waiting out their deadlines for a peer that is gone.
+void request_stop() noexcept;
+bool stop_requested() noexcept;
+
 class Clique {
  public:
   // Every rank local: rank r drives CUDA device devices[r]. `timeout` bounds every blocking
@@ -50,8 +57,9 @@ class Clique {
   bool aborted() const { return aborted_; }
 
   // Polls every local rank's stream (cudaStreamQuery) and communicator (ncclCommGetAsyncError)
-  // until all streams are idle: true. When `timeout` passes first, aborts the clique and
-  // returns false. An asynchronous NCCL error aborts the clique and throws ApiError.
+  // until all streams are idle: true. When `timeout` passes first, or a stop was requested
+  // (request_stop), aborts the clique and returns false. An asynchronous NCCL error aborts the
+  // clique and throws ApiError.
   bool wait(std::chrono::duration<double> timeout);
 
   // ncclCommAbort on every local communicator; afterwards the clique only owns its streams.

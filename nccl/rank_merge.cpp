@@ -56,6 +56,7 @@ std::string why_missing(int rank, const RankLog* log, const RankExit* e) {
   if (ended == "hang" || ended == "error") {
     return rank_label(*e) + " had stopped its sweep (" + ended + ") " + when;
   }
+  if (ended == "stopped") return rank_label(*e) + " was stopped when another rank process ended, " + when;
   if (ended == "done") return rank_label(*e) + " finished without a line for this case";
   return rank_label(*e) + " " + describe_exit(*e, l) + " " + when;
 }
@@ -208,6 +209,14 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
   }
   std::sort(out.ends.begin(), out.ends.end(),
             [](const RankProcessEnd& a, const RankProcessEnd& b) { return a.rank < b.rank; });
+  std::string stopped;
+  for (const auto& end : out.ends) {
+    if (end.ended == "stopped") stopped += (stopped.empty() ? "" : ", ") + std::to_string(end.rank);
+  }
+  if (!stopped.empty()) {
+    out.warnings.push_back("rank(s) " + stopped +
+                           " aborted their communicators when another rank process ended (nothing left to measure with)");
+  }
   return out;
 }
 

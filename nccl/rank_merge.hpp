@@ -36,7 +36,8 @@ struct RankReadyLine {
 
 struct RankEndLine {
   int rank = 0;
-  std::string end = "done";  // done | hang | error
+  // done | hang | error | stopped (aborted on the parent's SIGTERM after another rank ended)
+  std::string end = "done";
   std::string detail;
 };
 

@@ -129,9 +129,15 @@ void watch(std::vector<Child>& children, const std::string& work_dir, Seconds ti
       const pid_t got = ::waitpid(c.exit.pid, &status, WNOHANG);
       if (got == c.exit.pid) {
         record_status(c, status);
-        if (c.exit.signal || c.exit.exit_code.value_or(0) != 0) {
-          someone_died = true;  // the others will stop at their next collective with it
+        if ((c.exit.signal || c.exit.exit_code.value_or(0) != 0) && !someone_died) {
+          // The others cannot finish a collective without it: ask them to abort their
+          // communicators now (their SIGTERM handler, see request_stop) rather than wait out
+          // their deadlines; the silence deadline below still backs that up.
+          someone_died = true;
           last_news = Clock::now();
+          for (const Child& other : children) {
+            if (other.running) ::kill(other.exit.pid, SIGTERM);
+          }
         }
         continue;
       }

@@ -69,6 +69,19 @@ bool takes_part(const PlannedCase& c, int rank, int nranks) {
 
 int stop_code(const std::string& status) { return status == "hang" ? kExitHang : kExitRuntime; }
 
+// The parent sends SIGTERM when another rank process has ended (see request_stop()).
+void stop_on_sigterm() {
+  struct sigaction sa {};
+  sa.sa_handler = [](int) { request_stop(); };
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+RankEndLine stopped(int rank, const std::string& where) {
+  return RankEndLine{rank, "stopped", "stopped " + where + " because another rank process ended; communicator aborted"};
+}
+
 // How long a rank waits at the barrier before a case for the others to arrive: they may still be
 // in the previous case, whose three waits (verification, warm-up, timed) each have the timeout,
 // or in NCCL's setup; past that they are stuck, not busy.
@@ -139,6 +152,7 @@ int run_rank_process(const std::string& job_path, int rank) {
   const std::optional<int> kill_at = kill_after_cases(std::getenv("P2P_TEST_KILL_RANK"), rank);
 
   LineFile out(rank_results_path(job.work_dir, rank));
+  stop_on_sigterm();
   try {
     const NcclApi& api = nccl_api();
     P2P_CHECK(cudaSetDevice(slot.device));
@@ -157,6 +171,10 @@ int run_rank_process(const std::string& job_path, int rank) {
         out.write(to_line(RankEndLine{rank, "error", "waiting for the other ranks before " + before + ": " + e.what()}));
         return static_cast<int>(kExitRuntime);
       }
+      if (stop_requested()) {
+        out.write(to_line(stopped(rank, "before " + before)));
+        return static_cast<int>(kExitRuntime);
+      }
       out.write(to_line(RankEndLine{rank, "hang",
                                     "the other ranks did not reach " + before + " within " +
                                         seconds(barrier_deadline(o.measure)) + "; communicator aborted"}));
@@ -171,6 +189,10 @@ int run_rank_process(const std::string& job_path, int rank) {
       } catch (const ApiError& e) {
         clique.abort();
         out.write(to_line(RankEndLine{rank, "error", "warm-up of " + benchmark_name(c) + ": " + e.what()}));
+        return kExitRuntime;
+      }
+      if (!failure.empty() && stop_requested()) {
+        out.write(to_line(stopped(rank, "in the warm-up of " + benchmark_name(c))));
         return kExitRuntime;
       }
       if (!failure.empty()) {
@@ -195,6 +217,10 @@ int run_rank_process(const std::string& job_path, int rank) {
         m.status = "error";
         m.detail = e.what();
         clique.abort();
+      }
+      if (m.status == "hang" && stop_requested()) {  // cut short, not measured: no line for it
+        out.write(to_line(stopped(rank, "in " + benchmark_name(c))));
+        return kExitRuntime;
       }
       RankCaseLine line;
       line.case_name = benchmark_name(c);

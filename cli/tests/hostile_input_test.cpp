@@ -16,6 +16,7 @@ namespace fs = std::filesystem;
 
 const std::string kExe = P2PCHECK_EXE;
 const std::string kFixtures = std::string(P2P_SOURCE_DIR) + "/topology/tests/fixtures/";
+const std::string kPolicy = std::string(P2P_SOURCE_DIR) + "/results/policies/single-gpu-smoke.json";
 const std::string kBenchRun = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json";
 
 CliResult run(const std::string& args) { return p2p::testing::run_captured(kExe + " " + args); }
@@ -40,7 +41,7 @@ class Hostile : public ::testing::Test {
 
 // `gate --format json > /dev/full` used to exit 0 (pass) with nothing written.
 TEST_F(Hostile, AFailedWriteToStandardOutputIsExitFour) {
-  const int status = std::system((kExe + " gate --input " + kFixtures + "h200-vm.xml --format json > /dev/full 2>'" +
+  const int status = std::system((kExe + " gate --input " + kFixtures + "h200-vm.xml --policy " + kPolicy + " --format json > /dev/full 2>'" +
                                   path("err") + "'")
                                      .c_str());
   ASSERT_TRUE(WIFEXITED(status));

@@ -124,9 +124,10 @@ TEST_F(RankProcessGpu, AKilledRankEndsTheRunWithinTheTimeoutNamedAndKeepsWhatWas
   ASSERT_EQ(baseline.report->run.results.size(), 8u);
 
   const Ran r = run(sweep, "P2P_TEST_KILL_RANK=2:3");
-  // The others hang on their next collective with the dead rank (exit 5), or NCCL notices the
-  // closed connection first and they fail (exit 4).
-  EXPECT_TRUE(r.cli.exit_code == 5 || r.cli.exit_code == 4) << r.cli.exit_code << ": " << r.cli.err;
+  // The parent sees the death and has the others abort their communicators at once (SIGTERM,
+  // ncclCommAbort in each), or NCCL notices the closed connection first and they fail: a dead
+  // rank, not a hang (exit 4).
+  EXPECT_EQ(r.cli.exit_code, 4) << r.cli.err;
   EXPECT_LT(r.wall_s, baseline.wall_s + 5.0 + 10.0) << r.cli.err;
   ASSERT_TRUE(r.report.has_value()) << r.cli.err;
   const NcclRun& run = r.report->run;
@@ -141,6 +142,10 @@ TEST_F(RankProcessGpu, AKilledRankEndsTheRunWithinTheTimeoutNamedAndKeepsWhatWas
   EXPECT_EQ(dead.ended, "died");
   EXPECT_EQ(dead.signal, std::optional<int>(9));
   EXPECT_EQ(dead.last_case, "all_reduce/float32/out_of_place/2KiB");  // plan order: size, then placement
+  for (int survivor : {0, 1, 3}) {
+    const std::string& ended = run.rank_process_ends[static_cast<std::size_t>(survivor)].ended;
+    EXPECT_TRUE(ended == "stopped" || ended == "error") << survivor << ": " << ended;
+  }
   bool named = false;
   for (const auto& w : run.warnings) named |= w.rfind("rank 2 (pid " + std::to_string(dead.pid) + ") killed by signal 9", 0) == 0;
   EXPECT_TRUE(named) << r.cli.err;

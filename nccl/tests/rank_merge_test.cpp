@@ -147,6 +147,39 @@ TEST(MergeRankLogs, ADeadRankIsNamedInTheCaseItMissedAndInTheWarnings) {
   EXPECT_TRUE(any_rank_hung(run));
 }
 
+// Rank 1 dies after case 0; the parent's SIGTERM makes ranks 0 and 2 abort at once, with no
+// line for the case they were cut off in: the run names the dead rank, keeps case 0, and is
+// not a hang (nobody waited out a deadline).
+TEST(MergeRankLogs, SurvivorsStoppedAfterADeathAreNotAHang) {
+  const std::string stop0 = to_line(RankEndLine{0, "stopped", "stopped in all_reduce/float32/out_of_place/4KiB because "
+                                                              "another rank process ended; communicator aborted"});
+  const std::string stop2 = to_line(RankEndLine{2, "stopped", "stopped in all_reduce/float32/out_of_place/4KiB because "
+                                                              "another rank process ended; communicator aborted"});
+  std::vector<RankLog> logs = {parse_rank_log(0, case_line(0, 0, "ok", {3}, 0) + stop0),
+                               parse_rank_log(1, case_line(1, 0, "ok", {4}, 0)),
+                               parse_rank_log(2, case_line(2, 0, "ok", {5}, 0) + stop2)};
+  const std::vector<RankExit> exits = {exited(0, 4), RankExit{1, 1001, std::nullopt, 9, false, ""}, exited(2, 4)};
+  const MergedRun m = merge_rank_logs(kPlan, logs, exits);
+  ASSERT_EQ(m.cases.size(), 1u);
+  EXPECT_EQ(m.cases[0].status, "ok");
+  EXPECT_DOUBLE_EQ(m.cases[0].time_us.value_or(0), 5.0);
+  ASSERT_EQ(m.ends.size(), 3u);
+  EXPECT_EQ(m.ends[0].ended, "stopped");
+  EXPECT_EQ(m.ends[1].ended, "died");
+  EXPECT_EQ(m.ends[2].ended, "stopped");
+  bool named = false, stopped = false;
+  for (const auto& w : m.warnings) {
+    named |= w == "rank 1 (pid 1001) killed by signal 9; last completed case " + kPlan[0].name;
+    stopped |= w.rfind("rank(s) 0, 2 aborted their communicators", 0) == 0;
+  }
+  EXPECT_TRUE(named);
+  EXPECT_TRUE(stopped);
+  NcclRun run;
+  run.rank_process_ends = m.ends;
+  EXPECT_TRUE(any_rank_died(run));
+  EXPECT_FALSE(any_rank_hung(run));
+}
+
 TEST(MergeRankLogs, AMissingRankWithoutHangMakesTheCaseAnError) {
   std::vector<RankLog> logs = {
       parse_rank_log(0, case_line(0, 0, "ok", {3}, 0)),
