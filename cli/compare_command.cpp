@@ -8,13 +8,11 @@
 #include "cli/validators.hpp"
 #include "common/exit_codes.hpp"
 
-#if P2P_WITH_BENCH
 #include "bench/sizes.hpp"
 #include "nccl/report.hpp"
 #include "common/file_io.hpp"
 #include "common/json_util.hpp"
 #include "report/compare.hpp"
-#endif
 
 namespace p2p::cli {
 namespace {
@@ -27,8 +25,6 @@ struct CompareCommandOptions {
   std::string format = "text";
   bool allow_logical = false;
 };
-
-#if P2P_WITH_BENCH
 
 nlohmann::json to_json(const report::Comparison& c, const bench::BenchDocument& baseline,
                        const bench::BenchDocument& run) {
@@ -72,14 +68,6 @@ int run_compare(const CompareCommandOptions& o) {
   std::cout << std::flush;
   return c.regressions() > 0 ? kExitFailed : kExitOk;
 }
-
-#else
-
-int run_compare(const CompareCommandOptions&) {
-  throw NoGpuError("this p2pcheck was built without CUDA: bench results and compare are not available");
-}
-
-#endif
 
 }  // namespace
 

@@ -7,10 +7,8 @@
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
 
-#if P2P_WITH_BENCH
 #include "common/file_io.hpp"
 #include "report/html_report.hpp"
-#endif
 
 namespace p2p::cli {
 namespace {
@@ -29,8 +27,6 @@ std::string default_output(const std::string& results) {
   return results + ".html";
 }
 
-#if P2P_WITH_BENCH
-
 int run_report(const ReportCommandOptions& o) {
   const auto doc = bench::bench_document_from_json(read_json_file(o.results), o.results);
   const std::string html = report::render_html_report(doc, o.results);
@@ -42,14 +38,6 @@ int run_report(const ReportCommandOptions& o) {
   if (out != "-") std::cout << "p2pcheck report: wrote " << out << "\n";
   return kExitOk;
 }
-
-#else
-
-int run_report(const ReportCommandOptions&) {
-  throw NoGpuError("this p2pcheck was built without CUDA: results documents and reports are not available");
-}
-
-#endif
 
 }  // namespace
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every multi-GPU path of p2pcheck on a host with one GPU (or a few): the GPU tests, then an
-# 8-logical-GPU bench (every case over all 56 ordered pairs) and NCCL with 8 rank processes
-# sharing the GPU(s), each with its wall time, keeping JSON, text and HTML in OUT_DIR.
+# 8-logical-GPU bench (every case over all 56 ordered pairs), NCCL with 8 rank processes
+# sharing the GPU(s), and an 8-rank run with one rank killed mid-sweep, each with its wall
+# time, keeping JSON, text and HTML in OUT_DIR. SKIP_TESTS=1, SKIP_BENCH=1, SKIP_NCCL=1 leave
+# a part out.
 # For one-GPU CI runners and development machines: the figures measure the tool, not the links.
 #
 #   scripts/one-gpu-acceptance.sh [OUT_DIR] [BUILD_DIR]
@@ -15,7 +17,7 @@ bin=$build/p2pcheck
 mkdir -p "$out"
 status=0
 
-step() {  # step NAME CMD...: run with its wall time, output into OUT/NAME.txt
+step() {  # [expect=RC] step NAME CMD...: run with its wall time, output into OUT/NAME.txt
   local name=$1; shift
   echo "== $name: $*" | tee "$out/$name.txt"
   local t0=$EPOCHREALTIME rc
@@ -23,12 +25,27 @@ step() {  # step NAME CMD...: run with its wall time, output into OUT/NAME.txt
   rc=$?
   awk -v n="$name" -v rc="$rc" -v a="$t0" -v b="$EPOCHREALTIME" \
     'BEGIN { printf "== %s: exit %d, wall %.1f s\n", n, rc, b - a }' | tee -a "$out/$name.txt"
-  (( status == 0 && rc != 0 )) && status=$rc
+  if [[ -n ${expect:-} ]]; then
+    [[ $rc == "$expect" ]] || { echo "== $name: expected exit $expect" | tee -a "$out/$name.txt"; rc=1; }
+  fi
+  (( status == 0 && rc != 0 && rc != ${expect:--1} )) && status=$rc
   return 0
 }
 
-step gpu-tests ctest --test-dir "$build" -L gpu --output-on-failure
-step bench-logical8 "$bin" bench --logical-gpus 8 --sizes 64M --skip-gate --json "$out/bench-logical8.json"
-[[ -s $out/bench-logical8.json ]] && "$bin" report "$out/bench-logical8.json" --out "$out/bench-logical8.html"
+policy=(--policy results/policies/default.json)
+[[ ${SKIP_TESTS:-0} == 1 ]] || step gpu-tests ctest --test-dir "$build" -L gpu --output-on-failure
+if [[ ${SKIP_BENCH:-0} != 1 ]]; then
+  step bench-logical8 "$bin" bench "${policy[@]}" --logical-gpus 8 --sizes 64M --json "$out/bench-logical8.json"
+  "$bin" report "$out/bench-logical8.json" --out "$out/bench-logical8.html" >/dev/null
+fi
+if [[ ${SKIP_NCCL:-0} != 1 ]]; then
+  step nccl-ranks8 "$bin" nccl "${policy[@]}" --ranks 8 --min-bytes 1M --max-bytes 16M --step-factor 4 --timeout 120 \
+    --nccl-log "$out/nccl-ranks8.log" --json "$out/nccl-ranks8.json"
+  "$bin" report "$out/nccl-ranks8.json" --out "$out/nccl-ranks8.html" >/dev/null
+  # Rank 3 of 8 kills itself (SIGKILL) before its 6th case: the run must end within the timeout
+  # plus 10 s, name the rank and keep the five cases measured before; exit 4 is expected.
+  expect=4 P2P_TEST_KILL_RANK=3:5 step nccl-killed-rank "$bin" nccl "${policy[@]}" --ranks 8 \
+    --collectives all_reduce,all_gather --min-bytes 1K --max-bytes 64K --timeout 10 --json "$out/nccl-killed-rank.json"
+fi
 echo "one-gpu-acceptance: results in $out (exit $status)"
 exit "$status"

@@ -10,6 +10,13 @@ build_dir=${P2P_BUILD_DIR:-build}
 status=0
 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" "$@" || status=$?
 
+# The configuration of a host without CUDA (where results are read, compared and reported):
+# everything but bench and nccl must build and pass there too.
+cpu_dir=${P2P_CPU_BUILD_DIR:-build-cpu-only}
+P2P_BUILD_DIR=$cpu_dir scripts/build.sh -DP2P_WITH_CUDA=OFF >/dev/null
+echo "CPU-only configuration (-DP2P_WITH_CUDA=OFF):"
+ctest --test-dir "$cpu_dir" -L unit --output-on-failure -j "$(nproc)" "$@" || status=$?
+
 # ctest says only "Skipped"; each test's reason is in its log. Print them, so a GPU test that
 # skipped says why in the CI output itself.
 log="$build_dir/Testing/Temporary/LastTest.log"

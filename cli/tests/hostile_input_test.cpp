@@ -80,7 +80,6 @@ TEST_F(Hostile, SavingOverADeviceIsRefused) {
   EXPECT_TRUE(S_ISCHR(st.st_mode));
 }
 
-#if P2P_WITH_BENCH
 TEST_F(Hostile, NonFiniteToleranceIsRefused) {
   for (const char* value : {"nan", "inf", "-nan"}) {
     const CliResult r = run("compare " + kBenchRun + " " + kBenchRun + " --tolerance-pct " + value);
@@ -96,6 +95,5 @@ TEST_F(Hostile, AReportNeverOverwritesItsInput) {
   EXPECT_NE(r.err.find("refusing to overwrite it"), std::string::npos) << r.err;
   EXPECT_EQ(p2p::read_text_file(path("run.json")), p2p::read_text_file(kBenchRun));
 }
-#endif
 
 }  // namespace

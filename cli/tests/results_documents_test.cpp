@@ -1,0 +1,47 @@
+// Every results document kept in results/ (real runs) goes through compare and report with the
+// built executable, in every build configuration: a host without CUDA reads results too.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/file_io.hpp"
+#include "common/testing/run_captured.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> results_documents() {
+  std::vector<std::string> docs;
+  for (const auto& e : fs::recursive_directory_iterator(std::string(P2P_SOURCE_DIR) + "/results")) {
+    if (!e.is_regular_file() || e.path().extension() != ".json") continue;
+    const auto j = p2p::read_json_file(e.path().string());
+    if (j.is_object() && j.value("schema", "") == "p2pcheck.bench.run") docs.push_back(e.path().string());
+  }
+  return docs;
+}
+
+TEST(ResultsDocuments, EveryKeptRunComparesWithItselfAndRendersAReport) {
+  const auto docs = results_documents();
+  ASSERT_GE(docs.size(), 2u) << "results/ should hold the H200 bench and nccl runs";
+  char tmpl[] = "/tmp/p2p_results_docs_XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  for (const auto& doc : docs) {
+    const auto cmp = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " compare '" + doc + "' '" + doc + "'");
+    EXPECT_EQ(cmp.exit_code, 0) << doc << ": " << cmp.err;
+    EXPECT_NE(cmp.out.find(" 0 regressed or lost"), std::string::npos) << doc << ": " << cmp.out;
+    const std::string html = dir + "/" + fs::path(doc).stem().string() + ".html";
+    const auto rep =
+        p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report '" + doc + "' --out '" + html + "'");
+    EXPECT_EQ(rep.exit_code, 0) << doc << ": " << rep.err;
+    const std::string page = p2p::try_read_text_file(html).value_or("");
+    EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u) << doc;
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
