@@ -6,6 +6,7 @@
 #include "bench/affinity.hpp"
 #include "bench/cases.hpp"
 #include "bench/records.hpp"
+#include "common/interrupt.hpp"
 
 namespace p2p::bench {
 namespace {
@@ -19,6 +20,10 @@ std::vector<int> local_cpus(const BenchContext& ctx, int ordinal) {
 // Measures one (case, route, size) and reports it to both the collector and the benchmark.
 void run_one(benchmark::State& st, const Case& c, const Route& route, const std::vector<Lane>& lanes,
              std::uint64_t bytes, const BenchContext& ctx, const BenchOptions& opt, Collector& col) {
+  if (interrupt_signal() != 0) {  // stopping: nothing more is measured, nothing is recorded
+    st.SkipWithError("not measured: interrupted");
+    return;
+  }
   Measured m;
   try {
     std::optional<ScopedCpuAffinity> pinned;

@@ -35,6 +35,7 @@ std::string header(const BenchDocument& d) {
      << (d.gate.detail.empty() ? "" : " (" + d.gate.detail + ")")
      << (d.skip_gate ? "; --skip-gate given" : "") << "\n";
   for (const auto& w : d.warnings) os << "  warning: " << w << "\n";
+  if (!d.interrupted.empty()) os << "  INTERRUPTED: " << d.interrupted << "\n";
   return os.str();
 }
 

@@ -201,6 +201,7 @@ void to_json(json& j, const BenchDocument& r) {
   j["sweeps"] = r.sweeps;
   j["nccl"] = r.nccl;
   j["warnings"] = r.warnings;
+  j["interrupted"] = r.interrupted.empty() ? json(nullptr) : json(r.interrupted);
 }
 
 void from_json(const json& j, BenchDocument& r) {
@@ -237,6 +238,7 @@ void from_json(const json& j, BenchDocument& r) {
   r.sweeps = j.at("sweeps").get<std::vector<SweepSummary>>();
   r.nccl = version >= 2 ? j.at("nccl") : json(nullptr);
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
+  r.interrupted = version >= 3 ? optional_at<std::string>(j, "interrupted").value_or("") : "";
 }
 
 FigureCounts count_figures(const BenchDocument& doc) {

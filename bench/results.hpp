@@ -98,8 +98,8 @@ struct GateRecord {
 
 // The results document of every measuring subcommand: `p2pcheck bench --json` fills the
 // copy figures, `p2pcheck nccl --json` the `nccl` section; both carry the same host, versions,
-// topology, gate and GPUs. Version 2 added `written_by` and `nccl`; version 3 `logical_gpus`
-// and each GPU's `logical_gpu`. Versions 1 and 2 are still read.
+// topology, gate and GPUs. Version 2 added `written_by` and `nccl`; version 3 `logical_gpus`,
+// each GPU's `logical_gpu` and `interrupted`. Versions 1 and 2 are still read.
 struct BenchDocument {
   static constexpr int kVersion = 3;
   static constexpr int kOldestReadableVersion = 1;
@@ -133,6 +133,9 @@ struct BenchDocument {
   // read with nccl::nccl_report_from_document); null in bench's documents.
   nlohmann::json nccl = nullptr;
   std::vector<std::string> warnings;
+  // Why the run stopped before its end ("SIGTERM after 12 figures; ..."); "" for a whole run.
+  // What was measured before is complete and verified; the rest is absent.
+  std::string interrupted;
 };
 
 void to_json(nlohmann::json& j, const BandwidthResult& r);

@@ -17,6 +17,7 @@
 #include "common/error.hpp"
 #include "common/utc_time.hpp"
 #include "common/exit_codes.hpp"
+#include "common/interrupt.hpp"
 
 namespace p2p::bench {
 namespace {
@@ -117,6 +118,10 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
   doc.latency = collector->latency();
   doc.sweeps = summarize_sweeps(doc.bandwidth);
   doc.warnings = collector->warnings();
+  if (const int sig = interrupt_signal()) {
+    doc.interrupted = interrupt_name(sig) + " after " + std::to_string(doc.bandwidth.size() + doc.latency.size()) +
+                      " figures; the rest were not measured";
+  }
   return out;
 }
 

@@ -22,6 +22,7 @@
 #include "bench/peer_access_check.hpp"
 #include "cli/measurement_gate.hpp"
 #include "common/exit_codes.hpp"
+#include "common/interrupt.hpp"
 #include "common/file_io.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
@@ -78,6 +79,7 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
     return kExitFailed;
   }
   bench::BenchInputs inputs{tg.snapshot, tg.gate, o.gate.skip_gate};
+  const InterruptGuard stop_on_signal;  // SIGINT/SIGTERM: finish the figure, keep what was measured
   const bench::BenchOutcome outcome = bench::run_bench(opts, inputs, std::cerr);
 
   std::ostream& tables = outcome.benchmark_owns_stdout ? std::cerr : std::cout;
@@ -86,6 +88,7 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
     const nlohmann::json j = outcome.document;
     write_text_file_atomically(o.json_path, j.dump(2) + "\n");
   }
+  if (const int sig = interrupt_signal()) return interrupted_exit_code(sig);
   return bench::exit_code_for(outcome.document);
 }
 

@@ -60,13 +60,19 @@ ReadOutcome bounded_read(const std::string& path, std::size_t max_bytes, bool wa
   std::string data;
   std::vector<char> buf(1 << 16);
   while (true) {
+    if (pipe && wait_for_pipe) {
+      // Wait for data (a FIFO's writer may not even have opened it yet: Linux reports no
+      // hang-up before a first writer came and went), but not forever.
+      pollfd p{fd.get(), POLLIN, 0};
+      const int ready = ::poll(&p, 1, kPipeIdleMs);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0) return {std::nullopt, "the pipe sent nothing for " + std::to_string(kPipeIdleMs / 1000) + " s"};
+      if ((p.revents & POLLIN) == 0) break;  // the writer closed: end of input
+    }
     const ssize_t n = ::read(fd.get(), buf.data(), buf.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN && pipe) {
       if (!wait_for_pipe) break;
-      pollfd p{fd.get(), POLLIN, 0};
-      const int ready = ::poll(&p, 1, kPipeIdleMs);
-      if (ready == 0) return {std::nullopt, "the pipe sent nothing for " + std::to_string(kPipeIdleMs / 1000) + " s"};
       continue;
     }
     if (n < 0) return {std::nullopt, "read failed: " + errno_text(errno)};

@@ -19,8 +19,8 @@ constexpr std::size_t kMaxInputBytes = std::size_t{256} << 20;
 // and reading, printing or freeing a deeper one recurses once per level.
 constexpr int kMaxJsonDepth = 128;
 
-// Whole file as a string. Regular files and pipes (`<(cmd)`, a FIFO with a writer) are read;
-// anything else is refused. InputError "PATH: <problem>" when missing, unreadable, a
+// Whole file as a string. Regular files and pipes (`<(cmd)`, a FIFO) are read, a pipe until its
+// writer closes it (an error when it stays silent for 30 s); anything else is refused. InputError "PATH: <problem>" when missing, unreadable, a
 // directory or device, or larger than max_bytes.
 std::string read_text_file(const std::string& path, std::size_t max_bytes = kMaxInputBytes);
 

@@ -211,6 +211,7 @@ std::string header(const bench::BenchDocument& d, const std::string& source) {
     os << "<div class=\"note logical\">" << html_escape(note) << "</div>\n";
   }
   for (const auto& w : d.warnings) os << "<div class=\"note\">warning: " << html_escape(w) << "</div>\n";
+  if (!d.interrupted.empty()) os << "<div class=\"note\"><b>interrupted:</b> " << html_escape(d.interrupted) << "</div>\n";
   if (!d.gpus.empty()) {
     os << "<h2>GPUs</h2>\n<table><tr><th>GPU</th><th>device</th><th class=\"l\">PCI</th><th class=\"l\">name</th><th class=\"l\">link</th>"
           "<th>NUMA</th><th class=\"l\">CPUs</th></tr>\n";

@@ -16,6 +16,8 @@ namespace p2p::topo {
 // unreadable, not hwloc XML, of another hwloc XML version (1.x, 3.x), rejected by hwloc, or
 // without an NVIDIA GPU.
 TopologySnapshot snapshot_from_hwloc_xml(const std::string& path);
+// The same from the file's text, read once by the caller; `path` names it in errors.
+TopologySnapshot snapshot_from_hwloc_xml_text(const std::string& text, const std::string& path);
 
 // What a caller that has NVML (loaded at run time elsewhere) can add to live discovery.
 struct LiveProbes {
@@ -33,6 +35,8 @@ TopologySnapshot snapshot_from_this_host(const LiveProbes& probes = {});
 
 // --input: an hwloc XML or a p2pcheck snapshot (JSON), told apart by the first character.
 TopologySnapshot load_topology(const std::string& path);
+// InputError when two GPUs of `t` share a PCI bus id (a crafted or hand-edited file).
+void require_distinct_gpus(const TopologySnapshot& t, const std::string& source);
 
 // Replaces the snapshot's environment with classify_environment() of EnvironmentFacts JSON
 // recorded where the XML was captured (a sidecar, as `doctor` writes them).

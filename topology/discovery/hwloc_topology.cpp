@@ -1,5 +1,8 @@
 #include "topology/discovery/hwloc_topology.hpp"
 
+#include <climits>
+#include <stdexcept>
+
 #include <cerrno>
 #include <cstdlib>
 
@@ -27,6 +30,16 @@ HwlocTopology HwlocTopology::from_xml(const std::string& path) {
   auto t = init_keeping_io();
   P2P_CHECK_HWLOC(hwloc_topology_set_xml(t.get(), path.c_str()));
   errno = 0;  // hwloc's XML import can fail without setting errno; don't report a stale one
+  P2P_CHECK_HWLOC(hwloc_topology_load(t.get()));
+  return HwlocTopology(std::move(t));
+}
+
+HwlocTopology HwlocTopology::from_xml_text(const std::string& text) {
+  if (text.size() > static_cast<std::size_t>(INT_MAX)) throw std::length_error("hwloc XML larger than 2 GiB");
+  auto t = init_keeping_io();
+  // hwloc_topology_set_xmlbuffer takes the length including the terminating NUL.
+  P2P_CHECK_HWLOC(hwloc_topology_set_xmlbuffer(t.get(), text.c_str(), static_cast<int>(text.size() + 1)));
+  errno = 0;
   P2P_CHECK_HWLOC(hwloc_topology_load(t.get()));
   return HwlocTopology(std::move(t));
 }

@@ -14,6 +14,8 @@ class HwlocTopology {
   // From an `lstopo --of xml` file. hwloc's own failures surface as ApiError; callers that
   // read user files turn them into InputError.
   static HwlocTopology from_xml(const std::string& path);
+  // From the text of such a file, already read (so a pipe is read once).
+  static HwlocTopology from_xml_text(const std::string& text);
   // The running host (Linux sysfs), without the OpenCL/CUDA/GL backends.
   static HwlocTopology from_this_host();
 

@@ -1,5 +1,6 @@
 // --input files: hwloc XML or snapshot JSON, and environment sidecars.
 #include <filesystem>
+#include <set>
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
@@ -13,9 +14,27 @@ TopologySnapshot load_topology(const std::string& path) {
   const std::string text = read_text_file(path);
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) throw InputError(path + ": empty file");
-  if (text[first] == '<') return snapshot_from_hwloc_xml(path);
-  if (text[first] == '{') return snapshot_from_json(read_json_file(path), path);
-  throw InputError(path + ": neither an hwloc XML topology nor a p2pcheck snapshot (JSON)");
+  // Read once: the input may be a pipe.
+  TopologySnapshot t;
+  if (text[first] == '<') {
+    t = snapshot_from_hwloc_xml_text(text, path);
+  } else if (text[first] == '{') {
+    t = snapshot_from_json(parse_json_text(text, path), path);
+  } else {
+    throw InputError(path + ": neither an hwloc XML topology nor a p2pcheck snapshot (JSON)");
+  }
+  require_distinct_gpus(t, path);
+  return t;
+}
+
+void require_distinct_gpus(const TopologySnapshot& t, const std::string& source) {
+  std::set<std::string> seen;
+  for (const auto& g : t.gpus) {
+    if (g.pci_bus_id.empty()) continue;  // a capture that cannot say
+    if (!seen.insert(g.pci_bus_id).second) {
+      throw InputError(source + ": two GPUs with PCI bus id " + g.pci_bus_id + "; a topology lists each GPU once");
+    }
+  }
 }
 
 void apply_environment_facts_file(TopologySnapshot& t, const std::string& facts_path) {

@@ -34,13 +34,16 @@ void check_xml_version(const std::string& path, const std::string& text) {
 }  // namespace
 
 TopologySnapshot snapshot_from_hwloc_xml(const std::string& path) {
-  const std::string text = read_text_file(path);
+  return snapshot_from_hwloc_xml_text(read_text_file(path), path);
+}
+
+TopologySnapshot snapshot_from_hwloc_xml_text(const std::string& text, const std::string& path) {
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos || text[first] != '<') throw InputError(path + ": not an XML file");
   check_xml_version(path, text);
   TopologySnapshot t;
   try {
-    t = snapshot_from_hwloc(HwlocTopology::from_xml(path));
+    t = snapshot_from_hwloc(HwlocTopology::from_xml_text(text));
   } catch (const ApiError& e) {
     const std::string why = e.code != 0 ? std::strerror(e.code) : "not a consistent hwloc topology";
     throw InputError(path + ": hwloc cannot load this XML (" + why + ")");

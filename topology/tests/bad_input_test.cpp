@@ -1,6 +1,8 @@
 // Every kind of bad --input gets one InputError line that names the file and the problem.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -101,6 +103,23 @@ TEST_F(BadInput, SnapshotOfAnotherSchemaVersion) {
   nlohmann::json j = nlohmann::json::parse(in);
   j["schema_version"] = 2;
   expect_input_error(write("v2.json", j.dump()), "schema_version 2 is not supported");
+}
+
+TEST_F(BadInput, TwoGpusWithOneBusIdAreRefused) {
+  std::ifstream in(testing::golden("rtxpro6000-lxc.json"));
+  nlohmann::json j = nlohmann::json::parse(in);
+  j["gpus"][1]["pci_bus_id"] = j["gpus"][0]["pci_bus_id"];
+  expect_input_error(write("dup.json", j.dump()), "two GPUs with PCI bus id 0000:01:00.0");
+}
+
+// Inputs are read once, so a pipe (process substitution, a FIFO) works as a file does.
+TEST_F(BadInput, ATopologyFromAPipeIsReadOnce) {
+  const std::string fifo = (dir_ / "topo.fifo").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const std::string cmd = "cat '" + testing::fixture("pcie-switch.xml") + "' > '" + fifo + "' &";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const auto t = load_topology(fifo);
+  EXPECT_EQ(t.gpus.size(), 6u);
 }
 
 TEST_F(BadInput, MalformedEnvironmentFacts) {
