@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstring>
 #include <sstream>
+#include <thread>
 
 #include "common/cuda_check.hpp"
 #include "common/exit_codes.hpp"
@@ -76,6 +77,14 @@ void stop_on_sigterm() {
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
   ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+// The stall hook (see the header): silent, but ends early when the parent asks everyone to stop.
+void stall(std::chrono::duration<double> how_long) {
+  const auto until = std::chrono::steady_clock::now() + how_long;
+  while (std::chrono::steady_clock::now() < until && !stop_requested()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
 }
 
 RankEndLine stopped(int rank, const std::string& where) {
@@ -150,6 +159,7 @@ int run_rank_process(const std::string& job_path, int rank) {
   apply_environment(ours);
   const std::vector<PlannedCase> plan = selected_plan(o, o.nranks);
   const std::optional<int> kill_at = kill_after_cases(std::getenv("P2P_TEST_KILL_RANK"), rank);
+  const std::optional<int> stall_at = kill_after_cases(std::getenv("P2P_TEST_STALL_RANK"), rank);
 
   LineFile out(rank_results_path(job.work_dir, rank));
   stop_on_sigterm();
@@ -209,6 +219,7 @@ int run_rank_process(const std::string& job_path, int rank) {
       const PlannedCase& c = plan[i];
       if (const int stop = meet(benchmark_name(c))) return stop;
       if (!takes_part(c, rank, o.nranks)) continue;
+      if (stall_at && static_cast<std::size_t>(*stall_at) == i) stall(2 * o.measure.timeout);  // test hook
       Measurement m;
       try {
         m = measure(clique, buffers, c.op, c.shape, c.in_place, o.measure);

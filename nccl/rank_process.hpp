@@ -38,9 +38,13 @@ void from_json(const nlohmann::json& j, RankJob& job);
 std::string rank_results_path(const std::string& work_dir, int rank);  // <dir>/rank<R>.jsonl
 std::string rank_nccl_log_path(const std::string& work_dir, int rank);  // <dir>/rank<R>.nccl.log
 
-// Test-only hook: P2P_TEST_KILL_RANK="<rank>:<cases>" makes that rank process kill itself with
-// SIGKILL once it has finished the first <cases> cases of the plan, so the GPU tests can see a
-// rank die mid-sweep. The number of cases for `rank`, or nullopt (unset, another rank, malformed).
+// Test-only hooks, read in rank processes only, each "<rank>:<cases>": the case index for
+// `rank`, or nullopt (unset, another rank, malformed).
+// P2P_TEST_KILL_RANK: that rank kills itself with SIGKILL once it has finished the first <cases>
+// cases of the plan, so the GPU tests can see a rank die mid-sweep.
+// P2P_TEST_STALL_RANK: that rank stops answering in case <cases> (after the meeting before it)
+// for twice the timeout, so the others miss their deadline there: a real hang across processes,
+// each of which must abort its communicator.
 std::optional<int> kill_after_cases(const char* hook, int rank);
 
 // The parent: runs `options` with one process per rank as `placement` says and merges what they

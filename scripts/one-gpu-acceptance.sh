@@ -63,6 +63,10 @@ if [[ ${SKIP_NCCL:-0} != 1 ]]; then
   # plus 10 s, name the rank and keep the five cases measured before; exit 4 is expected.
   expect=4 P2P_TEST_KILL_RANK=3:5 step nccl-killed-rank "$bin" nccl "${policy[@]}" --ranks 8 \
     --collectives all_reduce,all_gather --min-bytes 1K --max-bytes 64K --timeout 10 --json "$out/nccl-killed-rank.json"
+  # Rank 5 of 8 stops answering in its 6th case: every rank process misses the 10 s deadline
+  # there and aborts its communicator; the run is a hang (exit 5) that ends, with what came before.
+  expect=5 P2P_TEST_STALL_RANK=5:5 step nccl-stalled-rank "$bin" nccl "${policy[@]}" --ranks 8 \
+    --collectives all_reduce,all_gather --min-bytes 1K --max-bytes 64K --timeout 10 --json "$out/nccl-stalled-rank.json"
 fi
 # Last, so that the runs above are kept even when the tests take the time that is left.
 [[ ${SKIP_TESTS:-0} == 1 ]] || step gpu-tests ctest --test-dir "$build" -L gpu --output-on-failure

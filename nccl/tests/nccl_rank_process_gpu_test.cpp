@@ -152,5 +152,29 @@ TEST_F(RankProcessGpu, AKilledRankEndsTheRunWithinTheTimeoutNamedAndKeepsWhatWas
   EXPECT_NE(r.cli.err.find("# warning: rank 2 (pid"), std::string::npos) << r.cli.err;
 }
 
+// A rank that stops answering inside a case (P2P_TEST_STALL_RANK): the others miss their
+// deadline in that case and abort their communicators, the stalled one is stopped too, and the
+// run ends as a hang (exit 5) soon after the timeout, with the cases before it kept.
+TEST_F(RankProcessGpu, AStalledRankIsAHangEveryProcessAbortsAndTheRunEnds) {
+  const std::string sweep = "--devices 0 --ranks 4 --collectives all_reduce --min-bytes 1K --max-bytes 8K "
+                            "--iters 3 --warmup 1 --samples 3 --timeout 5";
+  const Ran baseline = run(sweep);
+  ASSERT_EQ(baseline.cli.exit_code, 0) << baseline.cli.err;
+  const Ran r = run(sweep, "P2P_TEST_STALL_RANK=1:3");
+  EXPECT_EQ(r.cli.exit_code, 5) << r.cli.err;
+  EXPECT_LT(r.wall_s, baseline.wall_s + 5.0 + 10.0) << r.cli.err;
+  ASSERT_TRUE(r.report.has_value()) << r.cli.err;
+  const NcclRun& run = r.report->run;
+  ASSERT_GE(run.results.size(), 4u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(run.results[i].status, "ok") << i << ": " << run.results[i].detail;
+  EXPECT_EQ(run.results[3].status, "hang") << run.results[3].detail;
+  ASSERT_EQ(run.rank_process_ends.size(), 4u);
+  for (const auto& e : run.rank_process_ends) {
+    // A peer's abort can reach a rank as an NCCL error before its own deadline passes.
+    EXPECT_TRUE(e.ended == "hang" || e.ended == "stopped" || e.ended == "error")
+        << e.rank << ": " << e.ended << " " << e.detail;
+  }
+}
+
 }  // namespace
 }  // namespace p2p::nccl
