@@ -6,6 +6,7 @@
 #include "bench/affinity.hpp"
 #include "bench/cases.hpp"
 #include "bench/records.hpp"
+#include "bench/sweep_plan.hpp"
 #include "common/interrupt.hpp"
 
 namespace p2p::bench {
@@ -85,12 +86,15 @@ std::size_t register_benchmarks(std::shared_ptr<const BenchContext> ctx, const B
   std::size_t registered = 0;
   auto opts = std::make_shared<const BenchOptions>(options);
   for (const Case& c : all_cases()) {
-    for (const Route& route : routes_for(c.shape, ctx->gpus)) {
+    const std::vector<Route> routes = routes_for(c.shape, ctx->gpus);
+    const auto route_sizes = plan_route_sizes(*ctx, routes, options.sizes_bytes, options.full_sweep);
+    for (std::size_t k = 0; k < routes.size(); ++k) {
+      const Route& route = routes[k];
       const std::vector<Lane> lanes = c.lanes(route);
       const std::optional<std::string> waiver = c.waive(*ctx, route);
       std::vector<std::optional<std::uint64_t>> sizes;
       if (c.metric == Metric::kBandwidth) {
-        for (std::uint64_t b : options.sizes_bytes) sizes.emplace_back(b);
+        for (std::uint64_t b : route_sizes[k]) sizes.emplace_back(b);
       } else {
         sizes.emplace_back(std::nullopt);
       }

@@ -191,6 +191,7 @@ void to_json(json& j, const BenchDocument& r) {
   j["options"] = json{{"samples", r.samples},
                       {"warmup_samples", r.warmup_samples},
                       {"sizes_bytes", r.sizes_bytes},
+                      {"full_sweep", r.full_sweep},
                       {"cpu_affinity", r.cpu_affinity},
                       {"host_memory", r.host_memory}};
   j["logical_gpus"] = r.logical_gpus;
@@ -227,6 +228,7 @@ void from_json(const json& j, BenchDocument& r) {
   r.samples = opts.at("samples").get<int>();
   r.warmup_samples = opts.at("warmup_samples").get<int>();
   r.sizes_bytes = opts.at("sizes_bytes").get<std::vector<std::uint64_t>>();
+  r.full_sweep = version >= 3 ? opts.at("full_sweep").get<bool>() : true;  // older runs swept every route
   r.cpu_affinity = opts.at("cpu_affinity").get<bool>();
   r.host_memory = opts.at("host_memory").get<std::string>();
   r.logical_gpus = version >= 3 ? j.at("logical_gpus").get<int>() : 0;

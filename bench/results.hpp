@@ -119,6 +119,7 @@ struct BenchDocument {
   int samples = 0;
   int warmup_samples = 0;
   std::vector<std::uint64_t> sizes_bytes;
+  bool full_sweep = true;  // every route at every size; false: one route per kind of path swept
   bool cpu_affinity = true;
   std::string host_memory = "pinned";  // how host buffers were allocated: pinned | hugepages
   // How many logical GPUs the run placed on its devices (bench --logical-gpus); 0 for a run

@@ -112,6 +112,7 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
   doc.samples = opts.measure.samples;
   doc.warmup_samples = opts.measure.warmup_samples;
   doc.sizes_bytes = opts.sizes_bytes;
+  doc.full_sweep = opts.full_sweep;
   doc.cpu_affinity = opts.cpu_affinity;
   doc.host_memory = to_string(opts.measure.host_memory);
   doc.bandwidth = collector->bandwidth();

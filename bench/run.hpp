@@ -20,6 +20,9 @@ struct BenchOptions {
   // > 0: that many logical GPUs placed round-robin on the selected devices (placement.hpp).
   int logical_gpus = 0;
   std::vector<std::uint64_t> sizes_bytes;  // empty = default_sweep_bytes()
+  // Every route at every size; else one route per kind of path is swept and the others are
+  // measured at the largest size (sweep_plan.hpp).
+  bool full_sweep = false;
   MeasureOptions measure;                  // samples, warm-up, batch length, SM shape
   bool cpu_affinity = true;
   std::vector<std::string> benchmark_args;  // "--benchmark_*=..." passed to Google Benchmark

@@ -44,6 +44,7 @@ struct BenchCommandOptions {
   bool no_affinity = false;
   std::string host_memory = "pinned";
   int logical_gpus = 0;
+  bool full = false;
 };
 
 #if P2P_WITH_BENCH
@@ -64,6 +65,7 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
   harness::initialize_benchmark("bench", opts.benchmark_args);  // a bad flag exits 2 before any GPU work
   if (!o.gpus.empty()) opts.gpus = bench::parse_gpu_list(o.gpus);
   if (!o.sizes.empty()) opts.sizes_bytes = bench::parse_size_list(o.sizes);
+  opts.full_sweep = o.full || !o.sizes.empty();  // sizes asked for by name are measured everywhere
   opts.measure.samples = o.samples;
   opts.measure.warmup_samples = o.warmup_samples;
   opts.measure.copies_per_batch = o.copies;
@@ -112,7 +114,10 @@ Command add_bench_command(CLI::App& root) {
                   "Place N logical GPUs round-robin on the selected devices and measure every pair of them: "
                   "the per-pair paths of an N-GPU host run here, but the figures measure the tool, not the links")
       ->check(CLI::Range(1, 64));
-  app->add_option("--sizes", o->sizes, "Copy sizes, e.g. 64M,1G (default: 4K to 1G, powers of two)");
+  app->add_option("--sizes", o->sizes,
+                  "Copy sizes, e.g. 64M,1G, measured for every route (default: 4K to 1G, powers of two, swept for "
+                  "one route per kind of path; every other route at 1G)");
+  app->add_flag("--full", o->full, "Sweep every size for every route (thousands of figures on 8 GPUs)");
   app->add_option("--samples", o->samples, "Timed samples per figure; the median is reported")
       ->check(CLI::Range(1, 1000));
   app->add_option("--warmup", o->warmup_samples, "Untimed (but verified) samples before timing")
