@@ -50,6 +50,7 @@ std::string render_text_report(const BenchDocument& d) {
   const FigureCounts c = count_figures(d);
   os << "summary: " << c.ok << " figures verified, " << c.failed << " FAILED verification, " << c.waived
      << " waived, " << c.errors << " errors\n";
+  os << describe_resources(d);
   return os.str();
 }
 

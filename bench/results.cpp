@@ -1,5 +1,6 @@
 #include "bench/results.hpp"
 
+#include <cstdio>
 #include <set>
 
 #include "bench/placement.hpp"
@@ -203,6 +204,7 @@ void to_json(json& j, const BenchDocument& r) {
   j["nccl"] = r.nccl;
   j["warnings"] = r.warnings;
   j["interrupted"] = r.interrupted.empty() ? json(nullptr) : json(r.interrupted);
+  j["resources"] = json{{"wall_s", optional_json(r.wall_s)}, {"peak_rss_bytes", optional_json(r.peak_rss_bytes)}};
 }
 
 void from_json(const json& j, BenchDocument& r) {
@@ -241,6 +243,11 @@ void from_json(const json& j, BenchDocument& r) {
   r.nccl = version >= 2 ? j.at("nccl") : json(nullptr);
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
   r.interrupted = version >= 3 ? optional_at<std::string>(j, "interrupted").value_or("") : "";
+  if (version >= 3) {
+    const json& res = j.at("resources");
+    r.wall_s = optional_at<double>(res, "wall_s");
+    r.peak_rss_bytes = optional_at<std::uint64_t>(res, "peak_rss_bytes");
+  }
 }
 
 FigureCounts count_figures(const BenchDocument& doc) {
@@ -257,6 +264,14 @@ FigureCounts count_figures(const BenchDocument& doc) {
 }
 
 std::string gpu_label(const GpuRecord& g) { return "gpu" + std::to_string(g.logical_gpu.value_or(g.cuda_ordinal)); }
+
+std::string describe_resources(const BenchDocument& doc) {
+  if (!doc.wall_s && !doc.peak_rss_bytes) return "";
+  char line[128];
+  std::snprintf(line, sizeof line, "run: %.1f s wall, peak memory %.2f GB (this process and its children)\n",
+                doc.wall_s.value_or(0.0), static_cast<double>(doc.peak_rss_bytes.value_or(0)) / 1e9);
+  return line;
+}
 
 int device_count(const BenchDocument& doc) {
   std::set<int> devices;

@@ -134,6 +134,10 @@ struct BenchDocument {
   // read with nccl::nccl_report_from_document); null in bench's documents.
   nlohmann::json nccl = nullptr;
   std::vector<std::string> warnings;
+  // What the whole command took (wall seconds, peak resident memory incl. child processes);
+  // null when not recorded (documents before version 3).
+  std::optional<double> wall_s;
+  std::optional<std::uint64_t> peak_rss_bytes;
   // Why the run stopped before its end ("SIGTERM after 12 figures; ..."); "" for a whole run.
   // What was measured before is complete and verified; the rest is absent.
   std::string interrupted;
@@ -163,6 +167,8 @@ FigureCounts count_figures(const BenchDocument& doc);
 
 // "gpu3": what the figures call a GPU (its logical id, else its CUDA ordinal).
 std::string gpu_label(const GpuRecord& g);
+// "run: 41.2 s wall, peak memory 2.21 GB\n" from the document's resources; "" when absent.
+std::string describe_resources(const BenchDocument& doc);
 // The distinct devices a document's GPUs ran on.
 int device_count(const BenchDocument& doc);
 // logical_gpus_banner() for a document: "" for a physical run.

@@ -23,6 +23,7 @@
 #include "cli/measurement_gate.hpp"
 #include "common/exit_codes.hpp"
 #include "common/interrupt.hpp"
+#include "common/run_resources.hpp"
 #include "common/file_io.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
@@ -60,6 +61,7 @@ int print_case_list() {
 
 int run_bench_command(const BenchCommandOptions& o, const std::vector<std::string>& extras) {
   if (o.list) return print_case_list();
+  const RunClock clock;
   bench::BenchOptions opts;
   opts.benchmark_args = harness::checked_pass_through("bench", extras);
   harness::initialize_benchmark("bench", opts.benchmark_args);  // a bad flag exits 2 before any GPU work
@@ -82,7 +84,10 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
   }
   bench::BenchInputs inputs{tg.snapshot, tg.gate, o.gate.skip_gate};
   const InterruptGuard stop_on_signal;  // SIGINT/SIGTERM: finish the figure, keep what was measured
-  const bench::BenchOutcome outcome = bench::run_bench(opts, inputs, std::cerr);
+  bench::BenchOutcome outcome = bench::run_bench(opts, inputs, std::cerr);
+  const RunResources used = clock.now();
+  outcome.document.wall_s = used.wall_s;
+  outcome.document.peak_rss_bytes = used.peak_rss_bytes;
 
   std::ostream& tables = outcome.benchmark_owns_stdout ? std::cerr : std::cout;
   tables << bench::render_text_report(outcome.document) << std::flush;

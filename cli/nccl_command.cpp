@@ -21,6 +21,7 @@
 #include "common/error.hpp"
 #include "common/utc_time.hpp"
 #include "common/file_io.hpp"
+#include "common/run_resources.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/p2p_off.hpp"
 #include "nccl/rank_process.hpp"
@@ -191,6 +192,7 @@ int run_nccl_rank_command(const NcclRankOptions& o) { return nccl::run_rank_proc
 
 int run_nccl_command(const NcclCommandOptions& o) {
   const std::string started = utc_now_iso8601();
+  const RunClock clock;
   nccl::RunOptions options = run_options(o);
   harness::initialize_benchmark("nccl", options.benchmark_args);  // a bad flag exits 2 before any GPU work
   std::optional<std::uint64_t> saturation;
@@ -242,10 +244,12 @@ int run_nccl_command(const NcclCommandOptions& o) {
            << nccl::format_p2p_comparison(report.run, *report.p2p_off);
   }
   tables << nccl::format_verdicts(report.verdicts) << std::flush;
-  if (!o.json.empty()) {
-    const nlohmann::json doc = nccl_document(report, tg, o.gate.skip_gate, started);
-    write_text_file_atomically(o.json, doc.dump(2) + "\n");
-  }
+  bench::BenchDocument doc = nccl_document(report, tg, o.gate.skip_gate, started);
+  const RunResources used = clock.now();
+  doc.wall_s = used.wall_s;
+  doc.peak_rss_bytes = used.peak_rss_bytes;
+  tables << bench::describe_resources(doc) << std::flush;
+  if (!o.json.empty()) write_text_file_atomically(o.json, nlohmann::json(doc).dump(2) + "\n");
 
   // Ranks as processes: a rank that hung (or was killed for silence) is a hang; one that died
   // while the others did not hang is a failure of the run itself (kExitRuntime), not a verdict.

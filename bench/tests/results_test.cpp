@@ -206,6 +206,24 @@ TEST(Results, LogicalGpusRoundTripAndOlderDocumentsArePhysical) {
   EXPECT_THROW(bench_document_from_json(negative, "bad.json"), p2p::InputError);
 }
 
+// Version 3 also records how the run ended and what it cost.
+TEST(Results, InterruptionAndResourcesRoundTrip) {
+  BenchDocument d;
+  d.full_sweep = false;
+  d.interrupted = "SIGTERM after 12 figures; the rest were not measured";
+  d.wall_s = 41.25;
+  d.peak_rss_bytes = 2'210'000'000ull;
+  const json j = d;
+  EXPECT_EQ(j.at("options").at("full_sweep"), false);
+  EXPECT_EQ(j.at("resources").at("peak_rss_bytes"), 2'210'000'000ull);
+  const BenchDocument back = bench_document_from_json(json::parse(j.dump()), "run.json");
+  EXPECT_EQ(json(back), j);
+  EXPECT_EQ(describe_resources(back), "run: 41.2 s wall, peak memory 2.21 GB (this process and its children)\n");
+  EXPECT_TRUE(json(BenchDocument{}).at("interrupted").is_null());
+  EXPECT_TRUE(json(BenchDocument{}).at("resources").at("wall_s").is_null());
+  EXPECT_EQ(describe_resources(BenchDocument{}), "");
+}
+
 TEST(Results, DocumentProblemsNameTheSource) {
   BenchDocument d;
   json j = d;
