@@ -134,7 +134,10 @@ TEST(CollectRoot, TheTreeIsJudgedAsWhatItIs) {
   EXPECT_EQ(j.status("devices.nodes"), Status::kFail);
   EXPECT_TRUE(contains(j.at("devices.nodes").summary, "not a character device"));
   EXPECT_EQ(j.status("devices.open"), Status::kUnknown);
-  EXPECT_EQ(j.status("pcie.acs"), Status::kFail);
+  // The redirecting downstream port sits above one GPU only; the two GPUs hang off different
+  // root ports and meet in the root complex, so the redirect is on no peer path.
+  EXPECT_EQ(j.status("pcie.acs"), Status::kPass);
+  EXPECT_TRUE(contains(j.at("pcie.acs").summary, "0000:62:00.0, harmless here")) << j.at("pcie.acs").summary;
   EXPECT_EQ(j.status("pcie.link"), Status::kFail);
   EXPECT_EQ(j.status("iommu"), Status::kPass);
   EXPECT_EQ(j.status("uvm.hmm"), Status::kFail);

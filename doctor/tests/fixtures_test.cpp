@@ -60,7 +60,10 @@ TEST(Fixture, ContainerThatCannotSeeTheHostFirmwareSaysSoInsteadOfClaimingItMiss
   EXPECT_EQ(j.status("gsp.firmware_file"), Status::kUnknown);
   EXPECT_TRUE(contains(j.at("gsp.firmware_file").summary, "not visible from this container"));
   EXPECT_EQ(j.status("kernel.log"), Status::kUnknown);
-  EXPECT_EQ(j.status("pcie.acs"), Status::kUnknown);
+  // Each GPU has a root port of its own: peer traffic meets in the root complex, so the ACS words
+  // the container cannot read could not redirect it anyway.
+  EXPECT_EQ(j.status("pcie.acs"), Status::kPass);
+  EXPECT_TRUE(contains(j.at("pcie.acs").summary, "8 bridge(s) unreadable, not needed")) << j.at("pcie.acs").summary;
   ASSERT_GE(j.verdict.causes.size(), 2u);
   EXPECT_EQ(j.verdict.causes[0].id, "uvm_hmm");
   EXPECT_EQ(j.verdict.causes[0].confidence, "likely");
