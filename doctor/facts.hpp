@@ -193,7 +193,9 @@ struct PeerCopyPair {
 struct PeerCopyProbe {
   std::string status = "not_run";  // same values as CudaProbe::status
   std::string detail;
-  std::string mode;                // "pairs" (every ordered pair) | "self" (one GPU against itself) | ""
+  // "pairs" (every ordered pair of GPUs) | "self" (one GPU against itself) | "logical" (logical
+  // GPUs placed round-robin on fewer real ones; src/dst are logical ids) | "" (not run)
+  std::string mode;
   std::vector<PeerCopyPair> pairs;
 };
 

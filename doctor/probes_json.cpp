@@ -217,8 +217,8 @@ PeerCopyProbe peer_copy_from_json(const json& j, const std::string& where) {
   p.status = checked_status(in, where);
   in.get("detail", p.detail);
   in.get("mode", p.mode);
-  if (p.mode != "" && p.mode != "pairs" && p.mode != "self")
-    throw InputError(in.path("mode") + ": unknown mode '" + p.mode + "' (expected pairs, self or empty)");
+  if (p.mode != "" && p.mode != "pairs" && p.mode != "self" && p.mode != "logical")
+    throw InputError(in.path("mode") + ": unknown mode '" + p.mode + "' (expected pairs, self, logical or empty)");
   p.pairs = read_list<PeerCopyPair>(in.at("pairs"), in.path("pairs"), peer_pair_from_json);
   in.finish();
   return p;
