@@ -295,7 +295,7 @@ Facts facts_from_json(const json& j) {
   if (const json* pc = in.find("peer_copy")) {
     f.peer_copy = peer_copy_from_json(*pc, "peer_copy");
   } else {
-    f.peer_copy.detail = "not in these facts (recorded before the peer-copy check existed)";
+    f.peer_copy.detail = "not in these facts: recorded before the peer-copy check existed";
   }
   in.finish();
   return f;

@@ -207,6 +207,7 @@ void fill(const Api& api, const Gpu& writer, CUdeviceptr buf, std::uint32_t seed
 // The words of `owner.dst` that differ from the pattern, counted on `owner`.
 std::uint64_t mismatches(const Api& api, const Gpu& owner, std::uint32_t seed) {
   call(api.set_current(owner.ctx), "cuCtxSetCurrent");
+  call(api.sync(), "cuCtxSynchronize");  // whatever wrote into owner.dst has finished, from any context
   if (std::getenv(kFaultVariable) != nullptr && std::strcmp(std::getenv(kFaultVariable), "corrupt") == 0)
     call(api.memset32(owner.dst, 0, kFaultWords), "cuMemsetD32 (fault hook)");
   if (owner.verify != nullptr) {

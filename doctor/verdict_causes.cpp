@@ -267,9 +267,13 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
   }
   if (failed(all, "versions.userspace"))
     from_finding(out, all, "versions.userspace", "version_mismatch", "User-space driver libraries do not match the kernel module", 16);
-  if (failed(all, "fabric_manager"))
-    from_finding(out, all, "fabric_manager", "fabric_manager", "Fabric Manager not running on an NVSwitch system",
+  if (failed(all, "fabric_manager")) {
+    const FabricManagerLog fm = fabric_manager_log(f);
+    const bool other_release = fm.version && module_version(f) && *fm.version != *module_version(f);
+    from_finding(out, all, "fabric_manager", "fabric_manager",
+                 other_release ? "Fabric Manager of another release than the driver" : "Fabric Manager not running on an NVSwitch system",
                  cuinit_result(f).value_or(0) == 802 ? 16 : 12);
+  }
   if (failed(all, "module.uvm")) from_finding(out, all, "module.uvm", "uvm_missing", "nvidia_uvm not loaded", 15);
   if (failed(all, "uvm.major"))
     from_finding(out, all, "uvm.major", "uvm_node", "/dev/nvidia-uvm missing or with the wrong major", 14);

@@ -222,7 +222,11 @@ TEST(Fixture, EveryFixtureFileHasATestAbove) {
       "lxc-gsp-firmware-missing.json", "lxc-hmm-kaslr.json", "lxc-firmware-not-visible.json", "vfio-vm.json",
       "bare-metal-healthy.json", "proprietary-blackwell.json", "uvm-not-loaded.json", "container-uvm-major.json",
       "version-mismatch.json", "stub-libcuda.json", "nvswitch-no-fabric-manager.json", "iommu-acs.json",
-      "downtrained-link.json", "h200-vm-real.json", "ci-no-driver.json"};
+      "downtrained-link.json", "h200-vm-real.json", "ci-no-driver.json",
+      // Judged in scenarios_test.cpp, one test per weakness they were written for.
+      "container-visible-devices.json", "epyc-iommu-faults.json", "vm-mmio-window.json",
+      "nouveau-after-kernel-update.json", "one-gpu-dirty-after-vm.json", "geforce-container.json",
+      "hgx-fabric-manager-version.json", "vfio-clique-peer-copy.json", "docker-cgroup-v1-daemon-reload.json"};
   for (const auto& e : std::filesystem::directory_iterator(test::fixture_dir())) {
     if (e.path().extension() == ".json") {
       EXPECT_EQ(tested.count(e.path().filename().string()), 1u) << e.path();
