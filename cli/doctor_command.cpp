@@ -20,11 +20,16 @@ struct DoctorOptions {
   std::string facts;
   std::string save_facts;
   std::string format = "text";
+  int logical_gpus = 0;
 };
 
 int run_doctor(const DoctorOptions& o) {
   if (o.format != "text" && o.format != "json")
     throw InputError("--format: unknown format '" + o.format + "' (expected text or json)");
+  if (o.logical_gpus < 0 || o.logical_gpus == 1 || o.logical_gpus > 64)
+    throw InputError("--logical-gpus: expected 2 to 64 (0: the real GPUs), got " + std::to_string(o.logical_gpus));
+  if (o.logical_gpus != 0 && !o.facts.empty())
+    throw InputError("--logical-gpus and --facts: saved facts are judged as they are; the peer copy runs only live");
   if (!o.root.empty() && !o.facts.empty())
     throw InputError("--root and --facts: give one (--facts replays saved facts, --root reads files under a directory)");
   doctor::Facts facts;
@@ -34,6 +39,7 @@ int run_doctor(const DoctorOptions& o) {
   } else {
     doctor::CollectOptions c;
     c.root = o.root.empty() ? "/" : o.root;
+    c.peer_copy_logical_gpus = o.logical_gpus;
     facts = doctor::collect_facts(c);
   }
   if (!o.save_facts.empty()) write_text_file_atomically(o.save_facts, doctor::facts_to_json(facts).dump(2) + "\n");
@@ -58,6 +64,10 @@ Command add_doctor_command(CLI::App& root) {
   app->add_option("--save-facts", opts->save_facts, "Write the collected facts to FILE (attach it to a ticket)")
       ->type_name("FILE");
   app->add_option("--format", opts->format, "text (a checklist) or json")->type_name("text|json");
+  app->add_option("--logical-gpus", opts->logical_gpus,
+                  "Run the peer-copy check between N logical GPUs placed round-robin on the real ones "
+                  "(so every pair path runs on a host with fewer GPUs)")
+      ->type_name("N");
   return Command{app, [opts] { return run_doctor(*opts); }};
 }
 

@@ -16,7 +16,8 @@ std::string lookup(const Map& m, int code, const std::string& fallback) {
 }  // namespace
 
 std::string cu_result_name(int code) {
-  // Values of `enum cudaError_enum` in cuda.h; only those cuInit and a first context can return.
+  // Values of `enum cudaError_enum` in cuda.h: those cuInit and a first context can return, and
+  // those of the peer-copy probe (peer access, PTX, a faulting copy).
   static const std::map<int, const char*> kNames = {
       {0, "CUDA_SUCCESS"},
       {1, "CUDA_ERROR_INVALID_VALUE"},
@@ -31,7 +32,13 @@ std::string cu_result_name(int code) {
       {102, "CUDA_ERROR_DEVICE_NOT_LICENSED"},
       {201, "CUDA_ERROR_INVALID_CONTEXT"},
       {216, "CUDA_ERROR_CONTEXT_ALREADY_IN_USE"},
+      {217, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"},
+      {218, "CUDA_ERROR_INVALID_PTX"},
+      {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
       {304, "CUDA_ERROR_OPERATING_SYSTEM"},
+      {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
+      {704, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED"},
+      {705, "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED"},
       {802, "CUDA_ERROR_SYSTEM_NOT_READY"},
       {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"},
       {804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"},

@@ -37,6 +37,8 @@ void mark_not_run(Facts& f, const std::string& why) {
   f.cuda.detail = why;
   f.nvml.status = "not_run";
   f.nvml.detail = why;
+  f.peer_copy.status = "not_run";
+  f.peer_copy.detail = why;
 }
 
 }  // namespace
@@ -51,15 +53,23 @@ Facts collect_facts(const CollectOptions& o) {
   f.built_cuda_runtime_version = P2P_CUDA_RUNTIME_VERSION;
 #endif
   f.environment = topo::read_environment_facts(root, live);
-  f.kernel = collect_kernel(root);
-  f.firmware = collect_firmware(root, module_version(f));
+  // PCI first: the kernel log keeps the lines that name a GPU or a bridge above one.
   f.pci = collect_pci(root);
+  std::vector<std::string> bdfs;
+  if (f.pci.present())
+    for (const auto& p : f.pci.value) {
+      bdfs.push_back(p.bdf);
+      for (const auto& b : p.upstream) bdfs.push_back(b.bdf);
+    }
+  f.kernel = collect_kernel(root, bdfs);
+  f.firmware = collect_firmware(root, module_version(f));
   f.gpu_information = collect_gpu_information(root);
   f.device_nodes = collect_device_nodes(root);
   f.cgroup = collect_cgroup(root);
   f.iommu = collect_iommu(root);
   f.daemons = collect_daemons(root);
   f.env = collect_env(root);
+  f.fabric_manager = collect_fabric_manager(root);
 
   if (!o.live_probes) {
     mark_not_run(f, "live probes turned off");
@@ -83,6 +93,11 @@ Facts collect_facts(const CollectOptions& o) {
   }
   f.nvml = probe_nvml(o.probe_timeout_ms);
   f.cuda = probe_cuda(o.probe_timeout_ms);
+  if (cuda_works(f)) {
+    f.peer_copy = probe_peer_copy(o.probe_timeout_ms, o.peer_copy_logical_gpus);
+  } else {
+    f.peer_copy.detail = "CUDA does not work here";
+  }
   for (const auto& d : f.nvml.devices)
     if (d.virtualization_mode && *d.virtualization_mode != 0 && f.environment.nvml_virtualization_mode.empty())
       f.environment.nvml_virtualization_mode = virtualization_mode_name(*d.virtualization_mode);

@@ -1,4 +1,4 @@
-// /dev/nvidia* nodes (type and major:minor) and the NVIDIA lines of the kernel log.
+// /dev/nvidia* nodes (type and major:minor) and the GPU-related lines of the kernel log.
 #include <fcntl.h>
 #include <sys/klog.h>
 #include <sys/stat.h>
@@ -72,14 +72,14 @@ class BoundedLines {
   std::deque<std::string> tail_;
 };
 
-void keep_if_relevant(const std::string& record, BoundedLines& lines) {
+void keep_if_relevant(const std::string& record, BoundedLines& lines, const std::vector<std::string>& bdfs) {
   const std::string msg = log_message(record);
-  if (is_relevant_log_line(msg)) lines.add(msg);
+  if (is_relevant_log_line(msg, bdfs)) lines.add(msg);
 }
 
 // /dev/kmsg: one record per read(); O_NONBLOCK makes the end of the buffer EAGAIN instead of
 // a wait for new messages; EPIPE means a record was overwritten while we read (skip on).
-Observed<std::vector<std::string>> read_kmsg(const std::string& path) {
+Observed<std::vector<std::string>> read_kmsg(const std::string& path, const std::vector<std::string>& bdfs) {
   using Lines = Observed<std::vector<std::string>>;
   // Containers often make /dev/kmsg a link to /dev/console (for systemd): reading that would
   // find "no failures" in a log it never saw. Only the real device (char 1:11) counts.
@@ -98,7 +98,7 @@ Observed<std::vector<std::string>> read_kmsg(const std::string& path) {
     if (n <= 0) break;  // EAGAIN: caught up
     ++records;
     const std::string record(buf, static_cast<std::size_t>(n));
-    keep_if_relevant(record.substr(0, record.find('\n')), lines);
+    keep_if_relevant(record.substr(0, record.find('\n')), lines, bdfs);
   }
   ::close(fd);
   // A kernel always has boot messages; none at all means we were not shown the log.
@@ -106,7 +106,7 @@ Observed<std::vector<std::string>> read_kmsg(const std::string& path) {
   return Lines::of(lines.take());
 }
 
-Observed<std::vector<std::string>> read_syslog() {
+Observed<std::vector<std::string>> read_syslog(const std::vector<std::string>& bdfs) {
   const int size = ::klogctl(kSyslogSizeBuffer, nullptr, 0);
   if (size <= 0) return Observed<std::vector<std::string>>::unreadable(errno_name(errno));
   std::string buf(static_cast<std::size_t>(size), '\0');
@@ -114,15 +114,33 @@ Observed<std::vector<std::string>> read_syslog() {
   if (n < 0) return Observed<std::vector<std::string>>::unreadable(errno_name(errno));
   buf.resize(static_cast<std::size_t>(n));
   BoundedLines lines;
-  for (const auto& line : io::split_lines(buf)) keep_if_relevant(line, lines);
+  for (const auto& line : io::split_lines(buf)) keep_if_relevant(line, lines, bdfs);
   return Observed<std::vector<std::string>>::of(lines.take());
 }
 
 }  // namespace
 
-bool is_relevant_log_line(const std::string& m) {
-  for (const char* needle : {"NVRM", "nvidia", "GSP", "RmInitAdapter", "devmem", "uvm", "UVM", "request_free_mem_region"})
+bool is_relevant_log_line(const std::string& m, const std::vector<std::string>& gpu_bdfs) {
+  // The NVIDIA driver itself, and the subsystems that decide whether it gets a GPU at all: another
+  // driver (nouveau, vfio-pci), the IOMMU (AMD-Vi / DMAR faults) and the PCI core's BAR assignment.
+  for (const char* needle : {"NVRM", "nvidia", "GSP", "RmInitAdapter", "devmem", "uvm", "UVM", "request_free_mem_region",
+                             "nouveau", "vfio-pci", "AMD-Vi", "IO_PAGE_FAULT", "DMAR", "Xid"})
     if (m.find(needle) != std::string::npos) return true;
+  // Lines naming a GPU or a bridge above it that report a problem: "pci 0000:41:00.0: BAR 1: no
+  // space for ...". Only problems: every GPU prints a dozen enumeration lines at boot, which would
+  // crowd the driver's own lines out of the bounded head of the log.
+  bool problem = false;
+  for (const char* word : {"no space", "failed", "fail ", "error", "Error", "invalid", "can't", "cannot"})
+    problem = problem || m.find(word) != std::string::npos;
+  if (!problem) return false;
+  for (const auto& bdf : gpu_bdfs) {
+    if (m.find(bdf) != std::string::npos) return true;
+    // Some records name a device without its domain ("device=41:00.0", "device [41:00.0]").
+    if (bdf.size() == 12 && bdf.compare(0, 5, "0000:") == 0) {
+      const std::string shortform = bdf.substr(5);
+      if (m.find("[" + shortform + "]") != std::string::npos || m.find("device=" + shortform) != std::string::npos) return true;
+    }
+  }
   return false;
 }
 
@@ -159,7 +177,8 @@ Observed<std::vector<DeviceNode>> collect_device_nodes(const std::string& root) 
   return out;
 }
 
-Observed<std::vector<std::string>> collect_kernel_log(const std::string& root, std::string& source) {
+Observed<std::vector<std::string>> collect_kernel_log(const std::string& root, std::string& source,
+                                                      const std::vector<std::string>& gpu_bdfs) {
   const std::string r = io::root_prefix(root);
   if (!r.empty()) {
     // A fixture tree stores the log as the text of /dev/kmsg records, one per line.
@@ -170,16 +189,16 @@ Observed<std::vector<std::string>> collect_kernel_log(const std::string& root, s
     out.error = text.error;
     if (!text.present()) return out;
     BoundedLines lines;
-    for (const auto& line : io::split_lines(text.value)) keep_if_relevant(line, lines);
+    for (const auto& line : io::split_lines(text.value)) keep_if_relevant(line, lines, gpu_bdfs);
     out.value = lines.take();
     return out;
   }
-  auto kmsg = read_kmsg("/dev/kmsg");
+  auto kmsg = read_kmsg("/dev/kmsg", gpu_bdfs);
   if (kmsg.present()) {
     source = "/dev/kmsg";
     return kmsg;
   }
-  auto syslog = read_syslog();
+  auto syslog = read_syslog(gpu_bdfs);
   source = "syslog(2)";
   if (syslog.present()) return syslog;
   // Both refused: report the /dev/kmsg reason when it existed, since that is what users check.

@@ -45,7 +45,7 @@ std::map<std::string, int> char_majors(const std::string& text) {
 
 }  // namespace
 
-KernelFacts collect_kernel(const std::string& root) {
+KernelFacts collect_kernel(const std::string& root, const std::vector<std::string>& gpu_bdfs) {
   const std::string r = io::root_prefix(root);
   KernelFacts k;
   const auto modules = io::read_file(r + "/proc/modules");
@@ -76,7 +76,7 @@ KernelFacts collect_kernel(const std::string& root) {
   k.char_majors.error = devices.error;
   if (devices.present()) k.char_majors.value = char_majors(devices.value);
   k.cmdline = io::read_trimmed(r + "/proc/cmdline");
-  k.log_lines = collect_kernel_log(root, k.log_source);
+  k.log_lines = collect_kernel_log(root, k.log_source, gpu_bdfs);
   return k;
 }
 
@@ -126,7 +126,14 @@ CgroupFacts collect_cgroup(const std::string& root) {
   if (c.v1_devices_path) {
     std::string path = *c.v1_devices_path;
     if (path == "/") path.clear();
-    c.devices_list = io::read_trimmed(r + "/sys/fs/cgroup/devices" + path + "/devices.list");
+    std::string file = "/sys/fs/cgroup/devices" + path + "/devices.list";
+    // /proc/self/mountinfo says where our devices cgroup really is mounted (a container without a
+    // cgroup namespace mounts its own cgroup at /sys/fs/cgroup/devices, not under the host's path).
+    const auto mountinfo = io::read_file(r + "/proc/self/mountinfo");
+    if (mountinfo.present())
+      if (const auto resolved = v1_devices_list_path(mountinfo.value, *c.v1_devices_path)) file = *resolved;
+    c.devices_list = io::read_trimmed(r + file);
+    c.devices_list_path = file;
   } else {
     c.devices_list = Observed<std::string>::missing();  // v2 has no devices.list
   }
@@ -184,12 +191,66 @@ std::map<std::string, std::string> collect_env(const std::string& root) {
     const auto eq = entry.find('=');
     if (eq != std::string::npos) {
       const std::string key = entry.substr(0, eq);
-      if (key.rfind("NCCL_", 0) == 0 || key.rfind("CUDA_", 0) == 0 || key == "LD_LIBRARY_PATH")
+      if (key.rfind("NCCL_", 0) == 0 || key.rfind("CUDA_", 0) == 0 || key == "LD_LIBRARY_PATH" ||
+          key == "NVIDIA_VISIBLE_DEVICES" || key == "NVIDIA_DRIVER_CAPABILITIES")
         out[key] = entry.substr(eq + 1);
     }
     start = end + 1;
   }
   return out;
+}
+
+std::optional<std::string> v1_devices_list_path(const std::string& mountinfo, const std::string& cgroup_path) {
+  // "36 25 0:31 /docker/4f1c... /sys/fs/cgroup/devices ro,nosuid ... - cgroup cgroup rw,devices"
+  for (const auto& line : io::split_lines(mountinfo)) {
+    const auto dash = line.find(" - ");
+    if (dash == std::string::npos) continue;
+    std::istringstream after(line.substr(dash + 3));
+    std::string fstype, source, options;
+    if (!(after >> fstype >> source >> options) || fstype != "cgroup") continue;
+    std::istringstream opts(options);
+    bool devices = false;
+    for (std::string o; std::getline(opts, o, ',');) devices = devices || o == "devices";
+    if (!devices) continue;
+    std::istringstream before(line.substr(0, dash));
+    std::string id, parent, dev, mount_root, mount_point;
+    if (!(before >> id >> parent >> dev >> mount_root >> mount_point)) continue;
+    std::string below = cgroup_path;
+    if (mount_root != "/") {
+      // Our cgroup must lie at or below what is mounted; the part below it is the subdirectory.
+      if (below.rfind(mount_root, 0) != 0) {
+        below = "/";  // mounted is our own cgroup's ancestor view: the mount point is ours
+      } else {
+        below = below.substr(mount_root.size());
+      }
+    }
+    if (below.empty() || below == "/") return mount_point + "/devices.list";
+    return mount_point + below + "/devices.list";
+  }
+  return std::nullopt;
+}
+
+FabricManagerFacts collect_fabric_manager(const std::string& root) {
+  constexpr std::size_t kKeep = 40;
+  FabricManagerFacts fm;
+  fm.log_path = "/var/log/fabricmanager.log";
+  const auto text = io::read_file(io::root_prefix(root) + fm.log_path, 8u << 20);
+  fm.log_lines.seen = text.seen;
+  fm.log_lines.error = text.error;
+  if (!text.present()) return fm;
+  std::vector<std::string> kept;
+  for (const auto& line : io::split_lines(text.value)) {
+    const std::string lower = [&] {
+      std::string l = line;
+      for (char& ch : l) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      return l;
+    }();
+    if (lower.find("version") != std::string::npos || lower.find("error") != std::string::npos) kept.push_back(line);
+  }
+  // The latest lines tell the present state; a log of many restarts keeps only its tail.
+  if (kept.size() > kKeep) kept.erase(kept.begin(), kept.end() - static_cast<long>(kKeep));
+  fm.log_lines.value = kept;
+  return fm;
 }
 
 }  // namespace p2p::doctor

@@ -106,6 +106,10 @@ Tri uvm_loaded(const Facts& f) {
 
 bool no_driver(const Facts& f) {
   if (nvidia_loaded(f) != Tri::kNo) return false;
+  // nouveau (or vfio-pci, ...) holding the GPUs while NVIDIA's libraries are installed: the
+  // driver is there, the binding keeps it off the GPUs.
+  const Binding b = binding(f);
+  if (!b.other.empty() && b.nvidia_userspace) return false;
   // A proprietary module that refused every GPU did not load, but a driver is installed.
   if (!log_signals(f).open_required.empty()) return false;
   // A user-space library that initialises would contradict "no driver"; anything else agrees.
@@ -211,6 +215,16 @@ LogSignals log_signals(const Facts& f) {
       s.hmm.push_back(line);
     if (contains(line, "API mismatch")) s.api_mismatch.push_back(line);
     if (contains(line, "requires use of the NVIDIA open kernel modules")) s.open_required.push_back(line);
+    if (line.rfind("nouveau ", 0) == 0 || contains(line, "nouveau 0000:")) s.nouveau.push_back(line);
+    if (contains(line, "probe routine was not called") || contains(line, "obtained ownership of the NVIDIA device"))
+      s.not_probed.push_back(line);
+    if ((contains(line, "BAR") && (contains(line, "no space for") || contains(line, "failed to assign"))) ||
+        contains(line, "is 0M @ 0x0") || contains(line, "PCI I/O region assigned to your NVIDIA device is invalid") ||
+        contains(line, "BIOS may have misconfigured your GPU"))
+      s.bar_space.push_back(line);
+    if (contains(line, "IO_PAGE_FAULT") || (contains(line, "DMAR") && (contains(line, "Request device") ||
+                                                                        contains(line, "handling fault"))))
+      s.iommu_faults.push_back(line);
     const auto at = line.find("major device number ");
     if (contains(line, "UVM driver") && at != std::string::npos) {
       try {
@@ -279,18 +293,21 @@ FirmwareCheck firmware_check(const Facts& f) {
   } else {
     return c;  // listing unreadable or not checked: kUnknown
   }
+  // The open module cannot run without GSP, nor can Blackwell; the proprietary module can run
+  // older GPUs (GeForce among them) with GSP off, so there a missing file is not a fault by
+  // itself, wherever the doctor runs.
+  bool required = module_flavour(f) != Flavour::kProprietary;
+  for (const auto& g : gpus(f)) required = required || g.generation.needs_open_module;
   if (c.missing.empty()) {
     c.state = FirmwareCheck::State::kPresent;
   } else if (gsp_running_everywhere(f)) {
     c.state = FirmwareCheck::State::kElsewhere;
+  } else if (!required) {
+    c.state = FirmwareCheck::State::kOptional;
   } else if (in_container(f)) {
     c.state = FirmwareCheck::State::kNotVisible;
   } else {
-    // The open module cannot run without GSP, nor can Blackwell; the proprietary module can
-    // run older GPUs with GSP off, so there a missing file is not a fault by itself.
-    bool required = module_flavour(f) != Flavour::kProprietary;
-    for (const auto& g : gpus(f)) required = required || g.generation.needs_open_module;
-    c.state = required ? FirmwareCheck::State::kMissing : FirmwareCheck::State::kOptional;
+    c.state = FirmwareCheck::State::kMissing;
   }
   return c;
 }

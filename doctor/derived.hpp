@@ -3,6 +3,7 @@
 // and version, what the kernel log says, whether the GSP firmware is where the module looks.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,8 +67,77 @@ struct LogSignals {
   std::vector<std::string> api_mismatch;   // "NVRM: API mismatch: the client has the version ..."
   std::vector<std::string> open_required;  // "... requires use of the NVIDIA open kernel modules"
   std::optional<int> uvm_major_logged;     // "Loaded the UVM driver, major device number N"
+  std::vector<std::string> nouveau;        // lines of the nouveau driver ("nouveau 0000:01:00.0: ...")
+  std::vector<std::string> not_probed;     // "The NVIDIA probe routine was not called ...": another driver owns the GPU
+  std::vector<std::string> bar_space;      // the PCI core or NVRM: a BAR without address space ("no space for", "BAR1 is 0M")
+  std::vector<std::string> iommu_faults;   // "AMD-Vi: Event logged [IO_PAGE_FAULT ...", "DMAR: [DMA Write ...] Request device ..."
 };
 LogSignals log_signals(const Facts& f);
+
+// PCI addresses a kernel log line names, normalised ("0000:41:00.0"): the device prefix
+// ("nvidia 0000:41:00.0: ..."), "(PCI:0000:41:00.0)", "device=41:00.0", "Request device [41:00.0]"
+// and "[0x41:0x00.0]". A short form without a domain is taken as domain 0000.
+std::vector<std::string> bdfs_in_line(const std::string& line);
+// The GPUs (bus ids, sorted) that these log lines name.
+std::vector<std::string> gpus_named(const Facts& f, const std::vector<std::string>& lines);
+
+// Whether DMA from the GPUs is translated by an IOMMU, and how we know.
+struct IommuState {
+  enum class Mode { kUnknown, kOff, kPassthrough, kTranslated } mode = Mode::kUnknown;
+  std::vector<std::string> flags;        // iommu-related words of the kernel command line
+  std::vector<std::string> translating;  // "0000:41:00.0 DMA-FQ", or "61 group(s) DMA-FQ" without per-GPU types
+};
+IommuState iommu_state(const Facts& f);
+const char* to_string(IommuState::Mode m);  // "unknown", "off", "passthrough", "translated"
+
+// CUDA_VISIBLE_DEVICES, and NVIDIA_VISIBLE_DEVICES inside a container, against the GPUs that are
+// really here (NVML's count and UUIDs). CUDA reads its list left to right and stops at the first
+// entry that names no GPU, so that entry hides itself and everything after it.
+struct VisibleDevices {
+  std::string variable;               // "CUDA_VISIBLE_DEVICES"
+  std::string value;
+  bool hides_all = false;             // "", "-1", "none", "void", "NoDevFiles"
+  std::vector<std::string> missing;   // entries naming a GPU that is not here ("3", "GPU-8a1b…")
+  std::vector<std::string> lost;      // valid entries after the first missing one (CUDA ignores them)
+  int usable = 0;                     // entries CUDA will use
+  int entries = 0;
+  int gpus_here = -1;                 // what the entries were compared with (-1: unknown)
+};
+std::vector<VisibleDevices> visible_devices(const Facts& f);  // only the variables that are set
+
+// The GPUs CUDA can use against the GPUs this host (or container) has: "CUDA works on 2 of 4".
+// `expected` is what NVML lists inside a container (sysfs shows the host's GPUs there), the PCI
+// functions elsewhere; `unusable` are the bus ids without a working CUDA device.
+struct GpuUse {
+  int expected = 0;
+  int working = 0;
+  std::vector<std::string> unusable;
+  bool masked = false;  // CUDA_VISIBLE_DEVICES selects a subset on purpose: no count to compare
+};
+GpuUse gpu_use(const Facts& f);
+
+// Which driver holds each GPU. A GPU held by nouveau, vfio-pci or any other module cannot be
+// driven by nvidia however well the NVIDIA driver is installed.
+struct Binding {
+  std::vector<std::string> nvidia;
+  std::map<std::string, std::vector<std::string>> other;  // driver -> bus ids ("nouveau", "vfio-pci")
+  std::vector<std::string> unbound;
+  int known = 0;
+  bool nouveau_loaded = false;    // listed in /proc/modules
+  bool nvidia_userspace = false;  // libcuda.so.1 or libnvidia-ml.so.1 found
+};
+Binding binding(const Facts& f);
+// The fix for GPUs held by `driver` ("nouveau", "vfio-pci", ...).
+std::string unbind_fix(const std::string& driver, const std::vector<std::string>& bdfs);
+
+// Fabric Manager's version where its log names it ("... driver interface version X don't match
+// ..."), and whether it reported a version mismatch with the driver.
+struct FabricManagerLog {
+  std::optional<std::string> version;
+  std::optional<std::string> driver_version_seen;  // the driver version it compared itself with
+  std::vector<std::string> mismatch;               // the lines that say so
+};
+FabricManagerLog fabric_manager_log(const Facts& f);
 
 // GSP state per GPU, from /proc/driver/nvidia/gpus/*/information or NVML.
 struct GspRun {

@@ -30,6 +30,25 @@ using cuCtxSetCurrent_t = CUresult (*)(CUcontext ctx);
 using cuMemAlloc_t = CUresult (*)(CUdeviceptr* ptr, std::size_t bytes);  // exported as cuMemAlloc_v2
 using cuMemFree_t = CUresult (*)(CUdeviceptr ptr);                       // exported as cuMemFree_v2
 
+// For the peer-copy probe.
+using CUmodule = struct CUmod_st*;
+using CUfunction = struct CUfunc_st*;
+using CUstream = struct CUstream_st*;
+constexpr CUresult kCuErrorPeerAccessAlreadyEnabled = 704;
+using cuDeviceCanAccessPeer_t = CUresult (*)(int* can, CUdevice device, CUdevice peer);
+using cuCtxEnablePeerAccess_t = CUresult (*)(CUcontext peer, unsigned int flags);
+using cuCtxSynchronize_t = CUresult (*)();
+using cuMemsetD32_t = CUresult (*)(CUdeviceptr ptr, unsigned int value, std::size_t count);  // cuMemsetD32_v2
+using cuMemcpyPeer_t = CUresult (*)(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx,
+                                    std::size_t bytes);
+using cuMemcpyDtoH_t = CUresult (*)(void* dst, CUdeviceptr src, std::size_t bytes);       // cuMemcpyDtoH_v2
+using cuMemcpyHtoD_t = CUresult (*)(CUdeviceptr dst, const void* src, std::size_t bytes); // cuMemcpyHtoD_v2
+using cuModuleLoadData_t = CUresult (*)(CUmodule* module, const void* image);
+using cuModuleGetFunction_t = CUresult (*)(CUfunction* fn, CUmodule module, const char* name);
+using cuLaunchKernel_t = CUresult (*)(CUfunction fn, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
+                                      unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,
+                                      void** params, void** extra);
+
 // --- NVML (nvml.h) ---
 using nvmlReturn_t = int;
 using nvmlDevice_t = struct nvmlDevice_st*;

@@ -5,6 +5,10 @@
 //
 // Conventions: std::optional is a value the source did not give (JSON null); Observed<T> is a
 // file-like probe that can also be absent or unreadable (see observed.hpp).
+//
+// Version 1 grew fields after its first release (nvml.devices[].uuid, cgroup.devices_list_path,
+// fabric_manager, peer_copy). A document written before them lacks those keys; the reader takes
+// a missing key of these as "not known" (null, not_checked, not_run), never as a fault.
 #pragma once
 
 #include <cstdint>
@@ -85,6 +89,10 @@ struct CgroupFacts {
   std::optional<std::string> v2_path;          // the "0::" line of /proc/self/cgroup
   std::optional<std::string> v1_devices_path;  // the "devices" controller line
   Observed<std::string> devices_list;          // v1 devices.list of that cgroup
+  // The file devices_list was read from. Inside a container without a cgroup namespace the path
+  // in /proc/self/cgroup is the host's ("/docker/<id>") while the container's own cgroup is
+  // mounted at /sys/fs/cgroup/devices; /proc/self/mountinfo says which. Null in older documents.
+  std::optional<std::string> devices_list_path;
 };
 
 struct IommuFacts {
@@ -117,6 +125,7 @@ struct NvmlDevice {
   int index = 0;
   std::string pci_bus_id;  // normalised to "0000:41:00.0"
   std::string name;
+  std::optional<std::string> uuid;        // "GPU-5a3c…": what CUDA_VISIBLE_DEVICES may name; null in older documents
   std::optional<int> architecture;        // nvmlDeviceArchitecture_t (10 = Blackwell)
   std::optional<int> virtualization_mode; // 0 none, 1 pass-through, 2 vGPU, 3 host vGPU, 4 host vSGA
   std::optional<int> pcie_gen_current;
@@ -154,6 +163,42 @@ struct NvmlProbe {
   std::vector<NvmlPair> pairs;                // a < b
 };
 
+// Fabric Manager's own log (LOG_FILE_NAME in fabricmanager.cfg, /var/log/fabricmanager.log by
+// default): the lines that name versions or errors, the latest last. It is where a Fabric Manager
+// of another release than the driver says so and exits. Not checked in older documents.
+struct FabricManagerFacts {
+  std::string log_path;                       // the file read, "" when not looked at
+  Observed<std::vector<std::string>> log_lines;
+};
+
+// One ordered pair of the peer-copy check: `src` writes into memory owned by `dst`, and `dst`
+// checks what arrived. src == dst on a host with one GPU (the GPU against itself).
+struct PeerCopyPair {
+  int src = 0;                      // CUDA ordinals
+  int dst = 0;
+  std::string src_bus_id;           // "0000:41:00.0"
+  std::string dst_bus_id;
+  std::optional<bool> can_access_peer;  // cuDeviceCanAccessPeer(src, dst); null for src == dst
+  // Each of the two writes: "ok", "corrupt" (words differ), "error" (an API call failed, see
+  // detail) or "not_run" (see detail).
+  std::string copy_result = "not_run";   // cuMemcpyPeer (a copy engine)
+  std::optional<std::uint64_t> copy_mismatched_words;
+  std::string store_result = "not_run";  // a kernel on src storing into dst's memory (SM stores)
+  std::optional<std::uint64_t> store_mismatched_words;
+  std::uint64_t words = 0;          // 32-bit words per buffer
+  std::string detail;
+};
+
+// The peer-copy probe, run in a child process like the CUDA probe.
+struct PeerCopyProbe {
+  std::string status = "not_run";  // same values as CudaProbe::status
+  std::string detail;
+  // "pairs" (every ordered pair of GPUs) | "self" (one GPU against itself) | "logical" (logical
+  // GPUs placed round-robin on fewer real ones; src/dst are logical ids) | "" (not run)
+  std::string mode;
+  std::vector<PeerCopyPair> pairs;
+};
+
 struct Facts {
   static constexpr int kVersion = 1;
   std::string source;       // "live", "root DIR", or what a fixture describes
@@ -171,6 +216,8 @@ struct Facts {
   std::map<std::string, std::string> env;      // NCCL_*, CUDA_*, LD_LIBRARY_PATH
   CudaProbe cuda;
   NvmlProbe nvml;
+  FabricManagerFacts fabric_manager;
+  PeerCopyProbe peer_copy;
 };
 
 // Versioned JSON. facts_from_json is strict: every key must be there (null where unknown), no

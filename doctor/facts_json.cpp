@@ -209,14 +209,19 @@ json facts_to_json(const Facts& f) {
            {{"hierarchy", opt(f.cgroup.hierarchy)},
             {"v2_path", opt(f.cgroup.v2_path)},
             {"v1_devices_path", opt(f.cgroup.v1_devices_path)},
-            {"devices_list", write_observed(f.cgroup.devices_list, plain<std::string>)}}},
+            {"devices_list", write_observed(f.cgroup.devices_list, plain<std::string>)},
+            {"devices_list_path", opt(f.cgroup.devices_list_path)}}},
           {"iommu",
            {{"units", write_observed(f.iommu.units, plain<Strings>)},
             {"group_types", write_observed(f.iommu.group_types, plain<std::map<std::string, int>>)}}},
           {"daemons", write_observed(f.daemons, plain<Strings>)},
           {"env", f.env},
           {"cuda", cuda_to_json(f.cuda)},
-          {"nvml", nvml_to_json(f.nvml)}};
+          {"nvml", nvml_to_json(f.nvml)},
+          {"fabric_manager",
+           {{"log_path", f.fabric_manager.log_path},
+            {"log_lines", write_observed(f.fabric_manager.log_lines, plain<Strings>)}}},
+          {"peer_copy", peer_copy_to_json(f.peer_copy)}};
 }
 
 Facts facts_from_json(const json& j) {
@@ -266,6 +271,7 @@ Facts facts_from_json(const json& j) {
     cg.opt("v1_devices_path", f.cgroup.v1_devices_path);
     f.cgroup.devices_list =
         read_observed<std::string>(cg.at("devices_list"), cg.path("devices_list"), read_plain<std::string>);
+    cg.opt_later("devices_list_path", f.cgroup.devices_list_path);
     cg.finish();
   }
   {
@@ -279,6 +285,18 @@ Facts facts_from_json(const json& j) {
   f.env = in.get<std::map<std::string, std::string>>("env");
   f.cuda = cuda_from_json(in.at("cuda"), "cuda");
   f.nvml = nvml_from_json(in.at("nvml"), "nvml");
+  // Added to version 1 later: a document without them knows nothing about them.
+  if (const json* fm = in.find("fabric_manager")) {
+    Reader r(*fm, "fabric_manager");
+    r.get("log_path", f.fabric_manager.log_path);
+    f.fabric_manager.log_lines = read_observed<Strings>(r.at("log_lines"), r.path("log_lines"), read_plain<Strings>);
+    r.finish();
+  }
+  if (const json* pc = in.find("peer_copy")) {
+    f.peer_copy = peer_copy_from_json(*pc, "peer_copy");
+  } else {
+    f.peer_copy.detail = "not in these facts: recorded before the peer-copy check existed";
+  }
   in.finish();
   return f;
 }

@@ -44,5 +44,7 @@ json_io::json cuda_to_json(const CudaProbe& c);
 CudaProbe cuda_from_json(const json_io::json& j, const std::string& where);
 json_io::json nvml_to_json(const NvmlProbe& n);
 NvmlProbe nvml_from_json(const json_io::json& j, const std::string& where);
+json_io::json peer_copy_to_json(const PeerCopyProbe& p);
+PeerCopyProbe peer_copy_from_json(const json_io::json& j, const std::string& where);
 
 }  // namespace p2p::doctor

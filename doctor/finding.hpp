@@ -27,14 +27,17 @@ struct Cause {
   std::string confidence;             // "confirmed", "likely", "possible"
   std::vector<std::string> evidence;
   std::string fix;
+  std::vector<std::string> gpus;      // bus ids of the GPUs it concerns; empty: the host as a whole
 };
 
 struct Verdict {
-  std::string state;                  // healthy | degraded | broken | no_driver
+  std::string state;                  // healthy | degraded | partial | broken | no_driver | inconclusive
   std::string headline;               // one line naming the most likely cause first
   std::vector<Cause> causes;          // most likely first
   std::vector<std::string> ruled_out; // "device permissions and cgroups ruled out: ..."
   std::vector<std::string> unverified;  // what could not be seen from here (host-side checks)
+  // "partial": CUDA works on some GPUs and not on these (bus ids).
+  std::vector<std::string> unusable_gpus;
 };
 
 nlohmann::json to_json(const Finding& f);

@@ -65,6 +65,24 @@ class Reader {
     }
   }
 
+  // A key added to version 1 after its first release: nullptr when the document predates it.
+  const json* find(const char* key) {
+    seen_.insert(key);
+    const auto it = j_.find(key);
+    return it == j_.end() ? nullptr : &*it;
+  }
+
+  // As opt(), for such a later key: missing reads as null.
+  template <class T>
+  void opt_later(const char* key, std::optional<T>& out) {
+    const json* v = find(key);
+    if (v == nullptr || v->is_null()) {
+      out.reset();
+    } else {
+      out = as<T>(*v, path(key));
+    }
+  }
+
   void finish() const {
     for (auto it = j_.begin(); it != j_.end(); ++it) {
       if (seen_.count(it.key()) == 0)

@@ -64,6 +64,12 @@ void probe_nvml_device(const Nvml& nv, nvmlDevice_t h, NvmlDevice& d) {
     gsp[sizeof gsp - 1] = '\0';
     if (gsp[0] != '\0') d.gsp_firmware_version = gsp;
   }
+  // NVML_DEVICE_UUID_V2_BUFFER_SIZE is 96; CUDA_VISIBLE_DEVICES may name a GPU by (a prefix of) this.
+  char uuid[128] = {};
+  if (const auto f = nv.fn<nvmlDeviceGetName_t>("nvmlDeviceGetUUID"); f != nullptr && f(h, uuid, 96) == 0) {
+    uuid[sizeof uuid - 1] = '\0';
+    if (uuid[0] != '\0') d.uuid = uuid;
+  }
   FabricBuffer fabric{};
   if (const auto f = nv.fn<nvmlDeviceGetGpuFabricInfo_t>("nvmlDeviceGetGpuFabricInfo"); f != nullptr && f(h, &fabric.info) == 0) {
     d.fabric_state = fabric.info.state;

@@ -26,6 +26,16 @@ NvmlProbe probe_nvml(int timeout_ms, const std::string& soname = "libnvidia-ml.s
 std::optional<std::vector<std::vector<std::string>>> probe_nvlink_remotes(const std::vector<std::string>& bus_ids,
                                                                           int timeout_ms);
 
+// Copies a patterned buffer between every ordered pair of GPUs with peer access, once with
+// cuMemcpyPeer (a copy engine) and once with a kernel on the source storing into the peer's
+// memory, and counts on the destination GPU the words that did not arrive. With one GPU (or
+// `logical_gpus` placed round-robin on fewer GPUs) the pairs share a device, so the same calls
+// run against the GPU itself. Test hook: P2P_DOCTOR_PEER_COPY_FAULT=corrupt overwrites part of
+// each destination before it is checked, so the whole path to a failed check can run on a
+// healthy GPU.
+PeerCopyProbe probe_peer_copy(int timeout_ms, int logical_gpus = 0, const std::string& soname = "libcuda.so.1");
+PeerCopyProbe peer_copy_probe_from(const IsolatedResult& r);
+
 // open(O_RDWR) of each path in a child: path -> "ok" or the errno name ("EPERM").
 std::map<std::string, std::string> probe_opens(const std::vector<std::string>& paths, int timeout_ms);
 

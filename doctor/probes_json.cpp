@@ -1,4 +1,4 @@
-// CUDA and NVML probe results <-> JSON. The same codec carries a probe's result from the
+// CUDA, NVML and peer-copy probe results <-> JSON. The same codec carries a probe's result from the
 // forked child to the parent, so a probe and a saved facts file can never disagree on layout.
 #include "doctor/facts_json_parts.hpp"
 
@@ -44,6 +44,7 @@ json nvml_device_to_json(const NvmlDevice& d) {
   return {{"index", d.index},
           {"pci_bus_id", d.pci_bus_id},
           {"name", d.name},
+          {"uuid", opt(d.uuid)},
           {"architecture", opt(d.architecture)},
           {"virtualization_mode", opt(d.virtualization_mode)},
           {"pcie_gen_current", opt(d.pcie_gen_current)},
@@ -65,6 +66,7 @@ NvmlDevice nvml_device_from_json(const json& j, const std::string& where) {
   in.get("index", d.index);
   in.get("pci_bus_id", d.pci_bus_id);
   in.get("name", d.name);
+  in.opt_later("uuid", d.uuid);
   in.opt("architecture", d.architecture);
   in.opt("virtualization_mode", d.virtualization_mode);
   in.opt("pcie_gen_current", d.pcie_gen_current);
@@ -100,6 +102,45 @@ NvmlPair pair_from_json(const json& j, const std::string& where) {
   in.opt("write", p.write);
   in.opt("nvlink", p.nvlink);
   in.opt("common_ancestor", p.common_ancestor);
+  in.finish();
+  return p;
+}
+
+json peer_pair_to_json(const PeerCopyPair& p) {
+  return {{"src", p.src},
+          {"dst", p.dst},
+          {"src_bus_id", p.src_bus_id},
+          {"dst_bus_id", p.dst_bus_id},
+          {"can_access_peer", opt(p.can_access_peer)},
+          {"copy_result", p.copy_result},
+          {"copy_mismatched_words", opt(p.copy_mismatched_words)},
+          {"store_result", p.store_result},
+          {"store_mismatched_words", opt(p.store_mismatched_words)},
+          {"words", p.words},
+          {"detail", p.detail}};
+}
+
+std::string checked_result(Reader& in, const char* key) {
+  const std::string s = in.get<std::string>(key);
+  for (const char* ok : {"ok", "corrupt", "error", "not_run"})
+    if (s == ok) return s;
+  throw InputError(in.path(key) + ": unknown result '" + s + "' (expected ok, corrupt, error or not_run)");
+}
+
+PeerCopyPair peer_pair_from_json(const json& j, const std::string& where) {
+  Reader in(j, where);
+  PeerCopyPair p;
+  in.get("src", p.src);
+  in.get("dst", p.dst);
+  in.get("src_bus_id", p.src_bus_id);
+  in.get("dst_bus_id", p.dst_bus_id);
+  in.opt("can_access_peer", p.can_access_peer);
+  p.copy_result = checked_result(in, "copy_result");
+  in.opt("copy_mismatched_words", p.copy_mismatched_words);
+  p.store_result = checked_result(in, "store_result");
+  in.opt("store_mismatched_words", p.store_mismatched_words);
+  in.get("words", p.words);
+  in.get("detail", p.detail);
   in.finish();
   return p;
 }
@@ -163,6 +204,24 @@ NvmlProbe nvml_from_json(const json& j, const std::string& where) {
   n.pairs = read_list<NvmlPair>(in.at("pairs"), in.path("pairs"), pair_from_json);
   in.finish();
   return n;
+}
+
+
+json peer_copy_to_json(const PeerCopyProbe& p) {
+  return {{"status", p.status}, {"detail", p.detail}, {"mode", p.mode}, {"pairs", list(p.pairs, peer_pair_to_json)}};
+}
+
+PeerCopyProbe peer_copy_from_json(const json& j, const std::string& where) {
+  Reader in(j, where);
+  PeerCopyProbe p;
+  p.status = checked_status(in, where);
+  in.get("detail", p.detail);
+  in.get("mode", p.mode);
+  if (p.mode != "" && p.mode != "pairs" && p.mode != "self" && p.mode != "logical")
+    throw InputError(in.path("mode") + ": unknown mode '" + p.mode + "' (expected pairs, self, logical or empty)");
+  p.pairs = read_list<PeerCopyPair>(in.at("pairs"), in.path("pairs"), peer_pair_from_json);
+  in.finish();
+  return p;
 }
 
 }  // namespace p2p::doctor

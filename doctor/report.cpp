@@ -40,6 +40,11 @@ std::string render_text(const Facts& f, const std::vector<Finding>& findings, co
   for (std::size_t i = 0; i < v.causes.size(); ++i) {
     const Cause& c = v.causes[i];
     out << "  " << (i + 1) << ". " << c.title << " [" << c.confidence << "]\n";
+    if (!c.gpus.empty()) {
+      out << "       GPUs:";
+      for (std::size_t g = 0; g < c.gpus.size(); ++g) out << (g ? ", " : " ") << c.gpus[g];
+      out << "\n";
+    }
     for (std::size_t e = 0; e < c.evidence.size() && e < kCauseEvidenceLines; ++e) out << "       · " << c.evidence[e] << "\n";
     if (c.evidence.size() > kCauseEvidenceLines)
       out << "       · (+" << (c.evidence.size() - kCauseEvidenceLines) << " more in --format json)\n";

@@ -41,7 +41,8 @@ nlohmann::json to_json(const Cause& c) {
           {"score", c.score},
           {"confidence", c.confidence},
           {"evidence", c.evidence},
-          {"fix", c.fix}};
+          {"fix", c.fix},
+          {"gpus", c.gpus}};
 }
 
 nlohmann::json to_json(const Verdict& v) {
@@ -51,7 +52,8 @@ nlohmann::json to_json(const Verdict& v) {
           {"headline", v.headline},
           {"causes", causes},
           {"ruled_out", v.ruled_out},
-          {"unverified", v.unverified}};
+          {"unverified", v.unverified},
+          {"unusable_gpus", v.unusable_gpus}};
 }
 
 }  // namespace p2p::doctor

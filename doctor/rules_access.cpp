@@ -41,7 +41,9 @@ std::optional<int> uvm_major(const Facts& f) {
 Finding check_nodes(const Facts& f) {
   const auto& nodes = f.device_nodes;
   if (!nodes.present()) return finding("devices.nodes", Status::kUnknown, std::string("/dev ") + to_string(nodes.seen));
-  const std::size_t gpu_count = gpus(f).size();
+  // Inside a container sysfs lists every GPU of the host; the container's are those NVML sees.
+  const std::size_t gpu_count = in_container(f) && nvml_works(f) ? static_cast<std::size_t>(*f.nvml.device_count)
+                                                                  : gpus(f).size();
   if (nvidia_loaded(f) == Tri::kNo && nodes.value.empty())
     return finding("devices.nodes", Status::kSkip, "no driver, no /dev/nvidia* nodes");
   std::vector<std::string> ev, problems;
@@ -169,8 +171,12 @@ Finding check_cgroup(const Facts& f) {
   const NodeAccess a = node_access(f);
   if (c.v1_devices_path) {
     if (!c.devices_list.present())
-      return finding("cgroup", Status::kUnknown, std::string("v1 devices.list ") + to_string(c.devices_list.seen), ev);
-    ev.push_back("devices.list: " + c.devices_list.value);
+      return finding("cgroup", Status::kUnknown,
+                     std::string("v1 devices.list ") + to_string(c.devices_list.seen) +
+                         (c.devices_list_path ? " at " + *c.devices_list_path : std::string()),
+                     ev);
+    ev.push_back("devices.list" + (c.devices_list_path ? " (" + *c.devices_list_path + ")" : std::string()) + ": " +
+                 c.devices_list.value);
     std::vector<std::string> denied;
     std::vector<int> majors{kNvidiaMajor};
     if (const auto u = uvm_major(f)) majors.push_back(*u);
@@ -181,6 +187,8 @@ Finding check_cgroup(const Facts& f) {
                      "add lxc.cgroup.devices.allow (or the runtime's equivalent) for " + join(denied));
     return finding("cgroup", Status::kPass, "cgroup v1 devices.list allows the NVIDIA majors", ev);
   }
+  if (f.device_nodes.present() && f.device_nodes.value.empty())
+    return finding("cgroup", Status::kSkip, "no /dev/nvidia* nodes for a device policy to allow or deny", ev);
   // v2 has no device interface files: an eBPF program decides at open() time, so the opens are the test.
   if (a.attempted > 0 && a.failures.empty())
     return finding("cgroup", Status::kPass,

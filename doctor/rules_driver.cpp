@@ -52,10 +52,17 @@ Finding check_module_loaded(const Facts& f) {
   switch (nvidia_loaded(f)) {
     case Tri::kYes:
       return finding("module.loaded", Status::kPass, "nvidia kernel module " + module_version(f).value_or("(version unknown)") + " loaded", ev);
-    case Tri::kNo:
-      return finding("module.loaded", Status::kFail, "NVIDIA kernel module not loaded", ev,
-                     in_container(f) ? "the host must load it (modprobe nvidia, or install the driver on the host)"
-                                     : "install the NVIDIA driver (the -open flavour for Turing and newer) and load it: modprobe nvidia");
+    case Tri::kNo: {
+      const Binding b = binding(f);
+      std::string hint = in_container(f) ? "the host must load it (modprobe nvidia, or install the driver on the host)"
+                                         : "install the NVIDIA driver (the -open flavour for Turing and newer) and load it: modprobe nvidia";
+      std::string summary = "NVIDIA kernel module not loaded";
+      if (!b.other.empty() && b.nvidia_userspace) {
+        summary += "; the GPUs are held by " + b.other.begin()->first + " while the NVIDIA libraries are installed";
+        hint = "see module.binding: " + unbind_fix(b.other.begin()->first, b.other.begin()->second);
+      }
+      return finding("module.loaded", Status::kFail, summary, ev, hint);
+    }
     case Tri::kUnknown: break;
   }
   return finding("module.loaded", Status::kUnknown, "cannot tell whether the nvidia module is loaded", ev,
@@ -135,35 +142,42 @@ Finding check_params(const Facts& f) {
 }
 
 Finding check_binding(const Facts& f) {
-  std::vector<std::string> ev, vfio, unbound, other;
-  int nvidia = 0, known = 0;
-  for (const auto& g : gpus(f)) {
-    if (g.pci == nullptr || g.pci->driver.unknown()) continue;
-    ++known;
-    if (g.pci->driver.absent()) {
-      unbound.push_back(g.bdf);
-      ev.push_back(g.bdf + ": no driver");
-      continue;
-    }
-    const std::string& d = g.pci->driver.value;
-    ev.push_back(g.bdf + ": " + d);
-    if (d == "nvidia") ++nvidia;
-    else if (d == "vfio-pci") vfio.push_back(g.bdf);
-    else other.push_back(g.bdf + " " + d);
-  }
-  if (known == 0)
+  const Binding b = binding(f);
+  std::vector<std::string> ev;
+  for (const auto& g : gpus(f))
+    if (g.pci != nullptr && !g.pci->driver.unknown())
+      ev.push_back(g.bdf + ": " + (g.pci->driver.absent() ? std::string("no driver") : g.pci->driver.value));
+  if (b.known == 0)
     return gpus(f).empty() ? finding("module.binding", Status::kSkip, "no NVIDIA GPU")
                            : finding("module.binding", Status::kUnknown, "GPU driver binding unknown", ev);
-  if (!vfio.empty())
+  // Another driver holding a GPU is the cause whether or not nvidia is installed: nvidia cannot
+  // probe a device that is already bound.
+  if (!b.other.empty()) {
+    std::vector<std::string> held;
+    int count = 0;
+    for (const auto& [driver, bdfs] : b.other) {
+      held.push_back(driver + " (" + join_some(bdfs) + ")");
+      count += static_cast<int>(bdfs.size());
+    }
+    const auto& [driver, bdfs] = *b.other.begin();
+    const std::string summary = driver == "vfio-pci" && b.other.size() == 1
+                                    ? std::to_string(count) + " GPU(s) still bound to vfio-pci: " + join_some(bdfs)
+                                    : std::to_string(count) + " GPU(s) bound to another driver: " + join(held);
+    return finding("module.binding", Status::kFail, summary, ev, unbind_fix(driver, bdfs));
+  }
+  if (!b.unbound.empty()) {
+    const auto bar = gpus_named(f, log_signals(f).bar_space);
+    std::string why, hint = "load the nvidia module; check `dmesg` for probe errors";
+    if (!bar.empty()) {
+      why = " (the kernel could not give them PCI address space: see kernel.log)";
+      hint = "see the verdict: the GPUs' BARs were not assigned";
+    } else if (b.nouveau_loaded) {
+      hint = unbind_fix("nouveau", b.unbound);
+    }
     return finding("module.binding", Status::kFail,
-                   std::to_string(vfio.size()) + " GPU(s) still bound to vfio-pci: " + join_some(vfio), ev,
-                   "remove vfio-pci.ids= from the kernel command line and the modprobe.d entry, then rebind to nvidia or reboot");
-  if (!other.empty() || !unbound.empty())
-    return finding("module.binding", Status::kFail,
-                   "GPU(s) not bound to nvidia: " + join_some(other.empty() ? unbound : other), ev,
-                   other.empty() ? "load the nvidia module; check `dmesg` for probe errors"
-                                 : "blacklist the other driver (e.g. nouveau) and rebuild the initramfs");
-  return finding("module.binding", Status::kPass, "all " + std::to_string(nvidia) + " GPU(s) bound to nvidia", ev);
+                   "GPU(s) not bound to nvidia: " + join_some(b.unbound) + why, ev, hint);
+  }
+  return finding("module.binding", Status::kPass, "all " + std::to_string(b.nvidia.size()) + " GPU(s) bound to nvidia", ev);
 }
 
 Finding check_firmware_file(const Facts& f) {
@@ -244,9 +258,15 @@ Finding check_kernel_log(const Facts& f) {
   if (l.absent()) return finding("kernel.log", Status::kUnknown, "no kernel log source found");
   const LogSignals s = log_signals(f);
   std::vector<std::string> bad;
-  for (const auto* group : {&s.firmware_load, &s.rm_init, &s.wpr2, &s.hmm, &s.api_mismatch, &s.open_required})
+  for (const auto* group : {&s.firmware_load, &s.rm_init, &s.wpr2, &s.hmm, &s.api_mismatch, &s.open_required,
+                            &s.not_probed, &s.bar_space, &s.iommu_faults})
     for (const auto& line : *group)
       if (std::find(bad.begin(), bad.end(), line) == bad.end()) bad.push_back(line);
+  // nouveau's own lines are a failure only where nouveau holds a GPU (it may have been unloaded since).
+  const Binding held = binding(f);
+  const bool nouveau_holds = held.other.count("nouveau") != 0 || (held.nouveau_loaded && !s.nouveau.empty());
+  if (nouveau_holds)
+    for (const auto& line : s.nouveau) bad.push_back(line);
   const std::string from = " (" + f.kernel.log_source + ")";
   if (bad.empty())
     return finding("kernel.log", Status::kPass,
@@ -258,11 +278,23 @@ Finding check_kernel_log(const Facts& f) {
   if (!s.hmm.empty()) kinds.push_back("UVM HMM request_free_mem_region -34");
   if (!s.api_mismatch.empty()) kinds.push_back("API mismatch");
   if (!s.open_required.empty()) kinds.push_back("open kernel module required");
+  if (nouveau_holds || !s.not_probed.empty()) kinds.push_back("nouveau (or another driver) owns the GPU");
+  if (!s.bar_space.empty()) kinds.push_back("PCI BAR space not assigned");
+  if (!s.iommu_faults.empty()) kinds.push_back("IOMMU faults");
   std::string hint;
   if (!s.wpr2.empty()) hint = "WPR2 already up: the GPU was left initialised (e.g. by a VFIO guest); reset or cold-boot it";
   // The log keeps history: a failure that the present state contradicts is a note, not a fault.
-  const bool init_failures_only = s.hmm.empty() && s.api_mismatch.empty() && s.open_required.empty();
-  if (cuda_works(f) || (init_failures_only && gsp_running_everywhere(f) && !cuinit_result(f).value_or(0)))
+  const bool init_failures_only = s.hmm.empty() && s.api_mismatch.empty() && s.open_required.empty() &&
+                                  !nouveau_holds && s.not_probed.empty() && s.bar_space.empty();
+  // IOMMU faults do not stop CUDA; they stop peer traffic, which the iommu check weighs.
+  const bool only_iommu = bad.size() == s.iommu_faults.size();
+  if (only_iommu)
+    return finding("kernel.log", Status::kWarn,
+                   "kernel log shows IOMMU faults (" + std::to_string(s.iommu_faults.size()) + " line(s)): see iommu" + from,
+                   bad, "see iommu");
+  const GpuUse use = gpu_use(f);
+  const bool every_gpu_works = cuda_works(f) && use.unusable.empty();
+  if (every_gpu_works || (init_failures_only && gsp_running_everywhere(f) && !cuinit_result(f).value_or(0)))
     return finding("kernel.log", Status::kWarn,
                    "kernel log shows earlier failures (" + join(kinds) + "), but the driver works now" + from, bad,
                    "nothing to do unless they recur; a reboot clears the history");

@@ -26,46 +26,60 @@ std::string acs_text(int ctrl) {
   return s.str();
 }
 
-std::vector<std::string> cmdline_iommu_flags(const Facts& f) {
-  std::vector<std::string> out;
-  if (!f.kernel.cmdline.present()) return out;
-  std::istringstream in(f.kernel.cmdline.value);
-  for (std::string w; in >> w;)
-    if (w.rfind("intel_iommu=", 0) == 0 || w.rfind("amd_iommu=", 0) == 0 || w.rfind("iommu=", 0) == 0 ||
-        w.rfind("iommu.passthrough=", 0) == 0 || w.rfind("pci=disable_acs_redir", 0) == 0)
-      out.push_back(w);
-  return out;
-}
-
 Finding check_iommu(const Facts& f) {
   const auto& io = f.iommu;
+  const IommuState st = iommu_state(f);
+  const LogSignals log = log_signals(f);
   std::vector<std::string> ev;
-  const auto flags = cmdline_iommu_flags(f);
-  ev.push_back("cmdline: " + (flags.empty() ? std::string("no iommu flags") : join(flags, " ")));
+  ev.push_back("cmdline: " + (st.flags.empty() ? std::string("no iommu flags") : join(st.flags, " ")));
   if (io.units.present()) ev.push_back("/sys/class/iommu: " + (io.units.value.empty() ? std::string("empty") : join(io.units.value)));
   if (io.group_types.present())
     for (const auto& [type, n] : io.group_types.value) ev.push_back("iommu groups of type " + type + ": " + std::to_string(n));
-  std::vector<std::string> translating;
-  for (const auto& g : gpus(f))
-    if (g.pci != nullptr && g.pci->iommu_group_type && g.pci->iommu_group_type->rfind("DMA", 0) == 0)
-      translating.push_back(g.bdf + " " + *g.pci->iommu_group_type);
-  // Without per-GPU group types, translating groups anywhere on an IOMMU-enabled host count.
-  if (translating.empty() && io.units.present() && !io.units.value.empty() && io.group_types.present()) {
-    bool gpu_types_known = false;
-    for (const auto& g : gpus(f)) gpu_types_known = gpu_types_known || (g.pci != nullptr && g.pci->iommu_group_type);
-    if (!gpu_types_known)
-      for (const auto& [type, n] : io.group_types.value)
-        if (type.rfind("DMA", 0) == 0) translating.push_back(std::to_string(n) + " group(s) " + type);
-  }
-  if (!io.units.present() && translating.empty())
-    return finding("iommu", Status::kUnknown, std::string("/sys/class/iommu ") + to_string(io.units.seen), ev);
-  if (!translating.empty())
+  for (const auto& l : log.iommu_faults) ev.push_back("kernel log: " + l);
+  const std::string mode = std::string("IOMMU ") + to_string(st.mode);
+  // A fault names the device whose DMA the IOMMU refused: on a GPU that is peer traffic (or
+  // host traffic) being dropped, which outranks any setting that merely allows it.
+  const auto faulting = gpus_named(f, log.iommu_faults);
+  const std::string fix_pt = "boot with iommu=pt (keeps the IOMMU for VFIO but stops translating host devices' DMA), or turn "
+                             "the IOMMU off (amd_iommu=off / intel_iommu=off) where no VM needs it; then reboot";
+  if (!faulting.empty())
+    return finding("iommu", Status::kFail,
+                   mode + ": the IOMMU refused DMA from " + std::to_string(faulting.size()) + " GPU(s) (" + join_some(faulting) +
+                       ", " + std::to_string(log.iommu_faults.size()) + " fault line(s)): peer writes are being dropped",
+                   ev, fix_pt);
+  if (!log.iommu_faults.empty() && st.mode == IommuState::Mode::kTranslated)
     return finding("iommu", Status::kWarn,
-                   "IOMMU translates DMA (" + join_some(translating) +
+                   mode + " (" + join_some(st.translating) + "), with IOMMU faults in the kernel log that name no GPU", ev, fix_pt);
+  if (st.mode == IommuState::Mode::kUnknown)
+    return finding("iommu", Status::kUnknown, std::string("/sys/class/iommu ") + to_string(io.units.seen), ev);
+  if (st.mode == IommuState::Mode::kTranslated)
+    return finding("iommu", Status::kWarn,
+                   "IOMMU translates DMA (" + join_some(st.translating) +
                        "): peer traffic is remapped, a classic cause of slow or hanging P2P",
                    ev, "boot with iommu=pt if the host still needs VFIO, otherwise turn the IOMMU off");
-  if (io.units.value.empty()) return finding("iommu", Status::kPass, "IOMMU off (no units in /sys/class/iommu)", ev);
+  if (st.mode == IommuState::Mode::kOff) return finding("iommu", Status::kPass, "IOMMU off (no units in /sys/class/iommu)", ev);
   return finding("iommu", Status::kPass, "IOMMU on in passthrough (identity) mode for the GPUs", ev);
+}
+
+// The bridges where peer traffic between two GPUs turns: below their deepest common bridge, the
+// first bridge on each side (a switch's downstream ports). ACS redirection there sends the
+// traffic up to the root complex. GPUs under different root ports meet in the root complex
+// anyway, so ACS on their root ports changes nothing (the IOMMU decides there). nullopt when a
+// GPU's path is not known.
+std::optional<std::set<std::string>> turning_bridges(const std::vector<GpuView>& all) {
+  std::set<std::string> out;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    for (std::size_t j = i + 1; j < all.size(); ++j) {
+      if (all[i].pci == nullptr || all[j].pci == nullptr) return std::nullopt;
+      const auto& a = all[i].pci->upstream;
+      const auto& b = all[j].pci->upstream;
+      std::size_t common = 0;
+      while (common < a.size() && common < b.size() && a[common].bdf == b[common].bdf) ++common;
+      if (common == 0) continue;
+      if (common < a.size()) out.insert(a[common].bdf);
+      if (common < b.size()) out.insert(b[common].bdf);
+    }
+  return out;
 }
 
 Finding check_acs(const Facts& f) {
@@ -95,18 +109,36 @@ Finding check_acs(const Facts& f) {
     }
   }
   if (!pci_known) return finding("pcie.acs", Status::kUnknown, "GPUs not found in /sys/bus/pci");
-  if (!redirecting.empty())
+  const auto turning = turning_bridges(all);
+  std::vector<std::string> in_path;
+  for (const auto& b : redirecting)
+    if (!turning || turning->count(b)) in_path.push_back(b);
+  if (!in_path.empty())
     return finding("pcie.acs", Status::kFail,
                    "ACS redirects peer traffic to the root complex on " + std::to_string(redirecting.size()) +
                        " bridge(s): " + join_some(redirecting),
                    ev,
                    "disable ACS in the BIOS, or boot with pci=disable_acs_redir=<bdf>, or clear it with setpci at boot "
                    "(weakens isolation, which matters for VFIO)");
-  if (!unreadable.empty())
+  bool unreadable_in_path = false;
+  for (const auto& b : unreadable) unreadable_in_path = unreadable_in_path || !turning || turning->count(b);
+  if (unreadable_in_path)
     return finding("pcie.acs", Status::kUnknown,
                    "ACS of " + std::to_string(unreadable.size()) + " bridge(s) unreadable: full config space needs CAP_SYS_ADMIN "
                    "in the initial user namespace",
                    ev, "run as root on the host: lspci -vvv | grep ACSCtl");
+  if (turning && turning->empty())
+    return finding("pcie.acs", Status::kPass,
+                   "no two GPUs share a bridge: their peer traffic meets in the root complex, where ACS cannot redirect it" +
+                       (redirecting.empty() ? std::string()
+                                            : " (ACS redirection set on " + join_some(redirecting) + ", harmless here)") +
+                       (unreadable.empty() ? std::string() : " (" + std::to_string(unreadable.size()) + " bridge(s) unreadable, not needed)"),
+                   ev);
+  if (!redirecting.empty())
+    return finding("pcie.acs", Status::kPass,
+                   "ACS redirection on " + std::to_string(redirecting.size()) + " bridge(s) (" + join_some(redirecting) +
+                       ") where no GPU pair turns: their peer traffic meets in the root complex anyway",
+                   ev);
   if (bridges == 0) return finding("pcie.acs", Status::kPass, "no PCIe bridges between the GPUs and their root", ev);
   return finding("pcie.acs", Status::kPass, "no ACS redirection on the " + std::to_string(bridges) + " bridge(s) above the GPUs", ev);
 }
@@ -186,6 +218,21 @@ Finding check_fabric_manager(const Facts& f) {
                                                             "nv-fabricmanager") != f.daemons.value.end();
   if (f.daemons.present()) ev.push_back(std::string("nv-fabricmanager process: ") + (daemon_seen ? "running" : "not seen"));
   const auto init = cuinit_result(f);
+  const FabricManagerLog fm = fabric_manager_log(f);
+  const auto driver = module_version(f);
+  if (fm.version) ev.push_back("Fabric Manager version " + *fm.version + " (" + f.fabric_manager.log_path + ")");
+  for (const auto& l : fm.mismatch) ev.push_back(f.fabric_manager.log_path + ": " + l);
+  // Fabric Manager refuses to run against a driver of another release and exits: the daemon is
+  // then simply "not running", and only its log says why.
+  if (fm.version && driver && *fm.version != *driver) {
+    return finding("fabric_manager", Status::kFail,
+                   "Fabric Manager " + *fm.version + " does not match the driver " + *driver + ": it exits at start" +
+                       (init && *init == 802 ? " (cuInit = 802 SYSTEM_NOT_READY)" : ""),
+                   ev,
+                   "install nvidia-fabricmanager of exactly " + *driver +
+                       " (the package of the same driver branch and version; hold both so upgrades move them together), "
+                       "then systemctl restart nvidia-fabricmanager");
+  }
   const std::string hint = "start nvidia-fabricmanager at the driver's exact version (systemctl enable --now nvidia-fabricmanager)";
   if (init && *init == 802)
     return finding("fabric_manager", Status::kFail, "cuInit = 802 SYSTEM_NOT_READY on an NVSwitch system: Fabric Manager not ready",
@@ -224,12 +271,66 @@ Finding check_persistence(const Facts& f) {
   return finding("persistence", Status::kPass, "persistence mode on for all " + std::to_string(on) + " GPU(s)", ev);
 }
 
+std::string pair_name(const PeerCopyPair& p) {
+  return "GPU" + std::to_string(p.src) + "->GPU" + std::to_string(p.dst) + " (" + p.src_bus_id +
+         (p.src == p.dst ? "" : " -> " + p.dst_bus_id) + ")";
+}
+
+Finding check_peer_copy(const Facts& f) {
+  const auto& pc = f.peer_copy;
+  if (pc.status == "not_run") return finding("p2p.copy", Status::kSkip, "peer copy not run (" + pc.detail + ")");
+  if (pc.status != "completed")
+    return finding("p2p.copy", Status::kFail, "peer-copy probe " + pc.status + (pc.detail.empty() ? "" : ": " + pc.detail), {},
+                   "a copy between GPUs hung or crashed the driver: check the kernel log (Xid, IOMMU faults) and rerun with "
+                   "NCCL_P2P_DISABLE=1 to confirm the P2P path is at fault");
+  std::vector<std::string> ev, corrupt, failed, skipped;
+  int ok = 0;
+  for (const auto& p : pc.pairs) {
+    std::string line = pair_name(p) + ": copy " + p.copy_result;
+    if (p.copy_mismatched_words) line += " (" + std::to_string(*p.copy_mismatched_words) + "/" + std::to_string(p.words) + " words differ)";
+    line += ", SM store " + p.store_result;
+    if (p.store_mismatched_words) line += " (" + std::to_string(*p.store_mismatched_words) + "/" + std::to_string(p.words) + " words differ)";
+    if (!p.detail.empty()) line += "; " + p.detail;
+    ev.push_back(line);
+    const bool bad = p.copy_result == "corrupt" || p.store_result == "corrupt";
+    if (bad) corrupt.push_back(pair_name(p));
+    else if (p.copy_result == "error" || p.store_result == "error") failed.push_back(pair_name(p));
+    else if (p.copy_result == "ok" || p.store_result == "ok") ++ok;
+    else skipped.push_back(pair_name(p));
+  }
+  const bool self = pc.mode == "self";
+  const std::string hint = in_vm_passthrough(f)
+      ? "the hypervisor advertises P2P that does not reach the peer (e.g. a GPUDirect clique on VFIO devices whose "
+        "BARs are not mapped for peers): run P2P work on the host or in LXC, or set NCCL_P2P_DISABLE=1 in this VM"
+      : "check iommu (faults, iommu=pt) and pcie.acs; until fixed, NCCL_P2P_DISABLE=1 avoids the broken path";
+  if (!corrupt.empty())
+    return finding("p2p.copy", Status::kFail,
+                   "P2P claimed but data did not arrive on " + std::to_string(corrupt.size()) + " of " +
+                       std::to_string(pc.pairs.size()) + " pair(s): " + join_some(corrupt),
+                   ev, hint);
+  if (!failed.empty())
+    return finding("p2p.copy", Status::kFail,
+                   "peer copy failed with an error on " + std::to_string(failed.size()) + " pair(s): " + join_some(failed), ev,
+                   "see the error on each pair; check the kernel log for Xid or IOMMU messages");
+  if (pc.pairs.empty())
+    return finding("p2p.copy", Status::kSkip, "no pair with peer access to copy between" + (pc.detail.empty() ? "" : " (" + pc.detail + ")"), ev);
+  if (ok == 0) return finding("p2p.copy", Status::kSkip, "no pair was copied: " + join_some(skipped), ev);
+  if (self)
+    return finding("p2p.copy", Status::kPass,
+                   "one GPU: checked against itself, the patterned buffer arrived intact (no peer to copy to)", ev);
+  return finding("p2p.copy", Status::kPass,
+                 "data verified on the destination GPU for " + std::to_string(ok) + " pair(s) with peer access" +
+                     (skipped.empty() ? "" : "; " + std::to_string(skipped.size()) + " not run"),
+                 ev);
+}
+
 }  // namespace
 
 void p2p(const Facts& f, std::vector<Finding>& out) {
   out.push_back(check_iommu(f));
   out.push_back(check_acs(f));
   out.push_back(check_p2p_status(f));
+  out.push_back(check_peer_copy(f));
   out.push_back(check_fabric_manager(f));
   out.push_back(check_persistence(f));
 }

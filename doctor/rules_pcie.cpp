@@ -107,6 +107,12 @@ Finding check_bar1(const Facts& f) {
   if (known == 0)
     return gpus(f).empty() ? finding("bar1", Status::kSkip, "no NVIDIA GPU")
                            : finding("bar1", Status::kUnknown, "BAR1 size unknown", ev);
+  // BAR1 is the window a peer writes through; with a single GPU there is no peer to write.
+  if (gpu_use(f).expected == 1 || (gpu_use(f).expected == 0 && gpus(f).size() == 1))
+    return finding("bar1", small.empty() ? Status::kPass : Status::kSkip,
+                   small.empty() ? "BAR1 large enough on 1 GPU(s)"
+                                 : "one GPU: a " + bytes_text(kSmallBar1Bytes) + " BAR1 limits only peer access, and there is no peer",
+                   ev);
   if (!small.empty())
     return finding("bar1", Status::kFail, "BAR1 only 256 MiB on " + join_some(small) + ": P2P is crippled", ev,
                    "enable Above 4G Decoding and Resizable BAR in the BIOS (or NVreg_EnableResizableBar=1)");
@@ -142,10 +148,33 @@ Finding check_env(const Facts& f) {
     return it == f.env.end() ? std::nullopt : std::optional<std::string>(it->second);
   };
   std::string hint;
-  if (const auto v = get("CUDA_VISIBLE_DEVICES"); v && (v->empty() || *v == "-1" || *v == "none" || *v == "NoDevFiles")) {
-    st = Status::kFail;
-    warn.push_back("CUDA_VISIBLE_DEVICES=\"" + *v + "\" hides every GPU (cuInit 100)");
-    hint = "unset CUDA_VISIBLE_DEVICES or list the GPUs (by UUID or index with CUDA_DEVICE_ORDER=PCI_BUS_ID)";
+  for (const auto& v : visible_devices(f)) {
+    const bool cuda_var = v.variable == "CUDA_VISIBLE_DEVICES";
+    const std::string here = v.gpus_here < 0 ? std::string("the GPUs here")
+                                             : std::to_string(v.gpus_here) + " GPU(s) here" +
+                                                   (v.gpus_here > 0 ? " (indices 0-" + std::to_string(v.gpus_here - 1) + ")" : "");
+    if (v.hides_all) {
+      st = Status::kFail;
+      warn.push_back(v.variable + "=\"" + v.value + "\" hides every GPU" + (cuda_var ? " (cuInit 100)" : " (the container runtime injects none)"));
+      hint = cuda_var ? "unset CUDA_VISIBLE_DEVICES or list the GPUs (by UUID or index with CUDA_DEVICE_ORDER=PCI_BUS_ID)"
+                      : "start the container with the GPUs it needs (--gpus, or NVIDIA_VISIBLE_DEVICES=all / their UUIDs)";
+      continue;
+    }
+    if (v.missing.empty()) continue;
+    // Every entry missing, or CUDA stopped before the first usable one: nothing is visible.
+    const bool none_left = v.usable == 0;
+    st = worst(st, none_left ? Status::kFail : Status::kWarn);
+    std::string text = v.variable + "=" + v.value + " names " + join(v.missing) + ", which " +
+                       (v.missing.size() == 1 ? "is" : "are") + " not among " + here;
+    if (!v.lost.empty()) text += "; CUDA stops at the first such entry, so " + join(v.lost) + " after it are ignored too";
+    if (none_left && cuda_var) text += ": CUDA sees no device (cuInit 100)";
+    warn.push_back(text);
+    if (cuda_var)
+      hint = "set CUDA_VISIBLE_DEVICES to GPUs that exist here (0.." + std::to_string(std::max(v.gpus_here - 1, 0)) +
+             ", or their UUIDs from nvidia-smi -L), or unset it; inside a container the GPUs are renumbered from 0";
+    else
+      hint = "NVIDIA_VISIBLE_DEVICES names GPUs this container did not get: use the UUIDs from nvidia-smi -L on the host, "
+             "or let the device plugin/--gpus choose";
   }
   if (const auto v = get("NCCL_P2P_DISABLE"); v && *v != "0") {
     st = worst(st, Status::kWarn);

@@ -102,6 +102,15 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
     if (f.cuda.status == "library_missing") detail += " and libcuda.so.1 is not installed";
     if (f.pci.present() && gpus(f).empty()) detail += "; no NVIDIA GPU on the PCI bus";
     v.headline = "no NVIDIA driver: " + detail;
+  } else if (const GpuUse use = gpu_use(f); (blocking || !use.unusable.empty()) && use.working > 0 &&
+                                              !use.unusable.empty() && !use.masked) {
+    // Some GPUs work: "CUDA cannot work here" would send the user after the wrong problem.
+    v.state = "partial";
+    v.unusable_gpus = use.unusable;
+    v.headline = "CUDA works on " + std::to_string(use.working) + " of " + std::to_string(use.expected) + " GPU(s); " +
+                 join_some(use.unusable) + " cannot be used. " +
+                 (top.empty() ? std::string("No single cause stands out: see the failed checks")
+                              : "Most likely root cause: " + top + " (" + v.causes.front().confidence + ")");
   } else if (blocking) {
     v.state = "broken";
     v.headline = top.empty() ? "CUDA cannot work here; no single cause stands out: see the failed checks"

@@ -19,7 +19,7 @@ std::string confidence_of(int score) {
 }
 
 Cause make(std::string id, std::string title, int score, std::vector<std::string> evidence, std::string fix) {
-  return Cause{std::move(id), std::move(title), score, confidence_of(score), std::move(evidence), std::move(fix)};
+  return Cause{std::move(id), std::move(title), score, confidence_of(score), std::move(evidence), std::move(fix), {}};
 }
 
 bool failed(const std::vector<Finding>& all, const std::string& id) {
@@ -34,12 +34,33 @@ bool warned(const std::vector<Finding>& all, const std::string& id) {
 
 // A cause taken straight from a failed (or warned) check: its summary and evidence.
 void from_finding(std::vector<Cause>& out, const std::vector<Finding>& all, const std::string& id, std::string cause_id,
-                  std::string title, int score) {
+                  std::string title, int score, std::vector<std::string> affected = {}) {
   const Finding* f = find_finding(all, id);
   if (f == nullptr) return;
   std::vector<std::string> ev{f->summary};
   ev.insert(ev.end(), f->evidence.begin(), f->evidence.end());
   out.push_back(make(std::move(cause_id), std::move(title), score, ev, f->hint));
+  out.back().gpus = std::move(affected);
+}
+
+// A PCI BAR without address space: the GPU cannot be driven at all (nvidia's probe fails).
+void bar_space_cause(const Facts& f, std::vector<Cause>& out) {
+  const LogSignals log = log_signals(f);
+  if (log.bar_space.empty()) return;
+  const auto affected = gpus_named(f, log.bar_space);
+  std::vector<std::string> ev;
+  for (const auto& l : log.bar_space) ev.push_back("kernel log: " + l);
+  if (!affected.empty()) ev.insert(ev.begin(), "no PCI address space for the BARs of " + join(affected));
+  const auto env = environment(f);
+  const bool vm = env.kind == "vm" || !env.hypervisor.empty() || in_vm_passthrough(f);
+  const std::string fix =
+      vm ? "give the VM a 64-bit MMIO window large enough for every GPU's BARs (BAR1 is about the GPU's memory size): "
+           "QEMU/OVMF -fw_cfg name=opt/ovmf/X-PciMmio64Mb,string=<MiB> (Proxmox: an args: line with it), VMware "
+           "pciPassthru.use64bitMMIO=TRUE with pciPassthru.64bitMMIOSizeGB, then restart the VM"
+         : "enable Above 4G Decoding (and Resizable BAR; disable CSM) in the BIOS so the firmware places the GPUs' "
+           "large BARs, or boot with pci=realloc; then reboot";
+  out.push_back(make("bar_space", "PCI address space not assigned to the GPU's BARs", 22, ev, fix));
+  out.back().gpus = affected;
 }
 
 void no_driver_cause(const Facts& f, std::vector<Cause>& out) {
@@ -106,7 +127,29 @@ void gsp_cause(const Facts& f, std::vector<Cause>& out) {
                     ", shipped with the same driver package as the module), rebuild the initramfs if it loads nvidia, "
                     "then reload the module or reboot; use a driver release that supports these GPUs (Blackwell: open modules)";
   if (!log.wpr2.empty()) fix += "; WPR2 already up: reset or cold-boot the GPU first";
-  out.push_back(make("gsp_firmware", "GSP firmware / kernel-driver support", score, ev, fix));
+  // The affected GPUs: those the failure lines name, else those running without GSP.
+  std::vector<std::string> lines = log.firmware_load;
+  lines.insert(lines.end(), log.rm_init.begin(), log.rm_init.end());
+  lines.insert(lines.end(), log.wpr2.begin(), log.wpr2.end());
+  auto affected = gpus_named(f, lines);
+  if (affected.empty())
+    for (const auto& g : gpus(f))
+      if (g.info != nullptr && g.info->gsp_firmware && *g.info->gsp_firmware == "N/A") affected.push_back(g.bdf);
+  // The firmware is where it belongs and boots elsewhere: a GPU left initialised (by a VFIO guest,
+  // a crash) refuses a second boot until it is reset.
+  const bool firmware_fine = (fw.state == FirmwareCheck::State::kPresent || fw.state == FirmwareCheck::State::kElsewhere) &&
+                             log.firmware_load.empty() && run.running > 0;
+  if (firmware_fine && !log.wpr2.empty()) {
+    const std::string first = affected.empty() ? std::string("<bdf>") : affected.front();
+    fix = "WPR2 already up: the firmware is installed and boots on the other GPUs, but this GPU was left initialised; reset " +
+          join(affected) +
+          " (no process may use it: nvidia-smi -r -i " + first + ", or echo 1 > /sys/bus/pci/devices/" + first +
+          "/reset), or power-cycle the host; then reload nvidia. If a VM used this GPU, let the host reset it after the VM stops";
+  }
+  out.push_back(make("gsp_firmware", firmware_fine ? "GPU initialisation (GSP boot) failed on some GPUs"
+                                                   : "GSP firmware / kernel-driver support",
+                     score, ev, fix));
+  out.back().gpus = affected;
 }
 
 void hmm_cause(const Facts& f, const std::vector<Cause>& so_far, std::vector<Cause>& out) {
@@ -140,8 +183,21 @@ void p2p_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cau
   const Finding* p2p = find_finding(all, "p2p.status");
   if (p2p != nullptr && p2p->status == Status::kWarn && in_vm_passthrough(f))
     from_finding(out, all, "p2p.status", "vm_p2p", "VFIO guest: no P2P behind the VM's emulated PCIe topology", 6);
+  // IOMMU faults on the GPUs are the IOMMU dropping their DMA: direct evidence, above ACS, which
+  // only allows the IOMMU to see peer traffic (and which the kernel sets whenever the IOMMU is on).
+  if (failed(all, "iommu"))
+    from_finding(out, all, "iommu", "iommu", "The IOMMU blocks the GPUs' DMA (IOMMU faults)", 12,
+                 gpus_named(f, log_signals(f).iommu_faults));
   if (failed(all, "pcie.acs")) from_finding(out, all, "pcie.acs", "acs", "PCIe ACS redirects peer traffic", 9);
   if (warned(all, "iommu")) from_finding(out, all, "iommu", "iommu", "IOMMU translation on the GPUs", 5);
+  if (failed(all, "p2p.copy")) {
+    std::vector<std::string> affected;
+    for (const auto& p : f.peer_copy.pairs)
+      if (p.copy_result == "corrupt" || p.store_result == "corrupt" || p.copy_result == "error" || p.store_result == "error")
+        for (const auto& b : {p.src_bus_id, p.dst_bus_id})
+          if (std::find(affected.begin(), affected.end(), normalize_bdf(b)) == affected.end()) affected.push_back(normalize_bdf(b));
+    from_finding(out, all, "p2p.copy", "p2p_data_lost", "P2P claimed but data did not arrive", 11, affected);
+  }
   if (failed(all, "bar1")) from_finding(out, all, "bar1", "bar1", "256 MiB BAR1 (Above-4G / Resizable BAR off)", 9);
   if (failed(all, "pcie.link")) from_finding(out, all, "pcie.link", "link_width", "PCIe link trained narrower than capable", 8);
   if (failed(all, "pcie.aer")) from_finding(out, all, "pcie.aer", "aer", "PCIe errors (AER) on a GPU link", 6);
@@ -178,8 +234,28 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
     out.push_back(make("proprietary_blackwell", "Proprietary kernel module on Blackwell", 30, ev,
                        "install the -open kernel module packages (or run the .run installer with -M open), then reboot"));
   }
-  if (failed(all, "module.binding") && !no_driver(f))
-    from_finding(out, all, "module.binding", "vfio_bound", "GPU(s) not bound to the nvidia driver", 20);
+  bar_space_cause(f, out);
+  if (failed(all, "module.binding") && !no_driver(f)) {
+    const Binding b = binding(f);
+    const auto bar = gpus_named(f, log.bar_space);
+    const bool explained = b.other.empty() && !b.unbound.empty() &&
+                           std::all_of(b.unbound.begin(), b.unbound.end(), [&](const std::string& x) {
+                             return std::find(bar.begin(), bar.end(), x) != bar.end();
+                           });
+    if (!b.other.empty()) {
+      const std::string driver = b.other.begin()->first;
+      std::vector<std::string> held;
+      for (const auto& [d, bdfs] : b.other) held.insert(held.end(), bdfs.begin(), bdfs.end());
+      const bool vfio = driver == "vfio-pci" && b.other.size() == 1;
+      from_finding(out, all, "module.binding", vfio ? "vfio_bound" : "competing_driver",
+                   vfio ? "GPU(s) not bound to the nvidia driver" : "GPU(s) bound to " + driver + " instead of nvidia", 20,
+                   held);
+      for (const auto& l : log.not_probed) out.back().evidence.push_back("kernel log: " + l);
+      for (const auto& l : log.nouveau) out.back().evidence.push_back("kernel log: " + l);
+    } else if (!explained) {
+      from_finding(out, all, "module.binding", "vfio_bound", "GPU(s) not bound to the nvidia driver", 20, b.unbound);
+    }
+  }
   gsp_cause(f, out);
   hmm_cause(f, out, out);
   if (failed(all, "cuda.library")) {
@@ -191,9 +267,13 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
   }
   if (failed(all, "versions.userspace"))
     from_finding(out, all, "versions.userspace", "version_mismatch", "User-space driver libraries do not match the kernel module", 16);
-  if (failed(all, "fabric_manager"))
-    from_finding(out, all, "fabric_manager", "fabric_manager", "Fabric Manager not running on an NVSwitch system",
+  if (failed(all, "fabric_manager")) {
+    const FabricManagerLog fm = fabric_manager_log(f);
+    const bool other_release = fm.version && module_version(f) && *fm.version != *module_version(f);
+    from_finding(out, all, "fabric_manager", "fabric_manager",
+                 other_release ? "Fabric Manager of another release than the driver" : "Fabric Manager not running on an NVSwitch system",
                  cuinit_result(f).value_or(0) == 802 ? 16 : 12);
+  }
   if (failed(all, "module.uvm")) from_finding(out, all, "module.uvm", "uvm_missing", "nvidia_uvm not loaded", 15);
   if (failed(all, "uvm.major"))
     from_finding(out, all, "uvm.major", "uvm_node", "/dev/nvidia-uvm missing or with the wrong major", 14);
@@ -205,7 +285,14 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
     from_finding(out, all, "cgroup", "device_access", "Device permissions / cgroup device filter", 13);
   if (failed(all, "devices.nodes"))
     from_finding(out, all, "devices.nodes", "device_nodes", "NVIDIA device nodes missing or wrong", 12);
-  if (failed(all, "env")) from_finding(out, all, "env", "visible_devices", "CUDA_VISIBLE_DEVICES hides the GPUs", 14);
+  if (failed(all, "env")) {
+    std::string title = "CUDA_VISIBLE_DEVICES hides the GPUs";
+    for (const auto& v : visible_devices(f)) {
+      if (v.hides_all) title = v.variable + " hides the GPUs";
+      else if (!v.missing.empty() && v.usable == 0) title = v.variable + " names GPUs that are not here";
+    }
+    from_finding(out, all, "env", "visible_devices", title, 14);
+  }
   if (failed(all, "versions.cuda_api"))
     from_finding(out, all, "versions.cuda_api", "insufficient_driver", "Driver too old for the CUDA runtime p2pcheck uses", 12);
   if (failed(all, "compute_mode"))

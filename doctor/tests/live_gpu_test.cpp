@@ -1,6 +1,8 @@
 // On a GPU host: the live doctor must see a working CUDA and NVML and agree with itself.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "doctor/collect.hpp"
 #include "doctor/derived.hpp"
 #include "doctor/probes.hpp"
@@ -36,6 +38,64 @@ TEST(LiveDoctorGpu, NvlinkProbeAnswersForEveryGpu) {
     EXPECT_LE((*remotes)[i].size(), 18u) << bus_ids[i];
     for (const auto& far : (*remotes)[i]) EXPECT_EQ(far.size(), 12u) << bus_ids[i] << " -> `" << far << "`";
   }
+}
+
+// The peer-copy check on the real driver: PTX kernels JIT-compiled, cuMemcpyPeer, SM stores and
+// the count on the destination. Logical GPUs make every pair path run on a one-GPU host.
+TEST(LiveDoctorGpu, PeerCopyVerifiesEveryPairOfLogicalGpus) {
+  CollectOptions o;
+  o.peer_copy_logical_gpus = 2;
+  const auto j = test::judge_facts(collect_facts(o));
+  if (!cuda_works(j.facts)) GTEST_SKIP() << "no usable GPU: " << j.verdict.headline;
+  const auto& pc = j.facts.peer_copy;
+  ASSERT_EQ(pc.status, "completed") << pc.detail;
+  EXPECT_EQ(pc.mode, "logical");
+  ASSERT_EQ(pc.pairs.size(), 2u);
+  for (const auto& p : pc.pairs) {
+    EXPECT_EQ(p.copy_result, "ok") << p.detail;
+    EXPECT_EQ(p.store_result, "ok") << p.detail << " (\"not_run\" here means the PTX did not load)";
+    EXPECT_EQ(p.copy_mismatched_words, std::optional<std::uint64_t>(0));
+    EXPECT_EQ(p.store_mismatched_words, std::optional<std::uint64_t>(0));
+  }
+  EXPECT_EQ(j.status("p2p.copy"), Status::kPass) << j.at("p2p.copy").summary;
+}
+
+TEST(LiveDoctorGpu, PeerCopyWithoutLogicalGpusNamesItsMode) {
+  const auto j = test::judge_facts(collect_facts(CollectOptions{}));
+  if (!cuda_works(j.facts)) GTEST_SKIP() << "no usable GPU: " << j.verdict.headline;
+  const auto& pc = j.facts.peer_copy;
+  ASSERT_EQ(pc.status, "completed") << pc.detail;
+  if (j.facts.cuda.device_count == 1) {
+    EXPECT_EQ(pc.mode, "self");
+    EXPECT_EQ(pc.detail, "one GPU: checked against itself");
+    EXPECT_TRUE(test::contains(j.at("p2p.copy").summary, "one GPU: checked against itself")) << j.at("p2p.copy").summary;
+  } else {
+    EXPECT_EQ(pc.mode, "pairs");
+  }
+  EXPECT_EQ(j.status("p2p.copy"), Status::kPass) << j.at("p2p.copy").summary;
+}
+
+// The test hook spoils each destination before it is checked: the real kernels must count it and
+// the rule must turn it into the verdict's cause.
+TEST(LiveDoctorGpu, CorruptedPeerDataReachesTheVerdict) {
+  const Facts live = collect_facts(CollectOptions{});
+  if (!cuda_works(live)) GTEST_SKIP() << "no usable GPU: cuInit did not succeed here";
+  ::setenv("P2P_DOCTOR_PEER_COPY_FAULT", "corrupt", 1);
+  Facts f = live;
+  f.peer_copy = probe_peer_copy(45000, 2);
+  ::unsetenv("P2P_DOCTOR_PEER_COPY_FAULT");
+  ASSERT_EQ(f.peer_copy.status, "completed") << f.peer_copy.detail;
+  for (const auto& p : f.peer_copy.pairs) {
+    EXPECT_EQ(p.copy_result, "corrupt") << p.detail;
+    EXPECT_EQ(p.copy_mismatched_words, std::optional<std::uint64_t>(1024)) << p.detail;
+    EXPECT_TRUE(test::contains(p.detail, "test fault hook")) << p.detail;
+  }
+  const auto j = test::judge_facts(f);
+  EXPECT_EQ(j.status("p2p.copy"), Status::kFail);
+  EXPECT_TRUE(test::contains(j.at("p2p.copy").summary, "P2P claimed but data did not arrive on 2 of 2 pair(s)"))
+      << j.at("p2p.copy").summary;
+  ASSERT_FALSE(j.verdict.causes.empty());
+  EXPECT_EQ(j.verdict.causes.front().id, "p2p_data_lost") << j.verdict.headline;
 }
 
 }  // namespace

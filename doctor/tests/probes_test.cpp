@@ -17,6 +17,9 @@ class Probes : public ::testing::Test {
     ::unsetenv("P2P_FAKE_CUINIT");
     ::unsetenv("P2P_FAKE_CTX1");
     ::unsetenv("P2P_FAKE_NVMLINIT");
+    ::unsetenv("P2P_FAKE_PEER");
+    ::unsetenv("P2P_FAKE_MODULE");
+    ::unsetenv("P2P_DOCTOR_PEER_COPY_FAULT");
   }
 };
 
@@ -94,6 +97,7 @@ TEST_F(Probes, NvmlProbeReadsDevicesAndPairs) {
   EXPECT_EQ(p.devices[0].gsp_firmware_enabled, std::optional<bool>(true));
   EXPECT_EQ(p.devices[0].gsp_firmware_version, std::optional<std::string>("590.48.01"));
   EXPECT_EQ(p.devices[0].virtualization_mode, std::optional<int>(1));
+  EXPECT_EQ(p.devices[1].uuid, std::optional<std::string>("GPU-9f8e7d6c-0000-1111-2222-333344445555"));
   EXPECT_FALSE(p.devices[0].fabric_state.has_value()) << "NOT_SUPPORTED leaves the fabric state unknown";
   ASSERT_EQ(p.pairs.size(), 1u);
   EXPECT_EQ(p.pairs[0].read, std::optional<int>(1));
@@ -107,6 +111,76 @@ TEST_F(Probes, NvmlInitFailureStopsThere) {
   EXPECT_EQ(p.status, "completed");
   EXPECT_EQ(p.init_result, std::optional<int>(18));
   EXPECT_TRUE(p.devices.empty());
+}
+
+// The peer-copy probe against the stand-in: host memory plays device memory and the two PTX
+// kernels run as loops, so the pairs, the checks and the JSON all run as on a GPU host.
+TEST_F(Probes, PeerCopyChecksEveryOrderedPair) {
+  const PeerCopyProbe p = probe_peer_copy(20000, 0, P2P_FAKE_LIBCUDA);
+  EXPECT_EQ(p.status, "completed") << p.detail;
+  EXPECT_EQ(p.mode, "pairs");
+  ASSERT_EQ(p.pairs.size(), 2u);
+  for (const auto& pair : p.pairs) {
+    EXPECT_EQ(pair.can_access_peer, std::optional<bool>(true));
+    EXPECT_EQ(pair.copy_result, "ok") << pair.detail;
+    EXPECT_EQ(pair.store_result, "ok") << pair.detail;
+    EXPECT_EQ(pair.copy_mismatched_words, std::optional<std::uint64_t>(0));
+    EXPECT_EQ(pair.words, 262144u);
+  }
+  EXPECT_EQ(p.pairs[1].src_bus_id, "0000:61:00.0");
+  EXPECT_EQ(p.pairs[1].dst_bus_id, "0000:41:00.0");
+}
+
+TEST_F(Probes, PeerWritesThatNeverArriveAreCountedOnTheDestination) {
+  ::setenv("P2P_FAKE_PEER", "drop", 1);
+  const auto j = test::judge_facts([] {
+    Facts f = load_facts_file(test::fixture("bare-metal-healthy.json"));
+    f.peer_copy = probe_peer_copy(20000, 0, P2P_FAKE_LIBCUDA);
+    return f;
+  }());
+  ASSERT_EQ(j.facts.peer_copy.pairs.size(), 2u);
+  EXPECT_EQ(j.facts.peer_copy.pairs[0].copy_result, "corrupt");
+  EXPECT_EQ(j.facts.peer_copy.pairs[0].store_result, "corrupt");
+  EXPECT_GT(*j.facts.peer_copy.pairs[0].copy_mismatched_words, 262000u);
+  EXPECT_EQ(j.status("p2p.copy"), Status::kFail);
+  EXPECT_TRUE(test::contains(j.at("p2p.copy").summary, "P2P claimed but data did not arrive on 2 of 2 pair(s)"));
+  EXPECT_TRUE(j.has_cause("p2p_data_lost"));
+}
+
+TEST_F(Probes, PeerCopyWithoutPeerAccessRecordsWhyNothingRan) {
+  ::setenv("P2P_FAKE_PEER", "none", 1);
+  const PeerCopyProbe p = probe_peer_copy(20000, 0, P2P_FAKE_LIBCUDA);
+  ASSERT_EQ(p.pairs.size(), 2u);
+  EXPECT_EQ(p.pairs[0].can_access_peer, std::optional<bool>(false));
+  EXPECT_EQ(p.pairs[0].copy_result, "not_run");
+  EXPECT_TRUE(test::contains(p.pairs[0].detail, "no peer access"));
+}
+
+TEST_F(Probes, PeerCopyWithoutKernelsChecksThroughTheHostAndSaysTheStoreDidNotRun) {
+  ::setenv("P2P_FAKE_MODULE", "fail", 1);
+  const PeerCopyProbe p = probe_peer_copy(20000, 0, P2P_FAKE_LIBCUDA);
+  ASSERT_EQ(p.pairs.size(), 2u);
+  EXPECT_EQ(p.pairs[0].copy_result, "ok");
+  EXPECT_EQ(p.pairs[0].store_result, "not_run");
+  EXPECT_TRUE(test::contains(p.pairs[0].detail, "SM store not run: cuModuleLoadData = 218"));
+}
+
+TEST_F(Probes, LogicalGpusAndTheFaultHookRunEveryPairPathOnFewerGpus) {
+  ::setenv("P2P_DOCTOR_PEER_COPY_FAULT", "corrupt", 1);
+  const PeerCopyProbe p = probe_peer_copy(20000, 3, P2P_FAKE_LIBCUDA);
+  EXPECT_EQ(p.mode, "logical");
+  EXPECT_EQ(p.detail, "3 logical GPUs on 2 GPU(s)");
+  ASSERT_EQ(p.pairs.size(), 6u);
+  EXPECT_EQ(p.pairs[1].dst_bus_id, "0000:41:00.0") << "logical GPU 2 lives on device 0";
+  for (const auto& pair : p.pairs) {
+    EXPECT_EQ(pair.copy_result, "corrupt");
+    EXPECT_EQ(pair.copy_mismatched_words, std::optional<std::uint64_t>(1024));
+    EXPECT_TRUE(test::contains(pair.detail, "test fault hook")) << pair.detail;
+  }
+}
+
+TEST_F(Probes, PeerCopyWithoutLibcudaIsAFact) {
+  EXPECT_EQ(probe_peer_copy(20000, 0, "libp2pcheck-no-such-libcuda.so.1").status, "library_missing");
 }
 
 TEST_F(Probes, DeviceOpensReportErrnoNames) {

@@ -52,6 +52,11 @@ int nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_v3* pci) {
   return 0;
 }
 
+int nvmlDeviceGetUUID(nvmlDevice_t d, char* out, unsigned len) {
+  std::strncpy(out, index_of(d) == 0 ? "GPU-0a1b2c3d-0000-1111-2222-333344445555" : "GPU-9f8e7d6c-0000-1111-2222-333344445555", len);
+  return 0;
+}
+
 int nvmlDeviceGetName(nvmlDevice_t d, char* out, unsigned len) {
   std::strncpy(out, ("Fake GPU " + std::to_string(index_of(d))).c_str(), len);
   return 0;
