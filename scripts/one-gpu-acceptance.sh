@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every multi-GPU path of p2pcheck on a host with one GPU (or a few): the GPU tests, then an
-# 8-logical-GPU bench (every case over all 56 ordered pairs), NCCL with 8 rank processes
+# Every multi-GPU path of p2pcheck on a host with one GPU (or a few): the doctor's peer-copy
+# check over logical GPUs, an 8-logical-GPU bench (every case over all 56 ordered pairs), NCCL with 8 rank processes
 # sharing the GPU(s), and an 8-rank run with one rank killed mid-sweep, each with its wall
 # time, keeping JSON, text and HTML in OUT_DIR. SKIP_TESTS=1, SKIP_BENCH=1, SKIP_NCCL=1 leave
 # a part out.
@@ -33,6 +33,11 @@ step() {  # [expect=RC] step NAME CMD...: run with its wall time, output into OU
 }
 
 policy=(--policy results/policies/default.json)
+# The doctor's peer-copy check: against the GPU itself, over logical GPUs, and with its test
+# hook spoiling every destination (the check must fail: exit 1).
+step doctor "$bin" doctor --save-facts "$out/doctor-facts.json"
+step doctor-logical8 "$bin" doctor --logical-gpus 8 --format json
+expect=1 P2P_DOCTOR_PEER_COPY_FAULT=corrupt step doctor-peer-copy-fault "$bin" doctor --logical-gpus 2
 if [[ ${SKIP_BENCH:-0} != 1 ]]; then
   step bench-logical8 "$bin" bench "${policy[@]}" --logical-gpus 8 --sizes 64M --json "$out/bench-logical8.json"
   "$bin" report "$out/bench-logical8.json" --out "$out/bench-logical8.html" >/dev/null
