@@ -10,29 +10,13 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/spawn_actions.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/report.hpp"
 
 extern char** environ;
 
 namespace p2p::nccl {
-
-namespace {
-
-// posix_spawn's file actions as a scope.
-class FileActions {
- public:
-  FileActions() { posix_spawn_file_actions_init(&fa_); }
-  ~FileActions() { posix_spawn_file_actions_destroy(&fa_); }
-  FileActions(const FileActions&) = delete;
-  FileActions& operator=(const FileActions&) = delete;
-  posix_spawn_file_actions_t* get() { return &fa_; }
-
- private:
-  posix_spawn_file_actions_t fa_;
-};
-
-}  // namespace
 
 NcclRun run_in_child_process(const std::vector<std::string>& args) {
   TempPath json("p2pcheck-nccl-p2p-off", ".json");
@@ -44,7 +28,7 @@ NcclRun run_in_child_process(const std::vector<std::string>& args) {
   for (auto& a : full) argv.push_back(a.data());
   argv.push_back(nullptr);
 
-  FileActions actions;
+  SpawnFileActions actions;
   posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   pid_t pid = 0;
   const int rc = posix_spawn(&pid, "/proc/self/exe", actions.get(), nullptr, argv.data(), environ);

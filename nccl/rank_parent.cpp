@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "common/file_io.hpp"
+#include "common/spawn_actions.hpp"
 #include "nccl/harness.hpp"
 #include "nccl/rank_merge.hpp"
 #include "nccl/rank_process.hpp"
@@ -58,18 +59,6 @@ class TempDir {
   std::string path_;
 };
 
-class FileActions {
- public:
-  FileActions() { posix_spawn_file_actions_init(&fa_); }
-  ~FileActions() { posix_spawn_file_actions_destroy(&fa_); }
-  FileActions(const FileActions&) = delete;
-  FileActions& operator=(const FileActions&) = delete;
-  posix_spawn_file_actions_t* get() { return &fa_; }
-
- private:
-  posix_spawn_file_actions_t fa_;
-};
-
 struct Child {
   RankExit exit;
   bool running = true;
@@ -84,7 +73,7 @@ pid_t spawn_rank(const std::string& job_path, int rank, const ncclUniqueId& id) 
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  FileActions actions;
+  SpawnFileActions actions;
   posix_spawn_file_actions_adddup2(actions.get(), fds[0], STDIN_FILENO);
   posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   pid_t pid = 0;

@@ -61,7 +61,7 @@ if [[ ${SKIP_BENCH:-0} != 1 ]]; then
   fi
 fi
 if [[ ${SKIP_NCCL:-0} != 1 ]]; then
-  step nccl-ranks8 "$bin" nccl "${policy[@]}" --ranks 8 --min-bytes 1M --max-bytes 16M --step-factor 4 --timeout 120 \
+  step nccl-ranks8 "$bin" nccl "${policy[@]}" --ranks 8 --min-bytes 1M --max-bytes ${NCCL_MAX_BYTES:-16M} --step-factor 4 --timeout 120 \
     --nccl-log "$out/nccl-ranks8.log" --json "$out/nccl-ranks8.json"
   "$bin" report "$out/nccl-ranks8.json" --out "$out/nccl-ranks8.html" >/dev/null
   # Rank 3 of 8 kills itself (SIGKILL) before its 6th case: the run must end within the timeout
