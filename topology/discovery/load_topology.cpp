@@ -3,6 +3,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "import/nvidia_smi_topo.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/environment.hpp"
 #include "topology/snapshot_json.hpp"
@@ -15,7 +16,17 @@ TopologySnapshot load_topology(const std::string& path) {
   if (first == std::string::npos) throw InputError(path + ": empty file");
   if (text[first] == '<') return snapshot_from_hwloc_xml(path);
   if (text[first] == '{') return snapshot_from_json(read_json_file(path), path);
-  throw InputError(path + ": neither an hwloc XML topology nor a p2pcheck snapshot (JSON)");
+  // Text: a pasted `nvidia-smi topo -m` (told by its content: a "GPU0 ..." header and a matrix).
+  if (import::looks_like_nvidia_smi_topo(text)) return import::snapshot_from_nvidia_smi_topo(text, path);
+  if (import::looks_like_nvidia_smi_p2p(text))
+    throw InputError(path + ": an nvidia-smi topo -p2p capture holds P2P status only, no topology: give it with "
+                            "--p2p beside an nvidia-smi topo -m capture");
+  throw InputError(path + ": neither an hwloc XML topology, a p2pcheck snapshot (JSON) nor an nvidia-smi topo -m capture");
+}
+
+void apply_p2p_status_file(TopologySnapshot& t, const std::string& p2p_path) {
+  const std::string text = read_text_file(p2p_path);
+  import::add_p2p_status(t, import::p2p_status_from_nvidia_smi(text, p2p_path), p2p_path);
 }
 
 void apply_environment_facts_file(TopologySnapshot& t, const std::string& facts_path) {
