@@ -14,7 +14,48 @@ using nlohmann::json;
 void write_header(json& j, const char* schema, int version) { write_schema_header(j, schema, version); }
 void check_header(const json& j, const char* schema, int version) { require_schema(j, schema, version); }
 
+// Optional additive keys: written only when present, so documents without them are unchanged.
+template <class T>
+void put_optional(json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+template <class T>
+std::optional<T> get_optional(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  return j.at(key).get<T>();
+}
+
 }  // namespace
+
+void to_json(json& j, const FigureSource& s) {
+  j = {{"tool", s.tool}, {"version", s.version}, {"figure", s.figure}, {"unit", s.unit}};
+}
+void from_json(const json& j, FigureSource& s) {
+  s.tool = j.at("tool").get<std::string>();
+  s.version = j.at("version").get<std::string>();
+  s.figure = j.at("figure").get<std::string>();
+  s.unit = j.at("unit").get<std::string>();
+}
+void to_json(json& j, const ImportedFile& f) {
+  j = {{"file", f.file},         {"tool", f.tool},         {"version", f.version}, {"format", f.format},
+       {"figures", f.figures},   {"mappings", f.mappings}, {"notes", f.notes}};
+}
+void from_json(const json& j, ImportedFile& f) {
+  f.file = j.at("file").get<std::string>();
+  f.tool = j.at("tool").get<std::string>();
+  f.version = j.at("version").get<std::string>();
+  f.format = j.at("format").get<std::string>();
+  f.figures = j.at("figures").get<int>();
+  f.mappings = j.at("mappings").get<std::vector<std::string>>();
+  f.notes = j.at("notes").get<std::vector<std::string>>();
+}
+
+std::string imported_from(const BenchDocument& doc) {
+  std::string out;
+  for (const auto& f : doc.imported)
+    out += (out.empty() ? "" : "; ") + f.tool + (f.version.empty() ? "" : " " + f.version) + " (" + f.file + ")";
+  return out;
+}
 
 void to_json(json& j, const BandwidthResult& r) {
   j = json::object();
@@ -41,6 +82,7 @@ void to_json(json& j, const BandwidthResult& r) {
   j["status"] = r.status;
   j["detail"] = r.detail;
   j["bad_words"] = r.bad_words;
+  put_optional(j, "source", r.source);
 }
 
 void from_json(const json& j, BandwidthResult& r) {
@@ -67,6 +109,7 @@ void from_json(const json& j, BandwidthResult& r) {
   r.status = j.at("status").get<std::string>();
   r.detail = j.at("detail").get<std::string>();
   r.bad_words = j.at("bad_words").get<std::uint64_t>();
+  r.source = get_optional<FigureSource>(j, "source");
 }
 
 void to_json(json& j, const LatencyResult& r) {
@@ -87,6 +130,7 @@ void to_json(json& j, const LatencyResult& r) {
   j["p2p"] = optional_json(r.p2p);
   j["status"] = r.status;
   j["detail"] = r.detail;
+  put_optional(j, "source", r.source);
 }
 
 void from_json(const json& j, LatencyResult& r) {
@@ -106,6 +150,7 @@ void from_json(const json& j, LatencyResult& r) {
   r.p2p = optional_at<bool>(j, "p2p");
   r.status = j.at("status").get<std::string>();
   r.detail = j.at("detail").get<std::string>();
+  r.source = get_optional<FigureSource>(j, "source");
 }
 
 void to_json(json& j, const SweepSummary& r) {
@@ -201,6 +246,7 @@ void to_json(json& j, const BenchDocument& r) {
   j["sweeps"] = r.sweeps;
   j["nccl"] = r.nccl;
   j["warnings"] = r.warnings;
+  if (!r.imported.empty()) j["imported"] = r.imported;
 }
 
 void from_json(const json& j, BenchDocument& r) {
@@ -237,6 +283,7 @@ void from_json(const json& j, BenchDocument& r) {
   r.sweeps = j.at("sweeps").get<std::vector<SweepSummary>>();
   r.nccl = version >= 2 ? j.at("nccl") : json(nullptr);
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
+  r.imported = j.contains("imported") ? j.at("imported").get<std::vector<ImportedFile>>() : std::vector<ImportedFile>{};
 }
 
 FigureCounts count_figures(const BenchDocument& doc) {
