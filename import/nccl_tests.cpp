@@ -103,7 +103,8 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source, c
     if (t.empty()) continue;
     if (starts_with(t, "# nccl-tests version ")) {
       const auto tokens = split_ws(t);
-      out.version = tokens.at(3);
+      if (tokens.size() < 4) throw not_nccl_tests(source, "line " + std::to_string(i + 1) + ": a version line without a version");
+      out.version = tokens[3];
       for (const auto& tok : tokens)
         if (starts_with(tok, "nccl-library=")) out.nccl_library_code = std::atoi(tok.c_str() + 13);
       continue;
@@ -138,7 +139,8 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source, c
       continue;
     }
     if (starts_with(t, "# Avg bus bandwidth")) {
-      if (run) run->avg_busbw_gbps = parse_number(split_ws(t.substr(t.find(':') + 1)).at(0));
+      const auto value = t.find(':') == std::string::npos ? std::vector<std::string>{} : split_ws(t.substr(t.find(':') + 1));
+      if (run && !value.empty()) run->avg_busbw_gbps = parse_number(value[0]);
       continue;
     }
     if (starts_with(t, "# Out of bounds values")) {
@@ -238,7 +240,14 @@ bool looks_like_nccl_tests(const std::string& text) {
 
 NcclTestsOutput parse_nccl_tests(const std::string& text, const std::string& source, const std::string& collective) {
   const auto first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '{') return parse_json(text, source, collective);
+  if (first != std::string::npos && text[first] == '{') {
+    try {
+      return parse_json(text, source, collective);
+    } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
+      std::string what = e.what();
+      throw not_nccl_tests(source, what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
+    }
+  }
   return parse_text(text, source, collective);
 }
 

@@ -88,3 +88,18 @@ TEST(NcclTests, OtherOutputIsRefused) {
 
 }  // namespace
 }  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+TEST(NcclTests, JsonValuesOfTheWrongTypeAreBadInputNotACrash) {
+  const std::string e = testing::input_error_of(
+      [] { parse_nccl_tests(R"({"nccl_version": 22803, "results": [{"size": "big"}]})", "t.json", "all_reduce"); });
+  EXPECT_EQ(e.rfind("t.json: not nccl-tests output: ", 0), 0u) << e;
+  // A version line cut short is not a crash either.
+  EXPECT_NE(testing::input_error_of([] { parse_nccl_tests("# nccl-tests version\n", "v.txt"); }).find("v.txt: not nccl-tests"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace p2p::import

@@ -110,3 +110,15 @@ TEST(Nvbandwidth, CutOutputIsOneLineNamingTheFile) {
 
 }  // namespace
 }  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+TEST(Nvbandwidth, JsonValuesOfTheWrongTypeAreBadInputNotACrash) {
+  const std::string e = testing::input_error_of(
+      [] { parse_nvbandwidth(R"({"nvbandwidth": {"testcases": [{"name": 7}]}})", "n.json"); });
+  EXPECT_EQ(e.rfind("n.json: not nvbandwidth output: ", 0), 0u) << e;
+}
+
+}  // namespace
+}  // namespace p2p::import
