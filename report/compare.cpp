@@ -146,6 +146,11 @@ Comparison compare_runs(const bench::BenchDocument& baseline, const bench::Bench
   for (const auto& [key, fig] : now) {
     if (base.count(key) == 0) c.figures.push_back(judge(key, nullptr, &fig, options));
   }
+  // A peer tool measured only its own figures: what it never measured is not "missing".
+  if (imported) {
+    for (auto& f : c.figures)
+      if (f.verdict == "new" || f.verdict == "missing") f.verdict = "one side only";
+  }
   return c;
 }
 
@@ -159,9 +164,9 @@ std::string imported_lines(const bench::BenchDocument& baseline, const bench::Be
       continue;
     }
     out += std::string("note: the ") + name + " was imported from " + bench::imported_from(*doc) +
-           "; its figures are matched to p2pcheck's by meaning:\n";
+           "\n  its figures are matched to p2pcheck's by meaning:\n";
     for (const auto& f : doc->imported)
-      for (const auto& m : f.mappings) out += "  " + f.tool + " " + m + "\n";
+      for (const auto& m : f.mappings) out += "    " + f.tool + " " + m + "\n";
   }
   return out;
 }
@@ -191,7 +196,8 @@ std::string format_comparison(const Comparison& c, const std::string& baseline_n
     return std::string(b);
   };
   for (const auto& f : c.figures) {
-    if (f.verdict == "same" || f.verdict == "not judged") continue;  // the table lists what moved
+    // The table lists what moved.
+    if (f.verdict == "same" || f.verdict == "not judged" || f.verdict == "one side only") continue;
     std::string change = "-";
     if (f.change_pct) {
       char b[32];
@@ -203,14 +209,21 @@ std::string format_comparison(const Comparison& c, const std::string& baseline_n
                   f.verdict.c_str(), f.detail.empty() || f.verdict != "lost" ? "" : (" (" + f.detail + ")").c_str());
     out += line;
   }
-  int same = 0, unjudged = 0;
+  int same = 0, unjudged = 0, one_sided = 0;
   for (const auto& f : c.figures) {
     same += f.verdict == "same";
     unjudged += f.verdict == "not judged";
+    one_sided += f.verdict == "one side only";
   }
   std::snprintf(line, sizeof line, "\n%d figures compared: %d regressed or lost, %d unchanged, %d not judged\n",
-                static_cast<int>(c.figures.size()), c.regressions(), same, unjudged);
+                static_cast<int>(c.figures.size()) - one_sided, c.regressions(), same, unjudged);
   out += line;
+  if (one_sided > 0) {
+    std::snprintf(line, sizeof line,
+                  "%d figures on one side only, not shown: an imported document holds what its tool measured\n",
+                  one_sided);
+    out += line;
+  }
   return out;
 }
 

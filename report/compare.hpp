@@ -30,7 +30,8 @@ struct FigureChange {
   std::optional<double> change_pct;  // (run - baseline) / baseline * 100
   std::string baseline_status;       // ok | waived | failed | error | missing
   std::string run_status;
-  // regressed | improved | same | lost (ok before, not now) | new | missing | not judged
+  // regressed | improved | same | lost (ok before, not now) | new | missing | not judged |
+  // one side only (new or missing where a side was imported: a peer tool measures only its own figures)
   std::string verdict;
   std::string detail;  // why: the run's waiver or failure text
   // Imported figures: the tool, version and the tool's own name of the figure ("nvbandwidth v0.8
