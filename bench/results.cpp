@@ -15,7 +15,48 @@ using nlohmann::json;
 void write_header(json& j, const char* schema, int version) { write_schema_header(j, schema, version); }
 void check_header(const json& j, const char* schema, int version) { require_schema(j, schema, version); }
 
+// Optional additive keys: written only when present, so documents without them are unchanged.
+template <class T>
+void put_optional(json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+template <class T>
+std::optional<T> get_optional(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  return j.at(key).get<T>();
+}
+
 }  // namespace
+
+void to_json(json& j, const FigureSource& s) {
+  j = {{"tool", s.tool}, {"version", s.version}, {"figure", s.figure}, {"unit", s.unit}};
+}
+void from_json(const json& j, FigureSource& s) {
+  s.tool = j.at("tool").get<std::string>();
+  s.version = j.at("version").get<std::string>();
+  s.figure = j.at("figure").get<std::string>();
+  s.unit = j.at("unit").get<std::string>();
+}
+void to_json(json& j, const ImportedFile& f) {
+  j = {{"file", f.file},         {"tool", f.tool},         {"version", f.version}, {"format", f.format},
+       {"figures", f.figures},   {"mappings", f.mappings}, {"notes", f.notes}};
+}
+void from_json(const json& j, ImportedFile& f) {
+  f.file = j.at("file").get<std::string>();
+  f.tool = j.at("tool").get<std::string>();
+  f.version = j.at("version").get<std::string>();
+  f.format = j.at("format").get<std::string>();
+  f.figures = j.at("figures").get<int>();
+  f.mappings = j.at("mappings").get<std::vector<std::string>>();
+  f.notes = j.at("notes").get<std::vector<std::string>>();
+}
+
+std::string imported_from(const BenchDocument& doc) {
+  std::string out;
+  for (const auto& f : doc.imported)
+    out += (out.empty() ? "" : "; ") + f.tool + (f.version.empty() ? "" : " " + f.version) + " (" + f.file + ")";
+  return out;
+}
 
 void to_json(json& j, const BandwidthResult& r) {
   j = json::object();
@@ -42,6 +83,7 @@ void to_json(json& j, const BandwidthResult& r) {
   j["status"] = r.status;
   j["detail"] = r.detail;
   j["bad_words"] = r.bad_words;
+  put_optional(j, "source", r.source);
 }
 
 void from_json(const json& j, BandwidthResult& r) {
@@ -68,6 +110,7 @@ void from_json(const json& j, BandwidthResult& r) {
   r.status = j.at("status").get<std::string>();
   r.detail = j.at("detail").get<std::string>();
   r.bad_words = j.at("bad_words").get<std::uint64_t>();
+  r.source = get_optional<FigureSource>(j, "source");
 }
 
 void to_json(json& j, const LatencyResult& r) {
@@ -88,6 +131,7 @@ void to_json(json& j, const LatencyResult& r) {
   j["p2p"] = optional_json(r.p2p);
   j["status"] = r.status;
   j["detail"] = r.detail;
+  put_optional(j, "source", r.source);
 }
 
 void from_json(const json& j, LatencyResult& r) {
@@ -107,6 +151,7 @@ void from_json(const json& j, LatencyResult& r) {
   r.p2p = optional_at<bool>(j, "p2p");
   r.status = j.at("status").get<std::string>();
   r.detail = j.at("detail").get<std::string>();
+  r.source = get_optional<FigureSource>(j, "source");
 }
 
 void to_json(json& j, const SweepSummary& r) {
@@ -205,6 +250,7 @@ void to_json(json& j, const BenchDocument& r) {
   j["warnings"] = r.warnings;
   j["interrupted"] = r.interrupted.empty() ? json(nullptr) : json(r.interrupted);
   j["resources"] = json{{"wall_s", optional_json(r.wall_s)}, {"peak_rss_bytes", optional_json(r.peak_rss_bytes)}};
+  if (!r.imported.empty()) j["imported"] = r.imported;
 }
 
 void from_json(const json& j, BenchDocument& r) {
@@ -230,7 +276,7 @@ void from_json(const json& j, BenchDocument& r) {
   r.samples = opts.at("samples").get<int>();
   r.warmup_samples = opts.at("warmup_samples").get<int>();
   r.sizes_bytes = opts.at("sizes_bytes").get<std::vector<std::uint64_t>>();
-  r.full_sweep = version >= 3 ? opts.at("full_sweep").get<bool>() : true;  // older runs swept every route
+  r.full_sweep = opts.contains("full_sweep") ? opts.at("full_sweep").get<bool>() : true;  // older runs swept all
   r.cpu_affinity = opts.at("cpu_affinity").get<bool>();
   r.host_memory = opts.at("host_memory").get<std::string>();
   r.logical_gpus = version >= 3 ? j.at("logical_gpus").get<int>() : 0;
@@ -242,12 +288,14 @@ void from_json(const json& j, BenchDocument& r) {
   r.sweeps = j.at("sweeps").get<std::vector<SweepSummary>>();
   r.nccl = version >= 2 ? j.at("nccl") : json(nullptr);
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
-  r.interrupted = version >= 3 ? optional_at<std::string>(j, "interrupted").value_or("") : "";
-  if (version >= 3) {
+  // Optional within version 3 (imported documents and the first v3 runs have none of them).
+  r.interrupted = j.contains("interrupted") ? optional_at<std::string>(j, "interrupted").value_or("") : "";
+  if (j.contains("resources")) {
     const json& res = j.at("resources");
     r.wall_s = optional_at<double>(res, "wall_s");
     r.peak_rss_bytes = optional_at<std::uint64_t>(res, "peak_rss_bytes");
   }
+  r.imported = j.contains("imported") ? j.at("imported").get<std::vector<ImportedFile>>() : std::vector<ImportedFile>{};
 }
 
 FigureCounts count_figures(const BenchDocument& doc) {

@@ -11,6 +11,16 @@
 
 namespace p2p::bench {
 
+// Where an imported figure came from: the peer tool, its version, the figure's own name there and
+// the unit it was printed in (p2pcheck's fields carry their units: a microsecond latency is
+// converted to ns, and the unit here says what it was). Absent from figures p2pcheck measured.
+struct FigureSource {
+  std::string tool;     // nvbandwidth | nccl-tests | p2pBandwidthLatencyTest
+  std::string version;  // "v0.8", "2.19.6"; "" where the output does not say
+  std::string figure;   // the tool's name for it: "device_to_device_memcpy_read_ce", "Unidirectional P2P=Enabled ..."
+  std::string unit;     // as printed: "GB/s", "ns", "us"
+};
+
 // One bandwidth figure: a (case, source, destination, size) of a single transfer, one direction
 // of a concurrent run (part "dir"), or the total of a concurrent run (part "sum").
 struct BandwidthResult {
@@ -38,6 +48,7 @@ struct BandwidthResult {
   std::string status = "ok";           // ok | waived | failed | error
   std::string detail;                  // waiver reason, verification failure, error text
   std::uint64_t bad_words = 0;         // 32-bit words that failed verification, all samples
+  std::optional<FigureSource> source;  // imported figures only (key "source", absent otherwise)
 };
 
 // One latency figure: GPU `src` doing dependent loads from memory on `dst`.
@@ -59,6 +70,18 @@ struct LatencyResult {
   std::optional<bool> p2p;
   std::string status = "ok";
   std::string detail;
+  std::optional<FigureSource> source;  // imported figures only
+};
+
+// One file `p2pcheck import` read: which tool wrote it, and how its figures were named here.
+struct ImportedFile {
+  std::string file;       // as the user named it
+  std::string tool;       // nvbandwidth | nccl-tests | p2pBandwidthLatencyTest
+  std::string version;    // "" where the output does not say
+  std::string format;     // text | json
+  int figures = 0;        // figures taken from it
+  std::vector<std::string> mappings;  // "device_to_device_memcpy_read_ce -> ce_unidir_read", one per name used
+  std::vector<std::string> notes;     // what had to be assumed (a default buffer size, ...)
 };
 
 // Per (case, src, dst, part) over the size sweep.
@@ -104,7 +127,7 @@ struct BenchDocument {
   static constexpr int kVersion = 3;
   static constexpr int kOldestReadableVersion = 1;
   static constexpr const char* kSchema = "p2pcheck.bench.run";
-  std::string written_by = "bench";  // bench | nccl
+  std::string written_by = "bench";  // bench | nccl | import
   std::string tool_version;
   std::string started_utc;  // ISO 8601
   std::string hostname;
@@ -141,8 +164,14 @@ struct BenchDocument {
   // Why the run stopped before its end ("SIGTERM after 12 figures; ..."); "" for a whole run.
   // What was measured before is complete and verified; the rest is absent.
   std::string interrupted;
+  // `p2pcheck import`: the files read (key "imported", written only by import; absent elsewhere).
+  std::vector<ImportedFile> imported;
 };
 
+void to_json(nlohmann::json& j, const FigureSource& s);
+void from_json(const nlohmann::json& j, FigureSource& s);
+void to_json(nlohmann::json& j, const ImportedFile& f);
+void from_json(const nlohmann::json& j, ImportedFile& f);
 void to_json(nlohmann::json& j, const BandwidthResult& r);
 void from_json(const nlohmann::json& j, BandwidthResult& r);
 void to_json(nlohmann::json& j, const LatencyResult& r);
@@ -173,6 +202,9 @@ std::string describe_resources(const BenchDocument& doc);
 int device_count(const BenchDocument& doc);
 // logical_gpus_banner() for a document: "" for a physical run.
 std::string logical_gpus_note(const BenchDocument& doc);
+
+// "nvbandwidth v0.8 (nvbw.txt)" per imported file, joined; "" for a document p2pcheck measured.
+std::string imported_from(const BenchDocument& doc);
 
 // Reads a document, turning any schema, version or type problem into
 // InputError("<source>: <problem>").

@@ -4,6 +4,7 @@
 #include "cli/compare_command.hpp"
 #include "cli/doctor_command.hpp"
 #include "cli/gate_command.hpp"
+#include "cli/import_command.hpp"
 #include "cli/nccl_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/topo_command.hpp"
@@ -18,6 +19,7 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   all.push_back(add_bench_command(root));
   all.push_back(add_nccl_command(root));
   all.push_back(add_nccl_rank_command(root));
+  all.push_back(add_import_command(root));
   all.push_back(add_compare_command(root));
   all.push_back(add_report_command(root));
   return all;

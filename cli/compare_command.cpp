@@ -38,13 +38,17 @@ nlohmann::json to_json(const report::Comparison& c, const bench::BenchDocument& 
                        {"baseline_status", f.baseline_status},
                        {"run_status", f.run_status},
                        {"verdict", f.verdict},
-                       {"detail", f.detail}});
+                       {"detail", f.detail},
+                       {"baseline_source", f.baseline_source},
+                       {"run_source", f.run_source}});
   }
   return {{"schema", "p2pcheck.compare"},
           {"version", 1},
           {"regressions", c.regressions()},
           {"baseline_logical_gpus", baseline.logical_gpus},
           {"run_logical_gpus", run.logical_gpus},
+          {"baseline_imported_from", bench::imported_from(baseline)},
+          {"run_imported_from", bench::imported_from(run)},
           {"figures", figures}};
 }
 
@@ -63,7 +67,8 @@ int run_compare(const CompareCommandOptions& o) {
   if (o.format == "json") {
     std::cout << to_json(c, baseline, run).dump(2) << "\n";
   } else {
-    std::cout << report::logical_gpus_lines(baseline, run) << report::format_comparison(c, o.baseline, o.run, options);
+    std::cout << report::imported_lines(baseline, run) << report::logical_gpus_lines(baseline, run)
+              << report::format_comparison(c, o.baseline, o.run, options);
   }
   std::cout << std::flush;
   return c.regressions() > 0 ? kExitFailed : kExitOk;
@@ -75,7 +80,9 @@ Command add_compare_command(CLI::App& root) {
   auto o = std::make_shared<CompareCommandOptions>();
   CLI::App* app = root.add_subcommand(
       "compare", "Compare a bench or nccl run with a baseline run: exit 0 nothing regressed, 1 a figure regressed or was lost");
-  app->add_option("baseline", o->baseline, "Baseline results (p2pcheck bench --json or nccl --json)")->required();
+  app->add_option("baseline", o->baseline,
+                  "Baseline results (p2pcheck bench --json, nccl --json, or import --json of peer tools' outputs)")
+      ->required();
   app->add_option("run", o->run, "Results to judge against it")->required();
   app->add_option("--tolerance-pct", o->tolerance_pct, "Moves smaller than this, either way, are noise (default 5)")
       ->check(finite_number())

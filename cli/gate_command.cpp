@@ -28,12 +28,15 @@ int run_gate_command(const GateOptions& opts) {
     expected = topo::load_topology(opts.expect);
     expected->source = opts.expect;  // the decision names the file the user gave as golden
   }
-  const topo::TopologySnapshot t =
-      opts.input.empty() ? live_topology() : topo::load_topology(opts.input);
+  if (!opts.p2p.empty() && opts.input.empty())
+    throw InputError("gate: --p2p describes a captured topology: give it with --input (this host is checked live)");
+  topo::TopologySnapshot t = opts.input.empty() ? live_topology() : topo::load_topology(opts.input);
+  if (!opts.p2p.empty()) topo::apply_p2p_status_file(t, opts.p2p);
   const std::string input = opts.input.empty() ? "this host" : opts.input;
 
   // require_p2p is a live question: on this host CUDA answers it (cudaDeviceCanAccessPeer per
-  // pair); for a topology read from a file it stays recorded as still to be checked.
+  // pair); for a topology read from a file an nvidia-smi topo -p2p capture answers it, and
+  // without one it stays recorded as still to be checked.
   topo::PeerAccessCheck peer_access;
 #if P2P_WITH_BENCH
   if (opts.input.empty()) peer_access = bench::cuda_peer_access_check();
@@ -55,9 +58,13 @@ Command add_gate_command(CLI::App& root) {
   auto opts = std::make_shared<GateOptions>();
   CLI::App* app =
       root.add_subcommand("gate", "Decide whether this host may run benchmarks. Exit 0 pass, 1 blocked, 2 bad input");
-  app->add_option("--input", opts->input, "Topology to judge (hwloc XML or snapshot JSON) instead of this host");
+  app->add_option("--input", opts->input,
+                  "Topology to judge (hwloc XML, snapshot JSON or nvidia-smi topo -m capture) instead of this host");
+  app->add_option("--p2p", opts->p2p,
+                  "nvidia-smi topo -p2p capture of the --input host: answers require_p2p pair by pair");
   app->add_option("--expect", opts->expect,
-                  "Golden topology (hwloc XML or snapshot): block unless GPU count and every pair's class are equal");
+                  "Golden topology (hwloc XML, snapshot or nvidia-smi topo -m capture): block unless GPU count and "
+                  "every pair's class are equal");
   app->add_option("--policy", opts->policy,
                   "Policy JSON: min_gpus, max_path, forbid, min_link {gen, width}, require_p2p");
   app->add_option("--format", opts->format, "text or json (the decision, as bench records it)")

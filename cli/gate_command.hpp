@@ -8,7 +8,8 @@
 namespace p2p::cli {
 
 struct GateOptions {
-  std::string input;   // hwloc XML or snapshot JSON; "" = this host
+  std::string input;   // hwloc XML, snapshot JSON or nvidia-smi topo -m capture; "" = this host
+  std::string p2p;     // nvidia-smi topo -p2p capture: answers require_p2p for --input
   std::string expect;  // golden topology (XML or snapshot)
   std::string policy;  // policy JSON
   std::string format = "text";

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "cli/nccl_transports_command.hpp"
 #include "common/exit_codes.hpp"
 #include "harness/google_benchmark.hpp"
 
@@ -269,7 +270,10 @@ int run_nccl_command(const NcclCommandOptions& o) {
 Command add_nccl_command(CLI::App& root) {
   auto o = std::make_shared<NcclCommandOptions>();
   CLI::App* app = add_nccl_command(root, *o);
-  return Command{app, [o, app] {
+  // `nccl transports` reads logs only: it runs in every build, with or without NCCL.
+  const Command transports = add_nccl_transports_command(*app);
+  return Command{app, [o, app, transports] {
+                   if (transports.app->parsed()) return transports.run();
                    o->benchmark_args = app->remaining();
                    return run_nccl_command(*o);
                  }};

@@ -7,6 +7,7 @@
 #include "common/file_io.hpp"
 #include "cli/live_topology.hpp"
 #include "topology/diff.hpp"
+#include "topology/gate.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/snapshot_json.hpp"
 #include "topology/topo_text.hpp"
@@ -18,6 +19,7 @@ namespace {
 topo::TopologySnapshot snapshot_for(const TopoOptions& opts) {
   topo::TopologySnapshot t = opts.input.empty() ? live_topology() : topo::load_topology(opts.input);
   if (!opts.environment.empty()) topo::apply_environment_facts_file(t, opts.environment);
+  if (!opts.p2p.empty()) topo::apply_p2p_status_file(t, opts.p2p);
   return t;
 }
 
@@ -37,13 +39,20 @@ int run_topo_diff_command(const TopoDiffOptions& opts) {
   const topo::TopologySnapshot before = topo::load_topology(opts.inputs.at(0));
   const topo::TopologySnapshot after = topo::load_topology(opts.inputs.at(1));
   const topo::TopologyDiff d = topo::diff_topologies(before, after);
+  // The gate's verdict on A with B as its golden topology: what `gate --input A --expect B` says.
+  topo::TopologySnapshot golden = after;
+  golden.source = opts.inputs[1];
+  const topo::GateDecision gate = topo::evaluate_gate(before, golden, std::nullopt);
   if (opts.format == "json") {
     nlohmann::json j = d;
     j["before"] = opts.inputs[0];
     j["after"] = opts.inputs[1];
+    j["gate"] = gate;
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << topo::format_diff_text(d, opts.inputs[0], opts.inputs[1]);
+    std::cout << topo::format_diff_text(d, opts.inputs[0], opts.inputs[1])
+              << "\nGate on A with B as the golden topology (gate --input A --expect B):\n"
+              << topo::format_gate_text(gate);
   }
   std::cout << std::flush;
   return d.same() ? kExitOk : kExitFailed;
@@ -55,7 +64,9 @@ Command add_topo_command(CLI::App& root) {
   CLI::App* app =
       root.add_subcommand("topo", "Show the GPU topology (PCIe path classes, NVLink, affinity, environment)");
   app->add_option("--input", opts->input,
-                  "Read an hwloc XML (lstopo --of xml, hwloc 2.x) or a p2pcheck snapshot (JSON) instead of this host");
+                  "Read an hwloc XML (lstopo --of xml, hwloc 2.x), a p2pcheck snapshot (JSON) or a text capture of "
+                  "nvidia-smi topo -m instead of this host");
+  app->add_option("--p2p", opts->p2p, "Add the per-pair P2P status of an nvidia-smi topo -p2p r|w|n|a|p capture");
   app->add_option("--environment", opts->environment,
                   "Environment facts (JSON) recorded where the --input XML was captured");
   app->add_option("--format", opts->format, "text (matrix like nvidia-smi topo -m) or json (the snapshot)")
@@ -64,7 +75,8 @@ Command add_topo_command(CLI::App& root) {
   app->require_subcommand(0, 1);
 
   CLI::App* diff = app->add_subcommand(
-      "diff", "Compare two topologies (XML or snapshot): changed pairs and class counts. Exit 0 same, 1 different");
+      "diff", "Compare two topologies (hwloc XML, snapshot or nvidia-smi topo -m capture): changed pairs and class counts. "
+      "Exit 0 same, 1 different");
   diff->add_option("A B", diff_opts->inputs, "The two topologies")->required()->expected(2);
   diff->add_option("--format", diff_opts->format, "text or json")->check(CLI::IsMember({"text", "json"}));
 

@@ -17,7 +17,7 @@ namespace {
 // via NET/IB/0/GDRDMA" (net.cc logs both ends, the receiver with the sender first).
 const std::regex& connection_re() {
   static const std::regex re(
-      R"(^Channel (\d+)(?:/(\d+))? : (\d+)\[(\d+)\] -> (\d+)\[(\d+)\](?: \[(?:send|receive)\])? via (.+?)\s*$)");
+      R"(^Channel (\d+)(?:/(\d+))? : (\d+)\[([0-9a-fA-F]+)\] -> (\d+)\[([0-9a-fA-F]+)\](?: \[(?:send|receive)\])? via (.+?)\s*$)");
   return re;
 }
 // rings.cc: "Channel 00/24 :    0   1" (the ring order; printed by rank 0).
@@ -25,10 +25,47 @@ const std::regex& ring_re() {
   static const std::regex re(R"(^Channel (\d+)/(\d+) :(?: +\d+)+(?: *\.\.\.)?\s*$)");
   return re;
 }
-const std::regex& complete_re() {
+// init.cc: "[ncclCommInitRank[Config] ]comm 0x.. rank R nranks N cudaDev C [nvmlDev V ]busId B
+// [commId 0x..] - Init COMPLETE" (nvmlDev since 2.12, the function name since 2.19); the same
+// with "Init START" from 2.19 on.
+const std::regex& init_re() {
   static const std::regex re(
-      R"(rank (\d+) nranks (\d+) cudaDev (\d+) nvmlDev (\d+) busId ([0-9a-fA-F]+) .*Init COMPLETE)");
+      R"(rank (\d+) nranks (\d+) cudaDev (\d+)(?: nvmlDev (\d+))? busId ([0-9a-fA-F]+)\b.*Init (COMPLETE|START))");
   return re;
+}
+// The prefix NCCL writes before the level: "host:pid:tid [dev] ".
+const std::regex& prefix_re() {
+  static const std::regex re(R"(([^\s:\]]+):(\d+):(\d+) \[\d+\] $)");
+  return re;
+}
+
+int device_of_tag(const std::string& tag) {
+  // 2.19+ prints a device index; older releases a hex bus id, which is not a device.
+  if (tag.size() > 3 || tag.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stoi(tag);
+}
+
+bool has_foreign_bytes(const std::string& line) {
+  for (unsigned char c : line)
+    if ((c < 0x20 && c != '\t') || c == 0x7f) return true;
+  return false;
+}
+
+void add_explanation(NcclLog& log, const std::string& msg) {
+  if (std::find(log.p2p_explanations.begin(), log.p2p_explanations.end(), msg) == log.p2p_explanations.end())
+    log.p2p_explanations.push_back(msg);
+}
+
+// Lines that say why two GPUs do not use P2P (transport/p2p.cc, graph/paths.cc, the environment).
+bool explains_missing_p2p(const std::string& msg) {
+  static const char* const kMarkers[] = {"P2P is disabled between",  "Could not enable P2P",
+                                         "NCCL_P2P_DISABLE set by",  "NCCL_P2P_LEVEL set by",
+                                         "NCCL_SHM_DISABLE set by",  "Legacy IPC not supported",
+                                         "cudaDeviceCanAccessPeer", "peer access is not supported",
+                                         "P2P disabled"};
+  for (const char* m : kMarkers)
+    if (msg.find(m) != std::string::npos) return true;
+  return false;
 }
 
 std::optional<int> number_before(const std::string& msg, const std::string& label) {
@@ -38,16 +75,18 @@ std::optional<int> number_before(const std::string& msg, const std::string& labe
   return std::nullopt;
 }
 
-void parse_info(const std::string& msg, NcclLog& log) {
+void parse_info(const std::string& msg, const std::string& prefix, NcclLog& log) {
   std::smatch m;
   if (std::regex_match(msg, m, connection_re())) {
     LoggedConnection c;
     c.channel = std::stoi(m[1].str());
     c.conn_index = m[2].matched ? std::stoi(m[2].str()) : -1;
     c.src_rank = std::stoi(m[3].str());
-    c.src_device = std::stoi(m[4].str());
+    c.src_tag = m[4].str();
+    c.src_device = device_of_tag(c.src_tag);
     c.dst_rank = std::stoi(m[5].str());
-    c.dst_device = std::stoi(m[6].str());
+    c.dst_tag = m[6].str();
+    c.dst_device = device_of_tag(c.dst_tag);
     c.via = m[7].str();
     c.transport = transport_class(c.via);
     log.connections.push_back(std::move(c));
@@ -64,19 +103,30 @@ void parse_info(const std::string& msg, NcclLog& log) {
     if (auto v = number_before(msg, "p2p channels per peer")) log.p2p_channels_per_peer = v;
     return;
   }
-  if (std::regex_search(msg, m, complete_re())) {
+  if (std::regex_search(msg, m, init_re())) {
     LoggedRank r;
     r.rank = std::stoi(m[1].str());
     r.nranks = std::stoi(m[2].str());
     r.cuda_device = std::stoi(m[3].str());
-    r.nvml_device = std::stoi(m[4].str());
+    r.nvml_device = m[4].matched ? std::stoi(m[4].str()) : r.cuda_device;
     r.bus_id = m[5].str();
-    auto same = std::find_if(log.ranks.begin(), log.ranks.end(), [&](const LoggedRank& x) { return x.rank == r.rank; });
-    if (same != log.ranks.end()) {
-      *same = r;
-    } else {
-      log.ranks.push_back(r);
+    r.complete = m[6].str() == "COMPLETE";
+    std::smatch p;
+    if (std::regex_search(prefix, p, prefix_re())) {
+      r.host = p[1].str();
+      r.pid = std::stoi(p[2].str());
     }
+    auto same = std::find_if(log.ranks.begin(), log.ranks.end(), [&](const LoggedRank& x) { return x.rank == r.rank; });
+    if (same == log.ranks.end()) {
+      log.ranks.push_back(r);
+    } else if (r.complete || !same->complete) {
+      *same = r;  // the last communicator's line wins; START never replaces COMPLETE
+    }
+    return;
+  }
+  if (msg.find("Init COMPLETE") != std::string::npos || msg.find("Init START") != std::string::npos ||
+      (msg.rfind("Channel ", 0) == 0 && msg.find(" via ") != std::string::npos)) {
+    ++log.unreadable_lines;  // looks like an init or connection line, but is cut or mangled
     return;
   }
   const std::string version_tag = "NCCL version ";
@@ -86,6 +136,7 @@ void parse_info(const std::string& msg, NcclLog& log) {
     return;
   }
   if (msg.rfind("NCCL_P2P_DISABLE set by environment to 1", 0) == 0) log.p2p_disabled_by_env = true;
+  if (explains_missing_p2p(msg)) add_explanation(log, msg);
 }
 
 }  // namespace
@@ -116,14 +167,51 @@ NcclLog parse_nccl_log(const std::string& text) {
     // Lines start with "host:pid:tid [dev] " (optionally a timestamp before it); the message
     // follows the level tag.
     auto at = line.find(info_tag);
-    if (at != std::string::npos) {
-      parse_info(line.substr(at + info_tag.size()), log);
+    const bool info = at != std::string::npos;
+    if (!info) at = line.find(warn_tag);
+    if (at == std::string::npos) {
+      // Not an NCCL line (the application's own output), unless it is a mangled one.
+      if (has_foreign_bytes(line) && line.find("NCCL") != std::string::npos) ++log.unreadable_lines;
       continue;
     }
-    at = line.find(warn_tag);
-    if (at != std::string::npos) log.warnings.push_back(line.substr(at + warn_tag.size()));
+    ++log.nccl_lines;
+    if (has_foreign_bytes(line)) {
+      ++log.unreadable_lines;
+      continue;
+    }
+    const std::string msg = line.substr(at + info_tag.size());
+    if (info) {
+      parse_info(msg, line.substr(0, at), log);
+    } else {
+      log.warnings.push_back(msg);
+      if (explains_missing_p2p(msg)) add_explanation(log, msg);
+    }
   }
   return log;
+}
+
+void merge_nccl_log(NcclLog& into, const NcclLog& more) {
+  into.connections.insert(into.connections.end(), more.connections.begin(), more.connections.end());
+  for (const LoggedRank& r : more.ranks) {
+    auto same = std::find_if(into.ranks.begin(), into.ranks.end(), [&](const LoggedRank& x) { return x.rank == r.rank; });
+    if (same == into.ranks.end()) {
+      into.ranks.push_back(r);
+    } else if (r.complete || !same->complete) {
+      *same = r;
+    }
+  }
+  std::sort(into.ranks.begin(), into.ranks.end(), [](const LoggedRank& a, const LoggedRank& b) { return a.rank < b.rank; });
+  if (!into.rings) into.rings = more.rings;
+  if (!into.coll_channels) into.coll_channels = more.coll_channels;
+  if (!into.nvls_channels) into.nvls_channels = more.nvls_channels;
+  if (!into.p2p_channels) into.p2p_channels = more.p2p_channels;
+  if (!into.p2p_channels_per_peer) into.p2p_channels_per_peer = more.p2p_channels_per_peer;
+  if (into.version.empty()) into.version = more.version;
+  into.p2p_disabled_by_env = into.p2p_disabled_by_env || more.p2p_disabled_by_env;
+  into.warnings.insert(into.warnings.end(), more.warnings.begin(), more.warnings.end());
+  for (const auto& e : more.p2p_explanations) add_explanation(into, e);
+  into.nccl_lines += more.nccl_lines;
+  into.unreadable_lines += more.unreadable_lines;
 }
 
 TransportMatrix transport_matrix(const NcclLog& log, int nranks) {

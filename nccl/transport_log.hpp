@@ -15,9 +15,11 @@ struct LoggedConnection {
   int channel = 0;
   int conn_index = -1;  // the "/I" part; SHM lines have none
   int src_rank = 0;
-  int src_device = 0;  // NCCL prints the NVML index here
+  int src_device = 0;  // NCCL 2.19+ prints the device index here (older releases the bus id: see src_tag)
   int dst_rank = 0;
   int dst_device = 0;
+  std::string src_tag;  // the bracket text as printed: "1" (2.19+) or "1a000" (a bus id, 2.18 and older)
+  std::string dst_tag;
   std::string transport;  // transport_class(via)
   std::string via;        // text after "via ", e.g. "P2P/CUMEM/read", "SHM/direct/direct"
 };
@@ -27,8 +29,11 @@ struct LoggedRank {
   int rank = 0;
   int nranks = 0;
   int cuda_device = 0;
-  int nvml_device = 0;
+  int nvml_device = 0;  // NCCL 2.11 and older print none: the CUDA device then
   std::string bus_id;  // as NCCL prints it: hex without separators ("18000")
+  std::string host;    // from the line's "host:pid:tid [dev]" prefix; "" without one
+  std::optional<int> pid;
+  bool complete = false;  // "Init COMPLETE" seen (else only "Init START": the rank may have hung in init)
 };
 
 struct NcclLog {
@@ -42,9 +47,20 @@ struct NcclLog {
   std::string version;                // "2.28.3+cuda12.9" from "NCCL version ..."
   bool p2p_disabled_by_env = false;   // "NCCL_P2P_DISABLE set by environment to 1"
   std::vector<std::string> warnings;  // text of every "NCCL WARN" line
+  // The lines that explain a missing P2P path ("P2P is disabled between connected GPUs 1 and 0",
+  // "Could not enable P2P between dev 0(=5000) and dev 1(=8000)", NCCL_P2P_DISABLE/LEVEL set
+  // by environment, ...), each once, in the order first seen.
+  std::vector<std::string> p2p_explanations;
+  int nccl_lines = 0;        // lines carrying "NCCL INFO" or "NCCL WARN"
+  int unreadable_lines = 0;  // lines that look like connection or init lines but could not be read,
+                             // or carry bytes no log line has (a cut or mangled file)
 };
 
 NcclLog parse_nccl_log(const std::string& text);
+
+// Several logs of one run (one per rank, or one per host) read as one: connections and
+// explanations in file order, ranks merged by rank number, counts summed.
+void merge_nccl_log(NcclLog& into, const NcclLog& more);
 
 // The transport family of a "via" text: P2P/direct (same process, plain pointers), P2P/CUMEM,
 // P2P/IPC, P2P/MNNVL, P2P/indirect (through another GPU), SHM (through host memory),

@@ -18,21 +18,36 @@ struct Figure {
   std::string detail;
   bool judged = true;  // large enough to judge
   bool lower_is_better = false;
+  std::string source;  // imported figures: "nvbandwidth v0.8 host_to_device_memcpy_ce"
 };
+
+std::string source_text(const std::optional<bench::FigureSource>& s) {
+  if (!s) return "";
+  return s->tool + (s->version.empty() ? "" : " " + s->version) + " " + s->figure;
+}
+
+// NCCL records carry no per-figure source: an imported document's nccl-tests files name it.
+std::string nccl_tests_source(const bench::BenchDocument& d) {
+  for (const auto& f : d.imported)
+    if (f.tool == "nccl-tests") return "nccl-tests" + (f.version.empty() ? "" : " " + f.version);
+  return "";
+}
 
 using Figures = std::map<std::string, Figure>;
 
 // NCCL results: busbw, the figure nccl-tests users read, except with one rank, where every
 // busbw factor is 0 and algbw is the only figure that moves. The rank count is part of the key,
 // so runs on different numbers of GPUs are never judged against each other.
-void add_collectives(Figures& out, const nccl::NcclRun& run, const std::string& prefix, const CompareOptions& o) {
+void add_collectives(Figures& out, const nccl::NcclRun& run, const std::string& prefix, const CompareOptions& o,
+                     const std::string& source) {
   for (const auto& r : run.results) {
     const bool one_rank = r.nranks <= 1;
     std::string key = prefix + "nccl " + r.collective + " " + r.dtype + (r.in_place ? " in_place" : " out_of_place") +
                       " " + std::to_string(r.nranks) + "r";
     if (r.src_rank && r.dst_rank) key += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
     key += " " + bench::format_bytes(r.size_bytes) + (one_rank ? " algbw" : " busbw");
-    out[key] = Figure{one_rank ? r.algbw_gbps : r.busbw_gbps, r.status, r.detail, r.size_bytes >= o.min_bytes, false};
+    out[key] = Figure{one_rank ? r.algbw_gbps : r.busbw_gbps, r.status, r.detail, r.size_bytes >= o.min_bytes, false,
+                      source.empty() ? "" : source + " " + r.collective + "_perf"};
   }
 }
 
@@ -41,15 +56,17 @@ Figures figures_of(const bench::BenchDocument& d, const std::string& source, con
   for (const auto& b : d.bandwidth) {
     std::string key = b.case_name + " " + b.src + "->" + b.dst + (b.part.empty() ? "" : " " + b.part) + " " +
                       bench::format_bytes(b.bytes);
-    out[key] = Figure{b.median_gbps, b.status, b.detail, b.bytes >= o.min_bytes, false};
+    out[key] = Figure{b.median_gbps, b.status, b.detail, b.bytes >= o.min_bytes, false, source_text(b.source)};
   }
   for (const auto& l : d.latency) {
-    out[l.case_name + " " + l.src + "->" + l.dst] = Figure{l.median_ns, l.status, l.detail, true, true};
+    out[l.case_name + " " + l.src + "->" + l.dst] =
+        Figure{l.median_ns, l.status, l.detail, true, true, source_text(l.source)};
   }
   if (!d.nccl.is_null()) {
     const nccl::NcclReport report = nccl::nccl_report_from_document(d, source);
-    add_collectives(out, report.run, "", o);
-    if (report.p2p_off) add_collectives(out, *report.p2p_off, "p2p_off ", o);
+    const std::string tests = nccl_tests_source(d);
+    add_collectives(out, report.run, "", o, tests);
+    if (report.p2p_off) add_collectives(out, *report.p2p_off, "p2p_off ", o, tests);
   }
   return out;
 }
@@ -61,10 +78,14 @@ FigureChange judge(const std::string& key, const Figure* base, const Figure* run
   c.run_status = run ? run->status : "missing";
   const Figure* any = run ? run : base;
   c.unit = any->lower_is_better ? "ns" : "GB/s";
-  if (base) c.baseline = base->median;
+  if (base) {
+    c.baseline = base->median;
+    c.baseline_source = base->source;
+  }
   if (run) {
     c.run = run->median;
     c.detail = run->detail;
+    c.run_source = run->source;
   }
   if (!base) {
     c.verdict = "new";
@@ -102,7 +123,9 @@ int Comparison::regressions() const {
 
 Comparison compare_runs(const bench::BenchDocument& baseline, const bench::BenchDocument& run,
                         const CompareOptions& options) {
-  if (baseline.written_by != run.written_by) {
+  // An imported document holds peer tools' figures of either kind: it stands against both.
+  const bool imported = baseline.written_by == "import" || run.written_by == "import";
+  if (baseline.written_by != run.written_by && !imported) {
     throw InputError("compare: the baseline was written by `p2pcheck " + baseline.written_by + "`, the run by `p2pcheck " +
                      run.written_by + "`; compare documents of the same kind");
   }
@@ -123,7 +146,29 @@ Comparison compare_runs(const bench::BenchDocument& baseline, const bench::Bench
   for (const auto& [key, fig] : now) {
     if (base.count(key) == 0) c.figures.push_back(judge(key, nullptr, &fig, options));
   }
+  // A peer tool measured only its own figures: what it never measured is not "missing".
+  if (imported) {
+    for (auto& f : c.figures)
+      if (f.verdict == "new" || f.verdict == "missing") f.verdict = "one side only";
+  }
   return c;
+}
+
+std::string imported_lines(const bench::BenchDocument& baseline, const bench::BenchDocument& run) {
+  std::string out;
+  for (const auto& [name, doc] : {std::pair{"baseline", &baseline}, std::pair{"run", &run}}) {
+    if (doc->imported.empty()) {
+      if (!baseline.imported.empty() || !run.imported.empty())
+        out += std::string("note: the ") + name + " was measured by p2pcheck " + doc->tool_version + " (`p2pcheck " +
+               doc->written_by + "`)\n";
+      continue;
+    }
+    out += std::string("note: the ") + name + " was imported from " + bench::imported_from(*doc) +
+           "\n  its figures are matched to p2pcheck's by meaning:\n";
+    for (const auto& f : doc->imported)
+      for (const auto& m : f.mappings) out += "    " + f.tool + " " + m + "\n";
+  }
+  return out;
 }
 
 std::string logical_gpus_lines(const bench::BenchDocument& baseline, const bench::BenchDocument& run) {
@@ -151,7 +196,8 @@ std::string format_comparison(const Comparison& c, const std::string& baseline_n
     return std::string(b);
   };
   for (const auto& f : c.figures) {
-    if (f.verdict == "same" || f.verdict == "not judged") continue;  // the table lists what moved
+    // The table lists what moved.
+    if (f.verdict == "same" || f.verdict == "not judged" || f.verdict == "one side only") continue;
     std::string change = "-";
     if (f.change_pct) {
       char b[32];
@@ -163,14 +209,21 @@ std::string format_comparison(const Comparison& c, const std::string& baseline_n
                   f.verdict.c_str(), f.detail.empty() || f.verdict != "lost" ? "" : (" (" + f.detail + ")").c_str());
     out += line;
   }
-  int same = 0, unjudged = 0;
+  int same = 0, unjudged = 0, one_sided = 0;
   for (const auto& f : c.figures) {
     same += f.verdict == "same";
     unjudged += f.verdict == "not judged";
+    one_sided += f.verdict == "one side only";
   }
   std::snprintf(line, sizeof line, "\n%d figures compared: %d regressed or lost, %d unchanged, %d not judged\n",
-                static_cast<int>(c.figures.size()), c.regressions(), same, unjudged);
+                static_cast<int>(c.figures.size()) - one_sided, c.regressions(), same, unjudged);
   out += line;
+  if (one_sided > 0) {
+    std::snprintf(line, sizeof line,
+                  "%d figures on one side only, not shown: an imported document holds what its tool measured\n",
+                  one_sided);
+    out += line;
+  }
   return out;
 }
 

@@ -30,9 +30,14 @@ struct FigureChange {
   std::optional<double> change_pct;  // (run - baseline) / baseline * 100
   std::string baseline_status;       // ok | waived | failed | error | missing
   std::string run_status;
-  // regressed | improved | same | lost (ok before, not now) | new | missing | not judged
+  // regressed | improved | same | lost (ok before, not now) | new | missing | not judged |
+  // one side only (new or missing where a side was imported: a peer tool measures only its own figures)
   std::string verdict;
   std::string detail;  // why: the run's waiver or failure text
+  // Imported figures: the tool, version and the tool's own name of the figure ("nvbandwidth v0.8
+  // device_to_device_memcpy_read_ce"), matched by meaning to p2pcheck's key; "" for p2pcheck's own.
+  std::string baseline_source;
+  std::string run_source;
 };
 
 struct Comparison {
@@ -41,10 +46,15 @@ struct Comparison {
 };
 
 // InputError ("baseline: ..." / "run: ...") for a malformed NCCL section, for documents
-// written by different subcommands (bench against nccl: nothing could be judged), and for a
+// written by different subcommands (bench against nccl: nothing could be judged; an imported
+// document may stand against either), and for a
 // logical-GPU run against a physical one without options.allow_logical.
 Comparison compare_runs(const bench::BenchDocument& baseline, const bench::BenchDocument& run,
                         const CompareOptions& options);
+
+// The lines saying which side was imported from which peer tool and version, and how its figures
+// were matched by meaning to p2pcheck's ("" when both sides are p2pcheck's own runs).
+std::string imported_lines(const bench::BenchDocument& baseline, const bench::BenchDocument& run);
 
 // The lines saying which side ran on logical GPUs ("" when neither did).
 std::string logical_gpus_lines(const bench::BenchDocument& baseline, const bench::BenchDocument& run);

@@ -18,7 +18,8 @@ GpuPairing pair_gpus(const TopologySnapshot& first, const TopologySnapshot& seco
   }
   std::map<std::string, std::size_t> second_index;
   for (std::size_t i = 0; i < n; ++i) second_index[second.gpus[i].pci_bus_id] = i;
-  bool same_ids = second_index.size() == n;
+  // An nvidia-smi capture has no bus ids: "" on both sides is no match, whatever the count.
+  bool same_ids = second_index.size() == n && second_index.count("") == 0;
   for (const Gpu& g : first.gpus) same_ids = same_ids && second_index.count(g.pci_bus_id) == 1;
   p.by = same_ids ? "pci_bus_id" : "index";
   for (std::size_t i = 0; i < n; ++i) p.other.push_back(same_ids ? second_index.at(first.gpus[i].pci_bus_id) : i);
@@ -42,6 +43,8 @@ TopologyDiff diff_topologies(const TopologySnapshot& before, const TopologySnaps
   d.counts_after = count_pair_classes(after);
   const GpuPairing pairing = pair_gpus(before, after);
   d.pairing = pairing.by;
+  d.bus_ids_unknown = std::any_of(before.gpus.begin(), before.gpus.end(), [](const Gpu& g) { return g.pci_bus_id.empty(); }) ||
+                      std::any_of(after.gpus.begin(), after.gpus.end(), [](const Gpu& g) { return g.pci_bus_id.empty(); });
   if (pairing.by == "none") return d;
   for (std::size_t i = 0; i < d.gpus_before; ++i)
     d.matched_bus_ids.emplace_back(before.gpus[i].pci_bus_id, after.gpus[pairing.other[i]].pci_bus_id);
@@ -56,7 +59,11 @@ TopologyDiff diff_topologies(const TopologySnapshot& before, const TopologySnaps
       c.after = matrix_label(after, c.other_a, c.other_b);
       c.pcie_before = to_string(before.pcie_matrix.at(i).at(j));
       c.pcie_after = to_string(after.pcie_matrix.at(c.other_a).at(c.other_b));
-      if (c.before != c.after || c.pcie_before != c.pcie_after) d.changed.push_back(std::move(c));
+      // Where a capture hides the PCIe class under NV#, only the shown labels can be compared.
+      const bool pcie_comparable =
+          pcie_class_known(before, i, j) && pcie_class_known(after, c.other_a, c.other_b);
+      if (!pcie_comparable) c.pcie_before = c.pcie_after = "";
+      if (c.before != c.after || (pcie_comparable && c.pcie_before != c.pcie_after)) d.changed.push_back(std::move(c));
     }
   }
   return d;
@@ -91,6 +98,7 @@ void to_json(nlohmann::json& j, const TopologyDiff& d) {
        {"gpus_before", d.gpus_before},
        {"gpus_after", d.gpus_after},
        {"pairing", d.pairing},
+       {"bus_ids_unknown", d.bus_ids_unknown},
        {"matched_bus_ids", d.matched_bus_ids},
        {"changed", std::move(changed)},
        {"counts_before", d.counts_before},
@@ -100,8 +108,10 @@ void to_json(nlohmann::json& j, const TopologyDiff& d) {
 namespace {
 
 std::string label_of(const std::string& shown, const std::string& pcie) {
-  return shown == pcie ? shown : shown + " (PCIe " + pcie + ")";
+  return shown == pcie || pcie.empty() ? shown : shown + " (PCIe " + pcie + ")";
 }
+
+std::string bus_id_or_unknown(const std::string& id) { return id.empty() ? "(no bus id)" : id; }
 
 }  // namespace
 
@@ -117,9 +127,15 @@ std::string format_diff_text(const TopologyDiff& d, const std::string& name_befo
       out << "GPUs matched by PCI bus id\n";
     } else {
       // A guest renumbers its buses, so say exactly which GPUs were put side by side.
-      out << "GPUs matched by index (PCI bus order): the two sides have different PCI bus ids\n";
+      if (d.bus_ids_unknown) {
+        out << "GPUs matched by index: an nvidia-smi topo -m capture carries no PCI bus ids, so GPU<n> of A is "
+               "put beside GPU<n> of B\n";
+      } else {
+        out << "GPUs matched by index (PCI bus order): the two sides have different PCI bus ids\n";
+      }
       for (std::size_t i = 0; i < d.matched_bus_ids.size(); ++i)
-        out << "  GPU" << i << "  A " << d.matched_bus_ids[i].first << "  B " << d.matched_bus_ids[i].second << "\n";
+        out << "  GPU" << i << "  A " << bus_id_or_unknown(d.matched_bus_ids[i].first) << "  B "
+            << bus_id_or_unknown(d.matched_bus_ids[i].second) << "\n";
     }
     out << d.changed.size() << " of " << pairs << " pairs changed class\n";
     for (const PairChange& c : d.changed) {

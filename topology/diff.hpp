@@ -26,7 +26,8 @@ struct PairChange {
   std::size_t gpu_a = 0, gpu_b = 0;      // indexes on the first side (gpu_a < gpu_b)
   std::size_t other_a = 0, other_b = 0;  // the paired indexes on the second side
   std::string before, after;             // matrix labels ("PHB", "NV12", ...)
-  std::string pcie_before, pcie_after;   // PCIe classes, which differ even where NVLink hides it
+  std::string pcie_before, pcie_after;   // PCIe classes, which differ even where NVLink hides it; "" where a
+                                         // capture (nvidia-smi) hides it under NV#
 };
 
 // Unordered pairs (i < j) per matrix label.
@@ -36,6 +37,7 @@ ClassCounts count_pair_classes(const TopologySnapshot& t);
 struct TopologyDiff {
   std::size_t gpus_before = 0, gpus_after = 0;
   std::string pairing;  // as GpuPairing::by
+  bool bus_ids_unknown = false;  // a side (an nvidia-smi capture) names no PCI bus ids
   // (first side, second side) PCI bus id of each GPU pair put side by side, first side's order.
   std::vector<std::pair<std::string, std::string>> matched_bus_ids;
   std::vector<PairChange> changed;

@@ -19,11 +19,12 @@ void add(GateDecision& d, std::string rule, std::string verdict, std::string mes
 }
 
 std::string gpu_name(const TopologySnapshot& t, std::size_t i) {
+  if (t.gpus[i].pci_bus_id.empty()) return "GPU" + std::to_string(i);
   return "GPU" + std::to_string(i) + " (" + t.gpus[i].pci_bus_id + ")";
 }
 
 std::string shown_pair(const std::string& label, const std::string& pcie) {
-  return label == pcie ? label : label + " over PCIe " + pcie;
+  return label == pcie || pcie.empty() ? label : label + " over PCIe " + pcie;
 }
 
 void check_expected(const TopologySnapshot& t, const TopologySnapshot& golden, GateDecision& d) {
@@ -38,7 +39,10 @@ void check_expected(const TopologySnapshot& t, const TopologySnapshot& golden, G
   }
   add(d, "expect.gpu_count", "pass", here + ", as in the golden topology");
   if (diff.pairing == "index")
-    add(d, "note", "note", "GPUs matched to the golden topology by index (PCI bus order): their PCI bus ids differ");
+    add(d, "note", "note",
+        diff.bus_ids_unknown
+            ? "GPUs matched to the golden topology by index: an nvidia-smi topo -m capture carries no PCI bus ids"
+            : "GPUs matched to the golden topology by index (PCI bus order): their PCI bus ids differ");
   for (const PairChange& c : diff.changed) {
     std::string message = pair_name(c.gpu_a, c.gpu_b) + ": " + shown_pair(c.before, c.pcie_before) + " here, " +
                           shown_pair(c.after, c.pcie_after) + " in the golden topology";
@@ -113,7 +117,30 @@ void check_links(const TopologySnapshot& t, const MinLink& min, GateDecision& d)
     add(d, "policy.min_link", "pass", "all " + std::to_string(t.gpus.size()) + " GPUs at " + wanted + " or better");
 }
 
+// require_p2p from an `nvidia-smi topo -p2p` capture: what the driver said then, for every pair.
+void check_captured_p2p(const TopologySnapshot& t, GateDecision& d) {
+  bool all_ok = true;
+  for (std::size_t i = 0; i < t.gpus.size(); ++i) {
+    for (std::size_t j = 0; j < t.gpus.size(); ++j) {
+      if (i == j) continue;
+      const auto code = p2p_status_of(t, i, j);
+      if (code && *code == "OK") continue;
+      all_ok = false;
+      add(d, "policy.require_p2p", "block",
+          pair_name(i, j) + ": no P2P in the nvidia-smi topo -p2p capture (" +
+              (code ? describe_p2p_status(*code) : std::string("pair missing from the capture")) + ")",
+          {i, j});
+    }
+  }
+  d.p2p_check = all_ok ? "passed" : "failed";
+  if (all_ok) add(d, "policy.require_p2p", "pass", "every pair is OK in the nvidia-smi topo -p2p capture");
+}
+
 void check_peer_access(const TopologySnapshot& t, const PeerAccessCheck& peer_access, GateDecision& d) {
+  if (!peer_access && !t.p2p_status.empty()) {
+    check_captured_p2p(t, d);
+    return;
+  }
   if (!peer_access) {
     d.p2p_check = "needs a live CUDA check";
     add(d, "policy.require_p2p", "pending", "require_p2p: needs a live CUDA check (bench runs it before measuring)");

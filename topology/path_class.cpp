@@ -31,3 +31,43 @@ std::optional<PathClass> path_class_from_string(const std::string& s) {
 }
 
 }  // namespace p2p::topo
+
+namespace p2p::topo {
+
+bool pcie_class_known(const TopologySnapshot& t, std::size_t a, std::size_t b) {
+  if (!t.pcie_hidden_by_nvlink) return true;
+  return a >= t.nvlink_count.size() || b >= t.nvlink_count[a].size() || t.nvlink_count[a][b] == 0;
+}
+
+std::optional<std::string> p2p_status_of(const TopologySnapshot& t, std::size_t a, std::size_t b) {
+  // Peer access is a question of reads and writes; NVLink, atomics and prop captures answer it
+  // only where nothing else was captured.
+  bool have_read_write = false;
+  for (const P2pStatus& s : t.p2p_status) have_read_write |= s.capability == "read" || s.capability == "write";
+  std::optional<std::string> seen;
+  for (const P2pStatus& s : t.p2p_status) {
+    if (have_read_write && s.capability != "read" && s.capability != "write") continue;
+    if (a >= s.cells.size() || b >= s.cells[a].size()) continue;
+    const std::string& code = s.cells[a][b];
+    if (!seen || (*seen == "OK" && code != "OK")) seen = code;
+  }
+  return seen;
+}
+
+std::string describe_p2p_status(const std::string& code) {
+  static const std::pair<const char*, const char*> kLegend[] = {
+      {"X", "self"},
+      {"OK", "status OK"},
+      {"CNS", "chipset not supported"},
+      {"GNS", "GPU not supported"},
+      {"TNS", "topology not supported"},
+      {"NS", "not supported"},
+      {"DR", "disabled by regkey"},
+      {"U", "unknown"},
+  };
+  for (const auto& [c, what] : kLegend)
+    if (code == c) return code + " (" + what + ")";
+  return code;
+}
+
+}  // namespace p2p::topo

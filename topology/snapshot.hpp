@@ -49,14 +49,43 @@ struct Environment {
   std::vector<std::string> evidence;    // what the decision was based on
 };
 
+// A network adapter a capture names beside the GPUs (`nvidia-smi topo -m` NIC rows and columns).
+// Kept apart from the GPUs: it is never counted as one, never paired with one in a diff.
+struct Nic {
+  std::string name;                      // "NIC0", or the device name older captures print ("mlx5_0")
+  std::string device;                    // from the capture's NIC legend ("mlx5_0"); "" where cut off
+  std::vector<std::string> gpu_paths;    // the class of the path to each GPU, as printed ("PIX", "SYS")
+};
+
+// Per ordered GPU pair, what `nvidia-smi topo -p2p r|w|n|a|p` said: "OK", "CNS", "GNS", "TNS", "NS",
+// "DR", "U" ("X" on the diagonal). Empty when nobody captured it.
+struct P2pStatus {
+  std::string capability;                       // read | write | nvlink | atomics | prop
+  std::vector<std::vector<std::string>> cells;  // [i][j]
+};
+
 struct TopologySnapshot {
   static constexpr int kSchemaVersion = 1;
-  std::string source;                               // "live", or the file it came from
+  // "live", the file it came from, or "nvidia-smi" for a text capture of `nvidia-smi topo -m`
+  // (which carries no PCI bus ids, links or PCIe tree: those are unknown, and null in JSON).
+  std::string source;
   std::string hostname;
   std::vector<Gpu> gpus;                            // sorted by pci_bus_id; index = GPU#
   std::vector<std::vector<PathClass>> pcie_matrix;  // from PCIe alone
   std::vector<std::vector<int>> nvlink_count;       // [i][j] links; 0 = none
+  // nvidia-smi prints NV# where NVLink joins a pair and hides the PCIe class under it: there,
+  // pcie_matrix holds a placeholder (SYS), JSON writes null, and diff does not compare it.
+  bool pcie_hidden_by_nvlink = false;
   Environment environment;
+  std::vector<Nic> nics;                            // only from nvidia-smi captures; empty otherwise
+  std::vector<P2pStatus> p2p_status;                // from `nvidia-smi topo -p2p` captures; empty = not captured
 };
+
+// False where the snapshot cannot say the PCIe class of the pair (hidden under NV#).
+bool pcie_class_known(const TopologySnapshot& t, std::size_t a, std::size_t b);
+// The first captured P2P status of the pair; nullopt when none was captured.
+std::optional<std::string> p2p_status_of(const TopologySnapshot& t, std::size_t a, std::size_t b);
+// "CNS (chipset not supported)": the nvidia-smi legend of a status code.
+std::string describe_p2p_status(const std::string& code);
 
 }  // namespace p2p::topo

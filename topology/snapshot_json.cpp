@@ -71,7 +71,8 @@ void from_json(const json& j, PcieLink& l) {
 }
 
 void to_json(json& j, const Gpu& g) {
-  j = {{"pci_bus_id", g.pci_bus_id},
+  // An nvidia-smi capture names no bus id: unknown, so null.
+  j = {{"pci_bus_id", g.pci_bus_id.empty() ? json(nullptr) : json(g.pci_bus_id)},
        {"vendor_id", pci_id_text(g.vendor_id)},
        {"device_id", pci_id_text(g.device_id)},
        {"name", g.name},
@@ -84,7 +85,7 @@ void to_json(json& j, const Gpu& g) {
 }
 
 void from_json(const json& j, Gpu& g) {
-  j.at("pci_bus_id").get_to(g.pci_bus_id);
+  g.pci_bus_id = optional_at<std::string>(j, "pci_bus_id").value_or("");
   g.vendor_id = pci_id_from_text(j.at("vendor_id").get<std::string>(), "vendor_id");
   g.device_id = pci_id_from_text(j.at("device_id").get<std::string>(), "device_id");
   j.at("name").get_to(g.name);
@@ -104,9 +105,10 @@ void to_json(json& j, const TopologySnapshot& t) {
     gpus.push_back(std::move(g));
   }
   json pcie = json::array();
-  for (const auto& row : t.pcie_matrix) {
+  for (std::size_t a = 0; a < t.pcie_matrix.size(); ++a) {
     json r = json::array();
-    for (PathClass c : row) r.push_back(to_string(c));
+    for (std::size_t b = 0; b < t.pcie_matrix[a].size(); ++b)
+      r.push_back(pcie_class_known(t, a, b) ? json(to_string(t.pcie_matrix[a][b])) : json(nullptr));
     pcie.push_back(std::move(r));
   }
   j = {{"schema_version", TopologySnapshot::kSchemaVersion},
@@ -116,6 +118,17 @@ void to_json(json& j, const TopologySnapshot& t) {
        {"pcie_matrix", std::move(pcie)},
        {"matrix", display_matrix(t)},
        {"environment", t.environment}};
+  // Added within schema 1, only where a capture supplied them, so other snapshots are unchanged.
+  if (!t.nics.empty()) {
+    json nics = json::array();
+    for (const Nic& n : t.nics) nics.push_back({{"name", n.name}, {"device", n.device}, {"gpu_paths", n.gpu_paths}});
+    j["nics"] = std::move(nics);
+  }
+  if (!t.p2p_status.empty()) {
+    json p2p = json::array();
+    for (const P2pStatus& s : t.p2p_status) p2p.push_back({{"capability", s.capability}, {"cells", s.cells}});
+    j["p2p_status"] = std::move(p2p);
+  }
 }
 
 void from_json(const json& j, TopologySnapshot& t) {
@@ -129,7 +142,22 @@ void from_json(const json& j, TopologySnapshot& t) {
   if (t.gpus.empty()) throw FormatError("`gpus` is empty: a snapshot records at least one NVIDIA GPU");
   j.at("environment").get_to(t.environment);
   const std::size_t n = t.gpus.size();
-  const auto pcie = read_square(j, "pcie_matrix", n);
+  // null cells: the PCIe class an nvidia-smi capture hides under NV# (allowed only there).
+  json pcie_json = j.at("pcie_matrix");
+  bool hidden = false;
+  if (pcie_json.is_array()) {
+    for (auto& row : pcie_json) {
+      if (!row.is_array()) continue;
+      for (auto& cell : row) {
+        if (cell.is_null()) {
+          cell = "SYS";
+          hidden = true;
+        }
+      }
+    }
+  }
+  json pcie_holder = {{"pcie_matrix", pcie_json}};
+  const auto pcie = read_square(pcie_holder, "pcie_matrix", n);
   const auto shown = read_square(j, "matrix", n);
   t.pcie_matrix.assign(n, std::vector<PathClass>(n, PathClass::kSelf));
   t.nvlink_count.assign(n, std::vector<int>(n, 0));
@@ -143,12 +171,39 @@ void from_json(const json& j, TopologySnapshot& t) {
       t.pcie_matrix[a][b] = *c;
       const std::string& label = shown[a][b];
       const int links = nvlink_count_from_label(label);
+      if (j.at("pcie_matrix").at(a).at(b).is_null() && (diagonal || links == 0))
+        throw FormatError(cell_name("pcie_matrix", a, b) + ": null is allowed only where `matrix` says NV<n>");
       if (!diagonal && links > 0) {
         t.nvlink_count[a][b] = links;
       } else if (label != pcie[a][b]) {
         throw FormatError(cell_name("matrix", a, b) + ": \"" + label + "\" is neither NV<n> nor the PCIe class \"" +
                           pcie[a][b] + "\"");
       }
+    }
+  }
+  t.pcie_hidden_by_nvlink = hidden;
+  t.nics.clear();
+  if (j.contains("nics")) {
+    for (const auto& n : j.at("nics")) {
+      Nic nic;
+      n.at("name").get_to(nic.name);
+      n.at("device").get_to(nic.device);
+      n.at("gpu_paths").get_to(nic.gpu_paths);
+      if (nic.gpu_paths.size() != t.gpus.size())
+        throw FormatError("nics: \"" + nic.name + "\" must name one path per GPU");
+      t.nics.push_back(std::move(nic));
+    }
+  }
+  t.p2p_status.clear();
+  if (j.contains("p2p_status")) {
+    for (const auto& s : j.at("p2p_status")) {
+      P2pStatus status;
+      s.at("capability").get_to(status.capability);
+      s.at("cells").get_to(status.cells);
+      if (status.cells.size() != n) throw FormatError("p2p_status: one row per GPU expected");
+      for (const auto& row : status.cells)
+        if (row.size() != n) throw FormatError("p2p_status: must be " + std::to_string(n) + " x " + std::to_string(n));
+      t.p2p_status.push_back(std::move(status));
     }
   }
 }

@@ -48,7 +48,8 @@ std::string format_topology_text(const TopologySnapshot& t) {
     const Gpu& g = t.gpus[i];
     char ids[16];
     std::snprintf(ids, sizeof ids, "%04x:%04x", g.vendor_id, g.device_id);
-    out << "GPU" << i << "  " << g.pci_bus_id << "  [" << ids << "]  " << (g.name.empty() ? "(name unknown)" : g.name)
+    out << "GPU" << i << "  " << (g.pci_bus_id.empty() ? "(no bus id)" : g.pci_bus_id) << "  [" << ids << "]  "
+        << (g.name.empty() ? "(name unknown)" : g.name)
         << "  PCIe " << describe_link(g.link_current);
     if (g.link_max.gen || g.link_max.width || g.link_max.gbps) out << " (max " << describe_link(g.link_max) << ")";
     out << "\n";
@@ -73,7 +74,25 @@ std::string format_topology_text(const TopologySnapshot& t) {
     out << std::setw(static_cast<int>(cpu_width)) << (g.cpuset.empty() ? "N/A" : g.cpuset)
         << (g.numa_node >= 0 ? std::to_string(g.numa_node) : "N/A") << "\n";
   }
-  out << std::right << "\n" << kLegend << "\n";
+  out << std::right << "\n";
+  for (const Nic& nic : t.nics) {
+    out << nic.name << (nic.device.empty() || nic.device == nic.name ? "" : " (" + nic.device + ")") << ":";
+    for (std::size_t i = 0; i < nic.gpu_paths.size(); ++i) out << "  GPU" << i << " " << nic.gpu_paths[i];
+    out << "\n";
+  }
+  if (!t.nics.empty()) out << "\n";
+  for (const P2pStatus& s : t.p2p_status) {
+    out << "P2P status (nvidia-smi topo -p2p, " << s.capability << "):\n" << std::left << std::setw(static_cast<int>(cell)) << "";
+    for (std::size_t j = 0; j < n; ++j) out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(j));
+    out << "\n";
+    for (std::size_t i = 0; i < s.cells.size(); ++i) {
+      out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(i));
+      for (const auto& c : s.cells[i]) out << std::setw(static_cast<int>(cell)) << c;
+      out << "\n";
+    }
+    out << std::right << "\n";
+  }
+  out << kLegend << "\n";
   out << "Environment: " << describe_environment(t.environment) << "\n";
   if (t.environment.kind == "vm")
     out << "Note: in a VM the PCIe tree is the hypervisor's emulation; the host's own topology may differ.\n";

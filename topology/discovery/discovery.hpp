@@ -33,10 +33,15 @@ struct LiveProbes {
 // NoGpuError when the host has no NVIDIA GPU.
 TopologySnapshot snapshot_from_this_host(const LiveProbes& probes = {});
 
-// --input: an hwloc XML or a p2pcheck snapshot (JSON), told apart by the first character.
+// --input: an hwloc XML or a p2pcheck snapshot (JSON), told apart by the first character, or a
+// text capture of `nvidia-smi topo -m` (with any `topo -p2p` matrix in the same file), told by
+// its content.
 TopologySnapshot load_topology(const std::string& path);
 // InputError when two GPUs of `t` share a PCI bus id (a crafted or hand-edited file).
 void require_distinct_gpus(const TopologySnapshot& t, const std::string& source);
+
+// --p2p FILE: adds an `nvidia-smi topo -p2p` capture's per-pair status to the snapshot.
+void apply_p2p_status_file(TopologySnapshot& t, const std::string& p2p_path);
 
 // Replaces the snapshot's environment with classify_environment() of EnvironmentFacts JSON
 // recorded where the XML was captured (a sidecar, as `doctor` writes them).

@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "import/nvidia_smi_topo.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/environment.hpp"
 #include "topology/snapshot_json.hpp"
@@ -20,8 +21,15 @@ TopologySnapshot load_topology(const std::string& path) {
     t = snapshot_from_hwloc_xml_text(text, path);
   } else if (text[first] == '{') {
     t = snapshot_from_json(parse_json_text(text, path), path);
+  } else if (import::looks_like_nvidia_smi_topo(text)) {
+    // Text: a pasted `nvidia-smi topo -m` (told by its content: a "GPU0 ..." header and a matrix).
+    t = import::snapshot_from_nvidia_smi_topo(text, path);
+  } else if (import::looks_like_nvidia_smi_p2p(text)) {
+    throw InputError(path + ": an nvidia-smi topo -p2p capture holds P2P status only, no topology: give it with "
+                            "--p2p beside an nvidia-smi topo -m capture");
   } else {
-    throw InputError(path + ": neither an hwloc XML topology nor a p2pcheck snapshot (JSON)");
+    throw InputError(path +
+                     ": neither an hwloc XML topology, a p2pcheck snapshot (JSON) nor an nvidia-smi topo -m capture");
   }
   require_distinct_gpus(t, path);
   return t;
@@ -35,6 +43,11 @@ void require_distinct_gpus(const TopologySnapshot& t, const std::string& source)
       throw InputError(source + ": two GPUs with PCI bus id " + g.pci_bus_id + "; a topology lists each GPU once");
     }
   }
+}
+
+void apply_p2p_status_file(TopologySnapshot& t, const std::string& p2p_path) {
+  const std::string text = read_text_file(p2p_path);
+  import::add_p2p_status(t, import::p2p_status_from_nvidia_smi(text, p2p_path), p2p_path);
 }
 
 void apply_environment_facts_file(TopologySnapshot& t, const std::string& facts_path) {

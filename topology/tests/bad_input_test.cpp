@@ -50,7 +50,8 @@ TEST_F(BadInput, MissingFile) { expect_input_error((dir_ / "nope.xml").string(),
 TEST_F(BadInput, EmptyFile) { expect_input_error(write("empty.xml", "  \n"), "empty file"); }
 
 TEST_F(BadInput, NeitherXmlNorJson) {
-  expect_input_error(write("notes.txt", "GPU0 X PHB\n"), "neither an hwloc XML topology nor a p2pcheck snapshot");
+  expect_input_error(write("notes.txt", "GPU0 X PHB\n"),
+                     "neither an hwloc XML topology, a p2pcheck snapshot (JSON) nor an nvidia-smi topo -m capture");
 }
 
 TEST_F(BadInput, XmlThatIsNotAnHwlocTopology) {

@@ -1,0 +1,31 @@
+// What one peer tool's output becomes: figures in p2pcheck's results schema, each with its
+// source, plus what the output says about the host. The import command merges these into one
+// results document (written_by "import").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/results.hpp"
+#include "nccl/results.hpp"
+
+namespace p2p::import {
+
+struct ImportedFigures {
+  bench::ImportedFile file;
+  std::string hostname;
+  std::string nvidia_driver_version;  // "580.159.04"
+  std::string cuda_driver_version;    // "13.0"
+  std::vector<bench::GpuRecord> gpus;
+  std::vector<bench::BandwidthResult> bandwidth;
+  std::vector<bench::LatencyResult> latency;
+  std::optional<nccl::NcclRun> nccl;  // nccl-tests rows
+};
+
+// "13.0" from CUDA's 13000; "" for 0.
+std::string cuda_version_text(int code);
+// "gpu3".
+std::string gpu_name(int index);
+
+}  // namespace p2p::import

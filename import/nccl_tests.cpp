@@ -1,0 +1,322 @@
+#include "import/nccl_tests.hpp"
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "common/file_io.hpp"
+#include "import/text_lines.hpp"
+#include "nccl/results.hpp"
+
+namespace p2p::import {
+
+namespace {
+
+InputError not_nccl_tests(const std::string& source, const std::string& why) {
+  return InputError(source + ": not nccl-tests output: " + why);
+}
+
+// "./build/all_reduce_perf" or "all_reduce_perf_mpi" -> "all_reduce".
+std::string collective_of_program(std::string p) {
+  const auto slash = p.find_last_of('/');
+  if (slash != std::string::npos) p = p.substr(slash + 1);
+  const auto perf = p.find("_perf");
+  return perf == std::string::npos ? "" : p.substr(0, perf);
+}
+
+// The table's columns, from its header line ("# size count type redop root time algbw ...").
+struct Columns {
+  bool root = false;
+  bool per_iteration = false;
+  bool error_column = false;  // `error` (before 2.10) instead of `#wrong`
+  std::size_t group() const { return per_iteration ? 8 : 4; }
+  std::size_t lead() const { return root ? 5 : 4; }
+};
+
+std::optional<Columns> header_columns(const std::string& line) {
+  if (!starts_with(trim(line), "#")) return std::nullopt;
+  const auto tokens = split_ws(line.substr(line.find('#') + 1));
+  if (tokens.size() < 6 || tokens[0] != "size" || tokens[1] != "count") return std::nullopt;
+  Columns c;
+  c.root = std::find(tokens.begin(), tokens.end(), "root") != tokens.end();
+  c.per_iteration = std::find(tokens.begin(), tokens.end(), "i_min") != tokens.end();
+  c.error_column = std::find(tokens.begin(), tokens.end(), "error") != tokens.end();
+  return c;
+}
+
+std::optional<double> number_or_na(const std::string& t, bool& ok) {
+  ok = true;
+  if (t == "N/A") return std::nullopt;
+  const auto v = parse_number(t);
+  ok = v.has_value();
+  return v;
+}
+
+void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTestsRun& run, const std::string& source,
+              std::size_t line_no) {
+  const std::size_t needed = c.lead() + 2 * c.group();
+  if (tokens.size() < needed)
+    throw not_nccl_tests(source, "line " + std::to_string(line_no) + ": a result row with " +
+                                     std::to_string(tokens.size()) + " fields, " + std::to_string(needed) +
+                                     " expected (cut or mangled)");
+  NcclTestsRow base;
+  const auto size = parse_number(tokens[0]);
+  const auto count = parse_number(tokens[1]);
+  if (!size || !count) throw not_nccl_tests(source, "line " + std::to_string(line_no) + ": size and count must be numbers");
+  base.size_bytes = static_cast<std::uint64_t>(*size);
+  base.count = static_cast<std::uint64_t>(*count);
+  base.type = tokens[2];
+  base.redop = tokens[3];
+  if (c.root) {
+    const int root = std::atoi(tokens[4].c_str());
+    if (root >= 0) base.root = root;
+  }
+  for (int half = 0; half < 2; ++half) {
+    NcclTestsRow r = base;
+    r.in_place = half == 1;
+    const std::size_t at = c.lead() + static_cast<std::size_t>(half) * c.group();
+    bool ok_time = false, ok_alg = false, ok_bus = false, ok_wrong = false;
+    r.time_us = number_or_na(tokens[at], ok_time);
+    r.algbw_gbps = number_or_na(tokens[at + 1], ok_alg);
+    r.busbw_gbps = number_or_na(tokens[at + 2], ok_bus);
+    r.wrong = number_or_na(tokens[at + 3], ok_wrong);
+    if (!ok_time || !ok_alg || !ok_bus || !ok_wrong)
+      throw not_nccl_tests(source, "line " + std::to_string(line_no) + ": a result field is neither a number nor N/A");
+    run.rows.push_back(std::move(r));
+  }
+}
+
+NcclTestsOutput parse_text(const std::string& text, const std::string& source, const std::string& collective) {
+  NcclTestsOutput out;
+  out.format = "text";
+  const auto lines = clean_lines(text);
+  NcclTestsRun* run = nullptr;
+  std::optional<Columns> columns;
+  const auto start_run = [&]() -> NcclTestsRun& {
+    out.runs.emplace_back();
+    out.runs.back().collective = collective;
+    run = &out.runs.back();
+    columns.reset();
+    return *run;
+  };
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string t = trim(lines[i]);
+    if (t.empty()) continue;
+    if (starts_with(t, "# nccl-tests version ")) {
+      const auto tokens = split_ws(t);
+      if (tokens.size() < 4) throw not_nccl_tests(source, "line " + std::to_string(i + 1) + ": a version line without a version");
+      out.version = tokens[3];
+      for (const auto& tok : tokens)
+        if (starts_with(tok, "nccl-library=")) out.nccl_library_code = std::atoi(tok.c_str() + 13);
+      continue;
+    }
+    if (starts_with(t, "# Collective test starting:")) {
+      start_run().collective = collective_of_program(trim(t.substr(27)));
+      continue;
+    }
+    if (starts_with(t, "# nThread ")) {
+      // Older versions start here (no "Collective test starting" line): a new test unless one just began.
+      if (!run || !run->rows.empty() || run->iterations > 0) start_run();
+      const auto tokens = split_ws(t);
+      for (std::size_t k = 0; k + 2 < tokens.size(); ++k) {
+        if (tokens[k] == "warmup" && tokens[k + 1] == "iters:") run->warmup_iterations = std::atoi(tokens[k + 2].c_str());
+        if (tokens[k] == "iters:" && (k == 0 || tokens[k - 1] != "warmup" ) && (k == 0 || tokens[k - 1] != "agg"))
+          run->iterations = std::atoi(tokens[k + 1].c_str());
+      }
+      continue;
+    }
+    if (starts_with(t, "#  Rank") || starts_with(t, "# Rank")) {
+      if (!run) start_run();
+      run->devices.push_back(trim(t.substr(1)));
+      const auto tokens = split_ws(t);
+      for (std::size_t k = 0; k + 1 < tokens.size(); ++k)
+        if (tokens[k] == "on") run->hostname = tokens[k + 1];
+      continue;
+    }
+    if (auto c = header_columns(t)) {
+      if (!run) start_run();
+      columns = c;
+      run->wrong_is_error_magnitude = c->error_column;
+      continue;
+    }
+    if (starts_with(t, "# Avg bus bandwidth")) {
+      const auto value = t.find(':') == std::string::npos ? std::vector<std::string>{} : split_ws(t.substr(t.find(':') + 1));
+      if (run && !value.empty()) run->avg_busbw_gbps = parse_number(value[0]);
+      continue;
+    }
+    if (starts_with(t, "# Out of bounds values")) {
+      if (run) run->out_of_bounds = std::atoi(trim(t.substr(t.find(':') + 1)).c_str());
+      continue;
+    }
+    if (t[0] == '#') continue;
+    // A result row starts with its size; anything else (NCCL INFO lines, warnings) is not ours.
+    const auto tokens = split_ws(t);
+    if (!columns || !parse_number(tokens[0])) continue;
+    read_row(tokens, *columns, *run, source, i + 1);
+  }
+  out.runs.erase(std::remove_if(out.runs.begin(), out.runs.end(), [](const NcclTestsRun& r) { return r.rows.empty(); }),
+                 out.runs.end());
+  if (out.runs.empty()) throw not_nccl_tests(source, "no result table (a \"# size count type ...\" header and its rows)");
+  for (const auto& r : out.runs) {
+    if (r.collective.empty())
+      throw not_nccl_tests(source, "the output does not name its collective (nccl-tests before 2.13): give --collective");
+    if (!r.avg_busbw_gbps) throw not_nccl_tests(source, r.collective + ": no \"# Avg bus bandwidth\" line (cut short?)");
+  }
+  return out;
+}
+
+std::optional<double> json_opt(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null() || !j.at(key).is_number()) return std::nullopt;
+  return j.at(key).get<double>();
+}
+
+NcclTestsOutput parse_json(const std::string& text, const std::string& source, const std::string& collective) {
+  NcclTestsOutput out;
+  out.format = "json";
+  const nlohmann::json doc = parse_json_text(text, source);
+  if (!doc.is_object() || !doc.contains("results") || !doc.contains("nccl_version"))
+    throw not_nccl_tests(source, "a JSON document without \"nccl_version\" and \"results\"");
+  if (doc.at("nccl_version").is_number_integer()) out.nccl_library_code = doc.at("nccl_version").get<int>();
+  NcclTestsRun run;
+  run.collective = collective;
+  if (doc.contains("args") && doc.at("args").is_array() && !doc.at("args").empty() && doc.at("args")[0].is_string())
+    run.collective = collective_of_program(doc.at("args")[0].get<std::string>());
+  const nlohmann::json* config = doc.contains("config") ? &doc.at("config") : nullptr;
+  if (config && config->is_object()) {
+    run.iterations = config->value("iterations", 0);
+    run.warmup_iterations = config->value("warmup_iters", 0);
+    if (config->contains("devices") && config->at("devices").is_array()) {
+      for (const auto& d : config->at("devices")) {
+        run.devices.push_back(d.value("device_info", std::string()));
+        run.hostname = d.value("hostname", run.hostname);
+      }
+    }
+  }
+  if (!doc.at("results").is_array()) throw not_nccl_tests(source, "\"results\" is not a list");
+  for (const auto& r : doc.at("results")) {
+    NcclTestsRow base;
+    base.size_bytes = r.value("size", std::uint64_t{0});
+    base.count = r.value("count", std::uint64_t{0});
+    base.type = r.value("type", std::string());
+    base.redop = r.value("redop", std::string());
+    const int root = std::atoi(trim(r.value("root", std::string("-1"))).c_str());
+    if (root >= 0) base.root = root;
+    for (const char* part : {"out_of_place", "in_place"}) {
+      if (!r.contains(part) || r.at(part).is_null()) continue;
+      const auto& p = r.at(part);
+      NcclTestsRow row = base;
+      row.in_place = std::string(part) == "in_place";
+      row.time_us = json_opt(p, "time");
+      if (!row.time_us) row.time_us = json_opt(p, "cpu_time");
+      row.algbw_gbps = json_opt(p, "alg_bw");
+      row.busbw_gbps = json_opt(p, "bus_bw");
+      row.wrong = json_opt(p, "nwrong");
+      run.rows.push_back(std::move(row));
+    }
+  }
+  if (doc.contains("average_bus_bandwidth") && doc.at("average_bus_bandwidth").is_object())
+    run.avg_busbw_gbps = json_opt(doc.at("average_bus_bandwidth"), "bandwidth");
+  if (doc.contains("out_of_bounds") && doc.at("out_of_bounds").is_object())
+    run.out_of_bounds = doc.at("out_of_bounds").value("count", 0);
+  if (run.rows.empty()) throw not_nccl_tests(source, "\"results\" holds no row");
+  if (run.collective.empty()) throw not_nccl_tests(source, "the output does not name its collective: give --collective");
+  out.runs.push_back(std::move(run));
+  return out;
+}
+
+std::string p2pcheck_dtype(const std::string& t) {
+  if (t == "float") return "float32";
+  if (t == "half") return "float16";
+  if (t == "double") return "float64";
+  return t;  // bfloat16, int8, uint8, int32, ... as printed
+}
+
+}  // namespace
+
+bool looks_like_nccl_tests(const std::string& text) {
+  return text.find("# nccl-tests version") != std::string::npos || text.find("# Avg bus bandwidth") != std::string::npos ||
+         (text.find("# nThread ") != std::string::npos && text.find("# Using devices") != std::string::npos) ||
+         (text.find("\"nccl_version\"") != std::string::npos && text.find("\"alg_bw\"") != std::string::npos);
+}
+
+NcclTestsOutput parse_nccl_tests(const std::string& text, const std::string& source, const std::string& collective) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{') {
+    try {
+      return parse_json(text, source, collective);
+    } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
+      std::string what = e.what();
+      throw not_nccl_tests(source, what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
+    }
+  }
+  return parse_text(text, source, collective);
+}
+
+ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string& file) {
+  ImportedFigures f;
+  f.file.file = file;
+  f.file.tool = "nccl-tests";
+  f.file.version = out.version;
+  f.file.format = out.format;
+  nccl::NcclRun run;
+  if (out.nccl_library_code) {
+    run.environment.nccl_library_version_code = out.nccl_library_code;
+    run.environment.nccl_library_version = nccl::format_nccl_version(*out.nccl_library_code);
+  }
+  int nranks = 0;
+  for (const auto& r : out.runs) {
+    const int ranks = std::max<int>(1, static_cast<int>(r.devices.size()));
+    nranks = std::max(nranks, ranks);
+    if (f.hostname.empty()) f.hostname = r.hostname;
+    f.file.mappings.push_back(r.collective + "_perf -> nccl " + r.collective);
+    if (r.avg_busbw_gbps) {
+      char note[128];
+      std::snprintf(note, sizeof note, "%s: Avg bus bandwidth %.4g GB/s over %zu sizes", r.collective.c_str(),
+                    *r.avg_busbw_gbps, r.rows.size() / 2);
+      f.file.notes.push_back(note);
+    }
+    if (r.wrong_is_error_magnitude)
+      f.file.notes.push_back(r.collective + ": an `error` column (a deviation, not a count): #wrong left null");
+    for (const auto& row : r.rows) {
+      nccl::CollectiveResult c;
+      c.collective = r.collective;
+      c.dtype = p2pcheck_dtype(row.type);
+      c.in_place = row.in_place;
+      c.nranks = ranks;
+      c.root = r.collective == "broadcast" || r.collective == "reduce" ? row.root : std::nullopt;
+      c.size_bytes = row.size_bytes;
+      c.count = row.count;
+      c.iterations = r.iterations;
+      c.warmup_iterations = r.warmup_iterations;
+      c.timing_samples = 1;  // nccl-tests times all iterations as one group and reports the mean
+      c.time_us = row.time_us;
+      c.algbw_gbps = row.algbw_gbps;
+      c.busbw_gbps = row.busbw_gbps;
+      if (!r.wrong_is_error_magnitude && row.wrong) c.wrong_elements = static_cast<std::uint64_t>(*row.wrong);
+      if (c.wrong_elements && *c.wrong_elements > 0) {
+        c.status = "wrong";
+        c.detail = std::to_string(*c.wrong_elements) + " wrong elements (nccl-tests #wrong)";
+      }
+      run.results.push_back(std::move(c));
+    }
+  }
+  for (int k = 0; k < nranks; ++k) {
+    nccl::DeviceRecord d;
+    d.rank = k;
+    d.cuda_device = k;
+    if (!out.runs.empty() && static_cast<std::size_t>(k) < out.runs.front().devices.size()) {
+      const std::string& line = out.runs.front().devices[static_cast<std::size_t>(k)];
+      const auto bracket = line.find(']');
+      if (bracket != std::string::npos) d.name = trim(line.substr(bracket + 1));
+      if (d.name.empty()) d.name = line;  // JSON: the device_info text
+    }
+    run.environment.devices.push_back(d);
+  }
+  run.environment.hostname = f.hostname;
+  run.transport.nranks = nranks;
+  run.transport.cells.assign(static_cast<std::size_t>(nranks), std::vector<nccl::TransportCell>(static_cast<std::size_t>(nranks)));
+  f.file.figures = static_cast<int>(run.results.size());
+  f.nccl = std::move(run);
+  return f;
+}
+
+}  // namespace p2p::import

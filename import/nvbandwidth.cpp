@@ -1,0 +1,238 @@
+#include "import/nvbandwidth.hpp"
+
+#include <map>
+
+#include "common/error.hpp"
+#include "common/file_io.hpp"
+#include "import/text_lines.hpp"
+
+namespace p2p::import {
+
+namespace {
+
+InputError not_nvbandwidth(const std::string& source, const std::string& why) {
+  return InputError(source + ": not nvbandwidth output: " + why);
+}
+
+std::string unit_of(const std::string& description) {
+  if (description.find("(ns)") != std::string::npos) return "ns";
+  return "GB/s";
+}
+
+bool is_description(const std::string& line) {
+  const std::string t = trim(line);
+  return !t.empty() && (t.size() > 5 && (t.compare(t.size() - 6, 6, "(GB/s)") == 0 || t.compare(t.size() - 4, 4, "(ns)") == 0));
+}
+
+// Rows expected for a matrix: host rows and local copies have one, GPU rows one per GPU column.
+bool has_gpu_rows(const std::string& description) { return description.find("GPU(row)") != std::string::npos; }
+
+std::optional<double> cell_value(const std::string& token, bool& ok) {
+  ok = true;
+  if (token == "N/A") return std::nullopt;
+  const auto v = parse_number(token);
+  ok = v.has_value();
+  return v;
+}
+
+// Reads the matrix after a description line at lines[i]; returns the index after its SUM line.
+std::size_t read_matrix(const std::vector<std::string>& lines, std::size_t i, const std::string& testcase,
+                        NvbandwidthOutput& out, const std::string& source) {
+  NvbandwidthMatrix m;
+  m.testcase = testcase;
+  m.description = trim(lines[i]);
+  m.unit = unit_of(m.description);
+  ++i;
+  if (i >= lines.size()) throw not_nvbandwidth(source, "the matrix of " + testcase + " is cut off after its title");
+  const auto header = split_ws(lines[i]);
+  if (header.empty()) throw not_nvbandwidth(source, "the matrix of " + testcase + " has no column header");
+  const std::size_t columns = header.size();
+  ++i;
+  for (; i < lines.size(); ++i) {
+    const auto tokens = split_ws(lines[i]);
+    if (tokens.empty()) break;
+    if (tokens.size() != columns + 1)
+      throw not_nvbandwidth(source, "a row of " + testcase + " has " + std::to_string(tokens.size() - 1) +
+                                        " values, " + std::to_string(columns) + " expected (cut or mangled)");
+    std::vector<std::optional<double>> row;
+    for (std::size_t k = 1; k < tokens.size(); ++k) {
+      bool ok = false;
+      row.push_back(cell_value(tokens[k], ok));
+      if (!ok) throw not_nvbandwidth(source, testcase + ": \"" + tokens[k] + "\" is neither a number nor N/A");
+    }
+    m.cells.push_back(std::move(row));
+  }
+  const std::size_t rows_expected = has_gpu_rows(m.description) ? columns : 1;
+  if (m.cells.size() != rows_expected)
+    throw not_nvbandwidth(source, testcase + ": " + std::to_string(m.cells.size()) + " rows, " +
+                                      std::to_string(rows_expected) + " expected (cut or mangled)");
+  // Then a blank line and "SUM <key> <value>" (or "&&&& PERF <key> <value><unit>" with --perfFormatter).
+  for (; i < lines.size() && trim(lines[i]).empty(); ++i) {
+  }
+  if (i >= lines.size()) throw not_nvbandwidth(source, testcase + ": cut off before its SUM line");
+  auto tokens = split_ws(lines[i]);
+  if (tokens.size() >= 4 && tokens[0] == "&&&&" && tokens[1] == "PERF") tokens.erase(tokens.begin());
+  if (tokens.size() < 3 || (tokens[0] != "SUM" && tokens[0] != "PERF"))
+    throw not_nvbandwidth(source, testcase + ": a SUM line was expected after its matrix");
+  m.key = tokens[1];
+  m.sum = parse_number(tokens[2]);
+  if (!m.sum) {
+    // "&&&& PERF key 55.44GB/s": the number runs into its unit.
+    m.sum = std::strtod(tokens[2].c_str(), nullptr);
+  }
+  out.matrices.push_back(std::move(m));
+  return i + 1;
+}
+
+NvbandwidthOutput parse_text(const std::string& text, const std::string& source) {
+  NvbandwidthOutput out;
+  out.format = "text";
+  const auto lines = clean_lines(text);
+  std::string testcase;
+  bool saw_version = false;
+  for (std::size_t i = 0; i < lines.size();) {
+    const std::string t = trim(lines[i]);
+    if (starts_with(t, "nvbandwidth Version:")) {
+      out.version = trim(t.substr(20));
+      saw_version = true;
+    } else if (starts_with(t, "CUDA Runtime Version:")) {
+      if (auto v = parse_number(trim(t.substr(21)))) out.cuda_runtime_version = static_cast<int>(*v);
+    } else if (starts_with(t, "Driver Version:")) {
+      out.driver_version = trim(t.substr(15));
+    } else if (starts_with(t, "Device ") && t.find(": ") != std::string::npos) {
+      if (out.devices.empty() && i > 0 && !trim(lines[i - 1]).empty() && trim(lines[i - 1]).find(':') == std::string::npos)
+        out.hostname = trim(lines[i - 1]);
+      out.devices.push_back(trim(t.substr(t.find(": ") + 2)));
+    } else if (starts_with(t, "Running ") && t.back() == '.') {
+      testcase = t.substr(8, t.size() - 9);
+    } else if (starts_with(t, "Waiving ") && t.back() == '.') {
+      out.not_measured.emplace_back(t.substr(8, t.size() - 9), "Waived");  // v0.2 .. v0.4
+    } else if (starts_with(t, "Waived:") || starts_with(t, "ERROR:") || starts_with(t, "Error:")) {
+      out.not_measured.emplace_back("", t.substr(0, t.find(':')));
+      if (t[0] != 'W') out.not_measured.back().first = testcase;
+    } else if (is_description(t) && !testcase.empty()) {
+      i = read_matrix(lines, i, testcase, out, source);
+      continue;
+    }
+    ++i;
+  }
+  if (!saw_version) throw not_nvbandwidth(source, "no \"nvbandwidth Version:\" line");
+  return out;
+}
+
+double json_number(const nlohmann::json& v, bool& ok) {
+  ok = true;
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {
+    if (const auto n = parse_number(v.get<std::string>())) return *n;
+  }
+  ok = false;
+  return 0;
+}
+
+NvbandwidthOutput parse_json(const std::string& text, const std::string& source) {
+  NvbandwidthOutput out;
+  out.format = "json";
+  const nlohmann::json doc = parse_json_text(text, source);
+  if (!doc.is_object() || !doc.contains("nvbandwidth") || !doc.at("nvbandwidth").is_object())
+    throw not_nvbandwidth(source, "a JSON document without an \"nvbandwidth\" object");
+  const auto& root = doc.at("nvbandwidth");
+  const auto str = [&](const char* key) {
+    return root.contains(key) && root.at(key).is_string() ? root.at(key).get<std::string>() : std::string();
+  };
+  out.version = str("version");
+  out.driver_version = str("Driver Version");
+  if (root.contains("CUDA Runtime Version") && root.at("CUDA Runtime Version").is_number_integer())
+    out.cuda_runtime_version = root.at("CUDA Runtime Version").get<int>();
+  if (root.contains("GPU Device list") && root.at("GPU Device list").is_array()) {
+    for (const auto& d : root.at("GPU Device list")) {
+      if (!d.is_string()) continue;
+      std::string s = d.get<std::string>();  // "0: NVIDIA H200 (00000000:00:06): (vm)"
+      const auto colon = s.find(": ");
+      if (colon != std::string::npos) s = s.substr(colon + 2);
+      const auto host_at = s.rfind(": (");
+      if (host_at != std::string::npos && s.back() == ')') {
+        out.hostname = s.substr(host_at + 3, s.size() - host_at - 4);
+        s = s.substr(0, host_at);
+      }
+      out.devices.push_back(s);
+    }
+  }
+  if (!root.contains("testcases") || !root.at("testcases").is_array())
+    throw not_nvbandwidth(source, "no \"testcases\" list");
+  for (const auto& tc : root.at("testcases")) {
+    const std::string name = tc.value("name", std::string());
+    const std::string status = tc.value("status", std::string());
+    if (name.empty()) throw not_nvbandwidth(source, "a testcase without a name");
+    if (!tc.contains("bandwidth_matrix")) {
+      out.not_measured.emplace_back(name, status.empty() ? "no result" : status);
+      continue;
+    }
+    const auto& matrix = tc.at("bandwidth_matrix");
+    if (!matrix.is_array() || matrix.empty()) throw not_nvbandwidth(source, name + ": bandwidth_matrix is not a matrix");
+    std::vector<std::vector<std::optional<double>>> rows;
+    for (const auto& row : matrix) {
+      if (!row.is_array()) throw not_nvbandwidth(source, name + ": a bandwidth_matrix row is not a list");
+      std::vector<std::optional<double>> r;
+      for (const auto& v : row) {
+        if (v.is_string() && v.get<std::string>() == "N/A") {
+          r.emplace_back();
+          continue;
+        }
+        bool ok = false;
+        r.emplace_back(json_number(v, ok));
+        if (!ok) throw not_nvbandwidth(source, name + ": a matrix value is neither a number nor \"N/A\"");
+      }
+      rows.push_back(std::move(r));
+    }
+    const std::string description = tc.value("bandwidth_description", std::string());
+    const std::size_t columns = rows.front().size();
+    // nvbandwidth appends the rows of each matrix a testcase reports to one list (v0.6+
+    // bidirectional device-to-device: direction 1, direction 2, total): split them back.
+    std::vector<std::string> parts = {""};
+    if (has_gpu_rows(description) && rows.size() == 3 * columns && columns > 0) {
+      const bool write = name.find("write") != std::string::npos;
+      parts = write ? std::vector<std::string>{"_write1", "_write2", "_total"}
+                    : std::vector<std::string>{"_read1", "_read2", "_total"};
+    }
+    const std::size_t per = rows.size() / parts.size();
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      NvbandwidthMatrix m;
+      m.testcase = name;
+      m.key = name + parts[p];
+      m.description = description;
+      m.unit = unit_of(description);
+      m.cells.assign(rows.begin() + static_cast<long>(p * per), rows.begin() + static_cast<long>((p + 1) * per));
+      if (parts.size() == 1 && tc.contains("sum")) {
+        bool ok = false;
+        const double s = json_number(tc.at("sum"), ok);
+        if (ok) m.sum = s;
+      }
+      out.matrices.push_back(std::move(m));
+    }
+  }
+  if (root.contains("bufferSize") && root.at("bufferSize").is_number_unsigned())
+    out.buffer_bytes = root.at("bufferSize").get<std::uint64_t>() * (1ull << 20);
+  return out;
+}
+
+}  // namespace
+
+bool looks_like_nvbandwidth(const std::string& text) {
+  return text.find("nvbandwidth Version:") != std::string::npos || text.find("\"nvbandwidth\"") != std::string::npos;
+}
+
+NvbandwidthOutput parse_nvbandwidth(const std::string& text, const std::string& source) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{') {
+    try {
+      return parse_json(text, source);
+    } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
+      std::string what = e.what();
+      throw not_nvbandwidth(source, what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
+    }
+  }
+  return parse_text(text, source);
+}
+
+}  // namespace p2p::import

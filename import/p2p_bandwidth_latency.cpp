@@ -1,0 +1,175 @@
+#include "import/p2p_bandwidth_latency.hpp"
+
+#include <set>
+
+#include "common/error.hpp"
+#include "import/text_lines.hpp"
+
+namespace p2p::import {
+
+namespace {
+
+InputError not_sample(const std::string& source, const std::string& why) {
+  return InputError(source + ": not p2pBandwidthLatencyTest output: " + why);
+}
+
+bool is_title(const std::string& t) {
+  return (t.find("Bandwidth") != std::string::npos || t.find("Latency") != std::string::npos) &&
+         t.find("Matrix") != std::string::npos && t.find("P2P=") != std::string::npos;
+}
+
+// A matrix: a header ("D\D 0 1 ..." or "GPU 0 1" / "CPU 0 1") and one row per GPU.
+std::size_t read_block(const std::vector<std::string>& lines, std::size_t i, std::size_t n, SampleMatrix& m,
+                       const std::string& source) {
+  const auto header = split_ws(lines[i]);
+  if (header.size() != n + 1)
+    throw not_sample(source, "\"" + m.title + "\": a header of " + std::to_string(header.size() - 1) + " GPUs, " +
+                                 std::to_string(n) + " expected");
+  ++i;
+  for (std::size_t r = 0; r < n; ++r, ++i) {
+    if (i >= lines.size()) throw not_sample(source, "\"" + m.title + "\" is cut off after " + std::to_string(r) + " rows");
+    const auto tokens = split_ws(lines[i]);
+    if (tokens.size() != n + 1 || tokens[0] != std::to_string(r))
+      throw not_sample(source, "\"" + m.title + "\": row " + std::to_string(r) + " is cut or mangled");
+    std::vector<double> row;
+    for (std::size_t k = 1; k < tokens.size(); ++k) {
+      const auto v = parse_number(tokens[k]);
+      if (!v) throw not_sample(source, "\"" + m.title + "\": \"" + tokens[k] + "\" is not a number");
+      row.push_back(*v);
+    }
+    m.cells.push_back(std::move(row));
+  }
+  return i;
+}
+
+}  // namespace
+
+bool looks_like_p2p_bandwidth_latency(const std::string& text) {
+  return text.find("P2P Connectivity Matrix") != std::string::npos ||
+         text.find("Unidirectional P2P=Disabled Bandwidth") != std::string::npos;
+}
+
+P2pBandwidthLatencyOutput parse_p2p_bandwidth_latency(const std::string& text, const std::string& source) {
+  P2pBandwidthLatencyOutput out;
+  const auto lines = clean_lines(text);
+  for (std::size_t i = 0; i < lines.size();) {
+    const std::string t = trim(lines[i]);
+    if (starts_with(t, "Device: ")) {  // "Device: 0, NVIDIA H200, pciBusID: 6, pciDeviceID: 0, pciDomainID:0"
+      const auto first = t.find(", ");
+      const auto second = t.find(", pciBusID");
+      if (first != std::string::npos && second != std::string::npos && second > first)
+        out.devices.push_back(t.substr(first + 2, second - first - 2));
+    } else if (t == "P2P Connectivity Matrix") {
+      const std::size_t n = out.devices.size();
+      if (n == 0) throw not_sample(source, "no \"Device: N, <name>, pciBusID: ...\" lines before the matrices");
+      SampleMatrix m;
+      m.title = t;
+      i = read_block(lines, i + 1, n, m, source);
+      for (const auto& row : m.cells) {
+        std::vector<int> r;
+        for (double v : row) r.push_back(static_cast<int>(v));
+        out.connectivity.push_back(std::move(r));
+      }
+      continue;
+    } else if (is_title(t)) {
+      const std::size_t n = out.devices.size();
+      if (n == 0) throw not_sample(source, "no \"Device: N, <name>, pciBusID: ...\" lines before the matrices");
+      const bool latency = t.find("Latency") != std::string::npos;
+      std::size_t at = i + 1;
+      for (int block = 0; block < (latency ? 2 : 1); ++block) {
+        while (at < lines.size() && trim(lines[at]).empty()) ++at;
+        if (at >= lines.size()) throw not_sample(source, "\"" + t + "\" is cut off before its matrix");
+        SampleMatrix m;
+        m.title = t;
+        if (latency) m.timer = split_ws(lines[at]).at(0);  // "GPU" then "CPU"
+        at = read_block(lines, at, n, m, source);
+        out.matrices.push_back(std::move(m));
+      }
+      i = at;
+      continue;
+    }
+    ++i;
+  }
+  if (out.matrices.empty()) throw not_sample(source, "no bandwidth or latency matrix");
+  return out;
+}
+
+ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& out, const std::string& file,
+                                              std::uint64_t copy_bytes) {
+  ImportedFigures f;
+  f.file.file = file;
+  f.file.tool = "p2pBandwidthLatencyTest";
+  f.file.format = "text";
+  f.file.notes.push_back("copy engine copies of " + std::to_string(copy_bytes) +
+                         " bytes assumed (the sample's default numElems; its output names neither the size nor "
+                         "--sm_copy)");
+  for (std::size_t i = 0; i < out.devices.size(); ++i) {
+    bench::GpuRecord g;
+    g.cuda_ordinal = static_cast<int>(i);
+    g.name = out.devices[i];
+    f.gpus.push_back(g);
+  }
+  std::set<std::string> mappings;
+  bool local_done = false;
+  for (const auto& m : out.matrices) {
+    const bool enabled = m.title.find("P2P=Enabled") != std::string::npos;
+    const bool reads = m.title.find("P2P Reads") != std::string::npos;
+    const bool bidir = m.title.find("Bidirectional") != std::string::npos;
+    const bool latency = m.title.find("Latency") != std::string::npos;
+    std::string case_name;
+    if (latency) {
+      case_name = std::string("memcpy_latency_") + (enabled ? (reads ? "p2p_read" : "p2p_write") : "p2p_off") +
+                  (m.timer == "CPU" ? "_cpu_timer" : "");
+    } else if (bidir) {
+      case_name = enabled ? "ce_bidir" : "staged_bidir";
+    } else {
+      case_name = enabled ? (reads ? "ce_unidir_read" : "ce_unidir_write") : "staged";
+    }
+    mappings.insert(m.title + (m.timer.empty() ? "" : " [" + m.timer + "]") + " -> " + case_name);
+    const bool take_diagonal = !latency && !bidir && !local_done;
+    for (std::size_t r = 0; r < m.cells.size(); ++r) {
+      for (std::size_t c = 0; c < m.cells[r].size(); ++c) {
+        const double v = m.cells[r][c];
+        const bench::FigureSource source{"p2pBandwidthLatencyTest", "", m.title, latency ? "us" : "GB/s"};
+        if (r == c && !take_diagonal) continue;
+        if (bidir && r > c) continue;  // one total per unordered pair
+        // Reads: the row GPU's stream copies from the column GPU into its own memory.
+        const int from = static_cast<int>(reads ? c : r), to = static_cast<int>(reads ? r : c);
+        if (latency) {
+          bench::LatencyResult l;
+          l.case_name = case_name;
+          l.src = gpu_name(static_cast<int>(r));
+          l.dst = gpu_name(static_cast<int>(c));
+          l.median_ns = v * 1000.0;
+          l.samples_ns = {v * 1000.0};
+          l.p2p = enabled;
+          l.source = source;
+          f.latency.push_back(std::move(l));
+          continue;
+        }
+        bench::BandwidthResult b;
+        b.case_name = r == c ? "device_local_ce" : case_name;
+        b.src = gpu_name(from);
+        b.dst = gpu_name(to);
+        b.part = bidir ? "sum" : "";
+        b.issued_by = r == c || bidir ? "" : gpu_name(static_cast<int>(r));
+        b.method = enabled || r == c ? "copy_engine" : "staged";
+        b.bytes = copy_bytes;
+        b.median_gbps = v;
+        b.samples_gbps = {v};
+        if (r != c) b.p2p = enabled;
+        b.source = source;
+        f.bandwidth.push_back(std::move(b));
+      }
+    }
+    if (take_diagonal) {
+      local_done = true;
+      mappings.insert(m.title + " (diagonal) -> device_local_ce");
+    }
+  }
+  f.file.mappings.assign(mappings.begin(), mappings.end());
+  f.file.figures = static_cast<int>(f.bandwidth.size() + f.latency.size());
+  return f;
+}
+
+}  // namespace p2p::import

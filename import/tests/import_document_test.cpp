@@ -1,0 +1,94 @@
+// import: files told apart by content, one results document, and compare against p2pcheck's own
+// runs on the same H200 matching figures by meaning.
+#include "import/import_document.hpp"
+
+#include <gtest/gtest.h>
+
+#include "import/tests/test_support.hpp"
+#include "report/compare.hpp"
+
+namespace p2p::import {
+namespace {
+
+using testing::fixture_text;
+using testing::input_error_of;
+
+bench::BenchDocument imported(std::initializer_list<const char*> names) {
+  std::vector<ImportedFigures> parts;
+  for (const char* n : names) parts.push_back(import_text(fixture_text(n), n, ImportOptions{}));
+  return import_document(parts, ImportOptions{}, "2026-12-02T11:00:00Z");
+}
+
+bench::BenchDocument results_document(const std::string& name) {
+  const std::string path = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/" + name;
+  return bench::bench_document_from_json(read_json_file(path), path);
+}
+
+const report::FigureChange* change(const report::Comparison& c, const std::string& key) {
+  for (const auto& f : c.figures)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
+TEST(ImportDocument, FormatsAreToldByContent) {
+  const ImportOptions o;
+  EXPECT_EQ(import_text(fixture_text("nvbandwidth-v0.8-h200.json"), "a", o).file.tool, "nvbandwidth");
+  EXPECT_EQ(import_text(fixture_text("nccl-tests-2.19.6-h200-all_reduce.json"), "b", o).file.tool, "nccl-tests");
+  EXPECT_EQ(import_text(fixture_text("p2p-bandwidth-latency-rtx4090-older.txt"), "c", o).file.tool,
+            "p2pBandwidthLatencyTest");
+  EXPECT_EQ(input_error_of([&] { import_text(fixture_text("h200-topo-m.txt"), "topo.txt", o); })
+                .rfind("topo.txt: not the output of a peer tool p2pcheck reads: expected nvbandwidth", 0),
+            0u);
+}
+
+TEST(ImportDocument, RoundTripsAsAResultsDocumentOfVersion3) {
+  const auto doc = imported({"nvbandwidth-v0.8-h200.txt", "nccl-tests-2.19.6-h200-all_reduce.txt"});
+  EXPECT_EQ(doc.written_by, "import");
+  ASSERT_EQ(doc.imported.size(), 2u);
+  EXPECT_EQ(doc.hostname, "vm");
+  EXPECT_EQ(doc.nvidia_driver_version, "580.159.04");
+  const nlohmann::json j = doc;
+  EXPECT_EQ(j.at("version"), bench::BenchDocument::kVersion);
+  const auto back = bench::bench_document_from_json(j, "round trip");
+  EXPECT_EQ(back.bandwidth.size(), doc.bandwidth.size());
+  ASSERT_TRUE(back.bandwidth.front().source.has_value());
+  EXPECT_EQ(back.bandwidth.front().source->figure, "host_to_device_memcpy_ce");
+  EXPECT_EQ(back.imported.at(1).tool, "nccl-tests");
+  EXPECT_FALSE(back.nccl.is_null());
+  // A document p2pcheck measured has neither key.
+  const nlohmann::json own = results_document("h200-bench.json");
+  EXPECT_FALSE(own.contains("imported"));
+  EXPECT_FALSE(own.at("bandwidth").at(0).contains("source"));
+}
+
+TEST(ImportDocument, NvbandwidthComparesWithP2pcheckBenchByMeaning) {
+  const auto nvbw = imported({"nvbandwidth-v0.8-h200.txt"});
+  const auto own = results_document("h200-bench.json");
+  const auto c = report::compare_runs(nvbw, own, report::CompareOptions{});
+  const auto* h2d = change(c, "h2d_ce host->gpu0 512MiB");
+  ASSERT_NE(h2d, nullptr);
+  ASSERT_TRUE(h2d->baseline && h2d->run);
+  EXPECT_EQ(h2d->baseline_source, "nvbandwidth v0.8 host_to_device_memcpy_ce");
+  EXPECT_EQ(h2d->run_source, "");
+  const auto* lat = change(c, "latency_host gpu0->host");
+  ASSERT_NE(lat, nullptr);
+  EXPECT_TRUE(lat->baseline && lat->run);
+  const std::string lines = report::imported_lines(nvbw, own);
+  EXPECT_NE(lines.find("the baseline was imported from nvbandwidth v0.8 (nvbandwidth-v0.8-h200.txt)"), std::string::npos)
+      << lines;
+  EXPECT_NE(lines.find("host_to_device_memcpy_ce -> h2d_ce"), std::string::npos) << lines;
+}
+
+TEST(ImportDocument, NcclTestsComparesWithP2pcheckNccl) {
+  const auto nt = imported({"nccl-tests-2.19.6-h200-all_reduce.txt"});
+  const auto own = results_document("h200-nccl.json");
+  const auto c = report::compare_runs(nt, own, report::CompareOptions{});
+  const auto* ar = change(c, "nccl all_reduce float32 out_of_place 1r 512MiB algbw");
+  ASSERT_NE(ar, nullptr);
+  ASSERT_TRUE(ar->baseline && ar->run);
+  EXPECT_NEAR(*ar->baseline, 2102.1, 1e-9);
+  EXPECT_EQ(ar->baseline_source, "nccl-tests 2.19.6 all_reduce_perf");
+}
+
+}  // namespace
+}  // namespace p2p::import

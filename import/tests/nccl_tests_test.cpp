@@ -1,0 +1,105 @@
+// nccl-tests: the 2.19 text table and -J JSON, the older layout without version or collective
+// lines, and cut rows.
+#include "import/nccl_tests.hpp"
+
+#include <gtest/gtest.h>
+
+#include "import/tests/test_support.hpp"
+
+namespace p2p::import {
+namespace {
+
+using testing::fixture_text;
+using testing::input_error_of;
+
+TEST(NcclTests, Text219EveryRowBothPlacementsAndTheSummary) {
+  const auto out = parse_nccl_tests(fixture_text("nccl-tests-2.19.6-h200-all_reduce.txt"), "nt.txt");
+  EXPECT_EQ(out.version, "2.19.6");
+  EXPECT_EQ(out.nccl_library_code.value_or(0), 22803);
+  ASSERT_EQ(out.runs.size(), 1u);
+  const auto& run = out.runs[0];
+  EXPECT_EQ(run.collective, "all_reduce");
+  EXPECT_EQ(run.iterations, 100);
+  EXPECT_EQ(run.warmup_iterations, 10);
+  EXPECT_EQ(run.hostname, "vm");
+  ASSERT_EQ(run.devices.size(), 1u);
+  ASSERT_EQ(run.rows.size(), 10u);  // 5 sizes, out-of-place and in-place
+  EXPECT_FALSE(run.rows[0].in_place);
+  EXPECT_TRUE(run.rows[1].in_place);
+  EXPECT_EQ(run.rows[6].size_bytes, 536870912u);
+  EXPECT_DOUBLE_EQ(run.rows[6].time_us.value(), 255.4);
+  EXPECT_DOUBLE_EQ(run.rows[7].algbw_gbps.value(), 1e6);  // "1e+06": nccl-tests' narrow column
+  EXPECT_DOUBLE_EQ(run.rows[6].wrong.value(), 0);
+  EXPECT_DOUBLE_EQ(run.avg_busbw_gbps.value(), 0);
+  EXPECT_EQ(run.out_of_bounds.value_or(-1), 0);
+}
+
+TEST(NcclTests, FiguresAreNcclRecordsWithOneRank) {
+  const auto f = nccl_tests_figures(parse_nccl_tests(fixture_text("nccl-tests-2.19.6-h200-all_reduce.txt"), "nt.txt"), "nt.txt");
+  ASSERT_TRUE(f.nccl.has_value());
+  EXPECT_EQ(f.file.tool, "nccl-tests");
+  EXPECT_EQ(f.file.version, "2.19.6");
+  EXPECT_EQ(f.nccl->environment.nccl_library_version, "2.28.3");
+  ASSERT_EQ(f.nccl->results.size(), 10u);
+  const auto& r = f.nccl->results[6];
+  EXPECT_EQ(r.collective, "all_reduce");
+  EXPECT_EQ(r.dtype, "float32");
+  EXPECT_FALSE(r.in_place);
+  EXPECT_EQ(r.nranks, 1);
+  EXPECT_NEAR(r.algbw_gbps.value(), 2102.1, 1e-9);
+  EXPECT_EQ(r.wrong_elements.value_or(99), 0u);
+  EXPECT_EQ(r.status, "ok");
+  EXPECT_EQ(f.nccl->environment.devices.at(0).name, "NVIDIA H200");
+}
+
+TEST(NcclTests, JsonOfTheSameRun) {
+  const auto out = parse_nccl_tests(fixture_text("nccl-tests-2.19.6-h200-all_reduce.json"), "nt.json");
+  EXPECT_EQ(out.format, "json");
+  ASSERT_EQ(out.runs.size(), 1u);
+  EXPECT_EQ(out.runs[0].collective, "all_reduce");  // from args[0]
+  EXPECT_EQ(out.runs[0].rows.size(), 10u);
+  EXPECT_EQ(out.runs[0].iterations, 100);
+  EXPECT_DOUBLE_EQ(out.runs[0].rows[6].time_us.value(), 255.4);
+  const auto f = nccl_tests_figures(out, "nt.json");
+  EXPECT_EQ(f.nccl->results.size(), 10u);
+}
+
+TEST(NcclTests, OlderLayoutNeedsTheCollectiveNamedAndCountsRanksFromDeviceLines) {
+  const std::string text = fixture_text("nccl-tests-older-8gpu-all_reduce.txt");
+  EXPECT_NE(input_error_of([&] { parse_nccl_tests(text, "old.txt"); }).find("give --collective"), std::string::npos);
+  const auto out = parse_nccl_tests(text, "old.txt", "all_reduce");
+  EXPECT_EQ(out.version, "");
+  ASSERT_EQ(out.runs.size(), 1u);
+  EXPECT_EQ(out.runs[0].devices.size(), 8u);
+  const auto f = nccl_tests_figures(out, "old.txt");
+  EXPECT_EQ(f.nccl->results.front().nranks, 8);
+  EXPECT_NEAR(f.nccl->results.front().busbw_gbps.value(), 42.35, 0.01);
+}
+
+TEST(NcclTests, CutRowIsOneLineNamingTheFileAndLine) {
+  const std::string e = input_error_of([] { parse_nccl_tests(fixture_text("bad-nccl-tests-mangled.txt"), "bad.txt"); });
+  EXPECT_EQ(e.rfind("bad.txt: not nccl-tests output: line 13: a result row with", 0), 0u) << e;
+}
+
+TEST(NcclTests, OtherOutputIsRefused) {
+  EXPECT_NE(input_error_of([] { parse_nccl_tests("hello\n", "x.txt"); }).find("x.txt: not nccl-tests output: no result table"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+TEST(NcclTests, JsonValuesOfTheWrongTypeAreBadInputNotACrash) {
+  const std::string e = testing::input_error_of(
+      [] { parse_nccl_tests(R"({"nccl_version": 22803, "results": [{"size": "big"}]})", "t.json", "all_reduce"); });
+  EXPECT_EQ(e.rfind("t.json: not nccl-tests output: ", 0), 0u) << e;
+  // A version line cut short is not a crash either.
+  EXPECT_NE(testing::input_error_of([] { parse_nccl_tests("# nccl-tests version\n", "v.txt"); }).find("v.txt: not nccl-tests"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace p2p::import

@@ -1,0 +1,86 @@
+// Line and token helpers shared by the capture parsers: pasted output arrives with CRLF line
+// ends, tabs, ANSI escapes (or what is left of them when the escape byte was lost) and stray
+// spaces. Header-only, pure.
+#pragma once
+
+#include <cctype>
+#include <cstdlib>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace p2p::import {
+
+// Removes "ESC[...m" sequences and the "[4m" / "[0m" remnants a paste leaves when ESC is lost.
+inline std::string strip_ansi(const std::string& line) {
+  std::string out;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const bool esc = line[i] == '\x1b';
+    if (esc || (line[i] == '[' && i + 2 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1])))) {
+      std::size_t k = i + (esc ? 1 : 0);
+      if (k < line.size() && line[k] == '[') {
+        std::size_t m = k + 1;
+        while (m < line.size() && (std::isdigit(static_cast<unsigned char>(line[m])) || line[m] == ';')) ++m;
+        if (m < line.size() && line[m] == 'm') {
+          i = m;
+          continue;
+        }
+      }
+      if (esc) continue;  // a lone escape byte carries nothing
+    }
+    out.push_back(line[i]);
+  }
+  return out;
+}
+
+// The text's lines, CR removed and ANSI escapes stripped.
+inline std::vector<std::string> clean_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(strip_ansi(line));
+  }
+  return lines;
+}
+
+inline std::vector<std::string> split_ws(const std::string& line) {
+  std::vector<std::string> out;
+  std::istringstream in(line);
+  std::string token;
+  while (in >> token) out.push_back(token);
+  return out;
+}
+
+inline bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+inline std::string trim(const std::string& s) {
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  const auto last = s.find_last_not_of(" \t");
+  return s.substr(first, last - first + 1);
+}
+
+// A whole-token number ("55.44", "1.2e+03"); nullopt for anything else, "N/A" included.
+inline std::optional<double> parse_number(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return std::nullopt;
+  return v;
+}
+
+// "GPU12" -> 12 for `prefix` "GPU"; nullopt otherwise.
+inline std::optional<int> indexed_name(const std::string& s, const std::string& prefix) {
+  if (!starts_with(s, prefix) || s.size() == prefix.size() || s.size() > prefix.size() + 4) return std::nullopt;
+  int v = 0;
+  for (std::size_t i = prefix.size(); i < s.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return std::nullopt;
+    v = v * 10 + (s[i] - '0');
+  }
+  return v;
+}
+
+}  // namespace p2p::import
