@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "common/exit_codes.hpp"
+#include "cli/machine_outputs.hpp"
 #include "harness/google_benchmark.hpp"
 
 #if P2P_HAVE_NCCL
@@ -29,6 +30,7 @@
 #include "nccl/runner.hpp"
 #include "nccl/table.hpp"
 #include "nccl/topology_view.hpp"
+#include "report/check_cases.hpp"
 #include "cli/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 #endif
@@ -77,6 +79,7 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
       ->check(CLI::IsMember({"auto", "ncclMemAlloc", "cudaMalloc"}));
   app->add_flag("--compare-p2p-off", o.compare_p2p_off, "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
   app->add_option("--json", o.json, "write the results to FILE (atomically)");
+  add_junit_option(app, o.junit);
   app->add_option("--nccl-log", o.nccl_log, "keep NCCL's INFO log in FILE (default: a temporary file)");
   app->add_flag("--p2p-off-child", o.p2p_off_child)->group("");  // internal, hidden from --help
   app->add_option("--options", o.options_file)->group("");        // internal: the P2P-off child's sweep
@@ -242,9 +245,10 @@ int run_nccl_command(const NcclCommandOptions& o) {
            << nccl::format_p2p_comparison(report.run, *report.p2p_off);
   }
   tables << nccl::format_verdicts(report.verdicts) << std::flush;
-  if (!o.json.empty()) {
-    const nlohmann::json doc = nccl_document(report, tg, o.gate.skip_gate, started);
-    write_text_file_atomically(o.json, doc.dump(2) + "\n");
+  if (!o.json.empty() || !o.junit.empty()) {
+    const bench::BenchDocument doc = nccl_document(report, tg, o.gate.skip_gate, started);
+    if (!o.json.empty()) write_text_file_atomically(o.json, nlohmann::json(doc).dump(2) + "\n");
+    write_junit(o.junit, report::document_suites(doc, o.json.empty() ? "nccl" : o.json));
   }
 
   // Ranks as processes: a rank that hung (or was killed for silence) is a hang; one that died
