@@ -123,6 +123,22 @@ TEST(ExportCli, JunitOnDoctorGateAndCompare) {
   }
 }
 
+TEST(ReportCli, TwoDocumentsSideBySide) {
+  p2p::testing::TempDir dir;
+  const std::string a = dir.file("vm.json"), b = dir.file("lxc.json");
+  p2p::write_text_file_atomically(a, p2p::read_text_file(kRun + "h200-bench.json"));
+  p2p::write_text_file_atomically(b, p2p::read_text_file(kRun + "h200-bench.json"));
+  const CliResult r = run("report " + a + " " + b);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = p2p::try_read_text_file(dir.file("vm-vs-lxc.html")).value_or("");
+  EXPECT_TRUE(contains(page, "beside")) << r.out;
+  EXPECT_TRUE(contains(page, "Nothing moved beyond the tolerance"));
+  const CliResult mixed = run("report " + a + " " + kRun + "h200-nccl.json --out -");
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_EQ(lines(mixed.err), 1) << mixed.err;
+  EXPECT_EQ(run("report " + a + " " + b + " " + a).exit_code, 2);
+}
+
 TEST(ExportCli, BadInputIsOneLineExitTwo) {
   p2p::testing::TempDir dir;
   const std::string not_ours = dir.file("other.json");
