@@ -101,6 +101,9 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
   };
   if (tg.blocked) {
     std::cerr << blocked_message("bench", tg);
+    // CI still gets its test report: the gate's reasons, the blocking ones failed.
+    if (tg.gate.reasons.is_object())
+      write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(), this_hostname(), utc_now_iso8601())});
     return end_line(kExitFailed, {{"gate", "block"}});
   }
   bench::BenchInputs inputs{tg.snapshot, tg.gate, o.gate.skip_gate};

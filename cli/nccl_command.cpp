@@ -31,6 +31,7 @@
 #include "nccl/table.hpp"
 #include "nccl/topology_view.hpp"
 #include "report/check_cases.hpp"
+#include "topology/gate.hpp"
 #include "cli/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 #endif
@@ -210,6 +211,9 @@ int run_nccl_command(const NcclCommandOptions& o) {
     tg = load_topology_and_gate("nccl", o.gate, gate_files);
     if (tg.blocked) {
       std::cerr << blocked_message("nccl", tg);
+      // CI still gets its test report: the gate's reasons, the blocking ones failed.
+      if (tg.gate.reasons.is_object())
+        write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(), this_hostname(), utc_now_iso8601())});
       return kExitFailed;
     }
   }
