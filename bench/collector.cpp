@@ -45,29 +45,46 @@ void refresh_statistics(LatencyResult& r) {
   r.spread_pct = st.spread * 100;
 }
 
+void Collector::set_listener(FigureListener listener) {
+  std::lock_guard<std::mutex> lock(mu_);
+  listener_ = std::move(listener);
+}
+
 void Collector::add(const BandwidthResult& r) {
   std::lock_guard<std::mutex> lock(mu_);
+  const BandwidthResult* added = nullptr;
   for (auto& have : bandwidth_) {
     if (!same_figure(have, r) || have.part != r.part || have.bytes != r.bytes) continue;
     have.samples_gbps.insert(have.samples_gbps.end(), r.samples_gbps.begin(), r.samples_gbps.end());
     have.bad_words += r.bad_words;
     merge_status(have.status, have.detail, r.status, r.detail);
     refresh_statistics(have);
-    return;
+    added = &have;
+    break;
   }
-  bandwidth_.push_back(r);
+  if (added == nullptr) {
+    bandwidth_.push_back(r);
+    added = &bandwidth_.back();
+  }
+  if (listener_) listener_(nlohmann::json(*added));
 }
 
 void Collector::add(const LatencyResult& r) {
   std::lock_guard<std::mutex> lock(mu_);
+  const LatencyResult* added = nullptr;
   for (auto& have : latency_) {
     if (!same_figure(have, r)) continue;
     have.samples_ns.insert(have.samples_ns.end(), r.samples_ns.begin(), r.samples_ns.end());
     merge_status(have.status, have.detail, r.status, r.detail);
     refresh_statistics(have);
-    return;
+    added = &have;
+    break;
   }
-  latency_.push_back(r);
+  if (added == nullptr) {
+    latency_.push_back(r);
+    added = &latency_.back();
+  }
+  if (listener_) listener_(nlohmann::json(*added));
 }
 
 void Collector::warn(const std::string& text) {

@@ -3,6 +3,7 @@
 // one record rather than listed twice.
 #pragma once
 
+#include <functional>
 #include <mutex>
 #include <set>
 #include <string>
@@ -12,8 +13,13 @@
 
 namespace p2p::bench {
 
+// Called with each figure as it is added (the merged record when a figure repeats), in the
+// order figures finish, while the collector's lock is held: `bench --jsonl` streams them.
+using FigureListener = std::function<void(const nlohmann::json& figure)>;
+
 class Collector {
  public:
+  void set_listener(FigureListener listener);
   void add(const BandwidthResult& r);
   void add(const LatencyResult& r);
   void warn(const std::string& text);  // each distinct warning once
@@ -28,6 +34,7 @@ class Collector {
   std::vector<LatencyResult> latency_;
   std::vector<std::string> warnings_;
   std::set<std::string> seen_warnings_;
+  FigureListener listener_;
 };
 
 // Recomputes median/min/max/spread/achieved from samples_gbps (after a merge).

@@ -93,6 +93,7 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
   harness::initialize_benchmark("bench", opts.benchmark_args);
   const harness::NameFilter filter(benchmark::GetBenchmarkFilter());
   auto collector = std::make_shared<Collector>();
+  if (options.on_figure) collector->set_listener(options.on_figure);
   for (int g : ctx->gpus) {
     if (ctx->topology_gpu(g) == nullptr) {
       collector->warn("gpu" + std::to_string(g) + " (" + ctx->device(g)->pci_bus_id +

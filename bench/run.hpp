@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ struct BenchOptions {
   MeasureOptions measure;                  // samples, warm-up, batch length, SM shape
   bool cpu_affinity = true;
   std::vector<std::string> benchmark_args;  // "--benchmark_*=..." passed to Google Benchmark
+  // Called with each figure's record as it finishes (waived figures as they are found).
+  std::function<void(const nlohmann::json& figure)> on_figure;
 };
 
 struct BenchInputs {

@@ -12,7 +12,8 @@
 # 2. The acceptance chain (doctor → topo → gate → bench → nccl, with HTML reports) with its
 #    results kept in RESULTS_DIR for the pipeline to archive.
 # 3. With P2P_BASELINE: every figure against the baseline; a regression or a lost figure fails
-#    the job (compare-bench.txt, compare-nccl.txt in RESULTS_DIR say which).
+#    the job (compare-bench.txt, compare-nccl.txt in RESULTS_DIR say which, and
+#    compare-*.junit.xml carry each verdict for the pipeline's test report).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 results=${1:-p2pcheck-results/ci-$(date -u +%Y%m%dT%H%M%SZ)}
@@ -43,7 +44,8 @@ if [[ -n ${P2P_BASELINE:-} ]]; then
   for doc in bench nccl; do
     [[ -s $P2P_BASELINE/$doc.json && -s $results/$doc.json ]] || continue
     rc=0
-    build/p2pcheck compare "$P2P_BASELINE/$doc.json" "$results/$doc.json" >"$results/compare-$doc.txt" || rc=$?
+    build/p2pcheck compare "$P2P_BASELINE/$doc.json" "$results/$doc.json" --junit "$results/compare-$doc.junit.xml" \
+      >"$results/compare-$doc.txt" || rc=$?
     cat "$results/compare-$doc.txt"
     ((status == 0 && rc != 0)) && status=$rc
   done

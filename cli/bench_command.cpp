@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/gate_options.hpp"
+#include "cli/machine_outputs.hpp"
 #include "common/error.hpp"
 #include "harness/google_benchmark.hpp"
 
@@ -28,6 +29,9 @@
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
 #include "topology/policy.hpp"
+#include "report/check_cases.hpp"
+#include "report/run_lines.hpp"
+#include "common/utc_time.hpp"
 #endif
 
 namespace p2p::cli {
@@ -41,6 +45,8 @@ struct BenchCommandOptions {
   int warmup_samples = 1;
   int copies = 0;
   std::string json_path;
+  std::string junit;
+  std::string jsonl;
   MeasurementGateOptions gate;
   bool no_affinity = false;
   std::string host_memory = "pinned";
@@ -76,27 +82,58 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
   opts.measure.host_memory = *bench::host_memory_from_string(o.host_memory);  // checked by CLI11
 
   const GateFiles gate_files = read_gate_files(o.gate);
+  const std::unique_ptr<JsonLines> lines = open_jsonl(o.jsonl);
+  if (lines && lines->to_stdout() && harness::benchmark_owns_stdout(opts.benchmark_args))
+    throw InputError("--jsonl - and --benchmark_format both write to standard output: give --jsonl a file");
+  // The first line names the host before anything can hang or fail.
+  const std::string host = this_hostname();
+  if (lines) lines->write(report::jsonl_line("run_start", "bench", host, utc_now_iso8601(), {{"tool_version", P2P_VERSION}}));
   bench::require_usable_gpus();  // NoGpuError: one line, exit 3
   const TopologyAndGate tg = load_topology_and_gate("bench", o.gate, gate_files);
+  if (lines) {
+    if (tg.gate.reasons.is_object()) {
+      for (const auto& l : report::gate_lines(tg.gate.reasons.get<topo::GateDecision>(), "bench", host, utc_now_iso8601()))
+        lines->write(l);
+    }
+  }
+  const auto end_line = [&](int code, const nlohmann::json& extra) {
+    if (!lines) return code;
+    nlohmann::json r = extra;
+    r["exit_code"] = code;
+    lines->write(report::jsonl_line("run_end", "bench", host, utc_now_iso8601(), r));
+    return code;
+  };
   if (tg.blocked) {
     std::cerr << blocked_message("bench", tg);
-    return kExitFailed;
+    // CI still gets its test report: the gate's reasons, the blocking ones failed.
+    if (tg.gate.reasons.is_object())
+      write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(), this_hostname(), utc_now_iso8601())});
+    return end_line(kExitFailed, {{"gate", "block"}});
   }
   bench::BenchInputs inputs{tg.snapshot, tg.gate, o.gate.skip_gate};
+  if (lines) {
+    opts.on_figure = [&lines, &host](const nlohmann::json& figure) {
+      lines->write(report::figure_line(figure, host, utc_now_iso8601()));
+    };
+  }
   const InterruptGuard stop_on_signal;  // SIGINT/SIGTERM: finish the figure, keep what was measured
   bench::BenchOutcome outcome = bench::run_bench(opts, inputs, std::cerr);
   const RunResources used = clock.now();
   outcome.document.wall_s = used.wall_s;
   outcome.document.peak_rss_bytes = used.peak_rss_bytes;
 
-  std::ostream& tables = outcome.benchmark_owns_stdout ? std::cerr : std::cout;
+  std::ostream& tables = outcome.benchmark_owns_stdout || (lines && lines->to_stdout()) ? std::cerr : std::cout;
   tables << bench::render_text_report(outcome.document) << std::flush;
   if (!o.json_path.empty()) {
     const nlohmann::json j = outcome.document;
     write_text_file_atomically(o.json_path, j.dump(2) + "\n");
   }
-  if (const int sig = interrupt_signal()) return interrupted_exit_code(sig);
-  return bench::exit_code_for(outcome.document);
+  write_junit(o.junit, report::document_suites(outcome.document, o.json_path.empty() ? "bench" : o.json_path));
+  const bench::FigureCounts counts = bench::count_figures(outcome.document);
+  const nlohmann::json summary = {{"ok", counts.ok}, {"failed", counts.failed}, {"waived", counts.waived},
+                                  {"errors", counts.errors}, {"interrupted", outcome.document.interrupted}};
+  if (const int sig = interrupt_signal()) return end_line(interrupted_exit_code(sig), summary);
+  return end_line(bench::exit_code_for(outcome.document), summary);
 }
 
 #else
@@ -130,6 +167,8 @@ Command add_bench_command(CLI::App& root) {
   app->add_option("--copies", o->copies, "Copies per timed sample (default: about 2 GiB per sample, 4 to 64)")
       ->check(CLI::Range(0, 64));
   app->add_option("--json", o->json_path, "Write the results document to FILE (atomically)");
+  add_junit_option(app, o->junit);
+  add_jsonl_option(app, o->jsonl);
   add_gate_options(app, o->gate);
   app->add_flag("--no-affinity", o->no_affinity, "Do not pin the host thread to the GPU's local CPUs");
   app->add_option("--host-memory", o->host_memory,

@@ -1,8 +1,10 @@
 #include "cli/commands.hpp"
 
 #include "cli/bench_command.hpp"
+#include "cli/check_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/doctor_command.hpp"
+#include "cli/export_command.hpp"
 #include "cli/gate_command.hpp"
 #include "cli/import_command.hpp"
 #include "cli/nccl_command.hpp"
@@ -22,6 +24,8 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   all.push_back(add_import_command(root));
   all.push_back(add_compare_command(root));
   all.push_back(add_report_command(root));
+  all.push_back(add_export_command(root));
+  all.push_back(add_check_command(root));
   return all;
 }
 

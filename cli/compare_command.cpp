@@ -6,6 +6,8 @@
 
 #include "common/error.hpp"
 #include "cli/validators.hpp"
+#include "cli/machine_outputs.hpp"
+#include "report/check_cases.hpp"
 #include "common/exit_codes.hpp"
 
 #include "bench/sizes.hpp"
@@ -24,6 +26,7 @@ struct CompareCommandOptions {
   std::string min_bytes = "64M";
   std::string format = "text";
   bool allow_logical = false;
+  std::string junit;
 };
 
 nlohmann::json to_json(const report::Comparison& c, const bench::BenchDocument& baseline,
@@ -71,6 +74,7 @@ int run_compare(const CompareCommandOptions& o) {
               << report::format_comparison(c, o.baseline, o.run, options);
   }
   std::cout << std::flush;
+  write_junit(o.junit, {report::compare_suite(c, run.hostname.empty() ? this_hostname() : run.hostname, run.started_utc)});
   return c.regressions() > 0 ? kExitFailed : kExitOk;
 }
 
@@ -91,6 +95,7 @@ Command add_compare_command(CLI::App& root) {
   app->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   app->add_flag("--allow-logical", o->allow_logical,
                 "compare a run on logical GPUs (bench --logical-gpus) with one on physical GPUs");
+  add_junit_option(app, o->junit);
   return Command{app, [o] { return run_compare(*o); }};
 }
 

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/machine_outputs.hpp"
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "doctor/collect.hpp"
@@ -10,6 +11,9 @@
 #include "doctor/report.hpp"
 #include "doctor/rules.hpp"
 #include "doctor/verdict.hpp"
+#include "report/check_cases.hpp"
+#include "report/run_lines.hpp"
+#include "common/utc_time.hpp"
 
 namespace p2p::cli {
 
@@ -21,6 +25,8 @@ struct DoctorOptions {
   std::string save_facts;
   std::string format = "text";
   int logical_gpus = 0;
+  std::string junit;
+  std::string jsonl;
 };
 
 int run_doctor(const DoctorOptions& o) {
@@ -32,6 +38,9 @@ int run_doctor(const DoctorOptions& o) {
     throw InputError("--logical-gpus and --facts: saved facts are judged as they are; the peer copy runs only live");
   if (!o.root.empty() && !o.facts.empty())
     throw InputError("--root and --facts: give one (--facts replays saved facts, --root reads files under a directory)");
+  if (o.jsonl == "-" && o.format == "json")
+    throw InputError("--jsonl - and --format json both write to standard output: give --jsonl a file");
+  const std::unique_ptr<JsonLines> lines = open_jsonl(o.jsonl);
   doctor::Facts facts;
   if (!o.facts.empty()) {
     facts = doctor::load_facts_file(o.facts);
@@ -45,11 +54,16 @@ int run_doctor(const DoctorOptions& o) {
   if (!o.save_facts.empty()) write_text_file_atomically(o.save_facts, doctor::facts_to_json(facts).dump(2) + "\n");
   const auto findings = doctor::judge(facts);
   const auto verdict = doctor::conclude(facts, findings);
+  const nlohmann::json report_json = doctor::render_json(facts, findings, verdict);
   if (o.format == "json") {
-    std::cout << doctor::render_json(facts, findings, verdict).dump(2) << "\n";
+    std::cout << report_json.dump(2) << "\n";
   } else {
-    std::cout << doctor::render_text(facts, findings, verdict);
+    (lines && lines->to_stdout() ? std::cerr : std::cout) << doctor::render_text(facts, findings, verdict);
   }
+  if (lines) {
+    for (const auto& l : report::doctor_lines(report_json, this_hostname(), utc_now_iso8601())) lines->write(l);
+  }
+  write_junit(o.junit, {report::doctor_suite(report_json, this_hostname(), "doctor")});
   return doctor::exit_code_of(findings);
 }
 
@@ -68,6 +82,8 @@ Command add_doctor_command(CLI::App& root) {
                   "Run the peer-copy check between N logical GPUs placed round-robin on the real ones "
                   "(so every pair path runs on a host with fewer GPUs)")
       ->type_name("N");
+  add_junit_option(app, opts->junit);
+  add_jsonl_option(app, opts->jsonl);
   return Command{app, [opts] { return run_doctor(*opts); }};
 }
 

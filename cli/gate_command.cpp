@@ -7,6 +7,10 @@
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
 #include "cli/live_topology.hpp"
+#include "cli/machine_outputs.hpp"
+#include "common/utc_time.hpp"
+#include "report/check_cases.hpp"
+#include "report/run_lines.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
 #include "topology/topo_text.hpp"
@@ -20,6 +24,9 @@ namespace p2p::cli {
 int run_gate_command(const GateOptions& opts) {
   if (opts.expect.empty() && opts.policy.empty())
     throw InputError("gate: nothing to check: give --expect FILE (golden topology) and/or --policy FILE");
+  if (opts.jsonl == "-" && opts.format == "json")
+    throw InputError("--jsonl - and --format json both write to standard output: give --jsonl a file");
+  const std::unique_ptr<JsonLines> lines = open_jsonl(opts.jsonl);
   // Read every file before discovering anything, so bad input fails fast and alone.
   std::optional<topo::GatePolicy> policy;
   if (!opts.policy.empty()) policy = topo::read_policy_file(opts.policy);
@@ -42,15 +49,21 @@ int run_gate_command(const GateOptions& opts) {
   if (opts.input.empty()) peer_access = bench::cuda_peer_access_check();
 #endif
   const topo::GateDecision d = topo::evaluate_gate(t, expected, policy, peer_access);
+  const std::string host = opts.input.empty() || t.hostname.empty() ? this_hostname() : t.hostname;
+  std::ostream& text = lines && lines->to_stdout() ? std::cerr : std::cout;
   if (opts.format == "json") {
     nlohmann::json j = d;
     j["source"] = input;
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << "Topology: " << input << " (" << t.gpus.size() << " GPUs)\n"
+    text << "Topology: " << input << " (" << t.gpus.size() << " GPUs)\n"
               << topo::format_gate_text(d) << "Environment: " << topo::describe_environment(t.environment) << "\n";
   }
   std::cout << std::flush;
+  if (lines) {
+    for (const auto& l : report::gate_lines(d, "gate", host, utc_now_iso8601())) lines->write(l);
+  }
+  write_junit(opts.junit, {report::gate_suite(d, host, utc_now_iso8601())});
   return d.passed ? kExitOk : kExitFailed;
 }
 
@@ -69,6 +82,8 @@ Command add_gate_command(CLI::App& root) {
                   "Policy JSON: min_gpus, max_path, forbid, min_link {gen, width}, require_p2p");
   app->add_option("--format", opts->format, "text or json (the decision, as bench records it)")
       ->check(CLI::IsMember({"text", "json"}));
+  add_junit_option(app, opts->junit);
+  add_jsonl_option(app, opts->jsonl);
   return Command{app, [opts] { return run_gate_command(*opts); }};
 }
 

@@ -13,6 +13,8 @@ struct GateOptions {
   std::string expect;  // golden topology (XML or snapshot)
   std::string policy;  // policy JSON
   std::string format = "text";
+  std::string junit;  // JUnit XML of the reasons, "" = none
+  std::string jsonl;  // JSON lines of the reasons, "" = none, "-" = stdout
 };
 
 int run_gate_command(const GateOptions& opts);

@@ -5,6 +5,7 @@
 
 #include "cli/nccl_transports_command.hpp"
 #include "common/exit_codes.hpp"
+#include "cli/machine_outputs.hpp"
 #include "harness/google_benchmark.hpp"
 
 #if P2P_HAVE_NCCL
@@ -31,6 +32,8 @@
 #include "nccl/runner.hpp"
 #include "nccl/table.hpp"
 #include "nccl/topology_view.hpp"
+#include "report/check_cases.hpp"
+#include "topology/gate.hpp"
 #include "cli/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 #endif
@@ -79,6 +82,7 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
       ->check(CLI::IsMember({"auto", "ncclMemAlloc", "cudaMalloc"}));
   app->add_flag("--compare-p2p-off", o.compare_p2p_off, "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
   app->add_option("--json", o.json, "write the results to FILE (atomically)");
+  add_junit_option(app, o.junit);
   app->add_option("--nccl-log", o.nccl_log, "keep NCCL's INFO log in FILE (default: a temporary file)");
   app->add_flag("--p2p-off-child", o.p2p_off_child)->group("");  // internal, hidden from --help
   app->add_option("--options", o.options_file)->group("");        // internal: the P2P-off child's sweep
@@ -210,6 +214,9 @@ int run_nccl_command(const NcclCommandOptions& o) {
     tg = load_topology_and_gate("nccl", o.gate, gate_files);
     if (tg.blocked) {
       std::cerr << blocked_message("nccl", tg);
+      // CI still gets its test report: the gate's reasons, the blocking ones failed.
+      if (tg.gate.reasons.is_object())
+        write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(), this_hostname(), utc_now_iso8601())});
       return kExitFailed;
     }
   }
@@ -251,6 +258,7 @@ int run_nccl_command(const NcclCommandOptions& o) {
   doc.peak_rss_bytes = used.peak_rss_bytes;
   tables << bench::describe_resources(doc) << std::flush;
   if (!o.json.empty()) write_text_file_atomically(o.json, nlohmann::json(doc).dump(2) + "\n");
+  if (!o.junit.empty()) write_junit(o.junit, report::document_suites(doc, o.json.empty() ? "nccl" : o.json));
 
   // Ranks as processes: a rank that hung (or was killed for silence) is a hang; one that died
   // while the others did not hang is a failure of the run itself (kExitRuntime), not a verdict.

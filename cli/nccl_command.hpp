@@ -31,6 +31,7 @@ struct NcclCommandOptions {
   std::string saturation_bytes;  // empty = found per series
   bool compare_p2p_off = false;
   std::string json;
+  std::string junit;  // JUnit XML of every result and verdict, "" = none
   std::string nccl_log;
   std::string buffers = "auto";  // auto | ncclMemAlloc | cudaMalloc
   bool p2p_off_child = false;  // internal: this process is the P2P-off half of a comparison

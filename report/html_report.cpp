@@ -11,13 +11,14 @@
 #include "bench/sizes.hpp"
 #include "nccl/report.hpp"
 #include "nccl/table.hpp"
+#include "report/html_pairs.hpp"
 
 namespace p2p::report {
 
 namespace {
 
 constexpr const char* kStyle = R"(<style>
-body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
+body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1500px}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
 th{background:#f3f3f3}td.l,th.l{text-align:left}td.na{color:#999;background:#fafafa}
@@ -25,6 +26,8 @@ td.bad{background:#f4b6b6;font-weight:bold}td.waived{background:#e6e6e6;color:#5
 .note{color:#555;font-size:.9em}pre{background:#f7f7f7;padding:.6em;overflow-x:auto}
 .pass{color:#1a7f37;font-weight:bold}.block{color:#b42318;font-weight:bold}
 svg text{font-size:11px}.legend{font-size:.9em;margin-bottom:1em}.legend span{margin-right:1em}
+td .path{display:block;font-size:.75em;color:#444}.maps,.beside{display:flex;flex-wrap:wrap;gap:0 2em;align-items:flex-start}
+.beside{flex-wrap:nowrap;overflow-x:auto}tr.bad td{background:#f4b6b6}tr.waived td{background:#e6e6e6}
 </style>
 )";
 
@@ -39,7 +42,28 @@ std::optional<double> fraction_of(const bench::MatrixCell& c, double best, bool 
   return lower_is_better ? best / *c.value : *c.value / best;
 }
 
-std::string heatmap(const bench::Matrix& m, bool lower_is_better) {
+// One cell: its value, and between two GPUs the path class joining them (NV#, PIX, ... SYS),
+// with data-pair naming the route so a reader (or a test in a browser) can find each cell.
+std::string heat_cell(const std::optional<bench::MatrixCell>& cell, const std::string& row, const std::string& col,
+                      double best, bool lower_is_better, const PairPaths* paths) {
+  std::string cls = "cell", style;
+  if (!cell) {
+    cls += " na";
+  } else if (cell->status == "waived") {
+    cls += " waived";
+  } else if (cell->status != "ok") {
+    cls += " bad";
+  } else if (const auto f = fraction_of(*cell, best, lower_is_better)) {
+    style = " style=\"background:" + heat_colour(*f) + "\"";
+  }
+  std::string out = "<td class=\"" + cls + "\" data-pair=\"" + html_escape(row + "->" + col) + "\"" + style +
+                    "><span class=\"v\">" + html_escape(cell ? bench::cell_text(cell) : "-") + "</span>";
+  const std::string path = paths ? paths->between(row, col) : "";
+  if (!path.empty()) out += "<span class=\"path\">" + html_escape(path) + "</span>";
+  return out + "</td>";
+}
+
+std::string heatmap(const bench::Matrix& m, bool lower_is_better, const PairPaths* paths) {
   double best = 0;
   for (const auto& row : m.cells) {
     for (const auto& c : row) {
@@ -48,30 +72,45 @@ std::string heatmap(const bench::Matrix& m, bool lower_is_better) {
     }
   }
   std::ostringstream os;
-  os << "<h3>" << html_escape(m.title) << "</h3>\n<table><tr><th></th>";
+  os << "<div class=\"heatmap\"><h3>" << html_escape(m.title) << "</h3>\n<table><tr><th></th>";
   for (const auto& c : m.cols) os << "<th>" << html_escape(c) << "</th>";
   os << "</tr>\n";
   for (std::size_t i = 0; i < m.rows.size(); ++i) {
     os << "<tr><th class=\"l\">" << html_escape(m.rows[i]) << "</th>";
     for (std::size_t j = 0; j < m.cols.size(); ++j) {
-      const auto& cell = m.cells[i][j];
-      const std::string text = html_escape(bench::cell_text(cell));
-      if (!cell) {
-        os << "<td class=\"na\">-</td>";
-      } else if (cell->status == "waived") {
-        os << "<td class=\"waived\">" << text << "</td>";
-      } else if (cell->status != "ok") {
-        os << "<td class=\"bad\">" << text << "</td>";
-      } else if (const auto f = fraction_of(*cell, best, lower_is_better)) {
-        os << "<td style=\"background:" << heat_colour(*f) << "\">" << text << "</td>";
-      } else {
-        os << "<td>" << text << "</td>";
-      }
+      os << heat_cell(m.cells[i][j], m.rows[i], m.cols[j], best, lower_is_better, paths);
     }
     os << "</tr>\n";
   }
   os << "</table>\n";
   for (const auto& n : m.notes) os << "<div class=\"note\">" << html_escape(n) << "</div>\n";
+  os << "</div>\n";
+  return os.str();
+}
+
+bool titled(const bench::Matrix& m, const std::string& case_name) { return m.title.rfind(case_name + ",", 0) == 0; }
+
+// The heatmaps in their cases' order, except that the path without P2P (staged through host
+// memory) sits beside the P2P copy it stands in for, so a pair that lost P2P reads across.
+std::string bandwidth_heatmaps(const std::vector<bench::Matrix>& maps, const PairPaths& paths) {
+  std::vector<const bench::Matrix*> order;
+  for (const auto& m : maps) order.push_back(&m);
+  const auto find = [&](const std::string& name) {
+    return std::find_if(order.begin(), order.end(), [&](const bench::Matrix* m) { return titled(*m, name); });
+  };
+  std::ostringstream os;
+  const auto p2p = find("ce_unidir_write");
+  const auto staged = find("staged");
+  if (p2p != order.end() && staged != order.end()) {
+    os << "<div class=\"beside\">" << heatmap(**p2p, false, &paths) << heatmap(**staged, false, &paths) << "</div>\n";
+    const bench::Matrix* a = *p2p;
+    const bench::Matrix* b = *staged;
+    order.erase(std::remove_if(order.begin(), order.end(), [&](const bench::Matrix* m) { return m == a || m == b; }),
+                order.end());
+  }
+  os << "<div class=\"maps\">\n";
+  for (const auto* m : order) os << heatmap(*m, false, &paths);
+  os << "</div>\n";
   return os.str();
 }
 
@@ -262,9 +301,10 @@ std::string topology_section(const bench::BenchDocument& d) {
 
 std::string bench_sections(const bench::BenchDocument& d) {
   std::ostringstream os;
+  const PairPaths paths(d);
+  os << attention_section(d, paths);
   const auto bandwidth = bench::bandwidth_matrices(d.bandwidth, true);
-  if (!bandwidth.empty()) os << "<h2>Bandwidth at the largest size</h2>\n";
-  for (const auto& m : bandwidth) os << heatmap(m, false);
+  if (!bandwidth.empty()) os << "<h2>Bandwidth at the largest size</h2>\n" << bandwidth_heatmaps(bandwidth, paths);
   // One chart per case: each route (and part) measured at two sizes or more a line.
   ChartSet sweeps;
   for (const auto& r : d.bandwidth) {
@@ -280,7 +320,7 @@ std::string bench_sections(const bench::BenchDocument& d) {
   if (!charts.empty()) os << "<h2>Size sweeps</h2>\n" << charts;
   const auto latency = bench::latency_matrices(d.latency);
   if (!latency.empty()) os << "<h2>Latency</h2>\n";
-  for (const auto& m : latency) os << heatmap(m, true);
+  for (const auto& m : latency) os << heatmap(m, true, &paths);
   const bench::FigureCounts c = bench::count_figures(d);
   if (c.ok + c.failed + c.waived + c.errors > 0) {
     os << "<p>" << c.ok << " figures verified, " << c.failed << " FAILED verification, " << c.waived << " waived, "
@@ -292,13 +332,16 @@ std::string bench_sections(const bench::BenchDocument& d) {
 std::string nccl_run_section(const nccl::NcclRun& run, const std::string& title) {
   std::ostringstream os;
   os << "<h2>" << html_escape(title) << "</h2>\n";
-  // Per operation: one line per (type, placement, pair), busbw (algbw with one rank).
+  // Per operation: one line per (type, placement, pair), busbw. With one rank no data crosses
+  // a bus (busbw is 0) and in place nothing moves at all (algbw grows without bound as the
+  // time per call stays flat), so the chart shows the time per call, which means something.
+  const bool one_rank = !run.results.empty() && run.results.front().nranks <= 1;
   ChartSet by_op;
   std::map<std::string, int> bad;
   for (const auto& r : run.results) {
     by_op.start(r.collective);
     if (r.status != "ok") ++bad[r.collective];
-    const auto value = r.nranks > 1 ? r.busbw_gbps : r.algbw_gbps;
+    const auto value = one_rank ? r.time_us : r.busbw_gbps;
     if (r.status != "ok" || !value) continue;
     std::string name = r.dtype + (r.in_place ? " in-place" : " out-of-place");
     if (r.src_rank && r.dst_rank) name += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
@@ -306,9 +349,12 @@ std::string nccl_run_section(const nccl::NcclRun& run, const std::string& title)
   }
   for (const auto& op : by_op.charts()) {
     const std::vector<Series> series = by_op.lines(op, 1);
-    const bool one_rank = !run.results.empty() && run.results.front().nranks <= 1;
-    os << chart(op + (one_rank ? ": algbw (one rank: busbw is 0)" : ": busbw") + " by message size", "GB/s", series,
-                true);
+    if (one_rank) {
+      os << chart(op + ": time per call by message size (one rank: nothing crosses a bus, no bandwidth shown)", "us",
+                  series, true);
+    } else {
+      os << chart(op + ": busbw by message size", "GB/s", series, true);
+    }
     if (bad[op] > 0) os << "<div class=\"note\">" << bad[op] << " size(s) not ok: see the table below</div>\n";
   }
   os << "<pre>" << html_escape(nccl::format_transport_matrix(run) + nccl::format_pair_matrix(run)) << "</pre>\n";
@@ -349,6 +395,12 @@ std::string heat_colour(double fraction) {
   char b[40];
   std::snprintf(b, sizeof b, "hsl(%d,70%%,78%%)", static_cast<int>(std::lround(120 * f)));
   return b;
+}
+
+const char* report_style() { return kStyle; }
+
+std::string render_heatmap(const bench::Matrix& m, bool lower_is_better, const PairPaths* paths) {
+  return heatmap(m, lower_is_better, paths);
 }
 
 std::string render_html_report(const bench::BenchDocument& doc, const std::string& source) {

@@ -8,9 +8,12 @@
 
 #include <string>
 
+#include "bench/matrix.hpp"
 #include "bench/results.hpp"
 
 namespace p2p::report {
+
+class PairPaths;  // html_pairs.hpp
 
 // `source` names the document in the page (its file name). InputError "<source>: ..." for a
 // malformed NCCL section.
@@ -21,5 +24,11 @@ std::string html_escape(const std::string& text);
 
 // Background colour of a heatmap cell: red (0) through yellow to green (1); clamped.
 std::string heat_colour(double fraction);
+
+// The page's parts, for other pages built from documents (side_by_side.hpp): the <style>
+// element, and one matrix as a heatmap (cells coloured by the share of their link's ceiling,
+// or of the matrix's best figure; GPU pairs with their path class when `paths` is given).
+const char* report_style();
+std::string render_heatmap(const bench::Matrix& m, bool lower_is_better, const PairPaths* paths);
 
 }  // namespace p2p::report

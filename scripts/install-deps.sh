@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages p2pcheck builds against. Idempotent: packages
 # already present are left alone, so CI and developers can run it every time.
+#
+#   scripts/install-deps.sh                 # build and test dependencies
+#   scripts/install-deps.sh --with-browser  # and Chromium, for the test that renders the HTML
+#                                           # report in a headless browser (about 80 MB to fetch,
+#                                           # 300 MB installed: GPU hosts running the acceptance
+#                                           # chain do not need it; scripts/test.sh asks for it)
 # The CUDA toolkit (with NCCL) is expected at /usr/local/cuda; it is not a Debian package.
 set -euo pipefail
 
@@ -9,7 +15,17 @@ packages=(
   libhwloc-dev hwloc-nox
   libcli11-dev nlohmann-json3-dev
   libbenchmark-dev libgtest-dev googletest
+  # The tests read the machine outputs back with real parsers: xmllint (JUnit against
+  # report/tests/junit.xsd), prometheus_client's exposition parser, PyYAML for CI pipelines.
+  libxml2-utils python3-prometheus-client python3-yaml
 )
+
+for arg in "$@"; do
+  case $arg in
+    --with-browser) packages+=(chromium) ;;
+    *) echo "install-deps: unknown argument $arg (--with-browser adds Chromium)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -33,10 +33,11 @@ step() {  # step NAME CMD...: run, tee the output into OUT/NAME.txt, remember th
   return "$rc"
 }
 
-step doctor "$bin" doctor --save-facts "$out/doctor-facts.json"
+step doctor "$bin" doctor --save-facts "$out/doctor-facts.json" --junit "$out/doctor.junit.xml"
 step topo "$bin" topo --save "$out/topology.json"
-if step gate "$bin" gate "${gate_args[@]}"; then
-  step bench "$bin" bench "${gate_args[@]}" --json "$out/bench.json"
+if step gate "$bin" gate "${gate_args[@]}" --junit "$out/gate.junit.xml"; then
+  # bench.jsonl holds each figure as it finishes: a run killed halfway still leaves them.
+  step bench "$bin" bench "${gate_args[@]}" --json "$out/bench.json" --jsonl "$out/bench.jsonl"
   step nccl "$bin" nccl "${gate_args[@]}" --json "$out/nccl.json"
   # Pages for people beside the documents for machines (a report never changes the exit status).
   for doc in bench nccl; do

@@ -32,7 +32,9 @@ TEST(HtmlReport, BenchRunShowsHostGateHeatmapsChartsAndSummary) {
   EXPECT_NE(html.find("580.159.04"), std::string::npos);
   EXPECT_NE(html.find("<span class=\"pass\">pass</span>"), std::string::npos);
   // d2h_ce at 1 GiB: 55.34 GB/s, 88% of PCIe gen5 x16, on an almost green cell.
-  EXPECT_NE(html.find("<td style=\"background:hsl(105,70%,78%)\">55.34 (88%)</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"cell\" data-pair=\"gpu0-&gt;host\" style=\"background:hsl(105,70%,78%)\">"
+                      "<span class=\"v\">55.34 (88%)</span></td>"),
+            std::string::npos);
   EXPECT_NE(html.find("<h2>Size sweeps</h2>"), std::string::npos);
   EXPECT_GE(count(html, "<polyline"), 10u);  // one line per route of every swept case
   EXPECT_NE(html.find("<h2>Latency</h2>"), std::string::npos);
@@ -78,7 +80,8 @@ TEST(HtmlReport, NcclRunShowsOneChartPerOperationAndTheTables) {
   const std::string html = render_html_report(load("h200-nccl.json"), "h200-nccl.json");
   EXPECT_NE(html.find("<h1>p2pcheck nccl report: vm</h1>"), std::string::npos);
   for (const char* op : {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv"}) {
-    EXPECT_NE(html.find(std::string("<h3>") + op + ": algbw (one rank: busbw is 0) by message size</h3>"),
+    EXPECT_NE(html.find(std::string("<h3>") + op +
+                        ": time per call by message size (one rank: nothing crosses a bus, no bandwidth shown)</h3>"),
               std::string::npos)
         << op;
   }
@@ -105,9 +108,18 @@ TEST(HtmlReport, FailedAndWaivedCellsAreMarkedAndTextIsEscaped) {
   EXPECT_EQ(html.find("<lxc"), std::string::npos);
   EXPECT_NE(html.find("a&amp;b.json"), std::string::npos);
   EXPECT_NE(html.find("<span class=\"block\">block</span>"), std::string::npos);
-  EXPECT_NE(html.find("<td style=\"background:hsl(48,70%,78%)\">25.00 (40%)</td>"), std::string::npos);
-  EXPECT_NE(html.find("<td class=\"bad\">24.00 FAILED</td>"), std::string::npos);
-  EXPECT_NE(html.find("<td class=\"waived\">waived</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"cell\" data-pair=\"gpu0-&gt;gpu1\" style=\"background:hsl(48,70%,78%)\">"
+                      "<span class=\"v\">25.00 (40%)</span></td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"cell bad\" data-pair=\"gpu1-&gt;gpu0\"><span class=\"v\">24.00 FAILED</span></td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"cell waived\" data-pair=\"gpu0-&gt;gpu2\"><span class=\"v\">waived</span></td>"),
+            std::string::npos);
+  // The pairs to look at come first, the failed one before the one that lost P2P.
+  const auto attention = html.find("<h2>Pairs to look at first</h2>");
+  ASSERT_NE(attention, std::string::npos);
+  EXPECT_LT(attention, html.find("<h2>Bandwidth at the largest size</h2>"));
+  EXPECT_LT(html.find("<td class=\"l\">gpu1-&gt;gpu0</td>", attention), html.find("<td class=\"l\">gpu0-&gt;gpu2</td>", attention));
   EXPECT_NE(html.find("cudaDeviceCanAccessPeer(gpu0, gpu2) = 0"), std::string::npos);
   EXPECT_NE(html.find("1 figures verified, 1 FAILED verification, 1 waived, 0 errors"), std::string::npos);
 }

@@ -1,0 +1,189 @@
+// `p2pcheck check --quick` as schedulers and monitoring run it, with the built executable:
+// the exit code is the worst of doctor and gate, the last line of stdout is the verdict, the
+// machine outputs parse, --jsonl on doctor and gate writes one line per check or reason, and
+// the Slurm, NHC and node-problem-detector configurations in scripts/healthcheck/ work as
+// their hosts would call them. Needs no GPU.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/file_io.hpp"
+#include "common/testing/run_captured.hpp"
+#include "report/tests/export_tools.hpp"
+
+namespace {
+
+using p2p::testing::CliResult;
+
+const std::string kExe = P2PCHECK_EXE;
+const std::string kSource = P2P_SOURCE_DIR;
+const std::string kFixtures = kSource + "/topology/tests/fixtures/";
+const std::string kDoctorFixtures = kSource + "/doctor/tests/fixtures/";
+const std::string kPolicy = kSource + "/results/policies/single-gpu-smoke.json";
+const std::string kHealthy = "--facts " + kDoctorFixtures + "h200-vm-real.json --input " + kFixtures +
+                             "h200-vm.xml --policy " + kPolicy;
+const std::string kBroken = "--facts " + kDoctorFixtures + "lxc-gsp-firmware-missing.json --input " + kFixtures +
+                            "rtxpro6000-lxc.xml";
+
+CliResult run(const std::string& args) { return p2p::testing::run_captured(kExe + " " + args); }
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out.push_back(line);
+  return out;
+}
+
+bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+TEST(CheckCli, HealthyFixturesPassWithOneVerdictLine) {
+  const CliResult r = run("check --quick --brief " + kHealthy);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto lines = split_lines(r.out);
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_EQ(lines[0].rfind("p2pcheck check: OK on ", 0), 0u) << lines[0];
+}
+
+TEST(CheckCli, ABrokenDriverStackFailsAndSaysWhyOnTheLastLine) {
+  const CliResult r = run("check --quick " + kBroken);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto lines = split_lines(r.out);
+  ASSERT_EQ(lines.size(), 4u) << r.out;  // doctor, topology, gate, verdict
+  EXPECT_EQ(lines[0].rfind("FAIL  doctor: CUDA cannot work here", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("ok    topology: 8 GPU(s)", 0), 0u) << lines[1];
+  EXPECT_TRUE(contains(lines[3], "FAIL")) << lines[3];
+  EXPECT_TRUE(contains(lines[3], "GSP firmware")) << lines[3];
+}
+
+TEST(CheckCli, TheGateBlockingIsAFailure) {
+  const CliResult r = run("check --quick --brief --facts " + kDoctorFixtures + "h200-vm-real.json --input " + kFixtures +
+                          "rtxpro6000-vm.xml --policy " + kFixtures + "policy-rtxpro6000.json");
+  const bool blocked = contains(r.out, "gate: BLOCKED");
+  EXPECT_EQ(r.exit_code, blocked ? 1 : 0) << r.out << r.err;
+}
+
+TEST(CheckCli, MachineOutputsParse) {
+  p2p::testing::TempDir dir;
+  const std::string xml = dir.file("check.xml"), jsonl = dir.file("check.jsonl"), prom = dir.file("check.prom");
+  const CliResult r = run("check --quick --brief " + kBroken + " --junit " + xml + " --jsonl " + jsonl + " --prom " + prom);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  if (p2p::testing::have_command("xmllint")) {
+    EXPECT_EQ(p2p::testing::junit_problems(xml), "");
+  }
+  const std::string junit = p2p::try_read_text_file(xml).value_or("");
+  EXPECT_TRUE(contains(junit, "<testsuite name=\"doctor\"")) << junit.substr(0, 300);
+  EXPECT_TRUE(contains(junit, "<testsuite name=\"gate\""));
+  const auto lines = split_lines(p2p::try_read_text_file(jsonl).value_or(""));
+  ASSERT_GE(lines.size(), 3u);
+  for (const auto& l : lines) ASSERT_TRUE(nlohmann::json::accept(l)) << l;
+  EXPECT_EQ(nlohmann::json::parse(lines.front()).at("kind"), "run_start");
+  EXPECT_EQ(nlohmann::json::parse(lines.back()).at("kind"), "run_end");
+  EXPECT_EQ(nlohmann::json::parse(lines.back()).at("record").at("exit_code"), 1);
+  const std::string text = p2p::try_read_text_file(prom).value_or("");
+  EXPECT_TRUE(contains(text, "p2pcheck_doctor_check_failed{"));
+  EXPECT_TRUE(contains(text, "p2pcheck_gate_passed{"));
+  EXPECT_TRUE(contains(text, "p2pcheck_last_run_timestamp_seconds{"));
+  const std::string python = p2p::testing::python_with_prometheus_client();
+  if (!python.empty()) {
+    EXPECT_EQ(p2p::testing::check_prometheus_file(python, prom).exit_code, 0);
+  }
+}
+
+TEST(CheckCli, OnThisHostItFinishesWellInsideSlurmsMinute) {
+  const auto start = std::chrono::steady_clock::now();
+  const CliResult r = run("check --quick --brief");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.exit_code << ": " << r.err;
+  EXPECT_EQ(split_lines(r.out).size(), 1u) << r.out;
+  EXPECT_LT(seconds, 50.0);
+}
+
+TEST(CheckCli, BadInputIsOneLineExitTwo) {
+  for (const std::string args : {"check", "check --quick --policy /nonexistent/policy.json", "check --quick --jsonl -",
+                                 "check --quick --facts /nonexistent.json"}) {
+    const CliResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(split_lines(r.err).size(), 1u) << args << ": " << r.err;
+  }
+}
+
+TEST(JsonlCli, DoctorAndGateWriteOneLinePerCheckAndReason) {
+  p2p::testing::TempDir dir;
+  const std::string path = dir.file("doctor.jsonl");
+  const CliResult d = run("doctor --facts " + kDoctorFixtures + "h200-vm-real.json --jsonl " + path);
+  EXPECT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_TRUE(contains(d.out, "Verdict:")) << "text stays on stdout with a file";
+  const auto lines = split_lines(p2p::try_read_text_file(path).value_or(""));
+  ASSERT_GT(lines.size(), 20u);
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+    const auto j = nlohmann::json::parse(lines[i]);
+    EXPECT_EQ(j.at("kind"), "finding");
+    EXPECT_EQ(j.at("command"), "doctor");
+  }
+  EXPECT_EQ(nlohmann::json::parse(lines.back()).at("kind"), "verdict");
+
+  // Streaming to stdout: only JSON lines there, the text goes to stderr.
+  const CliResult g = run("gate --input " + kFixtures + "h200-vm.xml --policy " + kPolicy + " --jsonl -");
+  EXPECT_EQ(g.exit_code, 0) << g.err;
+  const auto glines = split_lines(g.out);
+  ASSERT_EQ(glines.size(), 4u) << g.out;  // three reasons and the decision
+  for (const auto& l : glines) EXPECT_TRUE(nlohmann::json::accept(l)) << l;
+  EXPECT_EQ(nlohmann::json::parse(glines[0]).at("record").at("rule"), "policy.min_gpus");
+  EXPECT_EQ(nlohmann::json::parse(glines.back()).at("record").at("passed"), true);
+  EXPECT_TRUE(contains(g.err, "gate: PASS"));
+  EXPECT_EQ(run("gate --input " + kFixtures + "h200-vm.xml --policy " + kPolicy + " --format json --jsonl -").exit_code, 2);
+}
+
+// The scheduler side: the scripts and configs in scripts/healthcheck/ as their hosts use them.
+const std::string kHealth = kSource + "/scripts/healthcheck/";
+
+TEST(HealthCheckConfigs, SlurmScriptDrainsAFailingNodeWithTheVerdict) {
+  p2p::testing::TempDir dir;
+  const std::string log = dir.file("scontrol.log"), fake = dir.file("scontrol");
+  p2p::write_text_file_atomically(fake, "#!/bin/sh\necho \"$@\" >> '" + log + "'\n");
+  p2p::testing::run_captured("chmod +x '" + fake + "'");
+  const std::string env = "P2PCHECK='" + kExe + "' SCONTROL='" + fake + "' SLURMD_NODENAME=node17 P2PCHECK_POLICY=/nonexistent ";
+  const CliResult bad = p2p::testing::run_captured(env + "P2PCHECK_ARGS='" + kBroken + "' " + kHealth + "slurm-healthcheck.sh");
+  EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  const std::string drained = p2p::try_read_text_file(log).value_or("");
+  EXPECT_EQ(drained.rfind("update NodeName=node17 State=DRAIN Reason=p2pcheck exit 1: p2pcheck check: FAIL", 0), 0u)
+      << drained;
+  p2p::testing::run_captured("rm -f '" + log + "'");
+  const CliResult good = p2p::testing::run_captured(env + "P2PCHECK_ARGS='" + kHealthy + "' " + kHealth + "slurm-healthcheck.sh");
+  EXPECT_EQ(good.exit_code, 0) << good.out << good.err;
+  EXPECT_FALSE(p2p::try_read_text_file(log).has_value()) << "a healthy node is left alone";
+}
+
+TEST(HealthCheckConfigs, NhcCheckDiesWithTheVerdictOnlyWhenUnhealthy) {
+  const std::string nhc = kHealth + "p2pcheck.nhc";
+  const std::string prelude = "bash -c 'die() { echo \"DIE $*\"; }; P2PCHECK_BIN=" + kExe + "; source " + nhc + "; ";
+  const CliResult bad = p2p::testing::run_captured(prelude + "check_p2pcheck " + kBroken + "'");
+  EXPECT_EQ(bad.out.rfind("DIE 1 check_p2pcheck: p2pcheck check: FAIL", 0), 0u) << bad.out << bad.err;
+  EXPECT_TRUE(contains(bad.out, "(exit 1)")) << bad.out;
+  const CliResult good = p2p::testing::run_captured(prelude + "check_p2pcheck " + kHealthy + "'");
+  EXPECT_EQ(good.exit_code, 0) << good.err;
+  EXPECT_EQ(good.out, "");
+}
+
+TEST(HealthCheckConfigs, NodeProblemDetectorPluginRunsTheQuickCheck) {
+  const auto j = p2p::read_json_file(kHealth + "node-problem-detector.json");
+  EXPECT_EQ(j.at("plugin"), "custom");
+  const auto& rule = j.at("rules").at(0);
+  EXPECT_EQ(rule.at("condition"), j.at("conditions").at(0).at("type"));
+  EXPECT_EQ(rule.at("path"), "/usr/local/bin/p2pcheck");
+  std::string args;
+  for (const auto& a : rule.at("args")) args += " " + a.get<std::string>();
+  EXPECT_EQ(args.rfind(" check --quick", 0), 0u) << args;
+  // NPD: exit 0 OK, 1 problem, anything else unknown; the message is the one stdout line.
+  const CliResult r = run(args.substr(1));
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.exit_code << ": " << r.err;
+  EXPECT_EQ(split_lines(r.out).size(), 1u);
+  EXPECT_LE(r.out.size(), j.at("pluginConfig").at("max_output_length").get<std::size_t>() + 200)
+      << "the verdict line stays short enough to read in a node condition";
+}
+
+}  // namespace

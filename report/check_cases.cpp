@@ -1,0 +1,282 @@
+#include "report/check_cases.hpp"
+
+#include <cstdio>
+#include <map>
+
+#include "bench/sizes.hpp"
+#include "common/error.hpp"
+#include "nccl/report.hpp"
+#include "report/markup_text.hpp"
+
+namespace p2p::report {
+namespace {
+
+std::string join_name(const std::string& host, const std::string& check, const std::string& pair,
+                      const std::string& size) {
+  std::string name = (host.empty() ? std::string("this-host") : host) + "/" + check;
+  if (!pair.empty()) name += "/" + pair;
+  if (!size.empty()) name += "/" + size;
+  return name;
+}
+
+std::string number(double v, const char* unit) {
+  char b[64];
+  std::snprintf(b, sizeof b, std::string(unit) == "%" ? "%.4g%s" : "%.4g %s", v, unit);
+  return b;
+}
+
+CaseOutcome outcome_of_status(const std::string& status) {
+  if (status == "ok") return CaseOutcome::kPass;
+  if (status == "waived") return CaseOutcome::kSkipped;
+  if (status == "failed" || status == "wrong" || status == "hang") return CaseOutcome::kFail;
+  return CaseOutcome::kError;
+}
+
+// What a figure's case says: the failure's cause, the waiver's reason, else the measured value.
+std::string figure_message(const std::string& status, const std::string& detail, const std::string& value) {
+  if (status == "ok") return value.empty() ? "verified" : value + ", verified";
+  const std::string why = detail.empty() ? status : status + ": " + detail;
+  return single_line(why);
+}
+
+std::string gate_pair(const topo::GateReason& r) {
+  std::string pair;
+  for (std::size_t i = 0; i < r.gpus.size(); ++i) pair += (i ? "-gpu" : "gpu") + std::to_string(r.gpus[i]);
+  return pair;
+}
+
+void add_bench_cases(CheckSuite& s, const bench::BenchDocument& d) {
+  for (const auto& b : d.bandwidth) {
+    CheckCase c;
+    c.name = join_name(d.hostname, b.case_name, b.src + "->" + b.dst + (b.part.empty() ? "" : " " + b.part),
+                       bench::format_bytes(b.bytes));
+    c.classname = "p2pcheck.bench." + b.case_name;
+    c.outcome = outcome_of_status(b.status);
+    std::string value;
+    if (b.median_gbps) value = number(*b.median_gbps, "GB/s") + " median";
+    if (b.median_gbps && b.achieved_pct) value += " (" + number(*b.achieved_pct, "%") + " of " + b.ceiling_link + ")";
+    c.message = figure_message(b.status, b.detail, value);
+    // Time the samples took: each moved copies_per_sample copies of `bytes` at its rate.
+    double seconds = 0;
+    for (double g : b.samples_gbps) {
+      if (g > 0) seconds += static_cast<double>(b.bytes) * b.copies_per_sample / (g * 1e9);
+    }
+    if (seconds > 0) c.time_s = seconds;
+    s.cases.push_back(std::move(c));
+  }
+  for (const auto& l : d.latency) {
+    CheckCase c;
+    c.name = join_name(d.hostname, l.case_name, l.src + "->" + l.dst, "");
+    c.classname = "p2pcheck.bench." + l.case_name;
+    c.outcome = outcome_of_status(l.status);
+    c.message = figure_message(l.status, l.detail, l.median_ns ? number(*l.median_ns, "ns") + " median" : "");
+    s.cases.push_back(std::move(c));
+  }
+  if (!d.interrupted.empty()) {
+    CheckCase c;
+    c.name = join_name(d.hostname, "bench.completed", "", "");
+    c.classname = "p2pcheck.bench";
+    c.outcome = CaseOutcome::kError;
+    c.message = single_line("interrupted: " + d.interrupted);
+    s.cases.push_back(std::move(c));
+  }
+}
+
+std::string placement(const nccl::CollectiveResult& r) {
+  if (r.src_rank && r.dst_rank) return "rank" + std::to_string(*r.src_rank) + "->rank" + std::to_string(*r.dst_rank);
+  std::string p = std::to_string(r.nranks) + (r.nranks == 1 ? " rank" : " ranks");
+  if (r.root) p += " root" + std::to_string(*r.root);
+  return p;
+}
+
+void add_nccl_run(CheckSuite& s, const nccl::NcclRun& run, const std::string& host, const std::string& prefix) {
+  for (const auto& r : run.results) {
+    CheckCase c;
+    const std::string op = prefix + r.collective + "." + r.dtype + (r.in_place ? ".in_place" : ".out_of_place") +
+                           (r.cuda_graph ? ".graph" : "");
+    c.name = join_name(host, op, placement(r), bench::format_bytes(r.size_bytes));
+    c.classname = "p2pcheck." + prefix + r.collective;
+    c.outcome = outcome_of_status(r.status);
+    std::string value;
+    // One rank moves nothing over a bus (busbw 0) and in place nothing at all: the time says it.
+    if (r.nranks > 1 && r.busbw_gbps) value = "busbw " + number(*r.busbw_gbps, "GB/s") + ", ";
+    if (r.time_us) value += number(*r.time_us, "us") + " per call, ";
+    if (r.status == "ok") {
+      c.message = value + (r.wrong_elements ? "verified" : "not verified");
+    } else if (r.status == "wrong" && r.wrong_elements) {
+      c.message = single_line(std::to_string(*r.wrong_elements) + " wrong elements" +
+                              (r.detail.empty() ? "" : ": " + r.detail));
+    } else {
+      c.message = figure_message(r.status, r.detail, "");
+    }
+    if (r.time_us && r.iterations > 0) c.time_s = *r.time_us * 1e-6 * r.iterations;
+    s.cases.push_back(std::move(c));
+  }
+  for (const auto& e : run.rank_process_ends) {
+    CheckCase c;
+    c.name = join_name(host, prefix + "rank_process", "rank" + std::to_string(e.rank), "");
+    c.classname = "p2pcheck." + prefix + "rank_process";
+    c.outcome = e.ended == "done" ? CaseOutcome::kPass : e.ended == "error" ? CaseOutcome::kError : CaseOutcome::kFail;
+    c.message = single_line(e.ended + (e.detail.empty() ? "" : ": " + e.detail) +
+                            (e.last_case.empty() ? "" : " (last case " + e.last_case + ")"));
+    s.cases.push_back(std::move(c));
+  }
+}
+
+void add_nccl_cases(CheckSuite& s, const bench::BenchDocument& d, const std::string& source) {
+  const nccl::NcclReport report = nccl::nccl_report_from_document(d, source);
+  add_nccl_run(s, report.run, d.hostname, "nccl.");
+  if (report.p2p_off) add_nccl_run(s, *report.p2p_off, d.hostname, "nccl.p2p_off.");
+  for (const auto& v : report.verdicts) {
+    CheckCase c;
+    const std::string series = v.collective + "." + v.dtype + (v.in_place ? ".in_place" : ".out_of_place");
+    std::string pair;
+    if (v.src_rank && v.dst_rank) pair = "rank" + std::to_string(*v.src_rank) + "->rank" + std::to_string(*v.dst_rank);
+    c.name = join_name(d.hostname, "nccl.min_busbw." + series, pair, "");
+    c.classname = "p2pcheck.nccl.min_busbw";
+    c.outcome = v.status == "pass" ? CaseOutcome::kPass : v.status == "fail" ? CaseOutcome::kFail : CaseOutcome::kSkipped;
+    std::string value = "min " + number(v.min_busbw_gbps, "GB/s");
+    if (v.median_busbw_gbps) value = "median busbw " + number(*v.median_busbw_gbps, "GB/s") + ", " + value;
+    c.message = single_line(v.detail.empty() ? value : v.detail + " (" + value + ")");
+    s.cases.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
+const char* to_string(CaseOutcome o) {
+  switch (o) {
+    case CaseOutcome::kPass: return "pass";
+    case CaseOutcome::kFail: return "fail";
+    case CaseOutcome::kError: return "error";
+    case CaseOutcome::kSkipped: return "skipped";
+  }
+  return "error";
+}
+
+CheckSuite gate_suite(const topo::GateDecision& d, const std::string& hostname, const std::string& timestamp) {
+  CheckSuite s{"gate", hostname, timestamp, {}};
+  for (const auto& r : d.reasons) {
+    CheckCase c;
+    c.name = join_name(hostname, "gate." + r.rule, gate_pair(r), "");
+    c.classname = "p2pcheck.gate";
+    c.outcome = r.verdict == "block" ? CaseOutcome::kFail : r.verdict == "pass" ? CaseOutcome::kPass : CaseOutcome::kSkipped;
+    c.message = single_line(r.verdict == "pending" ? "pending: " + r.message : r.message);
+    s.cases.push_back(std::move(c));
+  }
+  return s;
+}
+
+std::vector<CheckSuite> document_suites(const bench::BenchDocument& doc, const std::string& source) {
+  std::vector<CheckSuite> out;
+  if (doc.gate.decision && doc.gate.reasons.is_object()) {
+    topo::GateDecision d;
+    try {
+      d = doc.gate.reasons.get<topo::GateDecision>();
+    } catch (const std::exception& e) {
+      throw InputError(source + ": gate: " + e.what());
+    }
+    out.push_back(gate_suite(d, doc.hostname, doc.started_utc));
+  }
+  CheckSuite figures{doc.written_by == "nccl" ? "nccl" : "bench", doc.hostname, doc.started_utc, {}};
+  add_bench_cases(figures, doc);
+  if (!doc.nccl.is_null()) add_nccl_cases(figures, doc, source);
+  out.push_back(std::move(figures));
+  make_case_names_unique(out);
+  return out;
+}
+
+CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostname, const std::string& source) {
+  CheckSuite s{"doctor", hostname, "", {}};
+  try {
+    if (!report.is_object() || report.value("schema", "") != "p2pcheck.doctor.report")
+      throw InputError("not a p2pcheck.doctor.report (p2pcheck doctor --format json)");
+    if (report.at("version").get<int>() != 1)
+      throw InputError("p2pcheck.doctor.report version " + report.at("version").dump() + " is not supported");
+    for (const auto& f : report.at("findings")) {
+      const auto id = f.at("id").get<std::string>();
+      const auto status = f.at("status").get<std::string>();
+      const auto summary = f.at("summary").get<std::string>();
+      const auto hint = f.at("hint").get<std::string>();
+      CheckCase c;
+      c.name = join_name(hostname, "doctor." + id, "", "");
+      c.classname = "p2pcheck.doctor";
+      if (status == "pass") {
+        c.outcome = CaseOutcome::kPass;
+        c.message = summary;
+      } else if (status == "warn") {
+        c.outcome = CaseOutcome::kPass;  // doctor exits 0 on warnings: a CI job must not fail on them
+        c.message = "warning: " + summary + (hint.empty() ? "" : " -> " + hint);
+      } else if (status == "fail") {
+        c.outcome = CaseOutcome::kFail;
+        c.message = summary + (hint.empty() ? "" : " -> " + hint);
+      } else if (status == "skip") {
+        c.outcome = CaseOutcome::kSkipped;
+        c.message = summary;
+      } else if (status == "unknown") {
+        c.outcome = CaseOutcome::kSkipped;
+        c.message = "not verified from here: " + summary;
+      } else {
+        throw InputError("finding `" + id + "`: unknown status `" + status + "`");
+      }
+      c.message = single_line(c.message);
+      s.cases.push_back(std::move(c));
+    }
+  } catch (const InputError& e) {
+    throw InputError(source + ": " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source + ": " + e.what());
+  }
+  return s;
+}
+
+CheckSuite compare_suite(const Comparison& cmp, const std::string& hostname, const std::string& timestamp) {
+  CheckSuite s{"compare", hostname, timestamp, {}};
+  for (const auto& f : cmp.figures) {
+    CheckCase c;
+    c.name = join_name(hostname, "compare", f.key, "");
+    c.classname = "p2pcheck.compare";
+    const auto value = [&](const std::optional<double>& v) { return v ? number(*v, f.unit.c_str()) : "-"; };
+    std::string text = "baseline " + value(f.baseline) + ", run " + value(f.run);
+    if (f.change_pct) text += " (" + number(*f.change_pct, "%") + ")";
+    if (f.verdict == "regressed" || f.verdict == "lost") {
+      c.outcome = CaseOutcome::kFail;
+      text = f.verdict + ": " + text;
+    } else if (f.verdict == "not judged" || f.verdict == "missing") {
+      c.outcome = CaseOutcome::kSkipped;
+      text = f.verdict + ": " + text;
+    } else {
+      text = f.verdict + ": " + text;
+    }
+    if (!f.detail.empty()) text += "; " + f.detail;
+    c.message = single_line(text);
+    s.cases.push_back(std::move(c));
+  }
+  std::vector<CheckSuite> one{std::move(s)};
+  make_case_names_unique(one);
+  return std::move(one.front());
+}
+
+void make_case_names_unique(std::vector<CheckSuite>& suites) {
+  std::map<std::string, int> seen;
+  for (auto& s : suites) {
+    for (auto& c : s.cases) ++seen[c.name];
+  }
+  std::map<std::string, int> used;
+  for (auto& s : suites) {
+    for (auto& c : s.cases) {
+      if (seen[c.name] < 2) continue;
+      const int n = ++used[c.name];
+      if (n == 1) continue;
+      std::string candidate;
+      int k = n;
+      do {
+        candidate = c.name + " #" + std::to_string(k++);
+      } while (seen.count(candidate) != 0);
+      seen[candidate] = 1;
+      c.name = candidate;
+    }
+  }
+}
+
+}  // namespace p2p::report

@@ -1,0 +1,118 @@
+#include "report/markup_text.hpp"
+
+#include <cstdint>
+
+namespace p2p::report {
+namespace {
+
+constexpr const char* kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+// Decodes the code points of `text`, calling f(cp) for each and f(0xFFFD) for each bad byte.
+template <class F>
+void for_each_code_point(const std::string& text, F f) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned char b = s[i];
+    int len = 0;
+    std::uint32_t cp = 0, min = 0;
+    if (b < 0x80) {
+      f(b);
+      ++i;
+      continue;
+    } else if ((b & 0xE0) == 0xC0) {
+      len = 2, cp = b & 0x1F, min = 0x80;
+    } else if ((b & 0xF0) == 0xE0) {
+      len = 3, cp = b & 0x0F, min = 0x800;
+    } else if ((b & 0xF8) == 0xF0) {
+      len = 4, cp = b & 0x07, min = 0x10000;
+    }
+    bool ok = len > 0 && i + len <= n;
+    for (int k = 1; ok && k < len; ++k) {
+      ok = (s[i + k] & 0xC0) == 0x80;
+      cp = (cp << 6) | (s[i + k] & 0x3F);
+    }
+    ok = ok && cp >= min && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+    if (ok) {
+      f(cp);
+      i += len;
+    } else {
+      f(0xFFFD);
+      ++i;  // resynchronise on the next byte
+    }
+  }
+}
+
+bool xml_char(std::uint32_t cp) {
+  if (cp == 0x9 || cp == 0xA || cp == 0xD) return true;
+  if (cp < 0x20) return false;
+  return cp != 0xFFFE && cp != 0xFFFF;
+}
+
+}  // namespace
+
+std::string valid_utf8(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for_each_code_point(text, [&](std::uint32_t cp) { append_utf8(out, cp); });
+  return out;
+}
+
+std::string xml_escape(const std::string& text, bool attribute) {
+  std::string out;
+  out.reserve(text.size() + 16);
+  for_each_code_point(text, [&](std::uint32_t cp) {
+    if (!xml_char(cp)) {
+      out += kReplacement;
+      return;
+    }
+    switch (cp) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\n': out += attribute ? "&#10;" : "\n"; break;
+      case '\r': out += "&#13;"; break;
+      case '\t': out += attribute ? "&#9;" : "\t"; break;
+      default: append_utf8(out, cp);
+    }
+  });
+  return out;
+}
+
+std::string single_line(const std::string& text) {
+  std::string out;
+  bool space = false;
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7F || c == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out.push_back(' ');
+    space = false;
+    out.push_back(static_cast<char>(c));
+  }
+  return out;
+}
+
+}  // namespace p2p::report

@@ -1,0 +1,24 @@
+// Text that goes into machine-read formats read by strict parsers: JUnit XML and the
+// Prometheus text exposition format both require valid UTF-8, and XML 1.0 forbids most
+// control characters outright (even as character references). Names and messages come from
+// documents read from anywhere, so every string is made valid before it is escaped.
+#pragma once
+
+#include <string>
+
+namespace p2p::report {
+
+// Valid UTF-8 with every malformed byte sequence (a stray continuation byte, an overlong or
+// truncated sequence, a surrogate, a code point past U+10FFFF) replaced by U+FFFD.
+std::string valid_utf8(const std::string& text);
+
+// Valid UTF-8 that XML 1.0 accepts: control characters other than tab, newline and carriage
+// return, and U+FFFE/U+FFFF, become U+FFFD; then &, <, >, " and ' are escaped, so the result
+// is safe in text and in attribute values alike. In attributes newlines become &#10; so a
+// parser keeps them (attribute value normalisation would turn them into spaces).
+std::string xml_escape(const std::string& text, bool attribute);
+
+// One line: newlines, tabs and other control characters become spaces, runs collapse.
+std::string single_line(const std::string& text);
+
+}  // namespace p2p::report
