@@ -96,4 +96,20 @@ TEST_F(Hostile, AReportNeverOverwritesItsInput) {
   EXPECT_EQ(p2p::read_text_file(path("run.json")), p2p::read_text_file(kBenchRun));
 }
 
-}  // namespace
+// hwloc 2.9 overflows its stack on XML nested about 20,000 levels deep (lstopo crashes on it
+// too); hwloc reads in a child process, so p2pcheck says so and exits 2.
+TEST_F(Hostile, XmlThatCrashesHwlocIsExitTwoNamingTheFile) {
+  const std::string sets = "cpuset=\"0x1\" complete_cpuset=\"0x1\" allowed_cpuset=\"0x1\" nodeset=\"0x1\" "
+                           "complete_nodeset=\"0x1\" allowed_nodeset=\"0x1\"";
+  std::string xml = "<topology version=\"2.0\"><object type=\"Machine\" os_index=\"0\" " + sets + ">";
+  for (int i = 0; i < 20000; ++i) xml += "<object type=\"Group\" " + sets + ">";
+  xml += "<object type=\"PU\" os_index=\"0\" " + sets + "/>";
+  for (int i = 0; i < 20000; ++i) xml += "</object>";
+  std::ofstream(path("deep.xml")) << xml << "</object></topology>\n";
+  for (const std::string& cmd : {"topo --input ", "topo diff " + kFixtures + "h200-vm.xml "}) {
+    const CliResult r = run(cmd + path("deep.xml"));
+    EXPECT_EQ(r.exit_code, 2) << cmd << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("p2pcheck: error: " + path("deep.xml") + ": hwloc ", 0), 0u) << r.err;
+  }
+}}  // namespace
