@@ -1,6 +1,7 @@
 #include "nccl/transport_log.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <regex>
 #include <set>
@@ -11,6 +12,20 @@
 namespace p2p::nccl {
 
 namespace {
+
+// NCCL formats each message into a 1024-byte buffer, so a longer line is not NCCL's: it is
+// skipped, never matched (libstdc++'s std::regex recurses once per character and overflows the
+// stack on lines of tens of KiB).
+constexpr std::size_t kMaxLineBytes = 4096;
+
+// A number NCCL printed (ranks, devices, channels, counts); nullopt past int range, so a line
+// with "Channel 99999999999" is not NCCL's rather than an exception out of std::stoi.
+std::optional<int> small_number(const std::string& digits) {
+  int v = 0;
+  const auto [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (err != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  return v;
+}
 
 // "Channel 00/0 : 0[0] -> 1[1] via P2P/direct pointer" (p2p.cc), "Channel 00 : 0[0] -> 1[1]
 // via SHM/direct/direct" (shm.cc has no connection index), "Channel 00/0 : 0[0] -> 8[0] [send]
@@ -34,27 +49,34 @@ const std::regex& complete_re() {
 std::optional<int> number_before(const std::string& msg, const std::string& label) {
   const std::regex re("(\\d+) " + label);
   std::smatch m;
-  if (std::regex_search(msg, m, re)) return std::stoi(m[1].str());
+  if (std::regex_search(msg, m, re)) return small_number(m[1].str());
   return std::nullopt;
 }
 
 void parse_info(const std::string& msg, NcclLog& log) {
   std::smatch m;
   if (std::regex_match(msg, m, connection_re())) {
+    const auto channel = small_number(m[1].str());
+    const auto conn_index = m[2].matched ? small_number(m[2].str()) : std::optional<int>(-1);
+    const auto src_rank = small_number(m[3].str());
+    const auto src_device = small_number(m[4].str());
+    const auto dst_rank = small_number(m[5].str());
+    const auto dst_device = small_number(m[6].str());
+    if (!channel || !conn_index || !src_rank || !src_device || !dst_rank || !dst_device) return;
     LoggedConnection c;
-    c.channel = std::stoi(m[1].str());
-    c.conn_index = m[2].matched ? std::stoi(m[2].str()) : -1;
-    c.src_rank = std::stoi(m[3].str());
-    c.src_device = std::stoi(m[4].str());
-    c.dst_rank = std::stoi(m[5].str());
-    c.dst_device = std::stoi(m[6].str());
+    c.channel = *channel;
+    c.conn_index = *conn_index;
+    c.src_rank = *src_rank;
+    c.src_device = *src_device;
+    c.dst_rank = *dst_rank;
+    c.dst_device = *dst_device;
     c.via = m[7].str();
     c.transport = transport_class(c.via);
     log.connections.push_back(std::move(c));
     return;
   }
   if (std::regex_match(msg, m, ring_re())) {
-    log.rings = std::stoi(m[2].str());
+    if (const auto rings = small_number(m[2].str())) log.rings = rings;
     return;
   }
   if (msg.find("coll channels") != std::string::npos) {
@@ -65,11 +87,16 @@ void parse_info(const std::string& msg, NcclLog& log) {
     return;
   }
   if (std::regex_search(msg, m, complete_re())) {
+    const auto rank = small_number(m[1].str());
+    const auto nranks = small_number(m[2].str());
+    const auto cuda_device = small_number(m[3].str());
+    const auto nvml_device = small_number(m[4].str());
+    if (!rank || !nranks || !cuda_device || !nvml_device) return;
     LoggedRank r;
-    r.rank = std::stoi(m[1].str());
-    r.nranks = std::stoi(m[2].str());
-    r.cuda_device = std::stoi(m[3].str());
-    r.nvml_device = std::stoi(m[4].str());
+    r.rank = *rank;
+    r.nranks = *nranks;
+    r.cuda_device = *cuda_device;
+    r.nvml_device = *nvml_device;
     r.bus_id = m[5].str();
     auto same = std::find_if(log.ranks.begin(), log.ranks.end(), [&](const LoggedRank& x) { return x.rank == r.rank; });
     if (same != log.ranks.end()) {
@@ -112,6 +139,7 @@ NcclLog parse_nccl_log(const std::string& text) {
   const std::string info_tag = "NCCL INFO ";
   const std::string warn_tag = "NCCL WARN ";
   while (std::getline(in, line)) {
+    if (line.size() > kMaxLineBytes) continue;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     // Lines start with "host:pid:tid [dev] " (optionally a timestamp before it); the message
     // follows the level tag.
@@ -179,21 +207,29 @@ void to_json(nlohmann::json& j, const TransportMatrix& m) {
 
 void from_json(const nlohmann::json& j, TransportMatrix& m) {
   require_schema(j, "p2pcheck.nccl_transport_matrix", TransportMatrix::kVersion);
-  m.nranks = j.at("nranks").get<int>();
+  m.nranks = integer_at(j, "nranks", 0, kMaxRanks);
+  // Square, one row and column per rank: the tables index cells[src][dst] for every pair.
+  const nlohmann::json& cells = j.at("cells");
+  const auto n = static_cast<std::size_t>(m.nranks);
+  const auto square = [n](const nlohmann::json& v) { return v.is_array() && v.size() == n; };
+  if (!square(cells) || !std::all_of(cells.begin(), cells.end(), square)) {
+    throw InputError("`cells`: expected " + std::to_string(n) + " x " + std::to_string(n) +
+                     " transport cells, one per pair of ranks");
+  }
   m.cells.clear();
-  for (const auto& row : j.at("cells")) {
+  for (const auto& row : cells) {
     std::vector<TransportCell> r;
     for (const auto& c : row) {
       TransportCell cell;
       cell.transports = c.at("transports").get<std::vector<std::string>>();
-      cell.channels = c.at("channels").get<int>();
+      cell.channels = integer_at(c, "channels", 0, kMaxCount);
       r.push_back(std::move(cell));
     }
     m.cells.push_back(std::move(r));
   }
-  m.rings = optional_from<int>(j, "rings");
-  m.coll_channels = optional_from<int>(j, "coll_channels");
-  m.p2p_channels = optional_from<int>(j, "p2p_channels");
+  m.rings = optional_integer_at(j, "rings", 0, kMaxCount);
+  m.coll_channels = optional_integer_at(j, "coll_channels", 0, kMaxCount);
+  m.p2p_channels = optional_integer_at(j, "p2p_channels", 0, kMaxCount);
   m.nccl_version = j.at("nccl_version_logged").get<std::string>();
   m.nccl_saw_p2p_disable = j.at("nccl_saw_p2p_disable").get<bool>();
   m.warnings = j.at("warnings").get<std::vector<std::string>>();
