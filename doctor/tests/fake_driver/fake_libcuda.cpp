@@ -26,6 +26,13 @@ void copy(char* out, int len, const std::string& s) {
 
 }  // namespace
 
+// The context type as the doctor declares it (doctor/driver_api.hpp): calling a function through
+// a pointer of another type is undefined behaviour, and UBSan (-fsanitize=function) reports it.
+namespace p2p::doctor::api {
+struct CUctx_st;
+}
+using CUctx = p2p::doctor::api::CUctx_st;
+
 extern "C" {
 
 int cuDriverGetVersion(int* v) {
@@ -67,13 +74,13 @@ int cuDeviceGetAttribute(int* value, int attribute, int) {
   return 0;
 }
 
-int cuDevicePrimaryCtxRetain(void** ctx, int dev) {
-  *ctx = reinterpret_cast<void*>(static_cast<std::uintptr_t>(0x1000 + dev));
+int cuDevicePrimaryCtxRetain(CUctx** ctx, int dev) {
+  *ctx = reinterpret_cast<CUctx*>(static_cast<std::uintptr_t>(0x1000 + dev));
   return dev == 1 ? env_int("P2P_FAKE_CTX1", 0) : 0;
 }
 
 int cuDevicePrimaryCtxRelease_v2(int) { return 0; }
-int cuCtxSetCurrent(void*) { return 0; }
+int cuCtxSetCurrent(CUctx*) { return 0; }
 
 int cuMemAlloc_v2(unsigned long long* ptr, std::size_t) {
   *ptr = 0x7f0000000000ull;
