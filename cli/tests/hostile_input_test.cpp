@@ -98,8 +98,9 @@ TEST_F(Hostile, AReportNeverOverwritesItsInput) {
   EXPECT_EQ(p2p::read_text_file(path("run.json")), p2p::read_text_file(kBenchRun));
 }
 
-// hwloc 2.9 overflows its stack on XML nested about 20,000 levels deep (lstopo crashes on it
-// too); hwloc reads in a child process, so p2pcheck says so and exits 2.
+// hwloc 2.9 overflows its stack on XML nested about 20,000 levels deep and dereferences a null
+// bitmap on a malformed one (lstopo crashes on both); hwloc reads in a child process, so
+// p2pcheck says so and exits 2.
 TEST_F(Hostile, XmlThatCrashesHwlocIsExitTwoNamingTheFile) {
   const std::string sets = "cpuset=\"0x1\" complete_cpuset=\"0x1\" allowed_cpuset=\"0x1\" nodeset=\"0x1\" "
                            "complete_nodeset=\"0x1\" allowed_nodeset=\"0x1\"";
@@ -108,11 +109,17 @@ TEST_F(Hostile, XmlThatCrashesHwlocIsExitTwoNamingTheFile) {
   xml += "<object type=\"PU\" os_index=\"0\" " + sets + "/>";
   for (int i = 0; i < 20000; ++i) xml += "</object>";
   std::ofstream(path("deep.xml")) << xml << "</object></topology>\n";
-  for (const std::string& cmd : {"topo --input ", "topo diff " + kFixtures + "h200-vm.xml "}) {
-    const CliResult r = run(cmd + path("deep.xml"));
-    EXPECT_EQ(r.exit_code, 2) << cmd << r.err;
-    EXPECT_EQ(lines(r.err), 1) << r.err;
-    EXPECT_EQ(r.err.rfind("p2pcheck: error: " + path("deep.xml") + ": hwloc ", 0), 0u) << r.err;
+  // And a malformed 10-line one: a NUMA node without complete_nodeset (topology/tests/hostile/).
+  const std::string malformed = std::string(P2P_SOURCE_DIR) + "/topology/tests/hostile/numa-without-complete-nodeset.xml";
+  for (const std::string& xml : {path("deep.xml"), malformed}) {
+    for (const std::string& cmd : {std::string("topo --input "), "topo diff " + kFixtures + "h200-vm.xml ",
+                                   "gate --policy " + kPolicy + " --input "}) {
+      const CliResult r = run(cmd + xml);
+      EXPECT_EQ(r.exit_code, 2) << cmd << r.err;
+      EXPECT_EQ(lines(r.err), 1) << r.err;
+      EXPECT_EQ(r.err.rfind("p2pcheck: error: " + xml + ": hwloc crashed reading this XML (SIGSEGV)", 0), 0u)
+          << r.err;
+    }
   }
 }
 

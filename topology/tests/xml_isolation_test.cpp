@@ -110,5 +110,14 @@ TEST(XmlIsolation, DeeplyNestedXmlIsBadInputNotACrash) {
   EXPECT_EQ(what.find('\n'), std::string::npos) << what;
 }
 
+// A malformed 10-line XML (a NUMA node without complete_nodeset) that makes hwloc 2.9 dereference
+// a null bitmap inside hwloc_topology_load; lstopo crashes on it too.
+TEST(XmlIsolation, MalformedXmlThatCrashesHwlocIsBadInputNotACrash) {
+  const std::string path = std::string(P2P_SOURCE_DIR) + "/topology/tests/hostile/numa-without-complete-nodeset.xml";
+  const std::string what = input_error([&] { load_topology(path); });
+  EXPECT_EQ(what.rfind(path + ": hwloc ", 0), 0u) << what;
+  EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+}
+
 }  // namespace
 }  // namespace p2p::topo
