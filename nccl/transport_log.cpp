@@ -55,7 +55,10 @@ std::optional<int> number_before(const std::string& msg, const std::string& labe
 
 void parse_info(const std::string& msg, NcclLog& log) {
   std::smatch m;
-  if (std::regex_match(msg, m, connection_re())) {
+  // The regexes only where their literal text is (logs of many ranks run to tens of MiB, and
+  // std::regex is slow): both Channel forms start so, and the rank line ends so.
+  const bool channel_line = msg.rfind("Channel ", 0) == 0;
+  if (channel_line && std::regex_match(msg, m, connection_re())) {
     const auto channel = small_number(m[1].str());
     const auto conn_index = m[2].matched ? small_number(m[2].str()) : std::optional<int>(-1);
     const auto src_rank = small_number(m[3].str());
@@ -75,7 +78,7 @@ void parse_info(const std::string& msg, NcclLog& log) {
     log.connections.push_back(std::move(c));
     return;
   }
-  if (std::regex_match(msg, m, ring_re())) {
+  if (channel_line && std::regex_match(msg, m, ring_re())) {
     if (const auto rings = small_number(m[2].str())) log.rings = rings;
     return;
   }
@@ -86,7 +89,7 @@ void parse_info(const std::string& msg, NcclLog& log) {
     if (auto v = number_before(msg, "p2p channels per peer")) log.p2p_channels_per_peer = v;
     return;
   }
-  if (std::regex_search(msg, m, complete_re())) {
+  if (msg.find("Init COMPLETE") != std::string::npos && std::regex_search(msg, m, complete_re())) {
     const auto rank = small_number(m[1].str());
     const auto nranks = small_number(m[2].str());
     const auto cuda_device = small_number(m[3].str());
