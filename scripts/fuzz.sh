@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes every reader of untrusted input with libFuzzer (clang, ASan + UBSan), each for SECONDS
-# (default 30), seeded from the test fixtures. Fails when any target finds a crash, a sanitizer
+# (default 30; hwloc_xml 6x as long), seeded from the test fixtures. Fails when any target finds a crash, a sanitizer
 # report, an exception other than InputError or an input that takes longer than 10 s.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]    (default: every target CI runs)
@@ -21,7 +21,7 @@ jobs=${P2P_FUZZ_JOBS:-$(nproc)}
 # Target -> seed folders (read-only: libFuzzer adds what it finds to the first folder only).
 declare -A seeds=(
   [topology_snapshot_json]="topology/tests/golden"
-  [hwloc_xml]="topology/tests/fixtures"
+  [hwloc_xml]="topology/tests/fixtures topology/tests/hostile"
   [policy_json]="results/policies topology/tests/fixtures"
   [doctor_facts_json]="doctor/tests/fixtures"
   [results_document]="fuzz/seeds/results_document"
@@ -36,11 +36,19 @@ declare -A options=(
   [doctor_facts_json]="-dict=fuzz/dicts/json.dict"
   [results_document]="-dict=fuzz/dicts/json.dict"
   [nccl_log]="-dict=fuzz/dicts/nccl_log.dict"
-  # hwloc itself, in this process: it crashes on some inputs (deep nesting) and leaks objects
-  # on malformed ones, so this target only hunts for such inputs and runs only when named.
+  # hwloc itself, in this process: it crashes on some inputs (topology/tests/hostile/, found
+  # by this target within seconds) and leaks objects on others, so it only hunts for such
+  # inputs and runs only when named.
   [hwloc_xml_in_process]="-dict=fuzz/dicts/hwloc_xml.dict -detect_leaks=0"
 )
-ci_targets=(topology_snapshot_json hwloc_xml policy_json doctor_facts_json results_document nccl_log)
+# Target -> how many times SECONDS it runs: hwloc_xml forks a child per input (hwloc reads in it,
+# as in p2pcheck), about 20x slower than the others, so it gets longer to reach ~10k inputs.
+declare -A scale=([hwloc_xml]=6)
+# Target -> largest input (bytes). Real NCCL logs of a few ranks are under 8 KiB, and std::regex
+# costs per byte: smaller inputs, more of them.
+declare -A max_len=([nccl_log]=16384)
+# The slowest first, so that the others share the remaining CPUs meanwhile.
+ci_targets=(hwloc_xml topology_snapshot_json policy_json doctor_facts_json results_document nccl_log)
 targets=("$@")
 ((${#targets[@]})) || targets=("${ci_targets[@]}")
 for t in "${targets[@]}"; do
@@ -69,7 +77,7 @@ fuzz_one() {
   local t=$1 rc=0
   mkdir -p "$out/corpus/$t" "$out/findings/$t"
   # shellcheck disable=SC2086  # seed folders and options are lists of words on purpose
-  "$out/fuzz_$t" -max_total_time="$seconds" -timeout=10 -max_len=65536 -print_final_stats=1 ${options[$t]} \
+  "$out/fuzz_$t" -max_total_time=$((seconds * ${scale[$t]:-1})) -timeout=10 -max_len="${max_len[$t]:-65536}" -print_final_stats=1 ${options[$t]} \
     -artifact_prefix="$out/findings/$t/" "$out/corpus/$t" ${seeds[$t]} >"$out/logs/$t.log" 2>&1 || rc=$?
   echo "$rc" >"$out/logs/$t.rc"
 }
@@ -97,6 +105,6 @@ for t in "${targets[@]}"; do
   fi
   summary+=("$(printf '  %-24s %9s inputs %7s/s  %s' "$t" "${runs:-?}" "${per_s:-?}" "$verdict")")
 done
-echo "fuzz.sh: ${seconds} s per target, ${jobs} at a time"
+echo "fuzz.sh: ${seconds} s per target (hwloc_xml ${scale[hwloc_xml]}x), ${jobs} at a time"
 printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
 exit "$status"
