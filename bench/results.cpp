@@ -12,6 +12,11 @@ namespace {
 
 using nlohmann::json;
 
+// Ranges of what a document may say (see checked_integer): GPU ordinals and logical GPU ids, and
+// counts (samples, copies, SMs, NUMA nodes) far beyond any real run but safe to add and multiply.
+constexpr int kMaxGpus = 4096;
+constexpr int kMaxCount = 1'000'000'000;
+
 void write_header(json& j, const char* schema, int version) { write_schema_header(j, schema, version); }
 void check_header(const json& j, const char* schema, int version) { require_schema(j, schema, version); }
 
@@ -96,8 +101,8 @@ void from_json(const json& j, BandwidthResult& r) {
   r.part = j.at("part").get<std::string>();
   r.issued_by = j.at("issued_by").get<std::string>();
   r.method = j.at("method").get<std::string>();
-  r.bytes = j.at("bytes").get<std::uint64_t>();
-  r.copies_per_sample = j.at("copies_per_sample").get<int>();
+  r.bytes = integer_at<std::uint64_t>(j, "bytes", 1, kMaxDocumentBytes);
+  r.copies_per_sample = integer_at(j, "copies_per_sample", 0, kMaxCount);
   r.samples_gbps = j.at("samples_gbps").get<std::vector<double>>();
   r.median_gbps = optional_at<double>(j, "median_gbps");
   r.min_gbps = optional_at<double>(j, "min_gbps");
@@ -109,7 +114,7 @@ void from_json(const json& j, BandwidthResult& r) {
   r.p2p = optional_at<bool>(j, "p2p");
   r.status = j.at("status").get<std::string>();
   r.detail = j.at("detail").get<std::string>();
-  r.bad_words = j.at("bad_words").get<std::uint64_t>();
+  r.bad_words = value_at<std::uint64_t>(j, "bad_words");
   r.source = get_optional<FigureSource>(j, "source");
 }
 
@@ -141,8 +146,8 @@ void from_json(const json& j, LatencyResult& r) {
   r.dst = j.at("dst").get<std::string>();
   r.src_pci = j.at("src_pci").get<std::string>();
   r.dst_pci = j.at("dst_pci").get<std::string>();
-  r.loads_per_sample = j.at("loads_per_sample").get<std::uint64_t>();
-  r.stride_bytes = j.at("stride_bytes").get<std::uint64_t>();
+  r.loads_per_sample = integer_at<std::uint64_t>(j, "loads_per_sample", 0, kMaxDocumentBytes);
+  r.stride_bytes = integer_at<std::uint64_t>(j, "stride_bytes", 0, kMaxDocumentBytes);
   r.samples_ns = j.at("samples_ns").get<std::vector<double>>();
   r.median_ns = optional_at<double>(j, "median_ns");
   r.min_ns = optional_at<double>(j, "min_ns");
@@ -173,8 +178,8 @@ void from_json(const json& j, SweepSummary& r) {
   r.dst = j.at("dst").get<std::string>();
   r.part = j.at("part").get<std::string>();
   r.peak_gbps = j.at("peak_gbps").get<double>();
-  r.peak_bytes = j.at("peak_bytes").get<std::uint64_t>();
-  r.bytes_at_90pct = optional_at<std::uint64_t>(j, "bytes_at_90pct");
+  r.peak_bytes = integer_at<std::uint64_t>(j, "peak_bytes", 0, kMaxDocumentBytes);
+  r.bytes_at_90pct = optional_integer_at<std::uint64_t>(j, "bytes_at_90pct", 1, kMaxDocumentBytes);
 }
 
 void to_json(json& j, const GpuRecord& r) {
@@ -194,18 +199,18 @@ void to_json(json& j, const GpuRecord& r) {
 }
 
 void from_json(const json& j, GpuRecord& r) {
-  r.cuda_ordinal = j.at("cuda_ordinal").get<int>();
+  r.cuda_ordinal = integer_at(j, "cuda_ordinal", -1, kMaxGpus);
   // Absent before version 3 (every GPU physical).
-  r.logical_gpu = j.contains("logical_gpu") ? optional_at<int>(j, "logical_gpu") : std::nullopt;
+  r.logical_gpu = j.contains("logical_gpu") ? optional_integer_at(j, "logical_gpu", 0, kMaxGpus) : std::nullopt;
   r.pci_bus_id = j.at("pci_bus_id").get<std::string>();
   r.name = j.at("name").get<std::string>();
-  r.cc_major = j.at("cc_major").get<int>();
-  r.cc_minor = j.at("cc_minor").get<int>();
-  r.sm_count = j.at("sm_count").get<int>();
-  r.memory_bytes = j.at("memory_bytes").get<std::uint64_t>();
+  r.cc_major = integer_at(j, "cc_major", 0, 1000);
+  r.cc_minor = integer_at(j, "cc_minor", 0, 1000);
+  r.sm_count = integer_at(j, "sm_count", 0, kMaxCount);
+  r.memory_bytes = integer_at<std::uint64_t>(j, "memory_bytes", 0, kMaxDocumentBytes);
   r.link = j.at("link").get<std::string>();
   r.link_gbps = optional_at<double>(j, "link_gbps");
-  r.numa_node = j.at("numa_node").get<int>();
+  r.numa_node = integer_at(j, "numa_node", -1, kMaxCount);
   r.cpuset = j.at("cpuset").get<std::string>();
 }
 
@@ -254,7 +259,7 @@ void to_json(json& j, const BenchDocument& r) {
 }
 
 void from_json(const json& j, BenchDocument& r) {
-  const int version = j.at("version").get<int>();
+  const int version = value_at<int>(j, "version");
   check_header(j, BenchDocument::kSchema,
                version >= BenchDocument::kOldestReadableVersion && version < BenchDocument::kVersion
                    ? version
@@ -273,14 +278,13 @@ void from_json(const json& j, BenchDocument& r) {
   r.skip_gate = j.at("skip_gate").get<bool>();
   r.topology = j.at("topology");
   const json& opts = j.at("options");
-  r.samples = opts.at("samples").get<int>();
-  r.warmup_samples = opts.at("warmup_samples").get<int>();
-  r.sizes_bytes = opts.at("sizes_bytes").get<std::vector<std::uint64_t>>();
+  r.samples = integer_at(opts, "samples", 0, kMaxCount);
+  r.warmup_samples = integer_at(opts, "warmup_samples", 0, kMaxCount);
+  r.sizes_bytes = integers_at<std::uint64_t>(opts, "sizes_bytes", 1, kMaxDocumentBytes);
   r.full_sweep = opts.contains("full_sweep") ? opts.at("full_sweep").get<bool>() : true;  // older runs swept all
   r.cpu_affinity = opts.at("cpu_affinity").get<bool>();
   r.host_memory = opts.at("host_memory").get<std::string>();
-  r.logical_gpus = version >= 3 ? j.at("logical_gpus").get<int>() : 0;
-  if (r.logical_gpus < 0) throw InputError("logical_gpus is negative");
+  r.logical_gpus = version >= 3 ? integer_at(j, "logical_gpus", 0, kMaxGpus) : 0;
   r.gpus = j.at("gpus").get<std::vector<GpuRecord>>();
   r.p2p_access = j.at("p2p_access").get<std::vector<std::vector<bool>>>();
   r.bandwidth = j.at("bandwidth").get<std::vector<BandwidthResult>>();

@@ -1,26 +1,19 @@
-// Runs a probe in a forked child so that a driver that crashes (SIGSEGV inside libcuda) or hangs
-// (cuInit waiting on a wedged GPU) cannot take the doctor down with it. The child reports
-// through a pipe, one line per step; the parent keeps the last complete line, so a probe that
-// dies half-way still says how far it got.
+// Probes of the driver run in a forked child (common/isolated.hpp), so that a driver that
+// crashes (SIGSEGV inside libcuda) or hangs (cuInit waiting on a wedged GPU) cannot take the
+// doctor down with it.
 #pragma once
 
 #include <exception>
-#include <functional>
 #include <string>
+
+#include "common/isolated.hpp"
 
 namespace p2p::doctor {
 
-struct IsolatedResult {
-  std::string status;  // "completed" | "crashed" | "timed_out" | "failed"
-  std::string output;  // the last complete line the child emitted ("" if none)
-  std::string detail;  // "SIGSEGV", "no result after 20 s", "exit status 3", ...
-};
-
-using Emit = std::function<void(const std::string& line)>;
-
-// `body` runs in the child and calls `emit` with progress snapshots (each without newlines).
-// The child never returns into the caller's stack: it _exit()s after `body`.
-IsolatedResult run_isolated(const std::function<void(const Emit& emit)>& body, int timeout_ms);
+// The runner lives in common/ (topology loads untrusted hwloc XML through it too).
+using p2p::Emit;
+using p2p::IsolatedResult;
+using p2p::run_isolated;
 
 // Turns what an isolated probe left behind into its record (CudaProbe, NvmlProbe: anything
 // with `status` and `detail`). `parse` reads the child's last JSON line. A child that crashed

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "common/json_util.hpp"
 
 namespace p2p::doctor::json_io {
 
@@ -22,6 +23,7 @@ inline std::string tail(const std::string& what) {
 
 template <class T>
 T as(const json& j, const std::string& where) {
+  check_integers_for<T>(j, where);  // 1e300 where an int belongs: bad input, not a cast that is UB
   try {
     return j.get<T>();
   } catch (const json::exception& e) {

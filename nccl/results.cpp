@@ -34,17 +34,17 @@ void from_json(const nlohmann::json& j, CollectiveResult& r) {
   r.collective = j.at("collective").get<std::string>();
   r.dtype = j.at("dtype").get<std::string>();
   r.in_place = j.at("in_place").get<bool>();
-  r.nranks = j.at("nranks").get<int>();
-  r.root = optional_from<int>(j, "root");
-  r.src_rank = optional_from<int>(j, "src_rank");
-  r.dst_rank = optional_from<int>(j, "dst_rank");
-  r.size_bytes = j.at("size_bytes").get<std::uint64_t>();
-  r.count = j.at("count").get<std::uint64_t>();
+  r.nranks = integer_at(j, "nranks", 1, kMaxRanks);
+  r.root = optional_integer_at(j, "root", 0, kMaxRanks - 1);
+  r.src_rank = optional_integer_at(j, "src_rank", 0, kMaxRanks - 1);
+  r.dst_rank = optional_integer_at(j, "dst_rank", 0, kMaxRanks - 1);
+  r.size_bytes = integer_at<std::uint64_t>(j, "size_bytes", 1, kMaxDocumentBytes);
+  r.count = integer_at<std::uint64_t>(j, "count", 0, kMaxDocumentBytes);
   r.p2p_disabled = j.at("p2p_disabled").get<bool>();
   r.cuda_graph = j.at("cuda_graph").get<bool>();
-  r.warmup_iterations = j.at("warmup_iterations").get<int>();
-  r.iterations = j.at("iterations").get<int>();
-  r.timing_samples = j.at("timing_samples").get<int>();
+  r.warmup_iterations = integer_at(j, "warmup_iterations", 0, kMaxCount);
+  r.iterations = integer_at(j, "iterations", 0, kMaxCount);
+  r.timing_samples = integer_at(j, "timing_samples", 0, kMaxCount);
   r.status = j.at("status").get<std::string>();
   r.detail = j.at("detail").get<std::string>();
   r.time_us = optional_from<double>(j, "time_us");
@@ -59,12 +59,12 @@ void to_json(nlohmann::json& j, const DeviceRecord& d) {
 }
 
 void from_json(const nlohmann::json& j, DeviceRecord& d) {
-  d.rank = j.at("rank").get<int>();
-  d.cuda_device = j.at("cuda_device").get<int>();
+  d.rank = integer_at(j, "rank", 0, kMaxRanks - 1);
+  d.cuda_device = integer_at(j, "cuda_device", -1, kMaxRanks);
   d.pci_bus_id = j.at("pci_bus_id").get<std::string>();
   d.name = j.at("name").get<std::string>();
   // Added within version 1: absent in older documents.
-  if (j.contains("pid") && !j.at("pid").is_null()) d.pid = j.at("pid").get<int>();
+  if (j.contains("pid") && !j.at("pid").is_null()) d.pid = value_at<int>(j, "pid");
   d.host_id = j.value("host_id", std::string());
 }
 
@@ -79,8 +79,8 @@ void to_json(nlohmann::json& j, const RankProcessEnd& e) {
 }
 
 void from_json(const nlohmann::json& j, RankProcessEnd& e) {
-  e.rank = j.at("rank").get<int>();
-  e.pid = j.at("pid").get<int>();
+  e.rank = integer_at(j, "rank", 0, kMaxRanks - 1);
+  e.pid = value_at<int>(j, "pid");
   e.ended = j.at("ended").get<std::string>();
   e.exit_code = optional_from<int>(j, "exit_code");
   e.signal = optional_from<int>(j, "signal");
@@ -125,7 +125,7 @@ void from_json(const nlohmann::json& j, NcclEnvironment& e) {
   e.nccl_library_version_code = optional_from<int>(j, "nccl_library_version_code");
   e.nccl_library_version = j.at("nccl_library_version").get<std::string>();
   e.nccl_library_path = j.at("nccl_library_path").get<std::string>();
-  e.nccl_header_version_code = j.at("nccl_header_version_code").get<int>();
+  e.nccl_header_version_code = value_at<int>(j, "nccl_header_version_code");
   e.nccl_header_version = j.at("nccl_header_version").get<std::string>();
   e.cuda_driver_version = optional_from<int>(j, "cuda_driver_version");
   e.cuda_runtime_version = optional_from<int>(j, "cuda_runtime_version");

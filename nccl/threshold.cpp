@@ -107,10 +107,10 @@ void from_json(const nlohmann::json& j, BusbwVerdict& v) {
   v.collective = j.at("collective").get<std::string>();
   v.dtype = j.at("dtype").get<std::string>();
   v.in_place = j.at("in_place").get<bool>();
-  v.src_rank = optional_from<int>(j, "src_rank");
-  v.dst_rank = optional_from<int>(j, "dst_rank");
-  v.saturation_bytes = optional_from<std::uint64_t>(j, "saturation_bytes");
-  v.judged_sizes = j.at("judged_sizes").get<int>();
+  v.src_rank = optional_integer_at(j, "src_rank", 0, kMaxRanks - 1);
+  v.dst_rank = optional_integer_at(j, "dst_rank", 0, kMaxRanks - 1);
+  v.saturation_bytes = optional_integer_at<std::uint64_t>(j, "saturation_bytes", 1, kMaxDocumentBytes);
+  v.judged_sizes = integer_at(j, "judged_sizes", 0, kMaxCount);
   v.median_busbw_gbps = optional_from<double>(j, "median_busbw_gbps");
   v.lowest_busbw_gbps = optional_from<double>(j, "lowest_busbw_gbps");
   v.min_busbw_gbps = j.at("min_busbw_gbps").get<double>();

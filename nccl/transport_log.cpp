@@ -1,5 +1,8 @@
 #include "nccl/transport_log.hpp"
 
+#include <charconv>
+#include <system_error>
+
 #include <algorithm>
 #include <map>
 #include <regex>
@@ -39,10 +42,32 @@ const std::regex& prefix_re() {
   return re;
 }
 
+// A number NCCL printed: ranks, channels, devices, pids. Anything that does not fit an int (a
+// mangled or crafted line) makes the line unreadable instead of throwing out_of_range.
+struct UnreadableLine {};
+int small_int(const std::string& digits) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || end != digits.data() + digits.size()) throw UnreadableLine{};
+  return v;
+}
+
+// Ranks, rank counts and channels size the matrices built from a log: beyond 4095 the line is
+// not one NCCL wrote (NCCL_MAX_CHANNELS and real communicator sizes are far below).
+int rank_int(const std::string& digits) {
+  const int v = small_int(digits);
+  if (v < 0 || v > 4095) throw UnreadableLine{};
+  return v;
+}
+
+// NCCL writes at most about 1 KiB per message; std::regex recurses per character and can
+// overflow the stack on a line of ~100 KiB, so longer lines are not NCCL's and are skipped.
+constexpr std::size_t kMaxLogLineBytes = 4096;
+
 int device_of_tag(const std::string& tag) {
   // 2.19+ prints a device index; older releases a hex bus id, which is not a device.
   if (tag.size() > 3 || tag.find_first_not_of("0123456789") != std::string::npos) return -1;
-  return std::stoi(tag);
+  return small_int(tag);
 }
 
 bool has_foreign_bytes(const std::string& line) {
@@ -71,7 +96,7 @@ bool explains_missing_p2p(const std::string& msg) {
 std::optional<int> number_before(const std::string& msg, const std::string& label) {
   const std::regex re("(\\d+) " + label);
   std::smatch m;
-  if (std::regex_search(msg, m, re)) return std::stoi(m[1].str());
+  if (std::regex_search(msg, m, re)) return small_int(m[1].str());
   return std::nullopt;
 }
 
@@ -79,12 +104,12 @@ void parse_info(const std::string& msg, const std::string& prefix, NcclLog& log)
   std::smatch m;
   if (std::regex_match(msg, m, connection_re())) {
     LoggedConnection c;
-    c.channel = std::stoi(m[1].str());
-    c.conn_index = m[2].matched ? std::stoi(m[2].str()) : -1;
-    c.src_rank = std::stoi(m[3].str());
+    c.channel = rank_int(m[1].str());
+    c.conn_index = m[2].matched ? rank_int(m[2].str()) : -1;
+    c.src_rank = rank_int(m[3].str());
     c.src_tag = m[4].str();
     c.src_device = device_of_tag(c.src_tag);
-    c.dst_rank = std::stoi(m[5].str());
+    c.dst_rank = rank_int(m[5].str());
     c.dst_tag = m[6].str();
     c.dst_device = device_of_tag(c.dst_tag);
     c.via = m[7].str();
@@ -93,7 +118,7 @@ void parse_info(const std::string& msg, const std::string& prefix, NcclLog& log)
     return;
   }
   if (std::regex_match(msg, m, ring_re())) {
-    log.rings = std::stoi(m[2].str());
+    log.rings = rank_int(m[2].str());
     return;
   }
   if (msg.find("coll channels") != std::string::npos) {
@@ -105,16 +130,16 @@ void parse_info(const std::string& msg, const std::string& prefix, NcclLog& log)
   }
   if (std::regex_search(msg, m, init_re())) {
     LoggedRank r;
-    r.rank = std::stoi(m[1].str());
-    r.nranks = std::stoi(m[2].str());
-    r.cuda_device = std::stoi(m[3].str());
-    r.nvml_device = m[4].matched ? std::stoi(m[4].str()) : r.cuda_device;
+    r.rank = rank_int(m[1].str());
+    r.nranks = rank_int(m[2].str());
+    r.cuda_device = small_int(m[3].str());
+    r.nvml_device = m[4].matched ? small_int(m[4].str()) : r.cuda_device;
     r.bus_id = m[5].str();
     r.complete = m[6].str() == "COMPLETE";
     std::smatch p;
     if (std::regex_search(prefix, p, prefix_re())) {
       r.host = p[1].str();
-      r.pid = std::stoi(p[2].str());
+      r.pid = small_int(p[2].str());
     }
     auto same = std::find_if(log.ranks.begin(), log.ranks.end(), [&](const LoggedRank& x) { return x.rank == r.rank; });
     if (same == log.ranks.end()) {
@@ -175,13 +200,17 @@ NcclLog parse_nccl_log(const std::string& text) {
       continue;
     }
     ++log.nccl_lines;
-    if (has_foreign_bytes(line)) {
+    if (has_foreign_bytes(line) || line.size() > kMaxLogLineBytes) {
       ++log.unreadable_lines;
       continue;
     }
     const std::string msg = line.substr(at + info_tag.size());
     if (info) {
-      parse_info(msg, line.substr(0, at), log);
+      try {
+        parse_info(msg, line.substr(0, at), log);
+      } catch (const UnreadableLine&) {
+        ++log.unreadable_lines;
+      }
     } else {
       log.warnings.push_back(msg);
       if (explains_missing_p2p(msg)) add_explanation(log, msg);

@@ -39,6 +39,26 @@ fi
 
 sudo=""
 [[ $(id -u) -eq 0 ]] || sudo="sudo"
-echo "install-deps: installing ${missing[*]}"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+updated=0
+install_missing() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
+  echo "install-deps: installing ${missing[*]}"
+  if ((!updated)); then
+    $sudo apt-get update -qq
+    updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+install_missing "${packages[@]}"
+# libFuzzer and the sanitizer runtimes are only recommended by clang (Debian 12 and later), in a
+# package named by its version; older releases ship them with clang itself.
+rt="libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
+if apt-cache show "$rt" >/dev/null 2>&1; then
+  install_missing "$rt"
+fi
+echo "install-deps: all packages present"

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/json_util.hpp"
 #include "topology/classify.hpp"
 #include "topology/diff.hpp"
 #include "topology/pcie_link.hpp"
@@ -213,7 +214,7 @@ void to_json(nlohmann::json& j, const GateDecision& d) {
 
 void from_json(const nlohmann::json& j, GateDecision& d) {
   if (j.at("schema").get<std::string>() != "p2pcheck.gate" ||
-      j.at("schema_version").get<int>() != GateDecision::kSchemaVersion)
+      value_at<int>(j, "schema_version") != GateDecision::kSchemaVersion)
     throw InputError("not a p2pcheck.gate decision of schema_version " + std::to_string(GateDecision::kSchemaVersion));
   j.at("passed").get_to(d.passed);
   j.at("pairing").get_to(d.pairing);

@@ -132,7 +132,7 @@ void to_json(json& j, const TopologySnapshot& t) {
 }
 
 void from_json(const json& j, TopologySnapshot& t) {
-  const int version = j.at("schema_version").get<int>();
+  const int version = value_at<int>(j, "schema_version");
   if (version != TopologySnapshot::kSchemaVersion)
     throw FormatError("schema_version " + std::to_string(version) + " is not supported (this p2pcheck reads " +
                       std::to_string(TopologySnapshot::kSchemaVersion) + ")");
@@ -212,6 +212,8 @@ TopologySnapshot snapshot_from_json(const json& j, const std::string& source) {
   try {
     return j.get<TopologySnapshot>();
   } catch (const FormatError& e) {
+    throw InputError(source + ": not a p2pcheck topology snapshot: " + e.what());
+  } catch (const InputError& e) {  // a number out of range (common/json_util.hpp)
     throw InputError(source + ": not a p2pcheck topology snapshot: " + e.what());
   } catch (const json::exception& e) {
     // "[json.exception.out_of_range.403] key 'gpus' not found": keep what follows the tag.

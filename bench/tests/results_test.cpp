@@ -59,6 +59,7 @@ TEST(Results, BandwidthRoundTripKeepsEveryField) {
 TEST(Results, MissingNumbersAreNullAndComeBackMissing) {
   BandwidthResult r;
   r.case_name = "sm_read";
+  r.bytes = 4096;  // every figure has a size, waived or not (a document saying 0 is refused)
   r.status = "waived";
   r.detail = "P2P unavailable";
   const json j = r;
@@ -244,6 +245,50 @@ TEST(Results, DocumentProblemsNameTheSource) {
     EXPECT_NE(std::string(e.what()).find("cut.json: "), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("bandwidth"), std::string::npos) << e.what();
   }
+}
+
+// Every number of a document is range-checked: sizes are 1 B .. 2^62 B, counts and ordinals are
+// integers in sane ranges, and a fraction or 1e300 where an integer belongs is bad input rather
+// than a cast that is undefined behaviour. The message names the source and the key.
+TEST(Results, NumbersOutOfRangeAreBadInputNamingTheKey) {
+  BenchDocument d;
+  d.bandwidth = {full_bandwidth()};
+  d.gpus = {GpuRecord{}};
+  const json good = d;
+  EXPECT_NO_THROW(bench_document_from_json(good, "run.json"));
+  struct Case {
+    json::json_pointer where;
+    json value;
+    const char* key;
+  };
+  const Case cases[] = {
+      {json::json_pointer("/bandwidth/0/bytes"), 0, "bytes"},
+      {json::json_pointer("/bandwidth/0/bytes"), (1ull << 62) + 1, "bytes"},
+      {json::json_pointer("/bandwidth/0/bytes"), 18446744073709551615ull, "bytes"},
+      {json::json_pointer("/bandwidth/0/bytes"), 1e300, "bytes"},
+      {json::json_pointer("/bandwidth/0/copies_per_sample"), -4, "copies_per_sample"},
+      {json::json_pointer("/bandwidth/0/bad_words"), -1, "bad_words"},
+      {json::json_pointer("/gpus/0/cuda_ordinal"), 1e10, "cuda_ordinal"},
+      {json::json_pointer("/gpus/0/cc_major"), 9.5, "cc_major"},
+      {json::json_pointer("/options/samples"), 4294967296ull, "samples"},
+      {json::json_pointer("/options/sizes_bytes"), json::array({4096, 0}), "sizes_bytes"},
+      {json::json_pointer("/logical_gpus"), 1e300, "logical_gpus"},
+      {json::json_pointer("/version"), 3.7e300, "version"},
+  };
+  for (const auto& c : cases) {
+    json j = good;
+    j[c.where] = c.value;
+    try {
+      bench_document_from_json(j, "run.json");
+      ADD_FAILURE() << c.where.to_string() << " = " << c.value.dump() << " was accepted";
+    } catch (const p2p::InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(std::string("run.json: `") + c.key + "`: expected an integer", 0), 0u)
+          << e.what();
+    }
+  }
+  json largest = good;
+  largest["bandwidth"][0]["bytes"] = 1ull << 62;
+  EXPECT_EQ(bench_document_from_json(largest, "run.json").bandwidth[0].bytes, 1ull << 62);
 }
 
 }  // namespace

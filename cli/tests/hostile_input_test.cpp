@@ -5,8 +5,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/file_io.hpp"
 #include "common/testing/run_captured.hpp"
 
 namespace {
@@ -94,6 +96,60 @@ TEST_F(Hostile, AReportNeverOverwritesItsInput) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("refusing to overwrite it"), std::string::npos) << r.err;
   EXPECT_EQ(p2p::read_text_file(path("run.json")), p2p::read_text_file(kBenchRun));
+}
+
+// hwloc 2.9 overflows its stack on XML nested about 20,000 levels deep and dereferences a null
+// bitmap on a malformed one (lstopo crashes on both); hwloc reads in a child process, so
+// p2pcheck says so and exits 2.
+TEST_F(Hostile, XmlThatCrashesHwlocIsExitTwoNamingTheFile) {
+  const std::string sets = "cpuset=\"0x1\" complete_cpuset=\"0x1\" allowed_cpuset=\"0x1\" nodeset=\"0x1\" "
+                           "complete_nodeset=\"0x1\" allowed_nodeset=\"0x1\"";
+  std::string xml = "<topology version=\"2.0\"><object type=\"Machine\" os_index=\"0\" " + sets + ">";
+  for (int i = 0; i < 20000; ++i) xml += "<object type=\"Group\" " + sets + ">";
+  xml += "<object type=\"PU\" os_index=\"0\" " + sets + "/>";
+  for (int i = 0; i < 20000; ++i) xml += "</object>";
+  std::ofstream(path("deep.xml")) << xml << "</object></topology>\n";
+  // And a malformed 10-line one: a NUMA node without complete_nodeset (topology/tests/hostile/).
+  const std::string malformed = std::string(P2P_SOURCE_DIR) + "/topology/tests/hostile/numa-without-complete-nodeset.xml";
+  for (const std::string& xml : {path("deep.xml"), malformed}) {
+    for (const std::string& cmd : {std::string("topo --input "), "topo diff " + kFixtures + "h200-vm.xml ",
+                                   "gate --policy " + kPolicy + " --input "}) {
+      const CliResult r = run(cmd + xml);
+      EXPECT_EQ(r.exit_code, 2) << cmd << r.err;
+      EXPECT_EQ(lines(r.err), 1) << r.err;
+      EXPECT_EQ(r.err.rfind("p2pcheck: error: " + xml + ": hwloc crashed reading this XML (SIGSEGV)", 0), 0u)
+          << r.err;
+    }
+  }
+}
+
+// A results document is read from anywhere: a size of 0 (report looped forever on it), 2^64 - 1
+// or 1e300 (a cast that is undefined behaviour) and a number beyond a double are bad input.
+TEST_F(Hostile, NumbersOutOfRangeInADocumentAreExitTwo) {
+  const nlohmann::json run_doc = nlohmann::json::parse(p2p::read_text_file(kBenchRun));
+  const std::string expected = "`bytes`: expected an integer 1..4611686018427387904, got ";
+  const std::pair<nlohmann::json, std::string> cases[] = {
+      {0, expected + "0"},
+      {18446744073709551615ull, expected + "18446744073709551615"},
+      {-1, expected + "-1"},
+      {1e300, expected + "1e+300"},
+      {4096.5, expected + "4096.5"},
+      {123456789, "not valid JSON: number overflow parsing '1e400'"},
+  };
+  for (const auto& [bytes, error] : cases) {
+    nlohmann::json doc = run_doc;
+    doc["bandwidth"][0]["bytes"] = bytes;
+    std::string text = doc.dump();
+    if (bytes == 123456789) text.replace(text.find("123456789"), 9, "1e400");
+    std::ofstream(path("run.json")) << text;
+    for (const std::string& cmd : {"report " + path("run.json") + " --out " + path("run.html"),
+                                   "compare " + kBenchRun + " " + path("run.json")}) {
+      const CliResult r = run(cmd);
+      EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
+      EXPECT_EQ(r.err, "p2pcheck: error: " + path("run.json") + ": " + error + "\n") << cmd;
+    }
+  }
+  EXPECT_FALSE(fs::exists(path("run.html")));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 
@@ -169,6 +171,39 @@ TEST(TransportMatrixJson, RoundTripsAndRejectsOtherVersions) {
   nlohmann::json other = j;
   other["version"] = 2;
   EXPECT_THROW(other.get<TransportMatrix>(), InputError);
+}
+
+// The log is text from anywhere (a file NCCL_DEBUG_FILE names): a number past int range is not
+// NCCL's (std::stoi threw out_of_range), and a line of tens of KiB (libstdc++'s std::regex
+// overflowed its stack on one) is longer than any NCCL writes: both lines are skipped.
+TEST(NcclLogParser, HugeNumbersAndOverlongLinesAreSkipped) {
+  const std::string prefix = "host:1:1 [0] NCCL INFO ";
+  const NcclLog log = parse_nccl_log(prefix + "Channel 99999999999/0 : 0[0] -> 1[1] via P2P/IPC\n" + prefix +
+                                     "Channel 00/0 : 0[0] -> 1[1] via P2P/direct pointer" +
+                                     std::string(200000, ' ') + "x\n" + prefix +
+                                     "Channel 00/99999999999 :  0 1\n" + prefix +
+                                     "rank 0 nranks 99999999999 cudaDev 0 nvmlDev 0 busId 1000 commId 0x1 - Init COMPLETE\n" +
+                                     prefix + "Channel 01/0 : 0[0] -> 1[1] via P2P/CUMEM\n");
+  ASSERT_EQ(log.connections.size(), 1u);
+  EXPECT_EQ(log.connections[0].transport, "P2P/CUMEM");
+  EXPECT_FALSE(log.rings.has_value());
+  EXPECT_TRUE(log.ranks.empty());
+}
+
+TEST(TransportMatrixJson, CellsMustBeOnePerPairOfRanks) {
+  const nlohmann::json good = transport_matrix(fixture("ipc_indirect_warn.log"), 3);
+  const std::function<void(nlohmann::json&)> changes[] = {
+      [](nlohmann::json& j) { j["nranks"] = 4; },
+      [](nlohmann::json& j) { j["cells"][1].erase(0); },
+      [](nlohmann::json& j) { j["cells"] = 3; },
+      [](nlohmann::json& j) { j["nranks"] = 1e300; },
+      [](nlohmann::json& j) { j["cells"][0][0]["channels"] = -1; },
+  };
+  for (const auto& change : changes) {
+    nlohmann::json j = good;
+    change(j);
+    EXPECT_THROW(j.get<TransportMatrix>(), InputError) << j.dump();
+  }
 }
 
 // Rank processes on one GPU write one log each; the parent parses their concatenation. The ranks

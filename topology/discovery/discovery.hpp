@@ -14,7 +14,8 @@ namespace p2p::topo {
 // From `lstopo --of xml` (hwloc 2.x format). An XML says nothing about where it was taken, so
 // the environment is "unknown" with evidence "from XML". InputError naming the file when it is
 // unreadable, not hwloc XML, of another hwloc XML version (1.x, 3.x), rejected by hwloc, or
-// without an NVIDIA GPU.
+// without an NVIDIA GPU. hwloc reads the XML in a forked child (xml_isolation.hpp): a crash or
+// hang inside hwloc is an InputError naming the file too.
 TopologySnapshot snapshot_from_hwloc_xml(const std::string& path);
 // The same from the file's text, read once by the caller; `path` names it in errors.
 TopologySnapshot snapshot_from_hwloc_xml_text(const std::string& text, const std::string& path);
@@ -37,6 +38,8 @@ TopologySnapshot snapshot_from_this_host(const LiveProbes& probes = {});
 // text capture of `nvidia-smi topo -m` (with any `topo -p2p` matrix in the same file), told by
 // its content.
 TopologySnapshot load_topology(const std::string& path);
+// The same for text already read (the file is read once: it may be a pipe).
+TopologySnapshot load_topology_text(const std::string& text, const std::string& path);
 // InputError when two GPUs of `t` share a PCI bus id (a crafted or hand-edited file).
 void require_distinct_gpus(const TopologySnapshot& t, const std::string& source);
 

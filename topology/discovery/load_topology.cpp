@@ -11,11 +11,11 @@
 
 namespace p2p::topo {
 
-TopologySnapshot load_topology(const std::string& path) {
-  const std::string text = read_text_file(path);
+TopologySnapshot load_topology(const std::string& path) { return load_topology_text(read_text_file(path), path); }
+
+TopologySnapshot load_topology_text(const std::string& text, const std::string& path) {
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) throw InputError(path + ": empty file");
-  // Read once: the input may be a pipe.
   TopologySnapshot t;
   if (text[first] == '<') {
     t = snapshot_from_hwloc_xml_text(text, path);

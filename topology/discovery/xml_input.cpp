@@ -1,16 +1,24 @@
-// hwloc XML captures as input.
-#include <cctype>
+// hwloc XML captures as input. The file is untrusted (pasted from a ticket, crafted) and hwloc
+// 2.9 crashes on some malformed XML inside hwloc_topology_load, so hwloc reads it in a forked
+// child: a crash or a hang there is bad input naming the file, never a dead p2pcheck.
 #include <cstring>
+
+#include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/isolated.hpp"
 #include "topology/classify.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/discovery/hwloc_snapshot.hpp"
+#include "topology/discovery/xml_isolation.hpp"
+#include "topology/snapshot_json.hpp"
 
 namespace p2p::topo {
 
 namespace {
+
+using nlohmann::json;
 
 // hwloc 2.x reads 1.x and 2.x files but not 3.x (EINVAL); we take 2.x only, the format the
 // fixtures and `lstopo` of the hwloc we link write, and say which version a file is so the
@@ -31,6 +39,20 @@ void check_xml_version(const std::string& path, const std::string& text) {
                      " is not supported (this p2pcheck reads hwloc 2.x XML, as `lstopo --of xml` of hwloc 2.x writes)");
 }
 
+// The child's one line: {"snapshot": {...}}, {"input_error": "..."} or {"error": "..."}.
+// Strings from the XML (GPU names) need not be UTF-8: replaced, never a failed dump.
+std::string child_line(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+void load_in_child(const XmlLoader& load, const std::string& text, const std::string& path, const Emit& emit) {
+  try {
+    emit(child_line({{"snapshot", load(text, path)}}));
+  } catch (const InputError& e) {
+    emit(child_line({{"input_error", e.what()}}));
+  } catch (const std::exception& e) {
+    emit(child_line({{"error", e.what()}}));
+  }
+}
+
 }  // namespace
 
 TopologySnapshot snapshot_from_hwloc_xml(const std::string& path) {
@@ -38,9 +60,18 @@ TopologySnapshot snapshot_from_hwloc_xml(const std::string& path) {
 }
 
 TopologySnapshot snapshot_from_hwloc_xml_text(const std::string& text, const std::string& path) {
+  check_xml_text(text, path);  // here, not in the child: cheap, and the common failures
+  return load_hwloc_xml_isolated(text, path, snapshot_from_hwloc_xml_in_process, kHwlocXmlTimeoutMs);
+}
+
+void check_xml_text(const std::string& text, const std::string& path) {
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos || text[first] != '<') throw InputError(path + ": not an XML file");
   check_xml_version(path, text);
+}
+
+TopologySnapshot snapshot_from_hwloc_xml_in_process(const std::string& text, const std::string& path) {
+  check_xml_text(text, path);
   TopologySnapshot t;
   try {
     t = snapshot_from_hwloc(HwlocTopology::from_xml_text(text));
@@ -55,6 +86,22 @@ TopologySnapshot snapshot_from_hwloc_xml_text(const std::string& text, const std
   t.environment.evidence = {"from XML"};
   classify_snapshot(t);
   return t;
+}
+
+TopologySnapshot load_hwloc_xml_isolated(const std::string& text, const std::string& path, const XmlLoader& load,
+                                         int timeout_ms) {
+  const IsolatedResult r =
+      run_isolated([&](const Emit& emit) { load_in_child(load, text, path, emit); }, timeout_ms);
+  if (r.status == "crashed") throw InputError(path + ": hwloc crashed reading this XML (" + r.detail + ")");
+  if (r.status == "timed_out") throw InputError(path + ": hwloc did not finish reading this XML (" + r.detail + ")");
+  if (r.status != "completed" || r.output.empty()) {
+    throw InputError(path + ": hwloc stopped reading this XML (" + (r.detail.empty() ? "no result" : r.detail) + ")");
+  }
+  // Our own child wrote this line: a line we cannot read back is our bug, not the user's.
+  const json j = json::parse(r.output);
+  if (j.contains("input_error")) throw InputError(j.at("input_error").get<std::string>());
+  if (j.contains("error")) throw std::runtime_error(path + ": " + j.at("error").get<std::string>());
+  return j.at("snapshot").get<TopologySnapshot>();
 }
 
 }  // namespace p2p::topo

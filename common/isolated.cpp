@@ -1,4 +1,4 @@
-#include "doctor/isolated.hpp"
+#include "common/isolated.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -12,7 +12,7 @@
 #include <cstring>
 #include <thread>
 
-namespace p2p::doctor {
+namespace p2p {
 
 namespace {
 
@@ -47,6 +47,10 @@ void write_all(int fd, const std::string& s) {
 
 [[noreturn]] void child(int fd, const std::function<void(const Emit&)>& body) {
   ::signal(SIGPIPE, SIG_IGN);
+  // A crash in the child must end it by that signal, so the parent can name it ("SIGSEGV"):
+  // handlers inherited from the parent (a sanitizer runtime's, which would turn the crash into
+  // "exit status 1") are dropped.
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) ::signal(sig, SIG_DFL);
   const Emit emit = [fd](const std::string& line) {
     std::string one = line;
     for (char& c : one)
@@ -153,4 +157,4 @@ IsolatedResult run_isolated(const std::function<void(const Emit&)>& body, int ti
   return r;
 }
 
-}  // namespace p2p::doctor
+}  // namespace p2p

@@ -1,0 +1,30 @@
+// A results document (bench --json or nccl --json) given to `report` and `compare`: read, its
+// NCCL section read, rendered as HTML, and compared with itself as text and JSON.
+#include "bench/results.hpp"
+#include "common/file_io.hpp"
+#include "fuzz/fuzz_input.hpp"
+#include "nccl/report.hpp"
+#include "nccl/table.hpp"
+#include "report/compare.hpp"
+#include "report/html_report.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace p2p;
+  return fuzz::feed(data, size, [](const std::string& text) {
+    const auto doc = bench::bench_document_from_json(parse_json_text(text, fuzz::kSource), fuzz::kSource);
+    if (!doc.nccl.is_null()) {
+      const nccl::NcclReport r = nccl::nccl_report_from_document(doc, fuzz::kSource);
+      (void)nccl::format_results_table(r.run);
+      (void)nccl::format_transport_matrix(r.run);
+      (void)nccl::format_pair_matrix(r.run);
+      (void)nccl::format_verdicts(r.verdicts);
+    }
+    (void)report::render_html_report(doc, fuzz::kSource);
+    report::CompareOptions options;
+    options.min_bytes = 0;
+    options.allow_logical = true;
+    const report::Comparison c = report::compare_runs(doc, doc, options);
+    (void)report::logical_gpus_lines(doc, doc);
+    (void)report::format_comparison(c, "baseline", "run", options);
+  });
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Fuzzes every reader of untrusted input with libFuzzer (clang, ASan + UBSan), each for SECONDS
+# (default 30; hwloc_xml 6x and nccl_log 2x as long), seeded from the test fixtures. Fails when any target finds a crash, a sanitizer
+# report, an exception other than InputError or an input that takes longer than 10 s.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]    (default: every target CI runs)
+#
+# Targets run P2P_FUZZ_JOBS at a time (default: one per CPU). Build directory: build-fuzz/
+# (P2P_FUZZ_BUILD_DIR overrides it; scripts/test.sh points it at its sanitizer build, which has
+# the fuzz targets too). Under BUILD/fuzz/: corpus/TARGET (what runs found worth keeping, reused
+# by the next run), findings/TARGET/ (an input that failed: replay it with
+# `BUILD/fuzz/fuzz_TARGET FILE`), logs/TARGET.log and summary.txt (inputs run per target).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-30}
+(($# > 0)) && shift
+build_dir=${P2P_FUZZ_BUILD_DIR:-build-fuzz}
+jobs=${P2P_FUZZ_JOBS:-$(nproc)}
+
+# Target -> seed folders (read-only: libFuzzer adds what it finds to the first folder only).
+declare -A seeds=(
+  [topology_snapshot_json]="topology/tests/golden"
+  [hwloc_xml]="topology/tests/fixtures topology/tests/hostile"
+  [policy_json]="results/policies topology/tests/fixtures"
+  [doctor_facts_json]="doctor/tests/fixtures"
+  [results_document]="fuzz/seeds/results_document"
+  [nccl_log]="nccl/tests/fixtures"
+  [hwloc_xml_in_process]="topology/tests/fixtures"
+)
+# Target -> libFuzzer options of its own.
+declare -A options=(
+  [topology_snapshot_json]="-dict=fuzz/dicts/json.dict"
+  [hwloc_xml]="-dict=fuzz/dicts/hwloc_xml.dict"
+  [policy_json]="-dict=fuzz/dicts/json.dict"
+  [doctor_facts_json]="-dict=fuzz/dicts/json.dict"
+  [results_document]="-dict=fuzz/dicts/json.dict"
+  [nccl_log]="-dict=fuzz/dicts/nccl_log.dict"
+  # hwloc itself, in this process: it crashes on some inputs (topology/tests/hostile/, found
+  # by this target within seconds) and leaks objects on others, so it only hunts for such
+  # inputs and runs only when named.
+  [hwloc_xml_in_process]="-dict=fuzz/dicts/hwloc_xml.dict -detect_leaks=0"
+)
+# Target -> how many times SECONDS it runs. hwloc_xml forks a child per input (hwloc reads in it,
+# as in p2pcheck), 10-100x slower than the JSON readers; nccl_log runs std::regex per line. With
+# two CPUs, hwloc_xml's 6x on one is as long as all the others on the other, nccl_log's 2x included.
+declare -A scale=([hwloc_xml]=6 [nccl_log]=2)
+# Target -> largest input (bytes). Real NCCL logs of a few ranks are under 8 KiB, and std::regex
+# costs per byte: smaller inputs, more of them.
+declare -A max_len=([nccl_log]=16384)
+# The slowest first, so that the others share the remaining CPUs meanwhile.
+ci_targets=(hwloc_xml topology_snapshot_json policy_json doctor_facts_json results_document nccl_log)
+targets=("$@")
+((${#targets[@]})) || targets=("${ci_targets[@]}")
+for t in "${targets[@]}"; do
+  [[ -n ${seeds[$t]+set} ]] || { echo "fuzz.sh: unknown target '$t' (known: ${!seeds[*]})" >&2; exit 2; }
+done
+
+if ! command -v clang++ >/dev/null; then
+  echo "fuzz.sh: clang++ not found; libFuzzer needs clang (scripts/install-deps.sh installs it)" >&2
+  exit 2
+fi
+if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_BUILD_TYPE=Debug -DP2P_WITH_CUDA=OFF -DP2P_BUILD_TESTS=OFF -DP2P_FUZZ=ON >/dev/null
+fi
+cmake --build "$build_dir" -j "$(nproc)" --target "${targets[@]/#/fuzz_}" >/dev/null
+
+out="$build_dir/fuzz"
+mkdir -p "$out/logs"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+
+# Runs one target; its exit status goes to logs/TARGET.rc (so `wait -n` never trips set -e).
+fuzz_one() {
+  local t=$1 rc=0
+  mkdir -p "$out/corpus/$t" "$out/findings/$t"
+  # shellcheck disable=SC2086  # seed folders and options are lists of words on purpose
+  "$out/fuzz_$t" -max_total_time=$((seconds * ${scale[$t]:-1})) -timeout=10 -max_len="${max_len[$t]:-65536}" -print_final_stats=1 ${options[$t]} \
+    -artifact_prefix="$out/findings/$t/" "$out/corpus/$t" ${seeds[$t]} >"$out/logs/$t.log" 2>&1 || rc=$?
+  echo "$rc" >"$out/logs/$t.rc"
+}
+
+for t in "${targets[@]}"; do
+  while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+  fuzz_one "$t" &
+done
+wait
+
+status=0
+summary=()
+for t in "${targets[@]}"; do
+  log="$out/logs/$t.log"
+  rc=$(cat "$out/logs/$t.rc")
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  per_s=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  verdict=ok
+  if ((rc != 0)); then
+    verdict="FAILED (exit $rc; $log)"
+    status=1
+    echo "fuzz.sh: $t failed; the end of $log:" >&2
+    tail -n 40 "$log" >&2
+    echo "fuzz.sh: the input: $(ls -d "$out/findings/$t"/* 2>/dev/null | head -1)" >&2
+  fi
+  summary+=("$(printf '  %-24s %9s inputs %7s/s  %s' "$t" "${runs:-?}" "${per_s:-?}" "$verdict")")
+done
+echo "fuzz.sh: ${seconds} s per target (hwloc_xml ${scale[hwloc_xml]}x, nccl_log ${scale[nccl_log]}x), ${jobs} at a time"
+printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
+exit "$status"
