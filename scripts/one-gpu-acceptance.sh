@@ -3,7 +3,7 @@
 # check over logical GPUs, an 8-logical-GPU bench (every case over all 56 ordered pairs), NCCL with 8 rank processes
 # sharing the GPU(s), and an 8-rank run with one rank killed mid-sweep, each with its wall
 # time, keeping JSON, text and HTML in OUT_DIR. SKIP_TESTS=1, SKIP_BENCH=1, SKIP_NCCL=1 leave
-# a part out.
+# a part out; P2P_NCCL_MAX_BYTES (16M) bounds the 8-rank sweep.
 # For one-GPU CI runners and development machines: the figures measure the tool, not the links.
 #
 #   scripts/one-gpu-acceptance.sh [OUT_DIR] [BUILD_DIR]
@@ -46,7 +46,7 @@ if [[ ${SKIP_BENCH:-0} != 1 ]]; then
   # SIGTERM 5 s into a bench run: the figures measured so far are written, marked interrupted,
   # and the exit code is 143 (128 + SIGTERM).
   log=$out/bench-sigterm.txt
-  "$bin" bench "${policy[@]}" --sizes 256M --json "$out/bench-sigterm.json" >"$log" 2>&1 &
+  "$bin" bench "${policy[@]}" --logical-gpus 8 --sizes 64M --json "$out/bench-sigterm.json" >"$log" 2>&1 &
   pid=$!
   sleep 5
   kill -TERM "$pid"
@@ -61,7 +61,7 @@ if [[ ${SKIP_BENCH:-0} != 1 ]]; then
   fi
 fi
 if [[ ${SKIP_NCCL:-0} != 1 ]]; then
-  step nccl-ranks8 "$bin" nccl "${policy[@]}" --ranks 8 --min-bytes 1M --max-bytes ${NCCL_MAX_BYTES:-16M} --step-factor 4 --timeout 120 \
+  step nccl-ranks8 "$bin" nccl "${policy[@]}" --ranks 8 --min-bytes 1M --max-bytes ${P2P_NCCL_MAX_BYTES:-16M} --step-factor 4 --timeout 120 \
     --nccl-log "$out/nccl-ranks8.log" --json "$out/nccl-ranks8.json"
   "$bin" report "$out/nccl-ranks8.json" --out "$out/nccl-ranks8.html" >/dev/null
   # Rank 3 of 8 kills itself (SIGKILL) before its 6th case: the run must end within the timeout
