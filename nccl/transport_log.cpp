@@ -296,21 +296,29 @@ void to_json(nlohmann::json& j, const TransportMatrix& m) {
 
 void from_json(const nlohmann::json& j, TransportMatrix& m) {
   require_schema(j, "p2pcheck.nccl_transport_matrix", TransportMatrix::kVersion);
-  m.nranks = j.at("nranks").get<int>();
+  m.nranks = integer_at(j, "nranks", 0, kMaxRanks);
+  // Square, one row and column per rank: the tables index cells[src][dst] for every pair.
+  const nlohmann::json& cells = j.at("cells");
+  const auto n = static_cast<std::size_t>(m.nranks);
+  const auto square = [n](const nlohmann::json& v) { return v.is_array() && v.size() == n; };
+  if (!square(cells) || !std::all_of(cells.begin(), cells.end(), square)) {
+    throw InputError("`cells`: expected " + std::to_string(n) + " x " + std::to_string(n) +
+                     " transport cells, one per pair of ranks");
+  }
   m.cells.clear();
-  for (const auto& row : j.at("cells")) {
+  for (const auto& row : cells) {
     std::vector<TransportCell> r;
     for (const auto& c : row) {
       TransportCell cell;
       cell.transports = c.at("transports").get<std::vector<std::string>>();
-      cell.channels = c.at("channels").get<int>();
+      cell.channels = integer_at(c, "channels", 0, kMaxCount);
       r.push_back(std::move(cell));
     }
     m.cells.push_back(std::move(r));
   }
-  m.rings = optional_from<int>(j, "rings");
-  m.coll_channels = optional_from<int>(j, "coll_channels");
-  m.p2p_channels = optional_from<int>(j, "p2p_channels");
+  m.rings = optional_integer_at(j, "rings", 0, kMaxCount);
+  m.coll_channels = optional_integer_at(j, "coll_channels", 0, kMaxCount);
+  m.p2p_channels = optional_integer_at(j, "p2p_channels", 0, kMaxCount);
   m.nccl_version = j.at("nccl_version_logged").get<std::string>();
   m.nccl_saw_p2p_disable = j.at("nccl_saw_p2p_disable").get<bool>();
   m.warnings = j.at("warnings").get<std::vector<std::string>>();

@@ -120,7 +120,7 @@ TEST(ReportInBrowser, EveryDocumentRendersEveryCellAndAPicture) {
     EXPECT_EQ(count(dom, "<polyline"), count(source, "<polyline"));
     EXPECT_EQ(count(dom, "<svg"), count(source, "<svg"));
     if (!doc.nccl.is_null()) {
-      EXPECT_GT(count(dom, "<polyline"), 5u);
+      EXPECT_GT(count(dom, "<polyline"), 0u);  // an NCCL document's results are its charts
     }
     EXPECT_EQ(dom.find("<script"), std::string::npos);
     EXPECT_EQ(dumped.err.find("Uncaught"), std::string::npos) << dumped.err.substr(0, 2000);
