@@ -15,6 +15,8 @@ packages=(
   libhwloc-dev hwloc-nox
   libcli11-dev nlohmann-json3-dev
   libbenchmark-dev libgtest-dev googletest
+  # Open MPI: `cluster` across hosts, and the CPU test that runs it under mpirun.
+  libopenmpi-dev openmpi-bin
   # The tests read the machine outputs back with real parsers: xmllint (JUnit against
   # report/tests/junit.xsd), prometheus_client's exposition parser, PyYAML for CI pipelines.
   libxml2-utils python3-prometheus-client python3-yaml
