@@ -68,6 +68,7 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
                   "equal to --iters: median of single operations)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
+  app->add_flag("--full", o.full, "the send/recv pair matrix at every size (default: at the largest only)");
   app->add_flag("--graph", o.graph, "time CUDA graphs of --iters operations, launched --samples times (median)");
   app->add_option("--timeout", o.timeout_s, "seconds before a collective counts as HANG and is aborted")->capture_default_str()
       ->check(CLI::Range(0.001, 86400.0));
@@ -127,10 +128,12 @@ nccl::RunOptions run_options(const NcclCommandOptions& o) {
   r.sweep.min_bytes = nccl::parse_bytes(o.min_bytes, "--min-bytes");
   r.sweep.max_bytes = nccl::parse_bytes(o.max_bytes, "--max-bytes");
   r.sweep.step_factor = o.step_factor;
+  r.sweep.pairs_every_size = o.full;
   nccl::sweep_sizes(r.sweep);  // reject a bad range before anything starts
   r.measure.iterations = o.iters;
   r.measure.warmup_iterations = o.warmup;
   r.measure.samples = o.samples;
+  r.sweep_from_defaults = o.sweep_from_defaults;
   r.measure.cuda_graph = o.graph;
   r.measure.timeout = std::chrono::duration<double>(o.timeout_s);
   r.p2p_disabled = o.p2p_off_child;
@@ -283,6 +286,10 @@ Command add_nccl_command(CLI::App& root) {
   return Command{app, [o, app, transports] {
                    if (transports.app->parsed()) return transports.run();
                    o->benchmark_args = app->remaining();
+                   o->sweep_from_defaults = true;
+                   for (const char* name : {"--min-bytes", "--max-bytes", "--step-factor", "--iters", "--warmup", "--samples"}) {
+                     if (app->count(name) > 0) o->sweep_from_defaults = false;
+                   }
                    return run_nccl_command(*o);
                  }};
 }

@@ -25,6 +25,8 @@ struct NcclCommandOptions {
   int iters = 20;
   int warmup = 5;
   int samples = 5;
+  bool full = false;             // the send/recv pair matrix at every size
+  bool sweep_from_defaults = true;  // none of -b -e -f -n -w --samples given
   bool graph = false;
   double timeout_s = 30.0;
   double min_busbw_gbps = std::numeric_limits<double>::quiet_NaN();  // NaN = not given
