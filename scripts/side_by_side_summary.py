@@ -86,6 +86,35 @@ def print_table(title, series):
     print()
 
 
+def projection(doc, wall_s):
+    """Seconds the run of `doc` (on logical GPUs of one device) would take on as many physical
+    GPUs joined by PCIe: every benchmark's copies at the rate the host link of this GPU carries
+    (its h2d_ce figure at the largest size) where the logical figure was faster, the rest (fills,
+    verification, launches, latency) as measured. Concurrent lanes of one benchmark (bidirectional,
+    contention) count once, by their slowest lane."""
+    opts = doc.get("options", {})
+    repeats = opts.get("samples", 5) + opts.get("warmup_samples", 1)
+    host = [r for r in doc.get("bandwidth", []) if r["case"] == "h2d_ce" and r.get("median_gbps")]
+    if not host:
+        return None, None
+    link = max(host, key=lambda r: r["bytes"])["median_gbps"]
+    groups = {}
+    for r in doc.get("bandwidth", []):
+        if r.get("part") == "sum" or not r.get("median_gbps"):
+            continue
+        case = r["case"]
+        anchor = {"contention_one_to_all": r["src"], "contention_all_to_one": r["dst"],
+                  "contention_ring": "*"}.get(case, "-".join(sorted([r["src"], r["dst"]])))
+        data_gb = r["bytes"] * r.get("copies_per_sample", 1) * repeats / 1e9
+        logical = data_gb / r["median_gbps"]
+        physical = data_gb / min(r["median_gbps"], link)
+        key = (case, r["bytes"], anchor)
+        old = groups.get(key, (0.0, 0.0))
+        groups[key] = (max(old[0], logical), max(old[1], physical))
+    extra = sum(p - l for l, p in groups.values())
+    return wall_s + extra, link
+
+
 def main(out):
     rounds = sorted((d for d in os.listdir(out) if d.startswith("round-")), key=lambda d: int(d[6:]))
     copies, collectives = {k: [] for k in NVB}, {}
@@ -128,6 +157,14 @@ def main(out):
         logical = get("logical8.p2pcheck-bench") + get("logical8.p2pcheck-nccl")
         print(f"  one GPU: p2pcheck bench+nccl {ours:.1f} s = {ours / peers:.2f}x nvbandwidth+nccl-tests ({peers:.1f} s); goal < 0.5x")
         print(f"  8 logical GPUs: bench+nccl {logical:.1f} s; goal < 90 s")
+        doc_path = os.path.join(out, "logical8-bench.json")
+        if os.path.exists(doc_path):
+            with open(doc_path) as f:
+                doc = json.load(f)
+            projected, link = projection(doc, get("logical8.p2pcheck-bench"))
+            if projected is not None:
+                print(f"  projected for 8 physical GPUs on PCIe (every copy at most {link:.1f} GB/s, this GPU's host "
+                      f"link): bench {projected:.1f} s + nccl")
 
 
 if __name__ == "__main__":
