@@ -149,7 +149,9 @@ void check_mpi_options(const NcclCommandOptions& o, const std::string& launch) {
 #if !P2P_HAVE_NCCL
 
 int run_nccl_command(const NcclCommandOptions& o) {
-  if (const int refused = refuse_without_mpi(mpi_launch(o))) return refused;
+  const std::string launch = mpi_launch(o);
+  if (const int refused = refuse_without_mpi(launch)) return refused;
+  check_mpi_options(o, launch);  // bad options are bad in every build
   std::cerr << "p2pcheck nccl: this p2pcheck was built without NCCL (no CUDA compiler or nccl.h at build time)\n";
   return kExitNoGpu;
 }
