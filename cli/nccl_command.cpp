@@ -125,8 +125,9 @@ std::string mpi_launch(const NcclCommandOptions& o) {
 // N copies of a one-host run that each believe they are alone.
 int refuse_without_mpi(const std::string& launch) {
   if (launch.empty() || P2P_HAVE_MPI) return 0;
-  std::cerr << "p2pcheck nccl: " << (launch == "--mpi" ? "--mpi" : "started by an MPI launcher (" + launch + ")")
-            << ", but this p2pcheck was built without MPI: " << mpi::kHowToGetMpi << "\n";
+  std::cerr << (launch == "--mpi" ? "p2pcheck nccl --mpi: this p2pcheck"
+                                  : "p2pcheck nccl: started by an MPI launcher (" + launch + "), but this p2pcheck")
+            << " was built without MPI; " << mpi::kHowToGetMpi << "\n";
   return kExitBadInput;
 }
 

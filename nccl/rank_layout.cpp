@@ -69,7 +69,12 @@ int device_for_local_rank(std::optional<int> local_rank, const std::vector<int>&
       throw InputError("--rank-per-gpu: local rank " + std::to_string(local) + " has no entry in --gpus (" +
                        std::to_string(requested.size()) + " listed)");
     }
-    return requested[static_cast<std::size_t>(local)];
+    const int device = requested[static_cast<std::size_t>(local)];
+    if (device < 0 || device >= visible_devices) {
+      throw InputError("--gpus: device " + std::to_string(device) + " does not exist (" +
+                       std::to_string(visible_devices) + " visible)");
+    }
+    return device;
   }
   if (local >= visible_devices) {
     throw InputError("--rank-per-gpu: local rank " + std::to_string(local) + " but only " +

@@ -29,6 +29,13 @@ std::string mpirun() {
   return env != nullptr && *env != '\0' ? env : P2P_MPIEXEC;
 }
 
+// MPIRUN_ARGS from the environment (scripts/mpi-nccl-one-gpu.sh sets it), e.g. "--mca pml ob1
+// --mca btl self,tcp" where the default transports need a fabric the host lacks.
+std::string launcher_args() {
+  const char* env = std::getenv("MPIRUN_ARGS");
+  return env != nullptr ? env : "";
+}
+
 class NcclMpiGpu : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -65,7 +72,7 @@ TEST_F(NcclMpiGpu, FourHostsOnOneGpuVerifyEveryCollectiveOverTheNetwork) {
                                "--timeout 60 --json " + json + " --jsonl " + jsonl;
   const auto r = testing::run_captured(
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '" + mpirun() +
-      "' --oversubscribe -np 4 -x OMPI_ALLOW_RUN_AS_ROOT -x OMPI_ALLOW_RUN_AS_ROOT_CONFIRM sh -c "
+      "' --oversubscribe -np 4 " + launcher_args() + " sh -c "
       "'NCCL_HOSTID=h$OMPI_COMM_WORLD_RANK " + p2pcheck + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   ASSERT_TRUE(std::filesystem::exists(json)) << r.err;

@@ -60,6 +60,8 @@ TEST(DeviceForLocalRank, LocalRankPicksTheGpuOrItsEntryOfGpus) {
   EXPECT_THROW(device_for_local_rank(std::nullopt, {}, 8), InputError);
   EXPECT_THROW(device_for_local_rank(8, {}, 8), InputError);  // more tasks than GPUs
   EXPECT_THROW(device_for_local_rank(2, {4, 6}, 8), InputError);
+  EXPECT_THROW(device_for_local_rank(1, {4, 9}, 8), InputError);  // listed, but not there
+  EXPECT_EQ(device_for_local_rank(3, {0, 0, 0, 0}, 1), 0);       // tasks may share a GPU
 }
 
 }  // namespace
