@@ -24,8 +24,9 @@ class Session {
   // MPI_Init_thread (MPI_THREAD_FUNNELED: only this thread calls MPI). Without a launcher,
   // Open MPI starts a one-rank job ("singleton").
   Session();
-  // MPI_Finalize, unless abandon() was called: finalising waits for every rank, and a rank
-  // that never answered would make it wait forever.
+  // MPI_Finalize, unless abandon() was called or an exception is leaving the scope: finalising
+  // waits for every rank, and a rank that never answered (or failed alone) would make it wait
+  // forever. The launcher ends the job when a process exits without it.
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;

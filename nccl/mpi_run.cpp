@@ -248,7 +248,6 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
     expected_lines[p] = j.value("lines_posted", 0);
     reports.emplace_back(j.get<ProcessReport>());
   }
-  reports[0]->nccl_log = report.nccl_log;
   const auto grace_until = std::chrono::steady_clock::now() + kLinesGrace;
   for (;;) {
     inbox.take(s);
