@@ -61,6 +61,9 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start, const std::vecto
   const int me = start.reporter;
   try {
     const NcclApi& api = nccl_api();
+    // Current before anything else touches CUDA: the guards inside restore this device, and
+    // restoring any other would create a context on a GPU this process does not use.
+    P2P_CHECK(cudaSetDevice(start.devices.at(0)));
     Clique clique(api, start.ranks, start.nranks, start.devices, start.id, o.measure.timeout);
     std::vector<PlannedCase> all_cases;
     for (const SweepStep& s : steps) {
