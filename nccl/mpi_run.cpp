@@ -176,7 +176,6 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
   inbox.lines.assign(layout.processes.size(), "");
   inbox.counts.assign(layout.processes.size(), 0);
   int posted = 0;
-  std::size_t shown = 0;
   const LineSink out = [&](const std::string& line) {
     each_line(line);
     if (me != 0) {
@@ -189,8 +188,8 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
     inbox.take(s);
     const RankLog mine = parse_rank_log(0, line);
     if (progress.out == nullptr || mine.cases.empty()) return;
-    ++shown;
-    *progress.out << (progress.terminal ? "\r\033[K" : "") << progress.label << ": [" << shown << "/"
+    // Rank 0's position in the sweep (it sits out host pairs of other hosts).
+    *progress.out << (progress.terminal ? "\r\033[K" : "") << progress.label << ": [" << mine.cases.back().index + 1 << "/"
                   << all_cases.size() << "] " << mine.cases.back().case_name << " (" << layout.processes.size()
                   << " MPI processes, " << layout.hosts.size() << " hosts)" << (progress.terminal ? "" : "\n")
                   << std::flush;
