@@ -69,8 +69,8 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
                 "MPI: skip the host-pair rounds (send/recv between every two hosts at --max-bytes)");
   app->add_option("--jsonl", o.jsonl,
                   "MPI: every process also writes its own JSON lines as each case finishes, to FILE with .rank<R> "
-                  "before the extension (- for stdout): a killed job leaves them on disk")
-      ->type_name("FILE|-");
+                  "before the extension: a killed job leaves them on disk")
+      ->type_name("FILE");
   app->add_option("--collectives", o.collectives,
                   "all_reduce,all_gather,reduce_scatter,broadcast,alltoall,sendrecv,sendrecv_pairs (default: all)")
       ->delimiter(',');
@@ -143,6 +143,7 @@ void check_mpi_options(const NcclCommandOptions& o, const std::string& launch) {
   if (o.ranks != 0) throw InputError("--ranks cannot be used" + why);
   if (o.rank_processes) throw InputError("--rank-processes cannot be used" + why);
   if (o.compare_p2p_off) throw InputError("--compare-p2p-off cannot be used" + why + " (run the job twice)");
+  if (o.jsonl == "-") throw InputError("--jsonl: with MPI every process writes its own file; give a path, not -");
 }
 
 }  // namespace

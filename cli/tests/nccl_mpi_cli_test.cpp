@@ -59,7 +59,8 @@ TEST(NcclMpiCli, ALauncherWithoutMpiInTheBuildIsRefusedNotRunNTimes) {
 
 TEST(NcclMpiCli, OptionsOfTheOtherSideAreRefusedInOneLine) {
   for (const char* args : {" nccl --rank-per-gpu", " nccl --jsonl /tmp/never.jsonl", " nccl --no-host-pairs",
-                           " nccl --mpi --ranks 2", " nccl --mpi --rank-processes", " nccl --mpi --compare-p2p-off"}) {
+                           " nccl --mpi --ranks 2", " nccl --mpi --rank-processes", " nccl --mpi --compare-p2p-off",
+                           " nccl --mpi --jsonl -"}) {
     const auto r = run_captured(exe() + args + kTiny);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;
