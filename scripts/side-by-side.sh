@@ -8,14 +8,16 @@
 # the ratio table (every figure, every round, the worst round, and each tool's spread).
 #
 # usage: scripts/side-by-side.sh OUT P2PCHECK NVBANDWIDTH NCCL_TESTS_BUILD_DIR
-# env:   ROUNDS=10 GPU=0 SIZE=512M SAMPLES=7 NCCL_MIN=64M NCCL_MAX=1G ITERS=100 WARMUP=10
-#        TIMINGS=1 (0 skips the default-run timings)
+# env:   ROUNDS=10 NCCL_ROUNDS=ROUNDS (the collectives in the first NCCL_ROUNDS rounds only)
+#        GPU=0 SIZE=512M SAMPLES=7 NCCL_MIN=64M NCCL_MAX=1G ITERS=100 WARMUP=10
+#        TIMINGS=1 (0 skips the default-run timings, p2p times p2pcheck's default runs only)
 set -euo pipefail
 out=${1:?usage: $0 OUT P2PCHECK NVBANDWIDTH NCCL_TESTS_BUILD_DIR}
 p2pcheck=${2:?P2PCHECK}
 nvbandwidth=${3:?NVBANDWIDTH}
 nccl_tests=${4:?NCCL_TESTS_BUILD_DIR}
 rounds=${ROUNDS:-10}
+nccl_rounds=${NCCL_ROUNDS:-$rounds}
 gpu=${GPU:-0}
 size=${SIZE:-512M}
 samples=${SAMPLES:-7}
@@ -71,21 +73,27 @@ for ((r = 1; r <= rounds; r++)); do
   if ((r % 2)); then
     timed "round$r.nvbandwidth" nvb_round "$dir"
     timed "round$r.p2pcheck-bench" p2p_round "$dir"
-    timed "round$r.nccl-tests" nt_round "$dir"
-    timed "round$r.p2pcheck-nccl" pc_round "$dir"
   else
     timed "round$r.p2pcheck-bench" p2p_round "$dir"
     timed "round$r.nvbandwidth" nvb_round "$dir"
+  fi
+  ((r <= nccl_rounds)) || continue
+  if ((r % 2)); then
+    timed "round$r.nccl-tests" nt_round "$dir"
+    timed "round$r.p2pcheck-nccl" pc_round "$dir"
+  else
     timed "round$r.p2pcheck-nccl" pc_round "$dir"
     timed "round$r.nccl-tests" nt_round "$dir"
   fi
 done
 
-if [[ ${TIMINGS:-1} == 1 ]]; then
+if [[ ${TIMINGS:-1} != 0 ]]; then
   echo "side-by-side: default runs, timed" >&2
-  timed default.nvbandwidth "$nvbandwidth" >"$out/default-nvbandwidth.txt" 2>&1
-  timed default.nccl-tests bash -c "for op in $ops; do '$nccl_tests'/\${op}_perf -b 8 -e 128M -f 2 -g 1; done" \
-    >"$out/default-nccl-tests.txt" 2>&1
+  if [[ ${TIMINGS:-1} != p2p ]]; then
+    timed default.nvbandwidth "$nvbandwidth" >"$out/default-nvbandwidth.txt" 2>&1
+    timed default.nccl-tests bash -c "for op in $ops; do '$nccl_tests'/\${op}_perf -b 8 -e 128M -f 2 -g 1; done" \
+      >"$out/default-nccl-tests.txt" 2>&1
+  fi
   timed default.p2pcheck-bench "$p2pcheck" bench --json "$out/default-bench.json" >"$out/default-bench.txt" 2>&1
   timed default.p2pcheck-nccl "$p2pcheck" nccl --json "$out/default-nccl.json" >"$out/default-nccl.txt" 2>&1
   timed logical8.p2pcheck-bench "$p2pcheck" bench --logical-gpus 8 --json "$out/logical8-bench.json" \
