@@ -7,7 +7,9 @@
 #include "cli/live_topology.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "infer/budget.hpp"
 #include "infer/groups.hpp"
+#include "infer/ranking.hpp"
 #include "infer/plan_text.hpp"
 #include "topology/discovery/discovery.hpp"
 
@@ -111,6 +113,9 @@ Command add_infer_command(CLI::App& root) {
   return Command{app, [o, layers] {
                    o->layers_given = layers->count() > 0;
                    const infer::InferPlan plan = infer_plan(*o);
+                   // Checked here, so bad input is exit 2 in every build, before any GPU work.
+                   infer::ranking_message(plan, o->rank_batch);
+                   if (!o->budget.empty()) infer::parse_budget(o->budget, plan);
                    if (o->list) {
                      if (!o->topology.empty() && o->logical_gpus > 0) {
                        throw InputError("infer: --topology and --logical-gpus exclude each other");

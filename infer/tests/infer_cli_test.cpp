@@ -75,6 +75,9 @@ TEST(InferErrors, BadModelsAndOptionsAreOneLineExitTwo) {
       {"--list --hidden 8192 --topology /nonexistent.xml", "/nonexistent.xml"},
       {"--hidden 8192 --topology " + kSource + "/topology/tests/fixtures/rtxpro6000-lxc.xml", "--topology goes with --list"},
       {"--list --hidden 8192 --frobnicate", "frobnicate"},
+      {"--hidden 8192 --budget-us-per-token abc", "--budget-us-per-token: `abc`"},
+      {"--hidden 8192 --batch 1,32 --budget-us-per-token 8:20", "batch 8 is not one of the --batch sizes"},
+      {"--hidden 8192 --batch 1,32 --rank-batch 4", "--rank-batch: 4"},
   };
   for (const Case& c : cases) {
     const auto r = infer(c.args);
@@ -83,6 +86,14 @@ TEST(InferErrors, BadModelsAndOptionsAreOneLineExitTwo) {
     EXPECT_EQ(lines(r.err), 1) << c.args << "\n" << r.err;
     EXPECT_EQ(r.out, "") << c.args;
   }
+}
+
+TEST(InferErrors, MeasuringWithoutAUsableGpuIsExitThree) {
+  // No device visible (or a build without NCCL): one line, exit 3, nothing on stdout.
+  const auto r = testing::run_captured("CUDA_VISIBLE_DEVICES= '" + kExe + "' infer --hidden 1024 --tp 2 --batch 1 --no-prefill");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(r.out, "");
 }
 
 TEST(InferErrors, AConfigWithoutHiddenSizeNamesTheFileAndKey) {
