@@ -143,7 +143,8 @@ int run_infer(const InferCommandOptions& o, const infer::InferPlan& plan) {
   }
   bench::require_usable_gpus();  // NoGpuError: one line, exit 3
   const bench::DeviceInventory inv = bench::discover_devices();
-  doc.devices = nccl::select_devices(o.devices);
+  // A logical run is for one GPU: device 0 unless --devices says otherwise.
+  doc.devices = nccl::select_devices(o.logical_gpus > 0 && o.devices.empty() ? std::vector<int>{0} : o.devices);
   doc.nccl_version = nccl_version();  // loads NCCL: NoGpuError (exit 3) where it cannot be
   doc.started_utc = started;
   doc.hostname = this_hostname();

@@ -67,6 +67,20 @@ TEST(CandidateGroups, NvSwitchBoardIsToldApartOnlyBySocket) {
   EXPECT_EQ(tp4[0].alike + tp4[1].alike, 70);
 }
 
+TEST(CandidateGroups, NvLinkEverywhereOnNumaNodesThreeAndOne) {
+  const auto t = fixture("import/tests/fixtures/dgx-a100-nv12-topo.txt");
+  ASSERT_EQ(t.gpus.size(), 8u);
+  const auto tp4 = candidate_groups(t, 4, all_gpus(t), 8);
+  ASSERT_EQ(tp4.size(), 2u);
+  EXPECT_EQ(tp4[0].signature, "NV12 x6");
+  EXPECT_EQ(tp4[0].numa_nodes, (std::vector<int>{3}));
+  EXPECT_EQ(tp4[0].description, "one NUMA node (3), worst path NV12");
+  EXPECT_EQ(tp4[1].numa_nodes, (std::vector<int>{1, 3}));
+  const auto tp8 = candidate_groups(t, 8, all_gpus(t), 8);
+  ASSERT_EQ(tp8.size(), 1u);
+  EXPECT_EQ(tp8[0].signature, "NV12 x28");
+}
+
 TEST(CandidateGroups, NvLinkBridgesBeatSwitchesAndTheCapKeepsTheWorst) {
   const auto t = fixture("topology/tests/fixtures/pcie-switch.xml");
   const auto tp2 = candidate_groups(t, 2, all_gpus(t), 8);
