@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "common/json_util.hpp"
+#include "infer/groups.hpp"
 #include "nccl/dtype.hpp"
 
 namespace p2p::infer {
@@ -256,8 +257,7 @@ void from_json(const nlohmann::json& j, InferDocument& d) {
 
 std::string logical_note(const InferDocument& d) {
   if (d.logical_gpus <= 0) return "";
-  std::string on;
-  for (int dev : d.devices) on += (on.empty() ? "" : ",") + std::to_string(dev);
+  const std::string on = format_id_list(d.devices);
   return "LOGICAL RUN: up to " + std::to_string(d.logical_gpus) + " rank processes shared CUDA device" +
          (d.devices.size() > 1 ? "s " : " ") + on +
          ", each its own NCCL host (network transport): the figures measure the tool, not the host's links";

@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "common/text.hpp"
 #include "topology/classify.hpp"
 
 namespace p2p::infer {
@@ -74,8 +75,7 @@ std::string describe(const GpuGroup& g) {
   if (!g.numa_known) {
     numa = "NUMA node unknown";
   } else {
-    std::string nodes;
-    for (int n : g.numa_nodes) nodes += (nodes.empty() ? "" : ",") + std::to_string(n);
+    const std::string nodes = format_id_list(g.numa_nodes);
     numa = g.numa_nodes.size() == 1 ? "one NUMA node (" + nodes + ")"
                                     : std::to_string(g.numa_nodes.size()) + " NUMA nodes (" + nodes + ")";
   }
@@ -157,8 +157,7 @@ std::vector<TpGroups> plan_groups(const std::vector<int>& tp_sizes, const topo::
 }
 
 std::vector<TpGroups> logical_groups(const std::vector<int>& tp_sizes, int logical_gpus, const std::vector<int>& devices) {
-  std::string on;
-  for (int d : devices) on += (on.empty() ? "" : ",") + std::to_string(d);
+  const std::string on = format_id_list(devices);
   std::vector<TpGroups> out;
   for (int tp : tp_sizes) {
     TpGroups g;
@@ -183,6 +182,12 @@ std::vector<int> all_gpus(const topo::TopologySnapshot& t) {
   std::vector<int> out;
   for (std::size_t i = 0; i < t.gpus.size(); ++i) out.push_back(static_cast<int>(i));
   return out;
+}
+
+std::string format_id_list(const std::vector<int>& ids) {
+  std::vector<std::string> text;
+  for (int id : ids) text.push_back(std::to_string(id));
+  return join(text, ",");
 }
 
 std::string format_gpu_list(const std::vector<int>& ids) {

@@ -52,6 +52,9 @@ std::vector<TpGroups> logical_groups(const std::vector<int>& tp_sizes, int logic
 // Every GPU of the snapshot.
 std::vector<int> all_gpus(const topo::TopologySnapshot& t);
 
+// "0,1": the ids as given, comma-separated (NUMA nodes, CUDA devices).
+std::string format_id_list(const std::vector<int>& ids);
+
 // "0-3", "0,1,4,5", "0-2,6": ascending ids, runs of three or more folded.
 std::string format_gpu_list(const std::vector<int>& ids);
 

@@ -121,6 +121,7 @@ TEST(FormatGpuList, FoldsRunsOfThree) {
   EXPECT_EQ(format_gpu_list({0, 1, 2, 6}), "0-2,6");
   EXPECT_EQ(format_gpu_list({3}), "3");
   EXPECT_EQ(format_gpu_list({}), "");
+  EXPECT_EQ(format_id_list({3, 1, 2}), "3,1,2");  // as given, never folded
 }
 
 }  // namespace
