@@ -57,6 +57,7 @@ void add_options(CLI::App* app, InferCommandOptions& o) {
                   "exit 1 when a recommended group misses it");
   app->add_option("--rank-batch", o.rank_batch, "rank groups at this decode batch (default: the largest)");
   app->add_option("--json", o.json, "write the results document to FILE (atomically)");
+  app->add_option("--html", o.html, "write the results as an HTML page to FILE (atomically)");
 }
 
 // The groups --list shows: logical, from a file, or from this host (a note where it has none).

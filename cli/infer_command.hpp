@@ -39,6 +39,7 @@ struct InferCommandOptions {
   std::string budget;  // --budget-us-per-token
   std::optional<std::uint64_t> rank_batch;
   std::string json;
+  std::string html;
 };
 
 Command add_infer_command(CLI::App& root);

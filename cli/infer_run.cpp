@@ -21,6 +21,7 @@
 #include "infer/groups.hpp"
 #include "infer/ranking.hpp"
 #include "infer/rank_main.hpp"
+#include "infer/results_html.hpp"
 #include "infer/results_text.hpp"
 #include "nccl/nccl_api.hpp"
 #include "nccl/placement.hpp"
@@ -197,6 +198,7 @@ int run_infer(const InferCommandOptions& o, const infer::InferPlan& plan) {
 
   std::cout << infer::format_results(doc) << std::flush;
   if (!o.json.empty()) write_text_file_atomically(o.json, nlohmann::json(doc).dump(2) + "\n");
+  if (!o.html.empty()) write_text_file_atomically(o.html, infer::render_infer_html(doc));
 
   // A hang is a hang; a rank that died without a hang is a failure of the run itself; wrong
   // data and a missed budget are verdicts against the host.

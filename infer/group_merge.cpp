@@ -37,11 +37,9 @@ GroupRun group_run_from(const std::vector<Message>& messages, int tp, int calls_
     }
     run.messages.push_back(std::move(r));
   }
-  for (const nccl::RankProcessEnd& e : merged.ends) {
-    if (e.ended == "done") continue;
-    run.problems.push_back("rank " + std::to_string(e.rank) + " " + e.ended + (e.detail.empty() ? "" : ": " + e.detail));
-  }
-  for (const std::string& w : merged.warnings) run.problems.push_back(w);
+  // The merge names every rank that did not end "done" (died, killed, hung, failed, stopped) and
+  // every unreadable line there.
+  run.problems = merged.warnings;
   return run;
 }
 

@@ -42,7 +42,7 @@ timing=(--calls "${P2P_INFER_CALLS:-20}" --calls-per-graph 10 --warmup 1 --timeo
 
 step infer-list "$bin" infer "${model[@]}" "${sizes[@]}" --tp 2,4,8 --list --logical-gpus 8
 step infer-logical8 "$bin" infer "${model[@]}" "${sizes[@]}" "${timing[@]}" --tp 2,4,8 --devices 0 --logical-gpus 8 \
-  --json "$out/infer-logical8.json"
+  --json "$out/infer-logical8.json" --html "$out/infer-logical8.html"
 # The budget is judged on the recommended group of every TP size: 0.001 us per token cannot be met.
 expect=1 step infer-budget-missed "$bin" infer "${model[@]}" --batch 1 --no-prefill --calls 10 --calls-per-graph 10 \
   --warmup 1 --tp 2 --devices 0 --logical-gpus 2 --no-p2p-off --budget-us-per-token 0.001 --json "$out/infer-budget-missed.json"

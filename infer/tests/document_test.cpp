@@ -4,6 +4,7 @@
 #include "common/error.hpp"
 #include "infer/document.hpp"
 #include "infer/group_merge.hpp"
+#include "infer/results_html.hpp"
 #include "infer/results_text.hpp"
 
 namespace p2p::infer {
@@ -105,6 +106,25 @@ TEST(ResultsText, TablesRankingIpcAndBudget) {
   EXPECT_NE(format_results(logical).find("LOGICAL RUN: up to 8 rank processes shared CUDA device 0"), std::string::npos);
 }
 
+TEST(ResultsHtml, OnePageWithRankingTablesAndEscapedText) {
+  InferDocument d = sample();
+  d.hostname = "host<1>";
+  d.groups[0].ipc[1].detail = "peer \"A\" & <B>";
+  const std::string html = render_infer_html(d);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("<title>p2pcheck infer: host&lt;1&gt;</title>"), std::string::npos);
+  EXPECT_EQ(html.find("host<1>"), std::string::npos);
+  EXPECT_NE(html.find("peer &quot;A&quot; &amp; &lt;B&gt;"), std::string::npos) << html;
+  EXPECT_NE(html.find("recommended: GPUs 0-3"), std::string::npos);
+  EXPECT_NE(html.find("PASS</span> TP=4 decode_b32"), std::string::npos) << html;
+  EXPECT_NE(html.find("<th>P2P off p50 us</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td>48.0</td>"), std::string::npos);  // TP=4 GPUs 0-3, decode_b32 cost per token
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("LOGICAL RUN"), std::string::npos);
+  d.logical_gpus = 4;
+  EXPECT_NE(render_infer_html(d).find("LOGICAL RUN"), std::string::npos);
+}
+
 TEST(GroupMerge, MeasuredStoppedAndMissingMessages) {
   const InferPlan plan = make_plan(model_shape_from_options(1024, 4, "bf16"), {2}, {1, 16}, {64});
   nccl::MergedRun merged;
@@ -116,7 +136,9 @@ TEST(GroupMerge, MeasuredStoppedAndMissingMessages) {
   hung.status = "hang";
   hung.detail = "no completion";
   merged.cases = {ok, hung};
-  merged.ends = {nccl::RankProcessEnd{0, 1, "done", 0, std::nullopt, "prefill_t64", ""}, nccl::RankProcessEnd{1, 2, "hang", 5, std::nullopt, "", "decode_b16"}};
+  merged.ends = {nccl::RankProcessEnd{0, 1, "done", 0, std::nullopt, "prefill_t64", ""},
+                 nccl::RankProcessEnd{1, 2, "hang", 5, std::nullopt, "decode_b1", "decode_b16: no completion"}};
+  merged.warnings = {"rank 1 stopped its sweep (hang): decode_b16: no completion; last completed case decode_b1"};
   const GroupRun run = group_run_from(plan.messages, 2, plan.calls_per_step, merged, true);
   ASSERT_EQ(run.messages.size(), 3u);
   EXPECT_TRUE(run.p2p_disabled);
@@ -126,7 +148,7 @@ TEST(GroupMerge, MeasuredStoppedAndMissingMessages) {
   EXPECT_EQ(run.messages[1].status, "hang");
   EXPECT_EQ(run.messages[2].status, "not_run");
   ASSERT_EQ(run.problems.size(), 1u);
-  EXPECT_EQ(run.problems[0], "rank 1 hang: decode_b16");
+  EXPECT_EQ(run.problems[0], merged.warnings[0]);
   EXPECT_EQ(merge_plan(plan.messages, 3).at(2).name, "prefill_t64");
   EXPECT_EQ(merge_plan(plan.messages, 3).at(0).participants, (std::vector<int>{0, 1, 2}));
 }
