@@ -7,6 +7,7 @@
 #include "cli/export_command.hpp"
 #include "cli/gate_command.hpp"
 #include "cli/import_command.hpp"
+#include "cli/infer_command.hpp"
 #include "cli/nccl_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/topo_command.hpp"
@@ -26,6 +27,8 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   all.push_back(add_report_command(root));
   all.push_back(add_export_command(root));
   all.push_back(add_check_command(root));
+  all.push_back(add_infer_command(root));
+  all.push_back(add_infer_rank_command(root));
   return all;
 }
 

@@ -14,25 +14,6 @@ namespace {
 
 using cuda::DeviceGuard;
 
-std::vector<RankRegions> regions_for(const Clique& clique, const RankBuffers& b, const OpSpec& op,
-                                     const CollectiveShape& shape, bool in_place) {
-  std::vector<RankRegions> out;  // per local rank, as the buffers
-  for (int r : clique.local_ranks()) {
-    RegionQuery q;
-    q.collective = op.collective;
-    q.shape = shape;
-    q.element_bytes = element_bytes(op.dtype);
-    q.in_place = in_place && supports_in_place(op.collective);
-    q.rank = r;
-    q.src_rank = op.src_rank;
-    q.dst_rank = op.dst_rank;
-    const std::size_t k = clique.slot(r);
-    out.push_back(rank_regions(q, reinterpret_cast<std::uintptr_t>(b.send[k].get()),
-                               reinterpret_cast<std::uintptr_t>(b.recv[k].get())));
-  }
-  return out;
-}
-
 Measurement hang(const char* phase, std::chrono::duration<double> timeout) {
   Measurement m;
   m.status = "hang";
@@ -168,6 +149,25 @@ void launch_all(const Clique& clique, const std::vector<int>& ranks, const std::
 }
 
 }  // namespace
+
+std::vector<RankRegions> regions_for(const Clique& clique, const RankBuffers& b, const OpSpec& op,
+                                     const CollectiveShape& shape, bool in_place) {
+  std::vector<RankRegions> out;  // per local rank, as the buffers
+  for (int r : clique.local_ranks()) {
+    RegionQuery q;
+    q.collective = op.collective;
+    q.shape = shape;
+    q.element_bytes = element_bytes(op.dtype);
+    q.in_place = in_place && supports_in_place(op.collective);
+    q.rank = r;
+    q.src_rank = op.src_rank;
+    q.dst_rank = op.dst_rank;
+    const std::size_t k = clique.slot(r);
+    out.push_back(rank_regions(q, reinterpret_cast<std::uintptr_t>(b.send[k].get()),
+                               reinterpret_cast<std::uintptr_t>(b.recv[k].get())));
+  }
+  return out;
+}
 
 int timing_groups(const MeasureOptions& o) {
   return o.cuda_graph ? std::max(1, o.samples) : static_cast<int>(sample_sizes(o.iterations, o.samples).size());

@@ -92,6 +92,11 @@ bool warm_up(Clique& clique, RankBuffers& buffers, const OpSpec& op, const Colle
 // case it has no part in (a send/recv pair elsewhere). False on a hang (the clique is aborted).
 bool barrier(Clique& clique, RankBuffers& buffers, std::chrono::duration<double> timeout);
 
+// Where each local rank's arguments point in `buffers` for `op` at `shape` (indexed by
+// Clique::slot): what enqueue() takes.
+std::vector<RankRegions> regions_for(const Clique& clique, const RankBuffers& buffers, const OpSpec& op,
+                                     const CollectiveShape& shape, bool in_place);
+
 // Throws ApiError for a failed CUDA/NCCL call (the caller records it and aborts the clique).
 Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
                     bool in_place, const MeasureOptions& options);

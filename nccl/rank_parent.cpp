@@ -1,176 +1,13 @@
 // The parent half of rank_process.hpp: start the rank processes, watch them with a deadline,
 // merge what they wrote.
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <ostream>
-#include <thread>
-
 #include "common/file_io.hpp"
-#include "common/spawn_actions.hpp"
 #include "nccl/harness.hpp"
 #include "nccl/rank_merge.hpp"
 #include "nccl/rank_process.hpp"
+#include "nccl/rank_spawn.hpp"
 #include "nccl/run_options_json.hpp"
 
-extern char** environ;
-
 namespace p2p::nccl {
-
-namespace {
-
-using Seconds = std::chrono::duration<double>;
-
-// Before the first line (NCCL init, buffers, warm-up) and between two lines a rank may
-// legitimately take the per-operation timeout several times over; the same floor as the
-// in-process setup deadline (clique.cpp).
-constexpr Seconds kSilenceFloor{60.0};
-// Once a rank has died the others stop at their next collective with it, within the timeout.
-constexpr Seconds kAfterDeathGrace{5.0};
-
-// A private directory under $TMPDIR (or /tmp), removed with everything in it.
-class TempDir {
- public:
-  explicit TempDir(const std::string& stem) {
-    const char* dir = std::getenv("TMPDIR");
-    std::string pattern = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/" + stem + "-XXXXXX";
-    std::vector<char> buf(pattern.begin(), pattern.end());
-    buf.push_back('\0');
-    if (::mkdtemp(buf.data()) == nullptr) P2P_CHECK_POSIX(-1);
-    path_ = buf.data();
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-struct Child {
-  RankExit exit;
-  bool running = true;
-  off_t reported_bytes = 0;
-};
-
-// Starts rank `rank` with the unique id on its standard input (a pipe written and closed here).
-pid_t spawn_rank(const std::string& job_path, int rank, const ncclUniqueId& id) {
-  int fds[2] = {-1, -1};
-  P2P_CHECK_POSIX(::pipe2(fds, O_CLOEXEC));  // no other rank inherits this pipe
-  std::vector<std::string> args = {"p2pcheck", "nccl-rank", "--options", job_path, "--rank", std::to_string(rank)};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  SpawnFileActions actions;
-  posix_spawn_file_actions_adddup2(actions.get(), fds[0], STDIN_FILENO);
-  posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", actions.get(), nullptr, argv.data(), environ);
-  ::close(fds[0]);
-  if (rc != 0) {
-    ::close(fds[1]);
-    throw std::runtime_error("cannot start rank process " + std::to_string(rank) + ": " + std::strerror(rc));
-  }
-  // 128 bytes fit in any pipe buffer: this never blocks, even before the child reads.
-  const ssize_t n = ::write(fds[1], &id, sizeof(id));
-  ::close(fds[1]);
-  if (n != static_cast<ssize_t>(sizeof(id))) ::kill(pid, SIGKILL);  // it would wait for NCCL forever
-  return pid;
-}
-
-void record_status(Child& c, int status) {
-  c.running = false;
-  if (WIFEXITED(status)) c.exit.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) c.exit.signal = WTERMSIG(status);
-}
-
-off_t file_size(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 ? st.st_size : 0;
-}
-
-std::string seconds_text(Seconds s) { return std::to_string(static_cast<long long>(s.count() + 0.5)) + " s"; }
-
-// Waits for every rank process; kills those left when no rank reports for too long.
-void watch(std::vector<Child>& children, const std::string& work_dir, Seconds timeout, std::size_t plan_size,
-           const Progress& progress) {
-  using Clock = std::chrono::steady_clock;
-  auto last_news = Clock::now();
-  bool someone_died = false;
-  std::size_t shown = 0;
-  for (;;) {
-    bool any_running = false;
-    for (Child& c : children) {
-      if (!c.running) continue;
-      int status = 0;
-      const pid_t got = ::waitpid(c.exit.pid, &status, WNOHANG);
-      if (got == c.exit.pid) {
-        record_status(c, status);
-        if ((c.exit.signal || c.exit.exit_code.value_or(0) != 0) && !someone_died) {
-          // The others cannot finish a collective without it: ask them to abort their
-          // communicators now (their SIGTERM handler, see request_stop) rather than wait out
-          // their deadlines; the silence deadline below still backs that up.
-          someone_died = true;
-          last_news = Clock::now();
-          for (const Child& other : children) {
-            if (other.running) ::kill(other.exit.pid, SIGTERM);
-          }
-        }
-        continue;
-      }
-      any_running = true;
-    }
-    for (Child& c : children) {
-      const std::string path = rank_results_path(work_dir, c.exit.rank);
-      const off_t size = file_size(path);
-      if (size == c.reported_bytes) continue;
-      c.reported_bytes = size;
-      last_news = Clock::now();
-      if (progress.out == nullptr) continue;
-      const RankLog log = parse_rank_log(c.exit.rank, try_read_text_file(path).value_or(""));
-      if (log.cases.empty() || static_cast<std::size_t>(log.cases.back().index) < shown) continue;
-      shown = static_cast<std::size_t>(log.cases.back().index) + 1;
-      *progress.out << (progress.terminal ? "\r\033[K" : "") << progress.label << ": [" << shown << "/" << plan_size
-                    << "] " << log.cases.back().case_name << " (" << children.size() << " rank processes)"
-                    << (progress.terminal ? "" : "\n") << std::flush;
-    }
-    if (!any_running) break;
-    const Seconds allowed = timeout + (someone_died ? kAfterDeathGrace : kSilenceFloor);
-    if (Clock::now() - last_news > allowed) {
-      const std::string why = "no rank reported anything for " + seconds_text(allowed);
-      for (Child& c : children) {
-        if (!c.running) continue;
-        ::kill(c.exit.pid, SIGKILL);
-        c.exit.killed_by_parent = true;
-        c.exit.why_killed = why;
-      }
-      for (Child& c : children) {
-        if (!c.running) continue;
-        int status = 0;
-        while (::waitpid(c.exit.pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        record_status(c, status);
-      }
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  if (progress.out != nullptr && progress.terminal) *progress.out << "\n" << std::flush;
-}
-
-}  // namespace
 
 NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement, const Progress& progress) {
   const int n = placement.nranks;
@@ -191,25 +28,15 @@ NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement, 
   ncclUniqueId id{};
   P2P_CHECK(api.get_unique_id(&id));  // also starts NCCL's rendezvous root in this process
 
-  std::vector<Child> children;
-  for (int r = 0; r < n; ++r) {
-    Child c;
-    c.exit.rank = r;
-    try {
-      c.exit.pid = static_cast<int>(spawn_rank(job_path, r, id));
-    } catch (...) {
-      for (Child& started : children) ::kill(started.exit.pid, SIGKILL);
-      for (Child& started : children) ::waitpid(started.exit.pid, nullptr, 0);
-      throw;
-    }
-    children.push_back(c);
-  }
-  watch(children, work.path(), o.measure.timeout, plan.size(), progress);
+  std::vector<RankChild> children = spawn_ranks(
+      n, [&](int r) { return std::vector<std::string>{"nccl-rank", "--options", job_path, "--rank", std::to_string(r)}; },
+      id);
+  watch_ranks(children, work.path(), o.measure.timeout, plan.size(), progress);
 
   std::vector<RankLog> logs;
   std::vector<RankExit> exits;
   std::string nccl_log;
-  for (const Child& c : children) {
+  for (const RankChild& c : children) {
     logs.push_back(parse_rank_log(c.exit.rank, try_read_text_file(rank_results_path(work.path(), c.exit.rank)).value_or("")));
     exits.push_back(c.exit);
     nccl_log += try_read_text_file(rank_nccl_log_path(work.path(), c.exit.rank)).value_or("");

@@ -15,65 +15,11 @@
 #include "nccl/harness.hpp"
 #include "nccl/json_util.hpp"
 #include "nccl/rank_merge.hpp"
+#include "nccl/rank_spawn.hpp"
 #include "nccl/rank_sweep.hpp"
 #include "nccl/run_options_json.hpp"
 
 namespace p2p::nccl {
-
-namespace {
-
-// The rank's results file: each line goes out with one write(2) as soon as it exists, so a
-// process killed a moment later has left it in the file (at worst the last line is cut short,
-// which the merge skips and counts).
-class LineFile {
- public:
-  explicit LineFile(const std::string& path) : fd_(::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600)) {
-    if (fd_ < 0) P2P_CHECK_POSIX(fd_);
-  }
-  ~LineFile() { ::close(fd_); }
-  LineFile(const LineFile&) = delete;
-  LineFile& operator=(const LineFile&) = delete;
-  void write(const std::string& line) {
-    std::size_t done = 0;
-    while (done < line.size()) {
-      const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) P2P_CHECK_POSIX(n);
-      done += static_cast<std::size_t>(n);
-    }
-  }
-
- private:
-  int fd_;
-};
-
-ncclUniqueId read_unique_id(int fd) {
-  ncclUniqueId id{};
-  auto* bytes = reinterpret_cast<char*>(&id);
-  std::size_t got = 0;
-  while (got < sizeof(id)) {
-    const ssize_t n = ::read(fd, bytes + got, sizeof(id) - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      throw InputError("nccl-rank: standard input ended after " + std::to_string(got) + " of the " +
-                       std::to_string(sizeof(id)) + " bytes of the NCCL unique id (this subcommand is started by "
-                       "`p2pcheck nccl`)");
-    }
-    got += static_cast<std::size_t>(n);
-  }
-  return id;
-}
-
-// The parent sends SIGTERM when another rank process has ended (see request_stop()).
-void stop_on_sigterm() {
-  struct sigaction sa {};
-  sa.sa_handler = [](int) { request_stop(); };
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  ::sigaction(SIGTERM, &sa, nullptr);
-}
-
-}  // namespace
 
 void to_json(nlohmann::json& j, const RankJob& job) {
   j = {{"schema", "p2pcheck.nccl_rank_job"}, {"version", 1}, {"run", job.run}, {"work_dir", job.work_dir}};
@@ -127,7 +73,7 @@ int run_rank_process(const std::string& job_path, int rank) {
   start.nranks = o.nranks;
   start.ranks = {rank};
   start.devices = {slot.device};
-  start.id = read_unique_id(STDIN_FILENO);
+  start.id = read_unique_id(STDIN_FILENO, "nccl-rank");
 
   // Before NCCL's first call: it reads these once per process.
   EnvMap ours = nccl_settings(rank_nccl_log_path(job.work_dir, rank), o.p2p_disabled);

@@ -1,0 +1,124 @@
+// GPU tests (label gpu) of `p2pcheck infer` through the built executable, as a user runs it:
+// the whole profile on ONE GPU with rank processes sharing it (each its own NCCL host), in CUDA
+// graphs, with the CUDA IPC check between the processes and P2P off beside it; a budget nobody
+// can meet exits 1. Checks data and structure, never speed. Skipped, with the reason, where NCCL
+// or a GPU is missing.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "common/file_io.hpp"
+#include "common/testing/run_captured.hpp"
+#include "infer/document.hpp"
+#include "nccl/nccl_api.hpp"
+
+namespace p2p::infer {
+namespace {
+
+class InferGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    try {
+      nccl::nccl_api();
+    } catch (const NoGpuError& e) {
+      GTEST_SKIP() << "NCCL is not usable here: " << e.what();
+    }
+    int n = 0;
+    const cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+      GTEST_SKIP() << "no usable CUDA device: " << (e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
+    }
+    devices_ = n;
+    char tmpl[] = "/tmp/p2p_infer_gpu_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+  }
+
+  struct Ran {
+    testing::CliResult cli;
+    std::optional<InferDocument> doc;
+  };
+  Ran run(const std::string& args) {
+    const std::string json = dir_ + "/infer.json";
+    std::filesystem::remove(json);
+    Ran r;
+    r.cli = testing::run_captured("'" + std::string(P2PCHECK_EXE) + "' infer " + args + " --json " + json);
+    if (std::filesystem::exists(json)) r.doc = read_json_file(json).get<InferDocument>();
+    return r;
+  }
+
+  int devices_ = 0;
+  std::string dir_;
+};
+
+// Small: ranks that share one GPU take turns on it, so one call of four ranks takes tens of ms.
+const char* kSmall = "--hidden 1024 --layers 4 --batch 1,16 --prefill 64 --calls 20 --calls-per-graph 8 --warmup 1 "
+                     "--timeout 60";
+
+TEST_F(InferGpu, WholeProfileOnOneGpuWithLogicalRanks) {
+  const Ran r = run(std::string(kSmall) + " --tp 2,4 --devices 0 --logical-gpus 4");
+  ASSERT_EQ(r.cli.exit_code, 0) << r.cli.err << r.cli.out;
+  ASSERT_TRUE(r.doc.has_value());
+  const InferDocument& d = *r.doc;
+  EXPECT_EQ(d.logical_gpus, 4);
+  EXPECT_NE(r.cli.out.find("LOGICAL RUN"), std::string::npos) << r.cli.out;
+  ASSERT_EQ(d.groups.size(), 2u);
+  for (const GroupResult& g : d.groups) {
+    SCOPED_TRACE("TP=" + std::to_string(g.tp));
+    EXPECT_EQ(g.ipc.size(), static_cast<std::size_t>(g.tp * (g.tp - 1)));
+    for (const IpcPairResult& p : g.ipc) EXPECT_EQ(p.status, "ok") << p.detail;
+    ASSERT_EQ(g.p2p_on.messages.size(), 3u);
+    for (const MessageResult& m : g.p2p_on.messages) {
+      EXPECT_EQ(m.status, "ok") << m.message << ": " << m.detail;
+      ASSERT_TRUE(m.latency.has_value()) << m.message;
+      EXPECT_EQ(m.latency->calls, 20u);  // graphs of 8, 8 and 4
+      EXPECT_LE(m.latency->p50_us, m.latency->p99_us);
+      EXPECT_DOUBLE_EQ(*m.step_us, 8 * m.latency->p50_us);  // 2 x 4 layers
+    }
+    ASSERT_TRUE(g.p2p_off.has_value());
+    EXPECT_TRUE(g.p2p_off->p2p_disabled);
+    for (const MessageResult& m : g.p2p_off->messages) EXPECT_EQ(m.status, "ok") << m.message << ": " << m.detail;
+    EXPECT_TRUE(g.p2p_on.problems.empty()) << g.p2p_on.problems.front();
+  }
+  ASSERT_EQ(d.rankings.size(), 2u);
+  EXPECT_EQ(d.ranking_message, "decode_b16");
+  EXPECT_NE(r.cli.out.find("recommended: GPUs 0,1"), std::string::npos) << r.cli.out;
+}
+
+TEST_F(InferGpu, ABudgetNoGroupCanMeetExitsOne) {
+  const Ran r = run(std::string(kSmall) + " --tp 2 --devices 0 --logical-gpus 2 --no-p2p-off --no-ipc-check "
+                                          "--budget-us-per-token 0.001");
+  EXPECT_EQ(r.cli.exit_code, 1) << r.cli.err << r.cli.out;
+  ASSERT_TRUE(r.doc.has_value());
+  ASSERT_EQ(r.doc->verdicts.size(), 2u);  // TP=2 at batches 1 and 16
+  EXPECT_FALSE(r.doc->verdicts[0].pass);
+  EXPECT_NE(r.cli.out.find("FAIL TP=2 decode_b1"), std::string::npos) << r.cli.out;
+  EXPECT_FALSE(r.doc->groups.at(0).p2p_off.has_value());
+  EXPECT_TRUE(r.doc->groups.at(0).ipc.empty());
+}
+
+TEST_F(InferGpu, RealGroupsWhereTheHostHasTwoGpus) {
+  if (devices_ < 2) GTEST_SKIP() << "one CUDA device: no physical group of two (the logical test covers one GPU)";
+  const Ran r = run(std::string(kSmall) + " --tp 2 --max-groups 2");
+  ASSERT_EQ(r.cli.exit_code, 0) << r.cli.err << r.cli.out;
+  ASSERT_TRUE(r.doc.has_value());
+  EXPECT_EQ(r.doc->logical_gpus, 0);
+  ASSERT_FALSE(r.doc->groups.empty());
+  for (const IpcPairResult& p : r.doc->groups[0].ipc) {
+    // Pass or not is the host's; a failed pair must say why.
+    if (p.status != "ok") {
+      EXPECT_FALSE(p.detail.empty());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace p2p::infer
