@@ -29,16 +29,20 @@ void host_table(std::ostream& out, const ClusterRun& run) {
   std::size_t width = 4;
   for (const auto& v : run.hosts) width = std::max(width, v.host.size());
   char line[512];
-  std::snprintf(line, sizeof line, "%-*s  %-9s  %5s  %7s  %-5s  %-8s  %-9s\n", static_cast<int>(width), "HOST", "STATUS",
+  std::snprintf(line, sizeof line, "%-*s  %-9s  %5s  %7s  %-5s  %-8s  %s\n", static_cast<int>(width), "HOST", "STATUS",
                 "LOST", "FIGURES", "GATE", "TOPOLOGY", "LAST STEP");
   out << line;
   for (const auto& v : run.hosts) {
-    std::snprintf(line, sizeof line, "%-*s  %-9s  %5zu  %7zu  %-5s  %-8s  %-9s\n", static_cast<int>(width),
+    std::snprintf(line, sizeof line, "%-*s  %-9s  %5zu  %7zu  %-5s  %-8s  %s\n", static_cast<int>(width),
                   v.host.c_str(), status_label(v).c_str(), v.figures_lost, v.figures_ok, gate_label(v).c_str(),
                   v.topology.match.c_str(), v.last_step.c_str());
     out << line;
     if (v.status == "pass") continue;
-    out << "    root cause (doctor): " << (v.root_cause.empty() ? "doctor did not run" : v.root_cause) << "\n";
+    if (v.root_cause.empty()) {
+      out << "    doctor: did not run\n";
+    } else {
+      out << "    doctor (" << v.doctor_state << "): " << v.root_cause << "\n";
+    }
     for (const auto& r : v.reasons) out << "    - " << r << "\n";
   }
 }

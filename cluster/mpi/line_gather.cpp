@@ -9,6 +9,7 @@ namespace {
 
 constexpr int kTagLine = 1;
 constexpr int kTagDone = 2;
+constexpr int kTagRelease = 3;
 constexpr auto kPollInterval = std::chrono::milliseconds(10);
 
 }  // namespace
@@ -44,6 +45,16 @@ void LineSender::finish() {
   P2P_CHECK_MPI(MPI_Isend(p.text.data(), 0, MPI_CHAR, 0, kTagDone, MPI_COMM_WORLD, &p.request));
   for (auto& q : pending_) P2P_CHECK_MPI(MPI_Wait(&q.request, MPI_STATUS_IGNORE));
   pending_.clear();
+}
+
+void wait_for_release(const MpiSession&) {
+  int ignored = 0;
+  P2P_CHECK_MPI(MPI_Recv(&ignored, 1, MPI_INT, 0, kTagRelease, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+}
+
+void release_all(const MpiSession& session) {
+  const int go = 1;
+  for (int r = 1; r < session.size(); ++r) P2P_CHECK_MPI(MPI_Send(&go, 1, MPI_INT, r, kTagRelease, MPI_COMM_WORLD));
 }
 
 std::vector<GatheredRank> gather_lines(const MpiSession& session, const std::vector<int>& hosts,

@@ -46,4 +46,11 @@ struct GatheredRank {
 std::vector<GatheredRank> gather_lines(const MpiSession& session, const std::vector<int>& hosts,
                                        std::chrono::steady_clock::time_point deadline);
 
+// The end of a job. Every rank but 0 waits in wait_for_release() before MPI_Finalize; rank 0
+// calls release_all() once every host rank is done, and everyone finalizes. When a host rank
+// stalled, rank 0 calls MPI_Abort instead: the waiting ranks are then in a receive, which Open
+// MPI 4.1 tears down cleanly (ranks already inside MPI_Finalize make mpirun crash or hang).
+void wait_for_release(const MpiSession& session);
+void release_all(const MpiSession& session);
+
 }  // namespace p2p::cluster

@@ -1,6 +1,7 @@
 #include "cluster/mpi/mpi_session.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -43,8 +44,10 @@ std::vector<std::string> MpiSession::all_gather(const std::string& mine) const {
 }
 
 void MpiSession::abort(int exit_code) {
+  std::fflush(nullptr);
   MPI_Abort(MPI_COMM_WORLD, exit_code);
   std::_Exit(exit_code);  // MPI_Abort does not return; should it, the job still ends here
 }
+
 
 }  // namespace p2p::cluster

@@ -131,7 +131,7 @@ TEST(ClusterText, RanksHostsAndNamesTheMissingOneWithItsLastStep) {
   EXPECT_TRUE(contains(text, "Cluster: 6 host(s): 2 pass, 3 fail, 1 without a result")) << text;
   EXPECT_TRUE(contains(text, "node-e  NO RESULT")) << text;
   EXPECT_TRUE(contains(text, "no result: stopped after step `gate`")) << text;
-  EXPECT_TRUE(contains(text, "root cause (doctor): GSP firmware missing")) << text;
+  EXPECT_TRUE(contains(text, "doctor (broken): GSP firmware missing")) << text;
   EXPECT_TRUE(contains(text, "node-c: 28 difference(s)")) << text;
   EXPECT_TRUE(contains(text, "... and 24 more")) << text;
   EXPECT_TRUE(contains(text, "bandwidth ce_unidir_write gpu0->gpu1 64MiB: node-d 41.81 GB/s")) << text;
