@@ -33,7 +33,12 @@ std::vector<std::uint64_t> power_of_two_sizes(std::uint64_t from_bytes, std::uin
   return out;
 }
 
-std::vector<std::uint64_t> default_sweep_bytes() { return power_of_two_sizes(4 * kKiB, kGiB); }
+std::vector<std::uint64_t> default_sweep_bytes() {
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t b = 4 * kKiB; b <= 256 * kMiB; b *= 4) out.push_back(b);
+  out.push_back(512 * kMiB);
+  return out;
+}
 
 std::uint64_t parse_size_bytes(const std::string& raw) {
   const std::string text = trim(raw);
@@ -86,7 +91,7 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 int copies_per_batch(std::uint64_t bytes) {
-  constexpr std::uint64_t kTargetBatchBytes = 2 * kGiB;
+  constexpr std::uint64_t kTargetBatchBytes = kGiB;
   if (bytes == 0) return 4;
   const std::uint64_t wanted = (kTargetBatchBytes + bytes - 1) / bytes;
   return static_cast<int>(std::clamp<std::uint64_t>(wanted, 4, 64));

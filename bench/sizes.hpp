@@ -16,7 +16,9 @@ constexpr std::uint64_t kMaxSizeBytes = 16 * kGiB;
 // Powers of two from `from_bytes` to `to_bytes` inclusive (both powers of two).
 std::vector<std::uint64_t> power_of_two_sizes(std::uint64_t from_bytes, std::uint64_t to_bytes);
 
-// 4 KiB, 8 KiB, ..., 1 GiB.
+// 4 KiB, 16 KiB, ..., 256 MiB, then 512 MiB: every fourth power of two shows where a link
+// saturates as well as every power does, at half the figures, and the largest is nvbandwidth's
+// buffer size, where every route's matrix figure is taken.
 std::vector<std::uint64_t> default_sweep_bytes();
 
 // "4096", "64K", "64KiB", "64kb", "1G" (binary multiples). The size must be positive, a
@@ -30,9 +32,10 @@ std::vector<std::uint64_t> parse_size_list(const std::string& text);
 // "4KiB", "64MiB", "1GiB"; sizes that are not whole KiB print as "1000B".
 std::string format_bytes(std::uint64_t bytes);
 
-// Copies per timed batch: enough that one batch moves about 2 GiB (so the first copy's ramp
-// is a negligible part of the sample), at least 4 and at most 64 (a stream held by the latch
-// must be able to take the whole batch without the host blocking in enqueue).
+// Copies per timed batch: enough that one batch moves about 1 GiB (so the first copy's ramp
+// is a negligible part of the sample: 20 ms of PCIe gen5, 1 ms of HBM), at least 4 (512 MiB
+// copies still move 2 GiB, as four of nvbandwidth's) and at most 64 (a stream held by the
+// latch must be able to take the whole batch without the host blocking in enqueue).
 int copies_per_batch(std::uint64_t bytes);
 
 }  // namespace p2p::bench

@@ -157,8 +157,8 @@ Command add_bench_command(CLI::App& root) {
                   "the per-pair paths of an N-GPU host run here, but the figures measure the tool, not the links")
       ->check(CLI::Range(1, 64));
   app->add_option("--sizes", o->sizes,
-                  "Copy sizes, e.g. 64M,1G, measured for every route (default: 4K to 1G, powers of two, swept for "
-                  "one route per kind of path; every other route at 1G)");
+                  "Copy sizes, e.g. 64M,1G, measured for every route (default: 4K, 16K, ... 256M and 512M, swept "
+                  "for one route per kind of path; every other route at 512M)");
   app->add_flag("--full", o->full, "Sweep every size for every route (thousands of figures on 8 GPUs)");
   app->add_option("--samples", o->samples, "Timed samples per figure; the median is reported")
       ->check(CLI::Range(1, 1000));

@@ -7,6 +7,7 @@
 #include "cli/cluster_options.hpp"
 #include "cli/node_command.hpp"
 #include "common/error.hpp"
+#include "mpi/launch_env.hpp"
 
 #if P2P_HAVE_MPI
 #include "cli/cluster_mpi_run.hpp"
@@ -20,9 +21,8 @@ int run_cluster_command(const ClusterOptions& o) {
   return run_cluster_under_mpi(o);
 #else
   (void)o;
-  throw InputError(
-      "cluster: this p2pcheck was built without MPI: install Open MPI (Debian: libopenmpi-dev openmpi-bin) and "
-      "rebuild, or run `p2pcheck node --jsonl FILE` on each host and `p2pcheck merge` over the files");
+  throw InputError(std::string("cluster: this p2pcheck was built without MPI: ") + mpi::kHowToGetMpi +
+                   "; or run `p2pcheck node --jsonl FILE` on each host and `p2pcheck merge` over the files");
 #endif
 }
 

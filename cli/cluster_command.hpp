@@ -6,9 +6,9 @@
 // last completed step) and merges them exactly as `merge` does.
 //
 // Exit code (mpirun's, which is rank 0's): merge's (0 all pass, 1 otherwise, 2 bad input). When
-// a host rank never finished, rank 0 ends the job with MPI_Abort(that code) after writing every
-// output: the stalled rank would otherwise keep MPI_Finalize waiting. Built without MPI, the
-// command says how to get it and exits 2.
+// a host rank never finished, rank 0 writes every output and leaves without MPI_Finalize (the
+// stalled rank would keep it waiting), and the launcher ends the job. Built without MPI, the
+// command says how to get it and exits 2. The MPI exchanges are the shared session's (mpi/).
 #pragma once
 
 #include "cli/command.hpp"

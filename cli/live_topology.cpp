@@ -1,5 +1,6 @@
 #include "cli/live_topology.hpp"
 
+#include "doctor/codes.hpp"
 #include "doctor/nvlink_links.hpp"
 #include "doctor/probes.hpp"
 #include "topology/discovery/discovery.hpp"
@@ -7,18 +8,6 @@
 namespace p2p::cli {
 
 namespace {
-
-// nvmlGpuVirtualizationMode_t as `nvidia-smi -q` prints it.
-std::string virtualization_mode_name(int mode) {
-  switch (mode) {
-    case 0: return "None";
-    case 1: return "Pass-Through";
-    case 2: return "vGPU";
-    case 3: return "Host vGPU";
-    case 4: return "Host vSGA";
-  }
-  return "mode " + std::to_string(mode);
-}
 
 constexpr int kNvmlProbeTimeoutMs = 45000;  // first NVML open boots GSP on every GPU without persistence
 
@@ -28,8 +17,9 @@ topo::TopologySnapshot live_topology() {
   topo::LiveProbes probes;
   probes.virtualization_mode = [] {
     const doctor::NvmlProbe nvml = doctor::probe_nvml(kNvmlProbeTimeoutMs);
+    // Mode 0 (none) is no evidence of virtualisation, as in the doctor's facts: skip it.
     for (const auto& d : nvml.devices) {
-      if (d.virtualization_mode) return virtualization_mode_name(*d.virtualization_mode);
+      if (d.virtualization_mode && *d.virtualization_mode != 0) return doctor::virtualization_mode_name(*d.virtualization_mode);
     }
     return std::string();
   };

@@ -4,9 +4,11 @@
 #include <iostream>
 
 #include "cli/nccl_transports_command.hpp"
+#include "cli/nccl_outputs.hpp"
 #include "common/exit_codes.hpp"
 #include "cli/machine_outputs.hpp"
 #include "harness/google_benchmark.hpp"
+#include "mpi/launch_env.hpp"
 
 #if P2P_HAVE_NCCL
 #include <unistd.h>
@@ -36,6 +38,11 @@
 #include "topology/gate.hpp"
 #include "cli/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
+#include "nccl/cluster_table.hpp"
+#include "report/run_lines.hpp"
+#if P2P_HAVE_MPI
+#include "nccl/mpi_run.hpp"
+#endif
 #endif
 
 namespace p2p::cli {
@@ -52,6 +59,18 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
   app->add_flag("--rank-processes", o.rank_processes,
                 "one process per rank (as with MPI) instead of one process driving every GPU; ranks that share a GPU "
                 "get their own NCCL_HOSTID, so NCCL connects them over its network transport");
+  app->add_flag("--mpi", o.mpi,
+                "one communicator across the processes of an MPI job (mpirun, srun --mpi=pmix), one host or many; "
+                "implied when a launcher started this process (OMPI_COMM_WORLD_SIZE, PMIX_RANK or PMI_SIZE is set)");
+  app->add_flag("--rank-per-gpu", o.rank_per_gpu,
+                "MPI: every process drives one GPU, the one of its local rank (OMPI_COMM_WORLD_LOCAL_RANK, "
+                "SLURM_LOCALID), or the local rank's entry of --gpus; default: every process drives every visible GPU");
+  app->add_flag("--no-host-pairs", o.no_host_pairs,
+                "MPI: skip the host-pair rounds (send/recv between every two hosts at --max-bytes)");
+  app->add_option("--jsonl", o.jsonl,
+                  "MPI: every process also writes its own JSON lines as each case finishes, to FILE with .rank<R> "
+                  "before the extension: a killed job leaves them on disk")
+      ->type_name("FILE");
   app->add_option("--collectives", o.collectives,
                   "all_reduce,all_gather,reduce_scatter,broadcast,alltoall,sendrecv,sendrecv_pairs (default: all)")
       ->delimiter(',');
@@ -68,6 +87,7 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
                   "equal to --iters: median of single operations)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
+  app->add_flag("--full", o.full, "the send/recv pair matrix at every size (default: at the largest only)");
   app->add_flag("--graph", o.graph, "time CUDA graphs of --iters operations, launched --samples times (median)");
   app->add_option("--timeout", o.timeout_s, "seconds before a collective counts as HANG and is aborted")->capture_default_str()
       ->check(CLI::Range(0.001, 86400.0));
@@ -93,9 +113,48 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
   return app;
 }
 
+namespace {
+
+// What makes this an MPI run: "--mpi", the launcher variable that says one started this
+// process (mpi/launch_env.hpp), or "" for a run on this host alone.
+std::string mpi_launch(const NcclCommandOptions& o) {
+  if (o.mpi) return "--mpi";
+  return mpi::launch_evidence(mpi::process_environment());
+}
+
+// A build without MPI cannot join a job: one line saying how to get it (exit 2), rather than
+// N copies of a one-host run that each believe they are alone.
+int refuse_without_mpi(const std::string& launch) {
+  if (launch.empty() || P2P_HAVE_MPI) return 0;
+  std::cerr << (launch == "--mpi" ? "p2pcheck nccl --mpi: this p2pcheck"
+                                  : "p2pcheck nccl: started by an MPI launcher (" + launch + "), but this p2pcheck")
+            << " was built without MPI; " << mpi::kHowToGetMpi << "\n";
+  return kExitBadInput;
+}
+
+// Options that mean nothing, or something else, on the other side of the MPI line.
+void check_mpi_options(const NcclCommandOptions& o, const std::string& launch) {
+  if (launch.empty()) {
+    if (o.rank_per_gpu) throw InputError("--rank-per-gpu: only with --mpi (one GPU per MPI process)");
+    if (!o.jsonl.empty()) throw InputError("--jsonl: nccl writes JSON lines only with --mpi (one file per process)");
+    if (o.no_host_pairs) throw InputError("--no-host-pairs: only with --mpi (host pairs are across MPI hosts)");
+    return;
+  }
+  const std::string why = " with MPI (" + launch + "): ranks are the job's processes and their GPUs";
+  if (o.ranks != 0) throw InputError("--ranks cannot be used" + why);
+  if (o.rank_processes) throw InputError("--rank-processes cannot be used" + why);
+  if (o.compare_p2p_off) throw InputError("--compare-p2p-off cannot be used" + why + " (run the job twice)");
+  if (o.jsonl == "-") throw InputError("--jsonl: with MPI every process writes its own file; give a path, not -");
+}
+
+}  // namespace
+
 #if !P2P_HAVE_NCCL
 
-int run_nccl_command(const NcclCommandOptions&) {
+int run_nccl_command(const NcclCommandOptions& o) {
+  const std::string launch = mpi_launch(o);
+  if (const int refused = refuse_without_mpi(launch)) return refused;
+  check_mpi_options(o, launch);  // bad options are bad in every build
   std::cerr << "p2pcheck nccl: this p2pcheck was built without NCCL (no CUDA compiler or nccl.h at build time)\n";
   return kExitNoGpu;
 }
@@ -127,10 +186,12 @@ nccl::RunOptions run_options(const NcclCommandOptions& o) {
   r.sweep.min_bytes = nccl::parse_bytes(o.min_bytes, "--min-bytes");
   r.sweep.max_bytes = nccl::parse_bytes(o.max_bytes, "--max-bytes");
   r.sweep.step_factor = o.step_factor;
+  r.sweep.pairs_every_size = o.full;
   nccl::sweep_sizes(r.sweep);  // reject a bad range before anything starts
   r.measure.iterations = o.iters;
   r.measure.warmup_iterations = o.warmup;
   r.measure.samples = o.samples;
+  r.sweep_from_defaults = o.sweep_from_defaults;
   r.measure.cuda_graph = o.graph;
   r.measure.timeout = std::chrono::duration<double>(o.timeout_s);
   r.p2p_disabled = o.p2p_off_child;
@@ -160,8 +221,12 @@ bench::BenchDocument nccl_document(const nccl::NcclReport& report, const Topolog
   bench::BenchContext ctx;
   ctx.topology = tg.snapshot;
   ctx.inventory = bench::discover_devices();
-  for (const auto& d : report.run.environment.devices) ctx.gpus.push_back(d.cuda_device);
+  const nccl::NcclEnvironment& env = report.run.environment;
+  for (const auto& d : env.devices) {
+    if (d.hostname.empty() || d.hostname == env.hostname) ctx.gpus.push_back(d.cuda_device);  // this host's only
+  }
   std::sort(ctx.gpus.begin(), ctx.gpus.end());
+  ctx.gpus.erase(std::unique(ctx.gpus.begin(), ctx.gpus.end()), ctx.gpus.end());  // ranks may share a GPU
   bench::describe_run_host(doc, ctx, bench::BenchInputs{tg.snapshot, tg.gate, skip_gate});
   doc.nccl = report;
   return doc;
@@ -186,6 +251,11 @@ bool any_status(const nccl::NcclRun& run, const std::string& status) {
   for (const auto& r : run.results) {
     if (r.status == status) return true;
   }
+  if (run.cluster) {
+    for (const auto& p : run.cluster->host_pairs) {
+      if (p.status == status) return true;
+    }
+  }
   return false;
 }
 
@@ -198,10 +268,19 @@ int run_nccl_rank_command(const NcclRankOptions& o) { return nccl::run_rank_proc
 int run_nccl_command(const NcclCommandOptions& o) {
   const std::string started = utc_now_iso8601();
   const RunClock clock;
+  const std::string launch = o.p2p_off_child ? "" : mpi_launch(o);
+  if (const int refused = refuse_without_mpi(launch)) return refused;
+  check_mpi_options(o, launch);
   nccl::RunOptions options = run_options(o);
   harness::initialize_benchmark("nccl", options.benchmark_args);  // a bad flag exits 2 before any GPU work
-  std::optional<std::uint64_t> saturation;
-  if (!o.saturation_bytes.empty()) saturation = nccl::parse_bytes(o.saturation_bytes, "--saturation-bytes");
+  if (!o.saturation_bytes.empty()) nccl::parse_bytes(o.saturation_bytes, "--saturation-bytes");  // checked now
+
+#if P2P_HAVE_MPI
+  // Under MPI from here on: the session lives until the results are written.
+  std::unique_ptr<mpi::Session> session;
+  if (!launch.empty()) session = std::make_unique<mpi::Session>();
+  if (session) return run_nccl_under_mpi(o, options, *session, launch, started, clock);
+#endif
 
   // The gate, as in front of bench. The P2P-off child measures what its parent's gate let through.
   TopologyAndGate tg;
@@ -236,6 +315,13 @@ int run_nccl_command(const NcclCommandOptions& o) {
   progress.label = std::string("p2pcheck nccl") + (o.p2p_off_child ? " (P2P off)" : "");
   progress.terminal = ::isatty(STDERR_FILENO) == 1;
   report.run = nccl::run_nccl_sweep(options, progress);
+  return report_and_judge(o, options, report, tg, started, clock);
+}
+
+int report_and_judge(const NcclCommandOptions& o, const nccl::RunOptions& options, nccl::NcclReport& report,
+                     const TopologyAndGate& tg, const std::string& started, const RunClock& clock) {
+  std::optional<std::uint64_t> saturation;
+  if (!o.saturation_bytes.empty()) saturation = nccl::parse_bytes(o.saturation_bytes, "--saturation-bytes");
   if (!std::isnan(o.min_busbw_gbps) && !o.p2p_off_child) {
     report.min_busbw_gbps = o.min_busbw_gbps;
     report.verdicts = nccl::judge_min_busbw(report.run.results, o.min_busbw_gbps, saturation);
@@ -245,7 +331,9 @@ int run_nccl_command(const NcclCommandOptions& o) {
   std::ostream& tables = harness::benchmark_owns_stdout(options.benchmark_args) ? std::cerr : std::cout;
   tables << nccl::format_environment(report.run.environment) << nccl::format_run_warnings(report.run)
          << nccl::format_results_table(report.run)
-         << nccl::format_transport_matrix(report.run) << transport_beside_topology(report.run, tg.snapshot)
+         << nccl::format_transport_matrix(report.run)
+         // Across hosts this host's topology describes only some of the ranks.
+         << (report.run.cluster ? nccl::format_cluster(report.run) : transport_beside_topology(report.run, tg.snapshot))
          << nccl::format_pair_matrix(report.run);
   if (report.p2p_off) {
     tables << nccl::format_transport_matrix(*report.p2p_off) << nccl::format_pair_matrix(*report.p2p_off)
@@ -283,6 +371,10 @@ Command add_nccl_command(CLI::App& root) {
   return Command{app, [o, app, transports] {
                    if (transports.app->parsed()) return transports.run();
                    o->benchmark_args = app->remaining();
+                   o->sweep_from_defaults = true;
+                   for (const char* name : {"--min-bytes", "--max-bytes", "--step-factor", "--iters", "--warmup", "--samples"}) {
+                     if (app->count(name) > 0) o->sweep_from_defaults = false;
+                   }
                    return run_nccl_command(*o);
                  }};
 }

@@ -17,6 +17,12 @@ struct NcclCommandOptions {
   std::vector<int> devices;  // empty = all visible
   int ranks = 0;             // 0 = one per selected device
   bool rank_processes = false;
+  // Across MPI processes and hosts (nccl/mpi_run.hpp): --mpi, or found in the environment
+  // (mpi/launch_env.hpp).
+  bool mpi = false;
+  bool rank_per_gpu = false;   // one GPU per MPI process, chosen by the launcher's local rank
+  bool no_host_pairs = false;  // skip the host-pair rounds
+  std::string jsonl;           // MPI: every process's lines as it goes (per-process file)
   std::vector<std::string> collectives;  // empty = all
   std::vector<std::string> dtypes = {"float32"};
   std::string min_bytes = "8";
@@ -25,6 +31,8 @@ struct NcclCommandOptions {
   int iters = 20;
   int warmup = 5;
   int samples = 5;
+  bool full = false;             // the send/recv pair matrix at every size
+  bool sweep_from_defaults = true;  // none of -b -e -f -n -w --samples given
   bool graph = false;
   double timeout_s = 30.0;
   double min_busbw_gbps = std::numeric_limits<double>::quiet_NaN();  // NaN = not given

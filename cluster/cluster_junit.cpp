@@ -2,16 +2,11 @@
 
 #include <cstdio>
 
+#include "common/text.hpp"
 #include "report/markup_text.hpp"
 
 namespace p2p::cluster {
 namespace {
-
-std::string joined(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
-  return out;
-}
 
 report::CheckCase host_case(const HostVerdict& v) {
   report::CheckCase c;
@@ -22,7 +17,7 @@ report::CheckCase host_case(const HostVerdict& v) {
     c.message = std::to_string(v.figures_ok) + " figure(s), topology " + v.topology.match;
   } else {
     c.outcome = v.status == "no_result" ? report::CaseOutcome::kError : report::CaseOutcome::kFail;
-    c.message = joined(v.reasons);
+    c.message = join(v.reasons, "; ");
     if (!v.root_cause.empty()) c.message += " (doctor: " + v.root_cause + ")";
   }
   c.message = report::single_line(c.message);
@@ -55,7 +50,7 @@ report::CheckSuite cluster_suite(const ClusterRun& run, const std::string& times
   gate.classname = "p2pcheck.cluster.gate";
   gate.outcome = run.gate_passed ? report::CaseOutcome::kPass : report::CaseOutcome::kFail;
   gate.message = report::single_line(run.gate_passed ? "topology reference: " + run.topology_reference
-                                                     : joined(run.gate_reasons));
+                                                     : join(run.gate_reasons, "; "));
   suite.cases.push_back(gate);
   for (const auto& v : run.hosts) suite.cases.push_back(host_case(v));
   for (const auto& s : run.figures) {

@@ -84,13 +84,6 @@ bool exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-std::string trim(const std::string& s) {
-  const auto not_space = [](unsigned char c) { return !std::isspace(c); };
-  const auto b = std::find_if(s.begin(), s.end(), not_space);
-  const auto e = std::find_if(s.rbegin(), s.rend(), not_space).base();
-  return b < e ? std::string(b, e) : std::string();
-}
-
 std::vector<std::string> split_lines(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream in(s);

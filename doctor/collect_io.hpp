@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/text.hpp"
 #include "doctor/observed.hpp"
 
 namespace p2p::doctor::io {
@@ -27,7 +28,7 @@ Observed<std::string> read_link(const std::string& path);
 
 bool exists(const std::string& path);
 
-std::string trim(const std::string& s);
+using p2p::trim;
 std::vector<std::string> split_lines(const std::string& s);
 
 }  // namespace p2p::doctor::io

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/text.hpp"
 #include "doctor/derived.hpp"
 
 namespace p2p::doctor {
@@ -14,12 +15,6 @@ namespace p2p::doctor {
 namespace {
 
 bool contains(const std::string& s, const char* needle) { return s.find(needle) != std::string::npos; }
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;

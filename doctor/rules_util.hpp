@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/text.hpp"
 #include "doctor/finding.hpp"
 
 namespace p2p::doctor {
@@ -12,12 +13,6 @@ namespace p2p::doctor {
 inline Finding finding(std::string id, Status status, std::string summary, std::vector<std::string> evidence = {},
                        std::string hint = "") {
   return Finding{std::move(id), status, std::move(summary), std::move(evidence), std::move(hint)};
-}
-
-inline std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
-  return out;
 }
 
 // At most `keep` items, then "(+N more)": findings stay one line on an 8-GPU host.

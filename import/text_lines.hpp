@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "common/text.hpp"
+
 namespace p2p::import {
 
 // Removes "ESC[...m" sequences and the "[4m" / "[0m" remnants a paste leaves when ESC is lost.
@@ -55,13 +57,6 @@ inline std::vector<std::string> split_ws(const std::string& line) {
 }
 
 inline bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
-
-inline std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t");
-  if (first == std::string::npos) return "";
-  const auto last = s.find_last_not_of(" \t");
-  return s.substr(first, last - first + 1);
-}
 
 // A whole-token number ("55.44", "1.2e+03"); nullopt for anything else, "N/A" included.
 inline std::optional<double> parse_number(const std::string& s) {

@@ -37,19 +37,30 @@ Clique::Clique(const NcclApi& api, std::vector<int> devices, std::chrono::durati
   P2P_CHECK(api_.comm_init_all(comms_.data(), size(), devices_.data()));
 }
 
-Clique::Clique(const NcclApi& api, int rank, int nranks, int device, const ncclUniqueId& id,
-               std::chrono::duration<double> timeout)
+Clique::Clique(const NcclApi& api, std::vector<int> ranks, int nranks, std::vector<int> devices,
+               const ncclUniqueId& id, std::chrono::duration<double> timeout)
     : api_(api),
       nranks_(nranks),
-      local_ranks_{rank},
-      devices_{device},
+      local_ranks_(std::move(ranks)),
+      devices_(std::move(devices)),
       timeout_(std::max(timeout, kSetupDeadlineFloor)) {
+  if (local_ranks_.empty() || local_ranks_.size() != devices_.size()) {
+    throw std::invalid_argument("Clique: " + std::to_string(local_ranks_.size()) + " ranks for " +
+                                std::to_string(devices_.size()) + " devices");
+  }
   make_streams();
-  comms_.assign(1, nullptr);
-  HangWatchdog deadline("ncclCommInitRank (rank " + std::to_string(rank) + " of " + std::to_string(nranks) + ")",
+  comms_.assign(local_ranks_.size(), nullptr);
+  std::string which;
+  for (int r : local_ranks_) which += (which.empty() ? "" : ",") + std::to_string(r);
+  HangWatchdog deadline("ncclCommInitRank (rank" + std::string(local_ranks_.size() == 1 ? " " : "s ") + which +
+                            " of " + std::to_string(nranks) + ")",
                         timeout_);
-  cuda::DeviceGuard on(device);  // ncclCommInitRank binds the communicator to the current device
-  P2P_CHECK(api_.comm_init_rank(&comms_[0], nranks, id, rank));
+  NcclGroup group(api_);
+  for (std::size_t k = 0; k < local_ranks_.size(); ++k) {
+    cuda::DeviceGuard on(devices_[k]);  // ncclCommInitRank binds the communicator to the current device
+    P2P_CHECK(api_.comm_init_rank(&comms_[k], nranks, id, local_ranks_[k]));
+  }
+  group.finish();
 }
 
 void Clique::make_streams() {

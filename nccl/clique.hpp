@@ -1,6 +1,6 @@
 // The ranks of one NCCL communicator that live in this process, all driven from this thread,
-// each with its own stream: every rank (one per selected GPU, ncclCommInitAll), or one rank of
-// a communicator whose other ranks are other processes (ncclCommInitRank). Ranks are the
+// each with its own stream: every rank (one per selected GPU, ncclCommInitAll), or some ranks
+// of a communicator whose other ranks are other processes (ncclCommInitRank). Ranks are the
 // communicator's; `local_ranks()` says which of them this process drives, and every per-rank
 // loop of the measurement runs over those only. The owner of "a hang never hangs the tool": waits poll the streams and
 // NCCL's asynchronous error with a deadline, and a clique that missed it is aborted
@@ -34,9 +34,10 @@ class Clique {
   // Every rank local: rank r drives CUDA device devices[r]. `timeout` bounds every blocking
   // NCCL call.
   Clique(const NcclApi& api, std::vector<int> devices, std::chrono::duration<double> timeout);
-  // Rank `rank` of `nranks`, on `device`; the others join with the same `id` from their own
-  // processes (ncclCommInitRank returns once all of them have).
-  Clique(const NcclApi& api, int rank, int nranks, int device, const ncclUniqueId& id,
+  // Ranks `ranks` of `nranks`, rank ranks[k] on devices[k]; the other ranks join with the same
+  // `id` from their own processes (ncclCommInitRank, one per local GPU inside one group as
+  // NCCL requires when a thread joins several ranks; it returns once every rank has joined).
+  Clique(const NcclApi& api, std::vector<int> ranks, int nranks, std::vector<int> devices, const ncclUniqueId& id,
          std::chrono::duration<double> timeout);
   ~Clique();
   Clique(const Clique&) = delete;

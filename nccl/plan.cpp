@@ -29,8 +29,10 @@ std::vector<int> participants(const OpSpec& op, int nranks) {
 }
 
 std::vector<PlannedCase> plan_cases(const std::vector<Collective>& collectives, const std::vector<DataType>& dtypes,
-                                    const std::vector<std::uint64_t>& sizes, int nranks) {
+                                    const std::vector<std::uint64_t>& sizes, int nranks, bool pairs_every_size) {
   std::vector<PlannedCase> out;
+  std::vector<std::uint64_t> pair_sizes = sizes;
+  if (!pairs_every_size && !sizes.empty()) pair_sizes = {*std::max_element(sizes.begin(), sizes.end())};
   for (Collective c : collectives) {
     for (DataType t : dtypes) {
       OpSpec op;
@@ -44,7 +46,7 @@ std::vector<PlannedCase> plan_cases(const std::vector<Collective>& collectives, 
         for (int dst = 0; dst < nranks; ++dst) {
           op.src_rank = src;
           op.dst_rank = dst;
-          add_sizes(out, op, sizes, nranks);
+          add_sizes(out, op, pair_sizes, nranks);
         }
       }
     }

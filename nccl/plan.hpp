@@ -19,9 +19,11 @@ struct PlannedCase {
 
 // Sizes whose shape has count 0 (a slice smaller than 16 bytes per rank) are left out, as are
 // in-place runs of operations without an in-place form. kSendRecvPair expands into every
-// ordered pair, the diagonal (a rank sending to itself) included.
+// ordered pair, the diagonal (a rank sending to itself) included, at the largest size only
+// unless `pairs_every_size`.
 std::vector<PlannedCase> plan_cases(const std::vector<Collective>& collectives, const std::vector<DataType>& dtypes,
-                                    const std::vector<std::uint64_t>& sizes, int nranks);
+                                    const std::vector<std::uint64_t>& sizes, int nranks,
+                                    bool pairs_every_size = false);
 
 // The buffer size every rank needs for the whole plan (largest send or receive buffer).
 std::uint64_t buffer_bytes(const std::vector<PlannedCase>& plan);

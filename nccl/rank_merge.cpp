@@ -33,6 +33,7 @@ const RankExit* exit_of(const std::vector<RankExit>& exits, int rank) {
 std::string last_case_of(const RankLog& log) { return log.cases.empty() ? "" : log.cases.back().case_name; }
 
 std::string ended_of(const RankExit& e, const RankLog& log) {
+  if (e.no_result) return "no result";
   if (e.killed_by_parent) return "killed";
   if (log.end) return log.end->end;
   // A rank whose HangWatchdog fired (NCCL init, abort or destroy never returned) exits with the
@@ -128,6 +129,7 @@ int status_severity(const std::string& status) {
 }
 
 std::string describe_exit(const RankExit& e, const RankLog& log) {
+  if (e.no_result) return "sent no result (" + e.why_killed + ")";
   std::string out;
   if (e.signal) {
     out = "killed by signal " + std::to_string(*e.signal);
@@ -194,9 +196,9 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
     end.exit_code = e.exit_code;
     end.signal = e.signal;
     end.last_case = last_case_of(l);
-    end.detail = l.end ? l.end->detail : describe_exit(e, l);
+    end.detail = l.end && !e.no_result ? l.end->detail : describe_exit(e, l);
     const std::string last = end.last_case.empty() ? "no case completed" : "last completed case " + end.last_case;
-    if (end.ended == "died" || end.ended == "killed") {
+    if (end.ended == "died" || end.ended == "killed" || end.ended == "no result") {
       out.warnings.push_back(rank_label(e) + " " + describe_exit(e, l) + "; " + last);
     } else if (end.ended == "hang" || end.ended == "error") {
       out.warnings.push_back(rank_label(e) + " stopped its sweep (" + end.ended + "): " + end.detail + "; " + last);

@@ -65,7 +65,10 @@ struct RankExit {
   std::optional<int> exit_code;  // exited normally
   std::optional<int> signal;     // killed by this signal
   bool killed_by_parent = false;
-  std::string why_killed;  // when killed_by_parent
+  std::string why_killed;  // when killed_by_parent, or why there is no result
+  // MPI: the process sent rank 0 nothing within the deadline (dead, or stuck), so how it ended
+  // is unknown; its lines are those it streamed before.
+  bool no_result = false;
 };
 
 // One planned case as the merge needs it: its name and the ranks that take part.
@@ -101,7 +104,8 @@ int status_severity(const std::string& status);
 MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<RankLog>& logs,
                           const std::vector<RankExit>& exits);
 
-// "killed by signal 9", "exited with code 4 without its final line", "killed by p2pcheck: ...".
+// "killed by signal 9", "exited with code 4 without its final line", "killed by p2pcheck: ...",
+// "sent no result (...)".
 std::string describe_exit(const RankExit& e, const RankLog& log);
 
 }  // namespace p2p::nccl

@@ -55,7 +55,7 @@ void from_json(const nlohmann::json& j, CollectiveResult& r) {
 
 void to_json(nlohmann::json& j, const DeviceRecord& d) {
   j = {{"rank", d.rank}, {"cuda_device", d.cuda_device}, {"pci_bus_id", d.pci_bus_id}, {"name", d.name},
-       {"pid", optional_json(d.pid)}, {"host_id", d.host_id}};
+       {"pid", optional_json(d.pid)}, {"host_id", d.host_id}, {"hostname", d.hostname}};
 }
 
 void from_json(const nlohmann::json& j, DeviceRecord& d) {
@@ -66,6 +66,7 @@ void from_json(const nlohmann::json& j, DeviceRecord& d) {
   // Added within version 1: absent in older documents.
   if (j.contains("pid") && !j.at("pid").is_null()) d.pid = value_at<int>(j, "pid");
   d.host_id = j.value("host_id", std::string());
+  d.hostname = j.value("hostname", std::string());
 }
 
 void to_json(nlohmann::json& j, const RankProcessEnd& e) {
@@ -97,7 +98,7 @@ bool any_rank_hung(const NcclRun& run) {
 
 bool any_rank_died(const NcclRun& run) {
   for (const auto& e : run.rank_process_ends) {
-    if (e.ended == "died" || e.ended == "killed") return true;
+    if (e.ended == "died" || e.ended == "killed" || e.ended == "no result") return true;
   }
   return false;
 }
@@ -146,6 +147,7 @@ void to_json(nlohmann::json& j, const NcclRun& r) {
        {"results", r.results},
        {"rank_process_ends", r.rank_process_ends},
        {"warnings", r.warnings}};
+  if (r.cluster) j["cluster"] = *r.cluster;
 }
 
 void from_json(const nlohmann::json& j, NcclRun& r) {
@@ -157,6 +159,7 @@ void from_json(const nlohmann::json& j, NcclRun& r) {
   // Added within version 1: absent in older documents.
   r.rank_process_ends = j.value("rank_process_ends", std::vector<RankProcessEnd>());
   r.warnings = j.value("warnings", std::vector<std::string>());
+  if (j.contains("cluster") && !j.at("cluster").is_null()) r.cluster = j.at("cluster").get<NcclCluster>();
 }
 
 std::string format_nccl_version(int code) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "nccl/cluster_results.hpp"
 #include "nccl/transport_log.hpp"
 
 namespace p2p::nccl {
@@ -45,14 +46,17 @@ struct DeviceRecord {
   std::string name;
   std::optional<int> pid;  // the rank's process when ranks are processes; null in one process
   std::string host_id;     // NCCL_HOSTID the rank ran with ("" = NCCL's own)
+  std::string hostname;    // the host its process ran on; "" in one-host runs and older documents
 };
 
-// How one rank process ended, as the parent saw it (ranks as processes only).
+// How one rank process ended, as the parent saw it (ranks as processes), or as rank 0 of an MPI
+// run heard it (`rank` is then the MPI rank).
 struct RankProcessEnd {
   int rank = 0;
   int pid = 0;
   // done | hang | error (the rank said so and stopped) | died (a signal, or an exit without
-  // its final line) | killed (by p2pcheck: no rank reported anything within the deadline)
+  // its final line) | killed (by p2pcheck: no rank reported anything within the deadline) |
+  // no result (MPI: the process sent rank 0 nothing within the deadline)
   std::string ended;
   std::optional<int> exit_code;
   std::optional<int> signal;
@@ -87,10 +91,13 @@ struct NcclRun {
   // died, lines it left cut short). Both empty in one process and in older documents.
   std::vector<RankProcessEnd> rank_process_ends;
   std::vector<std::string> warnings;
+  // Across MPI processes: hosts, rank -> host, host transports and the host-pair matrix.
+  // Absent in one-host runs and older documents.
+  std::optional<NcclCluster> cluster;
 };
 
 // Exit-code facts of a run beyond its results: a rank process that hung or was killed for
-// making no progress, and one that died.
+// making no progress, and one that died (or, under MPI, never sent its results).
 bool any_rank_hung(const NcclRun& run);
 bool any_rank_died(const NcclRun& run);
 

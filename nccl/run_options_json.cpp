@@ -47,7 +47,11 @@ void to_json(nlohmann::json& j, const RunOptions& o) {
        {"rank_processes", o.rank_processes},
        {"collectives", collectives},
        {"dtypes", dtypes},
-       {"sweep", {{"min_bytes", o.sweep.min_bytes}, {"max_bytes", o.sweep.max_bytes}, {"step_factor", o.sweep.step_factor}}},
+       {"sweep",
+        {{"min_bytes", o.sweep.min_bytes},
+         {"max_bytes", o.sweep.max_bytes},
+         {"step_factor", o.sweep.step_factor},
+         {"pairs_every_size", o.sweep.pairs_every_size}}},
        {"measure", o.measure},
        {"p2p_disabled", o.p2p_disabled},
        {"nccl_log_path", o.nccl_log_path},
@@ -68,6 +72,7 @@ void from_json(const nlohmann::json& j, RunOptions& o) {
   o.sweep.min_bytes = s.at("min_bytes").get<std::uint64_t>();
   o.sweep.max_bytes = s.at("max_bytes").get<std::uint64_t>();
   o.sweep.step_factor = s.at("step_factor").get<std::uint64_t>();
+  o.sweep.pairs_every_size = s.at("pairs_every_size").get<bool>();
   o.measure = j.at("measure").get<MeasureOptions>();
   o.p2p_disabled = j.at("p2p_disabled").get<bool>();
   o.nccl_log_path = j.at("nccl_log_path").get<std::string>();

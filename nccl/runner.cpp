@@ -71,11 +71,22 @@ NcclEnvironment describe_environment(const NcclApi& api, const std::vector<int>&
   return env;
 }
 
+RunOptions shared_device_sweep(RunOptions o) {
+  o.sweep.min_bytes = 64ull << 10;
+  o.sweep.max_bytes = 4ull << 20;
+  o.sweep.step_factor = 4;
+  o.measure.iterations = 5;
+  o.measure.warmup_iterations = 2;
+  o.measure.samples = std::min(o.measure.samples, o.measure.iterations);
+  o.sweep_from_defaults = false;
+  return o;
+}
+
 std::vector<PlannedCase> selected_plan(const RunOptions& o, int nranks) {
   harness::initialize_benchmark("nccl", o.benchmark_args);
   const harness::NameFilter filter(benchmark::GetBenchmarkFilter());
   std::vector<PlannedCase> plan;
-  for (const PlannedCase& c : plan_cases(o.collectives, o.dtypes, sweep_sizes(o.sweep), nranks)) {
+  for (const PlannedCase& c : plan_cases(o.collectives, o.dtypes, sweep_sizes(o.sweep), nranks, o.sweep.pairs_every_size)) {
     if (filter.matches(benchmark_name(c))) plan.push_back(c);
   }
   harness::require_selection("nccl", plan.size(), benchmark::GetBenchmarkFilter());
@@ -119,6 +130,9 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
   const std::vector<int> selected = select_devices(o.devices);
   const RankPlacement placement =
       place_ranks(o.nranks > 0 ? o.nranks : static_cast<int>(selected.size()), selected);
+  if (placement.shares_device && o.sweep_from_defaults) {
+    return run_rank_processes(shared_device_sweep(o), placement, progress);
+  }
   if (o.rank_processes || placement.shares_device) return run_rank_processes(o, placement, progress);
 
   // Record the user's NCCL_* before adding ours; NCCL reads them at its first call below.

@@ -32,10 +32,21 @@ struct RunOptions {
   std::string nccl_log_path;  // NCCL_DEBUG_FILE; required
   std::vector<std::string> benchmark_args;  // "--benchmark_*=..." for Google Benchmark
   BufferAllocator buffers = BufferAllocator::kAuto;
+  // The sweep and iteration counts are the command's defaults (none given): ranks that share
+  // a GPU then run the smaller sweep of shared_device_sweep(). Not serialised: rank processes
+  // receive the sweep already chosen.
+  bool sweep_from_defaults = false;
   // Test hook, called before each measurement with the clique it will run on. Not serialised:
   // rank processes never run it.
   std::function<void(Clique&, const PlannedCase&)> before_case;
 };
+
+// The default sweep for ranks that share a GPU. Their kernels take turns on it, so every
+// operation costs tens of milliseconds whatever its size (and sockets carry every byte): the
+// full default (8 B .. 1 GiB, 20 iterations) would take an hour on 8 ranks. 64 KiB .. 4 MiB by
+// 4 with 5 iterations runs every code path of every collective and pair in well under a minute;
+// the figures measure the tool, not the links, either way.
+RunOptions shared_device_sweep(RunOptions defaults);
 
 // Where the progress line goes (nullptr: nowhere) and what it is called ("p2pcheck nccl").
 // Not used when --benchmark_format hands the terminal to Google Benchmark's own reporter.

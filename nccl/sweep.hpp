@@ -11,6 +11,9 @@ struct SweepSpec {
   std::uint64_t min_bytes = 8;
   std::uint64_t max_bytes = 1ull << 30;  // 1 GiB, as nccl-tests' usual -e 1G
   std::uint64_t step_factor = 2;         // nccl-tests' -f
+  // The send/recv pair matrix (n x n cases per size) at every size; by default at the largest
+  // only, as bench measures its pair matrices: on 8 GPUs a sweep of every pair is 64 cases a size.
+  bool pairs_every_size = false;
 };
 
 // min, min*f, min*f^2, ... up to and including max. InputError (naming the option) when

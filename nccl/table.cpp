@@ -46,6 +46,8 @@ std::string placement_columns(const CollectiveResult* r) {
 
 std::string device_label(const NcclRun& run, int rank) {
   for (const auto& d : run.environment.devices) {
+    // Across hosts every host has its GPU0: the rank tells them apart.
+    if (d.rank == rank && !d.hostname.empty()) return "r" + std::to_string(rank) + "/GPU" + std::to_string(d.cuda_device);
     if (d.rank == rank) return "GPU" + std::to_string(d.cuda_device);
   }
   return "rank" + std::to_string(rank);

@@ -1,3 +1,4 @@
+#include "common/text.hpp"
 #include "topology/environment.hpp"
 
 #include <cpuid.h>
@@ -13,12 +14,6 @@ namespace p2p::topo {
 
 namespace {
 
-std::string trim(std::string s) {
-  const auto not_space = [](unsigned char c) { return !std::isspace(c); };
-  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
-  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
-  return s;
-}
 
 std::string read_trimmed(const std::string& path) { return trim(try_read_text_file(path).value_or("")); }
 

@@ -1,3 +1,4 @@
+#include "common/text.hpp"
 #include "topology/topo_text.hpp"
 
 #include <algorithm>
@@ -20,12 +21,6 @@ constexpr const char* kLegend =
     "  PXB  = through several PCIe bridges/switches, no host bridge\n"
     "  PIX  = through a single PCIe switch (or bridge)\n"
     "  NV#  = through a bonded set of # NVLinks\n";
-
-std::string join(const std::vector<std::string>& parts, const std::string& sep) {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
-  return out;
-}
 
 }  // namespace
 

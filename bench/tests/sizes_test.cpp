@@ -8,12 +8,13 @@ namespace {
 
 using namespace p2p::bench;
 
-TEST(Sizes, DefaultSweepIsPowersOfTwoFrom4KiBTo1GiB) {
+TEST(Sizes, DefaultSweepIsEveryFourthPowerOfTwoFrom4KiBThen512MiB) {
   const auto s = default_sweep_bytes();
-  ASSERT_EQ(s.size(), 19u);
+  ASSERT_EQ(s.size(), 10u);
   EXPECT_EQ(s.front(), 4096u);
-  EXPECT_EQ(s.back(), 1ull << 30);
-  for (std::size_t i = 1; i < s.size(); ++i) EXPECT_EQ(s[i], 2 * s[i - 1]);
+  EXPECT_EQ(s[8], 256ull << 20);
+  EXPECT_EQ(s.back(), 512ull << 20);
+  for (std::size_t i = 1; i + 1 < s.size(); ++i) EXPECT_EQ(s[i], 4 * s[i - 1]);
 }
 
 TEST(Sizes, ParsesSuffixesAsBinaryMultiples) {
@@ -58,14 +59,15 @@ TEST(Sizes, FormatsWithTheLargestWholeUnit) {
   for (auto b : default_sweep_bytes()) EXPECT_EQ(parse_size_bytes(format_bytes(b)), b);
 }
 
-TEST(Sizes, BatchMovesAbout2GiBWithinBounds) {
+TEST(Sizes, BatchMovesAbout1GiBWithinBounds) {
   EXPECT_EQ(copies_per_batch(4096), 64);  // capped
-  EXPECT_EQ(copies_per_batch(32ull << 20), 64);
-  EXPECT_EQ(copies_per_batch(64ull << 20), 32);
-  EXPECT_EQ(copies_per_batch(256ull << 20), 8);
-  EXPECT_EQ(copies_per_batch(512ull << 20), 4);
-  EXPECT_EQ(copies_per_batch(1ull << 30), 4);     // floor
-  EXPECT_EQ(copies_per_batch(100ull << 20), 21);  // rounds up
+  EXPECT_EQ(copies_per_batch(16ull << 20), 64);
+  EXPECT_EQ(copies_per_batch(32ull << 20), 32);
+  EXPECT_EQ(copies_per_batch(64ull << 20), 16);
+  EXPECT_EQ(copies_per_batch(256ull << 20), 4);
+  EXPECT_EQ(copies_per_batch(512ull << 20), 4);  // floor
+  EXPECT_EQ(copies_per_batch(1ull << 30), 4);
+  EXPECT_EQ(copies_per_batch(100ull << 20), 11);  // rounds up
 }
 
 }  // namespace

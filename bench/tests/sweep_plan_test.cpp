@@ -70,11 +70,12 @@ TEST(SweepPlan, LogicalGpusOfOneDeviceAreOneKind) {
 }
 
 // 417 bandwidth routes on 8 GPUs: 5 one-way pair cases x 56, 2 bidirectional x 28, 8 host and
-// within-GPU cases x 8 GPUs, 17 contention routes. Full: each at 19 sizes. Default: 2 kinds of
-// pair (NODE, SYS) and 2 NUMA nodes swept, one route per contention pattern.
-TEST(SweepPlan, DefaultEightGpuRunIsAboutAThousandFiguresNotEightThousand) {
+// within-GPU cases x 8 GPUs, 17 contention routes. Full: each at the 10 default sizes. Default:
+// 2 kinds of pair (NODE, SYS) and 2 NUMA nodes swept, one route per contention pattern.
+TEST(SweepPlan, DefaultEightGpuRunIsSevenHundredFiguresNotFourThousand) {
   const BenchContext ctx = rtx_lxc_host();
-  const auto sweep = power_of_two_sizes(4096, 1 << 30);  // 19 sizes
+  const auto sweep = default_sweep_bytes();
+  ASSERT_EQ(sweep.size(), 10u);
   std::size_t planned = 0, full = 0;
   for (const Case& c : all_cases()) {
     if (c.metric != Metric::kBandwidth) continue;
@@ -82,8 +83,9 @@ TEST(SweepPlan, DefaultEightGpuRunIsAboutAThousandFiguresNotEightThousand) {
     for (const auto& s : plan_route_sizes(ctx, routes, sweep, false)) planned += s.size();
     for (const auto& s : plan_route_sizes(ctx, routes, sweep, true)) full += s.size();
   }
-  EXPECT_EQ(full, 417u * 19);
-  EXPECT_EQ(planned, 5u * (2 * 19 + 54) + 2u * (2 * 19 + 26) + 8u * (2 * 19 + 6) + 19u + 2u * (19 + 7));
+  EXPECT_EQ(full, 417u * 10);
+  EXPECT_EQ(planned, 5u * (2 * 10 + 54) + 2u * (2 * 10 + 26) + 8u * (2 * 10 + 6) + 10u + 2u * (10 + 7));
+  EXPECT_EQ(planned, 714u);
 }
 
 }  // namespace

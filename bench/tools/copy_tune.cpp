@@ -2,7 +2,7 @@
 // launch shapes, host memory kinds and pointer-chase spans on one GPU (host<->GPU and within
 // the GPU), so the defaults in kernels/copy.hpp, bench/sizes.cpp and bench/measure.hpp can be
 // chosen on real hardware.
-//   p2p_copy_tune [gpu=0] [size=512M]
+//   p2p_copy_tune [gpu=0] [size=512M] [bidir]   (bidir: the bidirectional study only)
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -42,6 +42,53 @@ std::string cell(const Figure& f) {
   return buf;
 }
 
+// Bidirectional host<->GPU figures only: the SM pair kernel by launch shape, and the copy
+// engine pair over fresh allocations, one measurement each, to see whether a low round comes
+// with the buffers (where the pinned pages landed) or with the moment.
+int bidir_study(int gpu, std::uint64_t bytes) {
+  const Endpoint g = Endpoint::on_gpu(gpu), host = Endpoint::host();
+  MeasureOptions base;
+  base.samples = 5;
+  base.warmup_samples = 1;
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu);
+  std::printf("SM pair kernel (warps take tiles of either direction), %s, each way, by shape\n", format_bytes(bytes).c_str());
+  std::printf("%7s %6s %6s %15s %15s\n", "threads", "unroll", "blocks", "bidir h2d", "bidir d2h");
+  for (int threads : {512, 1024}) {
+    for (int unroll : {4, 8, 16}) {
+      for (int blocks : {0, 4 * sms}) {
+        MeasureOptions o = base;
+        o.samples = 3;
+        o.sm_pair_shape = kernels::CopyShape{blocks, threads, unroll};
+        try {
+          const Measured bi =
+              measure_bandwidth({{host, g, gpu, Method::kSm}, {g, host, gpu, Method::kSm}}, bytes, o);
+          std::printf("%7d %6d %6d %15s %15s\n", threads, unroll, blocks, cell(lane_figure(bi, bytes, 0)).c_str(),
+                      cell(lane_figure(bi, bytes, 1)).c_str());
+        } catch (const std::exception& e) {
+          std::printf("%7d %6d %6d  %s\n", threads, unroll, blocks, e.what());
+        }
+        std::fflush(stdout);
+      }
+    }
+  }
+  std::printf("\ncopy engine pair, %s, 10 fresh allocations, copies 4 and 16, each way\n",
+              format_bytes(bytes).c_str());
+  for (int copies : {4, 16}) {
+    for (int round = 0; round < 10; ++round) {
+      MeasureOptions o = base;
+      o.copies_per_batch = copies;
+      o.each_lane_under_load = true;
+      const Measured bi = measure_bandwidth(
+          {{host, g, gpu, Method::kCopyEngine}, {g, host, gpu, Method::kCopyEngine}}, bytes, o);
+      std::printf("copies %2d round %d  bidir h2d %s  bidir d2h %s\n", copies, round,
+                  cell(lane_figure(bi, bytes, 0)).c_str(), cell(lane_figure(bi, bytes, 1)).c_str());
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -49,7 +96,9 @@ int main(int argc, char** argv) {
     require_usable_gpus();
     const int gpu = argc > 1 ? std::stoi(argv[1]) : 0;
     const std::uint64_t bytes = argc > 2 ? parse_size_bytes(argv[2]) : 512 * kMiB;
+    const std::string only = argc > 3 ? argv[3] : "";
     const Endpoint g = Endpoint::on_gpu(gpu), host = Endpoint::host();
+    if (only == "bidir") return bidir_study(gpu, bytes);
     std::printf("transparent huge pages: %s",
                 try_read_text_file("/sys/kernel/mm/transparent_hugepage/enabled").value_or("?\n").c_str());
     MeasureOptions base;
@@ -107,7 +156,7 @@ int main(int argc, char** argv) {
     }
 
     std::printf(
-        "\nSM copy kernel, default shape, by host memory: h2d, d2h, and both at once (one kernel, alternate "
+        "\nSM copy kernel, default shape, by host memory: h2d, d2h, and both at once (one kernel, shared "
         "warps)\n");
     for (HostMemory mem : {HostMemory::kPinned, HostMemory::kHugePages}) {
       MeasureOptions o = base;

@@ -49,8 +49,8 @@ TEST(ClusterMpiCli, AStalledRankIsNoResultAndTheVerdictIsMerges) {
   const CliResult r = p2p::testing::run_captured(
       mpirun(4, "P2P_TEST_STALL_RANK=1:gate") + " cluster" + fixture_hosts({"node-a", "node-b", "node-c", "node-d"}) +
       " --deadline 20 --lines-dir " + lines + " --json " + doc + " --junit " + xml);
-  // Rank 0 ends the job with MPI_Abort(1) once every output is written: the stalled rank
-  // would keep MPI_Finalize waiting forever.
+  // Rank 0 leaves without MPI_Finalize once every output is written (the stalled rank would
+  // keep it waiting forever), with the fleet's exit code; mpirun then ends the job.
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.err, "a host rank did not finish by the deadline")) << r.err;
   const auto j = p2p::read_json_file(doc);

@@ -25,12 +25,12 @@ TEST(Plan, OneRankFullDefaultSweep) {
   EXPECT_EQ(count(Collective::kAllToAll, false), 27);
   EXPECT_EQ(count(Collective::kAllToAll, true), 0);
   EXPECT_EQ(count(Collective::kSendRecvRing, true), 0);
-  EXPECT_EQ(count(Collective::kSendRecvPair, false), 28);  // the 1x1 diagonal
+  EXPECT_EQ(count(Collective::kSendRecvPair, false), 1);  // the 1x1 diagonal, at 1 GiB only
   EXPECT_EQ(buffer_bytes(plan), 1ull << 30);
 }
 
 TEST(Plan, PairsCoverEveryOrderedPairIncludingTheDiagonal) {
-  const auto plan = plan_cases({Collective::kSendRecvPair}, {DataType::kBfloat16}, {1024, 4096}, 3);
+  const auto plan = plan_cases({Collective::kSendRecvPair}, {DataType::kBfloat16}, {1024, 4096}, 3, true);
   ASSERT_EQ(plan.size(), 3u * 3u * 2u);
   for (int s = 0; s < 3; ++s) {
     for (int d = 0; d < 3; ++d) {
@@ -40,6 +40,23 @@ TEST(Plan, PairsCoverEveryOrderedPairIncludingTheDiagonal) {
     }
   }
   EXPECT_EQ(plan.front().op.count, 512u);  // 1 KiB of bfloat16
+}
+
+// The pair matrix is n x n cases a size: by default it runs at the largest size only, while the
+// collectives keep their whole sweep.
+TEST(Plan, PairsRunAtTheLargestSizeUnlessAskedForEverySize) {
+  const std::vector<std::uint64_t> sizes{1024, 1ull << 20, 4096};
+  const auto plan = plan_cases({Collective::kAllReduce, Collective::kSendRecvPair}, {DataType::kFloat32}, sizes, 8);
+  const auto pairs = std::count_if(plan.begin(), plan.end(), [](const PlannedCase& p) {
+    return p.op.collective == Collective::kSendRecvPair;
+  });
+  EXPECT_EQ(pairs, 64);
+  for (const auto& p : plan) {
+    if (p.op.collective == Collective::kSendRecvPair) EXPECT_EQ(p.shape.size_bytes, 1ull << 20);
+  }
+  EXPECT_EQ(plan.size() - static_cast<std::size_t>(pairs), 3u * 2u);  // all_reduce: 3 sizes, in and out of place
+  const auto every = plan_cases({Collective::kSendRecvPair}, {DataType::kFloat32}, sizes, 8, true);
+  EXPECT_EQ(every.size(), 64u * 3u);
 }
 
 TEST(Plan, OrderIsCollectiveThenTypeThenSizeThenPlacement) {
@@ -60,7 +77,7 @@ TEST(Plan, OrderIsCollectiveThenTypeThenSizeThenPlacement) {
 // on: one per planned case, unique over a whole sweep.
 TEST(Plan, EveryCaseHasItsOwnBenchmarkName) {
   const auto plan = plan_cases(all_collectives(), {DataType::kFloat32, DataType::kBfloat16},
-                               {8, 1024, 64ull << 20}, 2);
+                               {8, 1024, 64ull << 20}, 2, true);
   std::vector<std::string> names;
   for (const auto& c : plan) names.push_back(benchmark_name(c));
   std::sort(names.begin(), names.end());

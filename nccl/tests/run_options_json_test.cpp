@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "nccl/runner.hpp"
+#include "nccl/sweep.hpp"
 
 namespace p2p::nccl {
 namespace {
@@ -14,7 +16,7 @@ TEST(RunOptionsJson, EveryFieldARankProcessNeedsSurvivesTheRoundTrip) {
   o.rank_processes = true;
   o.collectives = {Collective::kAllGather, Collective::kSendRecvPair};
   o.dtypes = {DataType::kBfloat16, DataType::kFloat16};
-  o.sweep = {1024, 64ull << 20, 4};
+  o.sweep = {1024, 64ull << 20, 4, true};
   o.measure.warmup_iterations = 3;
   o.measure.iterations = 11;
   o.measure.samples = 4;
@@ -38,6 +40,7 @@ TEST(RunOptionsJson, EveryFieldARankProcessNeedsSurvivesTheRoundTrip) {
   EXPECT_EQ(back.sweep.min_bytes, 1024u);
   EXPECT_EQ(back.sweep.max_bytes, 64ull << 20);
   EXPECT_EQ(back.sweep.step_factor, 4u);
+  EXPECT_TRUE(back.sweep.pairs_every_size);
   EXPECT_EQ(back.measure.warmup_iterations, 3);
   EXPECT_EQ(back.measure.iterations, 11);
   EXPECT_EQ(back.measure.samples, 4);
@@ -58,6 +61,25 @@ TEST(RunOptionsJson, DefaultsRoundTripAndOtherSchemasAreRefused) {
   nlohmann::json j = o;
   j["version"] = 2;
   EXPECT_THROW(j.get<RunOptions>(), InputError);
+}
+
+// Ranks sharing a GPU take turns on it: the default sweep shrinks for them, but what the user
+// chose (collectives, types, buffers, the pair matrix at every size) is kept.
+TEST(SharedDeviceSweep, ShrinksSizesAndIterationsAndKeepsTheRest) {
+  RunOptions o;
+  o.sweep_from_defaults = true;
+  o.collectives = {Collective::kAllReduce, Collective::kSendRecvPair};
+  o.dtypes = {DataType::kBfloat16};
+  o.sweep.pairs_every_size = true;
+  const RunOptions s = shared_device_sweep(o);
+  EXPECT_EQ(sweep_sizes(s.sweep), (std::vector<std::uint64_t>{64u << 10, 256u << 10, 1u << 20, 4u << 20}));
+  EXPECT_EQ(s.measure.iterations, 5);
+  EXPECT_EQ(s.measure.warmup_iterations, 2);
+  EXPECT_LE(s.measure.samples, s.measure.iterations);
+  EXPECT_FALSE(s.sweep_from_defaults);
+  EXPECT_EQ(s.collectives, o.collectives);
+  EXPECT_EQ(s.dtypes, o.dtypes);
+  EXPECT_TRUE(s.sweep.pairs_every_size);
 }
 
 }  // namespace

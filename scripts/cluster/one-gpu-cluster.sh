@@ -2,8 +2,8 @@
 # The live cluster path on one GPU host (no fixture): `node`, then `cluster` under mpirun with
 # 4 ranks on this machine, three ways: --rank-per-gpu (the ranks share one host name: one chain),
 # one chain per rank (4 chains at once on the one GPU, so their figures contend: the verdict is
-# recorded, not expected), and a rank that stalls after its gate (no result, MPI_Abort(1) at the
-# deadline). Figures use logical GPUs: they measure the tool, not the links. Needs a build with
+# recorded, not expected), and a rank that stalls after its gate (no result at the deadline,
+# exit 1). Figures use logical GPUs: they measure the tool, not the links. Needs a build with
 # CUDA and MPI.
 #
 #   scripts/cluster/one-gpu-cluster.sh [OUT_DIR] [BUILD_DIR]

@@ -1,0 +1,32 @@
+// String helpers every module shares. One definition each, so that trimming and joining mean
+// the same in the doctor, the topology, the importers and the reports (four copies had
+// drifted: some trimmed only blanks and tabs, and kept the '\r' of a CRLF file).
+#pragma once
+
+#include <cctype>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace p2p {
+
+// `s` without leading and trailing ASCII whitespace (blank, \t, \n, \v, \f, \r).
+inline std::string trim(std::string_view s) {
+  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  std::size_t b = 0, e = s.size();
+  while (b < e && space(s[b])) ++b;
+  while (e > b && space(s[e - 1])) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+// The items with `sep` between each two (empty items included).
+inline std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += sep;
+    out += items[i];
+  }
+  return out;
+}
+
+}  // namespace p2p

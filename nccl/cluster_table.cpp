@@ -1,0 +1,114 @@
+#include "nccl/cluster_table.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "nccl/sweep.hpp"
+
+namespace p2p::nccl {
+
+namespace {
+
+std::string cell(const char* f, const std::string& s) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, f, s.c_str());
+  return buf;
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+std::string host_label(int h) { return "host" + std::to_string(h); }
+
+std::string rank_list(const NcclCluster& c, int host) {
+  std::string out;
+  for (const auto& r : c.ranks) {
+    if (r.host == host) out += (out.empty() ? "" : ",") + std::to_string(r.rank);
+  }
+  return out;
+}
+
+std::string hostname_of(const NcclCluster& c, int host) {
+  for (const auto& r : c.ranks) {
+    if (r.host == host) return r.hostname;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string format_cluster(const NcclRun& run) {
+  if (!run.cluster) return "";
+  const NcclCluster& c = *run.cluster;
+  const int h = static_cast<int>(c.hosts.size());
+  std::string out = "#\n# Across hosts (MPI, " + std::to_string(c.processes) + " process" +
+                    (c.processes == 1 ? "" : "es") + ", launch: " + c.launch + ")\n";
+  for (int i = 0; i < h; ++i) {
+    const std::string name = hostname_of(c, i);
+    out += "#   " + host_label(i) + " = " + c.hosts[static_cast<std::size_t>(i)] +
+           (name != c.hosts[static_cast<std::size_t>(i)] ? " (on " + name + ")" : "") + ": ranks " + rank_list(c, i) +
+           "\n";
+  }
+  out += "#\n# NCCL transport between hosts (row sends to column)\n# " + cell("%8s", "");
+  for (int j = 0; j < h; ++j) out += cell(" %-22s", host_label(j));
+  out += "\n";
+  for (int i = 0; i < h; ++i) {
+    out += "# " + cell("%8s", host_label(i));
+    for (int j = 0; j < h; ++j) {
+      const TransportCell& t = c.host_transport[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+      out += cell(" %-22s", t.transports.empty() ? std::string(i == j ? "X" : "-") : cell_label(t));
+    }
+    out += "\n";
+  }
+  for (const auto& [a, b] : host_pairs_without_network(c)) {
+    out += "#   " + host_label(a) + " -> " + host_label(b) +
+           ": no NET transport; NCCL found a path inside one machine (same host under two names?)\n";
+  }
+  if (c.host_pairs.empty()) return out;
+
+  std::uint64_t largest = 0;
+  for (const auto& p : c.host_pairs) largest = std::max(largest, p.size_bytes);
+  std::map<std::pair<int, int>, const HostPairResult*> at;
+  for (const auto& p : c.host_pairs) {
+    if (p.size_bytes == largest) at[{p.src_host, p.dst_host}] = &p;
+  }
+  out += "#\n# Host pairs: send GB/s at " + format_bytes(largest) +
+         " between each host's first rank (pairs of a round ran at once; row sends to column)\n# " + cell("%8s", "");
+  for (int j = 0; j < h; ++j) out += cell(" %9s", host_label(j));
+  out += cell(" %9s", "median") + "\n";
+  std::vector<std::vector<double>> by_column(static_cast<std::size_t>(h));
+  for (int i = 0; i < h; ++i) {
+    out += "# " + cell("%8s", host_label(i));
+    std::vector<double> row;
+    for (int j = 0; j < h; ++j) {
+      const auto it = at.find({i, j});
+      std::string text = i == j ? "X" : "-";
+      if (it != at.end()) {
+        const HostPairResult& p = *it->second;
+        if (p.algbw_gbps) {
+          text = number(*p.algbw_gbps);
+          row.push_back(*p.algbw_gbps);
+          by_column[static_cast<std::size_t>(j)].push_back(*p.algbw_gbps);
+        } else {
+          text = p.status == "hang" ? "HANG" : p.status == "error" ? "ERROR" : p.status;
+        }
+        if (p.status == "wrong") text += "!";
+      }
+      out += cell(" %9s", text);
+    }
+    out += cell(" %9s", row.empty() ? std::string("-") : number(median(row))) + "\n";
+  }
+  out += "# " + cell("%8s", "median");
+  for (int j = 0; j < h; ++j) {
+    const auto& col = by_column[static_cast<std::size_t>(j)];
+    out += cell(" %9s", col.empty() ? std::string("-") : number(median(col)));
+  }
+  out += "\n";
+  return out;
+}
+
+}  // namespace p2p::nccl
