@@ -2,13 +2,16 @@
 
 #include "cli/bench_command.hpp"
 #include "cli/check_command.hpp"
+#include "cli/cluster_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/doctor_command.hpp"
 #include "cli/export_command.hpp"
 #include "cli/gate_command.hpp"
 #include "cli/import_command.hpp"
 #include "cli/infer_command.hpp"
+#include "cli/merge_command.hpp"
 #include "cli/nccl_command.hpp"
+#include "cli/node_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/topo_command.hpp"
 
@@ -29,6 +32,9 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   all.push_back(add_check_command(root));
   all.push_back(add_infer_command(root));
   all.push_back(add_infer_rank_command(root));
+  all.push_back(add_node_command(root));
+  all.push_back(add_merge_command(root));
+  all.push_back(add_cluster_command(root));
   return all;
 }
 

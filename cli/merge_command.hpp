@@ -1,0 +1,13 @@
+// `p2pcheck merge FILES...`: many hosts' node lines -> the fleet verdict (cluster/merge.hpp),
+// the hosts ranked by figures lost, the fleet outliers, the cluster document and JUnit.
+// Exit 0 every host passed and the fleet gate passed; 1 otherwise (a host failed, differs, is
+// an outlier or has no result); 2 bad input (a missing or malformed file, named with its line).
+#pragma once
+
+#include "cli/command.hpp"
+
+namespace p2p::cli {
+
+Command add_merge_command(CLI::App& root);
+
+}  // namespace p2p::cli

@@ -1,0 +1,43 @@
+// The bench step of the node chain: today's bench options, measured on this host (a CUDA build)
+// or, for a fixture host, the figures of its results document replayed. Each figure goes out as
+// it finishes through `emit`.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "bench/results.hpp"
+#include "topology/gate.hpp"
+#include "topology/snapshot.hpp"
+
+namespace p2p::cli {
+
+struct NodeBenchOptions {
+  std::string gpus;
+  std::string sizes;
+  int samples = 5;
+  int warmup_samples = 1;
+  int copies = 0;
+  int logical_gpus = 0;
+  bool full = false;
+  bool no_affinity = false;
+  std::string host_memory = "pinned";
+};
+
+struct NodeBenchResult {
+  int exit_code = 0;  // 0 every figure verified, 1 a verification failed, 4 a case hit an error
+  bench::FigureCounts counts;
+};
+
+using FigureSink = std::function<void(const nlohmann::json& figure)>;
+
+// Measures this host. NoGpuError when it has no usable GPU or p2pcheck was built without CUDA.
+NodeBenchResult run_live_bench(const NodeBenchOptions& o, const topo::TopologySnapshot& t, const topo::GateDecision& gate,
+                               bool skip_gate, const FigureSink& emit, std::ostream& progress);
+
+// The figures a document holds, bandwidth then latency, each through `emit`.
+NodeBenchResult replay_figures(const bench::BenchDocument& doc, const FigureSink& emit);
+
+}  // namespace p2p::cli

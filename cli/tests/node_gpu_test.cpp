@@ -1,0 +1,49 @@
+// `p2pcheck node` on this host's GPU (no fixture): the chain runs doctor, topology, gate and a
+// small bench over two logical GPUs, every figure arrives as a verified line, and merge reads
+// the file back as one passing host. Skips, with the reason, where no GPU is usable.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/no_gpu.hpp"
+#include "common/file_io.hpp"
+#include "common/testing/run_captured.hpp"
+
+namespace {
+
+const std::string kExe = P2PCHECK_EXE;
+
+TEST(NodeGpu, TheLiveChainStreamsVerifiedFiguresThatMergeReads) {
+  const auto why = p2p::bench::no_gpu_reason(p2p::bench::probe_cuda());
+  if (why) GTEST_SKIP() << "no usable GPU: " << *why;
+  char tmpl[] = "/tmp/p2p_node_gpu_XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl, lines = dir + "/node.jsonl";
+  const auto r = p2p::testing::run_captured(kExe + " node --jsonl " + lines + " --policy " + P2P_SOURCE_DIR +
+                                            "/results/policies/single-gpu-smoke.json --logical-gpus 2 --sizes 4M "
+                                            "--samples 2");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::istringstream in(p2p::try_read_text_file(lines).value_or(""));
+  std::vector<std::string> steps;
+  int ok = 0;
+  for (std::string line; std::getline(in, line);) {
+    const auto j = nlohmann::json::parse(line);
+    if (j.at("kind") == "step") steps.push_back(j.at("record").at("step"));
+    if (j.at("kind") == "bandwidth" || j.at("kind") == "latency") {
+      ok += j.at("record").at("status") == "ok";
+      EXPECT_NE(j.at("record").at("status"), "failed") << line;
+    }
+  }
+  EXPECT_EQ(steps, (std::vector<std::string>{"doctor", "topo", "gate", "bench"}));
+  EXPECT_GT(ok, 0);
+  const auto m = p2p::testing::run_captured(kExe + " merge " + lines + " --json " + dir + "/cluster.json");
+  EXPECT_EQ(m.exit_code, 0) << m.out << m.err;
+  const auto doc = p2p::read_json_file(dir + "/cluster.json");
+  EXPECT_EQ(doc.at("hosts").at(0).at("status"), "pass");
+  EXPECT_EQ(doc.at("hosts").at(0).at("figures_ok"), ok);
+  p2p::testing::run_captured("rm -rf '" + dir + "'");
+}
+
+}  // namespace

@@ -1,0 +1,143 @@
+#include "cluster/host_lines.hpp"
+
+#include "bench/results.hpp"
+#include "bench/sizes.hpp"
+#include "common/error.hpp"
+#include "common/file_io.hpp"
+#include "report/run_lines.hpp"
+#include "topology/snapshot_json.hpp"
+
+namespace p2p::cluster {
+namespace {
+
+Figure bandwidth_figure(const nlohmann::json& record) {
+  bench::BandwidthResult r;
+  bench::from_json(record, r);
+  Figure f;
+  f.kind = "bandwidth";
+  f.case_name = r.case_name;
+  f.src = r.src;
+  f.dst = r.dst;
+  f.part = r.part;
+  f.bytes = r.bytes;
+  f.status = r.status;
+  f.value = r.median_gbps;
+  return f;
+}
+
+Figure latency_figure(const nlohmann::json& record) {
+  bench::LatencyResult r;
+  bench::from_json(record, r);
+  Figure f;
+  f.kind = "latency";
+  f.case_name = r.case_name;
+  f.src = r.src;
+  f.dst = r.dst;
+  f.status = r.status;
+  f.value = r.median_ns;
+  return f;
+}
+
+void add_record(HostRun& run, const std::string& kind, const nlohmann::json& record) {
+  if (kind == "run_start") {
+    run.tool_version = record.value("tool_version", "");
+  } else if (kind == "host") {
+    run.tool_version = record.value("tool_version", run.tool_version);
+  } else if (kind == "verdict") {
+    run.doctor_verdict = record;
+  } else if (kind == "step") {
+    run.steps.push_back(StepRecord{record.at("step").get<std::string>(), record.at("exit_code").get<int>(),
+                                   record.value("summary", "")});
+  } else if (kind == "topology") {
+    run.topology = topo::snapshot_from_json(record, "topology");
+  } else if (kind == "gate_reason") {
+    if (run.gate_block.empty() && record.at("verdict").get<std::string>() == "block")
+      run.gate_block = record.at("message").get<std::string>();
+  } else if (kind == "gate") {
+    run.gate_passed = record.at("passed").get<bool>();
+  } else if (kind == "bandwidth") {
+    run.figures.push_back(bandwidth_figure(record));
+  } else if (kind == "latency") {
+    run.figures.push_back(latency_figure(record));
+  } else if (kind == "run_end") {
+    run.ended = true;
+    run.exit_code = record.at("exit_code").get<int>();
+  }
+  // finding and any kind a later version adds: nothing the fleet verdict reads.
+}
+
+}  // namespace
+
+const std::vector<std::string>& node_steps() {
+  static const std::vector<std::string> steps = {"doctor", "topo", "gate", "bench"};
+  return steps;
+}
+
+std::string Figure::key() const {
+  std::string k = case_name + " " + src + "->" + dst;
+  if (!part.empty()) k += " " + part;
+  if (bytes > 0) k += " " + bench::format_bytes(bytes);
+  return k;
+}
+
+std::string HostRun::last_step() const {
+  if (!steps.empty()) return steps.back().name;
+  return lines > 0 ? "start" : "none";
+}
+
+void add_host_line(HostRun& run, const std::string& line, std::size_t line_number) {
+  const std::string where = run.source + ":" + std::to_string(line_number) + ": ";
+  const nlohmann::json j = parse_json_text(line, run.source + ":" + std::to_string(line_number));
+  try {
+    if (!j.is_object() || j.value("schema", "") != "p2pcheck.jsonl")
+      throw InputError("not a p2pcheck.jsonl line (written by --jsonl of p2pcheck node, bench, check)");
+    const int version = j.at("version").get<int>();
+    if (version != report::kJsonLinesVersion)
+      throw InputError("p2pcheck.jsonl version " + std::to_string(version) + " is not supported (this p2pcheck reads " +
+                       std::to_string(report::kJsonLinesVersion) + ")");
+    const std::string host = j.at("host").get<std::string>();
+    if (run.hostname.empty()) {
+      run.hostname = host;
+    } else if (!host.empty() && host != run.hostname) {
+      throw InputError("host `" + host + "` in a file of host `" + run.hostname + "`: one file holds one host");
+    }
+    if (run.started_utc.empty()) run.started_utc = j.value("utc", "");
+    add_record(run, j.at("kind").get<std::string>(), j.at("record"));
+  } catch (const InputError& e) {
+    throw InputError(where + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(where + e.what());
+  }
+  ++run.lines;
+}
+
+HostRun read_host_lines(const std::string& text, const std::string& source) {
+  HostRun run;
+  run.source = source;
+  std::size_t start = 0, number = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    const bool complete = end != std::string::npos;
+    const std::string line = text.substr(start, complete ? end - start : std::string::npos);
+    ++number;
+    start = complete ? end + 1 : text.size();
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (complete) {
+      add_host_line(run, line, number);
+      continue;
+    }
+    // No newline: the writer was stopped inside this line (a kill, a lost node) or just before
+    // its newline. A line that parses is kept; anything else is what a cut write leaves.
+    try {
+      add_host_line(run, line, number);
+    } catch (const InputError&) {
+      run.notes.push_back("line " + std::to_string(number) + " cut short (" + std::to_string(line.size()) +
+                          " bytes without a newline): the writer was stopped while writing it");
+    }
+  }
+  return run;
+}
+
+HostRun read_host_lines_file(const std::string& path) { return read_host_lines(read_text_file(path), path); }
+
+}  // namespace p2p::cluster

@@ -1,0 +1,74 @@
+// One host's record of a fleet run: the JSON lines `p2pcheck node` writes as it goes (the
+// shapes of report/run_lines.hpp, command "node"), read back. Kinds, in the order a node writes
+// them: run_start; host (identity); finding... verdict (doctor); step "doctor"; topology (the
+// snapshot); step "topo"; gate_reason... gate; step "gate"; bandwidth/latency (one per figure);
+// step "bench"; run_end. A file without run_end is a run that did not reach its end: the host
+// has "no result", and its last step line says how far it got. Files of `bench --jsonl` and
+// `check --jsonl` read the same way (they have no step lines).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "topology/snapshot.hpp"
+
+namespace p2p::cluster {
+
+// The node chain, in the order it runs.
+const std::vector<std::string>& node_steps();
+
+struct StepRecord {
+  std::string name;  // doctor | topo | gate | bench
+  int exit_code = 0;
+  std::string summary;  // one line: what the step found
+};
+
+// A figure as the fleet compares it: bandwidth by its median GB/s, latency by its median ns.
+struct Figure {
+  std::string kind;  // bandwidth | latency
+  std::string case_name, src, dst, part;
+  std::uint64_t bytes = 0;  // 0 for latency
+  std::string status;       // ok | waived | failed | error
+  std::optional<double> value;
+  // "ce_unidir_write gpu0->gpu1 64MiB": the same figure on every host of the fleet (GPUs by
+  // position, not bus id, which differ from host to host).
+  std::string key() const;
+  bool higher_is_better() const { return kind == "bandwidth"; }
+  const char* unit() const { return kind == "bandwidth" ? "GB/s" : "ns"; }
+};
+
+struct HostRun {
+  std::string source;    // the file the lines came from, or "rank 3" under MPI
+  std::string hostname;  // from the lines; "" when none arrived
+  std::string tool_version;
+  std::string started_utc;
+  bool ended = false;  // run_end seen
+  std::optional<int> exit_code;
+  std::vector<StepRecord> steps;           // completed steps, in order
+  nlohmann::json doctor_verdict = nullptr;  // doctor's verdict record (state, headline, causes)
+  std::optional<topo::TopologySnapshot> topology;
+  std::optional<bool> gate_passed;
+  std::string gate_block;  // the first blocking reason's message
+  std::vector<Figure> figures;
+  std::vector<std::string> notes;  // what the reader had to tolerate
+
+  // The host's name for people: hostname, else the source.
+  std::string name() const { return hostname.empty() ? source : hostname; }
+  // The last completed step; "start" when only run_start arrived, "none" when nothing did.
+  std::string last_step() const;
+  std::size_t lines = 0;  // lines read
+};
+
+// Reads one host's lines. A malformed line is InputError "<source>:<line>: <problem>", except a
+// last line without its newline that does not parse: that is what a writer killed mid-write
+// leaves, and it is dropped with a note. Blank lines are skipped.
+HostRun read_host_lines(const std::string& text, const std::string& source);
+HostRun read_host_lines_file(const std::string& path);
+
+// Adds one line (already split, no newline) to `run`; line_number names it in errors.
+void add_host_line(HostRun& run, const std::string& line, std::size_t line_number);
+
+}  // namespace p2p::cluster
