@@ -11,7 +11,8 @@
 #     scripts/mpi-nccl-one-gpu.sh [OUT_DIR] [BUILD_DIR]
 #
 # MPIRUN (mpirun), NP (4), MPIRUN_ARGS ("--mca pml ob1 --mca btl self,tcp": TCP between the
-# processes, nothing that needs a fabric), P2P_NCCL_MAX_BYTES (4M). OPAL_PREFIX, PATH,
+# processes, nothing that needs a fabric), P2P_NCCL_MAX_BYTES (4M), P2P_NCCL_ITERS (20) and
+# P2P_NCCL_WARMUP (5) per size. OPAL_PREFIX, PATH,
 # LD_LIBRARY_PATH and CUDA_VISIBLE_DEVICES are passed to every process with -x where set.
 # The build must have found MPI at configure time (cmake prints "MPI found"; for Open MPI
 # unpacked outside the system, configure with -DMPI_CXX_COMPILER=/opt/deps/usr/bin/mpicxx).
@@ -82,7 +83,8 @@ PY
 }
 
 step mpirun-version "$mpirun" --version
-sweep=(--min-bytes 1K --max-bytes "$max" --step-factor 4 --timeout 60)
+sweep=(--min-bytes 1K --max-bytes "$max" --step-factor 4 --iters "${P2P_NCCL_ITERS:-20}" --warmup "${P2P_NCCL_WARMUP:-5}"
+  --timeout 60)
 
 mpi_cmd "${sweep[@]}" --nccl-log "$out/nccl-mpi.log" --json "$out/nccl-mpi.json" --jsonl "$out/nccl-mpi.jsonl"
 step nccl-mpi "${MPI_CMD[@]}"

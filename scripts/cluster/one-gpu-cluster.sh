@@ -8,6 +8,7 @@
 #
 #   scripts/cluster/one-gpu-cluster.sh [OUT_DIR] [BUILD_DIR]
 #
+# P2P_CLUSTER_DEADLINE (300): seconds rank 0 waits for a host in the stalled-rank step.
 # Exit status: 0 when every step ended as expected, else 1; each step's output and wall time in
 # OUT_DIR/<step>.txt, documents beside them.
 set -uo pipefail
@@ -42,7 +43,7 @@ step cluster-rank-per-gpu 0 "${mpirun[@]}" -np 4 "$bin" cluster --rank-per-gpu "
 step cluster-4-chains '0|1' "${mpirun[@]}" -np 4 "$bin" cluster "${chain[@]}" \
   --lines-dir "$out/lines-4-chains" --json "$out/cluster-4-chains.json"
 P2P_TEST_STALL_RANK=1:gate step cluster-stalled-rank 1 "${mpirun[@]}" -x P2P_TEST_STALL_RANK -np 2 "$bin" cluster \
-  "${chain[@]}" --deadline 300 --lines-dir "$out/lines-stalled" --json "$out/cluster-stalled.json"
+  "${chain[@]}" --deadline "${P2P_CLUSTER_DEADLINE:-300}" --lines-dir "$out/lines-stalled" --json "$out/cluster-stalled.json"
 if ! grep -q '"status": "no_result"' "$out/cluster-stalled.json" 2>/dev/null; then
   echo "== cluster-stalled-rank: expected a host with no result in cluster-stalled.json" | tee -a "$out/cluster-stalled-rank.txt"
   status=1
