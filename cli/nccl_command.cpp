@@ -3,9 +3,12 @@
 #include <cmath>
 #include <iostream>
 
+#include "cli/driver_preflight.hpp"
+#include "cli/gpu_sharing_check.hpp"
 #include "cli/nccl_transports_command.hpp"
 #include "common/exit_codes.hpp"
 #include "cli/machine_outputs.hpp"
+#include "common/json_text.hpp"
 #include "harness/google_benchmark.hpp"
 
 #if P2P_HAVE_NCCL
@@ -23,6 +26,8 @@
 #include "common/error.hpp"
 #include "common/utc_time.hpp"
 #include "common/file_io.hpp"
+#include "common/interrupt.hpp"
+#include "common/json_lines.hpp"
 #include "common/run_resources.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/p2p_off.hpp"
@@ -33,6 +38,7 @@
 #include "nccl/table.hpp"
 #include "nccl/topology_view.hpp"
 #include "report/check_cases.hpp"
+#include "report/run_lines.hpp"
 #include "topology/gate.hpp"
 #include "cli/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
@@ -83,10 +89,13 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
   app->add_flag("--compare-p2p-off", o.compare_p2p_off, "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
   app->add_option("--json", o.json, "write the results to FILE (atomically)");
   add_junit_option(app, o.junit);
+  add_jsonl_option(app, o.jsonl);
   app->add_option("--nccl-log", o.nccl_log, "keep NCCL's INFO log in FILE (default: a temporary file)");
   app->add_flag("--p2p-off-child", o.p2p_off_child)->group("");  // internal, hidden from --help
   app->add_option("--options", o.options_file)->group("");        // internal: the P2P-off child's sweep
   add_gate_options(app, o.gate);
+  add_init_timeout_option(app, o.init_timeout_s);
+  add_exclusive_option(app, o.exclusive);
   // --benchmark_* flags go to Google Benchmark unchanged (checked before anything runs).
   app->allow_extras();
   app->footer(harness::kPassThroughHelp);
@@ -178,7 +187,7 @@ nccl::NcclRun run_p2p_off(const nccl::RunOptions& options, const NcclCommandOpti
     if (b.rfind("--benchmark_format=", 0) != 0) off.benchmark_args.push_back(b);  // the child's stdout is discarded
   }
   nccl::TempPath file("p2pcheck-nccl-p2p-off", ".options.json");
-  write_text_file_atomically(file.path(), nlohmann::json(off).dump(2) + "\n");
+  write_text_file_atomically(file.path(), json_text(nlohmann::json(off)) + "\n");
   return nccl::run_in_child_process({"nccl", "--p2p-off-child", "--options", file.path()});
 }
 
@@ -203,6 +212,20 @@ int run_nccl_command(const NcclCommandOptions& o) {
   std::optional<std::uint64_t> saturation;
   if (!o.saturation_bytes.empty()) saturation = nccl::parse_bytes(o.saturation_bytes, "--saturation-bytes");
 
+  const std::unique_ptr<JsonLines> lines = o.p2p_off_child ? nullptr : open_jsonl(o.jsonl);
+  if (lines && lines->to_stdout() && harness::benchmark_owns_stdout(options.benchmark_args))
+    throw InputError("--jsonl - and --benchmark_format both write to standard output: give --jsonl a file");
+  // The first line names the host before anything can hang or fail.
+  const std::string host = this_hostname();
+  if (lines) lines->write(report::jsonl_line("run_start", "nccl", host, utc_now_iso8601(), {{"tool_version", P2P_VERSION}}));
+  const auto end_line = [&](int code, const nlohmann::json& extra) {
+    if (!lines) return code;
+    nlohmann::json r = extra;
+    r["exit_code"] = code;
+    lines->write(report::jsonl_line("run_end", "nccl", host, utc_now_iso8601(), r));
+    return code;
+  };
+
   // The gate, as in front of bench. The P2P-off child measures what its parent's gate let through.
   TopologyAndGate tg;
   if (o.p2p_off_child) {
@@ -210,6 +233,7 @@ int run_nccl_command(const NcclCommandOptions& o) {
     tg.gate.detail = "judged by the parent run";
   } else {
     const GateFiles gate_files = read_gate_files(o.gate);
+    require_responsive_driver("nccl", o.init_timeout_s);  // a driver that hangs or crashes in cuInit: exit 5 / 3
     bench::require_usable_gpus();  // NoGpuError: one line, exit 3
     tg = load_topology_and_gate("nccl", o.gate, gate_files);
     if (tg.blocked) {
@@ -217,10 +241,30 @@ int run_nccl_command(const NcclCommandOptions& o) {
       // CI still gets its test report: the gate's reasons, the blocking ones failed.
       if (tg.gate.reasons.is_object())
         write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(), this_hostname(), utc_now_iso8601())});
-      return kExitFailed;
+      return end_line(kExitFailed, {{"gate", "block"}});
+    }
+    if (lines && tg.gate.reasons.is_object()) {
+      for (const auto& l : report::gate_lines(tg.gate.reasons.get<topo::GateDecision>(), "nccl", host, utc_now_iso8601()))
+        lines->write(l);
     }
   }
 
+  // The P2P-off child runs inside its parent's check.
+  std::unique_ptr<SharingCheck> sharing;
+  if (!o.p2p_off_child) {
+    std::vector<std::string> all_bus_ids;
+    for (const auto& d : bench::discover_devices().devices) all_bus_ids.push_back(d.pci_bus_id);
+    sharing = std::make_unique<SharingCheck>(measured_bus_ids(all_bus_ids, options.devices), o.exclusive);
+  }
+
+  // SIGINT/SIGTERM: finish the case in progress, keep what was measured (the P2P-off child is
+  // stopped with its parent: same process group, or the signal the parent forwards).
+  const InterruptGuard stop_on_signal;
+  if (lines) {
+    options.on_result = [&lines, &host](const nccl::CollectiveResult& r) {
+      lines->write(report::jsonl_line("nccl_result", "nccl", host, utc_now_iso8601(), nlohmann::json(r)));
+    };
+  }
   nccl::NcclReport report;
   // Before this process loads NCCL: the child must be the first NCCL user of its own process.
   if (o.compare_p2p_off && !o.p2p_off_child) report.p2p_off = run_p2p_off(options, o);
@@ -235,7 +279,7 @@ int run_nccl_command(const NcclCommandOptions& o) {
   progress.out = &std::cerr;
   progress.label = std::string("p2pcheck nccl") + (o.p2p_off_child ? " (P2P off)" : "");
   progress.terminal = ::isatty(STDERR_FILENO) == 1;
-  report.run = nccl::run_nccl_sweep(options, progress);
+  if (interrupt_signal() == 0) report.run = nccl::run_nccl_sweep(options, progress);
   if (!std::isnan(o.min_busbw_gbps) && !o.p2p_off_child) {
     report.min_busbw_gbps = o.min_busbw_gbps;
     report.verdicts = nccl::judge_min_busbw(report.run.results, o.min_busbw_gbps, saturation);
@@ -253,11 +297,20 @@ int run_nccl_command(const NcclCommandOptions& o) {
   }
   tables << nccl::format_verdicts(report.verdicts) << std::flush;
   bench::BenchDocument doc = nccl_document(report, tg, o.gate.skip_gate, started);
+  if (const int sig = interrupt_signal()) {
+    doc.interrupted = interrupt_name(sig) + " after " + std::to_string(report.run.results.size()) +
+                      " results; the rest were not measured";
+    tables << "#   INTERRUPTED: " << doc.interrupted << "\n";
+  }
+  if (sharing) {
+    doc.gpu_sharing = sharing->finish();
+    tables << bench::sharing_warning(*doc.gpu_sharing);
+  }
   const RunResources used = clock.now();
   doc.wall_s = used.wall_s;
   doc.peak_rss_bytes = used.peak_rss_bytes;
   tables << bench::describe_resources(doc) << std::flush;
-  if (!o.json.empty()) write_text_file_atomically(o.json, nlohmann::json(doc).dump(2) + "\n");
+  if (!o.json.empty()) write_text_file_atomically(o.json, json_text(nlohmann::json(doc)) + "\n");
   if (!o.junit.empty()) write_junit(o.junit, report::document_suites(doc, o.json.empty() ? "nccl" : o.json));
 
   // Ranks as processes: a rank that hung (or was killed for silence) is a hang; one that died
@@ -268,9 +321,11 @@ int run_nccl_command(const NcclCommandOptions& o) {
   const bool failed = any_status(report.run, "wrong") || any_status(report.run, "error") ||
                       (report.p2p_off && (any_status(*report.p2p_off, "wrong") || any_status(*report.p2p_off, "error"))) ||
                       nccl::any_failed(report.verdicts);
-  if (hang) return kExitHang;
-  if (died) return kExitRuntime;
-  return failed ? kExitFailed : kExitOk;
+  const nlohmann::json summary = {{"results", report.run.results.size()}, {"interrupted", doc.interrupted}};
+  if (const int sig = interrupt_signal()) return end_line(interrupted_exit_code(sig), summary);
+  if (hang) return end_line(kExitHang, summary);
+  if (died) return end_line(kExitRuntime, summary);
+  return end_line(failed ? kExitFailed : kExitOk, summary);
 }
 
 #endif

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/driver_preflight.hpp"
 #include "cli/gate_options.hpp"
 
 namespace p2p::cli {
@@ -27,11 +28,14 @@ struct NcclCommandOptions {
   int samples = 5;
   bool graph = false;
   double timeout_s = 30.0;
+  double init_timeout_s = kDefaultInitTimeoutS;  // the isolated cuInit preflight
+  bool exclusive = false;                         // refuse to start on a GPU someone else uses
   double min_busbw_gbps = std::numeric_limits<double>::quiet_NaN();  // NaN = not given
   std::string saturation_bytes;  // empty = found per series
   bool compare_p2p_off = false;
   std::string json;
   std::string junit;  // JUnit XML of every result and verdict, "" = none
+  std::string jsonl;  // --jsonl: one line per result as it finishes, "" = none
   std::string nccl_log;
   std::string buffers = "auto";  // auto | ncclMemAlloc | cudaMalloc
   bool p2p_off_child = false;  // internal: this process is the P2P-off half of a comparison

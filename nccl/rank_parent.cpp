@@ -11,10 +11,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <ostream>
+#include <set>
 #include <thread>
 
 #include "common/file_io.hpp"
+#include "common/interrupt.hpp"
+#include "common/json_text.hpp"
 #include "common/spawn_actions.hpp"
 #include "nccl/harness.hpp"
 #include "nccl/rank_merge.hpp"
@@ -101,17 +105,29 @@ off_t file_size(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 ? st.st_size : 0;
 }
 
+Measurement measurement_of(const MergedCase& m) {
+  Measurement meas;
+  meas.status = m.status;
+  meas.detail = m.detail;
+  meas.time_us = m.time_us;
+  meas.sample_us = m.sample_us;
+  meas.wrong_elements = m.wrong_elements;
+  return meas;
+}
+
 std::string seconds_text(Seconds s) { return std::to_string(static_cast<long long>(s.count() + 0.5)) + " s"; }
 
-// Waits for every rank process; kills those left when no rank reports for too long.
+// Waits for every rank process; kills those left when no rank reports for too long, or all of
+// them when this process is asked to stop. `on_news` runs whenever a rank wrote something.
 void watch(std::vector<Child>& children, const std::string& work_dir, Seconds timeout, std::size_t plan_size,
-           const Progress& progress) {
+           const Progress& progress, const std::function<void()>& on_news) {
   using Clock = std::chrono::steady_clock;
   auto last_news = Clock::now();
   bool someone_died = false;
   std::size_t shown = 0;
   for (;;) {
     bool any_running = false;
+    bool news = false;
     for (Child& c : children) {
       if (!c.running) continue;
       int status = 0;
@@ -138,6 +154,7 @@ void watch(std::vector<Child>& children, const std::string& work_dir, Seconds ti
       if (size == c.reported_bytes) continue;
       c.reported_bytes = size;
       last_news = Clock::now();
+      news = true;
       if (progress.out == nullptr) continue;
       const RankLog log = parse_rank_log(c.exit.rank, try_read_text_file(path).value_or(""));
       if (log.cases.empty() || static_cast<std::size_t>(log.cases.back().index) < shown) continue;
@@ -146,10 +163,14 @@ void watch(std::vector<Child>& children, const std::string& work_dir, Seconds ti
                     << "] " << log.cases.back().case_name << " (" << children.size() << " rank processes)"
                     << (progress.terminal ? "" : "\n") << std::flush;
     }
+    if (news) on_news();
     if (!any_running) break;
     const Seconds allowed = timeout + (someone_died ? kAfterDeathGrace : kSilenceFloor);
-    if (Clock::now() - last_news > allowed) {
-      const std::string why = "no rank reported anything for " + seconds_text(allowed);
+    const int stop = interrupt_signal();
+    if (stop != 0 || Clock::now() - last_news > allowed) {
+      // Stopped by the user: every rank ends now; the cases all of them finished are kept.
+      const std::string why =
+          stop != 0 ? "stopped on " + interrupt_name(stop) : "no rank reported anything for " + seconds_text(allowed);
       for (Child& c : children) {
         if (!c.running) continue;
         ::kill(c.exit.pid, SIGKILL);
@@ -185,7 +206,7 @@ NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement, 
   job.run.rank_processes = true;
   job.work_dir = work.path();
   const std::string job_path = work.path() + "/job.json";
-  write_text_file_atomically(job_path, nlohmann::json(job).dump(2) + "\n");
+  write_text_file_atomically(job_path, json_text(nlohmann::json(job)) + "\n");
 
   const NcclApi& api = nccl_api();
   ncclUniqueId id{};
@@ -204,19 +225,43 @@ NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement, 
     }
     children.push_back(c);
   }
-  watch(children, work.path(), o.measure.timeout, plan.size(), progress);
-
-  std::vector<RankLog> logs;
-  std::vector<RankExit> exits;
-  std::string nccl_log;
-  for (const Child& c : children) {
-    logs.push_back(parse_rank_log(c.exit.rank, try_read_text_file(rank_results_path(work.path(), c.exit.rank)).value_or("")));
-    exits.push_back(c.exit);
-    nccl_log += try_read_text_file(rank_nccl_log_path(work.path(), c.exit.rank)).value_or("");
-  }
   std::vector<MergeCase> merge_plan;
   for (const PlannedCase& c : plan) merge_plan.push_back({benchmark_name(c), participants(c.op, n)});
-  const MergedRun merged = merge_rank_logs(merge_plan, logs, exits);
+  const auto read_logs = [&] {
+    std::vector<RankLog> logs;
+    for (const Child& c : children)
+      logs.push_back(parse_rank_log(c.exit.rank, try_read_text_file(rank_results_path(work.path(), c.exit.rank)).value_or("")));
+    return logs;
+  };
+  const auto exits_now = [&] {
+    std::vector<RankExit> exits;
+    for (const Child& c : children) exits.push_back(c.exit);
+    return exits;
+  };
+  // --jsonl: each case the moment every rank taking part has finished it, not at the end, so
+  // that a run killed halfway still leaves its results behind.
+  std::set<int> told;
+  const auto tell = [&](const std::vector<MergedCase>& cases) {
+    if (!o.on_result) return;
+    for (const MergedCase& m : cases) {
+      if (!told.insert(m.index).second) continue;
+      o.on_result(make_result(plan[static_cast<std::size_t>(m.index)], n, measurement_of(m), o));
+    }
+  };
+  const auto on_news = [&] {
+    if (!o.on_result) return;
+    const std::vector<RankLog> logs = read_logs();
+    tell(cases_every_rank_finished(merge_plan, logs, merge_rank_logs(merge_plan, logs, exits_now()).cases));
+  };
+  watch(children, work.path(), o.measure.timeout, plan.size(), progress, on_news);
+
+  const std::vector<RankLog> logs = read_logs();
+  const std::vector<RankExit> exits = exits_now();
+  std::string nccl_log;
+  for (const Child& c : children) nccl_log += try_read_text_file(rank_nccl_log_path(work.path(), c.exit.rank)).value_or("");
+  MergedRun merged = merge_rank_logs(merge_plan, logs, exits);
+  // A case some ranks had not finished when the run was stopped was not measured, not failed.
+  if (interrupt_signal() != 0) merged.cases = cases_every_rank_finished(merge_plan, logs, merged.cases);
 
   NcclRun run;
   run.p2p_disabled = o.p2p_disabled;
@@ -230,15 +275,9 @@ NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement, 
     d.pid = children[r].exit.pid;
     d.host_id = placement.ranks[r].host_id;
   }
-  for (const MergedCase& m : merged.cases) {
-    Measurement meas;
-    meas.status = m.status;
-    meas.detail = m.detail;
-    meas.time_us = m.time_us;
-    meas.sample_us = m.sample_us;
-    meas.wrong_elements = m.wrong_elements;
-    run.results.push_back(make_result(plan[static_cast<std::size_t>(m.index)], n, meas, o));
-  }
+  for (const MergedCase& m : merged.cases)
+    run.results.push_back(make_result(plan[static_cast<std::size_t>(m.index)], n, measurement_of(m), o));
+  tell(merged.cases);  // those that ended the run (a hang, a dead rank) and any not told yet
   run.rank_process_ends = merged.ends;
   run.warnings = merged.warnings;
   if (!o.nccl_log_path.empty()) write_text_file_atomically(o.nccl_log_path, nccl_log);
