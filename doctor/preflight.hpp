@@ -11,11 +11,12 @@
 namespace p2p::doctor {
 
 struct PreflightFailure {
-  int exit_code = 0;    // kExitNoGpu (crash, failure, no driver, no device) or kExitHang
+  int exit_code = 0;    // kExitNoGpu (a crash, a failed child) or kExitHang
   std::string message;  // one line: what happened, where, and the doctor's advice
 };
 
-// nullopt when the driver initialised and reported at least one device.
+// A hang, a crash or a child that failed otherwise; nullopt for everything the process itself
+// can safely meet and name (a missing driver, a cuInit error, no device) and for a healthy driver.
 std::optional<PreflightFailure> preflight_failure(const CudaProbe& probe);
 
 }  // namespace p2p::doctor

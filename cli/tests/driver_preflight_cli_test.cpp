@@ -58,12 +58,14 @@ TEST_P(DriverPreflight, ACrashInCuInitIsExitThreeWithOneLine) {
   EXPECT_NE(r.err.find("the CUDA driver crashed (SIGSEGV (stopped inside cuInit))"), std::string::npos) << r.err;
 }
 
-TEST_P(DriverPreflight, AFailedCuInitIsExitThreeWithTheDoctorsExplanation) {
+// A cuInit that returns an error is safe to meet in the process: the preflight lets it through
+// and bench's own check names it, as before.
+TEST_P(DriverPreflight, AFailedCuInitIsStillExitThreeWithOneLine) {
   const CliResult r = run("100");
   if (built_without(r)) GTEST_SKIP() << r.err;
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("cuInit failed: CUDA_ERROR_NO_DEVICE"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cuInit failed: "), std::string::npos) << r.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(BenchAndNccl, DriverPreflight, ::testing::Values("bench", "nccl"));

@@ -42,27 +42,14 @@ TEST(Preflight, ACrashIsExitThreeAndNamesTheSignal) {
   EXPECT_NE(f->message.find("kernel log"), std::string::npos) << f->message;
 }
 
-TEST(Preflight, AFailedCuInitCarriesTheDoctorsExplanation) {
-  const auto f = preflight_failure(completed(100, std::nullopt));
-  ASSERT_TRUE(f.has_value());
-  EXPECT_EQ(f->exit_code, p2p::kExitNoGpu);
-  EXPECT_NE(f->message.find("cuInit failed: CUDA_ERROR_NO_DEVICE"), std::string::npos) << f->message;
-  EXPECT_NE(f->message.find("CUDA_VISIBLE_DEVICES"), std::string::npos) << "the doctor's explanation: " << f->message;
-}
-
-TEST(Preflight, NoDriverAndNoDevicesAreExitThree) {
+// These the process meets safely itself, and bench's own check names them (bench/no_gpu.hpp).
+TEST(Preflight, NoDriverACuInitErrorAndNoDeviceAreLeftToTheInProcessCheck) {
   CudaProbe missing;
   missing.status = "library_missing";
   missing.detail = "libcuda.so.1: cannot open shared object file";
-  const auto m = preflight_failure(missing);
-  ASSERT_TRUE(m.has_value());
-  EXPECT_EQ(m->exit_code, p2p::kExitNoGpu);
-  EXPECT_NE(m->message.find("cannot open shared object file"), std::string::npos) << m->message;
-
-  const auto none = preflight_failure(completed(0, 0));
-  ASSERT_TRUE(none.has_value());
-  EXPECT_EQ(none->exit_code, p2p::kExitNoGpu);
-  EXPECT_NE(none->message.find("0 GPUs"), std::string::npos) << none->message;
+  EXPECT_FALSE(preflight_failure(missing).has_value());
+  EXPECT_FALSE(preflight_failure(completed(100, std::nullopt)).has_value());
+  EXPECT_FALSE(preflight_failure(completed(0, 0)).has_value());
 }
 
 TEST(Preflight, AChildThatFailedOtherwiseIsNotTakenForHealthy) {
