@@ -146,7 +146,8 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
   write_junit(o.junit, report::document_suites(outcome.document, o.json_path.empty() ? "bench" : o.json_path));
   const bench::FigureCounts counts = bench::count_figures(outcome.document);
   const nlohmann::json summary = {{"ok", counts.ok}, {"failed", counts.failed}, {"waived", counts.waived},
-                                  {"errors", counts.errors}, {"interrupted", outcome.document.interrupted}};
+                                  {"errors", counts.errors}, {"interrupted", outcome.document.interrupted},
+                                  {"gpu_shared", outcome.document.gpu_sharing->shared}};
   if (const int sig = interrupt_signal()) return end_line(interrupted_exit_code(sig), summary);
   return end_line(bench::exit_code_for(outcome.document), summary);
 }

@@ -321,7 +321,9 @@ int run_nccl_command(const NcclCommandOptions& o) {
   const bool failed = any_status(report.run, "wrong") || any_status(report.run, "error") ||
                       (report.p2p_off && (any_status(*report.p2p_off, "wrong") || any_status(*report.p2p_off, "error"))) ||
                       nccl::any_failed(report.verdicts);
-  const nlohmann::json summary = {{"results", report.run.results.size()}, {"interrupted", doc.interrupted}};
+  const nlohmann::json summary = {{"results", report.run.results.size()},
+                                  {"interrupted", doc.interrupted},
+                                  {"gpu_shared", doc.gpu_sharing ? nlohmann::json(doc.gpu_sharing->shared) : nullptr}};
   if (const int sig = interrupt_signal()) return end_line(interrupted_exit_code(sig), summary);
   if (hang) return end_line(kExitHang, summary);
   if (died) return end_line(kExitRuntime, summary);
