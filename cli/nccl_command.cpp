@@ -12,9 +12,11 @@
 #include "harness/google_benchmark.hpp"
 
 #if P2P_HAVE_NCCL
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -229,6 +231,9 @@ int run_nccl_command(const NcclCommandOptions& o) {
   // The gate, as in front of bench. The P2P-off child measures what its parent's gate let through.
   TopologyAndGate tg;
   if (o.p2p_off_child) {
+    // In a process group of its own (p2p_off.cpp): if the parent ends at once (a second signal),
+    // nothing else would stop this half.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     tg.snapshot = bench::snapshot_from_cuda(bench::discover_devices());
     tg.gate.detail = "judged by the parent run";
   } else {
