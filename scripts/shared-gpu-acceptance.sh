@@ -76,11 +76,16 @@ kill -TERM "$a" 2>/dev/null
 wait "$a"
 
 # 3 and 4. nccl stopped by SIGTERM, in one process and with rank processes.
-sigterm_nccl() {  # NAME SECONDS ARGS...
-  local name=$1 after=$2; shift 2
+sigterm_nccl() {  # NAME ARGS...: SIGTERM 3 s after the first result line (at most 180 s in)
+  local name=$1; shift
   setsid "$bin" nccl "${policy[@]}" "$@" --json "$out/$name.json" --jsonl "$out/$name.jsonl" >"$out/$name.txt" 2>&1 &
   local pid=$!
-  sleep "$after"
+  for _ in $(seq 1800); do
+    grep -q '"kind":"nccl_result"' "$out/$name.jsonl" 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  sleep 3
   kill -TERM "$pid"
   local t0=$EPOCHREALTIME
   wait "$pid"
@@ -96,8 +101,8 @@ sigterm_nccl() {  # NAME SECONDS ARGS...
   fi
   if pgrep -f "nccl-rank --options" >/dev/null; then fail "$name: rank processes left running"; fi
 }
-sigterm_nccl nccl-sigterm 10 --devices 0 --min-bytes 1K --max-bytes 1G --iters 50
-sigterm_nccl nccl-ranks2-sigterm 20 --ranks 2 --rank-processes --collectives all_reduce,all_gather \
+sigterm_nccl nccl-sigterm --devices 0 --min-bytes 1K --max-bytes 1G --iters 50
+sigterm_nccl nccl-ranks2-sigterm --ranks 2 --rank-processes --collectives all_reduce,all_gather \
   --min-bytes 1K --max-bytes 256M --timeout 60
 
 echo "shared-gpu-acceptance: results in $out (exit $status)"
