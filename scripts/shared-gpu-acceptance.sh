@@ -5,7 +5,8 @@
 #   2. while A' runs, `bench --exclusive` must refuse at once: exit 6, one line naming the PID;
 #   3. `nccl` (one process) gets SIGTERM mid-sweep: exit 143, document marked interrupted, and
 #      its --jsonl file keeps one nccl_result line per finished case;
-#   4. the same with 2 rank processes on GPU 0: exit 143, interrupted, no rank process left.
+#   4. the same with 2 rank processes on GPU 0: exit 143, interrupted, no rank process left;
+# and B's document names each GPU by UUID, as its Prometheus export does.
 # Each signal is sent to a run started with setsid (a process group of its own), as a service
 # manager or scheduler would send it.
 #
@@ -53,6 +54,13 @@ if grep -q '"shared": true' "$out/bench-B.json" 2>/dev/null && grep -q 'WARNING:
   ok "bench B, started while A measured, is marked shared and warns"
 else
   fail "bench B not marked shared (bench-B.json, bench-B.txt)"
+fi
+# Each GPU record carries its UUID as nvidia-smi prints it, and the Prometheus export labels with it.
+if grep -Eq '"uuid": "GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' "$out/bench-B.json" 2>/dev/null &&
+   "$bin" export "$out/bench-B.json" --to prometheus --out "$out/bench-B.prom" && grep -q 'UUID="GPU-' "$out/bench-B.prom"; then
+  ok "GPU records carry their UUID; the Prometheus export labels figures with it"
+else
+  fail "no GPU UUID in bench-B.json or bench-B.prom"
 fi
 grep -q '"shared": true' "$out/bench-A.json" 2>/dev/null && ok "bench A marked shared too" ||
   echo "== note: bench A not marked shared (B had ended before A's last look)" | tee -a "$out/summary.txt"
