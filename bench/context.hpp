@@ -16,6 +16,7 @@ namespace p2p::bench {
 struct DeviceInfo {
   int ordinal = -1;
   std::string pci_bus_id;  // normalised like the snapshot: "0000:00:06.0"
+  std::string uuid;        // "GPU-…" (gpu_uuid_text of cudaDeviceProp::uuid)
   std::string name;
   int cc_major = 0;
   int cc_minor = 0;

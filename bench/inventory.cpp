@@ -7,6 +7,7 @@
 
 #include "bench/affinity.hpp"
 #include "bench/link_ceiling.hpp"
+#include "bench/results.hpp"
 #include "common/cuda_check.hpp"
 #include "topology/pcie_link.hpp"
 #include "common/file_io.hpp"
@@ -46,6 +47,9 @@ DeviceInventory discover_devices() {
     info.ordinal = d;
     info.pci_bus_id = normalize_pci_bus_id(bus);
     info.name = prop.name;
+    unsigned char uuid[16];
+    for (int i = 0; i < 16; ++i) uuid[i] = static_cast<unsigned char>(prop.uuid.bytes[i]);
+    info.uuid = gpu_uuid_text(uuid);
     info.cc_major = prop.major;
     info.cc_minor = prop.minor;
     info.sm_count = prop.multiProcessorCount;

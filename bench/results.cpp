@@ -182,10 +182,22 @@ void from_json(const json& j, SweepSummary& r) {
   r.bytes_at_90pct = optional_integer_at<std::uint64_t>(j, "bytes_at_90pct", 1, kMaxDocumentBytes);
 }
 
+std::string gpu_uuid_text(const unsigned char (&bytes)[16]) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    out += kHex[bytes[i] >> 4];
+    out += kHex[bytes[i] & 0xF];
+  }
+  return out;
+}
+
 void to_json(json& j, const GpuRecord& r) {
   j = json{{"cuda_ordinal", r.cuda_ordinal},
            {"logical_gpu", optional_json(r.logical_gpu)},
            {"pci_bus_id", r.pci_bus_id},
+           {"uuid", optional_json(r.uuid)},
            {"name", r.name},
            {"compute_capability", std::to_string(r.cc_major) + "." + std::to_string(r.cc_minor)},
            {"cc_major", r.cc_major},
@@ -203,6 +215,8 @@ void from_json(const json& j, GpuRecord& r) {
   // Absent before version 3 (every GPU physical).
   r.logical_gpu = j.contains("logical_gpu") ? optional_integer_at(j, "logical_gpu", 0, kMaxGpus) : std::nullopt;
   r.pci_bus_id = j.at("pci_bus_id").get<std::string>();
+  // Added within version 3: absent in older documents and imports.
+  r.uuid = j.contains("uuid") ? optional_at<std::string>(j, "uuid") : std::nullopt;
   r.name = j.at("name").get<std::string>();
   r.cc_major = integer_at(j, "cc_major", 0, 1000);
   r.cc_minor = integer_at(j, "cc_minor", 0, 1000);
@@ -254,6 +268,7 @@ void to_json(json& j, const BenchDocument& r) {
   j["nccl"] = r.nccl;
   j["warnings"] = r.warnings;
   j["interrupted"] = r.interrupted.empty() ? json(nullptr) : json(r.interrupted);
+  j["gpu_sharing"] = r.gpu_sharing ? json(*r.gpu_sharing) : json(nullptr);
   j["resources"] = json{{"wall_s", optional_json(r.wall_s)}, {"peak_rss_bytes", optional_json(r.peak_rss_bytes)}};
   if (!r.imported.empty()) j["imported"] = r.imported;
 }
@@ -294,6 +309,7 @@ void from_json(const json& j, BenchDocument& r) {
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
   // Optional within version 3 (imported documents and the first v3 runs have none of them).
   r.interrupted = j.contains("interrupted") ? optional_at<std::string>(j, "interrupted").value_or("") : "";
+  if (j.contains("gpu_sharing") && !j.at("gpu_sharing").is_null()) r.gpu_sharing = j.at("gpu_sharing").get<SharingRecord>();
   if (j.contains("resources")) {
     const json& res = j.at("resources");
     r.wall_s = optional_at<double>(res, "wall_s");

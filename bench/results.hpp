@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/sharing.hpp"
+
 namespace p2p::bench {
 
 // Where an imported figure came from: the peer tool, its version, the figure's own name there and
@@ -101,6 +103,9 @@ struct GpuRecord {
   int cuda_ordinal = -1;             // the device the GPU ran on
   std::optional<int> logical_gpu;    // its logical id ("gpuN" in the figures); null: a physical GPU
   std::string pci_bus_id;
+  // "GPU-5a3c0f1e-…" as nvidia-smi and dcgm-exporter print it (cudaDeviceProp::uuid); null
+  // where unknown (imported runs, documents written before it was recorded).
+  std::optional<std::string> uuid;
   std::string name;
   int cc_major = 0;
   int cc_minor = 0;
@@ -164,9 +169,16 @@ struct BenchDocument {
   // Why the run stopped before its end ("SIGTERM after 12 figures; ..."); "" for a whole run.
   // What was measured before is complete and verified; the rest is absent.
   std::string interrupted;
+  // Whether another process or p2pcheck run used the measured GPUs while we measured (see
+  // sharing.hpp); null where nobody looked (imports, documents from before the check).
+  std::optional<SharingRecord> gpu_sharing;
   // `p2pcheck import`: the files read (key "imported", written only by import; absent elsewhere).
   std::vector<ImportedFile> imported;
 };
+
+// The 16 bytes of a CUDA device UUID (cudaUUID_t) as nvidia-smi prints them:
+// "GPU-" then 8-4-4-4-12 lower-case hex digits.
+std::string gpu_uuid_text(const unsigned char (&bytes)[16]);
 
 void to_json(nlohmann::json& j, const FigureSource& s);
 void from_json(const nlohmann::json& j, FigureSource& s);

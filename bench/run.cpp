@@ -29,6 +29,7 @@ GpuRecord gpu_record(const BenchContext& ctx, int ordinal) {
   if (ctx.placement.logical()) g.logical_gpu = ordinal;
   if (d != nullptr) {
     g.pci_bus_id = d->pci_bus_id;
+    if (!d->uuid.empty()) g.uuid = d->uuid;
     g.name = d->name;
     g.cc_major = d->cc_major;
     g.cc_minor = d->cc_minor;

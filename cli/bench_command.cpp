@@ -7,9 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "cli/driver_preflight.hpp"
 #include "cli/gate_options.hpp"
+#include "cli/gpu_sharing_check.hpp"
 #include "cli/machine_outputs.hpp"
 #include "common/error.hpp"
+#include "common/json_text.hpp"
 #include "harness/google_benchmark.hpp"
 
 #if P2P_WITH_BENCH
@@ -52,6 +55,8 @@ struct BenchCommandOptions {
   std::string host_memory = "pinned";
   int logical_gpus = 0;
   bool full = false;
+  double init_timeout_s = kDefaultInitTimeoutS;
+  bool exclusive = false;
 };
 
 #if P2P_WITH_BENCH
@@ -63,6 +68,12 @@ int print_case_list() {
     std::cout << std::left << std::setw(static_cast<int>(width) + 2) << c.name << c.what << "\n";
   }
   return 0;
+}
+
+std::vector<std::string> device_bus_ids() {
+  std::vector<std::string> out;
+  for (const auto& d : bench::discover_devices().devices) out.push_back(d.pci_bus_id);
+  return out;
 }
 
 int run_bench_command(const BenchCommandOptions& o, const std::vector<std::string>& extras) {
@@ -88,6 +99,7 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
   // The first line names the host before anything can hang or fail.
   const std::string host = this_hostname();
   if (lines) lines->write(report::jsonl_line("run_start", "bench", host, utc_now_iso8601(), {{"tool_version", P2P_VERSION}}));
+  require_responsive_driver("bench", o.init_timeout_s);  // a driver that hangs or crashes in cuInit: exit 5 / 3
   bench::require_usable_gpus();  // NoGpuError: one line, exit 3
   const TopologyAndGate tg = load_topology_and_gate("bench", o.gate, gate_files);
   if (lines) {
@@ -116,22 +128,26 @@ int run_bench_command(const BenchCommandOptions& o, const std::vector<std::strin
       lines->write(report::figure_line(figure, host, utc_now_iso8601()));
     };
   }
+  SharingCheck sharing(measured_bus_ids(device_bus_ids(), opts.gpus), o.exclusive);  // --exclusive: BusyError, exit 6
   const InterruptGuard stop_on_signal;  // SIGINT/SIGTERM: finish the figure, keep what was measured
   bench::BenchOutcome outcome = bench::run_bench(opts, inputs, std::cerr);
+  outcome.document.gpu_sharing = sharing.finish();
   const RunResources used = clock.now();
   outcome.document.wall_s = used.wall_s;
   outcome.document.peak_rss_bytes = used.peak_rss_bytes;
 
   std::ostream& tables = outcome.benchmark_owns_stdout || (lines && lines->to_stdout()) ? std::cerr : std::cout;
-  tables << bench::render_text_report(outcome.document) << std::flush;
+  tables << bench::render_text_report(outcome.document) << bench::sharing_warning(*outcome.document.gpu_sharing)
+         << std::flush;
   if (!o.json_path.empty()) {
     const nlohmann::json j = outcome.document;
-    write_text_file_atomically(o.json_path, j.dump(2) + "\n");
+    write_text_file_atomically(o.json_path, json_text(j) + "\n");
   }
   write_junit(o.junit, report::document_suites(outcome.document, o.json_path.empty() ? "bench" : o.json_path));
   const bench::FigureCounts counts = bench::count_figures(outcome.document);
   const nlohmann::json summary = {{"ok", counts.ok}, {"failed", counts.failed}, {"waived", counts.waived},
-                                  {"errors", counts.errors}, {"interrupted", outcome.document.interrupted}};
+                                  {"errors", counts.errors}, {"interrupted", outcome.document.interrupted},
+                                  {"gpu_shared", outcome.document.gpu_sharing->shared}};
   if (const int sig = interrupt_signal()) return end_line(interrupted_exit_code(sig), summary);
   return end_line(bench::exit_code_for(outcome.document), summary);
 }
@@ -170,6 +186,8 @@ Command add_bench_command(CLI::App& root) {
   add_junit_option(app, o->junit);
   add_jsonl_option(app, o->jsonl);
   add_gate_options(app, o->gate);
+  add_init_timeout_option(app, o->init_timeout_s);
+  add_exclusive_option(app, o->exclusive);
   app->add_flag("--no-affinity", o->no_affinity, "Do not pin the host thread to the GPU's local CPUs");
   app->add_option("--host-memory", o->host_memory,
                   "Host buffers: pinned (cudaHostAlloc) or hugepages (2 MiB pages, cudaHostRegister)")

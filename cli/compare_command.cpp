@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "cli/validators.hpp"
 #include "cli/machine_outputs.hpp"
+#include "common/json_text.hpp"
 #include "report/check_cases.hpp"
 #include "common/exit_codes.hpp"
 
@@ -68,7 +69,7 @@ int run_compare(const CompareCommandOptions& o) {
   }
   const report::Comparison c = report::compare_runs(baseline, run, options);
   if (o.format == "json") {
-    std::cout << to_json(c, baseline, run).dump(2) << "\n";
+    std::cout << json_text(to_json(c, baseline, run)) << "\n";
   } else {
     std::cout << report::imported_lines(baseline, run) << report::logical_gpus_lines(baseline, run)
               << report::format_comparison(c, o.baseline, o.run, options);

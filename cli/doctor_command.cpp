@@ -6,6 +6,7 @@
 #include "cli/machine_outputs.hpp"
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/json_text.hpp"
 #include "doctor/collect.hpp"
 #include "doctor/facts.hpp"
 #include "doctor/report.hpp"
@@ -51,12 +52,12 @@ int run_doctor(const DoctorOptions& o) {
     c.peer_copy_logical_gpus = o.logical_gpus;
     facts = doctor::collect_facts(c);
   }
-  if (!o.save_facts.empty()) write_text_file_atomically(o.save_facts, doctor::facts_to_json(facts).dump(2) + "\n");
+  if (!o.save_facts.empty()) write_text_file_atomically(o.save_facts, json_text(doctor::facts_to_json(facts)) + "\n");
   const auto findings = doctor::judge(facts);
   const auto verdict = doctor::conclude(facts, findings);
   const nlohmann::json report_json = doctor::render_json(facts, findings, verdict);
   if (o.format == "json") {
-    std::cout << report_json.dump(2) << "\n";
+    std::cout << json_text(report_json) << "\n";
   } else {
     (lines && lines->to_stdout() ? std::cerr : std::cout) << doctor::render_text(facts, findings, verdict);
   }

@@ -8,6 +8,7 @@
 #include "common/exit_codes.hpp"
 #include "cli/live_topology.hpp"
 #include "cli/machine_outputs.hpp"
+#include "common/json_text.hpp"
 #include "common/utc_time.hpp"
 #include "report/check_cases.hpp"
 #include "report/run_lines.hpp"
@@ -54,7 +55,7 @@ int run_gate_command(const GateOptions& opts) {
   if (opts.format == "json") {
     nlohmann::json j = d;
     j["source"] = input;
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j) << "\n";
   } else {
     text << "Topology: " << input << " (" << t.gpus.size() << " GPUs)\n"
               << topo::format_gate_text(d) << "Environment: " << topo::describe_environment(t.environment) << "\n";

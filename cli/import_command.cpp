@@ -8,6 +8,7 @@
 #include "bench/sizes.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
+#include "common/json_text.hpp"
 #include "common/utc_time.hpp"
 #include "import/import_document.hpp"
 
@@ -33,7 +34,7 @@ int run_import(const ImportCommandOptions& o) {
   std::vector<import::ImportedFigures> parts;
   for (const auto& f : o.files) parts.push_back(import::import_text(read_text_file(f), f, options));
   const bench::BenchDocument doc = import::import_document(parts, options, started);
-  if (!o.json.empty()) write_text_file_atomically(o.json, nlohmann::json(doc).dump(2) + "\n");
+  if (!o.json.empty()) write_text_file_atomically(o.json, json_text(nlohmann::json(doc)) + "\n");
   for (const auto& p : parts) {
     std::cout << p.file.file << ": " << p.file.tool << (p.file.version.empty() ? "" : " " + p.file.version) << " ("
               << p.file.format << "), " << p.file.figures << " figures\n";

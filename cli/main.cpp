@@ -78,6 +78,8 @@ int main(int argc, char** argv) {
     return report("no usable GPU: ", e, p2p::kExitNoGpu);
   } catch (const p2p::HangError& e) {
     return report("hang: ", e, p2p::kExitHang);
+  } catch (const p2p::BusyError& e) {
+    return report("busy: ", e, p2p::kExitBusy);
   } catch (const std::exception& e) {
     return report("error: ", e, p2p::kExitRuntime);
   }

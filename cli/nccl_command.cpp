@@ -3,17 +3,22 @@
 #include <cmath>
 #include <iostream>
 
+#include "cli/driver_preflight.hpp"
+#include "cli/gpu_sharing_check.hpp"
 #include "cli/nccl_transports_command.hpp"
 #include "cli/nccl_outputs.hpp"
 #include "common/exit_codes.hpp"
 #include "cli/machine_outputs.hpp"
+#include "common/json_text.hpp"
 #include "harness/google_benchmark.hpp"
 #include "mpi/launch_env.hpp"
 
 #if P2P_HAVE_NCCL
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -25,6 +30,8 @@
 #include "common/error.hpp"
 #include "common/utc_time.hpp"
 #include "common/file_io.hpp"
+#include "common/interrupt.hpp"
+#include "common/json_lines.hpp"
 #include "common/run_resources.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/p2p_off.hpp"
@@ -35,6 +42,7 @@
 #include "nccl/table.hpp"
 #include "nccl/topology_view.hpp"
 #include "report/check_cases.hpp"
+#include "report/run_lines.hpp"
 #include "topology/gate.hpp"
 #include "cli/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
@@ -67,10 +75,6 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
                 "SLURM_LOCALID), or the local rank's entry of --gpus; default: every process drives every visible GPU");
   app->add_flag("--no-host-pairs", o.no_host_pairs,
                 "MPI: skip the host-pair rounds (send/recv between every two hosts at --max-bytes)");
-  app->add_option("--jsonl", o.jsonl,
-                  "MPI: every process also writes its own JSON lines as each case finishes, to FILE with .rank<R> "
-                  "before the extension: a killed job leaves them on disk")
-      ->type_name("FILE");
   app->add_option("--collectives", o.collectives,
                   "all_reduce,all_gather,reduce_scatter,broadcast,alltoall,sendrecv,sendrecv_pairs (default: all)")
       ->delimiter(',');
@@ -103,10 +107,13 @@ CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& o) {
   app->add_flag("--compare-p2p-off", o.compare_p2p_off, "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
   app->add_option("--json", o.json, "write the results to FILE (atomically)");
   add_junit_option(app, o.junit);
+  add_jsonl_option(app, o.jsonl);
   app->add_option("--nccl-log", o.nccl_log, "keep NCCL's INFO log in FILE (default: a temporary file)");
   app->add_flag("--p2p-off-child", o.p2p_off_child)->group("");  // internal, hidden from --help
   app->add_option("--options", o.options_file)->group("");        // internal: the P2P-off child's sweep
   add_gate_options(app, o.gate);
+  add_init_timeout_option(app, o.init_timeout_s);
+  add_exclusive_option(app, o.exclusive);
   // --benchmark_* flags go to Google Benchmark unchanged (checked before anything runs).
   app->allow_extras();
   app->footer(harness::kPassThroughHelp);
@@ -136,7 +143,6 @@ int refuse_without_mpi(const std::string& launch) {
 void check_mpi_options(const NcclCommandOptions& o, const std::string& launch) {
   if (launch.empty()) {
     if (o.rank_per_gpu) throw InputError("--rank-per-gpu: only with --mpi (one GPU per MPI process)");
-    if (!o.jsonl.empty()) throw InputError("--jsonl: nccl writes JSON lines only with --mpi (one file per process)");
     if (o.no_host_pairs) throw InputError("--no-host-pairs: only with --mpi (host pairs are across MPI hosts)");
     return;
   }
@@ -243,7 +249,7 @@ nccl::NcclRun run_p2p_off(const nccl::RunOptions& options, const NcclCommandOpti
     if (b.rfind("--benchmark_format=", 0) != 0) off.benchmark_args.push_back(b);  // the child's stdout is discarded
   }
   nccl::TempPath file("p2pcheck-nccl-p2p-off", ".options.json");
-  write_text_file_atomically(file.path(), nlohmann::json(off).dump(2) + "\n");
+  write_text_file_atomically(file.path(), json_text(nlohmann::json(off)) + "\n");
   return nccl::run_in_child_process({"nccl", "--p2p-off-child", "--options", file.path()});
 }
 
@@ -282,13 +288,31 @@ int run_nccl_command(const NcclCommandOptions& o) {
   if (session) return run_nccl_under_mpi(o, options, *session, launch, started, clock);
 #endif
 
+  const std::unique_ptr<JsonLines> lines = o.p2p_off_child ? nullptr : open_jsonl(o.jsonl);
+  if (lines && lines->to_stdout() && harness::benchmark_owns_stdout(options.benchmark_args))
+    throw InputError("--jsonl - and --benchmark_format both write to standard output: give --jsonl a file");
+  // The first line names the host before anything can hang or fail.
+  const std::string host = this_hostname();
+  if (lines) lines->write(report::jsonl_line("run_start", "nccl", host, utc_now_iso8601(), {{"tool_version", P2P_VERSION}}));
+  const auto end_line = [&](int code, const nlohmann::json& extra) {
+    if (!lines) return code;
+    nlohmann::json r = extra;
+    r["exit_code"] = code;
+    lines->write(report::jsonl_line("run_end", "nccl", host, utc_now_iso8601(), r));
+    return code;
+  };
+
   // The gate, as in front of bench. The P2P-off child measures what its parent's gate let through.
   TopologyAndGate tg;
   if (o.p2p_off_child) {
+    // In a process group of its own (p2p_off.cpp): if the parent ends at once (a second signal),
+    // nothing else would stop this half.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     tg.snapshot = bench::snapshot_from_cuda(bench::discover_devices());
     tg.gate.detail = "judged by the parent run";
   } else {
     const GateFiles gate_files = read_gate_files(o.gate);
+    require_responsive_driver("nccl", o.init_timeout_s);  // a driver that hangs or crashes in cuInit: exit 5 / 3
     bench::require_usable_gpus();  // NoGpuError: one line, exit 3
     tg = load_topology_and_gate("nccl", o.gate, gate_files);
     if (tg.blocked) {
@@ -296,10 +320,30 @@ int run_nccl_command(const NcclCommandOptions& o) {
       // CI still gets its test report: the gate's reasons, the blocking ones failed.
       if (tg.gate.reasons.is_object())
         write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(), this_hostname(), utc_now_iso8601())});
-      return kExitFailed;
+      return end_line(kExitFailed, {{"gate", "block"}});
+    }
+    if (lines && tg.gate.reasons.is_object()) {
+      for (const auto& l : report::gate_lines(tg.gate.reasons.get<topo::GateDecision>(), "nccl", host, utc_now_iso8601()))
+        lines->write(l);
     }
   }
 
+  // The P2P-off child runs inside its parent's check.
+  std::unique_ptr<SharingCheck> sharing;
+  if (!o.p2p_off_child) {
+    std::vector<std::string> all_bus_ids;
+    for (const auto& d : bench::discover_devices().devices) all_bus_ids.push_back(d.pci_bus_id);
+    sharing = std::make_unique<SharingCheck>(measured_bus_ids(all_bus_ids, options.devices), o.exclusive);
+  }
+
+  // SIGINT/SIGTERM: finish the case in progress, keep what was measured (the P2P-off child is
+  // stopped with its parent: same process group, or the signal the parent forwards).
+  const InterruptGuard stop_on_signal;
+  if (lines) {
+    options.on_result = [&lines, &host](const nccl::CollectiveResult& r) {
+      lines->write(report::jsonl_line("nccl_result", "nccl", host, utc_now_iso8601(), nlohmann::json(r)));
+    };
+  }
   nccl::NcclReport report;
   // Before this process loads NCCL: the child must be the first NCCL user of its own process.
   if (o.compare_p2p_off && !o.p2p_off_child) report.p2p_off = run_p2p_off(options, o);
@@ -314,12 +358,14 @@ int run_nccl_command(const NcclCommandOptions& o) {
   progress.out = &std::cerr;
   progress.label = std::string("p2pcheck nccl") + (o.p2p_off_child ? " (P2P off)" : "");
   progress.terminal = ::isatty(STDERR_FILENO) == 1;
-  report.run = nccl::run_nccl_sweep(options, progress);
-  return report_and_judge(o, options, report, tg, started, clock);
+  if (interrupt_signal() == 0) report.run = nccl::run_nccl_sweep(options, progress);
+  const NcclVerdict verdict = report_and_judge(o, options, report, tg, started, clock, sharing.get());
+  return end_line(verdict.exit_code, verdict.summary);
 }
 
-int report_and_judge(const NcclCommandOptions& o, const nccl::RunOptions& options, nccl::NcclReport& report,
-                     const TopologyAndGate& tg, const std::string& started, const RunClock& clock) {
+NcclVerdict report_and_judge(const NcclCommandOptions& o, const nccl::RunOptions& options, nccl::NcclReport& report,
+                             const TopologyAndGate& tg, const std::string& started, const RunClock& clock,
+                             SharingCheck* sharing) {
   std::optional<std::uint64_t> saturation;
   if (!o.saturation_bytes.empty()) saturation = nccl::parse_bytes(o.saturation_bytes, "--saturation-bytes");
   if (!std::isnan(o.min_busbw_gbps) && !o.p2p_off_child) {
@@ -341,11 +387,20 @@ int report_and_judge(const NcclCommandOptions& o, const nccl::RunOptions& option
   }
   tables << nccl::format_verdicts(report.verdicts) << std::flush;
   bench::BenchDocument doc = nccl_document(report, tg, o.gate.skip_gate, started);
+  if (const int sig = interrupt_signal()) {
+    doc.interrupted = interrupt_name(sig) + " after " + std::to_string(report.run.results.size()) +
+                      " results; the rest were not measured";
+    tables << "#   INTERRUPTED: " << doc.interrupted << "\n";
+  }
+  if (sharing) {
+    doc.gpu_sharing = sharing->finish();
+    tables << bench::sharing_warning(*doc.gpu_sharing);
+  }
   const RunResources used = clock.now();
   doc.wall_s = used.wall_s;
   doc.peak_rss_bytes = used.peak_rss_bytes;
   tables << bench::describe_resources(doc) << std::flush;
-  if (!o.json.empty()) write_text_file_atomically(o.json, nlohmann::json(doc).dump(2) + "\n");
+  if (!o.json.empty()) write_text_file_atomically(o.json, json_text(nlohmann::json(doc)) + "\n");
   if (!o.junit.empty()) write_junit(o.junit, report::document_suites(doc, o.json.empty() ? "nccl" : o.json));
 
   // Ranks as processes: a rank that hung (or was killed for silence) is a hang; one that died
@@ -356,9 +411,13 @@ int report_and_judge(const NcclCommandOptions& o, const nccl::RunOptions& option
   const bool failed = any_status(report.run, "wrong") || any_status(report.run, "error") ||
                       (report.p2p_off && (any_status(*report.p2p_off, "wrong") || any_status(*report.p2p_off, "error"))) ||
                       nccl::any_failed(report.verdicts);
-  if (hang) return kExitHang;
-  if (died) return kExitRuntime;
-  return failed ? kExitFailed : kExitOk;
+  const nlohmann::json summary = {{"results", report.run.results.size()},
+                                  {"interrupted", doc.interrupted},
+                                  {"gpu_shared", doc.gpu_sharing ? nlohmann::json(doc.gpu_sharing->shared) : nullptr}};
+  if (const int sig = interrupt_signal()) return {interrupted_exit_code(sig), summary};
+  if (hang) return {kExitHang, summary};
+  if (died) return {kExitRuntime, summary};
+  return {failed ? kExitFailed : kExitOk, summary};
 }
 
 #endif

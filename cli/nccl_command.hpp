@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/driver_preflight.hpp"
 #include "cli/gate_options.hpp"
 
 namespace p2p::cli {
@@ -22,7 +23,6 @@ struct NcclCommandOptions {
   bool mpi = false;
   bool rank_per_gpu = false;   // one GPU per MPI process, chosen by the launcher's local rank
   bool no_host_pairs = false;  // skip the host-pair rounds
-  std::string jsonl;           // MPI: every process's lines as it goes (per-process file)
   std::vector<std::string> collectives;  // empty = all
   std::vector<std::string> dtypes = {"float32"};
   std::string min_bytes = "8";
@@ -35,11 +35,16 @@ struct NcclCommandOptions {
   bool sweep_from_defaults = true;  // none of -b -e -f -n -w --samples given
   bool graph = false;
   double timeout_s = 30.0;
+  double init_timeout_s = kDefaultInitTimeoutS;  // the isolated cuInit preflight
+  bool exclusive = false;                         // refuse to start on a GPU someone else uses
   double min_busbw_gbps = std::numeric_limits<double>::quiet_NaN();  // NaN = not given
   std::string saturation_bytes;  // empty = found per series
   bool compare_p2p_off = false;
   std::string json;
   std::string junit;  // JUnit XML of every result and verdict, "" = none
+  // --jsonl: one line per result as it finishes, "" = none; under MPI every process writes
+  // its own file (FILE with .rank<R> before the extension).
+  std::string jsonl;
   std::string nccl_log;
   std::string buffers = "auto";  // auto | ncclMemAlloc | cudaMalloc
   bool p2p_off_child = false;  // internal: this process is the P2P-off half of a comparison

@@ -121,7 +121,7 @@ int run_nccl_under_mpi(const NcclCommandOptions& o, nccl::RunOptions options, mp
   }
   nccl::NcclReport report;
   report.run = std::move(*outcome.run);
-  const int code = report_and_judge(o, options, report, tg, started, clock);
+  const int code = report_and_judge(o, options, report, tg, started, clock, nullptr).exit_code;
   lines.end(code);
   return code;
 }

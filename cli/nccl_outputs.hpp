@@ -4,6 +4,9 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "cli/gpu_sharing_check.hpp"
 #include "cli/measurement_gate.hpp"
 #include "cli/nccl_command.hpp"
 #include "common/run_resources.hpp"
@@ -16,10 +19,18 @@ class Session;
 
 namespace p2p::cli {
 
-// After the sweep: --min-busbw verdicts, the tables, the results document (--json), JUnit, and
-// the exit code (5 a hang, 4 a rank that died or sent nothing, 1 wrong/error/verdict, else 0).
-int report_and_judge(const NcclCommandOptions& o, const nccl::RunOptions& options, nccl::NcclReport& report,
-                     const TopologyAndGate& tg, const std::string& started_utc, const RunClock& clock);
+struct NcclVerdict {
+  int exit_code = 0;
+  nlohmann::json summary;  // the run_end line's fields: results, interrupted, gpu_shared
+};
+
+// After the sweep: --min-busbw verdicts, the tables, the results document (--json, marked
+// interrupted after SIGINT/SIGTERM and shared when `sharing` saw another user of the GPUs),
+// JUnit, and the exit code (128+N after a signal, 5 a hang, 4 a rank that died or sent
+// nothing, 1 wrong/error/verdict, else 0). `sharing` may be null (MPI runs, the P2P-off child).
+NcclVerdict report_and_judge(const NcclCommandOptions& o, const nccl::RunOptions& options, nccl::NcclReport& report,
+                             const TopologyAndGate& tg, const std::string& started_utc, const RunClock& clock,
+                             SharingCheck* sharing);
 
 // `p2pcheck nccl` under MPI (nccl/mpi_run.hpp): rank 0 judges its host's gate, every process
 // runs its share, rank 0 writes everything the one-host run writes; the others return their

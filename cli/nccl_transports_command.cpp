@@ -7,6 +7,7 @@
 
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
+#include "common/json_text.hpp"
 #include "nccl/transport_report.hpp"
 
 namespace p2p::cli {
@@ -23,7 +24,7 @@ int run_nccl_transports(const NcclTransportsOptions& o) {
   for (const auto& path : o.logs) files.emplace_back(path, read_text_file(path));
   const nccl::TransportReport report = nccl::transport_report(files);
   if (o.format == "json") {
-    std::cout << nlohmann::json(report).dump(2) << "\n";
+    std::cout << json_text(nlohmann::json(report)) << "\n";
   } else {
     std::cout << nccl::format_transport_report(report);
   }

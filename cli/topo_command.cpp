@@ -6,6 +6,7 @@
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "cli/live_topology.hpp"
+#include "common/json_text.hpp"
 #include "topology/diff.hpp"
 #include "topology/gate.hpp"
 #include "topology/discovery/discovery.hpp"
@@ -48,7 +49,7 @@ int run_topo_diff_command(const TopoDiffOptions& opts) {
     j["before"] = opts.inputs[0];
     j["after"] = opts.inputs[1];
     j["gate"] = gate;
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j) << "\n";
   } else {
     std::cout << topo::format_diff_text(d, opts.inputs[0], opts.inputs[1])
               << "\nGate on A with B as the golden topology (gate --input A --expect B):\n"

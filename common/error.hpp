@@ -45,6 +45,12 @@ class HangError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// `--exclusive` and a GPU another process or p2pcheck run is using: exit kExitBusy.
+class BusyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // POSIX calls return -1 and set errno; the wrapper keeps plain ints from matching other overloads.
 struct PosixRc {
   long rc;

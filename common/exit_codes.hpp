@@ -10,6 +10,7 @@ enum ExitCode : int {
   kExitNoGpu = 3,      // no usable GPU: no driver, cuInit failed, no devices, built without CUDA
   kExitRuntime = 4,    // an unexpected library failure (CUDA/NCCL/hwloc/IO) outside any one case
   kExitHang = 5,       // a transfer or collective exceeded its timeout
+  kExitBusy = 6,       // --exclusive: another process or p2pcheck run is on a GPU to be measured
 };
 
 }  // namespace p2p

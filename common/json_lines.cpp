@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "common/error.hpp"
+#include "common/json_text.hpp"
 
 namespace p2p {
 
@@ -22,7 +23,7 @@ JsonLines::~JsonLines() {
 }
 
 void JsonLines::write(const nlohmann::json& line) {
-  const std::string text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const std::string text = json_text(line, -1) + "\n";
   std::lock_guard<std::mutex> lock(mu_);
   if (fd_ < 0) {
     std::cout << text << std::flush;

@@ -17,4 +17,24 @@ class SpawnFileActions {
   posix_spawn_file_actions_t fa_;
 };
 
+// posix_spawn's attributes as a scope. `own_process_group`: the child leads a process group of
+// its own, so a Ctrl-C at the terminal reaches only the parent, which decides what to pass on.
+class SpawnAttributes {
+ public:
+  explicit SpawnAttributes(bool own_process_group) {
+    posix_spawnattr_init(&attr_);
+    if (own_process_group) {
+      posix_spawnattr_setflags(&attr_, POSIX_SPAWN_SETPGROUP);
+      posix_spawnattr_setpgroup(&attr_, 0);
+    }
+  }
+  ~SpawnAttributes() { posix_spawnattr_destroy(&attr_); }
+  SpawnAttributes(const SpawnAttributes&) = delete;
+  SpawnAttributes& operator=(const SpawnAttributes&) = delete;
+  const posix_spawnattr_t* get() const { return &attr_; }
+
+ private:
+  posix_spawnattr_t attr_;
+};
+
 }  // namespace p2p

@@ -1,6 +1,7 @@
 // The CUDA driver API probe. Runs in a child (fork without exec), so it must not rely on
 // anything the parent initialised: it opens its own libcuda and reports through `emit`.
 #include "common/dynamic_library.hpp"
+#include "common/json_text.hpp"
 #include "doctor/driver_api.hpp"
 #include "doctor/facts_json_parts.hpp"
 #include "doctor/probes.hpp"
@@ -11,7 +12,7 @@ namespace {
 
 constexpr std::size_t kProbeAllocBytes = 1 << 20;
 
-void emit_snapshot(const Emit& emit, const CudaProbe& p) { emit(cuda_to_json(p).dump()); }
+void emit_snapshot(const Emit& emit, const CudaProbe& p) { emit(json_text(cuda_to_json(p), -1)); }
 
 void probe_device(const DynamicLibrary& lib, int ordinal, CudaDevice& d) {
   using namespace api;
@@ -49,7 +50,9 @@ void probe_device(const DynamicLibrary& lib, int ordinal, CudaDevice& d) {
   if (release != nullptr) release(dev);
 }
 
-void cuda_child(const std::string& soname, const Emit& emit) {
+// `devices`: also open a context and allocate on each device (the doctor); without it the
+// child stops after cuInit and the device count (the preflight of bench and nccl).
+void cuda_child(const std::string& soname, bool devices, const Emit& emit) {
   using namespace api;
   CudaProbe p;
   p.status = "completed";
@@ -85,6 +88,10 @@ void cuda_child(const std::string& soname, const Emit& emit) {
   int n = 0;
   if (count == nullptr || count(&n) != 0) return;
   p.device_count = n;
+  if (!devices) {
+    emit_snapshot(emit, p);
+    return;
+  }
   for (int i = 0; i < n; ++i) {
     p.detail = "stopped while probing CUDA device " + std::to_string(i);
     p.devices.emplace_back();
@@ -104,7 +111,11 @@ CudaProbe cuda_probe_from(const IsolatedResult& r) {
 }
 
 CudaProbe probe_cuda(int timeout_ms, const std::string& soname) {
-  return cuda_probe_from(run_isolated([&soname](const Emit& emit) { cuda_child(soname, emit); }, timeout_ms));
+  return cuda_probe_from(run_isolated([&soname](const Emit& emit) { cuda_child(soname, true, emit); }, timeout_ms));
+}
+
+CudaProbe probe_cuda_init(int timeout_ms, const std::string& soname) {
+  return cuda_probe_from(run_isolated([&soname](const Emit& emit) { cuda_child(soname, false, emit); }, timeout_ms));
 }
 
 }  // namespace p2p::doctor

@@ -5,6 +5,7 @@
 #include <cerrno>
 
 #include "common/dynamic_library.hpp"
+#include "common/json_text.hpp"
 #include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
 #include "doctor/driver_api.hpp"
@@ -86,7 +87,7 @@ void nvml_child(const std::string& soname, const Emit& emit) {
   if (!lib.loaded()) {
     p.status = "library_missing";
     p.detail = lib.error();
-    emit(nvml_to_json(p).dump());
+    emit(json_text(nvml_to_json(p), -1));
     return;
   }
   const Nvml nv(lib);
@@ -97,14 +98,14 @@ void nvml_child(const std::string& soname, const Emit& emit) {
   if (init == nullptr) {
     p.status = "failed";
     p.detail = soname + " has no nvmlInit";
-    emit(nvml_to_json(p).dump());
+    emit(json_text(nvml_to_json(p), -1));
     return;
   }
   p.detail = "stopped inside nvmlInit";
-  emit(nvml_to_json(p).dump());
+  emit(json_text(nvml_to_json(p), -1));
   p.init_result = init();
   p.detail.clear();
-  emit(nvml_to_json(p).dump());
+  emit(json_text(nvml_to_json(p), -1));
   if (*p.init_result != 0) return;
   char version[96] = {};
   if (const auto f = nv.fn<nvmlSystemGetDriverVersion_t>("nvmlSystemGetDriverVersion"); f != nullptr && f(version, sizeof version - 1) == 0)
@@ -116,14 +117,14 @@ void nvml_child(const std::string& soname, const Emit& emit) {
   auto count_fn = nv.fn<nvmlDeviceGetCount_t>("nvmlDeviceGetCount_v2");
   const auto handle_fn = nv.fn<nvmlDeviceGetHandleByIndex_t>("nvmlDeviceGetHandleByIndex_v2");
   if (count_fn == nullptr || handle_fn == nullptr || count_fn(&count) != 0) {
-    emit(nvml_to_json(p).dump());
+    emit(json_text(nvml_to_json(p), -1));
     return;
   }
   p.device_count = static_cast<int>(count);
   std::vector<nvmlDevice_t> handles;
   for (unsigned int i = 0; i < count; ++i) {
     p.detail = "stopped while probing NVML device " + std::to_string(i);
-    emit(nvml_to_json(p).dump());
+    emit(json_text(nvml_to_json(p), -1));
     nvmlDevice_t h = nullptr;
     NvmlDevice d;
     d.index = static_cast<int>(i);
@@ -148,7 +149,7 @@ void nvml_child(const std::string& soname, const Emit& emit) {
     }
   }
   p.detail.clear();
-  emit(nvml_to_json(p).dump());
+  emit(json_text(nvml_to_json(p), -1));
 }
 
 }  // namespace
@@ -170,7 +171,7 @@ std::map<std::string, std::string> probe_opens(const std::vector<std::string>& p
           const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
           results[path] = fd >= 0 ? std::string("ok") : errno_name(errno);
           if (fd >= 0) ::close(fd);
-          emit(results.dump());
+          emit(json_text(results, -1));
         }
       },
       timeout_ms);

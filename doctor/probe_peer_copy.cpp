@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/dynamic_library.hpp"
+#include "common/json_text.hpp"
 #include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
 #include "doctor/driver_api.hpp"
@@ -302,7 +303,7 @@ void check_pair(const Api& api, const Gpu& s, const Gpu& d, PeerCopyPair& p) {
   for (const auto& n : notes) p.detail += (p.detail.empty() ? "" : "; ") + n;
 }
 
-void emit_snapshot(const Emit& emit, const PeerCopyProbe& p) { emit(peer_copy_to_json(p).dump()); }
+void emit_snapshot(const Emit& emit, const PeerCopyProbe& p) { emit(json_text(peer_copy_to_json(p), -1)); }
 
 void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
   PeerCopyProbe p;

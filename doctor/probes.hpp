@@ -1,5 +1,5 @@
-// Live probes of the driver, each in its own forked child (isolated.hpp). Only the live
-// collector calls these, and only when the root is "/".
+// Live probes of the driver, each in its own forked child (isolated.hpp). The live collector
+// calls these (only when the root is "/"), and bench and nccl call probe_cuda_init first.
 #pragma once
 
 #include <map>
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/sharing.hpp"
 #include "doctor/facts.hpp"
 #include "doctor/isolated.hpp"
 
@@ -16,6 +17,9 @@ namespace p2p::doctor {
 // capability), and per device a primary context and a 1 MiB allocation.
 // `soname` is for tests, which load a stand-in library; the doctor always uses the default.
 CudaProbe probe_cuda(int timeout_ms, const std::string& soname = "libcuda.so.1");
+// The same child, stopped after cuInit and cuDeviceGetCount: what bench and nccl run before
+// their own process touches the driver (preflight.hpp judges it).
+CudaProbe probe_cuda_init(int timeout_ms, const std::string& soname = "libcuda.so.1");
 
 // libnvidia-ml.so.1: init, versions, per device identity/link/BAR1/modes/GSP/fabric, and the
 // P2P status of every pair.
@@ -35,6 +39,13 @@ std::optional<std::vector<std::vector<std::string>>> probe_nvlink_remotes(const 
 // healthy GPU.
 PeerCopyProbe probe_peer_copy(int timeout_ms, int logical_gpus = 0, const std::string& soname = "libcuda.so.1");
 PeerCopyProbe peer_copy_probe_from(const IsolatedResult& r);
+
+// NVML's compute and graphics processes and the utilisation of each GPU (by PCI bus id), for
+// the sharing check of bench and nccl (bench/sharing.hpp); names are left for the caller.
+// nullopt where NVML is missing, fails to initialise, hangs or crashes.
+std::optional<std::vector<bench::GpuActivity>> probe_gpu_activity(const std::vector<std::string>& bus_ids,
+                                                                   int timeout_ms,
+                                                                   const std::string& soname = "libnvidia-ml.so.1");
 
 // open(O_RDWR) of each path in a child: path -> "ok" or the errno name ("EPERM").
 std::map<std::string, std::string> probe_opens(const std::vector<std::string>& paths, int timeout_ms);

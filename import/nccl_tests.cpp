@@ -1,9 +1,12 @@
 #include "import/nccl_tests.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/json_util.hpp"
 #include "import/text_lines.hpp"
 #include "nccl/results.hpp"
 
@@ -51,6 +54,29 @@ std::optional<double> number_or_na(const std::string& t, bool& ok) {
   return v;
 }
 
+// A size or element count as printed: a whole number 0..kMaxDocumentBytes. Anything else
+// ("1e400", "-5", "2.5") is a mangled row; casting it would be undefined behaviour.
+std::optional<std::uint64_t> whole_number(double v) {
+  if (!std::isfinite(v) || v < 0 || v > static_cast<double>(kMaxDocumentBytes) || v != std::floor(v)) return std::nullopt;
+  return static_cast<std::uint64_t>(v);
+}
+
+std::optional<std::uint64_t> whole_number(const std::string& t) {
+  const auto v = parse_number(t);
+  return v ? whole_number(*v) : std::nullopt;
+}
+
+// The same from the JSON output: `key` of `j` as an integer 0..hi (0 when absent).
+template <class T>
+T json_whole_number(const nlohmann::json& j, const char* key, T hi, const std::string& source) {
+  if (!j.contains(key)) return 0;
+  try {
+    return checked_integer<T>(j.at(key), key, 0, hi);
+  } catch (const InputError& e) {
+    throw not_nccl_tests(source, e.what());
+  }
+}
+
 void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTestsRun& run, const std::string& source,
               std::size_t line_no) {
   const std::size_t needed = c.lead() + 2 * c.group();
@@ -59,11 +85,12 @@ void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTest
                                      std::to_string(tokens.size()) + " fields, " + std::to_string(needed) +
                                      " expected (cut or mangled)");
   NcclTestsRow base;
-  const auto size = parse_number(tokens[0]);
-  const auto count = parse_number(tokens[1]);
-  if (!size || !count) throw not_nccl_tests(source, "line " + std::to_string(line_no) + ": size and count must be numbers");
-  base.size_bytes = static_cast<std::uint64_t>(*size);
-  base.count = static_cast<std::uint64_t>(*count);
+  const auto size = whole_number(tokens[0]);
+  const auto count = whole_number(tokens[1]);
+  if (!size || !count)
+    throw not_nccl_tests(source, "line " + std::to_string(line_no) + ": size and count must be whole numbers");
+  base.size_bytes = *size;
+  base.count = *count;
   base.type = tokens[2];
   base.redop = tokens[3];
   if (c.root) {
@@ -182,8 +209,8 @@ NcclTestsOutput parse_json(const std::string& text, const std::string& source, c
     run.collective = collective_of_program(doc.at("args")[0].get<std::string>());
   const nlohmann::json* config = doc.contains("config") ? &doc.at("config") : nullptr;
   if (config && config->is_object()) {
-    run.iterations = config->value("iterations", 0);
-    run.warmup_iterations = config->value("warmup_iters", 0);
+    run.iterations = json_whole_number(*config, "iterations", std::numeric_limits<int>::max(), source);
+    run.warmup_iterations = json_whole_number(*config, "warmup_iters", std::numeric_limits<int>::max(), source);
     if (config->contains("devices") && config->at("devices").is_array()) {
       for (const auto& d : config->at("devices")) {
         run.devices.push_back(d.value("device_info", std::string()));
@@ -194,8 +221,9 @@ NcclTestsOutput parse_json(const std::string& text, const std::string& source, c
   if (!doc.at("results").is_array()) throw not_nccl_tests(source, "\"results\" is not a list");
   for (const auto& r : doc.at("results")) {
     NcclTestsRow base;
-    base.size_bytes = r.value("size", std::uint64_t{0});
-    base.count = r.value("count", std::uint64_t{0});
+    if (!r.is_object()) throw not_nccl_tests(source, "a \"results\" entry is not an object");
+    base.size_bytes = json_whole_number(r, "size", kMaxDocumentBytes, source);
+    base.count = json_whole_number(r, "count", kMaxDocumentBytes, source);
     base.type = r.value("type", std::string());
     base.redop = r.value("redop", std::string());
     const int root = std::atoi(trim(r.value("root", std::string("-1"))).c_str());
@@ -216,7 +244,7 @@ NcclTestsOutput parse_json(const std::string& text, const std::string& source, c
   if (doc.contains("average_bus_bandwidth") && doc.at("average_bus_bandwidth").is_object())
     run.avg_busbw_gbps = json_opt(doc.at("average_bus_bandwidth"), "bandwidth");
   if (doc.contains("out_of_bounds") && doc.at("out_of_bounds").is_object())
-    run.out_of_bounds = doc.at("out_of_bounds").value("count", 0);
+    run.out_of_bounds = json_whole_number(doc.at("out_of_bounds"), "count", std::numeric_limits<int>::max(), source);
   if (run.rows.empty()) throw not_nccl_tests(source, "\"results\" holds no row");
   if (run.collective.empty()) throw not_nccl_tests(source, "the output does not name its collective: give --collective");
   out.runs.push_back(std::move(run));
@@ -291,7 +319,8 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
       c.time_us = row.time_us;
       c.algbw_gbps = row.algbw_gbps;
       c.busbw_gbps = row.busbw_gbps;
-      if (!r.wrong_is_error_magnitude && row.wrong) c.wrong_elements = static_cast<std::uint64_t>(*row.wrong);
+      // A #wrong that is no count (negative, fractional, 1e300: a mangled file) is left null.
+      if (!r.wrong_is_error_magnitude && row.wrong) c.wrong_elements = whole_number(*row.wrong);
       if (c.wrong_elements && *c.wrong_elements > 0) {
         c.status = "wrong";
         c.detail = std::to_string(*c.wrong_elements) + " wrong elements (nccl-tests #wrong)";

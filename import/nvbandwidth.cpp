@@ -96,7 +96,9 @@ NvbandwidthOutput parse_text(const std::string& text, const std::string& source)
       out.version = trim(t.substr(20));
       saw_version = true;
     } else if (starts_with(t, "CUDA Runtime Version:")) {
-      if (auto v = parse_number(trim(t.substr(21)))) out.cuda_runtime_version = static_cast<int>(*v);
+      // An encoded version (13000): a plausible whole number or none (no cast of 1e300 to int).
+      const auto v = parse_number(trim(t.substr(21)));
+      if (v && *v >= 0 && *v <= 1e6 && *v == static_cast<int>(*v)) out.cuda_runtime_version = static_cast<int>(*v);
     } else if (starts_with(t, "Driver Version:")) {
       out.driver_version = trim(t.substr(15));
     } else if (starts_with(t, "Device ") && t.find(": ") != std::string::npos) {

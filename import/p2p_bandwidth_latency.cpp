@@ -67,7 +67,12 @@ P2pBandwidthLatencyOutput parse_p2p_bandwidth_latency(const std::string& text, c
       i = read_block(lines, i + 1, n, m, source);
       for (const auto& row : m.cells) {
         std::vector<int> r;
-        for (double v : row) r.push_back(static_cast<int>(v));
+        for (double v : row) {
+          // 1: peer access, 0: none. Anything else is a mangled cell (and casting 1e300 to int
+          // would be undefined behaviour).
+          if (v != 0 && v != 1) throw not_sample(source, "P2P Connectivity Matrix: a cell that is neither 0 nor 1");
+          r.push_back(v == 1 ? 1 : 0);
+        }
         out.connectivity.push_back(std::move(r));
       }
       continue;

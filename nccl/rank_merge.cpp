@@ -222,4 +222,19 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
   return out;
 }
 
+std::vector<MergedCase> cases_every_rank_finished(const std::vector<MergeCase>& plan, const std::vector<RankLog>& logs,
+                                                  const std::vector<MergedCase>& merged) {
+  std::vector<MergedCase> out;
+  for (const MergedCase& m : merged) {
+    const MergeCase& c = plan.at(static_cast<std::size_t>(m.index));
+    const bool all = std::all_of(c.participants.begin(), c.participants.end(), [&](int r) {
+      const RankLog* l = log_of(logs, r);
+      return l != nullptr && std::any_of(l->cases.begin(), l->cases.end(),
+                                         [&](const RankCaseLine& line) { return line.case_name == c.name; });
+    });
+    if (all) out.push_back(m);
+  }
+  return out;
+}
+
 }  // namespace p2p::nccl

@@ -104,6 +104,11 @@ int status_severity(const std::string& status);
 MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<RankLog>& logs,
                           const std::vector<RankExit>& exits);
 
+// The merged cases that every participating rank reported a line for (a stopped run drops
+// the case in progress, which some ranks had not finished).
+std::vector<MergedCase> cases_every_rank_finished(const std::vector<MergeCase>& plan, const std::vector<RankLog>& logs,
+                                                  const std::vector<MergedCase>& merged);
+
 // "killed by signal 9", "exited with code 4 without its final line", "killed by p2pcheck: ...",
 // "sent no result (...)".
 std::string describe_exit(const RankExit& e, const RankLog& log);

@@ -1,6 +1,7 @@
 #include "nccl/rank_process.hpp"
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -86,6 +87,10 @@ int run_rank_process(const std::string& job_path, int rank) {
 
   LineFile out(rank_results_path(job.work_dir, rank));
   stop_on_sigterm();
+  // A parent that ended at once (a second SIGINT/SIGTERM, a SIGKILL) takes its ranks with it:
+  // with no one left to merge their lines, they would only hold the GPU.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() == 1) return kExitRuntime;  // it ended before we asked
   return run_rank_sweep(o, start, largest_per_operation(plan), one_case_per_step(plan),
                         [&out](const std::string& line) { out.write(line); }, hooks);
 }

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "common/file_io.hpp"
+#include "common/interrupt.hpp"
 #include "common/spawn_actions.hpp"
 #include "nccl/clique.hpp"
 #include "nccl/rank_process.hpp"
@@ -109,13 +110,14 @@ std::vector<RankChild> spawn_ranks(int nranks, const std::function<std::vector<s
 }
 
 void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir, std::chrono::duration<double> timeout,
-                 std::size_t plan_size, const Progress& progress) {
+                 std::size_t plan_size, const Progress& progress, const std::function<void()>& on_news) {
   using Clock = std::chrono::steady_clock;
   auto last_news = Clock::now();
   bool someone_died = false;
   std::size_t shown = 0;
   for (;;) {
     bool any_running = false;
+    bool news = false;
     for (RankChild& c : children) {
       if (!c.running) continue;
       int status = 0;
@@ -142,6 +144,7 @@ void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir, 
       if (size == c.reported_bytes) continue;
       c.reported_bytes = size;
       last_news = Clock::now();
+      news = true;
       if (progress.out == nullptr) continue;
       const RankLog log = parse_rank_log(c.exit.rank, try_read_text_file(path).value_or(""));
       if (log.cases.empty() || static_cast<std::size_t>(log.cases.back().index) < shown) continue;
@@ -150,10 +153,14 @@ void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir, 
                     << "] " << log.cases.back().case_name << " (" << children.size() << " rank processes)"
                     << (progress.terminal ? "" : "\n") << std::flush;
     }
+    if (news && on_news) on_news();
     if (!any_running) break;
     const Seconds allowed = timeout + (someone_died ? kAfterDeathGrace : kSilenceFloor);
-    if (Clock::now() - last_news > allowed) {
-      const std::string why = "no rank reported anything for " + seconds_text(allowed);
+    const int stop = interrupt_signal();
+    if (stop != 0 || Clock::now() - last_news > allowed) {
+      // Stopped by the user: every rank ends now; the cases all of them finished are kept.
+      const std::string why =
+          stop != 0 ? "stopped on " + interrupt_name(stop) : "no rank reported anything for " + seconds_text(allowed);
       for (RankChild& c : children) {
         if (!c.running) continue;
         ::kill(c.exit.pid, SIGKILL);

@@ -8,6 +8,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/file_io.hpp"
+#include "common/interrupt.hpp"
 #include "harness/google_benchmark.hpp"
 #include "nccl/harness.hpp"
 #include "nccl/nccl_env.hpp"
@@ -156,6 +157,7 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
     run.environment.buffer_allocator = buffers->allocator;
     // As nccl-tests: every operation once at its largest size before anything is timed.
     for (const PlannedCase& c : largest_per_operation(plan)) {
+      if (interrupt_signal() != 0) break;
       try {
         if (!warm_up(**clique, *buffers, c.op, c.shape, o.measure)) break;  // aborted: the cases rebuild it
       } catch (const ApiError&) {
@@ -164,6 +166,12 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
       }
     }
     register_nccl_benchmarks(plan, timing_groups(o.measure), [&, clique, buffers](const PlannedCase& c) {
+      if (interrupt_signal() != 0) {  // stopping: nothing more is measured, nothing is recorded
+        MeasuredCase skipped;
+        skipped.result.status = "interrupted";
+        skipped.result.detail = "not measured";
+        return skipped;
+      }
       std::unique_ptr<Clique>& current = *clique;
       if (current->aborted()) {
         current.reset();  // an aborted clique is finished with before the next one starts
@@ -181,6 +189,7 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
         current->abort();
       }
       run.results.push_back(make_result(c, n, m, o));
+      if (o.on_result) o.on_result(run.results.back());
       return MeasuredCase{run.results.back(), m.sample_us};
     });
     harness::run_registered_benchmarks(o.benchmark_args, plan.size(),

@@ -39,6 +39,9 @@ struct RunOptions {
   // Test hook, called before each measurement with the clique it will run on. Not serialised:
   // rank processes never run it.
   std::function<void(Clique&, const PlannedCase&)> before_case;
+  // Called with each result as its case finishes (`nccl --jsonl`); not serialised. With rank
+  // processes, once every participating rank has reported the case (in the order they finish).
+  std::function<void(const CollectiveResult&)> on_result;
 };
 
 // The default sweep for ranks that share a GPU. Their kernels take turns on it, so every
@@ -56,6 +59,9 @@ struct Progress {
   bool terminal = false;  // rewrite one line in place
 };
 
+// A SIGINT/SIGTERM caught by an InterruptGuard (common/interrupt.hpp) stops the sweep after the
+// case in progress: later cases are neither measured nor recorded, and rank processes are
+// stopped, keeping the cases every participating rank finished.
 // NoGpuError when NCCL cannot be loaded or no CUDA device is usable; InputError for devices
 // that do not exist or a bad --benchmark_* flag. Must be the first NCCL use in the process
 // (NCCL reads its environment once). With `rank_processes`, or more ranks than devices, the

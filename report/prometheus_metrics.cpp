@@ -15,6 +15,7 @@ struct GpuLabels {
   std::string gpu;  // "3", or the endpoint's own label when it is not a GPU
   std::string pci_bus_id;
   std::string model;
+  std::string uuid;  // "" where the document has none (older runs): the label is then left out
 };
 
 class GpuIndex {
@@ -28,6 +29,7 @@ class GpuIndex {
     if (const auto it = by_label_.find(endpoint); it != by_label_.end()) {
       l.pci_bus_id = it->second->pci_bus_id;
       l.model = it->second->name;
+      l.uuid = it->second->uuid.value_or("");
     }
     return l;
   }
@@ -38,6 +40,12 @@ class GpuIndex {
 
 bool is_gpu(const std::string& endpoint) { return endpoint.rfind("gpu", 0) == 0; }
 
+// dcgm-exporter's labels of one GPU: Hostname, gpu, pci_bus_id, modelName and UUID (the label
+// DCGM series are most reliably joined on; an empty one, from an older document, is left out).
+Labels gpu_labels(const std::string& host, const GpuLabels& g) {
+  return {{"Hostname", host}, {"gpu", g.gpu}, {"pci_bus_id", g.pci_bus_id}, {"modelName", g.model}, {"UUID", g.uuid}};
+}
+
 // A figure is filed under its GPU end: the source when it is a GPU ("from_gpu"), else the
 // destination ("to_gpu"); peer_gpu is the other end, so host->gpu0 and gpu0->host of one case
 // stay two series.
@@ -46,10 +54,11 @@ Labels figure_labels(const std::string& host, const GpuIndex& gpus, const std::s
   const bool from = is_gpu(src) || !is_gpu(dst);
   const GpuLabels g = gpus.of(from ? src : dst);
   const std::string peer = from ? dst : src;
-  return {{"Hostname", host},        {"gpu", g.gpu},
-          {"pci_bus_id", g.pci_bus_id}, {"modelName", g.model},
-          {"peer_gpu", is_gpu(peer) ? peer.substr(3) : peer}, {"direction", from ? "from_gpu" : "to_gpu"},
-          {"case", case_name}};
+  Labels l = gpu_labels(host, g);
+  l.emplace_back("peer_gpu", is_gpu(peer) ? peer.substr(3) : peer);
+  l.emplace_back("direction", from ? "from_gpu" : "to_gpu");
+  l.emplace_back("case", case_name);
+  return l;
 }
 
 void declare_all(Exposition& e) {
@@ -93,8 +102,9 @@ void add_bench(Exposition& e, const bench::BenchDocument& d) {
     ++by_status[r.status];
     // Latency is the GPU's load from the peer's memory: always filed under the loading GPU.
     const GpuLabels g = gpus.of(r.src);
-    const Labels l = {{"Hostname", d.hostname}, {"gpu", g.gpu}, {"pci_bus_id", g.pci_bus_id}, {"modelName", g.model},
-                      {"peer_gpu", is_gpu(r.dst) ? r.dst.substr(3) : r.dst}, {"case", r.case_name}};
+    Labels l = gpu_labels(d.hostname, g);
+    l.emplace_back("peer_gpu", is_gpu(r.dst) ? r.dst.substr(3) : r.dst);
+    l.emplace_back("case", r.case_name);
     if (r.status == "ok" && r.median_ns) e.add("p2pcheck_latency_seconds", l, *r.median_ns * 1e-9);
   }
   if (d.written_by != "nccl") {

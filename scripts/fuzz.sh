@@ -27,6 +27,10 @@ declare -A seeds=(
   [results_document]="fuzz/seeds/results_document"
   [nccl_log]="nccl/tests/fixtures"
   [hwloc_xml_in_process]="topology/tests/fixtures"
+  [nvidia_smi_topo]="fuzz/seeds/nvidia_smi_topo import/tests/fixtures"
+  [nvbandwidth]="import/tests/fixtures"
+  [nccl_tests]="import/tests/fixtures"
+  [p2p_bandwidth_latency]="import/tests/fixtures"
 )
 # Target -> libFuzzer options of its own.
 declare -A options=(
@@ -40,6 +44,10 @@ declare -A options=(
   # by this target within seconds) and leaks objects on others, so it only hunts for such
   # inputs and runs only when named.
   [hwloc_xml_in_process]="-dict=fuzz/dicts/hwloc_xml.dict -detect_leaks=0"
+  [nvidia_smi_topo]=""
+  [nvbandwidth]="-dict=fuzz/dicts/json.dict"
+  [nccl_tests]="-dict=fuzz/dicts/json.dict"
+  [p2p_bandwidth_latency]=""
 )
 # Target -> how many times SECONDS it runs. hwloc_xml forks a child per input (hwloc reads in it,
 # as in p2pcheck), 10-100x slower than the JSON readers; nccl_log runs std::regex per line. With
@@ -49,7 +57,8 @@ declare -A scale=([hwloc_xml]=6 [nccl_log]=2)
 # costs per byte: smaller inputs, more of them.
 declare -A max_len=([nccl_log]=16384)
 # The slowest first, so that the others share the remaining CPUs meanwhile.
-ci_targets=(hwloc_xml topology_snapshot_json policy_json doctor_facts_json results_document nccl_log)
+ci_targets=(hwloc_xml topology_snapshot_json policy_json doctor_facts_json results_document nccl_log nvidia_smi_topo
+  nvbandwidth nccl_tests p2p_bandwidth_latency)
 targets=("$@")
 ((${#targets[@]})) || targets=("${ci_targets[@]}")
 for t in "${targets[@]}"; do

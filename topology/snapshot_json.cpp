@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "common/error.hpp"
+#include "common/json_text.hpp"
 #include "common/json_util.hpp"
 #include "topology/classify.hpp"
 #include "topology/environment.hpp"
@@ -224,6 +225,6 @@ TopologySnapshot snapshot_from_json(const json& j, const std::string& source) {
   }
 }
 
-std::string snapshot_to_json_text(const TopologySnapshot& t) { return json(t).dump(2) + "\n"; }
+std::string snapshot_to_json_text(const TopologySnapshot& t) { return json_text(json(t)) + "\n"; }
 
 }  // namespace p2p::topo

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "common/error.hpp"
 
 namespace {
@@ -289,6 +291,57 @@ TEST(Results, NumbersOutOfRangeAreBadInputNamingTheKey) {
   json largest = good;
   largest["bandwidth"][0]["bytes"] = 1ull << 62;
   EXPECT_EQ(bench_document_from_json(largest, "run.json").bandwidth[0].bytes, 1ull << 62);
+}
+
+}  // namespace
+
+namespace {
+
+using namespace p2p::bench;
+using nlohmann::json;
+
+TEST(Results, GpuUuidIsWrittenAsNvidiaSmiPrintsIt) {
+  const unsigned char bytes[16] = {0x5a, 0x3c, 0x0f, 0x1e, 0x00, 0x11, 0x22, 0x33,
+                                   0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xff};
+  EXPECT_EQ(gpu_uuid_text(bytes), "GPU-5a3c0f1e-0011-2233-4455-66778899aaff");
+}
+
+TEST(Results, GpuUuidAndSharingRoundTripAndOlderDocumentsReadWithout) {
+  BenchDocument d;
+  GpuRecord g;
+  g.cuda_ordinal = 0;
+  g.pci_bus_id = "0000:41:00.0";
+  g.uuid = "GPU-5a3c0f1e-0011-2233-4455-66778899aaff";
+  d.gpus = {g};
+  SharingRecord s;
+  s.shared = true;
+  s.checked = {"nvml", "locks"};
+  s.notes = {"before: 0000:41:00.0: pid 4242 (python3, compute)"};
+  s.other_pids = {4242};
+  d.gpu_sharing = s;
+  json j = d;
+  EXPECT_EQ(j.at("gpus").at(0).at("uuid"), "GPU-5a3c0f1e-0011-2233-4455-66778899aaff");
+  EXPECT_EQ(j.at("gpu_sharing").at("shared"), true);
+  const BenchDocument back = bench_document_from_json(json::parse(j.dump()), "run.json");
+  EXPECT_EQ(back.gpus[0].uuid, g.uuid);
+  ASSERT_TRUE(back.gpu_sharing.has_value());
+  EXPECT_EQ(back.gpu_sharing->other_pids, std::vector<long>{4242});
+  EXPECT_EQ(json(back), j);
+
+  // A document written before either field: no uuid key, no gpu_sharing key.
+  j.at("gpus").at(0).erase("uuid");
+  j.erase("gpu_sharing");
+  const BenchDocument old = bench_document_from_json(json::parse(j.dump()), "old.json");
+  EXPECT_FALSE(old.gpus[0].uuid.has_value());
+  EXPECT_FALSE(old.gpu_sharing.has_value());
+}
+
+TEST(Results, AKeptH200DocumentStillReads) {
+  const json j = json::parse(std::ifstream(std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json"));
+  const BenchDocument d = bench_document_from_json(j, "h200-bench.json");
+  ASSERT_FALSE(d.gpus.empty());
+  EXPECT_FALSE(d.gpus[0].uuid.has_value());
+  EXPECT_FALSE(d.gpu_sharing.has_value());
 }
 
 }  // namespace

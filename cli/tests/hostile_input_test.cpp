@@ -156,3 +156,34 @@ TEST_F(Hostile, NumbersOutOfRangeInADocumentAreExitTwo) {
 }
 
 }  // namespace
+
+namespace {
+
+// A name with a byte that is not UTF-8 (0xff in a NIC's column of a pasted nvidia-smi capture)
+// is written as `\xFF` in the JSON, never a failed run; where the reader itself refuses such a
+// file (hwloc's XML parser), the one-line error names it.
+TEST_F(Hostile, InvalidUtf8InACaptureIsEscapedInTopoJson) {
+  std::string capture = p2p::read_text_file(std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/dgx-a100-nv12-topo.txt");
+  for (auto at = capture.find("mlx5_0"); at != std::string::npos; at = capture.find("mlx5_0", at))
+    capture.replace(at, 6, "mlx5_\xFF");
+  std::ofstream(path("bad-topo.txt"), std::ios::binary) << capture;
+  const CliResult r = run("topo --input " + path("bad-topo.txt") + " --format json --save " + path("saved.json"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_NE(j.dump().find("mlx5_\\\\xFF"), std::string::npos) << r.out.substr(0, 2000);
+  EXPECT_TRUE(nlohmann::json::parse(p2p::read_text_file(path("saved.json"))).is_object());
+}
+
+TEST_F(Hostile, InvalidUtf8InHwlocXmlIsOneLineNamingTheFile) {
+  std::string xml = p2p::read_text_file(kFixtures + "h200-vm.xml");
+  const auto at = xml.find("NVIDIA H200");
+  ASSERT_NE(at, std::string::npos);
+  xml.insert(at + 11, "\xFF");
+  std::ofstream(path("bad.xml"), std::ios::binary) << xml;
+  const CliResult r = run("topo --input " + path("bad.xml") + " --format json");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(path("bad.xml")), std::string::npos) << r.err;
+}
+
+}  // namespace

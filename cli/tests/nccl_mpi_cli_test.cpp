@@ -58,7 +58,7 @@ TEST(NcclMpiCli, ALauncherWithoutMpiInTheBuildIsRefusedNotRunNTimes) {
 }
 
 TEST(NcclMpiCli, OptionsOfTheOtherSideAreRefusedInOneLine) {
-  for (const char* args : {" nccl --rank-per-gpu", " nccl --jsonl /tmp/never.jsonl", " nccl --no-host-pairs",
+  for (const char* args : {" nccl --rank-per-gpu", " nccl --no-host-pairs",
                            " nccl --mpi --ranks 2", " nccl --mpi --rank-processes", " nccl --mpi --compare-p2p-off",
                            " nccl --mpi --jsonl -"}) {
     const auto r = run_captured(exe() + args + kTiny);

@@ -145,3 +145,44 @@ TEST_F(DoctorCli, RootAndFactsTogetherAreRefused) {
 }
 
 }  // namespace
+
+namespace {
+
+// Strings the doctor collects are bytes; JSON must be UTF-8. A byte that is not (0xff in an
+// environment variable, in a GPU model name read under --root) is written as `\xFF`, never
+// a failed run.
+class DoctorCliBytes : public DoctorCli {};
+
+TEST_F(DoctorCliBytes, AnEnvironmentVariableWithByteFFIsEscapedInJsonAndSavedFacts) {
+  const CliRun r = p2p::testing::run_captured(std::string("env NCCL_SOCKET_IFNAME=$(printf 'eth\\377') '") +
+                                              P2PCHECK_BINARY + "' doctor --format json --save-facts " + path("facts.json"));
+  EXPECT_NE(r.exit_code, 4) << r.err;
+  EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+  EXPECT_TRUE(nlohmann::json::parse(r.out).is_object());
+  EXPECT_NE(r.out.find("eth\\\\xFF"), std::string::npos) << "the escaped value, as JSON writes its backslash";
+  const auto facts = nlohmann::json::parse(p2p::read_text_file(path("facts.json")));
+  EXPECT_EQ(facts.at("env").at("NCCL_SOCKET_IFNAME"), "eth\\xFF");
+  // The saved facts replay: the escaped value is an ordinary string now.
+  const CliRun replay = run("--facts " + path("facts.json") + " --format json");
+  EXPECT_NE(replay.exit_code, 4) << replay.err;
+  EXPECT_TRUE(nlohmann::json::parse(replay.out).is_object());
+}
+
+TEST_F(DoctorCliBytes, AGpuNameWithInvalidUtf8UnderRootIsEscaped) {
+  const fs::path root = dir_ / "root";
+  fs::copy(fixture("roots/lxc-blackwell"), root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  const fs::path info = root / "proc/driver/nvidia/gpus/0000:41:00.0/information";
+  fs::remove(info);
+  std::ofstream(info) << "Model: \t\t NVIDIA \xC3\x28 Bad\xFF Name\nDevice Minor: \t 0\n";
+  fs::create_directories(root / "proc/self");
+  std::ofstream(root / "proc/self/environ", std::ios::binary) << std::string("CUDA_VISIBLE_DEVICES=0\xFE") << '\0';
+  const CliRun r = run("--root " + root.string() + " --format json --save-facts " + path("facts.json"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
+  const auto facts = nlohmann::json::parse(p2p::read_text_file(path("facts.json")));
+  EXPECT_NE(facts.dump().find("NVIDIA \\\\xC3( Bad\\\\xFF Name"), std::string::npos) << facts.dump();
+  EXPECT_EQ(facts.at("env").at("CUDA_VISIBLE_DEVICES"), "0\\xFE");
+  EXPECT_TRUE(nlohmann::json::parse(r.out).is_object());
+}
+
+}  // namespace

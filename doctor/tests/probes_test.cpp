@@ -20,6 +20,8 @@ class Probes : public ::testing::Test {
     ::unsetenv("P2P_FAKE_PEER");
     ::unsetenv("P2P_FAKE_MODULE");
     ::unsetenv("P2P_DOCTOR_PEER_COPY_FAULT");
+    ::unsetenv("P2P_FAKE_NVML_PROCS");
+    ::unsetenv("P2P_FAKE_NVML_UTIL");
   }
 };
 
@@ -62,6 +64,48 @@ TEST_F(Probes, ADriverThatHangsInsideCuInitIsCutOff) {
   const CudaProbe p = probe_cuda(500, P2P_FAKE_LIBCUDA);
   EXPECT_EQ(p.status, "timed_out");
   EXPECT_NE(p.detail.find("stopped inside cuInit"), std::string::npos) << p.detail;
+}
+
+TEST_F(Probes, TheInitProbeCountsDevicesWithoutOpeningThem) {
+  ::setenv("P2P_FAKE_CTX1", "46", 1);  // would show as a context failure if it opened one
+  const CudaProbe p = probe_cuda_init(20000, P2P_FAKE_LIBCUDA);
+  EXPECT_EQ(p.status, "completed") << p.detail;
+  EXPECT_EQ(p.init_result, std::optional<int>(0));
+  EXPECT_EQ(p.device_count, std::optional<int>(2));
+  EXPECT_TRUE(p.devices.empty());
+}
+
+TEST_F(Probes, TheInitProbeIsCutOffByAHangAndSurvivesACrash) {
+  ::setenv("P2P_FAKE_CUINIT", "hang", 1);
+  EXPECT_EQ(probe_cuda_init(500, P2P_FAKE_LIBCUDA).status, "timed_out");
+  ::setenv("P2P_FAKE_CUINIT", "crash", 1);
+  const CudaProbe crashed = probe_cuda_init(20000, P2P_FAKE_LIBCUDA);
+  EXPECT_EQ(crashed.status, "crashed");
+  EXPECT_EQ(crashed.detail, "SIGSEGV (stopped inside cuInit)");
+}
+
+TEST_F(Probes, GpuActivityListsEveryProcessAndTheUtilisationByBusId) {
+  ::setenv("P2P_FAKE_NVML_PROCS", "4242:compute:1073741824,77:graphics:0", 1);
+  ::setenv("P2P_FAKE_NVML_UTIL", "87", 1);
+  const auto seen = probe_gpu_activity({"0000:41:00.0", "0000:61:00.0", "0000:99:00.0"}, 20000, P2P_FAKE_LIBNVML);
+  ASSERT_TRUE(seen.has_value());
+  ASSERT_EQ(seen->size(), 3u);
+  const auto& first = (*seen)[0];
+  EXPECT_TRUE(first.nvml);
+  ASSERT_EQ(first.processes.size(), 2u);
+  EXPECT_EQ(first.processes[0].pid, 4242);
+  EXPECT_EQ(first.processes[0].kind, "compute");
+  EXPECT_EQ(first.processes[0].used_bytes, std::optional<std::uint64_t>(1073741824));
+  EXPECT_EQ(first.processes[1].kind, "graphics");
+  EXPECT_EQ(first.utilization_percent, std::optional<int>(87));
+  EXPECT_TRUE((*seen)[1].processes.empty());
+  EXPECT_FALSE((*seen)[2].nvml) << "a bus id NVML does not know";
+}
+
+TEST_F(Probes, GpuActivityWithoutNvmlIsNoAnswer) {
+  EXPECT_FALSE(probe_gpu_activity({"0000:41:00.0"}, 20000, "libp2pcheck-no-such-nvml.so.1").has_value());
+  ::setenv("P2P_FAKE_NVMLINIT", "9", 1);
+  EXPECT_FALSE(probe_gpu_activity({"0000:41:00.0"}, 20000, P2P_FAKE_LIBNVML).has_value());
 }
 
 TEST_F(Probes, AContextFailureIsPerDevice) {

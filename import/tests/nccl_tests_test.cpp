@@ -103,3 +103,29 @@ TEST(NcclTests, JsonValuesOfTheWrongTypeAreBadInputNotACrash) {
 
 }  // namespace
 }  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+// Found by the nccl_tests fuzz target: a size of 1e400 (infinity) was cast to an unsigned
+// integer, which is undefined behaviour. Sizes and counts are whole numbers or the row is bad.
+TEST(NcclTests, SizesThatAreNotWholeNumbersAreBadRowsNotCasts) {
+  std::string text = fixture_text("nccl-tests-2.19.6-h200-all_reduce.txt");
+  const auto row = text.find("    67108864");  // the size of the first row
+  ASSERT_NE(row, std::string::npos);
+  for (const std::string bad : {"1e400", "-5", "2.5", "nan"}) {
+    std::string t = text;
+    t.replace(row, 12, bad);
+    const std::string e = testing::input_error_of([&] { parse_nccl_tests(t, "nt.txt"); });
+    EXPECT_NE(e.find("nt.txt: not nccl-tests output: line "), std::string::npos) << bad << ": " << e;
+    EXPECT_NE(e.find("size and count must be whole numbers"), std::string::npos) << bad << ": " << e;
+  }
+  for (const std::string bad : {"1e300", "-1", "0.5"}) {
+    const std::string json = R"({"nccl_version": 22803, "results": [{"size": )" + bad + "}]}";
+    const std::string e = testing::input_error_of([&] { parse_nccl_tests(json, "t.json", "all_reduce"); });
+    EXPECT_EQ(e.rfind("t.json: not nccl-tests output: `size`: expected an integer", 0), 0u) << bad << ": " << e;
+  }
+}
+
+}  // namespace
+}  // namespace p2p::import

@@ -122,3 +122,18 @@ TEST(Nvbandwidth, JsonValuesOfTheWrongTypeAreBadInputNotACrash) {
 
 }  // namespace
 }  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+// A runtime version of 1e300 was cast to int (undefined behaviour); it is now simply unknown.
+TEST(Nvbandwidth, AnImplausibleRuntimeVersionIsUnknownNotACast) {
+  std::string text = testing::fixture_text("nvbandwidth-v0.8-h200.txt");
+  const auto at = text.find("CUDA Runtime Version: 13000");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 27, "CUDA Runtime Version: 1e300");
+  EXPECT_FALSE(parse_nvbandwidth(text, "nv.txt").cuda_runtime_version.has_value());
+}
+
+}  // namespace
+}  // namespace p2p::import

@@ -62,3 +62,20 @@ TEST(P2pBandwidthLatency, CutFileIsOneLine) {
 
 }  // namespace
 }  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+// A connectivity cell of 1e300 was cast to int (undefined behaviour); cells are 0 or 1.
+TEST(P2pBandwidthLatency, AConnectivityCellOtherThanZeroOrOneIsBadInput) {
+  std::string text = testing::fixture_text("p2p-bandwidth-latency-2gpu-p2p-read.txt");
+  const auto at = text.find("     0\t     1     1");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 19, "     0\t 1e300     1");
+  const std::string e = testing::input_error_of([&] { parse_p2p_bandwidth_latency(text, "p.txt"); });
+  EXPECT_EQ(e.rfind("p.txt: ", 0), 0u) << e;
+  EXPECT_NE(e.find("neither 0 nor 1"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace p2p::import

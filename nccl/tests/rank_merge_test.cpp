@@ -202,3 +202,31 @@ TEST(MergeRankLogs, AMissingRankWithoutHangMakesTheCaseAnError) {
 
 }  // namespace
 }  // namespace p2p::nccl
+
+namespace p2p::nccl {
+namespace {
+
+// A run stopped by SIGTERM: rank 2 finished case 1, ranks 0 and 1 had not when they were
+// killed. Case 0 (everyone's) is kept; case 1 was not measured, not failed.
+TEST(MergeRankLogs, AStoppedRunKeepsOnlyTheCasesEveryRankFinished) {
+  std::vector<RankLog> logs = {
+      parse_rank_log(0, case_line(0, 0, "ok", {10}, 0)),
+      parse_rank_log(1, case_line(1, 0, "ok", {11}, 0)),
+      parse_rank_log(2, case_line(2, 0, "ok", {12}, 0) + case_line(2, 1, "ok", {20}, 0)),
+  };
+  const std::vector<RankExit> exits = {
+      RankExit{0, 1000, std::nullopt, 9, true, "stopped on SIGTERM"},
+      RankExit{1, 1001, std::nullopt, 9, true, "stopped on SIGTERM"},
+      RankExit{2, 1002, std::nullopt, 9, true, "stopped on SIGTERM"},
+  };
+  const MergedRun m = merge_rank_logs(kPlan, logs, exits);
+  ASSERT_EQ(m.cases.size(), 2u);
+  EXPECT_EQ(m.cases[1].status, "error") << "the merge alone calls the unfinished case an error";
+  const auto kept = cases_every_rank_finished(kPlan, logs, m.cases);
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].index, 0);
+  EXPECT_EQ(kept[0].status, "ok");
+}
+
+}  // namespace
+}  // namespace p2p::nccl

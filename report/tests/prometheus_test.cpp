@@ -107,3 +107,27 @@ TEST(PrometheusMetrics, PromtoolAcceptsTheBenchFile) {
 
 }  // namespace
 }  // namespace p2p::report
+
+namespace p2p::report {
+namespace {
+
+// A document that records each GPU's UUID labels its figures with it, as dcgm-exporter does.
+TEST(PrometheusMetrics, TheGpuUuidIsTheUuidLabel) {
+  bench::BenchDocument d = load("h200-bench.json");
+  ASSERT_FALSE(d.gpus.empty());
+  for (const auto& g : d.gpus) EXPECT_FALSE(g.uuid.has_value()) << "kept documents predate the field";
+  d.gpus[0].uuid = "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9";
+  Exposition e;
+  add_document_metrics(e, d, "h200-bench.json");
+  const std::string text = e.render();
+  EXPECT_TRUE(has_line(text,
+                       "p2pcheck_bandwidth_bytes_per_second{Hostname=\"vm\",gpu=\"0\",pci_bus_id=\"0000:00:06.0\","
+                       "modelName=\"NVIDIA H200\",UUID=\"GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9\",peer_gpu=\"host\""))
+      << text.substr(0, 2000);
+  EXPECT_TRUE(has_line(text, "p2pcheck_latency_seconds{Hostname=\"vm\",gpu=\"0\",pci_bus_id=\"0000:00:06.0\","
+                             "modelName=\"NVIDIA H200\",UUID=\"GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9\""))
+      << text.substr(0, 2000);
+}
+
+}  // namespace
+}  // namespace p2p::report

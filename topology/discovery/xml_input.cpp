@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/isolated.hpp"
+#include "common/json_text.hpp"
 #include "topology/classify.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/discovery/hwloc_snapshot.hpp"
@@ -41,7 +42,7 @@ void check_xml_version(const std::string& path, const std::string& text) {
 
 // The child's one line: {"snapshot": {...}}, {"input_error": "..."} or {"error": "..."}.
 // Strings from the XML (GPU names) need not be UTF-8: replaced, never a failed dump.
-std::string child_line(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string child_line(const json& j) { return json_text(j, -1); }
 
 void load_in_child(const XmlLoader& load, const std::string& text, const std::string& path, const Emit& emit) {
   try {

@@ -1,5 +1,7 @@
 // A stand-in for libnvidia-ml.so.1 with two GPUs (see fake_libcuda.cpp). It fills the structs
 // through the doctor's own declarations, so it checks the probe's plumbing, not NVML's ABI.
+// P2P_FAKE_NVML_PROCS="PID:KIND:BYTES,..." lists processes on GPU 0 (KIND compute or graphics);
+// P2P_FAKE_NVML_UTIL=N is GPU 0's utilisation in percent.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -97,5 +99,47 @@ int nvmlDeviceGetP2PStatus(nvmlDevice_t, nvmlDevice_t, int index, int* status) {
 }
 
 int nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t, nvmlDevice_t, int* level) { return *level = 30, 0; }
+
+int nvmlDeviceGetHandleByPciBusId_v2(const char* bus, nvmlDevice_t* d) {
+  if (std::strstr(bus, "41:00.0") != nullptr) return *d = handle(0), 0;
+  if (std::strstr(bus, "61:00.0") != nullptr) return *d = handle(1), 0;
+  return 6;  // NVML_ERROR_NOT_FOUND
+}
+
+struct FakeProcessInfo {  // nvmlProcessInfo_t (v2/v3)
+  unsigned pid;
+  unsigned long long used;
+  unsigned gi, ci;
+};
+
+int fake_processes(nvmlDevice_t d, unsigned* count, FakeProcessInfo* out, const char* kind) {
+  unsigned n = 0;
+  const char* list = std::getenv("P2P_FAKE_NVML_PROCS");
+  for (std::string rest = list == nullptr || index_of(d) != 0 ? "" : list; !rest.empty();) {
+    const auto comma = rest.find(',');
+    const std::string one = rest.substr(0, comma);
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    const auto a = one.find(':'), b = one.find(':', a + 1);
+    if (one.substr(a + 1, b - a - 1) != kind) continue;
+    if (n == *count) return 7;  // NVML_ERROR_INSUFFICIENT_SIZE
+    out[n++] = {static_cast<unsigned>(std::stoul(one.substr(0, a))), std::stoull(one.substr(b + 1)), 0, 0};
+  }
+  *count = n;
+  return 0;
+}
+
+int nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned* count, FakeProcessInfo* out) {
+  return fake_processes(d, count, out, "compute");
+}
+int nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t d, unsigned* count, FakeProcessInfo* out) {
+  return fake_processes(d, count, out, "graphics");
+}
+
+int nvmlDeviceGetUtilizationRates(nvmlDevice_t d, unsigned* rates) {
+  const char* v = std::getenv("P2P_FAKE_NVML_UTIL");
+  rates[0] = v != nullptr && index_of(d) == 0 ? static_cast<unsigned>(std::atoi(v)) : 0;
+  rates[1] = 0;
+  return 0;
+}
 
 }  // extern "C"

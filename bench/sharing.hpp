@@ -1,0 +1,73 @@
+// Was the GPU ours alone while we measured? Figures taken while another process computed or
+// drew on the same GPU, or while another p2pcheck run measured it, are not the link's figures.
+// This file is the pure part: what was seen (by NVML and the lock files of common/gpu_lock)
+// goes in, the verdict and the document's record come out. results/README.md ("gpu_sharing")
+// documents the record.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace p2p::bench {
+
+struct GpuProcess {
+  long pid = 0;
+  std::string kind;  // "compute" | "graphics" (NVML's two lists)
+  std::string name;  // /proc/PID/comm where readable, else ""
+  std::optional<std::uint64_t> used_bytes;
+};
+
+// One look at one GPU.
+struct GpuActivity {
+  std::string pci_bus_id;
+  bool nvml = false;                       // NVML answered for this GPU (processes and utilisation)
+  std::vector<GpuProcess> processes;       // every process NVML lists, our own included
+  std::optional<int> utilization_percent;  // nvmlDeviceGetUtilizationRates().gpu
+  std::vector<long> p2pcheck_runs;         // pids of the other p2pcheck runs holding a lock on it
+};
+
+// Utilisation at or above this, before we start, counts as busy even when no process is
+// visible (another container's, whose pids NVML does not show here).
+constexpr int kBusyUtilizationPercent = 10;
+
+// What one look found that was not ours: one note per finding, and the other pids.
+struct SharingLook {
+  std::vector<std::string> notes;  // "before: 0000:41:00.0: pid 4242 (python3, compute, 1GiB)"
+  std::set<long> pids;
+  bool busy() const { return !notes.empty(); }
+};
+
+// `when`: "before" or "after" measuring. Utilisation is judged only before: after, the load
+// is our own. `own`: this process and the processes it started (rank processes).
+SharingLook look_for_sharing(const std::vector<GpuActivity>& gpus, const std::set<long>& own, const std::string& when);
+
+// In the results document, key "gpu_sharing"; null in documents of versions that did not look.
+struct SharingRecord {
+  bool shared = false;
+  std::vector<std::string> checked;  // what looked: "nvml", "locks"
+  std::vector<std::string> notes;    // every finding, before and after
+  std::vector<long> other_pids;      // ascending
+};
+
+// The record of a run from its looks (before, after).
+SharingRecord sharing_record(const std::vector<SharingLook>& looks, bool nvml_answered, bool locks_held);
+
+// The one line `--exclusive` refuses with ("GPU 0000:41:00.0 is in use by pid 4242
+// (python3, compute)"), built from the first note of the look before measuring.
+std::string exclusive_refusal(const SharingLook& before);
+
+// The warning the text output prints for a shared run; "" when it was not shared.
+std::string sharing_warning(const SharingRecord& r);
+
+void to_json(nlohmann::json& j, const GpuProcess& p);
+void from_json(const nlohmann::json& j, GpuProcess& p);
+void to_json(nlohmann::json& j, const GpuActivity& g);
+void from_json(const nlohmann::json& j, GpuActivity& g);
+void to_json(nlohmann::json& j, const SharingRecord& r);
+void from_json(const nlohmann::json& j, SharingRecord& r);
+
+}  // namespace p2p::bench

@@ -1,0 +1,20 @@
+// What `p2pcheck import` does with one peer tool's figures: one results document, written and
+// read back (as compare, report and export then read it). Figures a reader accepts must make
+// a document its own reader accepts.
+#pragma once
+
+#include "bench/results.hpp"
+#include "common/json_text.hpp"
+#include "import/import_document.hpp"
+
+namespace p2p::fuzz {
+
+inline void use_imported(const import::ImportedFigures& figures) {
+  import::ImportOptions options;
+  options.tool_version = "p2pcheck fuzz";
+  const bench::BenchDocument doc = import::import_document({figures}, options, "2026-12-03T00:00:00Z");
+  const std::string text = json_text(nlohmann::json(doc));
+  (void)bench::bench_document_from_json(nlohmann::json::parse(text), "fuzz-import.json");
+}
+
+}  // namespace p2p::fuzz
