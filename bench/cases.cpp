@@ -142,7 +142,7 @@ std::vector<Case> make_cases() {
       false));
   cs.push_back(bandwidth_case(
       "h2d_d2h_sm",
-      "one SM copy kernel on the GPU, every warp taking the next tile of either direction (host to GPU, GPU to host); each direction "
+      "one SM copy kernel on the GPU, alternate warps copying host to GPU and GPU to host; each direction "
       "and the sum",
       S::kHostGpuBoth,
       [](const Route& r) {

@@ -35,7 +35,6 @@ struct MeasureOptions {
   int warmup_samples = 1;
   int copies_per_batch = 0;     // 0: copies_per_batch(bytes) from sizes.hpp
   kernels::CopyShape sm_shape;  // blocks 0: fill every SM of the issuer
-  kernels::CopyShape sm_pair_shape = kernels::kPairShape;  // both directions in one kernel
   HostMemory host_memory = HostMemory::kPinned;
   double timeout_s = 60;  // a sample that takes longer is a hang (HangError)
   std::uint64_t latch_timeout_ns = 10'000'000'000ull;

@@ -41,7 +41,6 @@ struct LaneRun {
   cuda::Event start;
   cuda::Event end;
   kernels::CopyShape shape;
-  cuda::DevicePtr pair_work;  // a fused pair's tile counters, on the issuer
   std::unique_ptr<StagedPipeline> staged;
   cuda::DevicePtr mismatches;  // on the verifying GPU
 };
@@ -63,7 +62,7 @@ class BandwidthRun {
       if (l.method == Method::kSm) ++sm_lanes_per_device[dev(l.issuer)];
       if (l.method == Method::kStaged) limit_staged_batch();
     }
-    // Two SM lanes on one GPU run as one kernel sharing its warps (see launch_copy_pair).
+    // Two SM lanes on one GPU run as one kernel, alternate warps on each (see launch_copy_pair).
     fused_pair_ = lanes.size() == 2 && lanes[0].method == Method::kSm && lanes[1].method == Method::kSm &&
                   lanes[0].issuer == lanes[1].issuer;
     if (fused_pair_) sm_lanes_per_device[dev(lanes[0].issuer)] = 1;
@@ -84,14 +83,7 @@ class BandwidthRun {
       run->start = cuda::make_event(dev(l.issuer));
       run->end = cuda::make_event(dev(l.issuer));
       run->mismatches = cuda::make_device_buffer(dev(verifying_gpu(l)), sizeof(unsigned long long));
-      if (l.method == Method::kSm && fused_pair_) {
-        run->shape = kernels::resolve_copy_shape(dev(l.issuer), opt.sm_pair_shape);
-        if (lanes_.empty()) {
-          run->pair_work = cuda::make_device_buffer(dev(l.issuer), 2 * sizeof(unsigned long long));
-          cuda::DeviceGuard on(dev(l.issuer));
-          P2P_CHECK(cudaMemset(run->pair_work.get(), 0, 2 * sizeof(unsigned long long)));
-        }
-      } else if (l.method == Method::kSm) {
+      if (l.method == Method::kSm) {
         // Separate kernels sharing a device split its SMs, as they would split them anyway once running.
         run->shape = kernels::resolve_copy_shape(dev(l.issuer), opt.sm_shape);
         run->shape.blocks = std::max(1, run->shape.blocks / sm_lanes_per_device[dev(l.issuer)]);
@@ -301,8 +293,8 @@ class BandwidthRun {
           break;
         case Method::kSm:
           if (partner != nullptr) {
-            kernels::launch_copy_pair(r.dst.get(), r.src.get(), partner->dst.get(), partner->src.get(), bytes_,
-                                      r.shape, {static_cast<unsigned long long*>(r.pair_work.get())}, s);
+            kernels::launch_copy_pair(r.dst.get(), r.src.get(), partner->dst.get(), partner->src.get(),
+                                      bytes_, r.shape, s);
           } else {
             kernels::launch_copy(r.dst.get(), r.src.get(), bytes_, r.shape, s);
           }

@@ -48,60 +48,25 @@ __global__ void copy_kernel(uint4* __restrict__ dst, const uint4* __restrict__ s
   copy_tail(src, dst, vectors, tail_words, thread / 32, threadIdx.x % 32);
 }
 
-// Two copies in one kernel, both directions of a bidirectional SM copy. Warps take tiles from
-// a shared counter, the two copies' tiles interleaved (even: the first, odd: the second), so
-// every warp stays busy until both are done: with half the warps bound to each direction, the
-// faster direction's warps would finish early and leave the slower one to end the run with
-// half the loads in flight, lowering both figures (they share the kernel's span).
-// `work` holds two counters (next tile, warps finished), zero at launch; the last warp to
-// finish sets them back to zero for the next launch in the stream.
+// Two copies in one kernel: even warps do the first, odd warps the second, so both directions
+// share every SM evenly for the whole run (two kernels on two streams would each get the SMs
+// the other left free, in whatever order the block scheduler picks).
 template <int kUnroll>
 __global__ void copy_pair_kernel(uint4* __restrict__ dst0, const uint4* __restrict__ src0,
                                  uint4* __restrict__ dst1, const uint4* __restrict__ src1,
-                                 std::size_t vectors, unsigned tail_words, unsigned long long* work) {
-  constexpr std::size_t kTile = 32 * kUnroll;
-  constexpr unsigned long long kGrab = 4;  // tiles per atomic: fewer trips to one L2 line
-  const unsigned lane = threadIdx.x % 32;
-  const std::size_t warp = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-  const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / 32;
-  const unsigned long long total = 2ull * (vectors / kTile);
-  for (;;) {
-    unsigned long long first = 0;
-    if (lane == 0) first = atomicAdd(&work[0], kGrab);
-    first = __shfl_sync(0xffffffffu, first, 0);
-    if (first >= total) break;
-    const unsigned long long last = first + kGrab < total ? first + kGrab : total;
-    for (unsigned long long g = first; g < last; ++g) {
-      const bool second = (g & 1) != 0;
-      const std::size_t base = static_cast<std::size_t>(g >> 1) * kTile + lane;
-      uint4* dst = second ? dst1 : dst0;
-      const uint4* src = second ? src1 : src0;
-      uint4 v[kUnroll];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) v[u] = src[base + u * 32];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) dst[base + u * 32] = v[u];
-    }
-  }
-  // The vectors after the last whole tile, and the last words, of both copies.
-  for (std::size_t i = (vectors / kTile) * kTile + warp * 32 + lane; i < vectors; i += warps * 32) {
-    dst0[i] = src0[i];
-    dst1[i] = src1[i];
-  }
-  copy_tail(src0, dst0, vectors, tail_words, warp, lane);
-  copy_tail(src1, dst1, vectors, tail_words, warp, lane);
-  if (lane == 0) {
-    __threadfence();
-    if (atomicAdd(&work[1], 1ull) == warps - 1) {
-      atomicExch(&work[0], 0ull);
-      atomicExch(&work[1], 0ull);
-    }
-  }
+                                 std::size_t vectors, unsigned tail_words) {
+  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t warp = thread / 32;
+  const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / 64;
+  const bool second = (warp & 1) != 0;
+  uint4* dst = second ? dst1 : dst0;
+  const uint4* src = second ? src1 : src0;
+  copy_tiles<kUnroll>(dst, src, vectors, warp / 2, warps, threadIdx.x % 32);
+  copy_tail(src, dst, vectors, tail_words, warp / 2, threadIdx.x % 32);
 }
 
 using KernelFn = void (*)(uint4*, const uint4*, std::size_t, unsigned);
-using PairKernelFn = void (*)(uint4*, const uint4*, uint4*, const uint4*, std::size_t, unsigned,
-                             unsigned long long*);
+using PairKernelFn = void (*)(uint4*, const uint4*, uint4*, const uint4*, std::size_t, unsigned);
 
 struct Variant {
   int unroll;
@@ -174,17 +139,16 @@ void launch_copy(void* dst, const void* src, std::size_t bytes, const CopyShape&
 }
 
 void launch_copy_pair(void* dst0, const void* src0, void* dst1, const void* src1, std::size_t bytes,
-                      const CopyShape& shape, PairWork work, cudaStream_t stream) {
+                      const CopyShape& shape, cudaStream_t stream) {
   check_args(dst0, src0, bytes);
   check_args(dst1, src1, bytes);
-  if (work.counters == nullptr) throw std::invalid_argument("copy pair: no work counters");
   if (bytes == 0) return;
   const Variant& v = variant_for(shape.unroll);
   const std::size_t vectors = bytes / 16;
   const auto tail_words = static_cast<unsigned>((bytes % 16) / 4);
   v.pair<<<blocks_for(vectors, 2, shape), shape.threads_per_block, 0, stream>>>(
       static_cast<uint4*>(dst0), static_cast<const uint4*>(src0), static_cast<uint4*>(dst1),
-      static_cast<const uint4*>(src1), vectors, tail_words, work.counters);
+      static_cast<const uint4*>(src1), vectors, tail_words);
   P2P_CHECK(cudaGetLastError());
 }
 

@@ -27,22 +27,9 @@ CopyShape resolve_copy_shape(int device, const CopyShape& wanted);
 // 32-bit words. Small copies launch no more blocks than they need.
 void launch_copy(void* dst, const void* src, std::size_t bytes, const CopyShape& shape, cudaStream_t stream);
 
-// The shape both directions of a fused pair share: on the H200 (PCIe gen5 host link) 1024
-// threads with 8 loads in flight each kept the most host reads outstanding in both directions
-// (bench/tools/copy_tune ... bidir).
-inline constexpr CopyShape kPairShape{0, 1024, 8};
-
-// Where the warps of a pair copy take their tiles from: two 64-bit counters in memory of the
-// issuing device, zero before the first launch (launches leave them zero). One per stream:
-// launches that run at the same time must not share them.
-struct PairWork {
-  unsigned long long* counters = nullptr;
-};
-
-// Two copies of `bytes` at once in one kernel, both directions of a bidirectional SM copy:
-// every warp takes the next tile of either copy until both are done, so they share every SM
-// for the whole run and end together. Same rules as launch_copy.
+// Two copies of `bytes` at once in one kernel, alternate warps on each: both directions of a
+// bidirectional SM copy share every SM for the whole run. Same rules as launch_copy.
 void launch_copy_pair(void* dst0, const void* src0, void* dst1, const void* src1, std::size_t bytes,
-                      const CopyShape& shape, PairWork work, cudaStream_t stream);
+                      const CopyShape& shape, cudaStream_t stream);
 
 }  // namespace p2p::kernels

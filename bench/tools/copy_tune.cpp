@@ -52,14 +52,14 @@ int bidir_study(int gpu, std::uint64_t bytes) {
   base.warmup_samples = 1;
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu);
-  std::printf("SM pair kernel (warps take tiles of either direction), %s, each way, by shape\n", format_bytes(bytes).c_str());
+  std::printf("SM pair kernel (alternate warps), %s, each way, by shape\n", format_bytes(bytes).c_str());
   std::printf("%7s %6s %6s %15s %15s\n", "threads", "unroll", "blocks", "bidir h2d", "bidir d2h");
-  for (int threads : {512, 1024}) {
-    for (int unroll : {4, 8, 16}) {
-      for (int blocks : {0, 4 * sms}) {
+  for (int threads : {256, 512, 1024}) {
+    for (int unroll : {1, 2, 4, 8, 16}) {
+      for (int blocks : {0, sms, 2 * sms, 4 * sms}) {
         MeasureOptions o = base;
         o.samples = 3;
-        o.sm_pair_shape = kernels::CopyShape{blocks, threads, unroll};
+        o.sm_shape = kernels::CopyShape{blocks, threads, unroll};
         try {
           const Measured bi =
               measure_bandwidth({{host, g, gpu, Method::kSm}, {g, host, gpu, Method::kSm}}, bytes, o);
@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
     }
 
     std::printf(
-        "\nSM copy kernel, default shape, by host memory: h2d, d2h, and both at once (one kernel, shared "
+        "\nSM copy kernel, default shape, by host memory: h2d, d2h, and both at once (one kernel, alternate "
         "warps)\n");
     for (HostMemory mem : {HostMemory::kPinned, HostMemory::kHugePages}) {
       MeasureOptions o = base;
