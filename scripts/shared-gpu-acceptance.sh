@@ -109,7 +109,9 @@ sigterm_nccl() {  # NAME ARGS...: SIGTERM 3 s after the first result line (at mo
   fi
   if pgrep -f "nccl-rank --options" >/dev/null; then fail "$name: rank processes left running"; fi
 }
-sigterm_nccl nccl-sigterm --devices 0 --min-bytes 1K --max-bytes 1G --iters 50
+# Large messages, many iterations: one rank on one GPU ran 1 KiB..1 GiB at 50 iterations in 1.9 s,
+# before the signal came (results/h200-vm-2026-12-03-fleet/shared-gpu/).
+sigterm_nccl nccl-sigterm --devices 0 --min-bytes 64M --max-bytes 1G --iters 1000
 sigterm_nccl nccl-ranks2-sigterm --ranks 2 --rank-processes --collectives all_reduce,all_gather \
   --min-bytes 1K --max-bytes 256M --timeout 60
 
