@@ -56,12 +56,21 @@ void RegisteredHostMemory::reset() noexcept {
   registered_ = false;
 }
 
-Buffer Buffer::allocate(const Endpoint& where, std::size_t bytes, HostMemory host, int device) {
+std::shared_ptr<PinnedHostCache> make_pinned_host_cache(std::size_t budget_bytes) {
+  return PinnedHostCache::create(budget_bytes, [](std::size_t bytes) {
+    return cuda::make_pinned_host(bytes, cudaHostAllocPortable | cudaHostAllocMapped);
+  });
+}
+
+Buffer Buffer::allocate(const Endpoint& where, std::size_t bytes, HostMemory host, int device,
+                        const std::shared_ptr<PinnedHostCache>& cache) {
   Buffer b;
   if (where.is_gpu()) {
     b.device_ = cuda::make_device_buffer(device >= 0 ? device : where.gpu, bytes);
   } else if (host == HostMemory::kHugePages) {
     b.registered_ = RegisteredHostMemory::allocate(bytes);
+  } else if (cache) {
+    b.leased_ = cache->take(bytes);
   } else {
     b.host_ = cuda::make_pinned_host(bytes, cudaHostAllocPortable | cudaHostAllocMapped);
   }

@@ -6,8 +6,11 @@
 
 #include <chrono>
 #include <cstddef>
+#include <memory>
+#include <optional>
 #include <string>
 
+#include "bench/buffer_cache.hpp"
 #include "bench/endpoint.hpp"
 #include "bench/host_memory.hpp"
 #include "common/cuda_resources.hpp"
@@ -36,23 +39,30 @@ class RegisteredHostMemory {
   bool registered_ = false;
 };
 
+// Pinned host memory (portable, mapped) kept between the figures of a run: see buffer_cache.hpp.
+using PinnedHostCache = BufferCache<cuda::PinnedHostPtr>;
+std::shared_ptr<PinnedHostCache> make_pinned_host_cache(std::size_t budget_bytes);
+
 // Device memory on a GPU endpoint, or pinned host memory mapped into every GPU (portable,
 // mapped) for the host endpoint; with unified addressing the same pointer works everywhere.
 class Buffer {
  public:
   Buffer() = default;
   // A GPU endpoint's memory goes on `device` (its CUDA device; -1: the endpoint's id is one).
+  // Pinned host memory comes from `cache` when one is given (it may hold more than `bytes`).
   static Buffer allocate(const Endpoint& where, std::size_t bytes, HostMemory host = HostMemory::kPinned,
-                         int device = -1);
+                         int device = -1, const std::shared_ptr<PinnedHostCache>& cache = nullptr);
   void* get() const {
     if (device_) return device_.get();
     if (host_) return host_.get();
+    if (leased_) return leased_->memory().get();
     return registered_.get();
   }
 
  private:
   cuda::DevicePtr device_;
   cuda::PinnedHostPtr host_;
+  std::optional<PinnedHostCache::Lease> leased_;
   RegisteredHostMemory registered_;
 };
 

@@ -85,12 +85,17 @@ std::size_t register_benchmarks(std::shared_ptr<const BenchContext> ctx, const B
                                 const harness::NameFilter& filter, std::shared_ptr<Collector> collector) {
   std::size_t registered = 0;
   auto opts = std::make_shared<const BenchOptions>(options);
+  if (const std::string note = repeated_host_routes_note(*ctx, options.full_sweep); !note.empty()) collector->warn(note);
   for (const Case& c : all_cases()) {
     const std::vector<Route> routes = routes_for(c.shape, ctx->gpus);
     const auto route_sizes = plan_route_sizes(*ctx, routes, options.sizes_bytes, options.full_sweep);
+    std::vector<std::vector<Lane>> route_lanes;
+    for (const Route& r : routes) route_lanes.push_back(c.lanes(r));
+    const std::vector<bool> measure = routes_to_measure(*ctx, route_lanes, options.full_sweep);
     for (std::size_t k = 0; k < routes.size(); ++k) {
+      if (!measure[k]) continue;
       const Route& route = routes[k];
-      const std::vector<Lane> lanes = c.lanes(route);
+      const std::vector<Lane>& lanes = route_lanes[k];
       const std::optional<std::string> waiver = c.waive(*ctx, route);
       std::vector<std::optional<std::uint64_t>> sizes;
       if (c.metric == Metric::kBandwidth) {

@@ -6,13 +6,16 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/buffer_cache.hpp"
 #include "bench/host_memory.hpp"
 #include "bench/lane.hpp"
 #include "bench/placement.hpp"
+#include "common/cuda_resources.hpp"
 #include "kernels/copy.hpp"
 
 namespace p2p::bench {
@@ -36,6 +39,9 @@ struct MeasureOptions {
   int copies_per_batch = 0;     // 0: copies_per_batch(bytes) from sizes.hpp
   kernels::CopyShape sm_shape;  // blocks 0: fill every SM of the issuer
   HostMemory host_memory = HostMemory::kPinned;
+  // Pinned host buffers kept between figures (null: each figure pins its own). Shared by every
+  // copy of these options in one run; bench::run_bench makes it and frees what it keeps at the end.
+  std::shared_ptr<BufferCache<cuda::PinnedHostPtr>> host_cache;
   double timeout_s = 60;  // a sample that takes longer is a hang (HangError)
   std::uint64_t latch_timeout_ns = 10'000'000'000ull;
   std::uint64_t latency_loads = 50'000;      // dependent loads per latency sample

@@ -151,7 +151,7 @@ class BandwidthRun {
   int dev(int gpu) const { return place_.device(gpu); }
 
   Buffer allocate(const Endpoint& where, std::uint64_t bytes) const {
-    return Buffer::allocate(where, bytes, opt_.host_memory, where.is_gpu() ? dev(where.gpu) : -1);
+    return Buffer::allocate(where, bytes, opt_.host_memory, where.is_gpu() ? dev(where.gpu) : -1, opt_.host_cache);
   }
 
   // The time the sample's bytes (every lane's batch) took together. Padded lanes each ran

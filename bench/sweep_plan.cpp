@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "topology/classify.hpp"
 
@@ -25,7 +26,39 @@ std::string numa_kind(const BenchContext& ctx, int gpu) {
   return g == nullptr || g->numa_node < 0 ? "numa?" : "numa" + std::to_string(g->numa_node);
 }
 
+bool through_host(const std::vector<Lane>& lanes) {
+  return std::any_of(lanes.begin(), lanes.end(), [](const Lane& l) {
+    return l.src.is_host() || l.dst.is_host() || l.method == Method::kStaged;
+  });
+}
+
+// The lanes as the hardware sees them: every GPU id replaced by the device it lives on.
+using PhysicalLane = std::tuple<int, int, int, Method>;  // src, dst (-1: host), issuer, method
+
+std::vector<PhysicalLane> physical_lanes(const BenchContext& ctx, const std::vector<Lane>& lanes) {
+  const auto device = [&](const Endpoint& e) { return e.is_gpu() ? ctx.placement.device(e.gpu) : -1; };
+  std::vector<PhysicalLane> out;
+  for (const Lane& l : lanes) out.emplace_back(device(l.src), device(l.dst), ctx.placement.device(l.issuer), l.method);
+  return out;
+}
+
 }  // namespace
+
+std::vector<bool> routes_to_measure(const BenchContext& ctx, const std::vector<std::vector<Lane>>& lanes, bool full) {
+  std::vector<bool> out(lanes.size(), true);
+  if (full || !ctx.placement.logical()) return out;
+  std::set<std::vector<PhysicalLane>> measured;
+  for (std::size_t k = 0; k < lanes.size(); ++k) {
+    if (through_host(lanes[k])) out[k] = measured.insert(physical_lanes(ctx, lanes[k])).second;
+  }
+  return out;
+}
+
+std::string repeated_host_routes_note(const BenchContext& ctx, bool full) {
+  if (full || !ctx.placement.logical() || ctx.placement.devices().size() >= ctx.placement.device_of.size()) return "";
+  return "logical GPUs of one device share its host link: routes through host memory are measured from the "
+         "first logical GPU of each device only (--full measures each)";
+}
 
 std::string route_kind(const BenchContext& ctx, const Route& route) {
   switch (route.shape) {

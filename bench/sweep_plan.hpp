@@ -14,6 +14,7 @@
 
 #include "bench/cases.hpp"
 #include "bench/context.hpp"
+#include "bench/lane.hpp"
 
 namespace p2p::bench {
 
@@ -24,5 +25,17 @@ std::string route_kind(const BenchContext& ctx, const Route& route);
 // each kind (or every route when `full`), the largest of `sizes` for the others.
 std::vector<std::vector<std::uint64_t>> plan_route_sizes(const BenchContext& ctx, const std::vector<Route>& routes,
                                                          const std::vector<std::uint64_t>& sizes, bool full);
+
+// Which of `routes` (one case's routes, with the lanes of each) to measure. Logical GPUs of one
+// device share its link to the host, so a route through host memory (to or from the host, a GPU
+// loading host memory, a copy staged through it) taken from another logical GPU of the same
+// device is the same link measured again: such a route is measured for the first of them only,
+// unless `full`. Every route between GPUs' own memories is measured, and every route of a run
+// without logical GPUs (no two GPUs there share a device).
+std::vector<bool> routes_to_measure(const BenchContext& ctx, const std::vector<std::vector<Lane>>& lanes, bool full);
+
+// "host routes of logical GPUs on one device are measured once per device, ..." for a run of
+// logical GPUs where `routes_to_measure` leaves some out; "" otherwise.
+std::string repeated_host_routes_note(const BenchContext& ctx, bool full);
 
 }  // namespace p2p::bench

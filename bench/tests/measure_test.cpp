@@ -200,6 +200,7 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
   opts.gpus = {0};
   opts.logical_gpus = 8;
   opts.sizes_bytes = {(1ull << 20) + 4};
+  opts.full_sweep = true;  // every route of every case: host routes of each logical GPU too
   opts.measure = quick();
   opts.measure.samples = 1;
   opts.measure.copies_per_batch = 1;

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "bench/sizes.hpp"
 #include "common/file_io.hpp"
 #include "topology/snapshot_json.hpp"
@@ -67,6 +70,66 @@ TEST(SweepPlan, LogicalGpusOfOneDeviceAreOneKind) {
   const auto pairs = routes_for(RouteShape::kUnorderedPair, ctx.gpus);
   EXPECT_EQ(route_kind(ctx, pairs[0]), "same device");
   EXPECT_EQ(swept(plan_route_sizes(ctx, pairs, kSizes, false)), 1u);
+}
+
+std::vector<std::vector<Lane>> lanes_of(const Case& c, const std::vector<Route>& routes) {
+  std::vector<std::vector<Lane>> out;
+  for (const Route& r : routes) out.push_back(c.lanes(r));
+  return out;
+}
+
+std::size_t count(const std::vector<bool>& v) { return static_cast<std::size_t>(std::count(v.begin(), v.end(), true)); }
+
+const Case& case_named(const std::string& name) {
+  for (const Case& c : all_cases()) {
+    if (c.name == name) return c;
+  }
+  throw std::runtime_error("no case " + name);
+}
+
+// 8 logical GPUs on one device: the host link is one link, measured once; the copies between
+// the GPUs' own memories are all measured, so every per-pair path still runs.
+TEST(SweepPlan, RoutesThroughHostMemoryOfLogicalGpusOnOneDeviceAreMeasuredOnce) {
+  BenchContext ctx = rtx_lxc_host();
+  ctx.placement = place_logical_gpus(8, {0});
+  ctx.gpus = gpu_ids(ctx.placement, {0});
+  for (const char* name : {"h2d_ce", "d2h_ce", "h2d_sm", "d2h_sm", "h2d_d2h_ce", "h2d_d2h_sm", "staged", "latency_host"}) {
+    const Case& c = case_named(name);
+    const auto routes = routes_for(c.shape, ctx.gpus);
+    const auto measure = routes_to_measure(ctx, lanes_of(c, routes), false);
+    EXPECT_EQ(count(measure), 1u) << name;
+    EXPECT_TRUE(measure.at(0)) << name;  // the first logical GPU's route
+    EXPECT_EQ(count(routes_to_measure(ctx, lanes_of(c, routes), true)), routes.size()) << name << " --full";
+  }
+  for (const char* name : {"ce_unidir_write", "sm_read", "ce_bidir", "contention_ring", "latency_peer", "device_local_ce"}) {
+    const Case& c = case_named(name);
+    const auto routes = routes_for(c.shape, ctx.gpus);
+    EXPECT_EQ(count(routes_to_measure(ctx, lanes_of(c, routes), false)), routes.size()) << name;
+  }
+  EXPECT_NE(repeated_host_routes_note(ctx, false), "");
+  EXPECT_EQ(repeated_host_routes_note(ctx, true), "");
+}
+
+// 8 logical GPUs on 2 devices: one host route per device, one staged route per ordered pair of
+// devices (0->0, 0->1, 1->0, 1->1).
+TEST(SweepPlan, LogicalGpusOnTwoDevicesMeasureEachDevicesHostLinkOnce) {
+  BenchContext ctx = rtx_lxc_host();
+  ctx.placement = place_logical_gpus(8, {0, 1});
+  ctx.gpus = gpu_ids(ctx.placement, {0, 1});
+  const Case& h2d = case_named("h2d_ce");
+  EXPECT_EQ(count(routes_to_measure(ctx, lanes_of(h2d, routes_for(h2d.shape, ctx.gpus)), false)), 2u);
+  const Case& staged = case_named("staged");
+  EXPECT_EQ(count(routes_to_measure(ctx, lanes_of(staged, routes_for(staged.shape, ctx.gpus)), false)), 4u);
+}
+
+// Physical GPUs never share a link to the host: every route is measured.
+TEST(SweepPlan, EveryRouteOfPhysicalGpusIsMeasured) {
+  const BenchContext ctx = rtx_lxc_host();
+  for (const Case& c : all_cases()) {
+    const auto routes = routes_for(c.shape, ctx.gpus);
+    EXPECT_EQ(count(routes_to_measure(ctx, lanes_of(c, routes), false)), routes.size()) << c.name;
+  }
+  EXPECT_EQ(repeated_host_routes_note(ctx, false), "");
 }
 
 // 417 bandwidth routes on 8 GPUs: 5 one-way pair cases x 56, 2 bidirectional x 28, 8 host and
