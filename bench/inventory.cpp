@@ -11,6 +11,7 @@
 #include "common/cuda_check.hpp"
 #include "topology/pcie_link.hpp"
 #include "common/file_io.hpp"
+#include "common/sysfs_pci_link.hpp"
 
 namespace p2p::bench {
 namespace {
@@ -70,14 +71,14 @@ DeviceInventory discover_devices() {
 
 void read_sysfs_pci_facts(topo::Gpu& gpu, const std::string& sysfs_root) {
   const std::string dir = sysfs_root + "/bus/pci/devices/" + gpu.pci_bus_id + "/";
-  auto link = [&](const char* speed_file, const char* width_file, topo::PcieLink& out) {
-    if (const auto speed = try_read_text_file(dir + speed_file)) {
-      if (auto gen = topo::gen_from_transfer_rate(trimmed(*speed))) out.gen = gen;
-    }
-    if (const auto width = read_int(dir + width_file); width && *width > 0) out.width = width;
+  // Generation and width: the link ceilings (link_ceiling.hpp) are computed from them.
+  const SysfsPciLink link = read_sysfs_pci_link(sysfs_root, gpu.pci_bus_id);
+  auto take = [](const SysfsLinkState& state, topo::PcieLink& out) {
+    if (const auto gen = state.gts ? topo::gen_from_gts(*state.gts) : std::nullopt) out.gen = gen;
+    if (state.width) out.width = state.width;
   };
-  link("current_link_speed", "current_link_width", gpu.link_current);
-  link("max_link_speed", "max_link_width", gpu.link_max);
+  take(link.current, gpu.link_current);
+  take(link.max, gpu.link_max);
   if (const auto numa = read_int(dir + "numa_node")) gpu.numa_node = *numa;
   if (const auto cpus = try_read_text_file(dir + "local_cpulist")) {
     if (parse_cpu_list(*cpus)) gpu.cpuset = trimmed(*cpus);
