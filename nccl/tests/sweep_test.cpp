@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "nccl/dtype.hpp"
 
@@ -55,11 +56,11 @@ TEST(ParseBytes, RejectsGarbageWithOneLineNamingTheOption) {
 }
 
 TEST(FormatBytes, ExactBinaryMultiplesOnly) {
-  EXPECT_EQ(format_bytes(8), "8 B");
-  EXPECT_EQ(format_bytes(1024), "1 KiB");
-  EXPECT_EQ(format_bytes(64ull << 20), "64 MiB");
-  EXPECT_EQ(format_bytes(1ull << 30), "1 GiB");
-  EXPECT_EQ(format_bytes(1000), "1000 B");
+  EXPECT_EQ(format_bytes(8, ByteStyle::kSpaced), "8 B");
+  EXPECT_EQ(format_bytes(1024, ByteStyle::kSpaced), "1 KiB");
+  EXPECT_EQ(format_bytes(64ull << 20, ByteStyle::kSpaced), "64 MiB");
+  EXPECT_EQ(format_bytes(1ull << 30, ByteStyle::kSpaced), "1 GiB");
+  EXPECT_EQ(format_bytes(1000, ByteStyle::kSpaced), "1000 B");
 }
 
 TEST(SampleSizes, EvenSplitLargerFirstNeverEmpty) {
