@@ -5,7 +5,7 @@
 #include <map>
 
 #include "common/byte_size.hpp"
-#include "nccl/sweep.hpp"
+#include "common/median.hpp"
 
 namespace p2p::nccl {
 

@@ -1,4 +1,4 @@
-// Message sizes to measure and the statistics of a timed series. Pure functions.
+// Message sizes to measure and how a timed series splits into samples. Pure functions.
 #pragma once
 
 #include <cstdint>
@@ -23,8 +23,5 @@ std::vector<std::uint64_t> sweep_sizes(const SweepSpec& spec);
 // How `iterations` timed operations split into samples: as even as possible, larger first,
 // never an empty sample (so at most `iterations` samples).
 std::vector<int> sample_sizes(int iterations, int samples);
-
-// Median of a non-empty series (mean of the middle two for an even count); 0 for empty.
-double median(std::vector<double> values);
 
 }  // namespace p2p::nccl

@@ -7,7 +7,7 @@
 #include "common/byte_size.hpp"
 #include "nccl/collective.hpp"
 #include "nccl/json_util.hpp"
-#include "nccl/sweep.hpp"
+#include "common/median.hpp"
 
 namespace p2p::nccl {
 

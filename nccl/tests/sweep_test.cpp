@@ -71,13 +71,6 @@ TEST(SampleSizes, EvenSplitLargerFirstNeverEmpty) {
   EXPECT_EQ(sample_sizes(20, 0), (std::vector<int>{20}));
 }
 
-TEST(Median, OddEvenAndEmpty) {
-  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2.0);
-  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
-  EXPECT_DOUBLE_EQ(median({100, 1, 1, 1, 1}), 1.0);  // one slow sample does not move it
-  EXPECT_DOUBLE_EQ(median({}), 0.0);
-}
-
 TEST(DataType, NamesSizesAndErrors) {
   EXPECT_EQ(element_bytes(DataType::kFloat32), 4u);
   EXPECT_EQ(element_bytes(DataType::kBfloat16), 2u);
