@@ -2,11 +2,11 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+
+#include "common/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -67,17 +67,12 @@ TEST(SysfsLinkWidth, AnythingElseIsUnknown) {
 
 class SysfsTree : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/p2p_sysfs_link_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    root_ = tmpl;
-    dev_ = root_ / "bus/pci/devices/0000:41:00.0";
-    fs::create_directories(dev_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
+  void SetUp() override { fs::create_directories(dev_); }
   void write(const std::string& name, const std::string& text) { std::ofstream(dev_ / name) << text; }
   p2p::SysfsPciLink read() { return p2p::read_sysfs_pci_link(root_.string(), "0000:41:00.0"); }
-  fs::path root_, dev_;
+  p2p::TempDir tmp_{"p2p_sysfs_link"};
+  fs::path root_{tmp_.path()};
+  fs::path dev_{root_ / "bus/pci/devices/0000:41:00.0"};
 };
 
 TEST_F(SysfsTree, ReadsCurrentAndMax) {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 #include "infer/document.hpp"
 #include "nccl/nccl_api.hpp"
@@ -33,13 +34,6 @@ class InferGpu : public ::testing::Test {
       GTEST_SKIP() << "no usable CUDA device: " << (e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
     }
     devices_ = n;
-    char tmpl[] = "/tmp/p2p_infer_gpu_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
   }
 
   struct Ran {
@@ -56,7 +50,8 @@ class InferGpu : public ::testing::Test {
   }
 
   int devices_ = 0;
-  std::string dir_;
+  p2p::TempDir tmp_{"p2p_infer_gpu_test"};
+  std::string dir_{tmp_.path()};
 };
 
 // Small: ranks that share one GPU take turns on it, so one call of four ranks takes tens of ms.

@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 #include "nccl/nccl_api.hpp"
 #include "nccl/report.hpp"
@@ -54,15 +55,9 @@ class NcclMpiGpu : public ::testing::Test {
       GTEST_SKIP() << "no usable mpirun (" << (launcher.empty() ? "none found at configure time" : launcher)
                    << "; set MPIRUN)";
     }
-    char tmpl[] = "/tmp/p2p_mpi_gpu_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
   }
-  void TearDown() override {
-    std::error_code ignored;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
-  }
-  std::string dir_;
+  p2p::TempDir tmp_{"p2p_nccl_mpi_gpu_test"};
+  std::string dir_{tmp_.path()};
 };
 
 TEST_F(NcclMpiGpu, FourHostsOnOneGpuVerifyEveryCollectiveOverTheNetwork) {

@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 #include "nccl/nccl_api.hpp"
 #include "nccl/report.hpp"
@@ -43,13 +44,6 @@ class RankProcessGpu : public ::testing::Test {
     if (e != cudaSuccess || n == 0) {
       GTEST_SKIP() << "no usable CUDA device: " << (e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
     }
-    char tmpl[] = "/tmp/p2p_rank_gpu_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
   }
 
   Ran run(const std::string& args, const std::string& env = "") {
@@ -63,7 +57,8 @@ class RankProcessGpu : public ::testing::Test {
     return r;
   }
 
-  std::string dir_;
+  p2p::TempDir tmp_{"p2p_nccl_rank_process_gpu_test"};
+  std::string dir_{tmp_.path()};
 };
 
 // Every collective at small sizes plus every ordered pair; one GPU, `n` rank processes.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "nccl/nccl_api.hpp"
 
 namespace p2p::nccl {
@@ -66,13 +67,6 @@ class NcclSigtermGpu : public ::testing::Test {
     }
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) GTEST_SKIP() << "no usable CUDA device";
-    char tmpl[] = "/tmp/p2p_nccl_sigterm_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
   }
 
   // Starts `p2pcheck nccl ARGS --jsonl --json`, waits for 3 results, sends one SIGTERM to it
@@ -122,7 +116,8 @@ class NcclSigtermGpu : public ::testing::Test {
     for (const auto& r : results) EXPECT_NE(r.at("status"), "interrupted");
   }
 
-  std::string dir_;
+  p2p::TempDir tmp_{"p2p_nccl_sigterm_gpu_test"};
+  std::string dir_{tmp_.path()};
 };
 
 // 1000 iterations a size: one rank on the H200 ran this sweep at 50 iterations in 1.9 s, close

@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/discovery/sysfs_link.hpp"
 
@@ -65,12 +66,6 @@ TEST(LiveHost, ProbesAreUsed) {
 
 class FakeSysfs : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/p2p_sysfs_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    root_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(root_); }
   void device(const std::string& bdf, const std::string& cur_speed, const std::string& cur_width,
               const std::string& max_speed, const std::string& max_width) {
     const fs::path d = root_ / "bus/pci/devices" / bdf;
@@ -80,7 +75,8 @@ class FakeSysfs : public ::testing::Test {
     std::ofstream(d / "max_link_speed") << max_speed << "\n";
     std::ofstream(d / "max_link_width") << max_width << "\n";
   }
-  fs::path root_;
+  p2p::TempDir tmp_{"p2p_sysfs"};
+  fs::path root_{tmp_.path()};
 };
 
 TEST_F(FakeSysfs, ReadsCurrentAndMaxLinks) {
