@@ -16,6 +16,7 @@
 #include "common/testing/run_captured.hpp"
 #include "infer/document.hpp"
 #include "nccl/nccl_api.hpp"
+#include "nccl/tests/nccl_gpu_or_skip.hpp"
 
 namespace p2p::infer {
 namespace {
@@ -23,17 +24,7 @@ namespace {
 class InferGpu : public ::testing::Test {
  protected:
   void SetUp() override {
-    try {
-      nccl::nccl_api();
-    } catch (const NoGpuError& e) {
-      GTEST_SKIP() << "NCCL is not usable here: " << e.what();
-    }
-    int n = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-      GTEST_SKIP() << "no usable CUDA device: " << (e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
-    }
-    devices_ = n;
+    if (const auto why = p2p::testing::nccl_gpu_unusable(&devices_)) GTEST_SKIP() << *why;
   }
 
   struct Ran {

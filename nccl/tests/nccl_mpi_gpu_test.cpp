@@ -19,6 +19,7 @@
 #include "common/testing/run_captured.hpp"
 #include "nccl/nccl_api.hpp"
 #include "nccl/report.hpp"
+#include "nccl/tests/nccl_gpu_or_skip.hpp"
 
 namespace p2p::nccl {
 namespace {
@@ -40,16 +41,7 @@ std::string launcher_args() {
 class NcclMpiGpu : public ::testing::Test {
  protected:
   void SetUp() override {
-    try {
-      nccl_api();
-    } catch (const NoGpuError& e) {
-      GTEST_SKIP() << "NCCL is not usable here: " << e.what();
-    }
-    int n = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-      GTEST_SKIP() << "no usable CUDA device: " << (e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
-    }
+    if (const auto why = p2p::testing::nccl_gpu_unusable()) GTEST_SKIP() << *why;
     const std::string launcher = mpirun();
     if (launcher.empty() || testing::run_captured("'" + launcher + "' --version").exit_code != 0) {
       GTEST_SKIP() << "no usable mpirun (" << (launcher.empty() ? "none found at configure time" : launcher)

@@ -21,6 +21,7 @@
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
 #include "nccl/nccl_api.hpp"
+#include "nccl/tests/nccl_gpu_or_skip.hpp"
 
 namespace p2p::nccl {
 namespace {
@@ -60,13 +61,7 @@ bool rank_processes_left(pid_t parent) {
 class NcclSigtermGpu : public ::testing::Test {
  protected:
   void SetUp() override {
-    try {
-      nccl_api();
-    } catch (const NoGpuError& e) {
-      GTEST_SKIP() << "NCCL is not usable here: " << e.what();
-    }
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) GTEST_SKIP() << "no usable CUDA device";
+    if (const auto why = p2p::testing::nccl_gpu_unusable()) GTEST_SKIP() << *why;
   }
 
   // Starts `p2pcheck nccl ARGS --jsonl --json`, waits for 3 results, sends one SIGTERM to it
