@@ -25,7 +25,7 @@ class DoctorCli : public ::testing::Test {
  protected:
 
   CliRun run(const std::string& args) {
-    return p2p::testing::run_captured(std::string("'") + P2PCHECK_BINARY + "' doctor " + args);
+    return p2p::testing::run_captured(std::string("'") + P2PCHECK_EXE + "' doctor " + args);
   }
 
   static int lines(const std::string& s) {
@@ -151,7 +151,7 @@ class DoctorCliBytes : public DoctorCli {};
 
 TEST_F(DoctorCliBytes, AnEnvironmentVariableWithByteFFIsEscapedInJsonAndSavedFacts) {
   const CliRun r = p2p::testing::run_captured(std::string("env NCCL_SOCKET_IFNAME=$(printf 'eth\\377') '") +
-                                              P2PCHECK_BINARY + "' doctor --format json --save-facts " + path("facts.json"));
+                                              P2PCHECK_EXE + "' doctor --format json --save-facts " + path("facts.json"));
   EXPECT_NE(r.exit_code, 4) << r.err;
   EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
   EXPECT_TRUE(nlohmann::json::parse(r.out).is_object());

@@ -34,7 +34,7 @@ std::size_t count_lines(const std::string& s) { return static_cast<std::size_t>(
 class Cli : public ::testing::Test {
  protected:
   Result run(std::vector<std::string> args) {
-    args.insert(args.begin(), P2PCHECK_BINARY);
+    args.insert(args.begin(), P2PCHECK_EXE);
     const std::string out_path = (dir_ / "stdout").string(), err_path = (dir_ / "stderr").string();
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
