@@ -12,21 +12,17 @@
 #include "topology/pcie_link.hpp"
 #include "common/file_io.hpp"
 #include "common/sysfs_pci_link.hpp"
+#include "common/text.hpp"
 
 namespace p2p::bench {
 namespace {
-
-std::string trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
-}
 
 std::optional<int> read_int(const std::string& path) {
   const auto text = try_read_text_file(path);
   if (!text) return std::nullopt;
   try {
     std::size_t used = 0;
-    const int v = std::stoi(trimmed(*text), &used);
+    const int v = std::stoi(trim(*text), &used);
     return v;
   } catch (const std::exception&) {
     return std::nullopt;
@@ -81,7 +77,7 @@ void read_sysfs_pci_facts(topo::Gpu& gpu, const std::string& sysfs_root) {
   take(link.max, gpu.link_max);
   if (const auto numa = read_int(dir + "numa_node")) gpu.numa_node = *numa;
   if (const auto cpus = try_read_text_file(dir + "local_cpulist")) {
-    if (parse_cpu_list(*cpus)) gpu.cpuset = trimmed(*cpus);
+    if (parse_cpu_list(*cpus)) gpu.cpuset = trim(*cpus);
   }
 }
 
@@ -106,7 +102,7 @@ topo::TopologySnapshot snapshot_from_cuda(const DeviceInventory& inventory, cons
 
 std::string nvidia_driver_version() {
   const auto v = try_read_text_file("/sys/module/nvidia/version");
-  return v ? trimmed(*v) : "";
+  return v ? trim(*v) : "";
 }
 
 std::string cuda_version_text(int encoded) {
