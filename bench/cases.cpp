@@ -1,6 +1,6 @@
 #include "bench/cases.hpp"
 
-#include "bench/sizes.hpp"
+#include "common/byte_size.hpp"
 
 namespace p2p::bench {
 namespace {
@@ -279,7 +279,7 @@ std::vector<Route> routes_for(RouteShape shape, const std::vector<int>& gpus) {
 
 std::string benchmark_name(const Case& c, const Route& r, std::optional<std::uint64_t> bytes) {
   std::string name = c.name + "/" + r.label();
-  if (bytes) name += "/" + format_bytes(*bytes);
+  if (bytes) name += "/" + format_bytes(*bytes, ByteStyle::kCompact);
   return name;
 }
 

@@ -11,21 +11,18 @@
 #include "common/cuda_check.hpp"
 #include "topology/pcie_link.hpp"
 #include "common/file_io.hpp"
+#include "common/sysfs_pci_link.hpp"
+#include "common/text.hpp"
 
 namespace p2p::bench {
 namespace {
-
-std::string trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
-}
 
 std::optional<int> read_int(const std::string& path) {
   const auto text = try_read_text_file(path);
   if (!text) return std::nullopt;
   try {
     std::size_t used = 0;
-    const int v = std::stoi(trimmed(*text), &used);
+    const int v = std::stoi(trim(*text), &used);
     return v;
   } catch (const std::exception&) {
     return std::nullopt;
@@ -70,17 +67,17 @@ DeviceInventory discover_devices() {
 
 void read_sysfs_pci_facts(topo::Gpu& gpu, const std::string& sysfs_root) {
   const std::string dir = sysfs_root + "/bus/pci/devices/" + gpu.pci_bus_id + "/";
-  auto link = [&](const char* speed_file, const char* width_file, topo::PcieLink& out) {
-    if (const auto speed = try_read_text_file(dir + speed_file)) {
-      if (auto gen = topo::gen_from_transfer_rate(trimmed(*speed))) out.gen = gen;
-    }
-    if (const auto width = read_int(dir + width_file); width && *width > 0) out.width = width;
+  // Generation and width: the link ceilings (link_ceiling.hpp) are computed from them.
+  const SysfsPciLink link = read_sysfs_pci_link(sysfs_root, gpu.pci_bus_id);
+  auto take = [](const SysfsLinkState& state, topo::PcieLink& out) {
+    if (const auto gen = state.gts ? topo::gen_from_gts(*state.gts) : std::nullopt) out.gen = gen;
+    if (state.width) out.width = state.width;
   };
-  link("current_link_speed", "current_link_width", gpu.link_current);
-  link("max_link_speed", "max_link_width", gpu.link_max);
+  take(link.current, gpu.link_current);
+  take(link.max, gpu.link_max);
   if (const auto numa = read_int(dir + "numa_node")) gpu.numa_node = *numa;
   if (const auto cpus = try_read_text_file(dir + "local_cpulist")) {
-    if (parse_cpu_list(*cpus)) gpu.cpuset = trimmed(*cpus);
+    if (parse_cpu_list(*cpus)) gpu.cpuset = trim(*cpus);
   }
 }
 
@@ -105,7 +102,7 @@ topo::TopologySnapshot snapshot_from_cuda(const DeviceInventory& inventory, cons
 
 std::string nvidia_driver_version() {
   const auto v = try_read_text_file("/sys/module/nvidia/version");
-  return v ? trimmed(*v) : "";
+  return v ? trim(*v) : "";
 }
 
 std::string cuda_version_text(int encoded) {

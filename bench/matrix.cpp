@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "bench/endpoint.hpp"
-#include "bench/sizes.hpp"
+#include "common/byte_size.hpp"
 #include "bench/sweep.hpp"
 
 namespace p2p::bench {
@@ -79,7 +79,7 @@ std::vector<Matrix> bandwidth_matrices(const std::vector<BandwidthResult>& recor
         if (picked.empty()) continue;
         Matrix m;
         const std::string kind = kind_title(picked.front()->part);
-        m.title = name + ", " + format_bytes(bytes) + " copies" + (kind.empty() ? "" : ", " + kind) +
+        m.title = name + ", " + format_bytes(bytes, ByteStyle::kCompact) + " copies" + (kind.empty() ? "" : ", " + kind) +
                   ": GB/s (row = source, column = destination; % of link ceiling)";
         std::set<std::string> rows, cols;
         for (const auto* r : picked) {
@@ -150,7 +150,7 @@ std::vector<Matrix> sweep_tables(const std::vector<BandwidthResult>& records) {
     if (sizes[name].size() < 2) continue;
     Matrix m;
     m.title = name + " by message size: median GB/s";
-    for (std::uint64_t b : sizes[name]) m.cols.push_back(format_bytes(b));
+    for (std::uint64_t b : sizes[name]) m.cols.push_back(format_bytes(b, ByteStyle::kCompact));
     m.cols.push_back("peak");
     m.cols.push_back("90% at");
     std::vector<std::tuple<std::string, std::string, std::string>> routes;  // src, dst, part
@@ -164,14 +164,14 @@ std::vector<Matrix> sweep_tables(const std::vector<BandwidthResult>& records) {
       std::vector<std::optional<MatrixCell>> row(m.cols.size());
       for (const auto& r : records) {
         if (r.case_name != name || r.src != src || r.dst != dst || r.part != part) continue;
-        row[index_of(m.cols, format_bytes(r.bytes))] = MatrixCell{r.median_gbps, std::nullopt, r.status, ""};
+        row[index_of(m.cols, format_bytes(r.bytes, ByteStyle::kCompact))] = MatrixCell{r.median_gbps, std::nullopt, r.status, ""};
       }
       for (const auto& s : summaries) {
         if (s.case_name != name || s.src != src || s.dst != dst || s.part != part) continue;
         row[m.cols.size() - 2] = MatrixCell{s.peak_gbps, std::nullopt, "ok", ""};
         if (s.bytes_at_90pct) {
           row[m.cols.size() - 1] =
-              MatrixCell{std::nullopt, std::nullopt, "ok", format_bytes(*s.bytes_at_90pct)};
+              MatrixCell{std::nullopt, std::nullopt, "ok", format_bytes(*s.bytes_at_90pct, ByteStyle::kCompact)};
         }
       }
       m.cells.push_back(std::move(row));

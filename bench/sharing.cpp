@@ -1,6 +1,6 @@
 #include "bench/sharing.hpp"
 
-#include "bench/sizes.hpp"
+#include "common/byte_size.hpp"
 #include "common/json_util.hpp"
 
 namespace p2p::bench {
@@ -10,7 +10,7 @@ namespace {
 std::string describe(const GpuProcess& p) {
   std::string what = p.name.empty() ? "" : p.name + ", ";
   what += p.kind;
-  if (p.used_bytes) what += ", " + format_bytes(*p.used_bytes);
+  if (p.used_bytes) what += ", " + format_bytes(*p.used_bytes, ByteStyle::kCompact);
   return "pid " + std::to_string(p.pid) + " (" + what + ")";
 }
 

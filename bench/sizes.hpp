@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "common/byte_size.hpp"
+
 namespace p2p::bench {
 
 constexpr std::uint64_t kKiB = 1024;
@@ -21,16 +23,13 @@ std::vector<std::uint64_t> power_of_two_sizes(std::uint64_t from_bytes, std::uin
 // buffer size, where every route's matrix figure is taken.
 std::vector<std::uint64_t> default_sweep_bytes();
 
-// "4096", "64K", "64KiB", "64kb", "1G" (binary multiples). The size must be positive, a
+// A copy size: p2p::parse_bytes's forms ("4096", "64K", "64KiB", "64kb", "1G"), positive, a
 // multiple of 4 bytes (verification checks 32-bit words) and at most 16 GiB.
-// Throws InputError("--sizes: ...") naming the offending text.
-std::uint64_t parse_size_bytes(const std::string& text);
+// Throws InputError("WHAT: `TEXT` ...") naming the offending text.
+std::uint64_t parse_size_bytes(const std::string& text, const std::string& what = "--sizes");
 
 // Comma-separated list; result sorted ascending without duplicates.
 std::vector<std::uint64_t> parse_size_list(const std::string& text);
-
-// "4KiB", "64MiB", "1GiB"; sizes that are not whole KiB print as "1000B".
-std::string format_bytes(std::uint64_t bytes);
 
 // Copies per timed batch: enough that one batch moves about 1 GiB (so the first copy's ramp
 // is a negligible part of the sample: 20 ms of PCIe gen5, 1 ms of HBM), at least 4 (512 MiB

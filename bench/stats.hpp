@@ -19,8 +19,4 @@ struct SampleStats {
 // median with non-zero spread (a spread relative to zero is meaningless).
 SampleStats summarize(std::vector<double> samples);
 
-// The middle value (the mean of the two middle ones for an even count), of any finite values;
-// std::invalid_argument on an empty list or a non-finite value. summarize() reports it.
-double median(std::vector<double> values);
-
 }  // namespace p2p::bench

@@ -59,7 +59,7 @@ nlohmann::json to_json(const report::Comparison& c, const bench::BenchDocument& 
 int run_compare(const CompareCommandOptions& o) {
   report::CompareOptions options;
   options.tolerance_pct = o.tolerance_pct;
-  options.min_bytes = bench::parse_size_bytes(o.min_bytes);
+  options.min_bytes = bench::parse_size_bytes(o.min_bytes, "--min-bytes");
   options.allow_logical = o.allow_logical;
   const auto baseline = bench::bench_document_from_json(read_json_file(o.baseline), o.baseline);
   const auto run = bench::bench_document_from_json(read_json_file(o.run), o.run);

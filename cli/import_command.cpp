@@ -26,7 +26,7 @@ struct ImportCommandOptions {
 
 int run_import(const ImportCommandOptions& o) {
   import::ImportOptions options;
-  if (!o.buffer_size.empty()) options.nvbandwidth_buffer_bytes = bench::parse_size_bytes(o.buffer_size);
+  if (!o.buffer_size.empty()) options.nvbandwidth_buffer_bytes = bench::parse_size_bytes(o.buffer_size, "--buffer-size");
   options.p2p_sample_copy_bytes = o.num_elems * 4;
   options.collective = o.collective;
   const std::string started = utc_now_iso8601();

@@ -7,6 +7,7 @@
 #include "cli/gpu_sharing_check.hpp"
 #include "cli/nccl_transports_command.hpp"
 #include "cli/nccl_outputs.hpp"
+#include "common/byte_size.hpp"
 #include "common/exit_codes.hpp"
 #include "cli/machine_outputs.hpp"
 #include "common/json_text.hpp"
@@ -189,8 +190,8 @@ nccl::RunOptions run_options(const NcclCommandOptions& o) {
   }
   r.dtypes.clear();
   for (const auto& t : o.dtypes) r.dtypes.push_back(nccl::parse_data_type(t));
-  r.sweep.min_bytes = nccl::parse_bytes(o.min_bytes, "--min-bytes");
-  r.sweep.max_bytes = nccl::parse_bytes(o.max_bytes, "--max-bytes");
+  r.sweep.min_bytes = parse_bytes(o.min_bytes, "--min-bytes");
+  r.sweep.max_bytes = parse_bytes(o.max_bytes, "--max-bytes");
   r.sweep.step_factor = o.step_factor;
   r.sweep.pairs_every_size = o.full;
   nccl::sweep_sizes(r.sweep);  // reject a bad range before anything starts
@@ -279,7 +280,7 @@ int run_nccl_command(const NcclCommandOptions& o) {
   check_mpi_options(o, launch);
   nccl::RunOptions options = run_options(o);
   harness::initialize_benchmark("nccl", options.benchmark_args);  // a bad flag exits 2 before any GPU work
-  if (!o.saturation_bytes.empty()) nccl::parse_bytes(o.saturation_bytes, "--saturation-bytes");  // checked now
+  if (!o.saturation_bytes.empty()) parse_bytes(o.saturation_bytes, "--saturation-bytes");  // checked now
 
 #if P2P_HAVE_MPI
   // Under MPI from here on: the session lives until the results are written.
@@ -367,7 +368,7 @@ NcclVerdict report_and_judge(const NcclCommandOptions& o, const nccl::RunOptions
                              const TopologyAndGate& tg, const std::string& started, const RunClock& clock,
                              SharingCheck* sharing) {
   std::optional<std::uint64_t> saturation;
-  if (!o.saturation_bytes.empty()) saturation = nccl::parse_bytes(o.saturation_bytes, "--saturation-bytes");
+  if (!o.saturation_bytes.empty()) saturation = parse_bytes(o.saturation_bytes, "--saturation-bytes");
   if (!std::isnan(o.min_busbw_gbps) && !o.p2p_off_child) {
     report.min_busbw_gbps = o.min_busbw_gbps;
     report.verdicts = nccl::judge_min_busbw(report.run.results, o.min_busbw_gbps, saturation);

@@ -1,7 +1,7 @@
 #include "cluster/host_lines.hpp"
 
 #include "bench/results.hpp"
-#include "bench/sizes.hpp"
+#include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "report/run_lines.hpp"
@@ -76,7 +76,7 @@ const std::vector<std::string>& node_steps() {
 std::string Figure::key() const {
   std::string k = case_name + " " + src + "->" + dst;
   if (!part.empty()) k += " " + part;
-  if (bytes > 0) k += " " + bench::format_bytes(bytes);
+  if (bytes > 0) k += " " + format_bytes(bytes, ByteStyle::kCompact);
   return k;
 }
 

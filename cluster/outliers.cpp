@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "bench/stats.hpp"
+#include "common/median.hpp"
 
 namespace p2p::cluster {
 namespace {
@@ -49,10 +49,10 @@ std::vector<FigureSpread> fleet_spreads(const std::vector<HostRun>& hosts, const
     sp.hosts = s.values.size();
     std::vector<double> values;
     for (const auto& [host, v] : s.values) values.push_back(v);
-    sp.median = bench::median(values);
+    sp.median = median(values);
     std::vector<double> deviations;
     for (double v : values) deviations.push_back(std::abs(v - sp.median));
-    sp.mad = bench::median(deviations);
+    sp.mad = median(deviations);
     sp.judged = sp.hosts >= options.min_hosts;
     if (sp.judged) {
       for (const auto& [host, v] : s.values) {

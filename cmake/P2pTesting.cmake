@@ -19,3 +19,21 @@ function(p2p_add_test)
     DISCOVERY_TIMEOUT 60
     PROPERTIES LABELS ${label} TIMEOUT 300 SKIP_REGULAR_EXPRESSION "\\[  SKIPPED")
 endfunction()
+
+# p2p_add_cli_test(NAME <name> SOURCES <...> LIBS <...> [GPU] [DEFINITIONS <NAME=value>...]
+#                  [DEPENDS <target>...])
+# A test that runs the built `p2pcheck` as a user would: p2p_add_test, with the executable's
+# path as P2PCHECK_EXE, built before the test; DEFINITIONS and DEPENDS add the test's own.
+function(p2p_add_cli_test)
+  if(NOT P2P_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(T "GPU" "NAME" "SOURCES;LIBS;DEFINITIONS;DEPENDS" ${ARGN})
+  set(gpu)
+  if(T_GPU)
+    set(gpu GPU)
+  endif()
+  p2p_add_test(NAME ${T_NAME} SOURCES ${T_SOURCES} LIBS ${T_LIBS} ${gpu})
+  target_compile_definitions(${T_NAME} PRIVATE P2PCHECK_EXE="$<TARGET_FILE:p2pcheck>" ${T_DEFINITIONS})
+  add_dependencies(${T_NAME} p2pcheck ${T_DEPENDS})
+endfunction()

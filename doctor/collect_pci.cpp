@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "common/sysfs_pci_link.hpp"
 #include "doctor/collect.hpp"
 #include "doctor/collect_io.hpp"
 #include "doctor/gpu_generation.hpp"
@@ -26,19 +27,6 @@ std::optional<long long> number(const Observed<std::string>& v, int base) {
     const long long n = std::stoll(v.value, &used, base);
     if (used == 0) return std::nullopt;
     return n;
-  } catch (...) {
-    return std::nullopt;
-  }
-}
-
-std::optional<double> link_gts(const Observed<std::string>& v) {
-  // "32.0 GT/s PCIe" (newer kernels) or "8 GT/s"; "Unknown" when the link is down.
-  if (!v.present()) return std::nullopt;
-  try {
-    std::size_t used = 0;
-    const double d = std::stod(v.value, &used);
-    if (used == 0 || d <= 0) return std::nullopt;
-    return d;
   } catch (...) {
     return std::nullopt;
   }
@@ -139,10 +127,11 @@ Observed<std::vector<PciFunction>> collect_pci(const std::string& root) {
     p.class_code = static_cast<int>(number(io::read_trimmed(dir + "/class"), 16).value_or(0));
     if (!is_gpu_class(p.class_code) && !is_nvswitch_class(p.class_code)) continue;  // audio, USB-C functions
     if (const auto numa = number(io::read_trimmed(dir + "/numa_node"), 10); numa && *numa >= 0) p.numa_node = static_cast<int>(*numa);
-    p.current_link_gts = link_gts(io::read_trimmed(dir + "/current_link_speed"));
-    p.max_link_gts = link_gts(io::read_trimmed(dir + "/max_link_speed"));
-    if (const auto w = number(io::read_trimmed(dir + "/current_link_width"), 10); w && *w > 0) p.current_link_width = static_cast<int>(*w);
-    if (const auto w = number(io::read_trimmed(dir + "/max_link_width"), 10); w && *w > 0) p.max_link_width = static_cast<int>(*w);
+    const SysfsPciLink link = read_sysfs_pci_link(r + "/sys", bdf);
+    p.current_link_gts = link.current.gts;
+    p.max_link_gts = link.max.gts;
+    p.current_link_width = link.current.width;
+    p.max_link_width = link.max.width;
     p.aer_correctable = aer_total(dir, "aer_dev_correctable");
     p.aer_nonfatal = aer_total(dir, "aer_dev_nonfatal");
     p.aer_fatal = aer_total(dir, "aer_dev_fatal");

@@ -1,13 +1,13 @@
 // Per-GPU PCIe health (link, AER, BAR1), compute mode, and the CUDA/NCCL
 // environment variables that change what a run will see.
 #include <algorithm>
-#include <cmath>
 #include <sstream>
 
 #include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
 #include "doctor/rules.hpp"
 #include "doctor/rules_util.hpp"
+#include "topology/pcie_link.hpp"
 
 namespace p2p::doctor::rules {
 
@@ -15,13 +15,8 @@ namespace {
 
 constexpr std::uint64_t kSmallBar1Bytes = 256ull * 1024 * 1024;
 
-// 2.5/5/8/16/32/64 GT/s -> PCIe generation 1..6.
 std::optional<int> gen_of_gts(const std::optional<double>& gts) {
-  if (!gts) return std::nullopt;
-  const double table[] = {2.5, 5.0, 8.0, 16.0, 32.0, 64.0};
-  for (int i = 0; i < 6; ++i)
-    if (std::fabs(*gts - table[i]) < 0.1) return i + 1;
-  return std::nullopt;
+  return gts ? topo::gen_from_gts(*gts) : std::nullopt;
 }
 
 std::string link_text(std::optional<int> gen, std::optional<int> width) {

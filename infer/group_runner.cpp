@@ -5,6 +5,7 @@
 #include "infer/ipc_merge.hpp"
 #include "nccl/nccl_api.hpp"
 #include "nccl/rank_process.hpp"
+#include "common/temp_dir.hpp"
 #include "nccl/rank_spawn.hpp"
 
 namespace p2p::infer {
@@ -12,7 +13,7 @@ namespace p2p::infer {
 GroupOutcome run_group(InferRankJob job, const std::vector<int>& gpu_ids, int calls_per_step,
                        const nccl::Progress& progress) {
   const int n = static_cast<int>(job.devices.size());
-  nccl::TempDir work("p2pcheck-infer-ranks");
+  TempDir work("p2pcheck-infer-ranks");
   job.work_dir = work.path();
   const std::string job_path = work.path() + "/job.json";
   write_text_file_atomically(job_path, nlohmann::json(job).dump(2) + "\n");

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "nccl/dtype.hpp"
-#include "nccl/sweep.hpp"
+#include "common/byte_size.hpp"
 
 namespace p2p::infer {
 
@@ -27,7 +27,7 @@ std::string format_plan(const InferPlan& plan, const std::vector<TpGroups>& grou
       << std::setw(12) << "calls/step" << "\n";
   for (const Message& m : plan.messages) {
     out << std::left << std::setw(16) << message_name(m) << std::right << std::setw(9) << m.tokens << std::setw(12)
-        << nccl::format_bytes(m.bytes) << std::setw(12) << plan.calls_per_step << "\n";
+        << format_bytes(m.bytes, ByteStyle::kSpaced) << std::setw(12) << plan.calls_per_step << "\n";
   }
   out << "# GPU groups (" << topology_source << ")\n";
   if (!topology_note.empty()) {

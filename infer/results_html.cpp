@@ -6,7 +6,7 @@
 #include "infer/groups.hpp"
 #include "infer/plan_text.hpp"
 #include "infer/results_text.hpp"
-#include "nccl/sweep.hpp"
+#include "common/byte_size.hpp"
 #include "report/html_report.hpp"
 
 namespace p2p::infer {
@@ -39,7 +39,7 @@ void group_section(std::ostringstream& out, const GroupResult& g) {
       << (g.p2p_off ? "<th>P2P off p50 us</th><th>P2P off cost/step us</th>" : "") << "</tr>\n";
   for (const MessageResult& m : g.p2p_on.messages) {
     out << "<tr" << (m.status == "ok" ? "" : " class=\"bad\"") << "><td class=\"l\">" << html_escape(m.message)
-        << "</td><td>" << html_escape(nccl::format_bytes(m.bytes)) << "</td>";
+        << "</td><td>" << html_escape(format_bytes(m.bytes, ByteStyle::kSpaced)) << "</td>";
     if (m.latency) {
       out << cell(m.latency->p50_us) << cell(m.latency->p90_us) << cell(m.latency->p99_us) << cell(m.latency->max_us)
           << cell(m.latency->spread, 2) << cell(m.busbw_gbps) << cell(m.step_us);

@@ -6,7 +6,7 @@
 
 #include "infer/groups.hpp"
 #include "infer/plan_text.hpp"
-#include "nccl/sweep.hpp"
+#include "common/byte_size.hpp"
 
 namespace p2p::infer {
 
@@ -42,7 +42,7 @@ void format_table(std::ostringstream& out, const GroupResult& g) {
   out << "\n";
   for (std::size_t i = 0; i < g.p2p_on.messages.size(); ++i) {
     const MessageResult& m = g.p2p_on.messages[i];
-    out << "  " << std::left << std::setw(15) << m.message << std::right << std::setw(9) << nccl::format_bytes(m.bytes);
+    out << "  " << std::left << std::setw(15) << m.message << std::right << std::setw(9) << format_bytes(m.bytes, ByteStyle::kSpaced);
     if (m.latency) {
       out << std::setw(9) << fixed(m.latency->p50_us) << std::setw(9) << fixed(m.latency->p90_us) << std::setw(9)
           << fixed(m.latency->p99_us) << std::setw(9) << fixed(m.latency->max_us) << std::setw(7)

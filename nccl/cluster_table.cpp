@@ -4,7 +4,8 @@
 #include <cstdio>
 #include <map>
 
-#include "nccl/sweep.hpp"
+#include "common/byte_size.hpp"
+#include "common/median.hpp"
 
 namespace p2p::nccl {
 
@@ -76,7 +77,7 @@ std::string format_cluster(const NcclRun& run) {
   for (const auto& p : c.host_pairs) {
     if (p.size_bytes == largest) at[{p.src_host, p.dst_host}] = &p;
   }
-  out += "#\n# Host pairs: send GB/s at " + format_bytes(largest) +
+  out += "#\n# Host pairs: send GB/s at " + format_bytes(largest, ByteStyle::kSpaced) +
          " between each host's first rank (pairs of a round ran at once; row sends to column)\n# " + cell("%8s", "");
   for (int j = 0; j < h; ++j) out += cell(" %9s", host_label(j));
   out += cell(" %9s", "median") + "\n";

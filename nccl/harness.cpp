@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "bench/sizes.hpp"
+#include "common/byte_size.hpp"
 #include "harness/google_benchmark.hpp"
 
 namespace p2p::nccl {
@@ -40,7 +40,7 @@ std::string benchmark_name(const PlannedCase& c) {
   if (c.op.collective == Collective::kSendRecvPair) {
     name += std::to_string(c.op.src_rank) + "->" + std::to_string(c.op.dst_rank) + "/";
   }
-  return name + bench::format_bytes(c.shape.size_bytes);  // "64MiB", as bench names sizes
+  return name + format_bytes(c.shape.size_bytes, ByteStyle::kCompact);  // "64MiB", as bench names sizes
 }
 
 void register_nccl_benchmarks(const std::vector<PlannedCase>& plan, int timing_groups, MeasureCaseFn measure_one) {

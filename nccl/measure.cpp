@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/cuda_check.hpp"
+#include "common/median.hpp"
 #include "nccl/sweep.hpp"
 #include "nccl/verify_kernels.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "common/exit_codes.hpp"
 #include "nccl/json_util.hpp"
-#include "nccl/sweep.hpp"
+#include "common/median.hpp"
 
 namespace p2p::nccl {
 

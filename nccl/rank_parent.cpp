@@ -9,6 +9,7 @@
 #include "nccl/harness.hpp"
 #include "nccl/rank_merge.hpp"
 #include "nccl/rank_process.hpp"
+#include "common/temp_dir.hpp"
 #include "nccl/rank_spawn.hpp"
 #include "nccl/run_options_json.hpp"
 

@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <ostream>
 #include <thread>
 
@@ -51,20 +50,6 @@ off_t file_size(const std::string& path) {
 std::string seconds_text(Seconds s) { return std::to_string(static_cast<long long>(s.count() + 0.5)) + " s"; }
 
 }  // namespace
-
-TempDir::TempDir(const std::string& stem) {
-  const char* dir = std::getenv("TMPDIR");
-  std::string pattern = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/" + stem + "-XXXXXX";
-  std::vector<char> buf(pattern.begin(), pattern.end());
-  buf.push_back('\0');
-  if (::mkdtemp(buf.data()) == nullptr) P2P_CHECK_POSIX(-1);
-  path_ = buf.data();
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
 
 pid_t spawn_rank(const std::vector<std::string>& args, const ncclUniqueId& id) {
   int fds[2] = {-1, -1};

@@ -19,19 +19,6 @@
 
 namespace p2p::nccl {
 
-// A private directory under $TMPDIR (or /tmp), removed with everything in it.
-class TempDir {
- public:
-  explicit TempDir(const std::string& stem);
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 struct RankChild {
   RankExit exit;
   bool running = true;

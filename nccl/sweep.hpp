@@ -1,4 +1,4 @@
-// Message sizes to measure and the statistics of a timed series. Pure functions.
+// Message sizes to measure and how a timed series splits into samples. Pure functions.
 #pragma once
 
 #include <cstdint>
@@ -20,18 +20,8 @@ struct SweepSpec {
 // min is 0, min > max or the factor is below 2.
 std::vector<std::uint64_t> sweep_sizes(const SweepSpec& spec);
 
-// "8", "64K", "1M", "1G", "512MiB", "1GB": binary units (K = 1024) as nccl-tests reads -b/-e.
-// InputError naming `what` for anything else.
-std::uint64_t parse_bytes(const std::string& text, const std::string& what);
-
-// "8 B", "64 KiB", "1 GiB" for tables and progress lines; exact multiples only, else bytes.
-std::string format_bytes(std::uint64_t bytes);
-
 // How `iterations` timed operations split into samples: as even as possible, larger first,
 // never an empty sample (so at most `iterations` samples).
 std::vector<int> sample_sizes(int iterations, int samples);
-
-// Median of a non-empty series (mean of the middle two for an even count); 0 for empty.
-double median(std::vector<double> values);
 
 }  // namespace p2p::nccl

@@ -1,7 +1,7 @@
 #include "nccl/sweep_steps.hpp"
 
 #include "nccl/harness.hpp"
-#include "bench/sizes.hpp"
+#include "common/byte_size.hpp"
 
 namespace p2p::nccl {
 
@@ -37,7 +37,7 @@ std::vector<std::vector<HostPairCase>> host_pair_steps(const RankLayout& layout,
         p.op.dst_rank = reps[static_cast<std::size_t>(c.dst_host)];
         p.shape = shape;
         c.step_case.name = "host_pair/" + std::to_string(c.src_host) + "->" + std::to_string(c.dst_host) + "/" +
-                           bench::format_bytes(shape.size_bytes);  // as benchmark_name names sizes
+                           format_bytes(shape.size_bytes, ByteStyle::kCompact);  // as benchmark_name names sizes
         c.step_case.index = index++;
         step.push_back(std::move(c));
       }

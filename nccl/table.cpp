@@ -9,7 +9,7 @@
 
 #include "nccl/collective.hpp"
 #include "nccl/dtype.hpp"
-#include "nccl/sweep.hpp"
+#include "common/byte_size.hpp"
 
 namespace p2p::nccl {
 
@@ -166,7 +166,7 @@ std::string format_pair_matrix(const NcclRun& run) {
   }
   if (!dtype) return "";
   const int n = run.transport.nranks > 0 ? run.transport.nranks : static_cast<int>(run.environment.devices.size());
-  std::string out = "#\n# NCCL send/recv busbw (GB/s) per ordered pair at " + format_bytes(largest) + ", " + *dtype +
+  std::string out = "#\n# NCCL send/recv busbw (GB/s) per ordered pair at " + format_bytes(largest, ByteStyle::kSpaced) + ", " + *dtype +
                     ", row sends to column" + (run.p2p_disabled ? " [NCCL_P2P_DISABLE=1]\n" : "\n");
   out += fmt("# %8s", "");
   for (int d = 0; d < n; ++d) out += fmt(" %10s", device_label(run, d).c_str());
@@ -256,7 +256,7 @@ std::string format_verdicts(const std::vector<BusbwVerdict>& verdicts) {
     std::string line = fmt("# %-6s %-42s", v.status == "pass" ? "PASS" : v.status == "fail" ? "FAIL" : "-", series.c_str());
     if (v.median_busbw_gbps) {
       line += fmt(" median %.2f GB/s (lowest %.2f) over %d size(s) from %s, minimum %.2f", *v.median_busbw_gbps,
-                  v.lowest_busbw_gbps.value_or(0.0), v.judged_sizes, format_bytes(v.saturation_bytes.value_or(0)).c_str(),
+                  v.lowest_busbw_gbps.value_or(0.0), v.judged_sizes, format_bytes(v.saturation_bytes.value_or(0), ByteStyle::kSpaced).c_str(),
                   v.min_busbw_gbps);
     }
     if (!v.detail.empty()) line += " (" + v.detail + ")";

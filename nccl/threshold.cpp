@@ -4,9 +4,10 @@
 #include <map>
 #include <tuple>
 
+#include "common/byte_size.hpp"
 #include "nccl/collective.hpp"
 #include "nccl/json_util.hpp"
-#include "nccl/sweep.hpp"
+#include "common/median.hpp"
 
 namespace p2p::nccl {
 
@@ -46,7 +47,7 @@ BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busb
   }
   v.judged_sizes = static_cast<int>(judged.size());
   if (judged.empty()) {
-    v.detail = "no size at or above the saturation size " + format_bytes(*v.saturation_bytes);
+    v.detail = "no size at or above the saturation size " + format_bytes(*v.saturation_bytes, ByteStyle::kSpaced);
     return v;
   }
   v.median_busbw_gbps = median(judged);

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <map>
 
-#include "bench/sizes.hpp"
+#include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "nccl/report.hpp"
 #include "report/markup_text.hpp"
@@ -49,7 +49,7 @@ void add_bench_cases(CheckSuite& s, const bench::BenchDocument& d) {
   for (const auto& b : d.bandwidth) {
     CheckCase c;
     c.name = join_name(d.hostname, b.case_name, b.src + "->" + b.dst + (b.part.empty() ? "" : " " + b.part),
-                       bench::format_bytes(b.bytes));
+                       format_bytes(b.bytes, ByteStyle::kCompact));
     c.classname = "p2pcheck.bench." + b.case_name;
     c.outcome = outcome_of_status(b.status);
     std::string value;
@@ -94,7 +94,7 @@ void add_nccl_run(CheckSuite& s, const nccl::NcclRun& run, const std::string& ho
     CheckCase c;
     const std::string op = prefix + r.collective + "." + r.dtype + (r.in_place ? ".in_place" : ".out_of_place") +
                            (r.cuda_graph ? ".graph" : "");
-    c.name = join_name(host, op, placement(r), bench::format_bytes(r.size_bytes));
+    c.name = join_name(host, op, placement(r), format_bytes(r.size_bytes, ByteStyle::kCompact));
     c.classname = "p2pcheck." + prefix + r.collective;
     c.outcome = outcome_of_status(r.status);
     std::string value;

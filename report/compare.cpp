@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <map>
 
-#include "bench/sizes.hpp"
+#include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "nccl/report.hpp"
 
@@ -45,7 +45,7 @@ void add_collectives(Figures& out, const nccl::NcclRun& run, const std::string& 
     std::string key = prefix + "nccl " + r.collective + " " + r.dtype + (r.in_place ? " in_place" : " out_of_place") +
                       " " + std::to_string(r.nranks) + "r";
     if (r.src_rank && r.dst_rank) key += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
-    key += " " + bench::format_bytes(r.size_bytes) + (one_rank ? " algbw" : " busbw");
+    key += " " + format_bytes(r.size_bytes, ByteStyle::kCompact) + (one_rank ? " algbw" : " busbw");
     out[key] = Figure{one_rank ? r.algbw_gbps : r.busbw_gbps, r.status, r.detail, r.size_bytes >= o.min_bytes, false,
                       source.empty() ? "" : source + " " + r.collective + "_perf"};
   }
@@ -55,7 +55,7 @@ Figures figures_of(const bench::BenchDocument& d, const std::string& source, con
   Figures out;
   for (const auto& b : d.bandwidth) {
     std::string key = b.case_name + " " + b.src + "->" + b.dst + (b.part.empty() ? "" : " " + b.part) + " " +
-                      bench::format_bytes(b.bytes);
+                      format_bytes(b.bytes, ByteStyle::kCompact);
     out[key] = Figure{b.median_gbps, b.status, b.detail, b.bytes >= o.min_bytes, false, source_text(b.source)};
   }
   for (const auto& l : d.latency) {
@@ -185,7 +185,7 @@ std::string format_comparison(const Comparison& c, const std::string& baseline_n
   std::string out = "baseline: " + baseline_name + "\nrun:      " + run_name + "\n";
   char line[256];
   std::snprintf(line, sizeof line, "judged: figures of %s and more, moves beyond %.1f%%\n\n",
-                bench::format_bytes(options.min_bytes).c_str(), options.tolerance_pct);
+                format_bytes(options.min_bytes, ByteStyle::kCompact).c_str(), options.tolerance_pct);
   out += line;
   std::snprintf(line, sizeof line, "%-60s %12s %12s %9s  %s\n", "figure", "baseline", "run", "change", "verdict");
   out += line;

@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "bench/matrix.hpp"
-#include "bench/sizes.hpp"
+#include "common/byte_size.hpp"
 #include "nccl/report.hpp"
 #include "nccl/table.hpp"
 #include "report/html_pairs.hpp"
@@ -205,7 +205,7 @@ std::string chart(const std::string& title, const std::string& unit, const std::
   const int step = std::max(1, static_cast<int>((x1 - x0) / 8));
   for (int e = static_cast<int>(std::ceil(x0)); e <= static_cast<int>(x1); e += step) {
     os << "<text x=\"" << px(std::exp2(e)) << "\" y=\"" << kH - kBottom + 16 << "\" text-anchor=\"middle\">"
-       << bench::format_bytes(std::uint64_t{1} << e) << "</text>\n";
+       << format_bytes(std::uint64_t{1} << e, ByteStyle::kCompact) << "</text>\n";
   }
   for (std::size_t i = 0; i < series.size(); ++i) {
     const char* colour = kPalette[i % (sizeof kPalette / sizeof *kPalette)];

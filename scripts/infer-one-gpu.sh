@@ -21,20 +21,7 @@ bin=$build/p2pcheck
 mkdir -p "$out"
 status=0
 
-step() {  # [expect=RC] step NAME CMD...: run with its wall time, output into OUT/NAME.txt
-  local name=$1; shift
-  echo "== $name: $*" | tee "$out/$name.txt"
-  local t0=$EPOCHREALTIME rc
-  "$@" >>"$out/$name.txt" 2>&1
-  rc=$?
-  awk -v n="$name" -v rc="$rc" -v a="$t0" -v b="$EPOCHREALTIME" \
-    'BEGIN { printf "== %s: exit %d, wall %.1f s\n", n, rc, b - a }' | tee -a "$out/$name.txt"
-  if [[ -n ${expect:-} ]]; then
-    [[ $rc == "$expect" ]] || { echo "== $name: expected exit $expect" | tee -a "$out/$name.txt"; rc=1; }
-  fi
-  (( status == 0 && rc != 0 && rc != ${expect:--1} )) && status=$rc
-  return 0
-}
+. scripts/lib/steps.sh  # step, seconds_since
 
 model=(--model infer/tests/fixtures/llama-3-70b-config.json)
 sizes=(--batch "${P2P_INFER_BATCH:-1,256}" --prefill "${P2P_INFER_PREFILL:-512}")

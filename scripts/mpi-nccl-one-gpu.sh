@@ -25,7 +25,7 @@ bin=$(realpath "$build/p2pcheck")
 mpirun=${MPIRUN:-mpirun}
 np=${NP:-4}
 max=${P2P_NCCL_MAX_BYTES:-4M}
-limit=${STEP_TIMEOUT:-900}
+step_timeout=${STEP_TIMEOUT:-900}  # read by step (scripts/lib/steps.sh)
 read -r -a extra <<<"${MPIRUN_ARGS:---mca pml ob1 --mca btl self,tcp}"
 mkdir -p "$out"
 out=$(realpath "$out")
@@ -38,22 +38,7 @@ for v in OPAL_PREFIX PATH LD_LIBRARY_PATH CUDA_VISIBLE_DEVICES OMPI_ALLOW_RUN_AS
   [[ -n ${!v:-} ]] && pass+=(-x "$v")
 done
 
-step() {  # [tolerate=1] step NAME CMD...: run under the time limit, output into OUT/NAME.txt
-  # tolerate=1: the step is expected to fail (a rank made to stall or die); exit 0 is the failure.
-  local name=$1; shift
-  echo "== $name: $*" | tee "$out/$name.txt"
-  local t0=$EPOCHREALTIME rc
-  timeout --kill-after=30 "$limit" "$@" >>"$out/$name.txt" 2>&1
-  rc=$?
-  awk -v n="$name" -v rc="$rc" -v a="$t0" -v b="$EPOCHREALTIME" \
-    'BEGIN { printf "== %s: exit %d, wall %.1f s\n", n, rc, b - a }' | tee -a "$out/$name.txt"
-  if [[ -n ${tolerate:-} ]]; then
-    [[ $rc != 0 ]] || { echo "== $name: expected a non-zero exit" | tee -a "$out/$name.txt"; (( status == 0 )) && status=1; }
-    return 0
-  fi
-  (( status == 0 && rc != 0 )) && status=$rc
-  return 0
-}
+. scripts/lib/steps.sh  # step, seconds_since
 
 # Sets MPI_CMD to NP processes, each its own NCCL host h<rank>, running `p2pcheck nccl --mpi
 # ARGS...`. The test hooks P2P_TEST_* go to every process where set.
@@ -109,7 +94,7 @@ step nccl-mpi-rank-per-gpu "${MPI_CMD[@]}"
 # The document must keep the three cases before and call the 4th a hang.
 P2P_TEST_STALL_RANK=1:3 mpi_cmd --collectives all_reduce --min-bytes 1K --max-bytes 64K --timeout 10 \
   --no-host-pairs --json "$out/nccl-mpi-stalled-rank.json" --jsonl "$out/nccl-mpi-stalled-rank.jsonl"
-tolerate=1 step nccl-mpi-stalled-rank "${MPI_CMD[@]}"
+expect=nonzero step nccl-mpi-stalled-rank "${MPI_CMD[@]}"
 if [[ -f $out/nccl-mpi-stalled-rank.json ]]; then
   check nccl-mpi-stalled-rank "[r['status'] for r in run['results'][:3]] == ['ok'] * 3 and run['results'][3]['status'] == 'hang'"
 else
@@ -121,7 +106,7 @@ fi
 # expected), and every process's --jsonl file must hold the cases it finished before.
 P2P_TEST_KILL_RANK=2:3 mpi_cmd --collectives all_reduce --min-bytes 1K --max-bytes 64K --timeout 10 \
   --no-host-pairs --jsonl "$out/nccl-mpi-killed-rank.jsonl"
-tolerate=1 step nccl-mpi-killed-rank "${MPI_CMD[@]}"
+expect=nonzero step nccl-mpi-killed-rank "${MPI_CMD[@]}"
 for r in $(seq 0 $((np - 1))); do
   f=$out/nccl-mpi-killed-rank.rank$r.jsonl
   n=$(grep -c '"kind":"nccl_case"' "$f" 2>/dev/null || echo 0)

@@ -17,20 +17,7 @@ bin=$build/p2pcheck
 mkdir -p "$out"
 status=0
 
-step() {  # [expect=RC] step NAME CMD...: run with its wall time, output into OUT/NAME.txt
-  local name=$1; shift
-  echo "== $name: $*" | tee "$out/$name.txt"
-  local t0=$EPOCHREALTIME rc
-  "$@" >>"$out/$name.txt" 2>&1
-  rc=$?
-  awk -v n="$name" -v rc="$rc" -v a="$t0" -v b="$EPOCHREALTIME" \
-    'BEGIN { printf "== %s: exit %d, wall %.1f s\n", n, rc, b - a }' | tee -a "$out/$name.txt"
-  if [[ -n ${expect:-} ]]; then
-    [[ $rc == "$expect" ]] || { echo "== $name: expected exit $expect" | tee -a "$out/$name.txt"; rc=1; }
-  fi
-  (( status == 0 && rc != 0 && rc != ${expect:--1} )) && status=$rc
-  return 0
-}
+. scripts/lib/steps.sh  # step, seconds_since
 
 policy=(--policy results/policies/default.json)
 # The doctor's peer-copy check: against the GPU itself, over logical GPUs, and with its test
@@ -53,8 +40,7 @@ if [[ ${SKIP_BENCH:-0} != 1 ]]; then
   t0=$EPOCHREALTIME
   wait "$pid"
   rc=$?
-  awk -v rc="$rc" -v a="$t0" -v b="$EPOCHREALTIME" \
-    'BEGIN { printf "== bench-sigterm: exit %d, %.2f s after SIGTERM\n", rc, b - a }' | tee -a "$log"
+  echo "== bench-sigterm: exit $rc, $(seconds_since "$t0") s after SIGTERM" | tee -a "$log"
   if [[ $rc != 143 ]] || ! grep -q '"interrupted": "SIGTERM after' "$out/bench-sigterm.json"; then
     echo "== bench-sigterm: expected exit 143 and a document marked interrupted" | tee -a "$log"
     (( status == 0 )) && status=1

@@ -24,6 +24,7 @@ status=0
 policy=(--policy results/policies/default.json)
 long=(bench "${policy[@]}" --gpus 0 --sizes 64M,256M,1G --samples 50)
 
+. scripts/lib/steps.sh  # seconds_since
 fail() { echo "== FAILED: $*" | tee -a "$out/summary.txt"; status=1; }
 ok() { echo "== ok: $*" | tee -a "$out/summary.txt"; }
 
@@ -98,8 +99,7 @@ sigterm_nccl() {  # NAME ARGS...: SIGTERM 3 s after the first result line (at mo
   local t0=$EPOCHREALTIME
   wait "$pid"
   local rc=$?
-  awk -v n="$name" -v rc="$rc" -v a="$t0" -v b="$EPOCHREALTIME" \
-    'BEGIN { printf "== %s: exit %d, %.2f s after SIGTERM\n", n, rc, b - a }' | tee -a "$out/$name.txt"
+  echo "== $name: exit $rc, $(seconds_since "$t0") s after SIGTERM" | tee -a "$out/$name.txt"
   local lines
   lines=$(grep -c '"kind":"nccl_result"' "$out/$name.jsonl" 2>/dev/null)
   if [[ $rc == 143 ]] && grep -q '"interrupted": "SIGTERM after' "$out/$name.json" && (( ${lines:-0} > 0 )); then

@@ -1,7 +1,6 @@
 #include "topology/pcie_link.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 namespace p2p::topo {
@@ -54,11 +53,7 @@ PcieLink link_from_gbps(double gbps) {
   return link;
 }
 
-std::optional<int> gen_from_transfer_rate(const std::string& sysfs_speed) {
-  double gt_per_s = 0;
-  char unit[8] = {};
-  if (std::sscanf(sysfs_speed.c_str(), "%lf %7s", &gt_per_s, unit) != 2 || std::string(unit) != "GT/s")
-    return std::nullopt;
+std::optional<int> gen_from_gts(double gt_per_s) {
   for (int gen = 1; gen <= kMaxGen; ++gen)
     if (std::fabs(gt_per_s - pcie_generation(gen)->gigatransfers_per_s) < 0.01) return gen;
   return std::nullopt;

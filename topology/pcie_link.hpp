@@ -39,9 +39,9 @@ std::vector<std::pair<int, int>> link_candidates(double gbps);
 // candidate fits. 0 (hwloc's "unknown", e.g. emulated devices) gives an empty link.
 PcieLink link_from_gbps(double gbps);
 
-// Generation from a sysfs *_link_speed text ("32.0 GT/s PCIe", "8.0 GT/s"); nullopt for
-// "Unknown" and anything else.
-std::optional<int> gen_from_transfer_rate(const std::string& sysfs_speed);
+// Generation from a per-lane transfer rate (32.0 GT/s -> 5, as sysfs *_link_speed reports it;
+// see common/sysfs_pci_link.hpp); nullopt for a rate no generation runs at.
+std::optional<int> gen_from_gts(double gigatransfers_per_s);
 
 // "Gen5 x16", "31.508 GB/s (Gen4 x16 or Gen5 x8)", "unknown".
 std::string describe_link(const PcieLink& link);

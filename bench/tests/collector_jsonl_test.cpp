@@ -1,7 +1,6 @@
 // `bench --jsonl`: the collector hands every figure to its listener the moment it is added,
 // and the line writer puts each on disk at once, so the file grows figure by figure.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <sstream>
 #include <string>
@@ -10,6 +9,7 @@
 #include "bench/collector.hpp"
 #include "common/file_io.hpp"
 #include "common/json_lines.hpp"
+#include "common/temp_dir.hpp"
 #include "report/run_lines.hpp"
 
 namespace p2p::bench {
@@ -35,10 +35,8 @@ std::vector<nlohmann::json> read_lines(const std::string& path) {
 }
 
 TEST(CollectorJsonl, EveryFigureIsALineAsSoonAsItIsAdded) {
-  char tmpl[] = "/tmp/p2p_collector_jsonl_XXXXXX";
-  const int fd = ::mkstemp(tmpl);
-  ::close(fd);
-  const std::string path = tmpl;
+  const p2p::TempDir tmp("p2p_collector_jsonl");
+  const std::string path = tmp.file("figures.jsonl");
   {
     JsonLines lines(path);
     Collector c;
@@ -74,7 +72,6 @@ TEST(CollectorJsonl, EveryFigureIsALineAsSoonAsItIsAdded) {
   EXPECT_NO_THROW((void)lines[2].at("record").get<BandwidthResult>());
   EXPECT_EQ(lines[3].at("kind"), "latency");
   EXPECT_NO_THROW((void)lines[3].at("record").get<LatencyResult>());
-  ::unlink(path.c_str());
 }
 
 }  // namespace

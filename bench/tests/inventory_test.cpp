@@ -5,6 +5,8 @@
 
 #include <fstream>
 
+#include "common/temp_dir.hpp"
+
 namespace {
 
 using namespace p2p::bench;
@@ -18,7 +20,8 @@ TEST(Inventory, NormalisesCudaBusIdsToSysfsForm) {
 }
 
 TEST(Inventory, ReadsLinkNumaAndCpusFromSysfs) {
-  const std::string root = ::testing::TempDir() + "/p2p_sysfs_" + std::to_string(::getpid());
+  const p2p::TempDir tmp("p2p_sysfs");
+  const std::string& root = tmp.path();
   const std::string dev = root + "/bus/pci/devices/0000:00:06.0";
   ASSERT_EQ(system(("mkdir -p '" + dev + "'").c_str()), 0);
   write(dev + "/current_link_speed", "32.0 GT/s PCIe\n");
@@ -51,7 +54,6 @@ TEST(Inventory, ReadsLinkNumaAndCpusFromSysfs) {
   read_sysfs_pci_facts(odd, root);
   EXPECT_FALSE(odd.link_current.gen);
   EXPECT_EQ(odd.cpuset, "");
-  system(("rm -rf '" + root + "'").c_str());
 }
 
 TEST(Inventory, CudaVersionText) {

@@ -14,6 +14,7 @@
 
 #include "bench/no_gpu.hpp"
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 
 namespace {
 
@@ -49,9 +50,8 @@ Lines read_lines(const std::string& path) {
 TEST(BenchJsonlGpu, KilledHalfwayKeepsEveryFigureMeasuredBefore) {
   const auto why = p2p::bench::no_gpu_reason(p2p::bench::probe_cuda());
   if (why) GTEST_SKIP() << "no usable GPU: " << *why;
-  char tmpl[] = "/tmp/p2p_jsonl_kill_XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
-  const std::string dir = tmpl, path = dir + "/run.jsonl";
+  const p2p::TempDir tmp("p2p_jsonl_kill");
+  const std::string path = tmp.file("run.jsonl");
 
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
@@ -87,8 +87,6 @@ TEST(BenchJsonlGpu, KilledHalfwayKeepsEveryFigureMeasuredBefore) {
   EXPECT_GE(after.figures, seen) << "every figure seen before the kill is still there";
   EXPECT_EQ(after.first_kind, "run_start");
   EXPECT_FALSE(after.run_end) << "a killed run cannot have said it ended";
-  ::unlink(path.c_str());
-  ::rmdir(dir.c_str());
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 namespace {
 
 using namespace p2p::bench;
+using p2p::ByteStyle;
+using p2p::format_bytes;
 
 TEST(Sizes, DefaultSweepIsEveryFourthPowerOfTwoFrom4KiBThen512MiB) {
   const auto s = default_sweep_bytes();
@@ -51,12 +53,12 @@ TEST(Sizes, ListIsSortedAndUnique) {
 }
 
 TEST(Sizes, FormatsWithTheLargestWholeUnit) {
-  EXPECT_EQ(format_bytes(4096), "4KiB");
-  EXPECT_EQ(format_bytes(64ull << 20), "64MiB");
-  EXPECT_EQ(format_bytes(1ull << 30), "1GiB");
-  EXPECT_EQ(format_bytes(1536ull << 20), "1536MiB");
-  EXPECT_EQ(format_bytes(1000), "1000B");
-  for (auto b : default_sweep_bytes()) EXPECT_EQ(parse_size_bytes(format_bytes(b)), b);
+  EXPECT_EQ(format_bytes(4096, ByteStyle::kCompact), "4KiB");
+  EXPECT_EQ(format_bytes(64ull << 20, ByteStyle::kCompact), "64MiB");
+  EXPECT_EQ(format_bytes(1ull << 30, ByteStyle::kCompact), "1GiB");
+  EXPECT_EQ(format_bytes(1536ull << 20, ByteStyle::kCompact), "1536MiB");
+  EXPECT_EQ(format_bytes(1000, ByteStyle::kCompact), "1000B");
+  for (auto b : default_sweep_bytes()) EXPECT_EQ(parse_size_bytes(format_bytes(b, ByteStyle::kCompact)), b);
 }
 
 TEST(Sizes, BatchMovesAbout1GiBWithinBounds) {

@@ -15,6 +15,7 @@
 #include "bench/records.hpp"
 #include "bench/sizes.hpp"
 #include "bench/stats.hpp"
+#include "common/byte_size.hpp"
 #include "common/file_io.hpp"
 
 using namespace p2p;
@@ -52,7 +53,7 @@ int bidir_study(int gpu, std::uint64_t bytes) {
   base.warmup_samples = 1;
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu);
-  std::printf("SM pair kernel (alternate warps), %s, each way, by shape\n", format_bytes(bytes).c_str());
+  std::printf("SM pair kernel (alternate warps), %s, each way, by shape\n", format_bytes(bytes, ByteStyle::kCompact).c_str());
   std::printf("%7s %6s %6s %15s %15s\n", "threads", "unroll", "blocks", "bidir h2d", "bidir d2h");
   for (int threads : {256, 512, 1024}) {
     for (int unroll : {1, 2, 4, 8, 16}) {
@@ -73,7 +74,7 @@ int bidir_study(int gpu, std::uint64_t bytes) {
     }
   }
   std::printf("\ncopy engine pair, %s, 10 fresh allocations, copies 4 and 16, each way\n",
-              format_bytes(bytes).c_str());
+              format_bytes(bytes, ByteStyle::kCompact).c_str());
   for (int copies : {4, 16}) {
     for (int round = 0; round < 10; ++round) {
       MeasureOptions o = base;
@@ -106,7 +107,7 @@ int main(int argc, char** argv) {
     base.warmup_samples = 1;
 
     std::printf("\ncopy engine, %s, median GB/s ± spread, by host memory and copies per sample\n",
-                format_bytes(bytes).c_str());
+                format_bytes(bytes, ByteStyle::kCompact).c_str());
     std::printf("%-10s %6s %15s %15s %15s %15s\n", "memory", "copies", "h2d", "d2h", "bidir h2d",
                 "bidir d2h");
     for (HostMemory mem : {HostMemory::kPinned, HostMemory::kHugePages}) {
@@ -137,7 +138,7 @@ int main(int argc, char** argv) {
     int sms = 0;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu);
     std::printf("\nSM copy kernel, %s, pinned memory, by shape (blocks 0 = fill every SM)\n",
-                format_bytes(bytes).c_str());
+                format_bytes(bytes, ByteStyle::kCompact).c_str());
     std::printf("%7s %6s %6s %15s %15s %15s\n", "threads", "unroll", "blocks", "h2d", "d2h", "local");
     for (int threads : {256, 512, 1024}) {
       for (int unroll : {4, 8, 16}) {
@@ -181,7 +182,7 @@ int main(int argc, char** argv) {
         const Measured m = measure_latency({{g, host, gpu, Method::kPointerChase}}, 0, o);
         const SampleStats st = summarize(m.latency_ns);
         std::printf("%-10s span %7s: %8.1f ns (min %.1f, max %.1f)%s\n", to_string(mem).c_str(),
-                    format_bytes(span).c_str(), st.median, st.min, st.max,
+                    format_bytes(span, ByteStyle::kCompact).c_str(), st.median, st.min, st.max,
                     m.lanes[0].bad_samples ? "  !! chain walk wrong" : "");
         std::fflush(stdout);
       }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 
 namespace {
@@ -95,9 +96,8 @@ TEST(ClusterExamples, MpirunScriptRunsAOneHostFleet) {
   GTEST_SKIP() << "built without MPI: cluster is not available";
 #else
   if (p2p::testing::run_captured("command -v mpirun").exit_code != 0) GTEST_SKIP() << "mpirun not installed";
-  char tmpl[] = "/tmp/p2p_cluster_XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
-  const std::string dir = tmpl;
+  const p2p::TempDir tmp("p2p_cluster");
+  const std::string& dir = tmp.path();
   p2p::write_text_file_atomically(dir + "/hostfile", "# this machine\nlocalhost slots=1\n");
   const auto r = p2p::testing::run_captured(
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 P2PCHECK=" + std::string(P2PCHECK_EXE) +
@@ -109,7 +109,6 @@ TEST(ClusterExamples, MpirunScriptRunsAOneHostFleet) {
   EXPECT_EQ(doc.at("hosts").at(0).at("host"), "node-a");
   EXPECT_TRUE(p2p::try_read_text_file(dir + "/out/cluster.xml"));
   EXPECT_TRUE(p2p::try_read_text_file(dir + "/out/lines/node-a-rank0.jsonl"));
-  p2p::testing::run_captured("rm -rf '" + dir + "'");
   // Bad use is said on one line with exit 2.
   const auto bad = p2p::testing::run_captured("'" + kDir + "mpirun-cluster.sh' /nonexistent/hostfile /tmp/x");
   EXPECT_EQ(bad.exit_code, 2);

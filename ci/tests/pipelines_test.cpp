@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 
 namespace {
@@ -120,9 +121,8 @@ TEST(Pipelines, JenkinsfileHasTheSameSteps) {
 
 TEST(Pipelines, ExportScriptTurnsTheKeptRunIntoJunitPrometheusAndASideBySidePage) {
   // The script reads build/p2pcheck; run it on a copy of the H200 run in a scratch folder.
-  char tmpl[] = "/tmp/p2p_export_results_XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl), nullptr);
-  const std::string dir = tmpl;
+  const p2p::TempDir tmp("p2p_export_results");
+  const std::string& dir = tmp.path();
   const std::string run = kSource + "/results/h200-vm-2026-12-02/";
   p2p::testing::run_captured("cp '" + run + "h200-bench.json' '" + dir + "/bench.json' && cp '" + run +
                              "h200-nccl.json' '" + dir + "/nccl.json'");
@@ -133,7 +133,6 @@ TEST(Pipelines, ExportScriptTurnsTheKeptRunIntoJunitPrometheusAndASideBySidePage
                         "nccl-vs-baseline.html"}) {
     EXPECT_TRUE(p2p::try_read_text_file(dir + "/" + f).has_value()) << f << "\n" << r.out << r.err;
   }
-  p2p::testing::run_captured("rm -rf '" + dir + "'");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 #include "report/tests/export_tools.hpp"
 
@@ -67,7 +68,7 @@ TEST(CheckCli, TheGateBlockingIsAFailure) {
 }
 
 TEST(CheckCli, MachineOutputsParse) {
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string xml = dir.file("check.xml"), jsonl = dir.file("check.jsonl"), prom = dir.file("check.prom");
   const CliResult r = run("check --quick --brief " + kBroken + " --junit " + xml + " --jsonl " + jsonl + " --prom " + prom);
   EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -110,7 +111,7 @@ TEST(CheckCli, BadInputIsOneLineExitTwo) {
 }
 
 TEST(JsonlCli, DoctorAndGateWriteOneLinePerCheckAndReason) {
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string path = dir.file("doctor.jsonl");
   const CliResult d = run("doctor --facts " + kDoctorFixtures + "h200-vm-real.json --jsonl " + path);
   EXPECT_EQ(d.exit_code, 0) << d.err;
@@ -140,7 +141,7 @@ TEST(JsonlCli, DoctorAndGateWriteOneLinePerCheckAndReason) {
 const std::string kHealth = kSource + "/scripts/healthcheck/";
 
 TEST(HealthCheckConfigs, SlurmScriptDrainsAFailingNodeWithTheVerdict) {
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string log = dir.file("scontrol.log"), fake = dir.file("scontrol");
   p2p::write_text_file_atomically(fake, "#!/bin/sh\necho \"$@\" >> '" + log + "'\n");
   p2p::testing::run_captured("chmod +x '" + fake + "'");

@@ -10,6 +10,7 @@
 
 #include "cli/tests/fleet_checks.hpp"
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 #include "report/tests/export_tools.hpp"
 
@@ -44,7 +45,7 @@ bool contains(const std::string& text, const std::string& what) { return text.fi
 TEST(ClusterMpiCli, AStalledRankIsNoResultAndTheVerdictIsMerges) {
   require_mpi();
   if (::testing::Test::IsSkipped()) return;
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string doc = dir.file("cluster.json"), xml = dir.file("cluster.xml"), lines = dir.file("lines");
   const CliResult r = p2p::testing::run_captured(
       mpirun(4, "P2P_TEST_STALL_RANK=1:gate") + " cluster" + fixture_hosts({"node-a", "node-b", "node-c", "node-d"}) +
@@ -79,7 +80,7 @@ TEST(ClusterMpiCli, AStalledRankIsNoResultAndTheVerdictIsMerges) {
 TEST(ClusterMpiCli, RanksOfOneHostRunOneChain) {
   require_mpi();
   if (::testing::Test::IsSkipped()) return;
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string doc = dir.file("cluster.json");
   // Two ranks on node-a, as a launcher with one task per GPU would start them.
   const CliResult r = p2p::testing::run_captured(mpirun(4, "") + " cluster --rank-per-gpu" +

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 
 namespace {
@@ -23,12 +24,8 @@ int lines(const std::string& text) {
 class DriverPreflight : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/p2p_fake_driver_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
     fs::create_symlink(P2P_FAKE_LIBCUDA, dir_ / "libcuda.so.1");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // `cuinit`: P2P_FAKE_CUINIT (hang, crash, or a CUresult).
   CliResult run(const std::string& cuinit) const {
@@ -37,7 +34,8 @@ class DriverPreflight : public ::testing::TestWithParam<const char*> {
   }
   bool built_without(const CliResult& r) const { return r.err.find("built without") != std::string::npos; }
 
-  fs::path dir_;
+  p2p::TempDir tmp_{"p2p_fake_driver"};
+  fs::path dir_{tmp_.path()};
 };
 
 TEST_P(DriverPreflight, AHangInCuInitIsExitFiveWithOneLine) {

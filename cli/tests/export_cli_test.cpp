@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 #include "report/tests/export_tools.hpp"
 
@@ -33,7 +34,7 @@ bool contains(const std::string& text, const std::string& what) { return text.fi
 
 TEST(ExportCli, KeptDocumentsBecomeValidJunit) {
   if (!p2p::testing::have_command("xmllint")) GTEST_SKIP() << "xmllint not installed (Debian: libxml2-utils)";
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   for (const char* doc : {"h200-bench.json", "h200-nccl.json"}) {
     const std::string out = dir.file(std::string(doc) + ".xml");
     const CliResult r = run("export " + kRun + doc + " --to junit --out " + out);
@@ -50,7 +51,7 @@ TEST(ExportCli, KeptDocumentsBecomeValidJunit) {
 TEST(ExportCli, KeptDocumentsBecomeTextfilesAPrometheusParserReads) {
   const std::string python = p2p::testing::python_with_prometheus_client();
   if (python.empty()) GTEST_SKIP() << "python3 module prometheus_client not installed (Debian: python3-prometheus-client)";
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   for (const char* doc : {"h200-bench.json", "h200-nccl.json"}) {
     const std::string out = dir.file(std::string(doc) + ".prom");
     const CliResult r = run("export " + kRun + doc + " --to prometheus --out " + out);
@@ -61,7 +62,7 @@ TEST(ExportCli, KeptDocumentsBecomeTextfilesAPrometheusParserReads) {
 }
 
 TEST(ExportCli, DoctorAndGateOutputExportWithThisHostsName) {
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string doctor_json = dir.file("doctor.json"), gate_json = dir.file("gate.json");
   const CliResult d = run("doctor --facts " + kDoctorFixtures + "lxc-gsp-firmware-missing.json --format json");
   ASSERT_EQ(d.exit_code, 1) << d.err;
@@ -102,7 +103,7 @@ TEST(ExportCli, DoctorAndGateOutputExportWithThisHostsName) {
 }
 
 TEST(ExportCli, JunitOnDoctorGateAndCompare) {
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string dx = dir.file("doctor.xml"), gx = dir.file("gate.xml"), cx = dir.file("compare.xml");
   const CliResult d = run("doctor --facts " + kDoctorFixtures + "h200-vm-real.json --junit " + dx);
   EXPECT_EQ(d.exit_code, 0) << d.err;
@@ -124,7 +125,7 @@ TEST(ExportCli, JunitOnDoctorGateAndCompare) {
 }
 
 TEST(ReportCli, TwoDocumentsSideBySide) {
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string a = dir.file("vm.json"), b = dir.file("lxc.json");
   p2p::write_text_file_atomically(a, p2p::read_text_file(kRun + "h200-bench.json"));
   p2p::write_text_file_atomically(b, p2p::read_text_file(kRun + "h200-bench.json"));
@@ -140,7 +141,7 @@ TEST(ReportCli, TwoDocumentsSideBySide) {
 }
 
 TEST(ExportCli, BadInputIsOneLineExitTwo) {
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string not_ours = dir.file("other.json");
   p2p::write_text_file_atomically(not_ours, "{\"schema\": \"something.else\", \"version\": 1}\n");
   for (const std::string& args :

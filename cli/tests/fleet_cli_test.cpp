@@ -9,6 +9,7 @@
 
 #include "cli/tests/fleet_checks.hpp"
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 #include "report/tests/export_tools.hpp"
 
@@ -31,7 +32,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 // node for each fixture host into dir; node-b's file then cut the way a killed run leaves it:
 // whole lines up to ten figures after its gate, then half of the next line.
-std::string node_files(const p2p::testing::TempDir& dir) {
+std::string node_files(const p2p::TempDir& dir) {
   std::string files;
   for (const char* h : {"node-a", "node-b", "node-c", "node-d"}) {
     const std::string out = dir.file(std::string(h) + ".jsonl");
@@ -72,7 +73,7 @@ TEST(FleetCli, NodeWritesOneLinePerItemAndEndsWithItsExitCode) {
 }
 
 TEST(FleetCli, MergeNamesTheOddTheSlowAndTheMissingHostAndLosesNothingElse) {
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string files = node_files(dir);
   const std::string doc = dir.file("cluster.json"), xml = dir.file("cluster.xml");
   const CliResult r = run("merge" + files + " --json " + doc + " --junit " + xml);
@@ -93,7 +94,7 @@ TEST(FleetCli, MergeNamesTheOddTheSlowAndTheMissingHostAndLosesNothingElse) {
 }
 
 TEST(FleetCli, AGoldenTopologyDecidesWhichHostIsOdd) {
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string files = node_files(dir);
   const std::string doc = dir.file("cluster.json");
   const CliResult r = run("merge" + files + " --golden " + std::string(P2P_SOURCE_DIR) +
@@ -106,7 +107,7 @@ TEST(FleetCli, AGoldenTopologyDecidesWhichHostIsOdd) {
 }
 
 TEST(FleetCli, AHealthyFleetExitsZero) {
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   std::string files;
   for (const char* h : {"node-a", "node-a", "node-a"}) {
     const std::string out = dir.file(std::string(h) + std::to_string(files.size()) + ".jsonl");
@@ -119,7 +120,7 @@ TEST(FleetCli, AHealthyFleetExitsZero) {
 }
 
 TEST(FleetCli, BadInputIsOneLineAndExitTwo) {
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string bad = dir.file("bad.jsonl");
   p2p::write_text_file_atomically(bad, "{\"schema\":\"p2pcheck.jsonl\"\nnot json\n");
   CliResult r = run("merge " + bad);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 
 namespace {
@@ -31,14 +32,9 @@ int lines(const std::string& text) {
 
 class Hostile : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/p2p_hostile_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
+  p2p::TempDir tmp_{"p2p_hostile"};
+  fs::path dir_{tmp_.path()};
 };
 
 // `gate --format json > /dev/full` used to exit 0 (pass) with nothing written.

@@ -9,6 +9,7 @@
 
 #include "bench/no_gpu.hpp"
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 
 namespace {
@@ -18,9 +19,8 @@ const std::string kExe = P2PCHECK_EXE;
 TEST(NodeGpu, TheLiveChainStreamsVerifiedFiguresThatMergeReads) {
   const auto why = p2p::bench::no_gpu_reason(p2p::bench::probe_cuda());
   if (why) GTEST_SKIP() << "no usable GPU: " << *why;
-  char tmpl[] = "/tmp/p2p_node_gpu_XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
-  const std::string dir = tmpl, lines = dir + "/node.jsonl";
+  const p2p::TempDir tmp("p2p_node_gpu");
+  const std::string lines = tmp.file("node.jsonl");
   const auto r = p2p::testing::run_captured(kExe + " node --jsonl " + lines + " --policy " + P2P_SOURCE_DIR +
                                             "/results/policies/single-gpu-smoke.json --logical-gpus 2 --sizes 4M "
                                             "--samples 2");
@@ -38,12 +38,11 @@ TEST(NodeGpu, TheLiveChainStreamsVerifiedFiguresThatMergeReads) {
   }
   EXPECT_EQ(steps, (std::vector<std::string>{"doctor", "topo", "gate", "bench"}));
   EXPECT_GT(ok, 0);
-  const auto m = p2p::testing::run_captured(kExe + " merge " + lines + " --json " + dir + "/cluster.json");
+  const auto m = p2p::testing::run_captured(kExe + " merge " + lines + " --json " + tmp.file("cluster.json"));
   EXPECT_EQ(m.exit_code, 0) << m.out << m.err;
-  const auto doc = p2p::read_json_file(dir + "/cluster.json");
+  const auto doc = p2p::read_json_file(tmp.file("cluster.json"));
   EXPECT_EQ(doc.at("hosts").at(0).at("status"), "pass");
   EXPECT_EQ(doc.at("hosts").at(0).at("figures_ok"), ok);
-  p2p::testing::run_captured("rm -rf '" + dir + "'");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 
 namespace {
@@ -27,9 +28,8 @@ std::vector<std::string> results_documents() {
 TEST(ResultsDocuments, EveryKeptRunComparesWithItselfAndRendersAReport) {
   const auto docs = results_documents();
   ASSERT_GE(docs.size(), 2u) << "results/ should hold the H200 bench and nccl runs";
-  char tmpl[] = "/tmp/p2p_results_docs_XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl), nullptr);
-  const std::string dir = tmpl;
+  const p2p::TempDir tmp("p2p_results_docs");
+  const std::string& dir = tmp.path();
   for (const auto& doc : docs) {
     const auto cmp = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " compare '" + doc + "' '" + doc + "'");
     EXPECT_EQ(cmp.exit_code, 0) << doc << ": " << cmp.err;
@@ -41,7 +41,6 @@ TEST(ResultsDocuments, EveryKeptRunComparesWithItselfAndRendersAReport) {
     const std::string page = p2p::try_read_text_file(html).value_or("");
     EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u) << doc;
   }
-  fs::remove_all(dir);
 }
 
 }  // namespace

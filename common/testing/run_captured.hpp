@@ -2,14 +2,13 @@
 // everything it wrote to stdout and stderr. Header-only; test code only.
 #pragma once
 
-#include <stdlib.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
-#include <filesystem>
+#include <cstdlib>
 #include <string>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 
 namespace p2p::testing {
 
@@ -22,16 +21,13 @@ struct CliResult {
 // `command` must not redirect stdout or stderr itself. Each call captures into a fresh private
 // directory, so tests that ctest runs in parallel processes never read each other's output.
 inline CliResult run_captured(const std::string& command) {
-  char tmpl[] = "/tmp/p2p_cli_XXXXXX";
-  CliResult r;
-  if (mkdtemp(tmpl) == nullptr) return r;
-  const std::string dir = tmpl, out = dir + "/stdout", err = dir + "/stderr";
+  const TempDir dir("p2p_cli");
+  const std::string out = dir.file("stdout"), err = dir.file("stderr");
   const int status = std::system((command + " >'" + out + "' 2>'" + err + "'").c_str());
+  CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = try_read_text_file(out).value_or("");
   r.err = try_read_text_file(err).value_or("");
-  std::error_code ignored;
-  std::filesystem::remove_all(dir, ignored);
   return r;
 }
 

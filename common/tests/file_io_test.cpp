@@ -9,23 +9,19 @@
 #include <fstream>
 
 #include "common/error.hpp"
+#include "common/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-class TempDir : public ::testing::Test {
+class FileIo : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/p2p_file_io_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  p2p::TempDir tmp_{"p2p_file_io"};
+  fs::path dir_{tmp_.path()};
 };
 
-TEST_F(TempDir, MissingFileNamesPathAndReason) {
+TEST_F(FileIo, MissingFileNamesPathAndReason) {
   const std::string path = (dir_ / "absent.json").string();
   try {
     p2p::read_text_file(path);
@@ -36,7 +32,7 @@ TEST_F(TempDir, MissingFileNamesPathAndReason) {
   EXPECT_FALSE(p2p::try_read_text_file(path).has_value());
 }
 
-TEST_F(TempDir, MalformedJsonIsOneLineNamingTheFile) {
+TEST_F(FileIo, MalformedJsonIsOneLineNamingTheFile) {
   const std::string path = (dir_ / "bad.json").string();
   std::ofstream(path) << "{\"a\": [1, 2,}";
   try {
@@ -49,7 +45,7 @@ TEST_F(TempDir, MalformedJsonIsOneLineNamingTheFile) {
   }
 }
 
-TEST_F(TempDir, AtomicWriteReplacesAndLeavesNoTemporaries) {
+TEST_F(FileIo, AtomicWriteReplacesAndLeavesNoTemporaries) {
   const std::string path = (dir_ / "out.json").string();
   p2p::write_text_file_atomically(path, "first");
   p2p::write_text_file_atomically(path, "second");
@@ -59,13 +55,13 @@ TEST_F(TempDir, AtomicWriteReplacesAndLeavesNoTemporaries) {
   EXPECT_EQ(files, 1);
 }
 
-TEST_F(TempDir, AtomicWriteIntoMissingDirectoryFailsWithoutResidue) {
+TEST_F(FileIo, AtomicWriteIntoMissingDirectoryFailsWithoutResidue) {
   const std::string path = (dir_ / "no" / "such" / "out.json").string();
   EXPECT_THROW(p2p::write_text_file_atomically(path, "x"), p2p::InputError);
   EXPECT_FALSE(fs::exists(path));
 }
 
-TEST_F(TempDir, FailedRenameLeavesTargetAndNoTemporary) {
+TEST_F(FileIo, FailedRenameLeavesTargetAndNoTemporary) {
   // A directory in the way makes rename() fail even for root, after the temp file was written.
   const fs::path target = dir_ / "occupied";
   fs::create_directories(target / "child");
@@ -78,7 +74,7 @@ TEST_F(TempDir, FailedRenameLeavesTargetAndNoTemporary) {
 
 // Inputs that are not files: a directory, a device that never ends, a FIFO nobody writes to.
 // Each is an error naming the path, or (for a probe) an empty read; none hangs or fills memory.
-TEST_F(TempDir, DirectoriesDevicesAndSilentFifosAreRefusedNotReadForever) {
+TEST_F(FileIo, DirectoriesDevicesAndSilentFifosAreRefusedNotReadForever) {
   const std::string dir = dir_.string();
   try {
     p2p::read_text_file(dir);
@@ -99,7 +95,7 @@ TEST_F(TempDir, DirectoriesDevicesAndSilentFifosAreRefusedNotReadForever) {
   EXPECT_EQ(p2p::try_read_text_file(fifo).value_or("?"), "");
 }
 
-TEST_F(TempDir, InputsLargerThanTheCapAreRefused) {
+TEST_F(FileIo, InputsLargerThanTheCapAreRefused) {
   const std::string path = (dir_ / "big.txt").string();
   std::ofstream(path) << std::string(3 << 20, 'x');
   EXPECT_EQ(p2p::read_text_file(path).size(), 3u << 20);
@@ -111,7 +107,7 @@ TEST_F(TempDir, InputsLargerThanTheCapAreRefused) {
   }
 }
 
-TEST_F(TempDir, DeepNestingAndHugeNumbersAreBadInputNotACrash) {
+TEST_F(FileIo, DeepNestingAndHugeNumbersAreBadInputNotACrash) {
   const std::string deep = (dir_ / "deep.json").string();
   std::ofstream(deep) << std::string(100000, '[') << std::string(100000, ']');
   try {
@@ -137,7 +133,7 @@ TEST_F(TempDir, DeepNestingAndHugeNumbersAreBadInputNotACrash) {
 
 // As root, an output path of /dev/null must never become a regular file, and a temporary name
 // planted as a link must not redirect the write.
-TEST_F(TempDir, AtomicWriteRefusesDevicesAndFollowsLinksToTheirTarget) {
+TEST_F(FileIo, AtomicWriteRefusesDevicesAndFollowsLinksToTheirTarget) {
   try {
     p2p::write_text_file_atomically("/dev/null", "x");
     FAIL() << "/dev/null was replaced";

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "common/gpu_lock.hpp"
+#include "common/temp_dir.hpp"
 
 namespace {
 
@@ -19,16 +20,9 @@ using p2p::GpuLocks;
 
 class GpuLock : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/p2p_gpu_lock_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    ::unsetenv("P2P_LOCK_DIR");
-    fs::remove_all(dir_);
-  }
-  fs::path dir_;
+  void TearDown() override { ::unsetenv("P2P_LOCK_DIR"); }
+  p2p::TempDir tmp_{"p2p_gpu_lock"};
+  fs::path dir_{tmp_.path()};
 };
 
 TEST_F(GpuLock, TwoRunsOnOneGpuSeeEachOtherAndNotThemselves) {

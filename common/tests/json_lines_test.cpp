@@ -1,6 +1,5 @@
 // JSON lines: every line is complete JSON the moment write() returns, with no buffer to lose.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <sstream>
 #include <string>
@@ -8,19 +7,14 @@
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/json_lines.hpp"
+#include "common/temp_dir.hpp"
 
 namespace p2p {
 namespace {
 
-std::string temp_path() {
-  char tmpl[] = "/tmp/p2p_jsonl_XXXXXX";
-  const int fd = ::mkstemp(tmpl);
-  ::close(fd);
-  return tmpl;
-}
-
 TEST(JsonLines, EachLineIsOnDiskWhenWriteReturns) {
-  const std::string path = temp_path();
+  const TempDir tmp("p2p_jsonl");
+  const std::string path = tmp.file("lines.jsonl");
   {
     JsonLines out(path);
     out.write({{"n", 1}});
@@ -36,15 +30,14 @@ TEST(JsonLines, EachLineIsOnDiskWhenWriteReturns) {
     ++n;
   }
   EXPECT_EQ(n, 2);
-  ::unlink(path.c_str());
 }
 
 TEST(JsonLines, TruncatesAnOldFileAndRefusesADirectory) {
-  const std::string path = temp_path();
+  const TempDir tmp("p2p_jsonl");
+  const std::string path = tmp.file("lines.jsonl");
   write_text_file_atomically(path, "old\nlines\n");
   { JsonLines out(path); }
   EXPECT_EQ(read_text_file(path), "");
-  ::unlink(path.c_str());
   EXPECT_THROW(JsonLines("/tmp"), InputError);
 }
 

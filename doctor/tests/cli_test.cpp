@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 #include "test_support.hpp"
 
@@ -22,15 +23,9 @@ using CliRun = p2p::testing::CliResult;
 
 class DoctorCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("p2p_doctor_cli_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
 
   CliRun run(const std::string& args) {
-    return p2p::testing::run_captured(std::string("'") + P2PCHECK_BINARY + "' doctor " + args);
+    return p2p::testing::run_captured(std::string("'") + P2PCHECK_EXE + "' doctor " + args);
   }
 
   static int lines(const std::string& s) {
@@ -41,7 +36,8 @@ class DoctorCli : public ::testing::Test {
 
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
-  fs::path dir_;
+  p2p::TempDir tmp_{"p2p_doctor_cli"};
+  fs::path dir_{tmp_.path()};
 };
 
 TEST_F(DoctorCli, HealthyFactsExitZeroWithAChecklistAndAVerdict) {
@@ -155,7 +151,7 @@ class DoctorCliBytes : public DoctorCli {};
 
 TEST_F(DoctorCliBytes, AnEnvironmentVariableWithByteFFIsEscapedInJsonAndSavedFacts) {
   const CliRun r = p2p::testing::run_captured(std::string("env NCCL_SOCKET_IFNAME=$(printf 'eth\\377') '") +
-                                              P2PCHECK_BINARY + "' doctor --format json --save-facts " + path("facts.json"));
+                                              P2PCHECK_EXE + "' doctor --format json --save-facts " + path("facts.json"));
   EXPECT_NE(r.exit_code, 4) << r.err;
   EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
   EXPECT_TRUE(nlohmann::json::parse(r.out).is_object());

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "common/error.hpp"
+#include "common/temp_dir.hpp"
 #include "doctor/collect.hpp"
 #include "test_support.hpp"
 
@@ -210,14 +211,14 @@ TEST(CgroupV1, DockerWithoutACgroupNamespaceReadsItsOwnDevicesList) {
   EXPECT_FALSE(v1_devices_list_path("36 25 0:30 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", "/").has_value());
 
   // The same through the collector, on a root written here.
-  const fs::path root = fs::temp_directory_path() / ("p2p_cgroup_v1_" + std::to_string(::getpid()));
+  const p2p::TempDir tmp("p2p_cgroup_v1");
+  const fs::path root = tmp.path();
   fs::create_directories(root / "proc/self");
   fs::create_directories(root / "sys/fs/cgroup/devices");
   std::ofstream(root / "proc/self/cgroup") << "11:devices:/docker/4f1c2b\n4:memory:/docker/4f1c2b\n";
   std::ofstream(root / "proc/self/mountinfo") << mountinfo;
   std::ofstream(root / "sys/fs/cgroup/devices/devices.list") << "c 1:3 rwm\nc 136:* rwm\n";
   const CgroupFacts c = collect_cgroup(root.string());
-  fs::remove_all(root);
   EXPECT_EQ(c.hierarchy, std::optional<std::string>("v1"));
   EXPECT_EQ(c.v1_devices_path, std::optional<std::string>("/docker/4f1c2b"));
   EXPECT_EQ(c.devices_list_path, std::optional<std::string>("/sys/fs/cgroup/devices/devices.list"));
@@ -226,14 +227,14 @@ TEST(CgroupV1, DockerWithoutACgroupNamespaceReadsItsOwnDevicesList) {
 }
 
 TEST(FabricManagerLog, KeepsTheLinesAboutVersionsAndErrors) {
-  const fs::path root = fs::temp_directory_path() / ("p2p_fm_log_" + std::to_string(::getpid()));
+  const p2p::TempDir tmp("p2p_fm_log");
+  const fs::path root = tmp.path();
   fs::create_directories(root / "var/log");
   std::ofstream(root / "var/log/fabricmanager.log")
       << "[Mar 04 2025 09:12:01] [INFO] [tid 1893] Connected to 1 node.\n"
          "[Mar 04 2025 09:12:01] [ERROR] [tid 1893] fabric manager NVIDIA GPU driver interface version 570.124.06 don't "
          "match with driver version 570.133.20. Please update with matching NVIDIA driver package.\n";
   const FabricManagerFacts fm = collect_fabric_manager(root.string());
-  fs::remove_all(root);
   EXPECT_EQ(fm.log_path, "/var/log/fabricmanager.log");
   ASSERT_TRUE(fm.log_lines.present());
   ASSERT_EQ(fm.log_lines.value.size(), 1u);

@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "doctor/facts.hpp"
 #include "test_support.hpp"
 
@@ -132,8 +133,8 @@ TEST(FactsJson, NullIsUnknownButTheKeyIsStillRequired) {
 }
 
 TEST(FactsJson, LoadingAFileNamesTheFile) {
-  const fs::path dir = fs::temp_directory_path() / ("p2p_facts_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const p2p::TempDir tmp("p2p_facts");
+  const fs::path dir = tmp.path();
   const std::string bad = (dir / "broken.json").string();
   std::ofstream(bad) << "{ \"schema\": ";
   try {
@@ -152,7 +153,6 @@ TEST(FactsJson, LoadingAFileNamesTheFile) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), old + ": facts version 0 is not supported (this p2pcheck reads version 1)");
   }
-  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 
 namespace {
@@ -22,13 +23,8 @@ std::string p2pcheck(const std::string& args) { return std::string(P2PCHECK_EXE)
 
 class ImportCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/p2p_import_cli_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  p2p::TempDir tmp_{"p2p_import_cli"};
+  fs::path dir_{tmp_.path()};
 };
 
 TEST_F(ImportCli, TopoDiffOfTwoPastedCapturesGivesPairsAndTheGateVerdict) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 
 namespace p2p {
@@ -97,14 +98,12 @@ TEST(InferErrors, MeasuringWithoutAUsableGpuIsExitThree) {
 }
 
 TEST(InferErrors, AConfigWithoutHiddenSizeNamesTheFileAndKey) {
-  char tmpl[] = "/tmp/p2p_infer_cfg_XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl), nullptr);
-  const std::string path = std::string(tmpl) + "/config.json";
+  const TempDir tmp("p2p_infer_cfg");
+  const std::string path = tmp.file("config.json");
   std::ofstream(path) << R"({"num_hidden_layers": 2, "torch_dtype": "bfloat16"})";
   const auto r = infer("--list --model " + path);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(path + ": key `hidden_size`: missing"), std::string::npos) << r.err;
-  std::filesystem::remove_all(tmpl);
 }
 
 }  // namespace

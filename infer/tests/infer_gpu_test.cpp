@@ -12,9 +12,11 @@
 #include <string>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 #include "infer/document.hpp"
 #include "nccl/nccl_api.hpp"
+#include "nccl/tests/nccl_gpu_or_skip.hpp"
 
 namespace p2p::infer {
 namespace {
@@ -22,24 +24,7 @@ namespace {
 class InferGpu : public ::testing::Test {
  protected:
   void SetUp() override {
-    try {
-      nccl::nccl_api();
-    } catch (const NoGpuError& e) {
-      GTEST_SKIP() << "NCCL is not usable here: " << e.what();
-    }
-    int n = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-      GTEST_SKIP() << "no usable CUDA device: " << (e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
-    }
-    devices_ = n;
-    char tmpl[] = "/tmp/p2p_infer_gpu_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+    if (const auto why = p2p::testing::nccl_gpu_unusable(&devices_)) GTEST_SKIP() << *why;
   }
 
   struct Ran {
@@ -56,7 +41,8 @@ class InferGpu : public ::testing::Test {
   }
 
   int devices_ = 0;
-  std::string dir_;
+  p2p::TempDir tmp_{"p2p_infer_gpu_test"};
+  std::string dir_{tmp_.path()};
 };
 
 // Small: ranks that share one GPU take turns on it, so one call of four ranks takes tens of ms.

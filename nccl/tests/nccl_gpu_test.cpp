@@ -17,6 +17,7 @@
 #include "nccl/pattern.hpp"
 #include "nccl/plan.hpp"
 #include "nccl/runner.hpp"
+#include "nccl/tests/nccl_gpu_or_skip.hpp"
 #include "spin_kernel.hpp"
 
 namespace p2p::nccl {
@@ -34,16 +35,9 @@ class NcclGpu : public ::testing::Test {
  protected:
   void SetUp() override {
     apply_environment(nccl_settings(log_path(), false));
-    try {
-      api_ = &nccl_api();
-    } catch (const NoGpuError& e) {
-      GTEST_SKIP() << "NCCL is not usable here: " << e.what();
-    }
     int n = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-      GTEST_SKIP() << "no usable CUDA device: " << (e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
-    }
+    if (const auto why = p2p::testing::nccl_gpu_unusable(&n)) GTEST_SKIP() << *why;
+    api_ = &nccl_api();
     for (int d = 0; d < n; ++d) devices_.push_back(d);
   }
 

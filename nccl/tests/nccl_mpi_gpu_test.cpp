@@ -15,9 +15,11 @@
 #include <set>
 #include <string>
 
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 #include "nccl/nccl_api.hpp"
 #include "nccl/report.hpp"
+#include "nccl/tests/nccl_gpu_or_skip.hpp"
 
 namespace p2p::nccl {
 namespace {
@@ -39,30 +41,15 @@ std::string launcher_args() {
 class NcclMpiGpu : public ::testing::Test {
  protected:
   void SetUp() override {
-    try {
-      nccl_api();
-    } catch (const NoGpuError& e) {
-      GTEST_SKIP() << "NCCL is not usable here: " << e.what();
-    }
-    int n = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-      GTEST_SKIP() << "no usable CUDA device: " << (e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
-    }
+    if (const auto why = p2p::testing::nccl_gpu_unusable()) GTEST_SKIP() << *why;
     const std::string launcher = mpirun();
     if (launcher.empty() || testing::run_captured("'" + launcher + "' --version").exit_code != 0) {
       GTEST_SKIP() << "no usable mpirun (" << (launcher.empty() ? "none found at configure time" : launcher)
                    << "; set MPIRUN)";
     }
-    char tmpl[] = "/tmp/p2p_mpi_gpu_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
   }
-  void TearDown() override {
-    std::error_code ignored;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
-  }
-  std::string dir_;
+  p2p::TempDir tmp_{"p2p_nccl_mpi_gpu_test"};
+  std::string dir_{tmp_.path()};
 };
 
 TEST_F(NcclMpiGpu, FourHostsOnOneGpuVerifyEveryCollectiveOverTheNetwork) {

@@ -14,9 +14,11 @@
 #include <set>
 #include <string>
 
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 #include "nccl/nccl_api.hpp"
 #include "nccl/report.hpp"
+#include "nccl/tests/nccl_gpu_or_skip.hpp"
 
 namespace p2p::nccl {
 namespace {
@@ -33,23 +35,7 @@ struct Ran {
 class RankProcessGpu : public ::testing::Test {
  protected:
   void SetUp() override {
-    try {
-      nccl_api();
-    } catch (const NoGpuError& e) {
-      GTEST_SKIP() << "NCCL is not usable here: " << e.what();
-    }
-    int n = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-      GTEST_SKIP() << "no usable CUDA device: " << (e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
-    }
-    char tmpl[] = "/tmp/p2p_rank_gpu_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+    if (const auto why = p2p::testing::nccl_gpu_unusable()) GTEST_SKIP() << *why;
   }
 
   Ran run(const std::string& args, const std::string& env = "") {
@@ -63,7 +49,8 @@ class RankProcessGpu : public ::testing::Test {
     return r;
   }
 
-  std::string dir_;
+  p2p::TempDir tmp_{"p2p_nccl_rank_process_gpu_test"};
+  std::string dir_{tmp_.path()};
 };
 
 // Every collective at small sizes plus every ordered pair; one GPU, `n` rank processes.

@@ -19,7 +19,9 @@
 #include <vector>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "nccl/nccl_api.hpp"
+#include "nccl/tests/nccl_gpu_or_skip.hpp"
 
 namespace p2p::nccl {
 namespace {
@@ -59,20 +61,7 @@ bool rank_processes_left(pid_t parent) {
 class NcclSigtermGpu : public ::testing::Test {
  protected:
   void SetUp() override {
-    try {
-      nccl_api();
-    } catch (const NoGpuError& e) {
-      GTEST_SKIP() << "NCCL is not usable here: " << e.what();
-    }
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) GTEST_SKIP() << "no usable CUDA device";
-    char tmpl[] = "/tmp/p2p_nccl_sigterm_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+    if (const auto why = p2p::testing::nccl_gpu_unusable()) GTEST_SKIP() << *why;
   }
 
   // Starts `p2pcheck nccl ARGS --jsonl --json`, waits for 3 results, sends one SIGTERM to it
@@ -122,7 +111,8 @@ class NcclSigtermGpu : public ::testing::Test {
     for (const auto& r : results) EXPECT_NE(r.at("status"), "interrupted");
   }
 
-  std::string dir_;
+  p2p::TempDir tmp_{"p2p_nccl_sigterm_gpu_test"};
+  std::string dir_{tmp_.path()};
 };
 
 // 1000 iterations a size: one rank on the H200 ran this sweep at 50 iterations in 1.9 s, close

@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "nccl/report.hpp"
 
 namespace p2p::nccl {
@@ -131,7 +132,8 @@ TEST(NcclReportFile, WritesAtomicallyAndReadsBack) {
   v.status = "fail";
   v.saturation_bytes = 1 << 24;
   report.verdicts = {v};
-  const std::string path = ::testing::TempDir() + "nccl_report_" + std::to_string(::getpid()) + ".json";
+  const TempDir tmp("nccl_report");
+  const std::string path = tmp.file("report.json");
   bench::BenchDocument doc;
   doc.written_by = "nccl";
   doc.nccl = report;
@@ -143,7 +145,6 @@ TEST(NcclReportFile, WritesAtomicallyAndReadsBack) {
   ASSERT_EQ(back.verdicts.size(), 1u);
   EXPECT_EQ(back.verdicts[0].status, "fail");
   EXPECT_EQ(back.verdicts[0].saturation_bytes, 1u << 24);
-  ::unlink(path.c_str());
 }
 
 TEST(NcclReportFile, NullP2POffAndBadFilesAreOneLineInputErrors) {
@@ -154,7 +155,8 @@ TEST(NcclReportFile, NullP2POffAndBadFilesAreOneLineInputErrors) {
   EXPECT_TRUE(j.at("min_busbw_gbps").is_null());
 
   EXPECT_THROW(read_report("/nonexistent/p2pcheck/report.json"), InputError);
-  const std::string path = ::testing::TempDir() + "nccl_report_bad_" + std::to_string(::getpid()) + ".json";
+  const TempDir tmp("nccl_report_bad");
+  const std::string path = tmp.file("report.json");
   bench::BenchDocument doc;
   doc.nccl = nlohmann::json{{"schema", "p2pcheck.nccl_report"}, {"version", 9}};
   try {
@@ -177,7 +179,6 @@ TEST(NcclReportFile, NullP2POffAndBadFilesAreOneLineInputErrors) {
   }
   std::ofstream(path) << R"({"schema": "p2pcheck.bench.run", "version": 2})";
   EXPECT_THROW(read_report(path), InputError);
-  ::unlink(path.c_str());
 }
 
 TEST(Versions, NcclAndCudaCodes) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "nccl/dtype.hpp"
 
@@ -55,11 +56,11 @@ TEST(ParseBytes, RejectsGarbageWithOneLineNamingTheOption) {
 }
 
 TEST(FormatBytes, ExactBinaryMultiplesOnly) {
-  EXPECT_EQ(format_bytes(8), "8 B");
-  EXPECT_EQ(format_bytes(1024), "1 KiB");
-  EXPECT_EQ(format_bytes(64ull << 20), "64 MiB");
-  EXPECT_EQ(format_bytes(1ull << 30), "1 GiB");
-  EXPECT_EQ(format_bytes(1000), "1000 B");
+  EXPECT_EQ(format_bytes(8, ByteStyle::kSpaced), "8 B");
+  EXPECT_EQ(format_bytes(1024, ByteStyle::kSpaced), "1 KiB");
+  EXPECT_EQ(format_bytes(64ull << 20, ByteStyle::kSpaced), "64 MiB");
+  EXPECT_EQ(format_bytes(1ull << 30, ByteStyle::kSpaced), "1 GiB");
+  EXPECT_EQ(format_bytes(1000, ByteStyle::kSpaced), "1000 B");
 }
 
 TEST(SampleSizes, EvenSplitLargerFirstNeverEmpty) {
@@ -68,13 +69,6 @@ TEST(SampleSizes, EvenSplitLargerFirstNeverEmpty) {
   EXPECT_EQ(sample_sizes(3, 5), (std::vector<int>{1, 1, 1}));
   EXPECT_EQ(sample_sizes(20, 20), std::vector<int>(20, 1));  // a median over single operations
   EXPECT_EQ(sample_sizes(20, 0), (std::vector<int>{20}));
-}
-
-TEST(Median, OddEvenAndEmpty) {
-  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2.0);
-  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
-  EXPECT_DOUBLE_EQ(median({100, 1, 1, 1, 1}), 1.0);  // one slow sample does not move it
-  EXPECT_DOUBLE_EQ(median({}), 0.0);
 }
 
 TEST(DataType, NamesSizesAndErrors) {

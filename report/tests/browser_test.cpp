@@ -13,6 +13,7 @@
 
 #include "bench/matrix.hpp"
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "report/html_pairs.hpp"
 #include "report/html_report.hpp"
 #include "report/tests/export_tools.hpp"
@@ -97,7 +98,7 @@ TEST(ReportInBrowser, EveryDocumentRendersEveryCellAndAPicture) {
   }
   const auto docs = documents();
   ASSERT_GE(docs.size(), 3u);
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   // Root cannot use Chromium's sandbox; the page runs no scripts, so nothing needs one.
   const std::string flags = " --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run "
                             "--enable-logging=stderr --v=0 --user-data-dir='" + dir.file("profile") + "'";

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 
 namespace {
@@ -32,7 +33,8 @@ TEST(CompareCli, ASlowerRunFailsAndNamesTheFigure) {
   for (auto& b : doc["bandwidth"]) {
     if (b["case"] == "d2h_ce" && b["bytes"] == 1073741824) b["median_gbps"] = b["median_gbps"].get<double>() * 0.8;
   }
-  const std::string slower = ::testing::TempDir() + "/p2p_compare_slower_" + std::to_string(::getpid()) + ".json";
+  const p2p::TempDir tmp("p2p_compare");
+  const std::string slower = tmp.file("slower.json");
   std::ofstream(slower) << doc.dump();
   const CliResult r = compare(kRun + " " + slower + " --format json");
   EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -84,8 +86,9 @@ TEST(CompareCli, NcclDocumentsCompareAndDoNotMixWithBench) {
 // `p2pcheck report`: the page lands beside the results (run.json -> run.html) or where --out
 // says; a document it cannot read is one line, exit 2, and no page.
 TEST(ReportCli, WritesThePageAndRefusesWhatItCannotRead) {
-  const std::string dir = ::testing::TempDir() + "/p2p_report_" + std::to_string(::getpid());
-  ASSERT_EQ(std::system(("mkdir -p " + dir + " && cp " + kRun + " " + dir + "/run.json").c_str()), 0);
+  const p2p::TempDir tmp("p2p_report");
+  const std::string& dir = tmp.path();
+  ASSERT_EQ(std::system(("cp " + kRun + " " + dir + "/run.json").c_str()), 0);
   CliResult r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + dir + "/run.json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "p2pcheck report: wrote " + dir + "/run.html\n");
@@ -98,7 +101,6 @@ TEST(ReportCli, WritesThePageAndRefusesWhatItCannotRead) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "p2pcheck: error: " + facts + ": schema `p2pcheck.doctor.facts` where `p2pcheck.bench.run` was expected\n");
   EXPECT_TRUE(slurp(dir + "/facts.html").empty()) << "a page was written for a document that could not be read";
-  std::system(("rm -rf " + dir).c_str());
 }
 
 }  // namespace

@@ -3,8 +3,6 @@
 // Each helper says why it cannot run, so the test skips with that reason.
 #pragma once
 
-#include <unistd.h>
-
 #include <string>
 
 #include "common/file_io.hpp"
@@ -40,21 +38,5 @@ inline PromCheck check_prometheus_file(const std::string& python, const std::str
   const auto r = run_captured(python + " '" + P2P_SOURCE_DIR + "/report/tests/check_prometheus_textfile.py' '" + path + "'");
   return {r.exit_code, r.out + r.err};
 }
-
-// A fresh private directory, removed with everything in it when the object goes.
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/p2p_export_XXXXXX";
-    path_ = ::mkdtemp(tmpl) ? tmpl : "/tmp";
-  }
-  ~TempDir() { run_captured("rm -rf '" + path_ + "'"); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
 
 }  // namespace p2p::testing

@@ -6,6 +6,7 @@
 
 #include "bench/results.hpp"
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "report/check_cases.hpp"
 #include "report/tests/export_tools.hpp"
 #include "report/junit.hpp"
@@ -155,7 +156,7 @@ TEST(Junit, WriterCountsAndEscapes) {
 
 TEST(Junit, RealParserAcceptsHostileNamesAndTheSchemaHolds) {
   if (!p2p::testing::have_command("xmllint")) GTEST_SKIP() << "xmllint not installed (Debian: libxml2-utils)";
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string path = dir.file("hostile.xml");
   write_text_file_atomically(path, render_junit(hostile_suites()));
   EXPECT_EQ(p2p::testing::junit_problems(path), "");
@@ -168,7 +169,7 @@ TEST(Junit, RealParserAcceptsHostileNamesAndTheSchemaHolds) {
 
 TEST(Junit, SchemaRefusesDuplicateNames) {
   if (!p2p::testing::have_command("xmllint")) GTEST_SKIP() << "xmllint not installed (Debian: libxml2-utils)";
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   const std::string path = dir.file("dup.xml");
   CheckSuite s{"bench", "h", "", {{"same", "c", CaseOutcome::kPass, "", {}}, {"same", "c", CaseOutcome::kPass, "", {}}}};
   write_text_file_atomically(path, render_junit({s}));
@@ -179,7 +180,7 @@ TEST(Junit, SchemaRefusesDuplicateNames) {
 
 TEST(Junit, EveryKeptDocumentValidates) {
   if (!p2p::testing::have_command("xmllint")) GTEST_SKIP() << "xmllint not installed (Debian: libxml2-utils)";
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   for (const char* name : {"h200-bench.json", "h200-nccl.json"}) {
     const std::string path = dir.file(std::string(name) + ".xml");
     write_text_file_atomically(path, render_junit(document_suites(load(name), name)));

@@ -7,6 +7,7 @@
 
 #include "bench/results.hpp"
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "report/tests/export_tools.hpp"
 #include "report/prometheus.hpp"
 #include "report/prometheus_metrics.hpp"
@@ -79,7 +80,7 @@ TEST(PrometheusMetrics, OneRankNcclHasNoBusbwAndNoInPlaceAlgbw) {
 TEST(PrometheusMetrics, RealParserReadsEveryKeptDocument) {
   const std::string python = p2p::testing::python_with_prometheus_client();
   if (python.empty()) GTEST_SKIP() << "python3 module prometheus_client not installed (Debian: python3-prometheus-client)";
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   for (const char* name : {"h200-bench.json", "h200-nccl.json"}) {
     Exposition e;
     add_document_metrics(e, load(name), name);
@@ -96,7 +97,7 @@ TEST(PrometheusMetrics, RealParserReadsEveryKeptDocument) {
 
 TEST(PrometheusMetrics, PromtoolAcceptsTheBenchFile) {
   if (!p2p::testing::have_command("promtool")) GTEST_SKIP() << "promtool not installed (Debian: prometheus)";
-  p2p::testing::TempDir dir;
+  p2p::TempDir dir;
   Exposition e;
   add_document_metrics(e, load("h200-bench.json"), "h200-bench.json");
   const std::string path = dir.file("bench.prom");

@@ -9,8 +9,9 @@
 #   scripts/cluster/one-gpu-cluster.sh [OUT_DIR] [BUILD_DIR]
 #
 # P2P_CLUSTER_DEADLINE (300): seconds rank 0 waits for a host in the stalled-rank step.
-# Exit status: 0 when every step ended as expected, else 1; each step's output and wall time in
-# OUT_DIR/<step>.txt, documents beside them.
+# Exit status: 0 when every step ended as expected; else the first failing step's exit code
+# (README "Exit codes"), or 1 where a step expected to fail did not fail that way. Each step's
+# output and wall time in OUT_DIR/<step>.txt, documents beside them.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-p2pcheck-results/one-gpu-cluster-$(date -u +%Y%m%dT%H%M%SZ)}
@@ -23,30 +24,18 @@ mpirun=(mpirun --oversubscribe --timeout 900)
 if [[ $EUID == 0 ]]; then mpirun+=(--allow-run-as-root); fi
 chain=(--policy results/policies/default.json --logical-gpus 4 --sizes 64M --samples 3)
 
-step() {  # step NAME EXPECTED(regex of exit codes) CMD...
-  local name=$1 expected=$2; shift 2
-  echo "== $name: $*" | tee "$out/$name.txt"
-  local t0=$EPOCHREALTIME rc
-  "$@" >>"$out/$name.txt" 2>&1
-  rc=$?
-  awk -v n="$name" -v rc="$rc" -v a="$t0" -v b="$EPOCHREALTIME" \
-    'BEGIN { printf "== %s: exit %d, wall %.1f s\n", n, rc, b - a }' | tee -a "$out/$name.txt"
-  if [[ ! $rc =~ ^($expected)$ ]]; then
-    echo "== $name: expected exit $expected" | tee -a "$out/$name.txt"
-    status=1
-  fi
-}
+. scripts/lib/steps.sh  # step, seconds_since
 
-step node 0 "$bin" node --jsonl "$out/node.jsonl" "${chain[@]}"
-step cluster-rank-per-gpu 0 "${mpirun[@]}" -np 4 "$bin" cluster --rank-per-gpu "${chain[@]}" \
+step node "$bin" node --jsonl "$out/node.jsonl" "${chain[@]}"
+step cluster-rank-per-gpu "${mpirun[@]}" -np 4 "$bin" cluster --rank-per-gpu "${chain[@]}" \
   --lines-dir "$out/lines-rank-per-gpu" --json "$out/cluster-rank-per-gpu.json" --junit "$out/cluster-rank-per-gpu.xml"
-step cluster-4-chains '0|1' "${mpirun[@]}" -np 4 "$bin" cluster "${chain[@]}" \
+expect='0|1' step cluster-4-chains "${mpirun[@]}" -np 4 "$bin" cluster "${chain[@]}" \
   --lines-dir "$out/lines-4-chains" --json "$out/cluster-4-chains.json"
-P2P_TEST_STALL_RANK=1:gate step cluster-stalled-rank 1 "${mpirun[@]}" -x P2P_TEST_STALL_RANK -np 2 "$bin" cluster \
+P2P_TEST_STALL_RANK=1:gate expect=1 step cluster-stalled-rank "${mpirun[@]}" -x P2P_TEST_STALL_RANK -np 2 "$bin" cluster \
   "${chain[@]}" --deadline "${P2P_CLUSTER_DEADLINE:-300}" --lines-dir "$out/lines-stalled" --json "$out/cluster-stalled.json"
 if ! grep -q '"status": "no_result"' "$out/cluster-stalled.json" 2>/dev/null; then
   echo "== cluster-stalled-rank: expected a host with no result in cluster-stalled.json" | tee -a "$out/cluster-stalled-rank.txt"
   status=1
 fi
-step merge-stalled-lines 1 "$bin" merge "$out"/lines-stalled/*.jsonl --json "$out/merge-stalled.json"
+expect=1 step merge-stalled-lines "$bin" merge "$out"/lines-stalled/*.jsonl --json "$out/merge-stalled.json"
 exit $status

@@ -40,9 +40,9 @@ TopologySnapshot snapshot_from_this_host(const LiveProbes& probes) {
   const std::string host = this_hostname();
   if (!host.empty()) t.hostname = host;
   for (Gpu& g : t.gpus) {
-    const PcieLink current = read_sysfs_link("/sys", g.pci_bus_id, "current");
-    if (current.gen && current.width) g.link_current = current;  // else keep hwloc's figure
-    g.link_max = read_sysfs_max_link("/sys", g.pci_bus_id, g.pcie_path.empty() ? "" : g.pcie_path.back());
+    const SysfsLinks links = read_sysfs_links("/sys", g.pci_bus_id, g.pcie_path.empty() ? "" : g.pcie_path.back());
+    if (links.current.gen && links.current.width) g.link_current = links.current;  // else keep hwloc's figure
+    g.link_max = links.max;
     if (g.name.empty()) g.name = model_from_driver(g.pci_bus_id);
   }
   if (probes.nvlink_counts) {

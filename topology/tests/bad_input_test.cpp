@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/temp_dir.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/tests/test_support.hpp"
 
@@ -19,12 +20,6 @@ namespace {
 
 class BadInput : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/p2p_topo_bad_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string write(const std::string& name, const std::string& content) {
     const auto p = dir_ / name;
     std::ofstream(p, std::ios::binary) << content;
@@ -42,7 +37,8 @@ class BadInput : public ::testing::Test {
       EXPECT_EQ(what.find('\n'), std::string::npos) << what;
     }
   }
-  fs::path dir_;
+  p2p::TempDir tmp_{"p2p_topo_bad"};
+  fs::path dir_{tmp_.path()};
 };
 
 TEST_F(BadInput, MissingFile) { expect_input_error((dir_ / "nope.xml").string(), "cannot read: No such file"); }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 
 extern char** environ;
 namespace fs = std::filesystem;
@@ -32,15 +33,8 @@ std::size_t count_lines(const std::string& s) { return static_cast<std::size_t>(
 
 class Cli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/p2p_cli_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   Result run(std::vector<std::string> args) {
-    args.insert(args.begin(), P2PCHECK_BINARY);
+    args.insert(args.begin(), P2PCHECK_EXE);
     const std::string out_path = (dir_ / "stdout").string(), err_path = (dir_ / "stderr").string();
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -84,7 +78,8 @@ class Cli : public ::testing::Test {
     return (dir_ / name).string();
   }
 
-  fs::path dir_;
+  p2p::TempDir tmp_{"p2p_cli"};
+  fs::path dir_{tmp_.path()};
 };
 
 TEST_F(Cli, VersionAndHelp) {

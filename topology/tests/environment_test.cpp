@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using p2p::topo::classify_environment;
 using p2p::topo::EnvironmentFacts;
@@ -61,17 +63,12 @@ TEST(ClassifyEnvironment, QemuDmiNamesTheHypervisorWithoutCpuid) {
 
 class FactTree : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/p2p_env_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    root_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(root_); }
   void write(const std::string& rel, const std::string& content) {
     fs::create_directories((root_ / rel).parent_path());
     std::ofstream(root_ / rel, std::ios::binary) << content;
   }
-  fs::path root_;
+  p2p::TempDir tmp_{"p2p_env"};
+  fs::path root_{tmp_.path()};
 };
 
 TEST_F(FactTree, ReadsTheRealH200VmCaptureAsAVm) {

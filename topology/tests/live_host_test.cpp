@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/discovery/sysfs_link.hpp"
 
@@ -65,12 +66,6 @@ TEST(LiveHost, ProbesAreUsed) {
 
 class FakeSysfs : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/p2p_sysfs_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    root_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(root_); }
   void device(const std::string& bdf, const std::string& cur_speed, const std::string& cur_width,
               const std::string& max_speed, const std::string& max_width) {
     const fs::path d = root_ / "bus/pci/devices" / bdf;
@@ -80,36 +75,38 @@ class FakeSysfs : public ::testing::Test {
     std::ofstream(d / "max_link_speed") << max_speed << "\n";
     std::ofstream(d / "max_link_width") << max_width << "\n";
   }
-  fs::path root_;
+  p2p::TempDir tmp_{"p2p_sysfs"};
+  fs::path root_{tmp_.path()};
 };
 
 TEST_F(FakeSysfs, ReadsCurrentAndMaxLinks) {
   // As the H200 VM's sysfs shows its GPU.
   device("0000:00:06.0", "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
-  const auto cur = read_sysfs_link(root_.string(), "0000:00:06.0", "current");
-  EXPECT_EQ(cur.gen, 5);
-  EXPECT_EQ(cur.width, 16);
-  EXPECT_DOUBLE_EQ(*cur.gbps, 63.015);
-  const auto max = read_sysfs_max_link(root_.string(), "0000:00:06.0", "");
-  EXPECT_EQ(max.gen, 5);
+  const auto links = read_sysfs_links(root_.string(), "0000:00:06.0", "");
+  EXPECT_EQ(links.current.gen, 5);
+  EXPECT_EQ(links.current.width, 16);
+  EXPECT_DOUBLE_EQ(*links.current.gbps, 63.015);
+  EXPECT_EQ(links.max.gen, 5);
+  EXPECT_DOUBLE_EQ(*links.max.gbps, 63.015);
 }
 
 TEST_F(FakeSysfs, MaxIsLimitedByTheUpstreamPort) {
   device("0000:41:00.0", "2.5 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");   // idle Gen5 GPU
   device("0000:40:01.1", "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");  // in a Gen4 slot
-  const auto max = read_sysfs_max_link(root_.string(), "0000:41:00.0", "0000:40:01.1");
-  EXPECT_EQ(max.gen, 4);
-  EXPECT_EQ(max.width, 16);
-  EXPECT_EQ(read_sysfs_link(root_.string(), "0000:41:00.0", "current").gen, 1);
+  const auto links = read_sysfs_links(root_.string(), "0000:41:00.0", "0000:40:01.1");
+  EXPECT_EQ(links.max.gen, 4);
+  EXPECT_EQ(links.max.width, 16);
+  EXPECT_EQ(links.current.gen, 1);
 }
 
 TEST_F(FakeSysfs, UnknownAndMissingValuesStayEmpty) {
   device("0000:00:01.0", "Unknown", "0", "Unknown", "255");
-  const auto l = read_sysfs_link(root_.string(), "0000:00:01.0", "current");
-  EXPECT_FALSE(l.gen);
-  EXPECT_FALSE(l.width);
-  EXPECT_FALSE(l.gbps);
-  EXPECT_FALSE(read_sysfs_link(root_.string(), "0000:99:00.0", "max").gen);
+  const auto l = read_sysfs_links(root_.string(), "0000:00:01.0", "");
+  EXPECT_FALSE(l.current.gen);
+  EXPECT_FALSE(l.current.width);
+  EXPECT_FALSE(l.current.gbps);
+  EXPECT_FALSE(l.max.width);
+  EXPECT_FALSE(read_sysfs_links(root_.string(), "0000:99:00.0", "").max.gen);
 }
 
 }  // namespace

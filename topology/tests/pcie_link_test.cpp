@@ -36,16 +36,16 @@ TEST(LinkFromGbps, ZeroIsUnknown) {
   EXPECT_FALSE(l.gbps);
 }
 
-TEST(GenFromTransferRate, ReadsSysfsStrings) {
-  EXPECT_EQ(gen_from_transfer_rate("32.0 GT/s PCIe"), 5);
-  EXPECT_EQ(gen_from_transfer_rate("16.0 GT/s PCIe"), 4);
-  EXPECT_EQ(gen_from_transfer_rate("8.0 GT/s PCIe"), 3);
-  EXPECT_EQ(gen_from_transfer_rate("2.5 GT/s PCIe"), 1);
-  EXPECT_EQ(gen_from_transfer_rate("5.0 GT/s"), 2);
-  EXPECT_EQ(gen_from_transfer_rate("64.0 GT/s PCIe"), 6);
-  EXPECT_FALSE(gen_from_transfer_rate("Unknown"));
-  EXPECT_FALSE(gen_from_transfer_rate(""));
-  EXPECT_FALSE(gen_from_transfer_rate("7.0 GT/s"));
+TEST(GenFromGts, EachGenerationsRate) {
+  EXPECT_EQ(gen_from_gts(2.5), 1);
+  EXPECT_EQ(gen_from_gts(5.0), 2);
+  EXPECT_EQ(gen_from_gts(8.0), 3);
+  EXPECT_EQ(gen_from_gts(16.0), 4);
+  EXPECT_EQ(gen_from_gts(32.0), 5);
+  EXPECT_EQ(gen_from_gts(64.0), 6);
+  EXPECT_FALSE(gen_from_gts(7.0));
+  EXPECT_FALSE(gen_from_gts(128.0));  // a generation the table does not have yet
+  EXPECT_FALSE(gen_from_gts(0.0));
 }
 
 TEST(DescribeLink, SaysWhatIsKnown) {
