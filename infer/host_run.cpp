@@ -10,7 +10,6 @@
 #include "cli/live_topology.hpp"
 #include "cli/machine_outputs.hpp"
 #include "common/error.hpp"
-#include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/run_resources.hpp"
 #include "common/utc_time.hpp"
@@ -103,26 +102,6 @@ std::vector<Target> host_targets(const InferPlan& plan, const std::vector<int>& 
   return out;
 }
 
-bool any_message(const InferDocument& d, const std::string& status) {
-  for (const auto& g : d.groups) {
-    for (const auto& m : g.p2p_on.messages) {
-      if (m.status == status) return true;
-    }
-    if (!g.p2p_off) continue;
-    for (const auto& m : g.p2p_off->messages) {
-      if (m.status == status) return true;
-    }
-  }
-  return false;
-}
-
-bool any_problem(const InferDocument& d) {
-  for (const auto& g : d.groups) {
-    if (!g.p2p_on.problems.empty() || (g.p2p_off && !g.p2p_off->problems.empty())) return true;
-  }
-  return false;
-}
-
 std::string nccl_version() {
   int code = 0;
   return nccl::nccl_api().get_version(&code) == ncclSuccess ? nccl::format_nccl_version(code) : "";
@@ -199,12 +178,7 @@ int run_infer(const InferOptions& o, const InferPlan& plan) {
   if (!o.json.empty()) write_text_file_atomically(o.json, nlohmann::json(doc).dump(2) + "\n");
   if (!o.html.empty()) write_text_file_atomically(o.html, render_infer_html(doc));
 
-  // A hang is a hang; a rank that died without a hang is a failure of the run itself; wrong
-  // data and a missed budget are verdicts against the host.
-  if (any_message(doc, "hang")) return kExitHang;
-  if (any_message(doc, "error") || any_message(doc, "not_run") || any_problem(doc)) return kExitRuntime;
-  if (any_message(doc, "wrong") || any_failed(doc.verdicts)) return kExitFailed;
-  return kExitOk;
+  return exit_code_of(doc);
 }
 
 }  // namespace p2p::infer
