@@ -4,21 +4,22 @@
 #include <string>
 #include <vector>
 
-#include "cli/cluster_options.hpp"
+#include "cli/merge_command.hpp"
 #include "cli/node_command.hpp"
+#include "cluster/cluster_options.hpp"
 #include "common/error.hpp"
 #include "mpi/launch_env.hpp"
 
 #if P2P_HAVE_MPI
-#include "cli/cluster_mpi_run.hpp"
+#include "cluster/cluster_mpi_run.hpp"
 #endif
 
 namespace p2p::cli {
 namespace {
 
-int run_cluster_command(const ClusterOptions& o) {
+int run_cluster_command(const cluster::ClusterOptions& o) {
 #if P2P_HAVE_MPI
-  return run_cluster_under_mpi(o);
+  return cluster::run_cluster_under_mpi(o);
 #else
   (void)o;
   throw InputError(std::string("cluster: this p2pcheck was built without MPI: ") + mpi::kHowToGetMpi +
@@ -29,7 +30,7 @@ int run_cluster_command(const ClusterOptions& o) {
 }  // namespace
 
 Command add_cluster_command(CLI::App& root) {
-  auto o = std::make_shared<ClusterOptions>();
+  auto o = std::make_shared<cluster::ClusterOptions>();
   CLI::App* app = root.add_subcommand(
       "cluster", "Fleet acceptance under MPI (mpirun/srun, one rank per host): every host runs node, rank 0 "
                  "merges. Exit 0 all pass, 1 a host fails or has no result, 2 bad input or built without MPI");

@@ -2,22 +2,21 @@
 
 #include <iostream>
 #include <memory>
+#include <string>
 
-#include "cli/infer_run.hpp"
-#include "cli/live_topology.hpp"
-#include "common/error.hpp"
 #include "common/exit_codes.hpp"
-#include "infer/budget.hpp"
-#include "infer/groups.hpp"
-#include "infer/ranking.hpp"
-#include "infer/plan_text.hpp"
-#include "topology/discovery/discovery.hpp"
+#include "infer/host_run.hpp"
+#include "infer/run_options.hpp"
+
+#if P2P_HAVE_NCCL
+#include "infer/rank_main.hpp"
+#endif
 
 namespace p2p::cli {
 
 namespace {
 
-void add_options(CLI::App* app, InferCommandOptions& o) {
+void add_options(CLI::App* app, infer::InferOptions& o) {
   app->add_option("--model", o.model, "a Hugging Face config.json (hidden_size, num_hidden_layers, torch_dtype; "
                                       "text_config of multimodal models)");
   app->add_option("--hidden", o.hidden, "hidden size, instead of --model")->check(CLI::PositiveNumber);
@@ -60,52 +59,10 @@ void add_options(CLI::App* app, InferCommandOptions& o) {
   app->add_option("--html", o.html, "write the results as an HTML page to FILE (atomically)");
 }
 
-// The groups --list shows: logical, from a file, or from this host (a note where it has none).
-struct ListedGroups {
-  std::vector<infer::TpGroups> groups;
-  std::string source;
-  std::string note;
-};
-
-ListedGroups groups_to_list(const InferCommandOptions& o, const infer::InferPlan& plan) {
-  ListedGroups out;
-  if (o.logical_gpus > 0) {
-    out.source = "logical: " + std::to_string(o.logical_gpus) + " rank processes";
-    out.groups = infer::logical_groups(plan.tp_sizes, o.logical_gpus, o.devices.empty() ? std::vector<int>{0} : o.devices);
-    return out;
-  }
-  topo::TopologySnapshot t;
-  if (!o.topology.empty()) {
-    t = topo::load_topology(o.topology);
-    out.source = o.topology;
-  } else {
-    try {
-      t = live_topology();
-      out.source = "this host";
-    } catch (const NoGpuError& e) {
-      out.source = "this host";
-      out.note = std::string("no GPU topology here (") + e.what() + "); --topology FILE shows the groups of another host";
-      return out;
-    }
-  }
-  out.source += ", " + std::to_string(t.gpus.size()) + " GPUs";
-  out.groups = infer::plan_groups(plan.tp_sizes, t, infer::all_gpus(t), o.max_groups);
-  return out;
-}
-
 }  // namespace
 
-infer::InferPlan infer_plan(const InferCommandOptions& o) {
-  if (o.model.empty() == (o.hidden == 0)) throw InputError("infer: give the model as --model FILE or --hidden N (one of them)");
-  if (!o.model.empty() && o.layers_given) throw InputError("infer: --layers goes with --hidden; --model has num_hidden_layers");
-  const infer::ModelShape model =
-      o.model.empty() ? infer::model_shape_from_options(o.hidden, o.layers, o.dtype.empty() ? "bf16" : o.dtype)
-                      : infer::read_model_config(o.model, o.dtype.empty() ? std::nullopt : std::optional(o.dtype));
-  return infer::make_plan(model, o.tp_sizes, o.batches, o.no_prefill ? std::vector<std::uint64_t>{} : o.prefill);
-}
-
 Command add_infer_command(CLI::App& root) {
-  auto o = std::make_shared<InferCommandOptions>();
+  auto o = std::make_shared<infer::InferOptions>();
   CLI::App* app = root.add_subcommand(
       "infer", "inference acceptance: tensor-parallel all-reduce cost per generated token, per GPU group, with P2P on "
                "and off, plus the CUDA IPC check serving engines run; --list needs no GPU");
@@ -113,21 +70,28 @@ Command add_infer_command(CLI::App& root) {
   CLI::Option* layers = app->get_option("--layers");
   return Command{app, [o, layers] {
                    o->layers_given = layers->count() > 0;
-                   const infer::InferPlan plan = infer_plan(*o);
-                   // Checked here, so bad input is exit 2 in every build, before any GPU work.
-                   infer::ranking_message(plan, o->rank_batch);
-                   if (!o->budget.empty()) infer::parse_budget(o->budget, plan);
+                   const infer::InferPlan plan = infer::checked_plan(*o);
                    if (o->list) {
-                     if (!o->topology.empty() && o->logical_gpus > 0) {
-                       throw InputError("infer: --topology and --logical-gpus exclude each other");
-                     }
-                     const ListedGroups g = groups_to_list(*o, plan);
-                     std::cout << infer::format_plan(plan, g.groups, g.source, g.note);
+                     std::cout << infer::plan_listing(*o, plan);
                      return static_cast<int>(kExitOk);
                    }
-                   if (!o->topology.empty()) throw InputError("infer: --topology goes with --list (a run measures this host)");
-                   return run_infer(*o, plan);
+                   return infer::run_infer(*o, plan);
                  }};
+}
+
+Command add_infer_rank_command(CLI::App& root) {
+  CLI::App* app = root.add_subcommand("infer-rank", "one rank process of `p2pcheck infer`");
+  app->group("");  // internal: started by `p2pcheck infer`, hidden from --help
+#if P2P_HAVE_NCCL
+  auto job = std::make_shared<std::string>();
+  auto rank = std::make_shared<int>(-1);
+  app->add_option("--job", *job, "the group's job (JSON)")->required();
+  app->add_option("--rank", *rank, "this process's rank")->required();
+  return Command{app, [job, rank] { return infer::run_infer_rank(*job, *rank); }};
+#else
+  app->allow_extras();  // whatever it is given, this build cannot measure: infer says why
+  return Command{app, [] { return infer::run_infer(infer::InferOptions{}, infer::InferPlan{}); }};
+#endif
 }
 
 }  // namespace p2p::cli

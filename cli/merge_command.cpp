@@ -1,26 +1,32 @@
 #include "cli/merge_command.hpp"
 
 #include <memory>
+#include <string>
+#include <vector>
 
-#include "cli/fleet_outputs.hpp"
-#include "cluster/host_lines.hpp"
+#include "cli/machine_outputs.hpp"
 
 namespace p2p::cli {
 namespace {
 
 struct MergeCommandOptions {
   std::vector<std::string> files;
-  FleetOutputOptions outputs;
+  cluster::FleetOutputOptions outputs;
 };
 
-int run_merge_command(const MergeCommandOptions& o) {
-  const cluster::MergeOptions merge = read_merge_options(o.outputs);
-  std::vector<cluster::HostRun> hosts;
-  for (const auto& f : o.files) hosts.push_back(cluster::read_host_lines_file(f));
-  return report_fleet(hosts, merge, o.outputs, "merge", 0);
-}
-
 }  // namespace
+
+void add_fleet_output_options(CLI::App* app, cluster::FleetOutputOptions& o) {
+  app->add_option("--golden", o.golden,
+                  "Topology every host must match (snapshot or hwloc XML); default: the topology most hosts have")
+      ->type_name("FILE");
+  app->add_option("--json", o.json, "Write the cluster document (p2pcheck.cluster.run) to FILE (atomically; - for stdout)")
+      ->type_name("FILE|-");
+  add_junit_option(app, o.junit);
+  app->add_option("--z-threshold", o.z_threshold,
+                  "Flag a host whose figure lies beyond this modified z-score from the fleet's median (default 3.5)")
+      ->check(CLI::Range(1.0, 100.0));
+}
 
 Command add_merge_command(CLI::App& root) {
   auto o = std::make_shared<MergeCommandOptions>();
@@ -29,7 +35,7 @@ Command add_merge_command(CLI::App& root) {
                "outliers. Exit 0 all pass, 1 a host fails or has no result, 2 bad input");
   app->add_option("files", o->files, "One node --jsonl file per host")->required()->type_name("FILE...");
   add_fleet_output_options(app, o->outputs);
-  return Command{app, [o] { return run_merge_command(*o); }};
+  return Command{app, [o] { return cluster::merge_host_files(o->files, o->outputs); }};
 }
 
 }  // namespace p2p::cli

@@ -5,8 +5,12 @@
 #pragma once
 
 #include "cli/command.hpp"
+#include "cluster/fleet_outputs.hpp"
 
 namespace p2p::cli {
+
+// The fleet's outputs (--golden, --json, --junit, --z-threshold), shared with `cluster`.
+void add_fleet_output_options(CLI::App* app, cluster::FleetOutputOptions& o);
 
 Command add_merge_command(CLI::App& root);
 

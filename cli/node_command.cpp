@@ -1,35 +1,19 @@
 #include "cli/node_command.hpp"
 
-#include <iostream>
 #include <memory>
-
-#include "cli/machine_outputs.hpp"
-#include "common/error.hpp"
-#include "common/exit_codes.hpp"
-#include "common/json_lines.hpp"
+#include <string>
 
 namespace p2p::cli {
 namespace {
 
 struct NodeCommandOptions {
-  NodeOptions node;
+  cluster::NodeOptions node;
   std::string jsonl;
 };
 
-int run_node_command(const NodeCommandOptions& o) {
-  const NodeInputs in = read_node_inputs(o.node);  // bad files fail here, before anything runs
-  JsonLines lines(o.jsonl);
-  std::ostream& progress = lines.to_stdout() ? std::cerr : std::cout;
-  NodeHooks hooks;
-  hooks.emit = [&lines](const nlohmann::json& l) { lines.write(l); };
-  const int code = run_node_chain(o.node, in, hooks, progress);
-  progress << "p2pcheck node: " << (code == kExitOk ? "OK" : "FAIL") << " on " << node_hostname(in) << "\n" << std::flush;
-  return code;
-}
-
 }  // namespace
 
-void add_node_options(CLI::App* app, NodeOptions& o) {
+void add_node_options(CLI::App* app, cluster::NodeOptions& o) {
   app->add_option("--expect", o.expect, "Gate: golden topology (hwloc XML or snapshot) this host must match")
       ->type_name("FILE");
   app->add_option("--policy", o.policy, "Gate: policy JSON (min_gpus, max_path, forbid, min_link, require_p2p)")
@@ -37,7 +21,7 @@ void add_node_options(CLI::App* app, NodeOptions& o) {
   app->add_flag("--skip-gate", o.skip_gate, "Measure even if the gate blocks; recorded in the lines");
   app->add_option("--probe-timeout", o.probe_timeout_s, "Seconds each doctor probe may take (default 15)")
       ->check(CLI::Range(1.0, 600.0));
-  NodeBenchOptions& b = o.bench;
+  cluster::NodeBenchOptions& b = o.bench;
   app->add_option("--gpus", b.gpus, "bench: CUDA ordinals to measure, e.g. 0,1 (default: all)");
   app->add_option("--sizes", b.sizes, "bench: copy sizes, e.g. 64M,1G (default: bench's sweep)");
   app->add_flag("--full", b.full, "bench: sweep every size for every route");
@@ -49,7 +33,7 @@ void add_node_options(CLI::App* app, NodeOptions& o) {
   app->add_flag("--no-affinity", b.no_affinity, "bench: do not pin the host thread to the GPU's local CPUs");
   app->add_option("--host-memory", b.host_memory, "bench: host buffers, pinned or hugepages")
       ->check(CLI::IsMember({"pinned", "hugepages"}));
-  // Test only: CPU-only CI runs the whole fleet path from files (cli/fixture_host.hpp). Hidden
+  // Test only: CPU-only CI runs the whole fleet path from files (cluster/fixture_host.hpp). Hidden
   // from --help: the empty group keeps it out of the listing.
   app->add_option("--fixture-host", o.fixture_host, "TEST ONLY: read this host's facts, topology and figures from DIR")
       ->group("");
@@ -64,7 +48,7 @@ Command add_node_command(CLI::App& root) {
       ->type_name("FILE|-")
       ->required();
   add_node_options(app, o->node);
-  return Command{app, [o] { return run_node_command(*o); }};
+  return Command{app, [o] { return cluster::run_node(o->node, o->jsonl); }};
 }
 
 }  // namespace p2p::cli

@@ -6,12 +6,12 @@
 #pragma once
 
 #include "cli/command.hpp"
-#include "cli/node_chain.hpp"
+#include "cluster/node_chain.hpp"
 
 namespace p2p::cli {
 
 // The node chain's options, shared with `cluster`.
-void add_node_options(CLI::App* app, NodeOptions& o);
+void add_node_options(CLI::App* app, cluster::NodeOptions& o);
 
 Command add_node_command(CLI::App& root);
 

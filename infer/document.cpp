@@ -1,6 +1,7 @@
 #include "infer/document.hpp"
 
 #include "common/error.hpp"
+#include "common/exit_codes.hpp"
 #include "common/json_util.hpp"
 #include "infer/groups.hpp"
 #include "nccl/dtype.hpp"
@@ -261,6 +262,37 @@ std::string logical_note(const InferDocument& d) {
   return "LOGICAL RUN: up to " + std::to_string(d.logical_gpus) + " rank processes shared CUDA device" +
          (d.devices.size() > 1 ? "s " : " ") + on +
          ", each its own NCCL host (network transport): the figures measure the tool, not the host's links";
+}
+
+namespace {
+
+bool any_message(const InferDocument& d, const std::string& status) {
+  for (const auto& g : d.groups) {
+    for (const auto& m : g.p2p_on.messages) {
+      if (m.status == status) return true;
+    }
+    if (!g.p2p_off) continue;
+    for (const auto& m : g.p2p_off->messages) {
+      if (m.status == status) return true;
+    }
+  }
+  return false;
+}
+
+bool any_problem(const InferDocument& d) {
+  for (const auto& g : d.groups) {
+    if (!g.p2p_on.problems.empty() || (g.p2p_off && !g.p2p_off->problems.empty())) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int exit_code_of(const InferDocument& d) {
+  if (any_message(d, "hang")) return kExitHang;
+  if (any_message(d, "error") || any_message(d, "not_run") || any_problem(d)) return kExitRuntime;
+  if (any_message(d, "wrong") || any_failed(d.verdicts)) return kExitFailed;
+  return kExitOk;
 }
 
 }  // namespace p2p::infer

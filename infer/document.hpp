@@ -52,4 +52,8 @@ void from_json(const nlohmann::json& j, InferDocument& d);
 // The logical-run banner ("" for a run on physical GPUs).
 std::string logical_note(const InferDocument& d);
 
+// The run's exit code: a hang is a hang (5); a rank that died without a hang is a failure of
+// the run itself (4); wrong data and a missed budget are verdicts against the host (1); else 0.
+int exit_code_of(const InferDocument& d);
+
 }  // namespace p2p::infer

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "common/exit_codes.hpp"
 #include "infer/document.hpp"
 #include "infer/group_merge.hpp"
 #include "infer/results_html.hpp"
@@ -82,6 +83,38 @@ TEST(InferDocument, RefusesOtherSchemasVersionsAndBrokenReferences) {
   j = sample();
   j["groups"][0].erase("p2p_on");
   EXPECT_THROW(j.get<InferDocument>(), InputError);
+}
+
+// The worst thing that happened decides: a hang over a dead rank over wrong data or a missed
+// budget, each found in either setting.
+TEST(InferDocument, ExitCodeIsTheWorstOutcome) {
+  InferDocument d = sample();  // a hang in group 2, P2P on
+  EXPECT_EQ(exit_code_of(d), kExitHang);
+
+  d.groups[2].p2p_on.messages[0].status = "ok";
+  EXPECT_EQ(exit_code_of(d), kExitRuntime);  // its rank's problem is still there
+  d.groups[2].p2p_on.problems.clear();
+  d.verdicts.clear();
+  EXPECT_EQ(exit_code_of(d), kExitOk);
+
+  d.groups[1].p2p_off->messages[1].status = "wrong";
+  EXPECT_EQ(exit_code_of(d), kExitFailed);
+  d.groups[0].p2p_off->messages[0].status = "not_run";
+  EXPECT_EQ(exit_code_of(d), kExitRuntime);
+  d.groups[0].p2p_off->messages[0].status = "error";
+  EXPECT_EQ(exit_code_of(d), kExitRuntime);
+  d.groups[0].p2p_off->messages[0].status = "hang";
+  EXPECT_EQ(exit_code_of(d), kExitHang);
+
+  InferDocument missed = sample();
+  for (auto& g : missed.groups) {
+    for (auto& m : g.p2p_on.messages) m.status = "ok";
+    g.p2p_on.problems.clear();
+  }
+  missed.verdicts = {BudgetVerdict{2, {0, 1}, "decode_b32", 10.0, 12.0, false, "12.0 us > 10 us"}};
+  EXPECT_EQ(exit_code_of(missed), kExitFailed);
+  missed.verdicts[0].pass = true;
+  EXPECT_EQ(exit_code_of(missed), kExitOk);
 }
 
 TEST(ResultsText, TablesRankingIpcAndBudget) {

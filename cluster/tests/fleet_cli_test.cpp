@@ -1,5 +1,5 @@
 // `p2pcheck node` and `p2pcheck merge` with the built executable over the four fixture hosts
-// (cli/tests/fleet_checks.hpp), on any machine: --fixture-host stands in for each host. Needs no
+// (cluster/tests/fleet_checks.hpp), on any machine: --fixture-host stands in for each host. Needs no
 // GPU and no MPI.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/tests/fleet_checks.hpp"
+#include "cluster/tests/fleet_checks.hpp"
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"

@@ -1,4 +1,4 @@
-#include "cli/cluster_mpi_run.hpp"
+#include "cluster/cluster_mpi_run.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -14,7 +14,7 @@
 #include "common/json_lines.hpp"
 #include "mpi/session.hpp"
 
-namespace p2p::cli {
+namespace p2p::cluster {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -63,7 +63,7 @@ std::vector<int> agree_on_leaders(mpi::Session& s, const std::string& my_host, b
     for (const auto& n : gathered) names.push_back(n.value_or(""));
     std::vector<int> leaders(names.size());
     for (std::size_t r = 0; r < leaders.size(); ++r) leaders[r] = static_cast<int>(r);
-    if (rank_per_gpu) leaders = cluster::host_leaders(names);
+    if (rank_per_gpu) leaders = host_leaders(names);
     text = nlohmann::json(leaders).dump();
   }
   const auto told = s.broadcast(0, text, kExchange);
@@ -99,7 +99,7 @@ void run_host_rank(const ClusterOptions& o, mpi::Session& s, const NodeOptions& 
 }
 
 // Rank 0: every host rank's lines as they arrive, until each has posted kDone or the deadline.
-std::vector<cluster::HostRun> gather_hosts(mpi::Session& s, const std::vector<int>& leaders,
+std::vector<HostRun> gather_hosts(mpi::Session& s, const std::vector<int>& leaders,
                                            const std::vector<std::string>& names, std::vector<std::string> own_lines,
                                            Clock::time_point deadline, bool& all_done) {
   std::vector<std::vector<std::string>> lines(leaders.size());
@@ -125,14 +125,14 @@ std::vector<cluster::HostRun> gather_hosts(mpi::Session& s, const std::vector<in
     std::this_thread::sleep_for(kPollInterval);
   }
   all_done = !waiting();
-  std::vector<cluster::HostRun> hosts;
+  std::vector<HostRun> hosts;
   for (std::size_t r = 0; r < leaders.size(); ++r) {
     if (leaders[r] != static_cast<int>(r)) continue;
-    cluster::HostRun h;
+    HostRun h;
     h.source = "rank " + std::to_string(r);
     h.hostname = names[r];  // a rank that sent nothing is still named
     std::size_t number = 0;
-    for (const auto& line : lines[r]) cluster::add_host_line(h, line, ++number);
+    for (const auto& line : lines[r]) add_host_line(h, line, ++number);
     hosts.push_back(std::move(h));
   }
   return hosts;
@@ -145,7 +145,7 @@ int run_cluster_under_mpi(const ClusterOptions& o) {
   mpi::Session s;
   // Bad input fails on every rank alike; leaving with the exception skips MPI_Finalize (the
   // session's rule), and the launcher ends the job.
-  const cluster::MergeOptions merge = read_merge_options(o.outputs);
+  const MergeOptions merge = read_merge_options(o.outputs);
   NodeOptions node = o.node;
   const NodeInputs in = inputs_of_rank(o, s, node);
   std::vector<std::string> names;
@@ -168,7 +168,7 @@ int run_cluster_under_mpi(const ClusterOptions& o) {
 
   const auto deadline = started + std::chrono::duration_cast<Clock::duration>(Seconds(o.deadline_s));
   bool all_done = false;
-  const std::vector<cluster::HostRun> hosts = gather_hosts(s, leaders, names, std::move(own_lines), deadline, all_done);
+  const std::vector<HostRun> hosts = gather_hosts(s, leaders, names, std::move(own_lines), deadline, all_done);
   const int code = report_fleet(hosts, merge, o.outputs, "cluster", s.size());
   s.broadcast(0, all_done ? "finalize" : "abandon", Seconds(10.0));
   if (!all_done) {
@@ -180,4 +180,4 @@ int run_cluster_under_mpi(const ClusterOptions& o) {
   return code;
 }
 
-}  // namespace p2p::cli
+}  // namespace p2p::cluster

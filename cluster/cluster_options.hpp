@@ -1,13 +1,14 @@
-// The options of `p2pcheck cluster` (cli/cluster_command.hpp describes the command).
+// The options of `p2pcheck cluster` (cli/cluster_command.hpp describes the command), in every
+// build: without MPI the command still parses them before saying how to get MPI.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "cli/fleet_outputs.hpp"
-#include "cli/node_chain.hpp"
+#include "cluster/fleet_outputs.hpp"
+#include "cluster/node_chain.hpp"
 
-namespace p2p::cli {
+namespace p2p::cluster {
 
 struct ClusterOptions {
   NodeOptions node;
@@ -18,4 +19,4 @@ struct ClusterOptions {
   bool rank_per_gpu = false;
 };
 
-}  // namespace p2p::cli
+}  // namespace p2p::cluster

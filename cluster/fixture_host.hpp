@@ -12,7 +12,7 @@
 #include "doctor/facts.hpp"
 #include "topology/snapshot.hpp"
 
-namespace p2p::cli {
+namespace p2p::cluster {
 
 struct FixtureHost {
   std::string dir;
@@ -24,4 +24,4 @@ struct FixtureHost {
 
 FixtureHost load_fixture_host(const std::string& dir);
 
-}  // namespace p2p::cli
+}  // namespace p2p::cluster

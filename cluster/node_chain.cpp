@@ -1,13 +1,14 @@
-#include "cli/node_chain.hpp"
+#include "cluster/node_chain.hpp"
 
 #include <algorithm>
-#include <ostream>
+#include <iostream>
 
 #include "cli/live_topology.hpp"
 #include "cli/machine_outputs.hpp"
 #include "cluster/node_lines.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "common/json_lines.hpp"
 #include "common/utc_time.hpp"
 #include "doctor/collect.hpp"
 #include "doctor/report.hpp"
@@ -22,7 +23,7 @@
 #include "bench/peer_access_check.hpp"
 #endif
 
-namespace p2p::cli {
+namespace p2p::cluster {
 namespace {
 
 // One chain: where its lines go, and the step bookkeeping every step shares.
@@ -33,7 +34,7 @@ class Chain {
   const std::string& host() const { return host_; }
   void emit(const nlohmann::json& line) const { hooks_.emit(line); }
   void finish_step(const std::string& step, int exit_code, const std::string& summary) {
-    emit(cluster::step_line(step, exit_code, summary, host_, utc_now_iso8601()));
+    emit(step_line(step, exit_code, summary, host_, utc_now_iso8601()));
     progress_ << (exit_code == kExitOk ? "ok    " : "FAIL  ") << summary << "\n" << std::flush;
     worst_ = std::max(worst_, exit_code);
     if (hooks_.after_step) hooks_.after_step(step);
@@ -66,13 +67,13 @@ void doctor_step(Chain& chain, const NodeOptions& o, const NodeInputs& in) {
 std::optional<topo::TopologySnapshot> topo_step(Chain& chain, const NodeInputs& in) {
   std::optional<topo::TopologySnapshot> t;
   try {
-    t = in.fixture ? in.fixture->topology : live_topology();
+    t = in.fixture ? in.fixture->topology : cli::live_topology();
   } catch (const NoGpuError& e) {
     // As `check`: a GPU node that sees no GPU is unhealthy (1), not a usage problem.
     chain.finish_step("topo", kExitFailed, std::string("topology: no GPU: ") + e.what());
     return std::nullopt;
   }
-  chain.emit(cluster::topology_line(*t, chain.host(), utc_now_iso8601()));
+  chain.emit(topology_line(*t, chain.host(), utc_now_iso8601()));
   chain.finish_step("topo", kExitOk,
                     "topology: " + std::to_string(t->gpus.size()) + " GPU(s), " + topo::describe_environment(t->environment));
   return t;
@@ -84,7 +85,7 @@ topo::GateDecision gate_step(Chain& chain, const NodeInputs& in, const topo::Top
   if (!in.fixture) peer_access = bench::cuda_peer_access_check();
 #endif
   const topo::GateDecision d = topo::evaluate_gate(t, in.expected, in.policy, peer_access);
-  for (const auto& l : report::gate_lines(d, cluster::kNodeCommand, chain.host(), utc_now_iso8601())) chain.emit(l);
+  for (const auto& l : report::gate_lines(d, kNodeCommand, chain.host(), utc_now_iso8601())) chain.emit(l);
   std::string summary = d.passed ? "gate: pass" : "gate: BLOCKED";
   for (const auto& r : d.reasons) {
     if (r.verdict != "block") continue;
@@ -136,13 +137,13 @@ NodeInputs read_node_inputs(const NodeOptions& o) {
   return in;
 }
 
-std::string node_hostname(const NodeInputs& in) { return in.fixture ? in.fixture->hostname : this_hostname(); }
+std::string node_hostname(const NodeInputs& in) { return in.fixture ? in.fixture->hostname : cli::this_hostname(); }
 
 int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& hooks, std::ostream& progress) {
   Chain chain(hooks, node_hostname(in), progress);
   const std::string host = chain.host();
-  chain.emit(report::jsonl_line("run_start", cluster::kNodeCommand, host, utc_now_iso8601(), {{"tool_version", P2P_VERSION}}));
-  chain.emit(cluster::host_line(host, utc_now_iso8601(), P2P_VERSION, in.fixture ? "fixture" : "live", hooks.rank));
+  chain.emit(report::jsonl_line("run_start", kNodeCommand, host, utc_now_iso8601(), {{"tool_version", P2P_VERSION}}));
+  chain.emit(host_line(host, utc_now_iso8601(), P2P_VERSION, in.fixture ? "fixture" : "live", hooks.rank));
   doctor_step(chain, o, in);
   if (const auto t = topo_step(chain, in)) {
     const topo::GateDecision gate = gate_step(chain, in, *t);
@@ -150,8 +151,19 @@ int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& 
     if (gate.passed || o.skip_gate) bench_step(chain, o, in, *t, gate, progress);
   }
   const int code = chain.worst();
-  chain.emit(report::jsonl_line("run_end", cluster::kNodeCommand, host, utc_now_iso8601(), {{"exit_code", code}}));
+  chain.emit(report::jsonl_line("run_end", kNodeCommand, host, utc_now_iso8601(), {{"exit_code", code}}));
   return code;
 }
 
-}  // namespace p2p::cli
+int run_node(const NodeOptions& o, const std::string& jsonl_path) {
+  const NodeInputs in = read_node_inputs(o);  // bad files fail here, before anything runs
+  JsonLines lines(jsonl_path);
+  std::ostream& progress = lines.to_stdout() ? std::cerr : std::cout;
+  NodeHooks hooks;
+  hooks.emit = [&lines](const nlohmann::json& l) { lines.write(l); };
+  const int code = run_node_chain(o, in, hooks, progress);
+  progress << "p2pcheck node: " << (code == kExitOk ? "OK" : "FAIL") << " on " << node_hostname(in) << "\n" << std::flush;
+  return code;
+}
+
+}  // namespace p2p::cluster

@@ -12,12 +12,12 @@
 #include <optional>
 #include <string>
 
-#include "cli/fixture_host.hpp"
-#include "cli/node_bench.hpp"
+#include "cluster/fixture_host.hpp"
+#include "cluster/node_bench.hpp"
 #include "topology/policy.hpp"
 #include "topology/snapshot.hpp"
 
-namespace p2p::cli {
+namespace p2p::cluster {
 
 struct NodeOptions {
   std::string expect;  // gate: golden topology
@@ -51,4 +51,8 @@ std::string node_hostname(const NodeInputs& in);
 // 3 no usable GPU for bench, 4 a runtime failure). `progress`: one line per step, for people.
 int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& hooks, std::ostream& progress);
 
-}  // namespace p2p::cli
+// `p2pcheck node`: the inputs read first, then the chain with its lines to `jsonl_path` ("-":
+// stdout, and the progress to stderr), then one line with the host's verdict; the chain's code.
+int run_node(const NodeOptions& o, const std::string& jsonl_path);
+
+}  // namespace p2p::cluster

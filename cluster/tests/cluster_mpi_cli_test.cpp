@@ -1,5 +1,5 @@
 // `p2pcheck cluster` under mpirun with the built executable: four ranks on this machine, each
-// standing in for a fixture host (--fixture-host, cli/tests/fleet_checks.hpp), one of them
+// standing in for a fixture host (--fixture-host, cluster/tests/fleet_checks.hpp), one of them
 // stalling after its gate (P2P_TEST_STALL_RANK). Rank 0 must finish by its deadline with the
 // same verdict `merge` gives, and every rank's lines must be on disk. Skips where mpirun is
 // missing or the build has no MPI. Runs as root in CI containers: Open MPI wants that said.
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "cli/tests/fleet_checks.hpp"
+#include "cluster/tests/fleet_checks.hpp"
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"

@@ -7,11 +7,9 @@
 
 #include "bench/inventory.hpp"
 #include "bench/no_gpu.hpp"
-#include "cli/infer_run.hpp"
 #include "cli/live_topology.hpp"
 #include "cli/machine_outputs.hpp"
 #include "common/error.hpp"
-#include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/run_resources.hpp"
 #include "common/utc_time.hpp"
@@ -19,8 +17,8 @@
 #include "infer/document.hpp"
 #include "infer/group_runner.hpp"
 #include "infer/groups.hpp"
+#include "infer/host_run.hpp"
 #include "infer/ranking.hpp"
-#include "infer/rank_main.hpp"
 #include "infer/results_html.hpp"
 #include "infer/results_text.hpp"
 #include "nccl/nccl_api.hpp"
@@ -28,22 +26,22 @@
 #include "nccl/results.hpp"
 #include "nccl/runner.hpp"
 
-namespace p2p::cli {
+namespace p2p::infer {
 
 namespace {
 
 // A group to measure: the ranks' CUDA devices and NCCL host ids, and how the results name it.
 struct Target {
-  infer::GroupResult result;  // tp, gpus, pci ids, signature, description, alike
+  GroupResult result;  // tp, gpus, pci ids, signature, description, alike
   std::vector<int> devices;
   std::vector<std::string> host_ids;
 };
 
-std::vector<Target> logical_targets(const infer::InferPlan& plan, int logical_gpus, const std::vector<int>& devices,
+std::vector<Target> logical_targets(const InferPlan& plan, int logical_gpus, const std::vector<int>& devices,
                                     const bench::DeviceInventory& inv) {
   std::vector<Target> out;
-  for (const infer::TpGroups& tg : infer::logical_groups(plan.tp_sizes, logical_gpus, devices)) {
-    for (const infer::GpuGroup& g : tg.groups) {
+  for (const TpGroups& tg : logical_groups(plan.tp_sizes, logical_gpus, devices)) {
+    for (const GpuGroup& g : tg.groups) {
       const nccl::RankPlacement placement = nccl::place_ranks(tg.tp, devices);
       Target t;
       t.result.tp = tg.tp;
@@ -64,12 +62,12 @@ std::vector<Target> logical_targets(const infer::InferPlan& plan, int logical_gp
 
 // The topology of this host (hwloc; CUDA and sysfs where hwloc cannot), its GPUs matched to CUDA
 // ordinals by PCI bus id: only GPUs CUDA sees in `devices` can be grouped.
-std::vector<Target> host_targets(const infer::InferPlan& plan, const std::vector<int>& devices,
+std::vector<Target> host_targets(const InferPlan& plan, const std::vector<int>& devices,
                                  const bench::DeviceInventory& inv, std::size_t max_groups, std::string& source,
                                  int& usable) {
   topo::TopologySnapshot t;
   try {
-    t = live_topology();
+    t = cli::live_topology();
     source = "this host (hwloc)";
   } catch (const std::exception& e) {
     t = bench::snapshot_from_cuda(inv);
@@ -83,8 +81,8 @@ std::vector<Target> host_targets(const infer::InferPlan& plan, const std::vector
   }
   usable = static_cast<int>(eligible.size());
   std::vector<Target> out;
-  for (const infer::TpGroups& tg : infer::plan_groups(plan.tp_sizes, t, eligible, max_groups)) {
-    for (const infer::GpuGroup& g : tg.groups) {
+  for (const TpGroups& tg : plan_groups(plan.tp_sizes, t, eligible, max_groups)) {
+    for (const GpuGroup& g : tg.groups) {
       Target target;
       target.result.tp = tg.tp;
       target.result.signature = g.signature;
@@ -104,26 +102,6 @@ std::vector<Target> host_targets(const infer::InferPlan& plan, const std::vector
   return out;
 }
 
-bool any_message(const infer::InferDocument& d, const std::string& status) {
-  for (const auto& g : d.groups) {
-    for (const auto& m : g.p2p_on.messages) {
-      if (m.status == status) return true;
-    }
-    if (!g.p2p_off) continue;
-    for (const auto& m : g.p2p_off->messages) {
-      if (m.status == status) return true;
-    }
-  }
-  return false;
-}
-
-bool any_problem(const infer::InferDocument& d) {
-  for (const auto& g : d.groups) {
-    if (!g.p2p_on.problems.empty() || (g.p2p_off && !g.p2p_off->problems.empty())) return true;
-  }
-  return false;
-}
-
 std::string nccl_version() {
   int code = 0;
   return nccl::nccl_api().get_version(&code) == ncclSuccess ? nccl::format_nccl_version(code) : "";
@@ -131,15 +109,15 @@ std::string nccl_version() {
 
 }  // namespace
 
-int run_infer(const InferCommandOptions& o, const infer::InferPlan& plan) {
+int run_infer(const InferOptions& o, const InferPlan& plan) {
   const std::string started = utc_now_iso8601();
   const RunClock clock;
-  infer::InferDocument doc;
+  InferDocument doc;
   doc.plan = plan;
-  doc.ranking_message = infer::ranking_message(plan, o.rank_batch);  // bad input stops before any GPU work
-  std::optional<infer::Budget> budget;
+  doc.ranking_message = ranking_message(plan, o.rank_batch);  // bad input stops before any GPU work
+  std::optional<Budget> budget;
   if (!o.budget.empty()) {
-    budget = infer::parse_budget(o.budget, plan);
+    budget = parse_budget(o.budget, plan);
     doc.budget_us_per_token = o.budget;
   }
   bench::require_usable_gpus();  // NoGpuError: one line, exit 3
@@ -148,9 +126,9 @@ int run_infer(const InferCommandOptions& o, const infer::InferPlan& plan) {
   doc.devices = nccl::select_devices(o.logical_gpus > 0 && o.devices.empty() ? std::vector<int>{0} : o.devices);
   doc.nccl_version = nccl_version();  // loads NCCL: NoGpuError (exit 3) where it cannot be
   doc.started_utc = started;
-  doc.hostname = this_hostname();
+  doc.hostname = cli::this_hostname();
   doc.logical_gpus = o.logical_gpus;
-  doc.measure = infer::MeasureSettings{o.calls, o.calls_per_graph, o.warmup, o.timeout_s, !o.no_p2p_off, !o.no_ipc_check};
+  doc.measure = MeasureSettings{o.calls, o.calls_per_graph, o.warmup, o.timeout_s, !o.no_p2p_off, !o.no_ipc_check};
 
   int usable = 0;
   std::vector<Target> targets;
@@ -161,9 +139,9 @@ int run_infer(const InferCommandOptions& o, const infer::InferPlan& plan) {
   } else {
     targets = host_targets(plan, doc.devices, inv, o.max_groups, doc.topology_source, usable);
   }
-  if (const std::string note = infer::logical_note(doc); !note.empty()) std::cerr << "p2pcheck infer: " << note << "\n";
+  if (const std::string note = logical_note(doc); !note.empty()) std::cerr << "p2pcheck infer: " << note << "\n";
 
-  infer::InferRankJob job;
+  InferRankJob job;
   job.messages = plan.messages;
   job.dtype = plan.model.dtype;
   job.calls = o.calls;
@@ -178,9 +156,9 @@ int run_infer(const InferCommandOptions& o, const infer::InferPlan& plan) {
     job.host_ids = t.host_ids;
     job.p2p_disabled = false;
     job.ipc_check = !o.no_ipc_check;
-    const std::string name = "TP=" + std::to_string(t.result.tp) + " GPUs " + infer::format_gpu_list(t.result.gpus);
+    const std::string name = "TP=" + std::to_string(t.result.tp) + " GPUs " + format_gpu_list(t.result.gpus);
     progress.label = "p2pcheck infer " + name;
-    infer::GroupOutcome on = infer::run_group(job, t.result.gpus, plan.calls_per_step, progress);
+    GroupOutcome on = run_group(job, t.result.gpus, plan.calls_per_step, progress);
     t.result.p2p_on = std::move(on.run);
     t.result.ipc = std::move(on.ipc);
     if (!o.no_p2p_off) {
@@ -188,34 +166,19 @@ int run_infer(const InferCommandOptions& o, const infer::InferPlan& plan) {
       job.p2p_disabled = true;
       job.ipc_check = false;
       progress.label = "p2pcheck infer " + name + " (P2P off)";
-      t.result.p2p_off = infer::run_group(job, t.result.gpus, plan.calls_per_step, progress).run;
+      t.result.p2p_off = run_group(job, t.result.gpus, plan.calls_per_step, progress).run;
     }
     doc.groups.push_back(std::move(t.result));
   }
-  doc.rankings = infer::rank_groups(plan, doc.groups, doc.ranking_message, usable);
-  if (budget) doc.verdicts = infer::judge_budget(*budget, plan, doc.rankings, doc.groups);
+  doc.rankings = rank_groups(plan, doc.groups, doc.ranking_message, usable);
+  if (budget) doc.verdicts = judge_budget(*budget, plan, doc.rankings, doc.groups);
   doc.wall_s = clock.now().wall_s;
 
-  std::cout << infer::format_results(doc) << std::flush;
+  std::cout << format_results(doc) << std::flush;
   if (!o.json.empty()) write_text_file_atomically(o.json, nlohmann::json(doc).dump(2) + "\n");
-  if (!o.html.empty()) write_text_file_atomically(o.html, infer::render_infer_html(doc));
+  if (!o.html.empty()) write_text_file_atomically(o.html, render_infer_html(doc));
 
-  // A hang is a hang; a rank that died without a hang is a failure of the run itself; wrong
-  // data and a missed budget are verdicts against the host.
-  if (any_message(doc, "hang")) return kExitHang;
-  if (any_message(doc, "error") || any_message(doc, "not_run") || any_problem(doc)) return kExitRuntime;
-  if (any_message(doc, "wrong") || infer::any_failed(doc.verdicts)) return kExitFailed;
-  return kExitOk;
+  return exit_code_of(doc);
 }
 
-Command add_infer_rank_command(CLI::App& root) {
-  auto job = std::make_shared<std::string>();
-  auto rank = std::make_shared<int>(-1);
-  CLI::App* app = root.add_subcommand("infer-rank", "one rank process of `p2pcheck infer`");
-  app->group("");  // internal: started by `p2pcheck infer`, hidden from --help
-  app->add_option("--job", *job, "the group's job (JSON)")->required();
-  app->add_option("--rank", *rank, "this process's rank")->required();
-  return Command{app, [job, rank] { return infer::run_infer_rank(*job, *rank); }};
-}
-
-}  // namespace p2p::cli
+}  // namespace p2p::infer

@@ -3,15 +3,13 @@
 // (--junit) written atomically. Options and files are read before any work starts.
 #pragma once
 
-#include <CLI/CLI.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "cluster/host_lines.hpp"
 #include "cluster/merge.hpp"
 
-namespace p2p::cli {
+namespace p2p::cluster {
 
 struct FleetOutputOptions {
   std::string golden;  // topology snapshot (or hwloc XML) every host must match
@@ -20,13 +18,15 @@ struct FleetOutputOptions {
   double z_threshold = 3.5;
 };
 
-void add_fleet_output_options(CLI::App* app, FleetOutputOptions& o);
-
 // The golden topology read now (InputError for a bad file), and the outlier rule.
-cluster::MergeOptions read_merge_options(const FleetOutputOptions& o);
+MergeOptions read_merge_options(const FleetOutputOptions& o);
 
 // Merges, prints, writes; returns the fleet's exit code (0 every host passed, 1 otherwise).
-int report_fleet(const std::vector<cluster::HostRun>& hosts, const cluster::MergeOptions& merge,
-                 const FleetOutputOptions& o, const std::string& written_by, int ranks);
+int report_fleet(const std::vector<HostRun>& hosts, const MergeOptions& merge, const FleetOutputOptions& o,
+                 const std::string& written_by, int ranks);
 
-}  // namespace p2p::cli
+// `merge`: every host's node lines read from its file (InputError naming the file and line of
+// the first bad one, before anything is written), then report_fleet.
+int merge_host_files(const std::vector<std::string>& files, const FleetOutputOptions& o);
+
+}  // namespace p2p::cluster

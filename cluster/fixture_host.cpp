@@ -1,10 +1,10 @@
-#include "cli/fixture_host.hpp"
+#include "cluster/fixture_host.hpp"
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "topology/discovery/discovery.hpp"
 
-namespace p2p::cli {
+namespace p2p::cluster {
 
 FixtureHost load_fixture_host(const std::string& dir) {
   const std::string manifest = dir + "/host.json";
@@ -29,4 +29,4 @@ FixtureHost load_fixture_host(const std::string& dir) {
   return h;
 }
 
-}  // namespace p2p::cli
+}  // namespace p2p::cluster

@@ -12,7 +12,7 @@
 #include "topology/gate.hpp"
 #include "topology/snapshot.hpp"
 
-namespace p2p::cli {
+namespace p2p::cluster {
 
 struct NodeBenchOptions {
   std::string gpus;
@@ -40,4 +40,4 @@ NodeBenchResult run_live_bench(const NodeBenchOptions& o, const topo::TopologySn
 // The figures a document holds, bandwidth then latency, each through `emit`.
 NodeBenchResult replay_figures(const bench::BenchDocument& doc, const FigureSink& emit);
 
-}  // namespace p2p::cli
+}  // namespace p2p::cluster

@@ -1,4 +1,4 @@
-#include "cli/node_bench.hpp"
+#include "cluster/node_bench.hpp"
 
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
@@ -11,7 +11,7 @@
 #include "bench/sizes.hpp"
 #endif
 
-namespace p2p::cli {
+namespace p2p::cluster {
 namespace {
 
 // The same rule as bench::exit_code_for, from the counts (which need no CUDA).
@@ -68,4 +68,4 @@ NodeBenchResult run_live_bench(const NodeBenchOptions&, const topo::TopologySnap
 
 #endif
 
-}  // namespace p2p::cli
+}  // namespace p2p::cluster

@@ -3,10 +3,10 @@
 // the command and its exit codes.
 #pragma once
 
-#include "cli/cluster_options.hpp"
+#include "cluster/cluster_options.hpp"
 
-namespace p2p::cli {
+namespace p2p::cluster {
 
 int run_cluster_under_mpi(const ClusterOptions& o);
 
-}  // namespace p2p::cli
+}  // namespace p2p::cluster
