@@ -5,6 +5,7 @@
 
 #include "bench/placement.hpp"
 #include "common/error.hpp"
+#include "common/exit_codes.hpp"
 #include "common/json_util.hpp"
 
 namespace p2p::bench {
@@ -329,6 +330,21 @@ FigureCounts count_figures(const BenchDocument& doc) {
   for (const auto& r : doc.bandwidth) add(r.status);
   for (const auto& r : doc.latency) add(r.status);
   return c;
+}
+
+int exit_code_for(const BenchDocument& doc) {
+  bool failed = false, error = false;
+  for (const auto& r : doc.bandwidth) {
+    failed = failed || r.status == "failed";
+    error = error || r.status == "error";
+  }
+  for (const auto& r : doc.latency) {
+    failed = failed || r.status == "failed";
+    error = error || r.status == "error";
+  }
+  if (failed) return kExitFailed;
+  if (error) return kExitRuntime;
+  return kExitOk;
 }
 
 std::string gpu_label(const GpuRecord& g) { return "gpu" + std::to_string(g.logical_gpu.value_or(g.cuda_ordinal)); }

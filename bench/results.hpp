@@ -206,6 +206,10 @@ struct FigureCounts {
 };
 FigureCounts count_figures(const BenchDocument& doc);
 
+// 1 when any transfer failed verification, 4 when a case hit an error, else 0 (pure: the
+// exit policy of a bench run reads it on hosts without CUDA too).
+int exit_code_for(const BenchDocument& doc);
+
 // "gpu3": what the figures call a GPU (its logical id, else its CUDA ordinal).
 std::string gpu_label(const GpuRecord& g);
 // "run: 41.2 s wall, peak memory 2.21 GB\n" from the document's resources; "" when absent.

@@ -18,7 +18,6 @@
 #include "common/cuda_check.hpp"
 #include "common/error.hpp"
 #include "common/utc_time.hpp"
-#include "common/exit_codes.hpp"
 #include "common/interrupt.hpp"
 
 namespace p2p::bench {
@@ -137,21 +136,6 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
                       " figures; the rest were not measured";
   }
   return out;
-}
-
-int exit_code_for(const BenchDocument& doc) {
-  bool failed = false, error = false;
-  for (const auto& r : doc.bandwidth) {
-    failed = failed || r.status == "failed";
-    error = error || r.status == "error";
-  }
-  for (const auto& r : doc.latency) {
-    failed = failed || r.status == "failed";
-    error = error || r.status == "error";
-  }
-  if (failed) return kExitFailed;
-  if (error) return kExitRuntime;
-  return kExitOk;
 }
 
 }  // namespace p2p::bench

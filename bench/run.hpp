@@ -52,9 +52,6 @@ void describe_run_host(BenchDocument& doc, const BenchContext& ctx, const BenchI
 // Requires a usable GPU (call require_usable_gpus() first for the one-line no-GPU error).
 BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, std::ostream& progress);
 
-// 1 when any transfer failed verification, 4 when a case hit an error, else 0.
-int exit_code_for(const BenchDocument& doc);
-
 // The whole terminal report: header, matrices at the largest size, size sweeps, latency.
 std::string render_text_report(const BenchDocument& doc);
 

@@ -5,8 +5,8 @@
 #include <ostream>
 
 #include "ci/health_verdict.hpp"
-#include "cli/live_topology.hpp"
-#include "cli/machine_outputs.hpp"
+#include "session/live_topology.hpp"
+#include "session/machine_outputs.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
@@ -86,8 +86,8 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
     expected->source = o.expect;
   }
   if (!o.facts.empty()) (void)read_text_file(o.facts);
-  const std::unique_ptr<JsonLines> lines = cli::open_jsonl(o.jsonl);
-  const std::string host = cli::this_hostname();
+  const std::unique_ptr<JsonLines> lines = session::open_jsonl(o.jsonl);
+  const std::string host = session::this_hostname();
   const std::string started = utc_now_iso8601();
   if (lines) lines->write(report::jsonl_line("run_start", "check", host, started, {{"tool_version", P2P_VERSION}}));
 
@@ -100,7 +100,7 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
   // node-problem-detector read anything but 0 and 1 as "could not check".
   std::optional<topo::TopologySnapshot> t;
   try {
-    t = o.input.empty() ? cli::live_topology() : topo::load_topology(o.input);
+    t = o.input.empty() ? session::live_topology() : topo::load_topology(o.input);
   } catch (const NoGpuError& e) {
     steps.push_back(HealthStep{"topo", kExitFailed, std::string("topology: no GPU: ") + e.what()});
   }
@@ -120,7 +120,7 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
   if (lines) {
     lines->write(report::jsonl_line("run_end", "check", host, utc_now_iso8601(), {{"exit_code", code}}));
   }
-  cli::write_junit(o.junit, suites);
+  session::write_junit(o.junit, suites);
   if (!o.prom.empty()) {
     if (const auto ts = report::unix_seconds_of(started)) report::add_last_run(prom, host, "check", *ts);
     write_text_file_atomically(o.prom, prom.render());

@@ -6,7 +6,7 @@
 
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
-#include "cli/live_topology.hpp"
+#include "session/live_topology.hpp"
 #include "cli/machine_outputs.hpp"
 #include "common/json_text.hpp"
 #include "common/utc_time.hpp"
@@ -38,7 +38,7 @@ int run_gate_command(const GateOptions& opts) {
   }
   if (!opts.p2p.empty() && opts.input.empty())
     throw InputError("gate: --p2p describes a captured topology: give it with --input (this host is checked live)");
-  topo::TopologySnapshot t = opts.input.empty() ? live_topology() : topo::load_topology(opts.input);
+  topo::TopologySnapshot t = opts.input.empty() ? session::live_topology() : topo::load_topology(opts.input);
   if (!opts.p2p.empty()) topo::apply_p2p_status_file(t, opts.p2p);
   const std::string input = opts.input.empty() ? "this host" : opts.input;
 

@@ -1,12 +1,11 @@
-// The live topology as every subcommand sees it: hwloc and sysfs from the topology module,
-// plus what only NVML can add (the virtualization mode that tells a pass-through VM apart).
-// NVML is probed through the doctor's isolated probe, so a broken driver cannot crash `topo`.
+// The live topology lives in session/live_topology.hpp; named here for the subcommands that
+// read it from cli/.
 #pragma once
 
-#include "topology/snapshot.hpp"
+#include "session/live_topology.hpp"
 
 namespace p2p::cli {
 
-topo::TopologySnapshot live_topology();
+using session::live_topology;
 
 }  // namespace p2p::cli

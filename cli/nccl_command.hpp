@@ -1,70 +1,22 @@
 // `p2pcheck nccl`: NCCL collectives the way nccl-tests measures them, verified, with the
-// transport NCCL really used per pair. Built as a stub that exits 3 when NCCL's header was
-// not found at configure time.
+// transport NCCL really used per pair. Options are declared here; the run is
+// session/nccl_session.hpp (which answers in one line, exit 3, in a build without NCCL).
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <limits>
-#include <string>
-#include <vector>
 
 #include "cli/command.hpp"
-#include "cli/driver_preflight.hpp"
-#include "cli/gate_options.hpp"
+#include "session/nccl_request.hpp"
 
 namespace p2p::cli {
 
-struct NcclCommandOptions {
-  std::vector<int> devices;  // empty = all visible
-  int ranks = 0;             // 0 = one per selected device
-  bool rank_processes = false;
-  // Across MPI processes and hosts (nccl/mpi_run.hpp): --mpi, or found in the environment
-  // (mpi/launch_env.hpp).
-  bool mpi = false;
-  bool rank_per_gpu = false;   // one GPU per MPI process, chosen by the launcher's local rank
-  bool no_host_pairs = false;  // skip the host-pair rounds
-  std::vector<std::string> collectives;  // empty = all
-  std::vector<std::string> dtypes = {"float32"};
-  std::string min_bytes = "8";
-  std::string max_bytes = "1G";
-  unsigned step_factor = 2;
-  int iters = 20;
-  int warmup = 5;
-  int samples = 5;
-  bool full = false;             // the send/recv pair matrix at every size
-  bool sweep_from_defaults = true;  // none of -b -e -f -n -w --samples given
-  bool graph = false;
-  double timeout_s = 30.0;
-  double init_timeout_s = kDefaultInitTimeoutS;  // the isolated cuInit preflight
-  bool exclusive = false;                         // refuse to start on a GPU someone else uses
-  double min_busbw_gbps = std::numeric_limits<double>::quiet_NaN();  // NaN = not given
-  std::string saturation_bytes;  // empty = found per series
-  bool compare_p2p_off = false;
-  std::string json;
-  std::string junit;  // JUnit XML of every result and verdict, "" = none
-  // --jsonl: one line per result as it finishes, "" = none; under MPI every process writes
-  // its own file (FILE with .rank<R> before the extension).
-  std::string jsonl;
-  std::string nccl_log;
-  std::string buffers = "auto";  // auto | ncclMemAlloc | cudaMalloc
-  bool p2p_off_child = false;  // internal: this process is the P2P-off half of a comparison
-  std::string options_file;    // internal: the P2P-off half reads its sweep from this JSON file
-  MeasurementGateOptions gate;
-  std::vector<std::string> benchmark_args;  // --benchmark_* for Google Benchmark, checked
-};
-
-CLI::App* add_nccl_command(CLI::App& root, NcclCommandOptions& opts);
-int run_nccl_command(const NcclCommandOptions& opts);
-
-// The subcommand as every other one registers: options and the work bound together.
 Command add_nccl_command(CLI::App& root);
+
+// The options of a run across the processes of an MPI job (cli/nccl_mpi_command.cpp).
+void add_nccl_mpi_options(CLI::App* app, session::NcclRequest& o);
 
 // `p2pcheck nccl-rank --options FILE --rank R`: one rank process of `nccl --rank-processes`,
 // started by it with the NCCL unique id on standard input. Hidden from --help.
-struct NcclRankOptions {
-  std::string options;
-  int rank = -1;
-};
 Command add_nccl_rank_command(CLI::App& root);
 
 }  // namespace p2p::cli

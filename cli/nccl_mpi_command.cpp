@@ -1,129 +1,19 @@
-#include <unistd.h>
-
-#include <iostream>
-#include <memory>
-
-#include "bench/no_gpu.hpp"
-#include "common/error.hpp"
-#include "cli/machine_outputs.hpp"
-#include "cli/nccl_outputs.hpp"
-#include "common/exit_codes.hpp"
-#include "common/json_lines.hpp"
-#include "common/utc_time.hpp"
-#include "mpi/launch_env.hpp"
-#include "mpi/session.hpp"
-#include "nccl/mpi_run.hpp"
-#include "nccl/nccl_env.hpp"
-#include "report/check_cases.hpp"
-#include "report/run_lines.hpp"
-#include "topology/gate.hpp"
+// The options of `p2pcheck nccl` across the processes of an MPI job; the run itself is
+// session/nccl_mpi_session.hpp. Declared in every build: a build without MPI refuses them in
+// one line (exit 2) rather than not knowing them.
+#include "cli/nccl_command.hpp"
 
 namespace p2p::cli {
 
-namespace {
-
-// Rank 0 judges the gate of its own host, as a one-host run does; the verdict travels with the
-// rank layout (a blocked gate refuses the run on every process). A host whose topology cannot
-// be read still runs: the topology is context here, and each process checks its own GPUs.
-TopologyAndGate rank0_gate(const NcclCommandOptions& o, std::string& refusal, bool& bad_input) {
-  TopologyAndGate tg;
-  try {
-    bench::require_usable_gpus();
-  } catch (const NoGpuError& e) {
-    // Said once, by every process's own device check, as the reason the run cannot start.
-    tg.gate.detail = std::string("not judged: ") + e.what();
-    return tg;
-  }
-  try {
-    const GateFiles files = read_gate_files(o.gate);
-    tg = load_topology_and_gate("nccl", o.gate, files);
-  } catch (const InputError& e) {  // a bad --expect or --policy file: refused everywhere, exit 2 here
-    refusal = std::string("p2pcheck: error: ") + e.what() + "\n";
-    bad_input = true;
-    return tg;
-  } catch (const std::exception& e) {
-    tg = TopologyAndGate{};
-    tg.gate.detail = std::string("not judged: ") + e.what();
-    return tg;
-  }
-  if (tg.blocked) refusal = blocked_message("nccl", tg);
-  return tg;
-}
-
-// --jsonl under MPI: this process's own file, every line of its sweep in the p2pcheck.jsonl
-// envelope, as "nccl_<kind>" (nccl_ready, nccl_progress, nccl_case, nccl_end).
-class ProcessLines {
- public:
-  ProcessLines(const std::string& path, int process, const std::string& launch) : host_(nccl::host_name()) {
-    if (path.empty()) return;
-    lines_ = std::make_unique<JsonLines>(mpi::per_rank_path(path, process));
-    lines_->write(report::jsonl_line("run_start", "nccl", host_, utc_now_iso8601(),
-                                     {{"mpi_rank", process}, {"launch", launch}, {"pid", static_cast<int>(::getpid())}}));
-  }
-  void line(const std::string& text) {
-    if (!lines_) return;
-    nlohmann::json record = nlohmann::json::parse(text, nullptr, false);
-    if (record.is_discarded()) return;
-    const std::string kind = "nccl_" + record.value("kind", std::string("line"));
-    lines_->write(report::jsonl_line(kind, "nccl", host_, utc_now_iso8601(), std::move(record)));
-  }
-  void end(int exit_code) {
-    if (lines_) lines_->write(report::jsonl_line("run_end", "nccl", host_, utc_now_iso8601(), {{"exit_code", exit_code}}));
-  }
-
- private:
-  std::string host_;
-  std::unique_ptr<JsonLines> lines_;
-};
-
-}  // namespace
-
-int run_nccl_under_mpi(const NcclCommandOptions& o, nccl::RunOptions options, mpi::Session& session,
-                       const std::string& launch, const std::string& started, const RunClock& clock) {
-  const bool root = session.rank() == 0;
-  ProcessLines lines(o.jsonl, session.rank(), launch);
-
-  nccl::MpiOptions m;
-  m.launch = launch;
-  m.rank_per_gpu = o.rank_per_gpu;
-  m.host_pairs = !o.no_host_pairs;
-  TopologyAndGate tg;
-  bool bad_input = false;
-  if (root) tg = rank0_gate(o, m.refusal, bad_input);
-  options.nccl_log_path = root ? o.nccl_log : "";
-
-  nccl::Progress progress;
-  if (root) {
-    progress.out = &std::cerr;
-    progress.label = "p2pcheck nccl";
-    progress.terminal = ::isatty(STDERR_FILENO) == 1;
-  }
-  nccl::MpiOutcome outcome;
-  try {
-    outcome = nccl::run_nccl_mpi(options, session, m, [&lines](const std::string& l) { lines.line(l); }, progress);
-  } catch (const nccl::RunRefused& e) {
-    if (root) {
-      std::cerr << m.refusal;
-      if (tg.gate.reasons.is_object()) {
-        write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(), this_hostname(),
-                                                 utc_now_iso8601())});
-      }
-    } else {
-      std::cerr << "p2pcheck nccl: MPI rank " << session.rank() << ": refused by rank 0: " << e.what() << "\n";
-    }
-    const int code = bad_input ? kExitBadInput : kExitFailed;
-    lines.end(code);
-    return code;
-  }
-  if (!root) {
-    lines.end(outcome.exit_code);
-    return outcome.exit_code;
-  }
-  nccl::NcclReport report;
-  report.run = std::move(*outcome.run);
-  const int code = report_and_judge(o, options, report, tg, started, clock, nullptr).exit_code;
-  lines.end(code);
-  return code;
+void add_nccl_mpi_options(CLI::App* app, session::NcclRequest& o) {
+  app->add_flag("--mpi", o.mpi,
+                "one communicator across the processes of an MPI job (mpirun, srun --mpi=pmix), one host or many; "
+                "implied when a launcher started this process (OMPI_COMM_WORLD_SIZE, PMIX_RANK or PMI_SIZE is set)");
+  app->add_flag("--rank-per-gpu", o.rank_per_gpu,
+                "MPI: every process drives one GPU, the one of its local rank (OMPI_COMM_WORLD_LOCAL_RANK, "
+                "SLURM_LOCALID), or the local rank's entry of --gpus; default: every process drives every visible GPU");
+  app->add_flag("--no-host-pairs", o.no_host_pairs,
+                "MPI: skip the host-pair rounds (send/recv between every two hosts at --max-bytes)");
 }
 
 }  // namespace p2p::cli

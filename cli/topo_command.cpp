@@ -5,7 +5,7 @@
 
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
-#include "cli/live_topology.hpp"
+#include "session/live_topology.hpp"
 #include "common/json_text.hpp"
 #include "topology/diff.hpp"
 #include "topology/gate.hpp"
@@ -18,7 +18,7 @@ namespace p2p::cli {
 namespace {
 
 topo::TopologySnapshot snapshot_for(const TopoOptions& opts) {
-  topo::TopologySnapshot t = opts.input.empty() ? live_topology() : topo::load_topology(opts.input);
+  topo::TopologySnapshot t = opts.input.empty() ? session::live_topology() : topo::load_topology(opts.input);
   if (!opts.environment.empty()) topo::apply_environment_facts_file(t, opts.environment);
   if (!opts.p2p.empty()) topo::apply_p2p_status_file(t, opts.p2p);
   return t;

@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "cli/machine_outputs.hpp"
+#include "session/machine_outputs.hpp"
 #include "cluster/cluster_document.hpp"
 #include "cluster/cluster_junit.hpp"
 #include "cluster/cluster_text.hpp"
@@ -33,7 +33,7 @@ int report_fleet(const std::vector<HostRun>& hosts, const MergeOptions& merge, c
     const nlohmann::json doc = cluster_document(run, merge.outliers, {written_by, P2P_VERSION, now, ranks});
     write_text_file_atomically(o.json, doc.dump(2) + "\n");
   }
-  cli::write_junit(o.junit, {cluster_suite(run, now)});
+  session::write_junit(o.junit, {cluster_suite(run, now)});
   return run.exit_code();
 }
 

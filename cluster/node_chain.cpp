@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <iostream>
 
-#include "cli/live_topology.hpp"
-#include "cli/machine_outputs.hpp"
+#include "session/live_topology.hpp"
+#include "session/machine_outputs.hpp"
 #include "cluster/node_lines.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
@@ -67,7 +67,7 @@ void doctor_step(Chain& chain, const NodeOptions& o, const NodeInputs& in) {
 std::optional<topo::TopologySnapshot> topo_step(Chain& chain, const NodeInputs& in) {
   std::optional<topo::TopologySnapshot> t;
   try {
-    t = in.fixture ? in.fixture->topology : cli::live_topology();
+    t = in.fixture ? in.fixture->topology : session::live_topology();
   } catch (const NoGpuError& e) {
     // As `check`: a GPU node that sees no GPU is unhealthy (1), not a usage problem.
     chain.finish_step("topo", kExitFailed, std::string("topology: no GPU: ") + e.what());
@@ -137,7 +137,7 @@ NodeInputs read_node_inputs(const NodeOptions& o) {
   return in;
 }
 
-std::string node_hostname(const NodeInputs& in) { return in.fixture ? in.fixture->hostname : cli::this_hostname(); }
+std::string node_hostname(const NodeInputs& in) { return in.fixture ? in.fixture->hostname : session::this_hostname(); }
 
 int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& hooks, std::ostream& progress) {
   Chain chain(hooks, node_hostname(in), progress);

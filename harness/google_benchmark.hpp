@@ -25,7 +25,9 @@ std::vector<std::string> checked_pass_through(const std::string& command, const 
 
 // Hands the flags to Google Benchmark, which parses and removes its own; whatever is left over
 // is an InputError naming it ("<command>: unknown or malformed option `X`"), as is a
-// --benchmark_filter that is not a valid regular expression.
+// --benchmark_filter that is not a valid regular expression. The one place Google Benchmark is
+// initialised: flags already in effect (the same `args` as the last success) are not handed
+// over again, so each process initialises it once per set of flags.
 void initialize_benchmark(const std::string& command, const std::vector<std::string>& args);
 
 // InputError "<command>: --benchmark_filter `F` selects nothing to measure on the GPUs

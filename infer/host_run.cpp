@@ -7,8 +7,8 @@
 
 #include "bench/inventory.hpp"
 #include "bench/no_gpu.hpp"
-#include "cli/live_topology.hpp"
-#include "cli/machine_outputs.hpp"
+#include "session/live_topology.hpp"
+#include "session/machine_outputs.hpp"
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/run_resources.hpp"
@@ -67,7 +67,7 @@ std::vector<Target> host_targets(const InferPlan& plan, const std::vector<int>& 
                                  int& usable) {
   topo::TopologySnapshot t;
   try {
-    t = cli::live_topology();
+    t = session::live_topology();
     source = "this host (hwloc)";
   } catch (const std::exception& e) {
     t = bench::snapshot_from_cuda(inv);
@@ -126,7 +126,7 @@ int run_infer(const InferOptions& o, const InferPlan& plan) {
   doc.devices = nccl::select_devices(o.logical_gpus > 0 && o.devices.empty() ? std::vector<int>{0} : o.devices);
   doc.nccl_version = nccl_version();  // loads NCCL: NoGpuError (exit 3) where it cannot be
   doc.started_utc = started;
-  doc.hostname = cli::this_hostname();
+  doc.hostname = session::this_hostname();
   doc.logical_gpus = o.logical_gpus;
   doc.measure = MeasureSettings{o.calls, o.calls_per_graph, o.warmup, o.timeout_s, !o.no_p2p_off, !o.no_ipc_check};
 

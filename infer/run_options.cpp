@@ -1,6 +1,6 @@
 #include "infer/run_options.hpp"
 
-#include "cli/live_topology.hpp"
+#include "session/live_topology.hpp"
 #include "common/error.hpp"
 #include "infer/budget.hpp"
 #include "infer/groups.hpp"
@@ -43,7 +43,7 @@ ListedGroups groups_to_list(const InferOptions& o, const InferPlan& plan) {
     out.source = o.topology;
   } else {
     try {
-      t = cli::live_topology();
+      t = session::live_topology();
       out.source = "this host";
     } catch (const NoGpuError& e) {
       out.source = "this host";

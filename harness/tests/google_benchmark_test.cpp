@@ -58,6 +58,29 @@ TEST(PassThrough, FlagGoogleBenchmarkDoesNotKnowIsNamed) {
   }
 }
 
+// Bad flags are refused every time they are handed over, not only the first: a failure leaves
+// nothing in effect.
+TEST(PassThrough, BadFlagsAreRefusedEveryTime) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    EXPECT_THROW(initialize_benchmark("bench", {"--benchmark_no_such_flag=1"}), p2p::InputError) << attempt;
+    EXPECT_THROW(initialize_benchmark("bench", {"--benchmark_filter=(("}), p2p::InputError) << attempt;
+  }
+}
+
+// Flags are handed over once per set: the same set again keeps them, another set replaces
+// them (with the filter reset, not inherited), and the first set comes back when asked for.
+TEST(PassThrough, EachSetOfFlagsTakesEffectWhenHandedOver) {
+  initialize_benchmark("nccl", {"--benchmark_filter=^all_reduce/"});
+  initialize_benchmark("nccl", {"--benchmark_filter=^all_reduce/"});
+  EXPECT_EQ(benchmark::GetBenchmarkFilter(), "^all_reduce/");
+  initialize_benchmark("nccl", {"--benchmark_filter=^broadcast/"});
+  EXPECT_EQ(benchmark::GetBenchmarkFilter(), "^broadcast/");
+  initialize_benchmark("nccl", {});
+  EXPECT_EQ(benchmark::GetBenchmarkFilter(), "");
+  initialize_benchmark("nccl", {"--benchmark_filter=^all_reduce/"});
+  EXPECT_EQ(benchmark::GetBenchmarkFilter(), "^all_reduce/");
+}
+
 benchmark::BenchmarkReporter::Run run_named(const std::string& name) {
   benchmark::BenchmarkReporter::Run r;
   r.run_name.function_name = name;

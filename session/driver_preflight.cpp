@@ -1,11 +1,11 @@
-#include "cli/driver_preflight.hpp"
+#include "session/driver_preflight.hpp"
 
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
 #include "doctor/preflight.hpp"
 #include "doctor/probes.hpp"
 
-namespace p2p::cli {
+namespace p2p::session {
 
 void require_responsive_driver(const std::string& command, double timeout_s) {
   const auto failure = doctor::preflight_failure(doctor::probe_cuda_init(static_cast<int>(timeout_s * 1000)));
@@ -15,4 +15,4 @@ void require_responsive_driver(const std::string& command, double timeout_s) {
   throw NoGpuError(line);
 }
 
-}  // namespace p2p::cli
+}  // namespace p2p::session

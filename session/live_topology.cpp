@@ -1,11 +1,11 @@
-#include "cli/live_topology.hpp"
+#include "session/live_topology.hpp"
 
 #include "doctor/codes.hpp"
 #include "doctor/nvlink_links.hpp"
 #include "doctor/probes.hpp"
 #include "topology/discovery/discovery.hpp"
 
-namespace p2p::cli {
+namespace p2p::session {
 
 namespace {
 
@@ -33,4 +33,4 @@ topo::TopologySnapshot live_topology() {
   return topo::snapshot_from_this_host(probes);
 }
 
-}  // namespace p2p::cli
+}  // namespace p2p::session

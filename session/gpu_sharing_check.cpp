@@ -1,4 +1,4 @@
-#include "cli/gpu_sharing_check.hpp"
+#include "session/gpu_sharing_check.hpp"
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include "common/file_io.hpp"
 #include "doctor/probes.hpp"
 
-namespace p2p::cli {
+namespace p2p::session {
 
 namespace {
 
@@ -84,4 +84,4 @@ bench::SharingRecord SharingCheck::finish() {
   return bench::sharing_record(looks_, nvml_answered_, locks_->held() > 0);
 }
 
-}  // namespace p2p::cli
+}  // namespace p2p::session

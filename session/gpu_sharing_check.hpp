@@ -3,7 +3,6 @@
 // `--exclusive` may refuse) and another after, and the record for the results document.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,12 +10,7 @@
 #include "bench/sharing.hpp"
 #include "common/gpu_lock.hpp"
 
-namespace p2p::cli {
-
-inline void add_exclusive_option(CLI::App* app, bool& exclusive) {
-  app->add_flag("--exclusive", exclusive,
-                "Refuse to start (exit 6) when another process or p2pcheck run is using a GPU to be measured");
-}
+namespace p2p::session {
 
 class SharingCheck {
  public:
@@ -36,4 +30,4 @@ class SharingCheck {
 // PCI bus ids of the CUDA devices `ordinals` (all of `all_bus_ids` when empty).
 std::vector<std::string> measured_bus_ids(const std::vector<std::string>& all_bus_ids, const std::vector<int>& ordinals);
 
-}  // namespace p2p::cli
+}  // namespace p2p::session

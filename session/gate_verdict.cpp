@@ -1,0 +1,34 @@
+#include "session/gate_verdict.hpp"
+
+#include <utility>
+
+#include "topology/discovery/discovery.hpp"
+
+namespace p2p::session {
+
+GateFiles read_gate_files(const MeasurementGateOptions& o) {
+  GateFiles files;
+  if (!o.expect.empty()) files.expected = topo::load_topology(o.expect);
+  if (!o.policy.empty()) files.policy = topo::read_policy_file(o.policy);
+  return files;
+}
+
+TopologyAndGate judge_gate(topo::TopologySnapshot snapshot, const GateFiles& files,
+                           const topo::PeerAccessCheck& peer_access, bool skip_gate) {
+  TopologyAndGate out;
+  out.snapshot = std::move(snapshot);
+  const topo::GateDecision decision = topo::evaluate_gate(out.snapshot, files.expected, files.policy, peer_access);
+  out.blocked = !decision.passed && !skip_gate;
+  out.gate.decision = decision.passed ? "pass" : "block";
+  out.gate.reasons = decision;
+  out.gate.detail = decision.passed ? "passed" : std::to_string(decision.blocking()) + " blocking reason(s)";
+  if (!decision.passed && skip_gate) out.gate.detail += "; measured anyway (--skip-gate)";
+  return out;
+}
+
+std::string blocked_message(const std::string& command, const TopologyAndGate& tg) {
+  return topo::format_gate_text(tg.gate.reasons.get<topo::GateDecision>()) + "p2pcheck " + command +
+         ": the gate blocked this host; nothing was measured (--skip-gate overrides, and is recorded)\n";
+}
+
+}  // namespace p2p::session

@@ -1,0 +1,40 @@
+// The gate in front of every measuring subcommand (bench, nccl), the part that judges: the
+// files read before any GPU is touched (a bad file exits 2 whatever the host), the decision on
+// a topology, and the record of it that goes into the results document. Pure but for the file
+// reads; session/measurement_gate.hpp feeds it the live topology.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "bench/results.hpp"
+#include "session/measurement_options.hpp"
+#include "topology/gate.hpp"
+#include "topology/policy.hpp"
+#include "topology/snapshot.hpp"
+
+namespace p2p::session {
+
+struct GateFiles {
+  std::optional<topo::TopologySnapshot> expected;
+  std::optional<topo::GatePolicy> policy;
+};
+
+// InputError naming a --expect or --policy file that cannot be read.
+GateFiles read_gate_files(const MeasurementGateOptions& o);
+
+struct TopologyAndGate {
+  topo::TopologySnapshot snapshot;
+  bench::GateRecord gate;
+  bool blocked = false;  // the gate blocked and --skip-gate was not given
+};
+
+// The gate's decision on `snapshot` before measuring: a block with --skip-gate is recorded,
+// not enforced. `peer_access` answers the require_p2p policy (empty: not asked).
+TopologyAndGate judge_gate(topo::TopologySnapshot snapshot, const GateFiles& files,
+                           const topo::PeerAccessCheck& peer_access, bool skip_gate);
+
+// The gate's reasons and the line saying nothing was measured, for stderr.
+std::string blocked_message(const std::string& command, const TopologyAndGate& tg);
+
+}  // namespace p2p::session

@@ -1,0 +1,29 @@
+#include "session/measurement_gate.hpp"
+
+#include <iostream>
+
+#include "bench/inventory.hpp"
+#include "bench/peer_access_check.hpp"
+#include "session/live_topology.hpp"
+#include "topology/discovery/discovery.hpp"
+
+namespace p2p::session {
+namespace {
+
+topo::TopologySnapshot measurement_topology(const std::string& command) {
+  try {
+    return live_topology();
+  } catch (const std::exception& e) {
+    std::cerr << "p2pcheck " << command << ": warning: topology discovery failed (" << e.what()
+              << "); using CUDA's device list\n";
+    return bench::snapshot_from_cuda(bench::discover_devices());
+  }
+}
+
+}  // namespace
+
+TopologyAndGate load_topology_and_gate(const std::string& command, const MeasurementGateOptions& o, const GateFiles& files) {
+  return judge_gate(measurement_topology(command), files, bench::cuda_peer_access_check(), o.skip_gate);
+}
+
+}  // namespace p2p::session

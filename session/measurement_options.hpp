@@ -1,0 +1,19 @@
+// What every measuring subcommand (bench, nccl) is asked besides its own sweep: the gate in
+// front of it, how long cuInit may take, and whether another user of the GPUs refuses the run.
+// Plain data: cli/ declares the options that fill it, session/ acts on it.
+#pragma once
+
+#include <string>
+
+namespace p2p::session {
+
+struct MeasurementGateOptions {
+  bool skip_gate = false;
+  std::string expect;  // golden topology (hwloc XML or snapshot)
+  std::string policy;  // gate policy JSON
+};
+
+// Seconds the cuInit preflight child may take; the doctor allows its probes as long.
+constexpr double kDefaultInitTimeoutS = 45.0;
+
+}  // namespace p2p::session

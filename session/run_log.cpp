@@ -1,0 +1,37 @@
+#include "session/run_log.hpp"
+
+#include "common/error.hpp"
+#include "common/utc_time.hpp"
+#include "harness/google_benchmark.hpp"
+#include "report/run_lines.hpp"
+#include "session/machine_outputs.hpp"
+
+namespace p2p::session {
+
+RunLog::RunLog(const std::string& path, const std::string& command, const std::string& host,
+               const std::vector<std::string>& benchmark_args)
+    : command_(command), host_(host), lines_(open_jsonl(path)) {
+  if (lines_ && lines_->to_stdout() && harness::benchmark_owns_stdout(benchmark_args))
+    throw InputError("--jsonl - and --benchmark_format both write to standard output: give --jsonl a file");
+  write(report::jsonl_line("run_start", command_, host_, utc_now_iso8601(), {{"tool_version", P2P_VERSION}}));
+}
+
+void RunLog::write(const nlohmann::json& line) {
+  if (lines_) lines_->write(line);
+}
+
+void RunLog::gate(const TopologyAndGate& tg) {
+  if (!lines_ || !tg.gate.reasons.is_object()) return;
+  for (const auto& l : report::gate_lines(tg.gate.reasons.get<topo::GateDecision>(), command_, host_, utc_now_iso8601()))
+    lines_->write(l);
+}
+
+int RunLog::end(int exit_code, const nlohmann::json& extra) {
+  if (!lines_) return exit_code;
+  nlohmann::json r = extra;
+  r["exit_code"] = exit_code;
+  lines_->write(report::jsonl_line("run_end", command_, host_, utc_now_iso8601(), r));
+  return exit_code;
+}
+
+}  // namespace p2p::session
