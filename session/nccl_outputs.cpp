@@ -7,6 +7,7 @@
 
 #include "bench/inventory.hpp"
 #include "bench/run.hpp"
+#include "common/byte_size.hpp"
 #include "common/file_io.hpp"
 #include "common/interrupt.hpp"
 #include "common/json_text.hpp"
@@ -66,7 +67,7 @@ RunVerdict report_and_judge(const NcclOutputs& o, const nccl::RunOptions& option
                             const TopologyAndGate& tg, const std::string& started, const RunClock& clock,
                             SharingCheck* sharing) {
   std::optional<std::uint64_t> saturation;
-  if (!o.saturation_bytes.empty()) saturation = nccl::parse_bytes(o.saturation_bytes, "--saturation-bytes");
+  if (!o.saturation_bytes.empty()) saturation = p2p::parse_bytes(o.saturation_bytes, "--saturation-bytes");
   if (!std::isnan(o.min_busbw_gbps)) {
     report.min_busbw_gbps = o.min_busbw_gbps;
     report.verdicts = nccl::judge_min_busbw(report.run.results, o.min_busbw_gbps, saturation);

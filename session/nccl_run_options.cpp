@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "common/byte_size.hpp"
 #include "common/file_io.hpp"
 #include "harness/google_benchmark.hpp"
 #include "nccl/run_options_json.hpp"
@@ -19,8 +20,8 @@ nccl::RunOptions run_options_from_request(const NcclRequest& o) {
   }
   r.dtypes.clear();
   for (const auto& t : o.dtypes) r.dtypes.push_back(nccl::parse_data_type(t));
-  r.sweep.min_bytes = nccl::parse_bytes(o.min_bytes, "--min-bytes");
-  r.sweep.max_bytes = nccl::parse_bytes(o.max_bytes, "--max-bytes");
+  r.sweep.min_bytes = p2p::parse_bytes(o.min_bytes, "--min-bytes");
+  r.sweep.max_bytes = p2p::parse_bytes(o.max_bytes, "--max-bytes");
   r.sweep.step_factor = o.step_factor;
   r.sweep.pairs_every_size = o.full;
   nccl::sweep_sizes(r.sweep);  // reject a bad range before anything starts

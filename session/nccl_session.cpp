@@ -9,6 +9,7 @@
 
 #include "bench/inventory.hpp"
 #include "bench/no_gpu.hpp"
+#include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
@@ -107,7 +108,7 @@ int run_nccl_session(const NcclRequest& o) {
   nccl::RunOptions options = run_options_from_request(o);
   // Google Benchmark gets the flags once, here: a bad flag exits 2 before any GPU work.
   harness::initialize_benchmark("nccl", options.benchmark_args);
-  if (!o.saturation_bytes.empty()) nccl::parse_bytes(o.saturation_bytes, "--saturation-bytes");  // checked now
+  if (!o.saturation_bytes.empty()) p2p::parse_bytes(o.saturation_bytes, "--saturation-bytes");  // checked now
 
 #if P2P_HAVE_MPI
   // Under MPI from here on: the MPI session lives until the results are written.
