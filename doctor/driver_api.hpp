@@ -107,4 +107,16 @@ using nvmlDeviceGetGspFirmwareMode_t = nvmlReturn_t (*)(nvmlDevice_t device, uns
 using nvmlDeviceGetGspFirmwareVersion_t = nvmlReturn_t (*)(nvmlDevice_t device, char* version);  // 64-byte buffer
 using nvmlDeviceGetGpuFabricInfo_t = nvmlReturn_t (*)(nvmlDevice_t device, nvmlGpuFabricInfo* info);
 
+// nvmlProcessInfo_t as the _v2 and _v3 process queries fill it (nvml.h).
+struct nvmlProcessInfo {
+  unsigned int pid;
+  unsigned long long usedGpuMemory;  // NVML_VALUE_NOT_AVAILABLE (all ones) where unknown
+  unsigned int gpuInstanceId;
+  unsigned int computeInstanceId;
+};
+struct nvmlUtilization {
+  unsigned int gpu;
+  unsigned int memory;
+};
+
 }  // namespace p2p::doctor::api

@@ -11,17 +11,8 @@ namespace {
 
 using namespace api;
 
-// nvmlProcessInfo_t as the _v2 and _v3 process queries fill it (nvml.h).
-struct NvmlProcessInfo {
-  unsigned int pid;
-  unsigned long long usedGpuMemory;  // NVML_VALUE_NOT_AVAILABLE (all ones) where unknown
-  unsigned int gpuInstanceId;
-  unsigned int computeInstanceId;
-};
-struct NvmlUtilization {
-  unsigned int gpu;
-  unsigned int memory;
-};
+using NvmlProcessInfo = nvmlProcessInfo;
+using NvmlUtilization = nvmlUtilization;
 using nvmlDeviceGetHandleByPciBusId_t = nvmlReturn_t (*)(const char* bus_id, nvmlDevice_t* device);
 using nvmlDeviceGetProcesses_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* count, NvmlProcessInfo* infos);
 using nvmlDeviceGetUtilizationRates_t = nvmlReturn_t (*)(nvmlDevice_t device, NvmlUtilization* utilization);

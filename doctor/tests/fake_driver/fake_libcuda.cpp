@@ -15,6 +15,11 @@
 #include <thread>
 #include <vector>
 
+// The same declarations the doctor calls through (a sanitizer checks that the types agree).
+#include "doctor/driver_api.hpp"
+
+using namespace p2p::doctor::api;
+
 namespace {
 
 constexpr int kDevices = 2;
@@ -89,13 +94,13 @@ int cuDeviceGetAttribute(int* value, int attribute, int) {
   return 0;
 }
 
-int cuDevicePrimaryCtxRetain(void** ctx, int dev) {
-  *ctx = reinterpret_cast<void*>(static_cast<std::uintptr_t>(0x1000 + dev));
+CUresult cuDevicePrimaryCtxRetain(CUcontext* ctx, CUdevice dev) {
+  *ctx = reinterpret_cast<CUcontext>(static_cast<std::uintptr_t>(0x1000 + dev));
   return dev == 1 ? env_int("P2P_FAKE_CTX1", 0) : 0;
 }
 
 int cuDevicePrimaryCtxRelease_v2(int) { return 0; }
-int cuCtxSetCurrent(void* ctx) {
+CUresult cuCtxSetCurrent(CUcontext ctx) {
   if (ctx != nullptr) g_current = static_cast<int>(reinterpret_cast<std::uintptr_t>(ctx) - 0x1000);
   return 0;
 }
@@ -113,7 +118,7 @@ int cuDeviceCanAccessPeer(int* can, int, int) {
   *can = env_is("P2P_FAKE_PEER", "none") ? 0 : 1;
   return 0;
 }
-int cuCtxEnablePeerAccess(void*, unsigned) { return 0; }
+CUresult cuCtxEnablePeerAccess(CUcontext, unsigned) { return 0; }
 int cuCtxSynchronize() { return 0; }
 
 int cuMemsetD32_v2(unsigned long long ptr, unsigned value, std::size_t count) {
@@ -122,7 +127,7 @@ int cuMemsetD32_v2(unsigned long long ptr, unsigned value, std::size_t count) {
   return 0;
 }
 
-int cuMemcpyPeer(unsigned long long dst, void* dst_ctx, unsigned long long src, void* src_ctx, std::size_t bytes) {
+CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, std::size_t bytes) {
   if (env_is("P2P_FAKE_PEER", "drop") && dst_ctx != src_ctx) return 0;  // claimed, never arrives
   std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
   return 0;
@@ -138,29 +143,29 @@ int cuMemcpyHtoD_v2(unsigned long long dst, const void* src, std::size_t bytes) 
   return 0;
 }
 
-int cuModuleLoadData(void** module, const void* image) {
+CUresult cuModuleLoadData(CUmodule* module, const void* image) {
   if (env_is("P2P_FAKE_MODULE", "fail")) return 218;  // CUDA_ERROR_INVALID_PTX
   const bool ours = std::strstr(static_cast<const char*>(image), "p2p_fill") != nullptr &&
                     std::strstr(static_cast<const char*>(image), "p2p_verify") != nullptr;
-  *module = reinterpret_cast<void*>(0x2000);
+  *module = reinterpret_cast<CUmodule>(0x2000);
   return ours ? 0 : 218;
 }
 
-int cuModuleGetFunction(void** fn, void*, const char* name) {
-  if (std::strcmp(name, "p2p_fill") == 0) *fn = reinterpret_cast<void*>(0x3001);
-  else if (std::strcmp(name, "p2p_verify") == 0) *fn = reinterpret_cast<void*>(0x3002);
+CUresult cuModuleGetFunction(CUfunction* fn, CUmodule, const char* name) {
+  if (std::strcmp(name, "p2p_fill") == 0) *fn = reinterpret_cast<CUfunction>(0x3001);
+  else if (std::strcmp(name, "p2p_verify") == 0) *fn = reinterpret_cast<CUfunction>(0x3002);
   else return 500;  // CUDA_ERROR_NOT_FOUND
   return 0;
 }
 
 // The two kernels of the peer-copy probe, as loops over the same pattern.
-int cuLaunchKernel(void* fn, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void** params,
-                   void**) {
+CUresult cuLaunchKernel(CUfunction fn, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                        void** params, void**) {
   const auto buf = *static_cast<unsigned long long*>(params[0]);
   const unsigned n = *static_cast<unsigned*>(params[1]);
   const unsigned seed = *static_cast<unsigned*>(params[2]);
   auto* p = reinterpret_cast<std::uint32_t*>(buf);
-  if (fn == reinterpret_cast<void*>(0x3001)) {
+  if (fn == reinterpret_cast<CUfunction>(0x3001)) {
     if (env_is("P2P_FAKE_PEER", "drop") && owner_of(buf) != g_current) return 0;
     for (unsigned i = 0; i < n; ++i) p[i] = i * 0x9E3779B1u + seed;
     return 0;

@@ -106,11 +106,7 @@ int nvmlDeviceGetHandleByPciBusId_v2(const char* bus, nvmlDevice_t* d) {
   return 6;  // NVML_ERROR_NOT_FOUND
 }
 
-struct FakeProcessInfo {  // nvmlProcessInfo_t (v2/v3)
-  unsigned pid;
-  unsigned long long used;
-  unsigned gi, ci;
-};
+using FakeProcessInfo = nvmlProcessInfo;  // the doctor's declaration: a sanitizer checks the types agree
 
 int fake_processes(nvmlDevice_t d, unsigned* count, FakeProcessInfo* out, const char* kind) {
   unsigned n = 0;
@@ -135,10 +131,10 @@ int nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t d, unsigned* count, Fa
   return fake_processes(d, count, out, "graphics");
 }
 
-int nvmlDeviceGetUtilizationRates(nvmlDevice_t d, unsigned* rates) {
+int nvmlDeviceGetUtilizationRates(nvmlDevice_t d, nvmlUtilization* rates) {
   const char* v = std::getenv("P2P_FAKE_NVML_UTIL");
-  rates[0] = v != nullptr && index_of(d) == 0 ? static_cast<unsigned>(std::atoi(v)) : 0;
-  rates[1] = 0;
+  rates->gpu = v != nullptr && index_of(d) == 0 ? static_cast<unsigned>(std::atoi(v)) : 0;
+  rates->memory = 0;
   return 0;
 }
 
