@@ -84,7 +84,7 @@ topo::GateDecision gate_step(Chain& chain, const NodeInputs& in, const topo::Top
 #if P2P_WITH_BENCH
   if (!in.fixture) peer_access = bench::cuda_peer_access_check();
 #endif
-  const topo::GateDecision d = topo::evaluate_gate(t, in.expected, in.policy, peer_access);
+  topo::GateDecision d = topo::evaluate_gate(t, in.expected, in.policy, peer_access);  // returned: moved, not copied
   for (const auto& l : report::gate_lines(d, kNodeCommand, chain.host(), utc_now_iso8601())) chain.emit(l);
   std::string summary = d.passed ? "gate: pass" : "gate: BLOCKED";
   for (const auto& r : d.reasons) {
