@@ -3,18 +3,18 @@
 #include <algorithm>
 #include <iostream>
 
-#include "session/live_topology.hpp"
-#include "session/machine_outputs.hpp"
 #include "cluster/node_lines.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
 #include "common/json_lines.hpp"
 #include "common/utc_time.hpp"
-#include "doctor/collect.hpp"
+#include "doctor/collect/collect.hpp"
 #include "doctor/report.hpp"
 #include "doctor/rules.hpp"
 #include "doctor/verdict.hpp"
 #include "report/run_lines.hpp"
+#include "session/live_topology.hpp"
+#include "session/machine_outputs.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
 #include "topology/topo_text.hpp"

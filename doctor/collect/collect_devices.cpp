@@ -10,8 +10,8 @@
 #include <deque>
 
 #include "doctor/codes.hpp"
-#include "doctor/collect.hpp"
-#include "doctor/collect_io.hpp"
+#include "doctor/collect/collect.hpp"
+#include "doctor/collect/collect_io.hpp"
 
 namespace p2p::doctor {
 
