@@ -1,6 +1,7 @@
 #include "bench/matrix.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -187,7 +188,7 @@ std::string cell_text(const std::optional<MatrixCell>& c) {
   if (c->status == "waived") return "waived";
   if (c->status == "error") return "error";
   std::string t = c->value ? number(*c->value) : "?";
-  if (c->achieved_pct) t += " (" + std::to_string(static_cast<int>(*c->achieved_pct + 0.5)) + "%)";
+  if (c->achieved_pct) t += " (" + std::to_string(std::lround(*c->achieved_pct)) + "%)";
   if (c->status == "failed") t += " FAILED";
   return t;
 }

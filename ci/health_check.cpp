@@ -5,13 +5,11 @@
 #include <ostream>
 
 #include "ci/health_verdict.hpp"
-#include "session/live_topology.hpp"
-#include "session/machine_outputs.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/utc_time.hpp"
-#include "doctor/collect.hpp"
+#include "doctor/collect/collect.hpp"
 #include "doctor/facts.hpp"
 #include "doctor/report.hpp"
 #include "doctor/rules.hpp"
@@ -19,6 +17,8 @@
 #include "report/check_cases.hpp"
 #include "report/prometheus_metrics.hpp"
 #include "report/run_lines.hpp"
+#include "session/live_topology.hpp"
+#include "session/machine_outputs.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
 #include "topology/topo_text.hpp"

@@ -7,14 +7,14 @@
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/json_text.hpp"
-#include "doctor/collect.hpp"
+#include "common/utc_time.hpp"
+#include "doctor/collect/collect.hpp"
 #include "doctor/facts.hpp"
 #include "doctor/report.hpp"
 #include "doctor/rules.hpp"
 #include "doctor/verdict.hpp"
 #include "report/check_cases.hpp"
 #include "report/run_lines.hpp"
-#include "common/utc_time.hpp"
 
 namespace p2p::cli {
 

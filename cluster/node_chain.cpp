@@ -3,18 +3,18 @@
 #include <algorithm>
 #include <iostream>
 
-#include "session/live_topology.hpp"
-#include "session/machine_outputs.hpp"
 #include "cluster/node_lines.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
 #include "common/json_lines.hpp"
 #include "common/utc_time.hpp"
-#include "doctor/collect.hpp"
+#include "doctor/collect/collect.hpp"
 #include "doctor/report.hpp"
 #include "doctor/rules.hpp"
 #include "doctor/verdict.hpp"
 #include "report/run_lines.hpp"
+#include "session/live_topology.hpp"
+#include "session/machine_outputs.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
 #include "topology/topo_text.hpp"
@@ -84,7 +84,7 @@ topo::GateDecision gate_step(Chain& chain, const NodeInputs& in, const topo::Top
 #if P2P_WITH_BENCH
   if (!in.fixture) peer_access = bench::cuda_peer_access_check();
 #endif
-  const topo::GateDecision d = topo::evaluate_gate(t, in.expected, in.policy, peer_access);
+  topo::GateDecision d = topo::evaluate_gate(t, in.expected, in.policy, peer_access);  // returned: moved, not copied
   for (const auto& l : report::gate_lines(d, kNodeCommand, chain.host(), utc_now_iso8601())) chain.emit(l);
   std::string summary = d.passed ? "gate: pass" : "gate: BLOCKED";
   for (const auto& r : d.reasons) {

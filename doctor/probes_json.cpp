@@ -13,7 +13,7 @@ namespace {
 const char* const kStatuses[] = {"not_run", "library_missing", "completed", "crashed", "timed_out", "failed"};
 
 std::string checked_status(Reader& in, const std::string& where) {
-  const std::string s = in.get<std::string>("status");
+  std::string s = in.get<std::string>("status");  // returned: moved, not copied
   for (const char* ok : kStatuses)
     if (s == ok) return s;
   throw InputError(where + ".status: unknown probe status '" + s + "'");
@@ -121,7 +121,7 @@ json peer_pair_to_json(const PeerCopyPair& p) {
 }
 
 std::string checked_result(Reader& in, const char* key) {
-  const std::string s = in.get<std::string>(key);
+  std::string s = in.get<std::string>(key);  // returned: moved, not copied
   for (const char* ok : {"ok", "corrupt", "error", "not_run"})
     if (s == ok) return s;
   throw InputError(in.path(key) + ": unknown result '" + s + "' (expected ok, corrupt, error or not_run)");

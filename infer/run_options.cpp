@@ -60,7 +60,7 @@ ListedGroups groups_to_list(const InferOptions& o, const InferPlan& plan) {
 }  // namespace
 
 InferPlan checked_plan(const InferOptions& o) {
-  const InferPlan plan = plan_of(o);
+  InferPlan plan = plan_of(o);  // returned: moved, not copied
   ranking_message(plan, o.rank_batch);
   if (!o.budget.empty()) parse_budget(o.budget, plan);
   if (o.list && !o.topology.empty() && o.logical_gpus > 0)

@@ -1,6 +1,7 @@
 #include "nccl/mpi_merge.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "nccl/collective.hpp"
 #include "nccl/json_util.hpp"
@@ -29,7 +30,7 @@ void from_json(const nlohmann::json& j, ProcessReport& r) {
 
 namespace {
 
-std::string seconds_text(double s) { return std::to_string(static_cast<long long>(s + 0.5)) + " s"; }
+std::string seconds_text(double s) { return std::to_string(std::llround(s)) + " s"; }
 
 const MergedCase* merged_case(const MergedRun& m, int index) {
   for (const auto& c : m.cases) {

@@ -20,6 +20,8 @@ packages=(
   # The tests read the machine outputs back with real parsers: xmllint (JUnit against
   # report/tests/junit.xsd), prometheus_client's exposition parser, PyYAML for CI pipelines.
   libxml2-utils python3-prometheus-client python3-yaml
+  # scripts/lint.sh: layout and static checks with the configurations at the repository root.
+  clang-format clang-tidy
 )
 
 for arg in "$@"; do

@@ -2,8 +2,8 @@
 
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "doctor/collect/probes.hpp"
 #include "doctor/preflight.hpp"
-#include "doctor/probes.hpp"
 
 namespace p2p::session {
 

@@ -7,7 +7,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
-#include "doctor/probes.hpp"
+#include "doctor/collect/probes.hpp"
 
 namespace p2p::session {
 

@@ -1,8 +1,8 @@
 #include "session/live_topology.hpp"
 
 #include "doctor/codes.hpp"
+#include "doctor/collect/probes.hpp"
 #include "doctor/nvlink_links.hpp"
-#include "doctor/probes.hpp"
 #include "topology/discovery/discovery.hpp"
 
 namespace p2p::session {

@@ -9,7 +9,7 @@
 
 #include "common/error.hpp"
 #include "common/temp_dir.hpp"
-#include "doctor/collect.hpp"
+#include "doctor/collect/collect.hpp"
 #include "test_support.hpp"
 
 namespace {

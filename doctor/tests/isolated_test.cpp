@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "doctor/isolated.hpp"
-#include "doctor/probes.hpp"
+#include "doctor/collect/isolated.hpp"
+#include "doctor/collect/probes.hpp"
 
 namespace {
 

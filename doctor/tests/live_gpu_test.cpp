@@ -3,9 +3,9 @@
 
 #include <cstdlib>
 
-#include "doctor/collect.hpp"
+#include "doctor/collect/collect.hpp"
+#include "doctor/collect/probes.hpp"
 #include "doctor/derived.hpp"
-#include "doctor/probes.hpp"
 #include "test_support.hpp"
 
 namespace {

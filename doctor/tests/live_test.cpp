@@ -5,7 +5,7 @@
 
 #include "common/dynamic_library.hpp"
 #include "common/file_io.hpp"
-#include "doctor/collect.hpp"
+#include "doctor/collect/collect.hpp"
 #include "test_support.hpp"
 
 namespace {

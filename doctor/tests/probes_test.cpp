@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-#include "doctor/probes.hpp"
+#include "doctor/collect/probes.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "common/exit_codes.hpp"
-#include "doctor/collect.hpp"
+#include "doctor/collect/collect.hpp"
 #include "doctor/derived.hpp"
 #include "test_support.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "doctor/driver_api.hpp"
+#include "doctor/collect/driver_api.hpp"
 
 using namespace p2p::doctor::api;
 

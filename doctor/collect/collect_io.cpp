@@ -1,4 +1,4 @@
-#include "doctor/collect_io.hpp"
+#include "doctor/collect/collect_io.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -2,9 +2,9 @@
 // anything the parent initialised: it opens its own libcuda and reports through `emit`.
 #include "common/dynamic_library.hpp"
 #include "common/json_text.hpp"
-#include "doctor/driver_api.hpp"
+#include "doctor/collect/driver_api.hpp"
+#include "doctor/collect/probes.hpp"
 #include "doctor/facts_json_parts.hpp"
-#include "doctor/probes.hpp"
 
 namespace p2p::doctor {
 

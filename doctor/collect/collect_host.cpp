@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <sstream>
 
-#include "doctor/collect.hpp"
-#include "doctor/collect_io.hpp"
+#include "doctor/collect/collect.hpp"
+#include "doctor/collect/collect_io.hpp"
 
 namespace p2p::doctor {
 

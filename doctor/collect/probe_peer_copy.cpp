@@ -18,10 +18,10 @@
 #include "common/dynamic_library.hpp"
 #include "common/json_text.hpp"
 #include "doctor/codes.hpp"
+#include "doctor/collect/driver_api.hpp"
+#include "doctor/collect/probes.hpp"
 #include "doctor/derived.hpp"
-#include "doctor/driver_api.hpp"
 #include "doctor/facts_json_parts.hpp"
-#include "doctor/probes.hpp"
 
 namespace p2p::doctor {
 

@@ -1,6 +1,6 @@
 // Puts the collectors together: files first (they never touch the GPU), then, on the live host,
 // the device opens, NVML and CUDA, each in its own child process.
-#include "doctor/collect.hpp"
+#include "doctor/collect/collect.hpp"
 
 #include <dirent.h>
 
@@ -10,8 +10,8 @@
 
 #include "common/error.hpp"
 #include "doctor/codes.hpp"
+#include "doctor/collect/probes.hpp"
 #include "doctor/derived.hpp"
-#include "doctor/probes.hpp"
 
 namespace p2p::doctor {
 

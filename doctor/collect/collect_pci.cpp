@@ -5,8 +5,8 @@
 #include <regex>
 
 #include "common/sysfs_pci_link.hpp"
-#include "doctor/collect.hpp"
-#include "doctor/collect_io.hpp"
+#include "doctor/collect/collect.hpp"
+#include "doctor/collect/collect_io.hpp"
 #include "doctor/gpu_generation.hpp"
 
 namespace p2p::doctor {

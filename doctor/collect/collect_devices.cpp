@@ -10,8 +10,8 @@
 #include <deque>
 
 #include "doctor/codes.hpp"
-#include "doctor/collect.hpp"
-#include "doctor/collect_io.hpp"
+#include "doctor/collect/collect.hpp"
+#include "doctor/collect/collect_io.hpp"
 
 namespace p2p::doctor {
 
@@ -152,7 +152,7 @@ std::string log_message(const std::string& record) {
     return record.substr(semi + 1);
   // syslog(2): "<6>[   12.345678] message"
   std::size_t at = 0;
-  if (record.rfind("<", 0) == 0 && record.find('>') != std::string::npos) at = record.find('>') + 1;
+  if (record.rfind('<', 0) == 0 && record.find('>') != std::string::npos) at = record.find('>') + 1;
   if (record.compare(at, 1, "[") == 0 && record.find("] ", at) != std::string::npos) at = record.find("] ", at) + 2;
   return record.substr(at);
 }

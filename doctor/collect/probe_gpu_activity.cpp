@@ -2,8 +2,8 @@
 // the GPU utilisation, asked in a forked child (NVML can hang like the rest of the driver).
 #include "common/dynamic_library.hpp"
 #include "common/json_text.hpp"
-#include "doctor/driver_api.hpp"
-#include "doctor/probes.hpp"
+#include "doctor/collect/driver_api.hpp"
+#include "doctor/collect/probes.hpp"
 
 namespace p2p::doctor {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "bench/sharing.hpp"
+#include "doctor/collect/isolated.hpp"
 #include "doctor/facts.hpp"
-#include "doctor/isolated.hpp"
 
 namespace p2p::doctor {
 

@@ -4,10 +4,10 @@
 #include <nlohmann/json.hpp>
 
 #include "common/dynamic_library.hpp"
+#include "doctor/collect/driver_api.hpp"
+#include "doctor/collect/isolated.hpp"
+#include "doctor/collect/probes.hpp"
 #include "doctor/derived.hpp"
-#include "doctor/driver_api.hpp"
-#include "doctor/isolated.hpp"
-#include "doctor/probes.hpp"
 
 namespace p2p::doctor {
 

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Layout and static checks of every tracked C++/CUDA source (*.cpp *.hpp *.cu *.cuh), with the
+# .clang-format and .clang-tidy at the repository root (clang-format and clang-tidy 14, Debian's
+# packages; another version lays code out differently, so the check would fail on files that
+# are fine).
+#
+#   scripts/lint.sh --fix          # rewrite every source in place with clang-format; nothing else
+#   scripts/lint.sh [BUILD_DIR]    # check: exit 1 if a file is not laid out as clang-format would
+#                                  # lay it out, or clang-tidy finds anything
+#
+# clang-tidy reads compile_commands.json of the CPU-only configuration (-DP2P_WITH_CUDA=OFF),
+# in BUILD_DIR (default build-lint, configured here when it has none; nothing is compiled: no
+# source is generated). It checks the sources of the modules, not their tests (tests/ folders:
+# half the translation units, and doubling the time, for code that the tests run anyway) and
+# not the .cu files (nvcc's flags are not clang's); headers are checked as the sources include
+# them. Both tools run on every core.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pick() {  # the versioned name where installed: a bare clang-format may be another release
+  if command -v "$1-14" >/dev/null; then echo "$1-14"; else echo "$1"; fi
+}
+clang_format=${CLANG_FORMAT:-$(pick clang-format)}
+clang_tidy=${CLANG_TIDY:-$(pick clang-tidy)}
+jobs=$(nproc)
+
+fix=0
+build_dir=build-lint
+for arg in "$@"; do
+  case $arg in
+    --fix) fix=1 ;;
+    -*) echo "lint: unknown option $arg (--fix, or a build directory)" >&2; exit 2 ;;
+    *) build_dir=$arg ;;
+  esac
+done
+
+sources() { git ls-files -z -- '*.cpp' '*.hpp' '*.cu' '*.cuh'; }
+
+if ((fix)); then
+  sources | xargs -0 -P "$jobs" -n 16 "$clang_format" -i
+  echo "lint: formatted $(sources | tr -cd '\0' | wc -c) files with $("$clang_format" --version)"
+  exit 0
+fi
+
+status=0
+echo "lint: clang-format ($("$clang_format" --version | sed 's/.*version //'))"
+if ! sources | xargs -0 -P "$jobs" -n 16 "$clang_format" --dry-run -Werror; then
+  echo "lint: files above are not laid out as .clang-format says; scripts/lint.sh --fix rewrites them" >&2
+  status=1
+fi
+
+if [[ ! -f $build_dir/compile_commands.json ]]; then
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  cmake -S . -B "$build_dir" "${generator[@]}" -DP2P_WITH_CUDA=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+fi
+
+# The translation units of this checkout's modules, tests left out (see above).
+mapfile -t units < <(python3 - "$build_dir/compile_commands.json" "$PWD" <<'EOF'
+import json, os, sys
+root = os.path.realpath(sys.argv[2]) + os.sep
+seen = set()
+for entry in json.load(open(sys.argv[1])):
+    path = os.path.realpath(os.path.join(entry["directory"], entry["file"]))
+    rel = path[len(root):] if path.startswith(root) else None
+    if rel is None or rel.startswith("build") or "/tests/" in "/" + rel or path in seen:
+        continue
+    seen.add(path)
+    print(path)
+EOF
+)
+if ((${#units[@]} == 0)); then
+  echo "lint: no sources in $build_dir/compile_commands.json" >&2
+  exit 2
+fi
+
+echo "lint: clang-tidy ($("$clang_tidy" --version | sed -n 's/.*version //p')) over ${#units[@]} files, $jobs at a time"
+# CLANG_TIDY_CHECKS replaces the checks for one run ('-*,clang-analyzer-*': see .clang-tidy).
+checks=()
+[[ -n ${CLANG_TIDY_CHECKS:-} ]] && checks=(--checks="$CLANG_TIDY_CHECKS")
+start=$SECONDS
+# stderr carries only "N warnings generated." (and the count suppressed outside the project's
+# headers) besides real errors, which stay.
+if ! printf '%s\0' "${units[@]}" |
+    xargs -0 -P "$jobs" -n 1 "$clang_tidy" -p "$build_dir" --quiet --warnings-as-errors='*' "${checks[@]}" \
+      2> >(grep -v -E '^([0-9]+ warnings? (and [0-9]+ errors? )?generated\.|Suppressed [0-9]+ warnings|Use -header-filter|$)' >&2); then
+  echo "lint: clang-tidy found the problems above (checks and why: .clang-tidy)" >&2
+  status=1
+fi
+echo "lint: clang-tidy took $((SECONDS - start)) s"
+exit "$status"
