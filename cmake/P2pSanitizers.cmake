@@ -2,7 +2,8 @@
 # scope, never CMAKE_CXX_FLAGS) and are CPU-only: nvcc does not take -fsanitize, and the code
 # they exist to check (parsers, documents, the CLI) needs no GPU.
 #
-#   -DP2P_SANITIZE=ON  ASan + UBSan over the CPU suite (scripts/test.sh runs it in build-asan/).
+#   -DP2P_SANITIZE=ON  ASan + UBSan over the CPU suite (scripts/test.sh runs it in build-cpu-sanitized/,
+#                      with -DP2P_FUZZ=ON and clang, so one build serves both).
 #   -DP2P_FUZZ=ON      libFuzzer targets in fuzz/ (scripts/fuzz.sh runs them in build-fuzz/).
 if(NOT P2P_SANITIZE AND NOT P2P_FUZZ)
   return()

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Fuzzes every reader of untrusted input with libFuzzer (clang, ASan + UBSan), each for SECONDS
-# (default 30; hwloc_xml 6x and nccl_log 2x as long), seeded from the test fixtures. Fails when any target finds a crash, a sanitizer
-# report, an exception other than InputError or an input that takes longer than 10 s.
+# (default 30; hwloc_xml 10x and nccl_log 2x as long), seeded from the test fixtures. Fails when
+# any target finds a crash, a sanitizer report, an exception other than InputError or an input
+# that takes longer than 10 s.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]    (default: every target CI runs)
 #
-# Targets run P2P_FUZZ_JOBS at a time (default: one per CPU). Build directory: build-fuzz/
+# P2P_FUZZ_RUNS=N ends a target after N inputs if that comes before SECONDS (CI: 10000). Targets
+# run P2P_FUZZ_JOBS at a time (default: one per CPU). Build directory: build-fuzz/
 # (P2P_FUZZ_BUILD_DIR overrides it; scripts/test.sh points it at its sanitizer build, which has
 # the fuzz targets too). Under BUILD/fuzz/: corpus/TARGET (what runs found worth keeping, reused
 # by the next run), findings/TARGET/ (an input that failed: replay it with
@@ -51,8 +53,9 @@ declare -A options=(
 )
 # Target -> how many times SECONDS it runs. hwloc_xml forks a child per input (hwloc reads in it,
 # as in p2pcheck), 10-100x slower than the JSON readers; nccl_log runs std::regex per line. With
-# two CPUs, hwloc_xml's 6x on one is as long as all the others on the other, nccl_log's 2x included.
-declare -A scale=([hwloc_xml]=6 [nccl_log]=2)
+# two CPUs, hwloc_xml runs on one while all the others share the other; at 10x it reaches 10,000
+# inputs (about 35-60 a second) where CI passes P2P_FUZZ_RUNS=10000.
+declare -A scale=([hwloc_xml]=10 [nccl_log]=2)
 # Target -> largest input (bytes). Real NCCL logs of a few ranks are under 8 KiB, and std::regex
 # costs per byte: smaller inputs, more of them.
 declare -A max_len=([nccl_log]=16384)
@@ -87,7 +90,7 @@ fuzz_one() {
   local t=$1 rc=0
   mkdir -p "$out/corpus/$t" "$out/findings/$t"
   # shellcheck disable=SC2086  # seed folders and options are lists of words on purpose
-  "$out/fuzz_$t" -max_total_time=$((seconds * ${scale[$t]:-1})) -timeout=10 -max_len="${max_len[$t]:-65536}" -print_final_stats=1 ${options[$t]} \
+  "$out/fuzz_$t" -max_total_time=$((seconds * ${scale[$t]:-1})) ${P2P_FUZZ_RUNS:+-runs=$P2P_FUZZ_RUNS} -timeout=10 -max_len="${max_len[$t]:-65536}" -print_final_stats=1 ${options[$t]} \
     -artifact_prefix="$out/findings/$t/" "$out/corpus/$t" ${seeds[$t]} >"$out/logs/$t.log" 2>&1 || rc=$?
   echo "$rc" >"$out/logs/$t.rc"
 }
@@ -115,6 +118,6 @@ for t in "${targets[@]}"; do
   fi
   summary+=("$(printf '  %-24s %9s inputs %7s/s  %s' "$t" "${runs:-?}" "${per_s:-?}" "$verdict")")
 done
-echo "fuzz.sh: ${seconds} s per target (hwloc_xml ${scale[hwloc_xml]}x, nccl_log ${scale[nccl_log]}x), ${jobs} at a time"
+echo "fuzz.sh: ${seconds} s per target (hwloc_xml ${scale[hwloc_xml]}x, nccl_log ${scale[nccl_log]}x)${P2P_FUZZ_RUNS:+ or $P2P_FUZZ_RUNS inputs, whichever comes first}, ${jobs} at a time"
 printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
 exit "$status"

@@ -22,6 +22,9 @@ packages=(
   libxml2-utils python3-prometheus-client python3-yaml
   # scripts/lint.sh: layout and static checks with the configurations at the repository root.
   clang-format clang-tidy
+  # The CPU-only configuration is tested under clang's AddressSanitizer and
+  # UndefinedBehaviorSanitizer, with the libFuzzer targets (scripts/test.sh, scripts/fuzz.sh).
+  clang
 )
 
 for arg in "$@"; do

@@ -16,12 +16,24 @@ build_dir=${P2P_BUILD_DIR:-build}
 status=0
 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" "$@" || status=$?
 
-# The configuration of a host without CUDA (where results are read, compared and reported):
-# everything but bench and nccl must build and pass there too.
-cpu_dir=${P2P_CPU_BUILD_DIR:-build-cpu-only}
-P2P_BUILD_DIR=$cpu_dir scripts/build.sh -DP2P_WITH_CUDA=OFF >/dev/null
-echo "CPU-only configuration (-DP2P_WITH_CUDA=OFF):"
-ctest --test-dir "$cpu_dir" -L unit --output-on-failure -j "$(nproc)" "$@" || status=$?
+# The configuration of a host without CUDA (where results are read, compared and reported),
+# built with clang under AddressSanitizer and UndefinedBehaviorSanitizer: everything but bench
+# and nccl must build and pass there too, with no memory error, no undefined behaviour and no
+# leak of ours (scripts/sanitizers/lsan.supp names the libraries' own, each with why).
+cpu_dir=${P2P_CPU_BUILD_DIR:-build-cpu-sanitized}
+P2P_BUILD_DIR=$cpu_dir scripts/build.sh -DP2P_WITH_CUDA=OFF -DP2P_SANITIZE=ON -DP2P_FUZZ=ON \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+echo "CPU-only configuration (-DP2P_WITH_CUDA=OFF), ASan + UBSan:"
+# Full stacks for every allocation (fast_unwind_on_malloc=0): the suppressions match frames
+# beyond libraries built without frame pointers.
+ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
+  LSAN_OPTIONS=suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest --test-dir "$cpu_dir" -L unit --output-on-failure -j "$(nproc)" "$@" || status=$?
+
+# Every reader of untrusted input under libFuzzer, from the same build: 10,000 inputs each, or
+# 30 s (hwloc_xml, one child process per input, 5 min), whichever comes first.
+P2P_FUZZ_BUILD_DIR=$cpu_dir P2P_FUZZ_RUNS=${P2P_FUZZ_RUNS:-10000} scripts/fuzz.sh "${P2P_FUZZ_SECONDS:-30}" || status=$?
 
 # ctest says only "Skipped"; each test's reason is in its log. Print them, so a GPU test that
 # skipped says why in the CI output itself.

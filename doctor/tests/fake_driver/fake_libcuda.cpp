@@ -16,7 +16,7 @@
 #include <vector>
 
 // The same declarations the doctor calls through (a sanitizer checks that the types agree).
-#include "doctor/driver_api.hpp"
+#include "doctor/collect/driver_api.hpp"
 
 using namespace p2p::doctor::api;
 
