@@ -107,7 +107,8 @@ class BufferCache : public std::enable_shared_from_this<BufferCache<Memory>> {
     Memory memory;
   };
 
-  BufferCache(std::size_t budget_bytes, Make make) : budget_bytes_(budget_bytes), make_(std::move(make)) {}
+  BufferCache(std::size_t budget_bytes, Make make)
+      : budget_bytes_(budget_bytes), make_(std::move(make)) {}
 
   void give_back(std::size_t bytes, Memory m) {
     leased_bytes_ -= bytes;

@@ -13,11 +13,13 @@ int a_of(const Route& r) { return r.members.at(0); }
 int b_of(const Route& r) { return r.members.at(1); }
 
 WaiveFn needs_p2p(const LanesFn& lanes) {
-  return [lanes](const BenchContext& ctx, const Route& r) { return waive_without_p2p(ctx, lanes(r)); };
+  return
+      [lanes](const BenchContext& ctx, const Route& r) { return waive_without_p2p(ctx, lanes(r)); };
 }
 
 WaiveFn never() {
-  return [](const BenchContext&, const Route&) -> std::optional<std::string> { return std::nullopt; };
+  return
+      [](const BenchContext&, const Route&) -> std::optional<std::string> { return std::nullopt; };
 }
 
 Case bandwidth_case(std::string name, std::string what, RouteShape shape, LanesFn lanes, bool p2p) {
@@ -85,13 +87,17 @@ std::vector<Case> make_cases() {
       "sm_read",
       "SM copy kernel on the destination GPU loading from the source GPU's memory through peer access",
       S::kOrderedPair,
-      [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), b_of(r), M::kSm)}; },
+      [](const Route& r) {
+        return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), b_of(r), M::kSm)};
+      },
       true));
   cs.push_back(bandwidth_case(
       "sm_write",
       "SM copy kernel on the source GPU storing into the destination GPU's memory through peer access",
       S::kOrderedPair,
-      [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kSm)}; },
+      [](const Route& r) {
+        return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kSm)};
+      },
       true));
   cs.push_back(each_direction_under_load(bandwidth_case(
       "sm_bidir",
@@ -108,7 +114,9 @@ std::vector<Case> make_cases() {
       "no P2P: the source GPU copies into pinned host memory and the destination GPU copies out of it, "
       "pipelined in chunks (the path without peer access); measured for every pair",
       S::kOrderedPair,
-      [](const Route& r) { return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kStaged)}; },
+      [](const Route& r) {
+        return std::vector<Lane>{lane(gpu(a_of(r)), gpu(b_of(r)), a_of(r), M::kStaged)};
+      },
       false));
   cs.push_back(bandwidth_case(
       "h2d_ce", "copy engine host to GPU from pinned host memory, issued by the GPU", S::kHostToGpu,
@@ -134,11 +142,15 @@ std::vector<Case> make_cases() {
       false)));
   cs.push_back(bandwidth_case(
       "h2d_sm", "SM copy kernel on the GPU loading from mapped pinned host memory", S::kHostToGpu,
-      [](const Route& r) { return std::vector<Lane>{lane(Endpoint::host(), r.dst, r.dst.gpu, M::kSm)}; },
+      [](const Route& r) {
+        return std::vector<Lane>{lane(Endpoint::host(), r.dst, r.dst.gpu, M::kSm)};
+      },
       false));
   cs.push_back(bandwidth_case(
       "d2h_sm", "SM copy kernel on the GPU storing into mapped pinned host memory", S::kGpuToHost,
-      [](const Route& r) { return std::vector<Lane>{lane(r.src, Endpoint::host(), r.src.gpu, M::kSm)}; },
+      [](const Route& r) {
+        return std::vector<Lane>{lane(r.src, Endpoint::host(), r.src.gpu, M::kSm)};
+      },
       false));
   cs.push_back(bandwidth_case(
       "h2d_d2h_sm",
@@ -152,12 +164,16 @@ std::vector<Case> make_cases() {
       false));
   cs.push_back(bandwidth_case(
       "device_local_ce",
-      "copy engine within one GPU's memory (cudaMemcpyAsync device to device), issued by that GPU", S::kGpu,
-      [](const Route& r) { return std::vector<Lane>{lane(r.src, r.dst, r.src.gpu, M::kCopyEngine)}; },
+      "copy engine within one GPU's memory (cudaMemcpyAsync device to device), issued by that GPU",
+      S::kGpu,
+      [](const Route& r) {
+        return std::vector<Lane>{lane(r.src, r.dst, r.src.gpu, M::kCopyEngine)};
+      },
       false));
   cs.push_back(bandwidth_case(
       "device_local_sm", "SM copy kernel within one GPU's memory, on that GPU", S::kGpu,
-      [](const Route& r) { return std::vector<Lane>{lane(r.src, r.dst, r.src.gpu, M::kSm)}; }, false));
+      [](const Route& r) { return std::vector<Lane>{lane(r.src, r.dst, r.src.gpu, M::kSm)}; },
+      false));
   cs.push_back(bandwidth_case(
       "contention_ring",
       "all GPUs at once, each copy engine copying to the next GPU in the ring, issued by the source; the "
@@ -187,7 +203,8 @@ std::vector<Case> make_cases() {
       false));
   cs.push_back(bandwidth_case(
       "contention_one_to_all",
-      "one GPU at once copies to every other GPU, copy engine issued by that GPU; the total", S::kOneToAll,
+      "one GPU at once copies to every other GPU, copy engine issued by that GPU; the total",
+      S::kOneToAll,
       [](const Route& r) {
         std::vector<Lane> ls;
         for (int d : r.members) {
@@ -220,14 +237,10 @@ std::vector<Case> make_cases() {
 std::string Route::label() const {
   switch (shape) {
     case RouteShape::kUnorderedPair:
-    case RouteShape::kHostGpuBoth:
-      return src.label() + "<->" + dst.label();
-    case RouteShape::kGpu:
-      return src.label();
-    case RouteShape::kRing:
-      return "ring";
-    default:
-      return src.label() + "->" + dst.label();
+    case RouteShape::kHostGpuBoth: return src.label() + "<->" + dst.label();
+    case RouteShape::kGpu: return src.label();
+    case RouteShape::kRing: return "ring";
+    default: return src.label() + "->" + dst.label();
   }
 }
 
@@ -249,7 +262,8 @@ std::vector<Route> routes_for(RouteShape shape, const std::vector<int>& gpus) {
       break;
     case RouteShape::kUnorderedPair:
       for (std::size_t i = 0; i < gpus.size(); ++i)
-        for (std::size_t j = i + 1; j < gpus.size(); ++j) add(gpu(gpus[i]), gpu(gpus[j]), {gpus[i], gpus[j]});
+        for (std::size_t j = i + 1; j < gpus.size(); ++j)
+          add(gpu(gpus[i]), gpu(gpus[j]), {gpus[i], gpus[j]});
       break;
     case RouteShape::kHostToGpu:
     case RouteShape::kHostGpuBoth:
@@ -283,7 +297,8 @@ std::string benchmark_name(const Case& c, const Route& r, std::optional<std::uin
   return name;
 }
 
-std::optional<std::string> waive_without_p2p(const BenchContext& ctx, const std::vector<Lane>& lanes) {
+std::optional<std::string> waive_without_p2p(const BenchContext& ctx,
+                                             const std::vector<Lane>& lanes) {
   for (const Lane& l : lanes) {
     if (!l.src.is_gpu() || !l.dst.is_gpu() || l.src == l.dst) continue;
     const int other = l.issuer == l.src.gpu ? l.dst.gpu : l.src.gpu;

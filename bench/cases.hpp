@@ -41,7 +41,8 @@ enum class Metric { kBandwidth, kLatency };
 
 using WaiveFn = std::function<std::optional<std::string>(const BenchContext&, const Route&)>;
 using LanesFn = std::function<std::vector<Lane>(const Route&)>;
-using TimeFn = std::function<Measured(const std::vector<Lane>&, std::uint64_t bytes, const MeasureOptions&)>;
+using TimeFn =
+    std::function<Measured(const std::vector<Lane>&, std::uint64_t bytes, const MeasureOptions&)>;
 
 struct Case {
   std::string name;  // stable lower_snake key: filters, JSON, baselines
@@ -64,6 +65,7 @@ std::string benchmark_name(const Case& c, const Route& r, std::optional<std::uin
 
 // Waiver used by every case that needs peer access: the reason when a lane's issuer cannot
 // map the other GPU's memory.
-std::optional<std::string> waive_without_p2p(const BenchContext& ctx, const std::vector<Lane>& lanes);
+std::optional<std::string> waive_without_p2p(const BenchContext& ctx,
+                                             const std::vector<Lane>& lanes);
 
 }  // namespace p2p::bench

@@ -17,7 +17,8 @@ bool same_figure(const R& a, const R& b) {
   return a.case_name == b.case_name && a.src == b.src && a.dst == b.dst;
 }
 
-void merge_status(std::string& status, std::string& detail, const std::string& s, const std::string& d) {
+void merge_status(std::string& status, std::string& detail, const std::string& s,
+                  const std::string& d) {
   if (severity(s) > severity(status)) {
     status = s;
     detail = d;

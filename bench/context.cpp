@@ -15,7 +15,8 @@ std::string normalize_pci_bus_id(const std::string& id) {
 }
 
 const DeviceInfo* BenchContext::device(int gpu) const {
-  if (gpu < 0 || (placement.logical() && static_cast<std::size_t>(gpu) >= placement.device_of.size())) {
+  if (gpu < 0 ||
+      (placement.logical() && static_cast<std::size_t>(gpu) >= placement.device_of.size())) {
     return nullptr;
   }
   const int ordinal = placement.device(gpu);
@@ -37,7 +38,8 @@ bool BenchContext::peer_access(int from, int to) const {
   if (placement.same_device(from, to)) return true;
   const auto f = static_cast<std::size_t>(placement.device(from));
   const auto t = static_cast<std::size_t>(placement.device(to));
-  if (f >= inventory.can_access_peer.size() || t >= inventory.can_access_peer[f].size()) return false;
+  if (f >= inventory.can_access_peer.size() || t >= inventory.can_access_peer[f].size())
+    return false;
   return inventory.can_access_peer[f][t];
 }
 

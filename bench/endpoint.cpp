@@ -7,24 +7,18 @@ namespace p2p::bench {
 
 std::string Endpoint::label() const {
   switch (kind) {
-    case Kind::kHost:
-      return "host";
-    case Kind::kAll:
-      return "all";
-    case Kind::kGpu:
-      break;
+    case Kind::kHost: return "host";
+    case Kind::kAll: return "all";
+    case Kind::kGpu: break;
   }
   return "gpu" + std::to_string(gpu);
 }
 
 std::uint32_t Endpoint::code() const {
   switch (kind) {
-    case Kind::kHost:
-      return 0xFFFFu;
-    case Kind::kAll:
-      return 0xFFFEu;
-    case Kind::kGpu:
-      break;
+    case Kind::kHost: return 0xFFFFu;
+    case Kind::kAll: return 0xFFFEu;
+    case Kind::kGpu: break;
   }
   return static_cast<std::uint32_t>(gpu);
 }

@@ -17,7 +17,8 @@ RegisteredHostMemory RegisteredHostMemory::allocate(std::size_t bytes) {
   RegisteredHostMemory m;
   const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + kHuge - 1) / kHuge * kHuge;
   m.mapping_bytes_ = rounded + kHuge;  // room to start on a 2 MiB boundary
-  void* p = mmap(nullptr, m.mapping_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* p =
+      mmap(nullptr, m.mapping_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) P2P_CHECK_POSIX(-1);
   m.mapping_ = p;
   const auto base = reinterpret_cast<std::uintptr_t>(p);
@@ -25,14 +26,17 @@ RegisteredHostMemory RegisteredHostMemory::allocate(std::size_t bytes) {
   // Advice only: where transparent huge pages are off this is plain 4 KiB memory.
   madvise(m.aligned_, rounded, MADV_HUGEPAGE);
   std::memset(m.aligned_, 0, rounded);  // fault the pages in now, huge where the kernel can
-  P2P_CHECK(cudaHostRegister(m.aligned_, rounded, cudaHostRegisterPortable | cudaHostRegisterMapped));
+  P2P_CHECK(
+      cudaHostRegister(m.aligned_, rounded, cudaHostRegisterPortable | cudaHostRegisterMapped));
   m.registered_ = true;
   return m;
 }
 
 RegisteredHostMemory::~RegisteredHostMemory() { reset(); }
 
-RegisteredHostMemory::RegisteredHostMemory(RegisteredHostMemory&& o) noexcept { *this = std::move(o); }
+RegisteredHostMemory::RegisteredHostMemory(RegisteredHostMemory&& o) noexcept {
+  *this = std::move(o);
+}
 
 RegisteredHostMemory& RegisteredHostMemory::operator=(RegisteredHostMemory&& o) noexcept {
   if (this != &o) {
@@ -78,8 +82,8 @@ Buffer Buffer::allocate(const Endpoint& where, std::size_t bytes, HostMemory hos
 }
 
 Latch::Latch()
-    : memory_(
-          cuda::make_pinned_host(sizeof(kernels::LatchWords), cudaHostAllocPortable | cudaHostAllocMapped)),
+    : memory_(cuda::make_pinned_host(sizeof(kernels::LatchWords),
+                                     cudaHostAllocPortable | cudaHostAllocMapped)),
       words_(static_cast<kernels::LatchWords*>(memory_.get())) {
   arm();
 }
@@ -107,8 +111,9 @@ void Latch::release() {
 bool Latch::timed_out() const { return words_->timed_out != 0; }
 
 Deadline deadline_after(double seconds) {
-  return std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                std::chrono::duration<double>(seconds));
+  return std::chrono::steady_clock::now() +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+             std::chrono::duration<double>(seconds));
 }
 
 void wait_until_done(cudaStream_t stream, Deadline deadline, const std::string& what) {

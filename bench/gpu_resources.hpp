@@ -50,8 +50,9 @@ class Buffer {
   Buffer() = default;
   // A GPU endpoint's memory goes on `device` (its CUDA device; -1: the endpoint's id is one).
   // Pinned host memory comes from `cache` when one is given (it may hold more than `bytes`).
-  static Buffer allocate(const Endpoint& where, std::size_t bytes, HostMemory host = HostMemory::kPinned,
-                         int device = -1, const std::shared_ptr<PinnedHostCache>& cache = nullptr);
+  static Buffer allocate(const Endpoint& where, std::size_t bytes,
+                         HostMemory host = HostMemory::kPinned, int device = -1,
+                         const std::shared_ptr<PinnedHostCache>& cache = nullptr);
   void* get() const {
     if (device_) return device_.get();
     if (host_) return host_.get();

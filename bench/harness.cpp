@@ -19,8 +19,9 @@ std::vector<int> local_cpus(const BenchContext& ctx, int ordinal) {
 }
 
 // Measures one (case, route, size) and reports it to both the collector and the benchmark.
-void run_one(benchmark::State& st, const Case& c, const Route& route, const std::vector<Lane>& lanes,
-             std::uint64_t bytes, const BenchContext& ctx, const BenchOptions& opt, Collector& col) {
+void run_one(benchmark::State& st, const Case& c, const Route& route,
+             const std::vector<Lane>& lanes, std::uint64_t bytes, const BenchContext& ctx,
+             const BenchOptions& opt, Collector& col) {
   if (interrupt_signal() != 0) {  // stopping: nothing more is measured, nothing is recorded
     st.SkipWithError("not measured: interrupted");
     return;
@@ -32,12 +33,14 @@ void run_one(benchmark::State& st, const Case& c, const Route& route, const std:
       const int issuer = lanes.front().issuer;
       pinned.emplace(local_cpus(ctx, issuer));
       if (!pinned->applied())
-        col.warn("CPU affinity for gpu" + std::to_string(issuer) + " not set: " + pinned->problem());
+        col.warn("CPU affinity for gpu" + std::to_string(issuer) +
+                 " not set: " + pinned->problem());
     }
     m = c.time(lanes, bytes, opt.measure);
   } catch (const std::exception& e) {
     if (c.metric == Metric::kBandwidth) {
-      for (const auto& r : unmeasured_bandwidth_records(c, route, lanes, bytes, "error", e.what(), ctx))
+      for (const auto& r :
+           unmeasured_bandwidth_records(c, route, lanes, bytes, "error", e.what(), ctx))
         col.add(r);
     } else {
       col.add(unmeasured_latency_record(c, route, "error", e.what(), ctx));
@@ -81,14 +84,17 @@ void run_one(benchmark::State& st, const Case& c, const Route& route, const std:
 
 }  // namespace
 
-std::size_t register_benchmarks(std::shared_ptr<const BenchContext> ctx, const BenchOptions& options,
-                                const harness::NameFilter& filter, std::shared_ptr<Collector> collector) {
+std::size_t register_benchmarks(std::shared_ptr<const BenchContext> ctx,
+                                const BenchOptions& options, const harness::NameFilter& filter,
+                                std::shared_ptr<Collector> collector) {
   std::size_t registered = 0;
   auto opts = std::make_shared<const BenchOptions>(options);
-  if (const std::string note = repeated_host_routes_note(*ctx, options.full_sweep); !note.empty()) collector->warn(note);
+  if (const std::string note = repeated_host_routes_note(*ctx, options.full_sweep); !note.empty())
+    collector->warn(note);
   for (const Case& c : all_cases()) {
     const std::vector<Route> routes = routes_for(c.shape, ctx->gpus);
-    const auto route_sizes = plan_route_sizes(*ctx, routes, options.sizes_bytes, options.full_sweep);
+    const auto route_sizes =
+        plan_route_sizes(*ctx, routes, options.sizes_bytes, options.full_sweep);
     std::vector<std::vector<Lane>> route_lanes;
     for (const Route& r : routes) route_lanes.push_back(c.lanes(r));
     const std::vector<bool> measure = routes_to_measure(*ctx, route_lanes, options.full_sweep);

@@ -7,8 +7,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
-#include <string>
 #include <memory>
+#include <string>
 
 #include "bench/collector.hpp"
 #include "bench/context.hpp"
@@ -20,8 +20,9 @@ namespace p2p::bench {
 
 // Registers the benchmarks of every case over ctx.gpus (waived routes go straight into the
 // collector). Returns how many were registered.
-std::size_t register_benchmarks(std::shared_ptr<const BenchContext> ctx, const BenchOptions& options,
-                                const harness::NameFilter& filter, std::shared_ptr<Collector> collector);
+std::size_t register_benchmarks(std::shared_ptr<const BenchContext> ctx,
+                                const BenchOptions& options, const harness::NameFilter& filter,
+                                std::shared_ptr<Collector> collector);
 
 // The progress line's figure for a finished bench benchmark: "12.34 GB/s" or "1190.2 ns".
 std::string describe_bench_run(const benchmark::BenchmarkReporter::Run& run);

@@ -9,10 +9,10 @@
 #include "bench/link_ceiling.hpp"
 #include "bench/results.hpp"
 #include "common/cuda_check.hpp"
-#include "topology/pcie_link.hpp"
 #include "common/file_io.hpp"
 #include "common/sysfs_pci_link.hpp"
 #include "common/text.hpp"
+#include "topology/pcie_link.hpp"
 
 namespace p2p::bench {
 namespace {
@@ -81,7 +81,8 @@ void read_sysfs_pci_facts(topo::Gpu& gpu, const std::string& sysfs_root) {
   }
 }
 
-topo::TopologySnapshot snapshot_from_cuda(const DeviceInventory& inventory, const std::string& sysfs_root) {
+topo::TopologySnapshot snapshot_from_cuda(const DeviceInventory& inventory,
+                                          const std::string& sysfs_root) {
   topo::TopologySnapshot snap;
   snap.source = "cuda";
   char host[256] = {};

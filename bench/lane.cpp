@@ -4,14 +4,10 @@ namespace p2p::bench {
 
 std::string to_string(Method m) {
   switch (m) {
-    case Method::kCopyEngine:
-      return "copy_engine";
-    case Method::kSm:
-      return "sm";
-    case Method::kStaged:
-      return "staged";
-    case Method::kPointerChase:
-      return "pointer_chase";
+    case Method::kCopyEngine: return "copy_engine";
+    case Method::kSm: return "sm";
+    case Method::kStaged: return "staged";
+    case Method::kPointerChase: return "pointer_chase";
   }
   return "unknown";
 }

@@ -15,10 +15,8 @@ std::optional<double> pcie_gbps_per_direction(int gen, int width) {
     case 8:
     case 12:
     case 16:
-    case 32:
-      break;
-    default:
-      return std::nullopt;
+    case 32: break;
+    default: return std::nullopt;
   }
   return topo::hwloc_link_gbps(gen, width);  // one formula for the whole project: topology's
 }
@@ -44,16 +42,12 @@ std::optional<int> nvlink_generation(int cc_major, int cc_minor) {
 
 std::optional<double> nvlink_gbps_per_link(int generation) {
   switch (generation) {
-    case 1:
-      return 20.0;
+    case 1: return 20.0;
     case 2:
     case 3:
-    case 4:
-      return 25.0;
-    case 5:
-      return 50.0;
-    default:
-      return std::nullopt;
+    case 4: return 25.0;
+    case 5: return 50.0;
+    default: return std::nullopt;
   }
 }
 

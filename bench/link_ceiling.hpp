@@ -16,7 +16,6 @@ namespace p2p::bench {
 std::optional<double> pcie_gbps_per_direction(int gen, int width);
 std::optional<double> pcie_gbps_per_direction(const topo::PcieLink& link);
 
-
 // "PCIe gen5 x16", "" when unknown.
 std::string describe_pcie_link(const topo::PcieLink& link);
 

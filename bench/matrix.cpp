@@ -9,8 +9,8 @@
 #include <tuple>
 
 #include "bench/endpoint.hpp"
-#include "common/byte_size.hpp"
 #include "bench/sweep.hpp"
+#include "common/byte_size.hpp"
 
 namespace p2p::bench {
 namespace {
@@ -39,7 +39,6 @@ std::string number(double v) {
   return buf;
 }
 
-
 template <class Record>
 std::string route_of(const Record& r) {
   return r.src + "->" + r.dst;
@@ -60,7 +59,8 @@ std::string kind_title(const std::string& part) {
 
 }  // namespace
 
-std::vector<Matrix> bandwidth_matrices(const std::vector<BandwidthResult>& records, bool largest_size_only) {
+std::vector<Matrix> bandwidth_matrices(const std::vector<BandwidthResult>& records,
+                                       bool largest_size_only) {
   std::vector<std::string> case_order;
   std::map<std::string, std::set<std::uint64_t>> sizes;
   for (const auto& r : records) {
@@ -75,12 +75,14 @@ std::vector<Matrix> bandwidth_matrices(const std::vector<BandwidthResult>& recor
       for (bool sum : {false, true}) {
         std::vector<const BandwidthResult*> picked;
         for (const auto& r : records) {
-          if (r.case_name == name && r.bytes == bytes && (r.part == "sum") == sum) picked.push_back(&r);
+          if (r.case_name == name && r.bytes == bytes && (r.part == "sum") == sum)
+            picked.push_back(&r);
         }
         if (picked.empty()) continue;
         Matrix m;
         const std::string kind = kind_title(picked.front()->part);
-        m.title = name + ", " + format_bytes(bytes, ByteStyle::kCompact) + " copies" + (kind.empty() ? "" : ", " + kind) +
+        m.title = name + ", " + format_bytes(bytes, ByteStyle::kCompact) + " copies" +
+                  (kind.empty() ? "" : ", " + kind) +
                   ": GB/s (row = source, column = destination; % of link ceiling)";
         std::set<std::string> rows, cols;
         for (const auto* r : picked) {
@@ -165,14 +167,15 @@ std::vector<Matrix> sweep_tables(const std::vector<BandwidthResult>& records) {
       std::vector<std::optional<MatrixCell>> row(m.cols.size());
       for (const auto& r : records) {
         if (r.case_name != name || r.src != src || r.dst != dst || r.part != part) continue;
-        row[index_of(m.cols, format_bytes(r.bytes, ByteStyle::kCompact))] = MatrixCell{r.median_gbps, std::nullopt, r.status, ""};
+        row[index_of(m.cols, format_bytes(r.bytes, ByteStyle::kCompact))] =
+            MatrixCell{r.median_gbps, std::nullopt, r.status, ""};
       }
       for (const auto& s : summaries) {
         if (s.case_name != name || s.src != src || s.dst != dst || s.part != part) continue;
         row[m.cols.size() - 2] = MatrixCell{s.peak_gbps, std::nullopt, "ok", ""};
         if (s.bytes_at_90pct) {
-          row[m.cols.size() - 1] =
-              MatrixCell{std::nullopt, std::nullopt, "ok", format_bytes(*s.bytes_at_90pct, ByteStyle::kCompact)};
+          row[m.cols.size() - 1] = MatrixCell{std::nullopt, std::nullopt, "ok",
+                                              format_bytes(*s.bytes_at_90pct, ByteStyle::kCompact)};
         }
       }
       m.cells.push_back(std::move(row));

@@ -30,7 +30,8 @@ struct Matrix {
 // One matrix per (case, size, kind) where kind separates single transfers and the directions
 // of concurrent runs ("dir") from their totals ("sum"). Cases keep their first-seen order,
 // sizes ascend. With `largest_size_only`, only each case's largest size is kept.
-std::vector<Matrix> bandwidth_matrices(const std::vector<BandwidthResult>& records, bool largest_size_only);
+std::vector<Matrix> bandwidth_matrices(const std::vector<BandwidthResult>& records,
+                                       bool largest_size_only);
 
 // One matrix per latency case: row = GPU doing the loads, column = where the memory is.
 std::vector<Matrix> latency_matrices(const std::vector<LatencyResult>& records);

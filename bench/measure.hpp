@@ -81,7 +81,8 @@ Measured measure_bandwidth(const std::vector<Lane>& lanes, std::uint64_t bytes,
 
 // One lane with Method::kPointerChase: GPU `issuer` walks a chain in dst's memory. `bytes`
 // is ignored (the chain's span comes from the options).
-Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t bytes, const MeasureOptions& options);
+Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t bytes,
+                         const MeasureOptions& options);
 
 // Pattern seed for a lane's sample: distinct per (src, dst, sample).
 std::uint32_t pattern_seed(const Endpoint& src, const Endpoint& dst, std::uint32_t sample);

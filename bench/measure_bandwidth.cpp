@@ -63,13 +63,14 @@ class BandwidthRun {
       if (l.method == Method::kStaged) limit_staged_batch();
     }
     // Two SM lanes on one GPU run as one kernel, alternate warps on each (see launch_copy_pair).
-    fused_pair_ = lanes.size() == 2 && lanes[0].method == Method::kSm && lanes[1].method == Method::kSm &&
-                  lanes[0].issuer == lanes[1].issuer;
+    fused_pair_ = lanes.size() == 2 && lanes[0].method == Method::kSm &&
+                  lanes[1].method == Method::kSm && lanes[0].issuer == lanes[1].issuer;
     if (fused_pair_) sm_lanes_per_device[dev(lanes[0].issuer)] = 1;
     // One fused kernel already keeps both directions busy for its whole run; staged lanes
     // pipeline through shared slots and are never bidirectional.
     padded_ = opt.each_lane_under_load && lanes.size() > 1 && !fused_pair_ &&
-              std::none_of(lanes.begin(), lanes.end(), [](const Lane& l) { return l.method == Method::kStaged; });
+              std::none_of(lanes.begin(), lanes.end(),
+                           [](const Lane& l) { return l.method == Method::kStaged; });
     if (padded_) {
       lead_in_copies_ = std::max(1, copies_ / 4);
       tail_copies_ = copies_;
@@ -84,7 +85,8 @@ class BandwidthRun {
       run->end = cuda::make_event(dev(l.issuer));
       run->mismatches = cuda::make_device_buffer(dev(verifying_gpu(l)), sizeof(unsigned long long));
       if (l.method == Method::kSm) {
-        // Separate kernels sharing a device split its SMs, as they would split them anyway once running.
+        // Separate kernels sharing a device split its SMs, as they would split them anyway once
+        // running.
         run->shape = kernels::resolve_copy_shape(dev(l.issuer), opt.sm_shape);
         run->shape.blocks = std::max(1, run->shape.blocks / sm_lanes_per_device[dev(l.issuer)]);
       }
@@ -107,7 +109,8 @@ class BandwidthRun {
       if (fused_pair_) {
         enqueue(*lanes_[0], lanes_[1].get(), nullptr);
       } else {
-        for (auto& r : lanes_) enqueue(*r, nullptr, r == lanes_.front() ? nullptr : lanes_.front().get());
+        for (auto& r : lanes_)
+          enqueue(*r, nullptr, r == lanes_.front() ? nullptr : lanes_.front().get());
       }
       if (lanes_.size() > 1) {
         cuda::DeviceGuard on(dev(first.lane.issuer));
@@ -131,7 +134,8 @@ class BandwidthRun {
     const Deadline deadline = deadline_after(opt_.timeout_s);
     for (auto& r : lanes_) {
       wait_until_done(r->stream.get(), deadline, lane_name(r->lane) + " copies");
-      if (r->staged) wait_until_done(r->staged->helper.get(), deadline, lane_name(r->lane) + " staging");
+      if (r->staged)
+        wait_until_done(r->staged->helper.get(), deadline, lane_name(r->lane) + " staging");
     }
     if (latch_.timed_out()) {
       throw HangError("the latch released itself before the batch was queued; sample discarded");
@@ -151,7 +155,8 @@ class BandwidthRun {
   int dev(int gpu) const { return place_.device(gpu); }
 
   Buffer allocate(const Endpoint& where, std::uint64_t bytes) const {
-    return Buffer::allocate(where, bytes, opt_.host_memory, where.is_gpu() ? dev(where.gpu) : -1, opt_.host_cache);
+    return Buffer::allocate(where, bytes, opt_.host_memory, where.is_gpu() ? dev(where.gpu) : -1,
+                            opt_.host_cache);
   }
 
   // The time the sample's bytes (every lane's batch) took together. Padded lanes each ran
@@ -177,7 +182,8 @@ class BandwidthRun {
   void enable_peer_access(const std::vector<Lane>& lanes) {
     std::set<std::pair<int, int>> wanted;
     for (const Lane& l : lanes) {
-      if (!l.src.is_gpu() || !l.dst.is_gpu() || l.src == l.dst || l.method == Method::kStaged) continue;
+      if (!l.src.is_gpu() || !l.dst.is_gpu() || l.src == l.dst || l.method == Method::kStaged)
+        continue;
       const int issuer = dev(l.issuer);
       const int other = dev(l.issuer == l.src.gpu ? l.dst.gpu : l.src.gpu);
       if (issuer == other) continue;
@@ -199,15 +205,18 @@ class BandwidthRun {
   }
 
   std::size_t staged_chunks_per_copy() const {
-    const std::size_t want = static_cast<std::size_t>((bytes_ + kStagedChunkBytes - 1) / kStagedChunkBytes);
+    const std::size_t want =
+        static_cast<std::size_t>((bytes_ + kStagedChunkBytes - 1) / kStagedChunkBytes);
     return std::clamp<std::size_t>(want, 1, kStagedMaxChunksPerCopy);
   }
 
   std::unique_ptr<StagedPipeline> make_staged(const Lane& l) {
-    if (!l.src.is_gpu() || !l.dst.is_gpu()) throw std::invalid_argument("staged lanes run GPU to GPU");
+    if (!l.src.is_gpu() || !l.dst.is_gpu())
+      throw std::invalid_argument("staged lanes run GPU to GPU");
     auto p = std::make_unique<StagedPipeline>();
     p->chunks_per_copy = staged_chunks_per_copy();
-    p->chunk_bytes = static_cast<std::size_t>((bytes_ + p->chunks_per_copy - 1) / p->chunks_per_copy);
+    p->chunk_bytes =
+        static_cast<std::size_t>((bytes_ + p->chunks_per_copy - 1) / p->chunks_per_copy);
     p->chunk_bytes = (p->chunk_bytes + 255) / 256 * 256;
     p->slots = std::min(kStagedSlots, p->chunks_per_copy * static_cast<std::size_t>(copies_));
     p->bounce = allocate(Endpoint::host(), p->chunk_bytes * p->slots);
@@ -286,22 +295,21 @@ class BandwidthRun {
           if (l.src.is_gpu() && l.dst.is_gpu() && l.src != l.dst) {
             // Between two logical GPUs of one device the ordinals are equal: a device-to-device
             // copy through the same call.
-            P2P_CHECK(cudaMemcpyPeerAsync(r.dst.get(), dev(l.dst.gpu), r.src.get(), dev(l.src.gpu), bytes_, s));
+            P2P_CHECK(cudaMemcpyPeerAsync(r.dst.get(), dev(l.dst.gpu), r.src.get(), dev(l.src.gpu),
+                                          bytes_, s));
           } else {
             P2P_CHECK(cudaMemcpyAsync(r.dst.get(), r.src.get(), bytes_, cudaMemcpyDefault, s));
           }
           break;
         case Method::kSm:
           if (partner != nullptr) {
-            kernels::launch_copy_pair(r.dst.get(), r.src.get(), partner->dst.get(), partner->src.get(),
-                                      bytes_, r.shape, s);
+            kernels::launch_copy_pair(r.dst.get(), r.src.get(), partner->dst.get(),
+                                      partner->src.get(), bytes_, r.shape, s);
           } else {
             kernels::launch_copy(r.dst.get(), r.src.get(), bytes_, r.shape, s);
           }
           break;
-        case Method::kStaged:
-          enqueue_staged_copy(r, chunk_counter);
-          break;
+        case Method::kStaged: enqueue_staged_copy(r, chunk_counter); break;
         case Method::kPointerChase:
           throw std::invalid_argument("pointer chase lane in a bandwidth case");
       }
@@ -324,7 +332,8 @@ class BandwidthRun {
       {
         cuda::DeviceGuard on(dev(l.src.gpu));
         // The slot is reused only after the destination GPU has drained it.
-        if (chunk_counter >= p.slots) P2P_CHECK(cudaStreamWaitEvent(out, p.copied_in[slot].get(), 0));
+        if (chunk_counter >= p.slots)
+          P2P_CHECK(cudaStreamWaitEvent(out, p.copied_in[slot].get(), 0));
         P2P_CHECK(cudaMemcpyAsync(bounce, static_cast<const char*>(r.src.get()) + offset, len,
                                   cudaMemcpyDeviceToHost, out));
         P2P_CHECK(cudaEventRecord(p.copied_out[slot].get(), out));
@@ -354,7 +363,8 @@ class BandwidthRun {
       }
       auto* counter = static_cast<unsigned long long*>(r.mismatches.get());
       P2P_CHECK(cudaMemsetAsync(counter, 0, sizeof(*counter), s));
-      kernels::launch_count_mismatches(r.dst.get(), bytes_, pattern_seed(l.src, l.dst, index), counter, s);
+      kernels::launch_count_mismatches(r.dst.get(), bytes_, pattern_seed(l.src, l.dst, index),
+                                       counter, s);
       P2P_CHECK(cudaMemcpyAsync(&counts[i], counter, sizeof(*counter), cudaMemcpyDeviceToHost, s));
     }
     const Deadline deadline = deadline_after(opt_.timeout_s);
@@ -390,7 +400,8 @@ class BandwidthRun {
 }  // namespace
 
 std::uint32_t pattern_seed(const Endpoint& src, const Endpoint& dst, std::uint32_t sample) {
-  std::uint32_t x = src.code() * 0x9E3779B1u ^ dst.code() * 0x85EBCA77u ^ (sample + 1) * 0xC2B2AE3Du;
+  std::uint32_t x =
+      src.code() * 0x9E3779B1u ^ dst.code() * 0x85EBCA77u ^ (sample + 1) * 0xC2B2AE3Du;
   x ^= x >> 15;
   x *= 0x2C1B3C6Du;
   x ^= x >> 12;

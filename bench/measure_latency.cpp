@@ -9,7 +9,8 @@
 
 namespace p2p::bench {
 
-Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t /*bytes*/, const MeasureOptions& opt) {
+Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t /*bytes*/,
+                         const MeasureOptions& opt) {
   if (lanes.size() != 1 || lanes[0].method != Method::kPointerChase) {
     throw std::invalid_argument("latency cases have exactly one pointer-chase lane");
   }
@@ -25,7 +26,8 @@ Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t /*bytes*/
   const GpuPlacement& place = opt.placement;
   const int issuer = place.device(l.issuer);
   cuda::PeerAccess peer;
-  if (l.dst.is_gpu() && place.device(l.dst.gpu) != issuer) peer = cuda::PeerAccess(issuer, place.device(l.dst.gpu));
+  if (l.dst.is_gpu() && place.device(l.dst.gpu) != issuer)
+    peer = cuda::PeerAccess(issuer, place.device(l.dst.gpu));
   Buffer chain = Buffer::allocate(l.dst, opt.latency_span_bytes, opt.host_memory,
                                   l.dst.is_gpu() ? place.device(l.dst.gpu) : -1);
   {
@@ -42,7 +44,8 @@ Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t /*bytes*/
   auto start = cuda::make_event(issuer);
   auto end = cuda::make_event(issuer);
   auto reached = cuda::make_device_buffer(issuer, sizeof(void*));
-  const char* expected = static_cast<const char*>(chain.get()) + (opt.latency_loads % nodes) * stride;
+  const char* expected =
+      static_cast<const char*>(chain.get()) + (opt.latency_loads % nodes) * stride;
 
   Measured m;
   m.lanes.resize(1);
@@ -51,10 +54,11 @@ Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t /*bytes*/
   m.stride_bytes = stride;
   for (int s = 0; s < opt.warmup_samples + opt.samples; ++s) {
     P2P_CHECK(cudaEventRecord(start.get(), stream.get()));
-    kernels::launch_pointer_chase(chain.get(), opt.latency_loads, static_cast<const void**>(reached.get()),
-                                  stream.get());
+    kernels::launch_pointer_chase(chain.get(), opt.latency_loads,
+                                  static_cast<const void**>(reached.get()), stream.get());
     P2P_CHECK(cudaEventRecord(end.get(), stream.get()));
-    wait_until_done(stream.get(), deadline_after(opt.timeout_s), "pointer chase to " + l.dst.label());
+    wait_until_done(stream.get(), deadline_after(opt.timeout_s),
+                    "pointer chase to " + l.dst.label());
     const void* got = nullptr;
     P2P_CHECK(cudaMemcpy(&got, reached.get(), sizeof(got), cudaMemcpyDeviceToHost));
     m.lanes[0].verified_samples += 1;
@@ -62,7 +66,8 @@ Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t /*bytes*/
     if (s >= opt.warmup_samples) {
       float ms = 0;
       P2P_CHECK(cudaEventElapsedTime(&ms, start.get(), end.get()));
-      m.latency_ns.push_back(static_cast<double>(ms) * 1e6 / static_cast<double>(opt.latency_loads));
+      m.latency_ns.push_back(static_cast<double>(ms) * 1e6 /
+                             static_cast<double>(opt.latency_loads));
     }
   }
   return m;

@@ -19,16 +19,19 @@ std::string one_line(std::string s) {
 
 std::optional<std::string> no_gpu_reason(const CudaProbe& p) {
   if (!p.driver_loaded) {
-    return one_line("no NVIDIA driver: libcuda.so.1 cannot be loaded (" +
-                    (p.driver_load_error.empty() ? std::string("dlopen failed") : p.driver_load_error) + ")");
+    return one_line(
+        "no NVIDIA driver: libcuda.so.1 cannot be loaded (" +
+        (p.driver_load_error.empty() ? std::string("dlopen failed") : p.driver_load_error) + ")");
   }
   if (p.cu_init_result && *p.cu_init_result != 0) {
-    const std::string name =
-        p.cu_init_error_name.empty() ? "CUresult " + std::to_string(*p.cu_init_result) : p.cu_init_error_name;
+    const std::string name = p.cu_init_error_name.empty()
+                                 ? "CUresult " + std::to_string(*p.cu_init_result)
+                                 : p.cu_init_error_name;
     return one_line("cuInit failed: " + name);
   }
   if (p.runtime_result != 0) {
-    return one_line("cudaGetDeviceCount failed: " + p.runtime_error_name + " (" + p.runtime_error_text + ")");
+    return one_line("cudaGetDeviceCount failed: " + p.runtime_error_name + " (" +
+                    p.runtime_error_text + ")");
   }
   if (p.device_count <= 0) return "no CUDA devices: the driver is loaded but reports 0 GPUs";
   return std::nullopt;

@@ -32,7 +32,8 @@ topo::PeerAccessCheck cuda_peer_access_check() {
     const std::string unusable =
         usable == cudaSuccess ? "" : std::string("CUDA not usable: ") + cudaGetErrorName(usable);
     std::vector<std::optional<int>> ordinal;
-    for (const auto& g : t.gpus) ordinal.push_back(unusable.empty() ? cuda_ordinal(g.pci_bus_id, count) : std::nullopt);
+    for (const auto& g : t.gpus)
+      ordinal.push_back(unusable.empty() ? cuda_ordinal(g.pci_bus_id, count) : std::nullopt);
     std::vector<topo::PeerAccessResult> out;
     for (std::size_t a = 0; a < t.gpus.size(); ++a) {
       for (std::size_t b = a + 1; b < t.gpus.size(); ++b) {

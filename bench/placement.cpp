@@ -24,10 +24,13 @@ std::vector<int> GpuPlacement::devices() const {
 }
 
 GpuPlacement place_logical_gpus(int count, const std::vector<int>& devices) {
-  if (count < 1) throw InputError("--logical-gpus: needs at least 1 GPU, got " + std::to_string(count));
-  if (devices.empty()) throw InputError("--logical-gpus: no CUDA device to place the logical GPUs on");
+  if (count < 1)
+    throw InputError("--logical-gpus: needs at least 1 GPU, got " + std::to_string(count));
+  if (devices.empty())
+    throw InputError("--logical-gpus: no CUDA device to place the logical GPUs on");
   GpuPlacement p;
-  for (int i = 0; i < count; ++i) p.device_of.push_back(devices[static_cast<std::size_t>(i) % devices.size()]);
+  for (int i = 0; i < count; ++i)
+    p.device_of.push_back(devices[static_cast<std::size_t>(i) % devices.size()]);
   return p;
 }
 

@@ -29,8 +29,8 @@ std::string method_of(const std::vector<Lane>& lanes) {
   return m;
 }
 
-BandwidthResult base_record(const Case& c, const Endpoint& src, const Endpoint& dst, std::uint64_t bytes,
-                            const BenchContext& ctx) {
+BandwidthResult base_record(const Case& c, const Endpoint& src, const Endpoint& dst,
+                            std::uint64_t bytes, const BenchContext& ctx) {
   BandwidthResult r;
   r.case_name = c.name;
   r.src = src.label();
@@ -49,7 +49,8 @@ std::string path_note(const Case& c, const std::vector<Lane>& lanes, const Bench
     if (!l.src.is_gpu() || !l.dst.is_gpu() || l.src == l.dst) continue;
     if (ctx.peer_access(l.src.gpu, l.dst.gpu) && ctx.peer_access(l.dst.gpu, l.src.gpu)) continue;
     if (!note.empty()) note += "; ";
-    note += "P2P unavailable " + l.src.label() + "->" + l.dst.label() + ": cudaDeviceCanAccessPeer = 0";
+    note +=
+        "P2P unavailable " + l.src.label() + "->" + l.dst.label() + ": cudaDeviceCanAccessPeer = 0";
   }
   if (!note.empty() && c.name.rfind("contention", 0) == 0)
     note += " (the driver stages those copies through host memory)";
@@ -81,8 +82,9 @@ Ceiling lane_ceiling(const BenchContext& ctx, const Lane& lane) {
   if (lane.src == lane.dst) return {};
   // Two logical GPUs of one device: the copy stays in that device's memory (except the staged
   // path, which still crosses its PCIe link both ways), so no link bounds it.
-  if (lane.src.is_gpu() && lane.dst.is_gpu() && lane.method != Method::kStaged && ctx.device(lane.src.gpu) &&
-      ctx.device(lane.dst.gpu) && ctx.placement.same_device(lane.src.gpu, lane.dst.gpu)) {
+  if (lane.src.is_gpu() && lane.dst.is_gpu() && lane.method != Method::kStaged &&
+      ctx.device(lane.src.gpu) && ctx.device(lane.dst.gpu) &&
+      ctx.placement.same_device(lane.src.gpu, lane.dst.gpu)) {
     return {std::nullopt, "same device"};
   }
   if (lane.src.is_gpu() && lane.dst.is_gpu()) {
@@ -177,7 +179,8 @@ std::vector<BandwidthResult> bandwidth_records(const Case& c, const Route& route
     sum.method = method_of(lanes);
     sum.copies_per_sample = m.copies_per_sample;
     for (double sec : m.total_seconds) {
-      sum.samples_gbps.push_back(gbps(bytes, m.copies_per_sample * static_cast<int>(lanes.size()), sec));
+      sum.samples_gbps.push_back(
+          gbps(bytes, m.copies_per_sample * static_cast<int>(lanes.size()), sec));
     }
     const Ceiling ceil = total_ceiling(ctx, lanes);
     sum.ceiling_gbps = ceil.gbps;
@@ -194,14 +197,12 @@ std::vector<BandwidthResult> bandwidth_records(const Case& c, const Route& route
   return out;
 }
 
-std::vector<BandwidthResult> unmeasured_bandwidth_records(const Case& c, const Route& route,
-                                                          const std::vector<Lane>& lanes, std::uint64_t bytes,
-                                                          const std::string& status,
-                                                          const std::string& detail,
-                                                          const BenchContext& ctx) {
+std::vector<BandwidthResult> unmeasured_bandwidth_records(
+    const Case& c, const Route& route, const std::vector<Lane>& lanes, std::uint64_t bytes,
+    const std::string& status, const std::string& detail, const BenchContext& ctx) {
   std::vector<BandwidthResult> out;
-  auto add = [&](const Endpoint& s, const Endpoint& d, const std::string& part, const std::string& issuer,
-                 const Ceiling& ceil, const std::string& method) {
+  auto add = [&](const Endpoint& s, const Endpoint& d, const std::string& part,
+                 const std::string& issuer, const Ceiling& ceil, const std::string& method) {
     BandwidthResult r = base_record(c, s, d, bytes, ctx);
     r.part = part;
     r.issued_by = issuer;
@@ -213,14 +214,16 @@ std::vector<BandwidthResult> unmeasured_bandwidth_records(const Case& c, const R
     out.push_back(std::move(r));
   };
   for (const Lane& l : lanes) {
-    add(l.src, l.dst, lanes.size() == 1 ? "" : "dir", "gpu" + std::to_string(l.issuer), lane_ceiling(ctx, l),
-        to_string(l.method));
+    add(l.src, l.dst, lanes.size() == 1 ? "" : "dir", "gpu" + std::to_string(l.issuer),
+        lane_ceiling(ctx, l), to_string(l.method));
   }
-  if (lanes.size() > 1) add(route.src, route.dst, "sum", "", total_ceiling(ctx, lanes), method_of(lanes));
+  if (lanes.size() > 1)
+    add(route.src, route.dst, "sum", "", total_ceiling(ctx, lanes), method_of(lanes));
   return out;
 }
 
-LatencyResult latency_record(const Case& c, const Route& route, const Measured& m, const BenchContext& ctx) {
+LatencyResult latency_record(const Case& c, const Route& route, const Measured& m,
+                             const BenchContext& ctx) {
   LatencyResult r = unmeasured_latency_record(c, route, "ok", "", ctx);
   r.loads_per_sample = m.loads_per_sample;
   r.stride_bytes = m.stride_bytes;
@@ -234,14 +237,16 @@ LatencyResult latency_record(const Case& c, const Route& route, const Measured& 
   }
   if (!m.lanes.empty() && m.lanes[0].bad_samples > 0) {
     r.status = "failed";
-    r.detail = "the pointer chain was not walked correctly in " + std::to_string(m.lanes[0].bad_samples) +
-               " of " + std::to_string(m.lanes[0].verified_samples) + " samples";
+    r.detail = "the pointer chain was not walked correctly in " +
+               std::to_string(m.lanes[0].bad_samples) + " of " +
+               std::to_string(m.lanes[0].verified_samples) + " samples";
   }
   return r;
 }
 
-LatencyResult unmeasured_latency_record(const Case& c, const Route& route, const std::string& status,
-                                        const std::string& detail, const BenchContext& ctx) {
+LatencyResult unmeasured_latency_record(const Case& c, const Route& route,
+                                        const std::string& status, const std::string& detail,
+                                        const BenchContext& ctx) {
   LatencyResult r;
   r.case_name = c.name;
   r.src = route.src.label();

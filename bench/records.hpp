@@ -35,14 +35,15 @@ std::vector<BandwidthResult> bandwidth_records(const Case& c, const Route& route
                                                const Measured& m, const BenchContext& ctx);
 
 // The same records without figures: status "waived" or "error" with `detail`.
-std::vector<BandwidthResult> unmeasured_bandwidth_records(const Case& c, const Route& route,
-                                                          const std::vector<Lane>& lanes, std::uint64_t bytes,
-                                                          const std::string& status,
-                                                          const std::string& detail, const BenchContext& ctx);
+std::vector<BandwidthResult> unmeasured_bandwidth_records(
+    const Case& c, const Route& route, const std::vector<Lane>& lanes, std::uint64_t bytes,
+    const std::string& status, const std::string& detail, const BenchContext& ctx);
 
-LatencyResult latency_record(const Case& c, const Route& route, const Measured& m, const BenchContext& ctx);
-LatencyResult unmeasured_latency_record(const Case& c, const Route& route, const std::string& status,
-                                        const std::string& detail, const BenchContext& ctx);
+LatencyResult latency_record(const Case& c, const Route& route, const Measured& m,
+                             const BenchContext& ctx);
+LatencyResult unmeasured_latency_record(const Case& c, const Route& route,
+                                        const std::string& status, const std::string& detail,
+                                        const BenchContext& ctx);
 
 // Decimal GB/s of `copies` copies of `bytes` in `seconds`.
 double gbps(std::uint64_t bytes, int copies, double seconds);

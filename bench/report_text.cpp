@@ -12,14 +12,14 @@ std::string header(const BenchDocument& d) {
   std::ostringstream os;
   os << "p2pcheck bench on " << (d.hostname.empty() ? "this host" : d.hostname) << ": driver "
      << (d.nvidia_driver_version.empty() ? "?" : d.nvidia_driver_version) << ", CUDA driver "
-     << d.cuda_driver_version << ", runtime " << d.cuda_runtime_version << "; " << d.samples << " samples (+"
-     << d.warmup_samples << " warm-up) per figure, median shown\n";
+     << d.cuda_driver_version << ", runtime " << d.cuda_runtime_version << "; " << d.samples
+     << " samples (+" << d.warmup_samples << " warm-up) per figure, median shown\n";
   if (const std::string note = logical_gpus_note(d); !note.empty()) os << "  " << note << "\n";
   for (const auto& g : d.gpus) {
-    os << "  " << gpu_label(g) << (g.logical_gpu ? "  device " + std::to_string(g.cuda_ordinal) : "") << "  "
-       << g.pci_bus_id << "  " << g.name << "  "
-       << (g.link.empty() ? "link unknown" : g.link) << "  NUMA " << g.numa_node << "  CPUs "
-       << (g.cpuset.empty() ? "?" : g.cpuset) << "\n";
+    os << "  " << gpu_label(g)
+       << (g.logical_gpu ? "  device " + std::to_string(g.cuda_ordinal) : "") << "  "
+       << g.pci_bus_id << "  " << g.name << "  " << (g.link.empty() ? "link unknown" : g.link)
+       << "  NUMA " << g.numa_node << "  CPUs " << (g.cpuset.empty() ? "?" : g.cpuset) << "\n";
   }
   if (d.gpus.size() > 1) {
     os << "  P2P (cudaDeviceCanAccessPeer, row -> column):\n";
@@ -48,8 +48,8 @@ std::string render_text_report(const BenchDocument& d) {
   for (const auto& m : sweep_tables(d.bandwidth)) os << render(m) << "\n";
   for (const auto& m : latency_matrices(d.latency)) os << render(m) << "\n";
   const FigureCounts c = count_figures(d);
-  os << "summary: " << c.ok << " figures verified, " << c.failed << " FAILED verification, " << c.waived
-     << " waived, " << c.errors << " errors\n";
+  os << "summary: " << c.ok << " figures verified, " << c.failed << " FAILED verification, "
+     << c.waived << " waived, " << c.errors << " errors\n";
   os << describe_resources(d);
   return os.str();
 }

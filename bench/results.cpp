@@ -18,8 +18,12 @@ using nlohmann::json;
 constexpr int kMaxGpus = 4096;
 constexpr int kMaxCount = 1'000'000'000;
 
-void write_header(json& j, const char* schema, int version) { write_schema_header(j, schema, version); }
-void check_header(const json& j, const char* schema, int version) { require_schema(j, schema, version); }
+void write_header(json& j, const char* schema, int version) {
+  write_schema_header(j, schema, version);
+}
+void check_header(const json& j, const char* schema, int version) {
+  require_schema(j, schema, version);
+}
 
 // Optional additive keys: written only when present, so documents without them are unchanged.
 template <class T>
@@ -44,8 +48,9 @@ void from_json(const json& j, FigureSource& s) {
   s.unit = j.at("unit").get<std::string>();
 }
 void to_json(json& j, const ImportedFile& f) {
-  j = {{"file", f.file},         {"tool", f.tool},         {"version", f.version}, {"format", f.format},
-       {"figures", f.figures},   {"mappings", f.mappings}, {"notes", f.notes}};
+  j = {{"file", f.file},     {"tool", f.tool},       {"version", f.version},
+       {"format", f.format}, {"figures", f.figures}, {"mappings", f.mappings},
+       {"notes", f.notes}};
 }
 void from_json(const json& j, ImportedFile& f) {
   f.file = j.at("file").get<std::string>();
@@ -60,7 +65,8 @@ void from_json(const json& j, ImportedFile& f) {
 std::string imported_from(const BenchDocument& doc) {
   std::string out;
   for (const auto& f : doc.imported)
-    out += (out.empty() ? "" : "; ") + f.tool + (f.version.empty() ? "" : " " + f.version) + " (" + f.file + ")";
+    out += (out.empty() ? "" : "; ") + f.tool + (f.version.empty() ? "" : " " + f.version) + " (" +
+           f.file + ")";
   return out;
 }
 
@@ -214,7 +220,8 @@ void to_json(json& j, const GpuRecord& r) {
 void from_json(const json& j, GpuRecord& r) {
   r.cuda_ordinal = integer_at(j, "cuda_ordinal", -1, kMaxGpus);
   // Absent before version 3 (every GPU physical).
-  r.logical_gpu = j.contains("logical_gpu") ? optional_integer_at(j, "logical_gpu", 0, kMaxGpus) : std::nullopt;
+  r.logical_gpu =
+      j.contains("logical_gpu") ? optional_integer_at(j, "logical_gpu", 0, kMaxGpus) : std::nullopt;
   r.pci_bus_id = j.at("pci_bus_id").get<std::string>();
   // Added within version 3: absent in older documents and imports.
   r.uuid = j.contains("uuid") ? optional_at<std::string>(j, "uuid") : std::nullopt;
@@ -254,12 +261,9 @@ void to_json(json& j, const BenchDocument& r) {
   j["gate"] = r.gate;
   j["skip_gate"] = r.skip_gate;
   j["topology"] = r.topology;
-  j["options"] = json{{"samples", r.samples},
-                      {"warmup_samples", r.warmup_samples},
-                      {"sizes_bytes", r.sizes_bytes},
-                      {"full_sweep", r.full_sweep},
-                      {"cpu_affinity", r.cpu_affinity},
-                      {"host_memory", r.host_memory}};
+  j["options"] = json{{"samples", r.samples},           {"warmup_samples", r.warmup_samples},
+                      {"sizes_bytes", r.sizes_bytes},   {"full_sweep", r.full_sweep},
+                      {"cpu_affinity", r.cpu_affinity}, {"host_memory", r.host_memory}};
   j["logical_gpus"] = r.logical_gpus;
   j["gpus"] = r.gpus;
   j["p2p_access"] = r.p2p_access;
@@ -270,7 +274,8 @@ void to_json(json& j, const BenchDocument& r) {
   j["warnings"] = r.warnings;
   j["interrupted"] = r.interrupted.empty() ? json(nullptr) : json(r.interrupted);
   j["gpu_sharing"] = r.gpu_sharing ? json(*r.gpu_sharing) : json(nullptr);
-  j["resources"] = json{{"wall_s", optional_json(r.wall_s)}, {"peak_rss_bytes", optional_json(r.peak_rss_bytes)}};
+  j["resources"] = json{{"wall_s", optional_json(r.wall_s)},
+                        {"peak_rss_bytes", optional_json(r.peak_rss_bytes)}};
   if (!r.imported.empty()) j["imported"] = r.imported;
 }
 
@@ -297,7 +302,8 @@ void from_json(const json& j, BenchDocument& r) {
   r.samples = integer_at(opts, "samples", 0, kMaxCount);
   r.warmup_samples = integer_at(opts, "warmup_samples", 0, kMaxCount);
   r.sizes_bytes = integers_at<std::uint64_t>(opts, "sizes_bytes", 1, kMaxDocumentBytes);
-  r.full_sweep = opts.contains("full_sweep") ? opts.at("full_sweep").get<bool>() : true;  // older runs swept all
+  r.full_sweep = opts.contains("full_sweep") ? opts.at("full_sweep").get<bool>()
+                                             : true;  // older runs swept all
   r.cpu_affinity = opts.at("cpu_affinity").get<bool>();
   r.host_memory = opts.at("host_memory").get<std::string>();
   r.logical_gpus = version >= 3 ? integer_at(j, "logical_gpus", 0, kMaxGpus) : 0;
@@ -309,14 +315,17 @@ void from_json(const json& j, BenchDocument& r) {
   r.nccl = version >= 2 ? j.at("nccl") : json(nullptr);
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
   // Optional within version 3 (imported documents and the first v3 runs have none of them).
-  r.interrupted = j.contains("interrupted") ? optional_at<std::string>(j, "interrupted").value_or("") : "";
-  if (j.contains("gpu_sharing") && !j.at("gpu_sharing").is_null()) r.gpu_sharing = j.at("gpu_sharing").get<SharingRecord>();
+  r.interrupted =
+      j.contains("interrupted") ? optional_at<std::string>(j, "interrupted").value_or("") : "";
+  if (j.contains("gpu_sharing") && !j.at("gpu_sharing").is_null())
+    r.gpu_sharing = j.at("gpu_sharing").get<SharingRecord>();
   if (j.contains("resources")) {
     const json& res = j.at("resources");
     r.wall_s = optional_at<double>(res, "wall_s");
     r.peak_rss_bytes = optional_at<std::uint64_t>(res, "peak_rss_bytes");
   }
-  r.imported = j.contains("imported") ? j.at("imported").get<std::vector<ImportedFile>>() : std::vector<ImportedFile>{};
+  r.imported = j.contains("imported") ? j.at("imported").get<std::vector<ImportedFile>>()
+                                      : std::vector<ImportedFile>{};
 }
 
 FigureCounts count_figures(const BenchDocument& doc) {
@@ -347,13 +356,16 @@ int exit_code_for(const BenchDocument& doc) {
   return kExitOk;
 }
 
-std::string gpu_label(const GpuRecord& g) { return "gpu" + std::to_string(g.logical_gpu.value_or(g.cuda_ordinal)); }
+std::string gpu_label(const GpuRecord& g) {
+  return "gpu" + std::to_string(g.logical_gpu.value_or(g.cuda_ordinal));
+}
 
 std::string describe_resources(const BenchDocument& doc) {
   if (!doc.wall_s && !doc.peak_rss_bytes) return "";
   char line[128];
-  std::snprintf(line, sizeof line, "run: %.1f s wall, peak memory %.2f GB (this process and its children)\n",
-                doc.wall_s.value_or(0.0), static_cast<double>(doc.peak_rss_bytes.value_or(0)) / 1e9);
+  std::snprintf(
+      line, sizeof line, "run: %.1f s wall, peak memory %.2f GB (this process and its children)\n",
+      doc.wall_s.value_or(0.0), static_cast<double>(doc.peak_rss_bytes.value_or(0)) / 1e9);
   return line;
 }
 

@@ -19,8 +19,9 @@ namespace p2p::bench {
 struct FigureSource {
   std::string tool;     // nvbandwidth | nccl-tests | p2pBandwidthLatencyTest
   std::string version;  // "v0.8", "2.19.6"; "" where the output does not say
-  std::string figure;   // the tool's name for it: "device_to_device_memcpy_read_ce", "Unidirectional P2P=Enabled ..."
-  std::string unit;     // as printed: "GB/s", "ns", "us"
+  std::string figure;  // the tool's name for it: "device_to_device_memcpy_read_ce", "Unidirectional
+                       // P2P=Enabled ..."
+  std::string unit;    // as printed: "GB/s", "ns", "us"
 };
 
 // One bandwidth figure: a (case, source, destination, size) of a single transfer, one direction
@@ -77,13 +78,14 @@ struct LatencyResult {
 
 // One file `p2pcheck import` read: which tool wrote it, and how its figures were named here.
 struct ImportedFile {
-  std::string file;       // as the user named it
-  std::string tool;       // nvbandwidth | nccl-tests | p2pBandwidthLatencyTest
-  std::string version;    // "" where the output does not say
-  std::string format;     // text | json
-  int figures = 0;        // figures taken from it
-  std::vector<std::string> mappings;  // "device_to_device_memcpy_read_ce -> ce_unidir_read", one per name used
-  std::vector<std::string> notes;     // what had to be assumed (a default buffer size, ...)
+  std::string file;     // as the user named it
+  std::string tool;     // nvbandwidth | nccl-tests | p2pBandwidthLatencyTest
+  std::string version;  // "" where the output does not say
+  std::string format;   // text | json
+  int figures = 0;      // figures taken from it
+  std::vector<std::string>
+      mappings;  // "device_to_device_memcpy_read_ce -> ce_unidir_read", one per name used
+  std::vector<std::string> notes;  // what had to be assumed (a default buffer size, ...)
 };
 
 // Per (case, src, dst, part) over the size sweep.
@@ -100,8 +102,8 @@ struct SweepSummary {
 };
 
 struct GpuRecord {
-  int cuda_ordinal = -1;             // the device the GPU ran on
-  std::optional<int> logical_gpu;    // its logical id ("gpuN" in the figures); null: a physical GPU
+  int cuda_ordinal = -1;           // the device the GPU ran on
+  std::optional<int> logical_gpu;  // its logical id ("gpuN" in the figures); null: a physical GPU
   std::string pci_bus_id;
   // "GPU-5a3c0f1e-…" as nvidia-smi and dcgm-exporter print it (cudaDeviceProp::uuid); null
   // where unknown (imported runs, documents written before it was recorded).
@@ -121,7 +123,7 @@ struct GpuRecord {
 struct GateRecord {
   std::optional<std::string> decision;  // "pass" | "block"; null when the gate did not run
   std::string detail;
-  nlohmann::json reasons = nullptr;     // the gate's full decision (topology's GateDecision JSON)
+  nlohmann::json reasons = nullptr;  // the gate's full decision (topology's GateDecision JSON)
 };
 
 // The results document of every measuring subcommand: `p2pcheck bench --json` fills the
@@ -143,7 +145,8 @@ struct BenchDocument {
   std::string topology_source;        // "live", "cuda", a file name
   GateRecord gate;
   bool skip_gate = false;
-  nlohmann::json topology = nullptr;  // the topology snapshot the run was judged and reported against
+  nlohmann::json topology =
+      nullptr;  // the topology snapshot the run was judged and reported against
   int samples = 0;
   int warmup_samples = 0;
   std::vector<std::uint64_t> sizes_bytes;

@@ -1,7 +1,5 @@
 #include "bench/run.hpp"
 
-#include "topology/snapshot_json.hpp"
-
 #include <cuda_runtime_api.h>
 #include <unistd.h>
 
@@ -17,8 +15,9 @@
 #include "bench/sweep.hpp"
 #include "common/cuda_check.hpp"
 #include "common/error.hpp"
-#include "common/utc_time.hpp"
 #include "common/interrupt.hpp"
+#include "common/utc_time.hpp"
+#include "topology/snapshot_json.hpp"
 
 namespace p2p::bench {
 namespace {
@@ -76,7 +75,8 @@ void describe_run_host(BenchDocument& doc, const BenchContext& ctx, const BenchI
   }
 }
 
-BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, std::ostream& progress) {
+BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs,
+                       std::ostream& progress) {
   BenchOutcome out;
   BenchDocument& doc = out.document;
   doc.started_utc = utc_now_iso8601();
@@ -84,7 +84,8 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
   auto ctx = std::make_shared<BenchContext>();
   ctx->topology = inputs.topology;
   ctx->inventory = discover_devices();
-  const std::vector<int> devices = select_gpus(options.gpus, static_cast<int>(ctx->inventory.devices.size()));
+  const std::vector<int> devices =
+      select_gpus(options.gpus, static_cast<int>(ctx->inventory.devices.size()));
   if (options.logical_gpus > 0) ctx->placement = place_logical_gpus(options.logical_gpus, devices);
   ctx->gpus = gpu_ids(ctx->placement, devices);
 
@@ -113,7 +114,8 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
   }
   const std::size_t total = register_benchmarks(ctx, opts, filter, collector);
   // Waived figures count as selected: the filter found them, they just cannot be measured here.
-  harness::require_selection("bench", total + collector->bandwidth().size() + collector->latency().size(),
+  harness::require_selection("bench",
+                             total + collector->bandwidth().size() + collector->latency().size(),
                              benchmark::GetBenchmarkFilter());
   out.benchmark_owns_stdout = harness::benchmark_owns_stdout(opts.benchmark_args);
   harness::run_registered_benchmarks(
@@ -132,7 +134,8 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, s
   doc.sweeps = summarize_sweeps(doc.bandwidth);
   doc.warnings = collector->warnings();
   if (const int sig = interrupt_signal()) {
-    doc.interrupted = interrupt_name(sig) + " after " + std::to_string(doc.bandwidth.size() + doc.latency.size()) +
+    doc.interrupted = interrupt_name(sig) + " after " +
+                      std::to_string(doc.bandwidth.size() + doc.latency.size()) +
                       " figures; the rest were not measured";
   }
   return out;

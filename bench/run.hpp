@@ -17,14 +17,14 @@
 namespace p2p::bench {
 
 struct BenchOptions {
-  std::vector<int> gpus;                   // requested CUDA ordinals; empty = all
+  std::vector<int> gpus;  // requested CUDA ordinals; empty = all
   // > 0: that many logical GPUs placed round-robin on the selected devices (placement.hpp).
   int logical_gpus = 0;
   std::vector<std::uint64_t> sizes_bytes;  // empty = default_sweep_bytes()
   // Every route at every size; else one route per kind of path is swept and the others are
   // measured at the largest size (sweep_plan.hpp).
   bool full_sweep = false;
-  MeasureOptions measure;                  // samples, warm-up, batch length, SM shape
+  MeasureOptions measure;  // samples, warm-up, batch length, SM shape
   bool cpu_affinity = true;
   std::vector<std::string> benchmark_args;  // "--benchmark_*=..." passed to Google Benchmark
   // Called with each figure's record as it finishes (waived figures as they are found).
@@ -50,7 +50,8 @@ struct BenchOutcome {
 void describe_run_host(BenchDocument& doc, const BenchContext& ctx, const BenchInputs& inputs);
 
 // Requires a usable GPU (call require_usable_gpus() first for the one-line no-GPU error).
-BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs, std::ostream& progress);
+BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs,
+                       std::ostream& progress);
 
 // The whole terminal report: header, matrices at the largest size, size sweeps, latency.
 std::string render_text_report(const BenchDocument& doc);

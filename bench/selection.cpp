@@ -12,9 +12,11 @@ std::vector<int> parse_gpu_list(const std::string& text) {
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    item.erase(std::remove_if(item.begin(), item.end(), [](unsigned char c) { return std::isspace(c); }),
-               item.end());
+    std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    item.erase(
+        std::remove_if(item.begin(), item.end(), [](unsigned char c) { return std::isspace(c); }),
+        item.end());
     if (item.empty() || item.size() > 4 ||
         !std::all_of(item.begin(), item.end(), [](unsigned char c) { return std::isdigit(c); })) {
       throw InputError("--gpus: `" + text + "`: `" + item + "` is not a GPU number (use e.g. 0,1)");
@@ -39,8 +41,8 @@ std::vector<int> select_gpus(const std::vector<int>& requested, int device_count
   for (int g : requested) {
     if (g >= device_count) {
       throw InputError("--gpus: GPU " + std::to_string(g) + " does not exist (" +
-                       std::to_string(device_count) + " CUDA device" + (device_count == 1 ? "" : "s") +
-                       " visible)");
+                       std::to_string(device_count) + " CUDA device" +
+                       (device_count == 1 ? "" : "s") + " visible)");
     }
     out.push_back(g);
   }

@@ -16,7 +16,8 @@ std::string describe(const GpuProcess& p) {
 
 }  // namespace
 
-SharingLook look_for_sharing(const std::vector<GpuActivity>& gpus, const std::set<long>& own, const std::string& when) {
+SharingLook look_for_sharing(const std::vector<GpuActivity>& gpus, const std::set<long>& own,
+                             const std::string& when) {
   SharingLook look;
   for (const auto& g : gpus) {
     const std::string where = when + ": " + g.pci_bus_id + ": ";
@@ -30,16 +31,19 @@ SharingLook look_for_sharing(const std::vector<GpuActivity>& gpus, const std::se
     for (long pid : g.p2pcheck_runs) {
       if (own.count(pid) != 0) continue;
       look.pids.insert(pid);
-      look.notes.push_back(where + "another p2pcheck run, pid " + std::to_string(pid) + ", holds its lock");
+      look.notes.push_back(where + "another p2pcheck run, pid " + std::to_string(pid) +
+                           ", holds its lock");
     }
-    if (when == "before" && !other_process && g.utilization_percent && *g.utilization_percent >= kBusyUtilizationPercent)
+    if (when == "before" && !other_process && g.utilization_percent &&
+        *g.utilization_percent >= kBusyUtilizationPercent)
       look.notes.push_back(where + std::to_string(*g.utilization_percent) +
                            "% utilised by a process not visible here (another container's?)");
   }
   return look;
 }
 
-SharingRecord sharing_record(const std::vector<SharingLook>& looks, bool nvml_answered, bool locks_held) {
+SharingRecord sharing_record(const std::vector<SharingLook>& looks, bool nvml_answered,
+                             bool locks_held) {
   SharingRecord r;
   if (nvml_answered) r.checked.push_back("nvml");
   if (locks_held) r.checked.push_back("locks");
@@ -63,7 +67,8 @@ std::string exclusive_refusal(const SharingLook& before) {
   const std::string gpu = colon == std::string::npos ? note : note.substr(0, colon);
   const std::string what = colon == std::string::npos ? "" : note.substr(colon + 2);
   std::string line = "--exclusive: GPU " + gpu + " is in use: " + what;
-  if (before.notes.size() > 1) line += " (and " + std::to_string(before.notes.size() - 1) + " more)";
+  if (before.notes.size() > 1)
+    line += " (and " + std::to_string(before.notes.size() - 1) + " more)";
   return line;
 }
 
@@ -75,7 +80,10 @@ std::string sharing_warning(const SharingRecord& r) {
 }
 
 void to_json(nlohmann::json& j, const GpuProcess& p) {
-  j = {{"pid", p.pid}, {"kind", p.kind}, {"name", p.name}, {"used_bytes", optional_json(p.used_bytes)}};
+  j = {{"pid", p.pid},
+       {"kind", p.kind},
+       {"name", p.name},
+       {"used_bytes", optional_json(p.used_bytes)}};
 }
 
 void from_json(const nlohmann::json& j, GpuProcess& p) {
@@ -86,8 +94,11 @@ void from_json(const nlohmann::json& j, GpuProcess& p) {
 }
 
 void to_json(nlohmann::json& j, const GpuActivity& g) {
-  j = {{"pci_bus_id", g.pci_bus_id},   {"nvml", g.nvml}, {"processes", g.processes},
-       {"utilization_percent", optional_json(g.utilization_percent)}, {"p2pcheck_runs", g.p2pcheck_runs}};
+  j = {{"pci_bus_id", g.pci_bus_id},
+       {"nvml", g.nvml},
+       {"processes", g.processes},
+       {"utilization_percent", optional_json(g.utilization_percent)},
+       {"p2pcheck_runs", g.p2pcheck_runs}};
 }
 
 void from_json(const nlohmann::json& j, GpuActivity& g) {
@@ -99,7 +110,10 @@ void from_json(const nlohmann::json& j, GpuActivity& g) {
 }
 
 void to_json(nlohmann::json& j, const SharingRecord& r) {
-  j = {{"shared", r.shared}, {"checked", r.checked}, {"notes", r.notes}, {"other_pids", r.other_pids}};
+  j = {{"shared", r.shared},
+       {"checked", r.checked},
+       {"notes", r.notes},
+       {"other_pids", r.other_pids}};
 }
 
 void from_json(const nlohmann::json& j, SharingRecord& r) {

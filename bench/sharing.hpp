@@ -5,8 +5,8 @@
 // documents the record.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -43,7 +43,8 @@ struct SharingLook {
 
 // `when`: "before" or "after" measuring. Utilisation is judged only before: after, the load
 // is our own. `own`: this process and the processes it started (rank processes).
-SharingLook look_for_sharing(const std::vector<GpuActivity>& gpus, const std::set<long>& own, const std::string& when);
+SharingLook look_for_sharing(const std::vector<GpuActivity>& gpus, const std::set<long>& own,
+                             const std::string& when);
 
 // In the results document, key "gpu_sharing"; null in documents of versions that did not look.
 struct SharingRecord {
@@ -54,7 +55,8 @@ struct SharingRecord {
 };
 
 // The record of a run from its looks (before, after).
-SharingRecord sharing_record(const std::vector<SharingLook>& looks, bool nvml_answered, bool locks_held);
+SharingRecord sharing_record(const std::vector<SharingLook>& looks, bool nvml_answered,
+                             bool locks_held);
 
 // The one line `--exclusive` refuses with ("GPU 0000:41:00.0 is in use by pid 4242
 // (python3, compute)"), built from the first note of the look before measuring.

@@ -1,10 +1,10 @@
 #include "bench/stats.hpp"
 
-#include "common/median.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+
+#include "common/median.hpp"
 
 namespace p2p::bench {
 

@@ -6,7 +6,8 @@
 
 namespace p2p::bench {
 
-std::optional<std::uint64_t> smallest_size_reaching(const std::vector<SweepPoint>& points, double fraction) {
+std::optional<std::uint64_t> smallest_size_reaching(const std::vector<SweepPoint>& points,
+                                                    double fraction) {
   if (points.empty()) return std::nullopt;
   double peak = 0;
   for (const auto& p : points) peak = std::max(peak, p.gbps);
@@ -34,8 +35,9 @@ std::vector<SweepSummary> summarize_sweeps(const std::vector<BandwidthResult>& r
     if (ps.size() < 2) continue;
     SweepSummary s;
     std::tie(s.case_name, s.src, s.dst, s.part) = k;
-    const auto peak = std::max_element(
-        ps.begin(), ps.end(), [](const SweepPoint& a, const SweepPoint& b) { return a.gbps < b.gbps; });
+    const auto peak =
+        std::max_element(ps.begin(), ps.end(),
+                         [](const SweepPoint& a, const SweepPoint& b) { return a.gbps < b.gbps; });
     s.peak_gbps = peak->gbps;
     s.peak_bytes = peak->bytes;
     s.bytes_at_90pct = smallest_size_reaching(ps, 0.9);

@@ -16,7 +16,8 @@ struct SweepPoint {
 };
 
 // Smallest size whose figure reaches `fraction` of the highest figure; nullopt when empty.
-std::optional<std::uint64_t> smallest_size_reaching(const std::vector<SweepPoint>& points, double fraction);
+std::optional<std::uint64_t> smallest_size_reaching(const std::vector<SweepPoint>& points,
+                                                    double fraction);
 
 // One summary per (case, src, dst, part) that has medians at two or more sizes, in the order
 // the records first appear. Records that are not "ok" are left out.

@@ -11,7 +11,8 @@ namespace p2p::bench {
 namespace {
 
 std::string pair_kind(const BenchContext& ctx, int a, int b) {
-  if (ctx.device(a) != nullptr && ctx.device(b) != nullptr && ctx.placement.same_device(a, b)) return "same device";
+  if (ctx.device(a) != nullptr && ctx.device(b) != nullptr && ctx.placement.same_device(a, b))
+    return "same device";
   const topo::Gpu* ga = ctx.topology_gpu(a);
   const topo::Gpu* gb = ctx.topology_gpu(b);
   if (ga == nullptr || gb == nullptr) return "unknown";
@@ -36,15 +37,19 @@ bool through_host(const std::vector<Lane>& lanes) {
 using PhysicalLane = std::tuple<int, int, int, Method>;  // src, dst (-1: host), issuer, method
 
 std::vector<PhysicalLane> physical_lanes(const BenchContext& ctx, const std::vector<Lane>& lanes) {
-  const auto device = [&](const Endpoint& e) { return e.is_gpu() ? ctx.placement.device(e.gpu) : -1; };
+  const auto device = [&](const Endpoint& e) {
+    return e.is_gpu() ? ctx.placement.device(e.gpu) : -1;
+  };
   std::vector<PhysicalLane> out;
-  for (const Lane& l : lanes) out.emplace_back(device(l.src), device(l.dst), ctx.placement.device(l.issuer), l.method);
+  for (const Lane& l : lanes)
+    out.emplace_back(device(l.src), device(l.dst), ctx.placement.device(l.issuer), l.method);
   return out;
 }
 
 }  // namespace
 
-std::vector<bool> routes_to_measure(const BenchContext& ctx, const std::vector<std::vector<Lane>>& lanes, bool full) {
+std::vector<bool> routes_to_measure(const BenchContext& ctx,
+                                    const std::vector<std::vector<Lane>>& lanes, bool full) {
   std::vector<bool> out(lanes.size(), true);
   if (full || !ctx.placement.logical()) return out;
   std::set<std::vector<PhysicalLane>> measured;
@@ -55,7 +60,9 @@ std::vector<bool> routes_to_measure(const BenchContext& ctx, const std::vector<s
 }
 
 std::string repeated_host_routes_note(const BenchContext& ctx, bool full) {
-  if (full || !ctx.placement.logical() || ctx.placement.devices().size() >= ctx.placement.device_of.size()) return "";
+  if (full || !ctx.placement.logical() ||
+      ctx.placement.devices().size() >= ctx.placement.device_of.size())
+    return "";
   return "logical GPUs of one device share its host link: routes through host memory are measured from the "
          "first logical GPU of each device only (--full measures each)";
 }
@@ -69,20 +76,18 @@ std::string route_kind(const BenchContext& ctx, const Route& route) {
     case RouteShape::kGpuToHost:
     case RouteShape::kHostGpuBoth:
     case RouteShape::kGpu:
-    case RouteShape::kGpuLoadsHost:
-      return numa_kind(ctx, route.members.at(0));
-    case RouteShape::kRing:
-      return "ring";
-    case RouteShape::kAllToOne:
-      return "all to one";
-    case RouteShape::kOneToAll:
-      return "one to all";
+    case RouteShape::kGpuLoadsHost: return numa_kind(ctx, route.members.at(0));
+    case RouteShape::kRing: return "ring";
+    case RouteShape::kAllToOne: return "all to one";
+    case RouteShape::kOneToAll: return "one to all";
   }
   return "unknown";
 }
 
-std::vector<std::vector<std::uint64_t>> plan_route_sizes(const BenchContext& ctx, const std::vector<Route>& routes,
-                                                         const std::vector<std::uint64_t>& sizes, bool full) {
+std::vector<std::vector<std::uint64_t>> plan_route_sizes(const BenchContext& ctx,
+                                                         const std::vector<Route>& routes,
+                                                         const std::vector<std::uint64_t>& sizes,
+                                                         bool full) {
   std::vector<std::vector<std::uint64_t>> out;
   if (sizes.empty()) return std::vector<std::vector<std::uint64_t>>(routes.size());
   const std::uint64_t largest = *std::max_element(sizes.begin(), sizes.end());

@@ -23,8 +23,10 @@ std::string route_kind(const BenchContext& ctx, const Route& route);
 
 // The sizes of each of `routes` (one case's routes, in order): `sizes` for the first route of
 // each kind (or every route when `full`), the largest of `sizes` for the others.
-std::vector<std::vector<std::uint64_t>> plan_route_sizes(const BenchContext& ctx, const std::vector<Route>& routes,
-                                                         const std::vector<std::uint64_t>& sizes, bool full);
+std::vector<std::vector<std::uint64_t>> plan_route_sizes(const BenchContext& ctx,
+                                                         const std::vector<Route>& routes,
+                                                         const std::vector<std::uint64_t>& sizes,
+                                                         bool full);
 
 // Which of `routes` (one case's routes, with the lanes of each) to measure. Logical GPUs of one
 // device share its link to the host, so a route through host memory (to or from the host, a GPU
@@ -32,7 +34,8 @@ std::vector<std::vector<std::uint64_t>> plan_route_sizes(const BenchContext& ctx
 // device is the same link measured again: such a route is measured for the first of them only,
 // unless `full`. Every route between GPUs' own memories is measured, and every route of a run
 // without logical GPUs (no two GPUs there share a device).
-std::vector<bool> routes_to_measure(const BenchContext& ctx, const std::vector<std::vector<Lane>>& lanes, bool full);
+std::vector<bool> routes_to_measure(const BenchContext& ctx,
+                                    const std::vector<std::vector<Lane>>& lanes, bool full);
 
 // "host routes of logical GPUs on one device are measured once per device, ..." for a run of
 // logical GPUs where `routes_to_measure` leaves some out; "" otherwise.

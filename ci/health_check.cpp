@@ -46,17 +46,20 @@ HealthStep doctor_step(const HealthCheckOptions& o, const std::string& host, Jso
   const auto verdict = doctor::conclude(facts, findings);
   const nlohmann::json report_json = doctor::render_json(facts, findings, verdict);
   if (lines) {
-    for (const auto& l : report::doctor_lines(report_json, host, utc_now_iso8601())) lines->write(l);
+    for (const auto& l : report::doctor_lines(report_json, host, utc_now_iso8601()))
+      lines->write(l);
   }
   suites.push_back(report::doctor_suite(report_json, host, "doctor"));
   report::add_doctor_metrics(prom, report_json, host, "doctor");
-  return HealthStep{"doctor", doctor::exit_code_of(findings), doctor_step_line(verdict.headline, findings)};
+  return HealthStep{"doctor", doctor::exit_code_of(findings),
+                    doctor_step_line(verdict.headline, findings)};
 }
 
 HealthStep gate_step([[maybe_unused]] const HealthCheckOptions& o, const topo::TopologySnapshot& t,
                      const std::optional<topo::TopologySnapshot>& expected,
-                     const std::optional<topo::GatePolicy>& policy, const std::string& host, JsonLines* lines,
-                     std::vector<report::CheckSuite>& suites, report::Exposition& prom) {
+                     const std::optional<topo::GatePolicy>& policy, const std::string& host,
+                     JsonLines* lines, std::vector<report::CheckSuite>& suites,
+                     report::Exposition& prom) {
   topo::PeerAccessCheck peer_access;
 #if P2P_WITH_BENCH
   if (o.input.empty()) peer_access = bench::cuda_peer_access_check();
@@ -74,9 +77,11 @@ HealthStep gate_step([[maybe_unused]] const HealthCheckOptions& o, const topo::T
 
 int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
   if (!o.quick)
-    throw InputError("check: give --quick (doctor, topology and gate; the measuring chain is scripts/p2pcheck-all.sh)");
+    throw InputError(
+        "check: give --quick (doctor, topology and gate; the measuring chain is scripts/p2pcheck-all.sh)");
   if (o.jsonl == "-")
-    throw InputError("check: --jsonl - would mix with the check's own lines on stdout: give --jsonl a file");
+    throw InputError(
+        "check: --jsonl - would mix with the check's own lines on stdout: give --jsonl a file");
   // Every file first: bad input fails alone, before any probe runs.
   std::optional<topo::GatePolicy> policy;
   if (!o.policy.empty()) policy = topo::read_policy_file(o.policy);
@@ -89,7 +94,9 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
   const std::unique_ptr<JsonLines> lines = session::open_jsonl(o.jsonl);
   const std::string host = session::this_hostname();
   const std::string started = utc_now_iso8601();
-  if (lines) lines->write(report::jsonl_line("run_start", "check", host, started, {{"tool_version", P2P_VERSION}}));
+  if (lines)
+    lines->write(
+        report::jsonl_line("run_start", "check", host, started, {{"tool_version", P2P_VERSION}}));
 
   std::vector<report::CheckSuite> suites;
   report::Exposition prom;
@@ -105,24 +112,27 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
     steps.push_back(HealthStep{"topo", kExitFailed, std::string("topology: no GPU: ") + e.what()});
   }
   if (t) {
-    steps.push_back(HealthStep{
-        "topo", kExitOk,
-        "topology: " + std::to_string(t->gpus.size()) + " GPU(s), " + topo::describe_environment(t->environment)});
+    steps.push_back(HealthStep{"topo", kExitOk,
+                               "topology: " + std::to_string(t->gpus.size()) + " GPU(s), " +
+                                   topo::describe_environment(t->environment)});
     steps.push_back(gate_step(o, *t, expected, policy, host, lines.get(), suites, prom));
   }
 
   const int code = worst_exit_code(steps);
   if (!o.brief) {
-    for (const auto& s : steps) out << (s.exit_code == kExitOk ? "ok    " : "FAIL  ") << s.line << "\n";
+    for (const auto& s : steps)
+      out << (s.exit_code == kExitOk ? "ok    " : "FAIL  ") << s.line << "\n";
   }
   out << verdict_line(steps, host) << "\n" << std::flush;
 
   if (lines) {
-    lines->write(report::jsonl_line("run_end", "check", host, utc_now_iso8601(), {{"exit_code", code}}));
+    lines->write(
+        report::jsonl_line("run_end", "check", host, utc_now_iso8601(), {{"exit_code", code}}));
   }
   session::write_junit(o.junit, suites);
   if (!o.prom.empty()) {
-    if (const auto ts = report::unix_seconds_of(started)) report::add_last_run(prom, host, "check", *ts);
+    if (const auto ts = report::unix_seconds_of(started))
+      report::add_last_run(prom, host, "check", *ts);
     write_text_file_atomically(o.prom, prom.render());
   }
   return code;

@@ -6,7 +6,8 @@
 
 namespace p2p::ci {
 
-std::string doctor_step_line(const std::string& headline, const std::vector<doctor::Finding>& findings) {
+std::string doctor_step_line(const std::string& headline,
+                             const std::vector<doctor::Finding>& findings) {
   std::string line = "doctor: " + headline;
   int failed = 0;
   std::string first;
@@ -22,7 +23,8 @@ std::string gate_step_line(const topo::GateDecision& d) {
   std::string line = d.passed ? "gate: pass" : "gate: BLOCKED";
   for (const auto& r : d.reasons) {
     if (r.verdict == "block") {
-      line += " (" + std::to_string(d.blocking()) + " blocking, first " + r.rule + ": " + r.message + ")";
+      line += " (" + std::to_string(d.blocking()) + " blocking, first " + r.rule + ": " +
+              r.message + ")";
       break;
     }
   }
@@ -36,8 +38,8 @@ int worst_exit_code(const std::vector<HealthStep>& steps) {
 }
 
 std::string verdict_line(const std::vector<HealthStep>& steps, const std::string& host) {
-  std::string verdict =
-      std::string("p2pcheck check: ") + (worst_exit_code(steps) == kExitOk ? "OK" : "FAIL") + " on " + host;
+  std::string verdict = std::string("p2pcheck check: ") +
+                        (worst_exit_code(steps) == kExitOk ? "OK" : "FAIL") + " on " + host;
   for (const auto& s : steps) {
     if (s.exit_code != kExitOk) verdict += "; " + s.line;
   }

@@ -18,7 +18,8 @@ struct HealthStep {
 };
 
 // "doctor: <headline>", plus " (N failed, first <id>: <summary>)" when a check failed.
-std::string doctor_step_line(const std::string& headline, const std::vector<doctor::Finding>& findings);
+std::string doctor_step_line(const std::string& headline,
+                             const std::vector<doctor::Finding>& findings);
 
 // "gate: pass", or "gate: BLOCKED (N blocking, first <rule>: <message>)".
 std::string gate_step_line(const topo::GateDecision& d);

@@ -29,22 +29,27 @@ int print_case_list() {
 Command add_bench_command(CLI::App& root) {
   auto o = std::make_shared<session::BenchRequest>();
   CLI::App* app = root.add_subcommand(
-      "bench", "Measure bandwidth and latency of every GPU pair and host link, verifying every transfer");
+      "bench",
+      "Measure bandwidth and latency of every GPU pair and host link, verifying every transfer");
   app->add_flag("--list", o->list, "List the benchmark cases, one line each, and exit");
   app->add_option("--gpus", o->gpus, "CUDA ordinals to measure, e.g. 0,1 (default: all)");
-  app->add_option("--logical-gpus", o->logical_gpus,
-                  "Place N logical GPUs round-robin on the selected devices and measure every pair of them: "
-                  "the per-pair paths of an N-GPU host run here, but the figures measure the tool, not the links")
+  app->add_option(
+         "--logical-gpus", o->logical_gpus,
+         "Place N logical GPUs round-robin on the selected devices and measure every pair of them: "
+         "the per-pair paths of an N-GPU host run here, but the figures measure the tool, not the links")
       ->check(CLI::Range(1, 64));
-  app->add_option("--sizes", o->sizes,
-                  "Copy sizes, e.g. 64M,1G, measured for every route (default: 4K, 16K, ... 256M and 512M, swept "
-                  "for one route per kind of path; every other route at 512M)");
-  app->add_flag("--full", o->full, "Sweep every size for every route (thousands of figures on 8 GPUs)");
+  app->add_option(
+      "--sizes", o->sizes,
+      "Copy sizes, e.g. 64M,1G, measured for every route (default: 4K, 16K, ... 256M and 512M, swept "
+      "for one route per kind of path; every other route at 512M)");
+  app->add_flag("--full", o->full,
+                "Sweep every size for every route (thousands of figures on 8 GPUs)");
   app->add_option("--samples", o->samples, "Timed samples per figure; the median is reported")
       ->check(CLI::Range(1, 1000));
   app->add_option("--warmup", o->warmup_samples, "Untimed (but verified) samples before timing")
       ->check(CLI::Range(0, 100));
-  app->add_option("--copies", o->copies, "Copies per timed sample (default: about 2 GiB per sample, 4 to 64)")
+  app->add_option("--copies", o->copies,
+                  "Copies per timed sample (default: about 2 GiB per sample, 4 to 64)")
       ->check(CLI::Range(0, 64));
   app->add_option("--json", o->json_path, "Write the results document to FILE (atomically)");
   add_junit_option(app, o->junit);
@@ -52,9 +57,11 @@ Command add_bench_command(CLI::App& root) {
   add_gate_options(app, o->gate);
   add_init_timeout_option(app, o->init_timeout_s);
   add_exclusive_option(app, o->exclusive);
-  app->add_flag("--no-affinity", o->no_affinity, "Do not pin the host thread to the GPU's local CPUs");
-  app->add_option("--host-memory", o->host_memory,
-                  "Host buffers: pinned (cudaHostAlloc) or hugepages (2 MiB pages, cudaHostRegister)")
+  app->add_flag("--no-affinity", o->no_affinity,
+                "Do not pin the host thread to the GPU's local CPUs");
+  app->add_option(
+         "--host-memory", o->host_memory,
+         "Host buffers: pinned (cudaHostAlloc) or hugepages (2 MiB pages, cudaHostRegister)")
       ->check(CLI::IsMember({"pinned", "hugepages"}));
   // --benchmark_* flags go to Google Benchmark unchanged.
   app->allow_extras();

@@ -4,17 +4,16 @@
 #include <memory>
 #include <string>
 
-#include "common/error.hpp"
-#include "cli/validators.hpp"
-#include "cli/machine_outputs.hpp"
-#include "common/json_text.hpp"
-#include "report/check_cases.hpp"
-#include "common/exit_codes.hpp"
-
 #include "bench/sizes.hpp"
-#include "nccl/report.hpp"
+#include "cli/machine_outputs.hpp"
+#include "cli/validators.hpp"
+#include "common/error.hpp"
+#include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
+#include "common/json_text.hpp"
 #include "common/json_util.hpp"
+#include "nccl/report.hpp"
+#include "report/check_cases.hpp"
 #include "report/compare.hpp"
 
 namespace p2p::cli {
@@ -65,7 +64,8 @@ int run_compare(const CompareCommandOptions& o) {
   const auto run = bench::bench_document_from_json(read_json_file(o.run), o.run);
   // A malformed NCCL section is named by its file, as any other problem of a document.
   for (const auto* d : {&baseline, &run}) {
-    if (!d->nccl.is_null()) nccl::nccl_report_from_document(*d, d == &baseline ? o.baseline : o.run);
+    if (!d->nccl.is_null())
+      nccl::nccl_report_from_document(*d, d == &baseline ? o.baseline : o.run);
   }
   const report::Comparison c = report::compare_runs(baseline, run, options);
   if (o.format == "json") {
@@ -75,7 +75,9 @@ int run_compare(const CompareCommandOptions& o) {
               << report::format_comparison(c, o.baseline, o.run, options);
   }
   std::cout << std::flush;
-  write_junit(o.junit, {report::compare_suite(c, run.hostname.empty() ? this_hostname() : run.hostname, run.started_utc)});
+  write_junit(o.junit,
+              {report::compare_suite(c, run.hostname.empty() ? this_hostname() : run.hostname,
+                                     run.started_utc)});
   return c.regressions() > 0 ? kExitFailed : kExitOk;
 }
 
@@ -84,15 +86,19 @@ int run_compare(const CompareCommandOptions& o) {
 Command add_compare_command(CLI::App& root) {
   auto o = std::make_shared<CompareCommandOptions>();
   CLI::App* app = root.add_subcommand(
-      "compare", "Compare a bench or nccl run with a baseline run: exit 0 nothing regressed, 1 a figure regressed or was lost");
-  app->add_option("baseline", o->baseline,
-                  "Baseline results (p2pcheck bench --json, nccl --json, or import --json of peer tools' outputs)")
+      "compare",
+      "Compare a bench or nccl run with a baseline run: exit 0 nothing regressed, 1 a figure regressed or was lost");
+  app->add_option(
+         "baseline", o->baseline,
+         "Baseline results (p2pcheck bench --json, nccl --json, or import --json of peer tools' outputs)")
       ->required();
   app->add_option("run", o->run, "Results to judge against it")->required();
-  app->add_option("--tolerance-pct", o->tolerance_pct, "Moves smaller than this, either way, are noise (default 5)")
+  app->add_option("--tolerance-pct", o->tolerance_pct,
+                  "Moves smaller than this, either way, are noise (default 5)")
       ->check(finite_number())
       ->check(CLI::Range(0.0, 100.0));
-  app->add_option("--min-bytes", o->min_bytes, "Judge bandwidth only at this copy size and above (default 64M)");
+  app->add_option("--min-bytes", o->min_bytes,
+                  "Judge bandwidth only at this copy size and above (default 64M)");
   app->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   app->add_flag("--allow-logical", o->allow_logical,
                 "compare a run on logical GPUs (bench --logical-gpus) with one on physical GPUs");

@@ -24,8 +24,9 @@ struct ExportOptions {
 
 int run_export(const ExportOptions& o) {
   const bool override_host = !o.hostname.empty();
-  const report::ExportInput in = report::read_export_input(read_json_file(o.document), o.document,
-                                                           override_host ? o.hostname : this_hostname(), override_host);
+  const report::ExportInput in =
+      report::read_export_input(read_json_file(o.document), o.document,
+                                override_host ? o.hostname : this_hostname(), override_host);
   if (o.out != "-" && same_file(o.out, o.document)) {
     throw InputError(o.out + ": is the document being read; refusing to overwrite it");
   }
@@ -44,16 +45,22 @@ int run_export(const ExportOptions& o) {
 Command add_export_command(CLI::App& root) {
   auto o = std::make_shared<ExportOptions>();
   CLI::App* app = root.add_subcommand(
-      "export", "Turn a results document, gate decision or doctor report into JUnit XML or a Prometheus textfile");
+      "export",
+      "Turn a results document, gate decision or doctor report into JUnit XML or a Prometheus textfile");
   app->add_option("document", o->document,
                   "bench/nccl --json results, gate --format json or doctor --format json output")
       ->required();
-  app->add_option("--to", o->to, "junit or prometheus")->required()->check(CLI::IsMember({"junit", "prometheus"}));
-  app->add_option("--out", o->out, "File to write, atomically (a .prom file for node_exporter); - for stdout (default)")
+  app->add_option("--to", o->to, "junit or prometheus")
+      ->required()
+      ->check(CLI::IsMember({"junit", "prometheus"}));
+  app->add_option(
+         "--out", o->out,
+         "File to write, atomically (a .prom file for node_exporter); - for stdout (default)")
       ->type_name("FILE");
-  app->add_option("--hostname", o->hostname,
-                  "Host name the output is filed under (default: the document's own; for gate and doctor output, "
-                  "this host's)");
+  app->add_option(
+      "--hostname", o->hostname,
+      "Host name the output is filed under (default: the document's own; for gate and doctor output, "
+      "this host's)");
   return Command{app, [o] { return run_export(*o); }};
 }
 

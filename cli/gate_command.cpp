@@ -4,14 +4,14 @@
 #include <memory>
 #include <optional>
 
+#include "cli/machine_outputs.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
-#include "session/live_topology.hpp"
-#include "cli/machine_outputs.hpp"
 #include "common/json_text.hpp"
 #include "common/utc_time.hpp"
 #include "report/check_cases.hpp"
 #include "report/run_lines.hpp"
+#include "session/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
 #include "topology/topo_text.hpp"
@@ -24,9 +24,11 @@ namespace p2p::cli {
 
 int run_gate_command(const GateOptions& opts) {
   if (opts.expect.empty() && opts.policy.empty())
-    throw InputError("gate: nothing to check: give --expect FILE (golden topology) and/or --policy FILE");
+    throw InputError(
+        "gate: nothing to check: give --expect FILE (golden topology) and/or --policy FILE");
   if (opts.jsonl == "-" && opts.format == "json")
-    throw InputError("--jsonl - and --format json both write to standard output: give --jsonl a file");
+    throw InputError(
+        "--jsonl - and --format json both write to standard output: give --jsonl a file");
   const std::unique_ptr<JsonLines> lines = open_jsonl(opts.jsonl);
   // Read every file before discovering anything, so bad input fails fast and alone.
   std::optional<topo::GatePolicy> policy;
@@ -37,8 +39,10 @@ int run_gate_command(const GateOptions& opts) {
     expected->source = opts.expect;  // the decision names the file the user gave as golden
   }
   if (!opts.p2p.empty() && opts.input.empty())
-    throw InputError("gate: --p2p describes a captured topology: give it with --input (this host is checked live)");
-  topo::TopologySnapshot t = opts.input.empty() ? session::live_topology() : topo::load_topology(opts.input);
+    throw InputError(
+        "gate: --p2p describes a captured topology: give it with --input (this host is checked live)");
+  topo::TopologySnapshot t =
+      opts.input.empty() ? session::live_topology() : topo::load_topology(opts.input);
   if (!opts.p2p.empty()) topo::apply_p2p_status_file(t, opts.p2p);
   const std::string input = opts.input.empty() ? "this host" : opts.input;
 
@@ -58,7 +62,8 @@ int run_gate_command(const GateOptions& opts) {
     std::cout << json_text(j) << "\n";
   } else {
     text << "Topology: " << input << " (" << t.gpus.size() << " GPUs)\n"
-              << topo::format_gate_text(d) << "Environment: " << topo::describe_environment(t.environment) << "\n";
+         << topo::format_gate_text(d)
+         << "Environment: " << topo::describe_environment(t.environment) << "\n";
   }
   std::cout << std::flush;
   if (lines) {
@@ -70,15 +75,18 @@ int run_gate_command(const GateOptions& opts) {
 
 Command add_gate_command(CLI::App& root) {
   auto opts = std::make_shared<GateOptions>();
-  CLI::App* app =
-      root.add_subcommand("gate", "Decide whether this host may run benchmarks. Exit 0 pass, 1 blocked, 2 bad input");
-  app->add_option("--input", opts->input,
-                  "Topology to judge (hwloc XML, snapshot JSON or nvidia-smi topo -m capture) instead of this host");
-  app->add_option("--p2p", opts->p2p,
-                  "nvidia-smi topo -p2p capture of the --input host: answers require_p2p pair by pair");
-  app->add_option("--expect", opts->expect,
-                  "Golden topology (hwloc XML, snapshot or nvidia-smi topo -m capture): block unless GPU count and "
-                  "every pair's class are equal");
+  CLI::App* app = root.add_subcommand(
+      "gate", "Decide whether this host may run benchmarks. Exit 0 pass, 1 blocked, 2 bad input");
+  app->add_option(
+      "--input", opts->input,
+      "Topology to judge (hwloc XML, snapshot JSON or nvidia-smi topo -m capture) instead of this host");
+  app->add_option(
+      "--p2p", opts->p2p,
+      "nvidia-smi topo -p2p capture of the --input host: answers require_p2p pair by pair");
+  app->add_option(
+      "--expect", opts->expect,
+      "Golden topology (hwloc XML, snapshot or nvidia-smi topo -m capture): block unless GPU count and "
+      "every pair's class are equal");
   app->add_option("--policy", opts->policy,
                   "Policy JSON: min_gpus, max_path, forbid, min_link {gen, width}, require_p2p");
   app->add_option("--format", opts->format, "text or json (the decision, as bench records it)")

@@ -26,7 +26,8 @@ struct ImportCommandOptions {
 
 int run_import(const ImportCommandOptions& o) {
   import::ImportOptions options;
-  if (!o.buffer_size.empty()) options.nvbandwidth_buffer_bytes = bench::parse_size_bytes(o.buffer_size, "--buffer-size");
+  if (!o.buffer_size.empty())
+    options.nvbandwidth_buffer_bytes = bench::parse_size_bytes(o.buffer_size, "--buffer-size");
   options.p2p_sample_copy_bytes = o.num_elems * 4;
   options.collective = o.collective;
   const std::string started = utc_now_iso8601();
@@ -36,8 +37,9 @@ int run_import(const ImportCommandOptions& o) {
   const bench::BenchDocument doc = import::import_document(parts, options, started);
   if (!o.json.empty()) write_text_file_atomically(o.json, json_text(nlohmann::json(doc)) + "\n");
   for (const auto& p : parts) {
-    std::cout << p.file.file << ": " << p.file.tool << (p.file.version.empty() ? "" : " " + p.file.version) << " ("
-              << p.file.format << "), " << p.file.figures << " figures\n";
+    std::cout << p.file.file << ": " << p.file.tool
+              << (p.file.version.empty() ? "" : " " + p.file.version) << " (" << p.file.format
+              << "), " << p.file.figures << " figures\n";
     for (const auto& m : p.file.mappings) std::cout << "  " << m << "\n";
     for (const auto& n : p.file.notes) std::cout << "  note: " << n << "\n";
   }
@@ -56,12 +58,15 @@ Command add_import_command(CLI::App& root) {
       "p2pcheck results document for compare and report (format told by content). No GPU needed");
   app->add_option("FILE", o->files, "Peer tools' outputs")->required()->expected(1, -1);
   app->add_option("--json", o->json, "Write the results document to FILE (atomically)");
-  app->add_option("--buffer-size", o->buffer_size,
-                  "nvbandwidth's -b of the run (e.g. 512M; its output does not say; default: that version's default)");
-  app->add_option("--num-elems", o->num_elems, "p2pBandwidthLatencyTest's --numElems of the run (default 40000000)")
+  app->add_option(
+      "--buffer-size", o->buffer_size,
+      "nvbandwidth's -b of the run (e.g. 512M; its output does not say; default: that version's default)");
+  app->add_option("--num-elems", o->num_elems,
+                  "p2pBandwidthLatencyTest's --numElems of the run (default 40000000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
-  app->add_option("--collective", o->collective,
-                  "nccl-tests output older than 2.13 does not name its collective: all_reduce, all_gather, ...");
+  app->add_option(
+      "--collective", o->collective,
+      "nccl-tests output older than 2.13 does not name its collective: all_reduce, all_gather, ...");
   return Command{app, [o] { return run_import(*o); }};
 }
 

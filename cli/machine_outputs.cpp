@@ -3,16 +3,18 @@
 namespace p2p::cli {
 
 void add_junit_option(CLI::App* app, std::string& path) {
-  app->add_option("--junit", path,
-                  "Also write every check as a JUnit XML test case to FILE (atomically): failures carry the cause, "
-                  "skipped cases the reason")
+  app->add_option(
+         "--junit", path,
+         "Also write every check as a JUnit XML test case to FILE (atomically): failures carry the cause, "
+         "skipped cases the reason")
       ->type_name("FILE");
 }
 
 void add_jsonl_option(CLI::App* app, std::string& path) {
-  app->add_option("--jsonl", path,
-                  "Also write one JSON line per item to FILE as each finishes (- for stdout; text then goes to "
-                  "stderr): a killed run leaves every line written before")
+  app->add_option(
+         "--jsonl", path,
+         "Also write one JSON line per item to FILE as each finishes (- for stdout; text then goes to "
+         "stderr): a killed run leaves every line written before")
       ->type_name("FILE|-");
 }
 

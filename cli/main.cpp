@@ -43,8 +43,8 @@ int checked_stdout(int code) {
   const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
   if (!failed) return code;
   const int err = errno;
-  std::cerr << "p2pcheck: error: cannot write to standard output: " << (err ? std::strerror(err) : "write failed")
-            << "\n";
+  std::cerr << "p2pcheck: error: cannot write to standard output: "
+            << (err ? std::strerror(err) : "write failed") << "\n";
   return p2p::kExitRuntime;
 }
 

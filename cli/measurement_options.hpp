@@ -10,21 +10,26 @@
 namespace p2p::cli {
 
 inline void add_gate_options(CLI::App* app, session::MeasurementGateOptions& o) {
-  app->add_flag("--skip-gate", o.skip_gate, "Measure even if the gate blocks; recorded in the results");
-  app->add_option("--expect", o.expect, "Gate: golden topology (hwloc XML or snapshot) this host must match");
-  app->add_option("--policy", o.policy, "Gate: policy JSON (min_gpus, max_path, forbid, min_link, require_p2p)");
+  app->add_flag("--skip-gate", o.skip_gate,
+                "Measure even if the gate blocks; recorded in the results");
+  app->add_option("--expect", o.expect,
+                  "Gate: golden topology (hwloc XML or snapshot) this host must match");
+  app->add_option("--policy", o.policy,
+                  "Gate: policy JSON (min_gpus, max_path, forbid, min_link, require_p2p)");
 }
 
 inline void add_init_timeout_option(CLI::App* app, double& seconds) {
-  app->add_option("--init-timeout", seconds,
-                  "Seconds cuInit may take in the preflight child before the run stops as a hang (exit 5)")
+  app->add_option(
+         "--init-timeout", seconds,
+         "Seconds cuInit may take in the preflight child before the run stops as a hang (exit 5)")
       ->capture_default_str()
       ->check(CLI::Range(0.1, 3600.0));
 }
 
 inline void add_exclusive_option(CLI::App* app, bool& exclusive) {
-  app->add_flag("--exclusive", exclusive,
-                "Refuse to start (exit 6) when another process or p2pcheck run is using a GPU to be measured");
+  app->add_flag(
+      "--exclusive", exclusive,
+      "Refuse to start (exit 6) when another process or p2pcheck run is using a GPU to be measured");
 }
 
 }  // namespace p2p::cli

@@ -17,23 +17,30 @@ struct MergeCommandOptions {
 }  // namespace
 
 void add_fleet_output_options(CLI::App* app, cluster::FleetOutputOptions& o) {
-  app->add_option("--golden", o.golden,
-                  "Topology every host must match (snapshot or hwloc XML); default: the topology most hosts have")
+  app->add_option(
+         "--golden", o.golden,
+         "Topology every host must match (snapshot or hwloc XML); default: the topology most hosts have")
       ->type_name("FILE");
-  app->add_option("--json", o.json, "Write the cluster document (p2pcheck.cluster.run) to FILE (atomically; - for stdout)")
+  app->add_option(
+         "--json", o.json,
+         "Write the cluster document (p2pcheck.cluster.run) to FILE (atomically; - for stdout)")
       ->type_name("FILE|-");
   add_junit_option(app, o.junit);
-  app->add_option("--z-threshold", o.z_threshold,
-                  "Flag a host whose figure lies beyond this modified z-score from the fleet's median (default 3.5)")
+  app->add_option(
+         "--z-threshold", o.z_threshold,
+         "Flag a host whose figure lies beyond this modified z-score from the fleet's median (default 3.5)")
       ->check(CLI::Range(1.0, 100.0));
 }
 
 Command add_merge_command(CLI::App& root) {
   auto o = std::make_shared<MergeCommandOptions>();
   CLI::App* app = root.add_subcommand(
-      "merge", "Merge the JSON lines of many hosts (node --jsonl) into one fleet verdict: gate, odd topologies, "
-               "outliers. Exit 0 all pass, 1 a host fails or has no result, 2 bad input");
-  app->add_option("files", o->files, "One node --jsonl file per host")->required()->type_name("FILE...");
+      "merge",
+      "Merge the JSON lines of many hosts (node --jsonl) into one fleet verdict: gate, odd topologies, "
+      "outliers. Exit 0 all pass, 1 a host fails or has no result, 2 bad input");
+  app->add_option("files", o->files, "One node --jsonl file per host")
+      ->required()
+      ->type_name("FILE...");
   add_fleet_output_options(app, o->outputs);
   return Command{app, [o] { return cluster::merge_host_files(o->files, o->outputs); }};
 }

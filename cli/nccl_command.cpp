@@ -19,53 +19,75 @@ struct RankOptions {
 
 CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
   CLI::App* app = root.add_subcommand(
-      "nccl", "NCCL collectives (all_reduce, all_gather, reduce_scatter, broadcast, alltoall, send/recv ring and "
-              "per pair): verified, timed as nccl-tests does, with the transport NCCL used per pair");
-  app->add_option("--devices,--gpus", o.devices, "CUDA devices in rank order (default: all)")->delimiter(',');
-  app->add_option("--ranks", o.ranks,
-                  "number of ranks, placed round-robin on the devices: rank r on device r % D (default: one per "
-                  "device); more ranks than devices runs them as processes")
-      ->check(CLI::Range(1, 4096));
-  app->add_flag("--rank-processes", o.rank_processes,
-                "one process per rank (as with MPI) instead of one process driving every GPU; ranks that share a GPU "
-                "get their own NCCL_HOSTID, so NCCL connects them over its network transport");
-  add_nccl_mpi_options(app, o);
-  app->add_option("--collectives", o.collectives,
-                  "all_reduce,all_gather,reduce_scatter,broadcast,alltoall,sendrecv,sendrecv_pairs (default: all)")
+      "nccl",
+      "NCCL collectives (all_reduce, all_gather, reduce_scatter, broadcast, alltoall, send/recv ring and "
+      "per pair): verified, timed as nccl-tests does, with the transport NCCL used per pair");
+  app->add_option("--devices,--gpus", o.devices, "CUDA devices in rank order (default: all)")
       ->delimiter(',');
-  app->add_option("--dtypes", o.dtypes, "float32,bfloat16,float16")->capture_default_str()->delimiter(',');
-  app->add_option("--min-bytes,-b", o.min_bytes, "smallest message (8, 1K, 1M, 1G)")->capture_default_str();
+  app->add_option(
+         "--ranks", o.ranks,
+         "number of ranks, placed round-robin on the devices: rank r on device r % D (default: one per "
+         "device); more ranks than devices runs them as processes")
+      ->check(CLI::Range(1, 4096));
+  app->add_flag(
+      "--rank-processes", o.rank_processes,
+      "one process per rank (as with MPI) instead of one process driving every GPU; ranks that share a GPU "
+      "get their own NCCL_HOSTID, so NCCL connects them over its network transport");
+  add_nccl_mpi_options(app, o);
+  app->add_option(
+         "--collectives", o.collectives,
+         "all_reduce,all_gather,reduce_scatter,broadcast,alltoall,sendrecv,sendrecv_pairs (default: all)")
+      ->delimiter(',');
+  app->add_option("--dtypes", o.dtypes, "float32,bfloat16,float16")
+      ->capture_default_str()
+      ->delimiter(',');
+  app->add_option("--min-bytes,-b", o.min_bytes, "smallest message (8, 1K, 1M, 1G)")
+      ->capture_default_str();
   app->add_option("--max-bytes,-e", o.max_bytes, "largest message")->capture_default_str();
-  app->add_option("--step-factor,-f", o.step_factor, "size multiplier between steps (2 or 4)")->capture_default_str()
+  app->add_option("--step-factor,-f", o.step_factor, "size multiplier between steps (2 or 4)")
+      ->capture_default_str()
       ->check(CLI::Range(2u, 1024u));
-  app->add_option("--iters,-n", o.iters, "timed iterations per size (median reported)")->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  app->add_option("--warmup,-w", o.warmup, "untimed iterations per size")->capture_default_str()->check(CLI::Range(0, 100000));
-  app->add_option("--samples", o.samples,
-                  "timed groups of back-to-back operations per size; the median group is reported (--samples "
-                  "equal to --iters: median of single operations)")
+  app->add_option("--iters,-n", o.iters, "timed iterations per size (median reported)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
-  app->add_flag("--full", o.full, "the send/recv pair matrix at every size (default: at the largest only)");
-  app->add_flag("--graph", o.graph, "time CUDA graphs of --iters operations, launched --samples times (median)");
-  app->add_option("--timeout", o.timeout_s, "seconds before a collective counts as HANG and is aborted")->capture_default_str()
+  app->add_option("--warmup,-w", o.warmup, "untimed iterations per size")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100000));
+  app->add_option(
+         "--samples", o.samples,
+         "timed groups of back-to-back operations per size; the median group is reported (--samples "
+         "equal to --iters: median of single operations)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  app->add_flag("--full", o.full,
+                "the send/recv pair matrix at every size (default: at the largest only)");
+  app->add_flag("--graph", o.graph,
+                "time CUDA graphs of --iters operations, launched --samples times (median)");
+  app->add_option("--timeout", o.timeout_s,
+                  "seconds before a collective counts as HANG and is aborted")
+      ->capture_default_str()
       ->check(CLI::Range(0.001, 86400.0));
-  app->add_option("--min-busbw", o.min_busbw_gbps,
-                  "GB/s every series must reach (median over sizes at or above its saturation size); exit 1 if not")
+  app->add_option(
+         "--min-busbw", o.min_busbw_gbps,
+         "GB/s every series must reach (median over sizes at or above its saturation size); exit 1 if not")
       ->check(CLI::NonNegativeNumber);
-  app->add_option("--saturation-bytes", o.saturation_bytes, "judge --min-busbw from this size on (default: found)");
-  app->add_option("--buffers", o.buffers,
-                  "where the rank buffers come from: auto (ncclMemAlloc where NCCL has it, as nccl-tests; else "
-                  "cudaMalloc), ncclMemAlloc or cudaMalloc")
+  app->add_option("--saturation-bytes", o.saturation_bytes,
+                  "judge --min-busbw from this size on (default: found)");
+  app->add_option(
+         "--buffers", o.buffers,
+         "where the rank buffers come from: auto (ncclMemAlloc where NCCL has it, as nccl-tests; else "
+         "cudaMalloc), ncclMemAlloc or cudaMalloc")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "ncclMemAlloc", "cudaMalloc"}));
-  app->add_flag("--compare-p2p-off", o.compare_p2p_off, "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
+  app->add_flag("--compare-p2p-off", o.compare_p2p_off,
+                "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
   app->add_option("--json", o.json, "write the results to FILE (atomically)");
   add_junit_option(app, o.junit);
   add_jsonl_option(app, o.jsonl);
-  app->add_option("--nccl-log", o.nccl_log, "keep NCCL's INFO log in FILE (default: a temporary file)");
+  app->add_option("--nccl-log", o.nccl_log,
+                  "keep NCCL's INFO log in FILE (default: a temporary file)");
   app->add_flag("--p2p-off-child", o.p2p_off_child)->group("");  // internal, hidden from --help
-  app->add_option("--options", o.options_file)->group("");        // internal: the P2P-off child's sweep
+  app->add_option("--options", o.options_file)->group("");  // internal: the P2P-off child's sweep
   add_gate_options(app, o.gate);
   add_init_timeout_option(app, o.init_timeout_s);
   add_exclusive_option(app, o.exclusive);
@@ -86,7 +108,8 @@ Command add_nccl_command(CLI::App& root) {
                    if (transports.app->parsed()) return transports.run();
                    o->benchmark_args = app->remaining();
                    o->sweep_from_defaults = true;
-                   for (const char* name : {"--min-bytes", "--max-bytes", "--step-factor", "--iters", "--warmup", "--samples"}) {
+                   for (const char* name : {"--min-bytes", "--max-bytes", "--step-factor",
+                                            "--iters", "--warmup", "--samples"}) {
                      if (app->count(name) > 0) o->sweep_from_defaults = false;
                    }
                    return session::run_nccl_session(*o);
@@ -95,7 +118,8 @@ Command add_nccl_command(CLI::App& root) {
 
 Command add_nccl_rank_command(CLI::App& root) {
   auto o = std::make_shared<RankOptions>();
-  CLI::App* app = root.add_subcommand("nccl-rank", "one rank process of `p2pcheck nccl --rank-processes`");
+  CLI::App* app =
+      root.add_subcommand("nccl-rank", "one rank process of `p2pcheck nccl --rank-processes`");
   app->group("");  // internal: started by `p2pcheck nccl`, hidden from --help
   app->add_option("--options", o->options, "the run's options (JSON)")->required();
   app->add_option("--rank", o->rank, "this process's rank")->required();

@@ -9,8 +9,8 @@
 namespace p2p::cli {
 
 struct TopoOptions {
-  std::string input;        // hwloc XML, snapshot JSON or nvidia-smi topo -m capture; "" = this host
-  std::string p2p;          // nvidia-smi topo -p2p capture to add to the snapshot
+  std::string input;  // hwloc XML, snapshot JSON or nvidia-smi topo -m capture; "" = this host
+  std::string p2p;    // nvidia-smi topo -p2p capture to add to the snapshot
   std::string environment;  // EnvironmentFacts JSON recorded where the XML was captured
   std::string format = "text";
   std::string save;  // write the snapshot JSON here (atomically)

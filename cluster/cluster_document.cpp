@@ -25,8 +25,11 @@ nlohmann::json host_json(const HostVerdict& v) {
 nlohmann::json figure_json(const FigureSpread& s) {
   nlohmann::json outliers = nlohmann::json::array();
   for (const auto& d : s.outliers) {
-    outliers.push_back(
-        {{"host", d.host}, {"value", d.value}, {"z", d.z}, {"delta_pct", d.delta_pct}, {"worse", d.worse}});
+    outliers.push_back({{"host", d.host},
+                        {"value", d.value},
+                        {"z", d.z},
+                        {"delta_pct", d.delta_pct},
+                        {"worse", d.worse}});
   }
   const Figure& f = s.figure;
   return {{"kind", f.kind},
@@ -45,7 +48,8 @@ nlohmann::json figure_json(const FigureSpread& s) {
 
 }  // namespace
 
-nlohmann::json cluster_document(const ClusterRun& run, const OutlierOptions& rule, const DocumentInfo& info) {
+nlohmann::json cluster_document(const ClusterRun& run, const OutlierOptions& rule,
+                                const DocumentInfo& info) {
   nlohmann::json j;
   write_schema_header(j, ClusterRun::kSchema, ClusterRun::kVersion);
   j["written_by"] = info.written_by;
@@ -54,7 +58,9 @@ nlohmann::json cluster_document(const ClusterRun& run, const OutlierOptions& rul
   j["ranks"] = info.ranks;
   j["passed"] = run.passed;
   j["exit_code"] = run.exit_code();
-  j["gate"] = {{"passed", run.gate_passed}, {"topology_reference", run.topology_reference}, {"reasons", run.gate_reasons}};
+  j["gate"] = {{"passed", run.gate_passed},
+               {"topology_reference", run.topology_reference},
+               {"reasons", run.gate_reasons}};
   j["outlier_rule"] = {{"statistic", "modified_z"},
                        {"threshold", rule.z_threshold},
                        {"mad_floor_fraction", rule.mad_floor_fraction},

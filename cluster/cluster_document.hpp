@@ -17,6 +17,7 @@ struct DocumentInfo {
   int ranks = 0;  // MPI ranks of a `cluster` run; 0 for merge
 };
 
-nlohmann::json cluster_document(const ClusterRun& run, const OutlierOptions& rule, const DocumentInfo& info);
+nlohmann::json cluster_document(const ClusterRun& run, const OutlierOptions& rule,
+                                const DocumentInfo& info);
 
 }  // namespace p2p::cluster

@@ -29,11 +29,13 @@ report::CheckCase figure_case(const FigureSpread& s) {
   c.name = "fleet/" + s.figure.kind + "/" + s.key;
   c.classname = "p2pcheck.cluster." + s.figure.case_name;
   char median[64];
-  std::snprintf(median, sizeof median, "median %.4g %s over %zu hosts", s.median, s.figure.unit(), s.hosts);
+  std::snprintf(median, sizeof median, "median %.4g %s over %zu hosts", s.median, s.figure.unit(),
+                s.hosts);
   c.message = median;
   for (const auto& d : s.outliers) {
     char b[160];
-    std::snprintf(b, sizeof b, "; %s %.4g (%+.3g%%, z %.3g)", d.host.c_str(), d.value, d.delta_pct, d.z);
+    std::snprintf(b, sizeof b, "; %s %.4g (%+.3g%%, z %.3g)", d.host.c_str(), d.value, d.delta_pct,
+                  d.z);
     c.message += b;
     if (d.worse) c.outcome = report::CaseOutcome::kFail;
   }
@@ -49,8 +51,9 @@ report::CheckSuite cluster_suite(const ClusterRun& run, const std::string& times
   gate.name = "fleet/gate";
   gate.classname = "p2pcheck.cluster.gate";
   gate.outcome = run.gate_passed ? report::CaseOutcome::kPass : report::CaseOutcome::kFail;
-  gate.message = report::single_line(run.gate_passed ? "topology reference: " + run.topology_reference
-                                                     : join(run.gate_reasons, "; "));
+  gate.message =
+      report::single_line(run.gate_passed ? "topology reference: " + run.topology_reference
+                                          : join(run.gate_reasons, "; "));
   suite.cases.push_back(gate);
   for (const auto& v : run.hosts) suite.cases.push_back(host_case(v));
   for (const auto& s : run.figures) {

@@ -34,7 +34,8 @@ std::optional<std::string> stall_step_for(int rank) {
   if (env == nullptr) return std::nullopt;
   const std::string spec = env;
   const auto colon = spec.find(':');
-  if (colon == std::string::npos || spec.substr(0, colon) != std::to_string(rank)) return std::nullopt;
+  if (colon == std::string::npos || spec.substr(0, colon) != std::to_string(rank))
+    return std::nullopt;
   return spec.substr(colon + 1);
 }
 
@@ -45,8 +46,9 @@ std::optional<std::string> stall_step_for(int rank) {
 NodeInputs inputs_of_rank(const ClusterOptions& o, const mpi::Session& s, NodeOptions& node) {
   if (!o.fixture_hosts.empty()) {
     if (o.fixture_hosts.size() < static_cast<std::size_t>(s.size()))
-      throw InputError("cluster: " + std::to_string(o.fixture_hosts.size()) + " --fixture-host DIR(s) for " +
-                       std::to_string(s.size()) + " ranks: give one per rank");
+      throw InputError("cluster: " + std::to_string(o.fixture_hosts.size()) +
+                       " --fixture-host DIR(s) for " + std::to_string(s.size()) +
+                       " ranks: give one per rank");
     node.fixture_host = o.fixture_hosts[static_cast<std::size_t>(s.rank())];
   }
   return read_node_inputs(node);
@@ -67,17 +69,18 @@ std::vector<int> agree_on_leaders(mpi::Session& s, const std::string& my_host, b
     text = nlohmann::json(leaders).dump();
   }
   const auto told = s.broadcast(0, text, kExchange);
-  if (!told) throw std::runtime_error("cluster: rank 0 did not say which ranks run a chain within 60 s");
+  if (!told)
+    throw std::runtime_error("cluster: rank 0 did not say which ranks run a chain within 60 s");
   return nlohmann::json::parse(*told).get<std::vector<int>>();
 }
 
 // The chain of a host rank: lines to its own file as they happen, and to rank 0.
-void run_host_rank(const ClusterOptions& o, mpi::Session& s, const NodeOptions& node, const NodeInputs& in,
-                   std::vector<std::string>& own_lines) {
+void run_host_rank(const ClusterOptions& o, mpi::Session& s, const NodeOptions& node,
+                   const NodeInputs& in, std::vector<std::string>& own_lines) {
   std::filesystem::create_directories(o.lines_dir);
   const std::string host = node_hostname(in);
-  JsonLines file(o.lines_dir + "/" + (host.empty() ? std::string("host") : host) + "-rank" + std::to_string(s.rank()) +
-                 ".jsonl");
+  JsonLines file(o.lines_dir + "/" + (host.empty() ? std::string("host") : host) + "-rank" +
+                 std::to_string(s.rank()) + ".jsonl");
   NodeHooks hooks;
   hooks.rank = s.rank();
   hooks.emit = [&](const nlohmann::json& line) {
@@ -100,8 +103,9 @@ void run_host_rank(const ClusterOptions& o, mpi::Session& s, const NodeOptions& 
 
 // Rank 0: every host rank's lines as they arrive, until each has posted kDone or the deadline.
 std::vector<HostRun> gather_hosts(mpi::Session& s, const std::vector<int>& leaders,
-                                           const std::vector<std::string>& names, std::vector<std::string> own_lines,
-                                           Clock::time_point deadline, bool& all_done) {
+                                  const std::vector<std::string>& names,
+                                  std::vector<std::string> own_lines, Clock::time_point deadline,
+                                  bool& all_done) {
   std::vector<std::vector<std::string>> lines(leaders.size());
   std::vector<bool> done(leaders.size(), false);
   lines[0] = std::move(own_lines);
@@ -151,11 +155,12 @@ int run_cluster_under_mpi(const ClusterOptions& o) {
   std::vector<std::string> names;
   const std::vector<int> leaders = agree_on_leaders(s, node_hostname(in), o.rank_per_gpu, names);
   if (leaders.size() != static_cast<std::size_t>(s.size()))
-    throw std::runtime_error("cluster: rank 0 named leaders for " + std::to_string(leaders.size()) + " of " +
-                             std::to_string(s.size()) + " ranks");
+    throw std::runtime_error("cluster: rank 0 named leaders for " + std::to_string(leaders.size()) +
+                             " of " + std::to_string(s.size()) + " ranks");
 
   std::vector<std::string> own_lines;
-  if (leaders[static_cast<std::size_t>(s.rank())] == s.rank()) run_host_rank(o, s, node, in, own_lines);
+  if (leaders[static_cast<std::size_t>(s.rank())] == s.rank())
+    run_host_rank(o, s, node, in, own_lines);
   // How long the others wait for rank 0's word: its deadline, then time to merge and write.
   const Seconds until_told = Seconds(o.deadline_s) - (Clock::now() - started) + Seconds(600.0);
   if (s.rank() != 0) {
@@ -166,15 +171,18 @@ int run_cluster_under_mpi(const ClusterOptions& o) {
     return kExitOk;  // the fleet's verdict is rank 0's
   }
 
-  const auto deadline = started + std::chrono::duration_cast<Clock::duration>(Seconds(o.deadline_s));
+  const auto deadline =
+      started + std::chrono::duration_cast<Clock::duration>(Seconds(o.deadline_s));
   bool all_done = false;
-  const std::vector<HostRun> hosts = gather_hosts(s, leaders, names, std::move(own_lines), deadline, all_done);
+  const std::vector<HostRun> hosts =
+      gather_hosts(s, leaders, names, std::move(own_lines), deadline, all_done);
   const int code = report_fleet(hosts, merge, o.outputs, "cluster", s.size());
   s.broadcast(0, all_done ? "finalize" : "abandon", Seconds(10.0));
   if (!all_done) {
     // A stalled rank would hold MPI_Finalize forever: every output is written, and the
     // launcher ends the job when this process exits without it.
-    std::cerr << "p2pcheck cluster: a host rank did not finish by the deadline; leaving without MPI_Finalize\n";
+    std::cerr
+        << "p2pcheck cluster: a host rank did not finish by the deadline; leaving without MPI_Finalize\n";
     s.abandon();
   }
   return code;

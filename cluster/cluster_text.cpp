@@ -29,13 +29,15 @@ void host_table(std::ostream& out, const ClusterRun& run) {
   std::size_t width = 4;
   for (const auto& v : run.hosts) width = std::max(width, v.host.size());
   char line[512];
-  std::snprintf(line, sizeof line, "%-*s  %-9s  %5s  %7s  %-5s  %-8s  %s\n", static_cast<int>(width), "HOST", "STATUS",
-                "LOST", "FIGURES", "GATE", "TOPOLOGY", "LAST STEP");
+  std::snprintf(line, sizeof line, "%-*s  %-9s  %5s  %7s  %-5s  %-8s  %s\n",
+                static_cast<int>(width), "HOST", "STATUS", "LOST", "FIGURES", "GATE", "TOPOLOGY",
+                "LAST STEP");
   out << line;
   for (const auto& v : run.hosts) {
-    std::snprintf(line, sizeof line, "%-*s  %-9s  %5zu  %7zu  %-5s  %-8s  %s\n", static_cast<int>(width),
-                  v.host.c_str(), status_label(v).c_str(), v.figures_lost, v.figures_ok, gate_label(v).c_str(),
-                  v.topology.match.c_str(), v.last_step.c_str());
+    std::snprintf(line, sizeof line, "%-*s  %-9s  %5zu  %7zu  %-5s  %-8s  %s\n",
+                  static_cast<int>(width), v.host.c_str(), status_label(v).c_str(), v.figures_lost,
+                  v.figures_ok, gate_label(v).c_str(), v.topology.match.c_str(),
+                  v.last_step.c_str());
     out << line;
     if (v.status == "pass") continue;
     if (v.root_cause.empty()) {
@@ -51,13 +53,15 @@ void odd_topologies(std::ostream& out, const ClusterRun& run) {
   bool any = false;
   for (const auto& v : run.hosts) {
     if (v.topology.match != "differs") continue;
-    if (!any) out << "\nHosts whose pair classes differ from the " << run.topology_reference << ":\n";
+    if (!any)
+      out << "\nHosts whose pair classes differ from the " << run.topology_reference << ":\n";
     any = true;
     out << "  " << v.host << ": " << v.topology.differences.size() << " difference(s)\n";
     const std::size_t shown = std::min(v.topology.differences.size(), kDifferencesShown);
     for (std::size_t i = 0; i < shown; ++i) out << "    " << v.topology.differences[i] << "\n";
     if (shown < v.topology.differences.size())
-      out << "    ... and " << v.topology.differences.size() - shown << " more (--json has them all)\n";
+      out << "    ... and " << v.topology.differences.size() - shown
+          << " more (--json has them all)\n";
   }
 }
 
@@ -67,13 +71,15 @@ void outlier_table(std::ostream& out, const ClusterRun& run, const OutlierOption
     judged += s.judged ? 1 : 0;
     flagged += s.outliers.empty() ? 0 : 1;
   }
-  out << "\nFleet outliers (modified z-score beyond " << number(rule.z_threshold) << "): " << flagged << " of " << judged
-      << " figure(s) measured on at least " << rule.min_hosts << " hosts\n";
+  out << "\nFleet outliers (modified z-score beyond " << number(rule.z_threshold)
+      << "): " << flagged << " of " << judged << " figure(s) measured on at least "
+      << rule.min_hosts << " hosts\n";
   for (const auto& s : run.figures) {
     for (const auto& d : s.outliers) {
-      out << "  " << s.figure.kind << " " << s.key << ": " << d.host << " " << number(d.value) << " " << s.figure.unit()
-          << " vs median " << number(s.median) << " (" << (d.delta_pct >= 0 ? "+" : "") << number(d.delta_pct)
-          << "%, z " << number(d.z) << (d.worse ? ", worse" : ", better") << ")\n";
+      out << "  " << s.figure.kind << " " << s.key << ": " << d.host << " " << number(d.value)
+          << " " << s.figure.unit() << " vs median " << number(s.median) << " ("
+          << (d.delta_pct >= 0 ? "+" : "") << number(d.delta_pct) << "%, z " << number(d.z)
+          << (d.worse ? ", worse" : ", better") << ")\n";
     }
   }
 }
@@ -88,15 +94,15 @@ std::string format_cluster_text(const ClusterRun& run, const OutlierOptions& rul
     fail += v.status == "fail";
     missing += v.status == "no_result";
   }
-  out << "Cluster: " << run.hosts.size() << " host(s): " << pass << " pass, " << fail << " fail, " << missing
-      << " without a result\nTopology reference: " << run.topology_reference << "\n\n";
+  out << "Cluster: " << run.hosts.size() << " host(s): " << pass << " pass, " << fail << " fail, "
+      << missing << " without a result\nTopology reference: " << run.topology_reference << "\n\n";
   host_table(out, run);
   odd_topologies(out, run);
   outlier_table(out, run, rule);
   out << "\nFleet gate: " << (run.gate_passed ? "pass" : "BLOCKED") << "\n";
   for (const auto& r : run.gate_reasons) out << "  - " << r << "\n";
-  out << "p2pcheck cluster: " << (run.passed ? "OK" : "FAIL") << " (" << pass << " of " << run.hosts.size()
-      << " host(s) pass)\n";
+  out << "p2pcheck cluster: " << (run.passed ? "OK" : "FAIL") << " (" << pass << " of "
+      << run.hosts.size() << " host(s) pass)\n";
   return out.str();
 }
 

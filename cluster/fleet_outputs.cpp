@@ -2,13 +2,13 @@
 
 #include <iostream>
 
-#include "session/machine_outputs.hpp"
 #include "cluster/cluster_document.hpp"
 #include "cluster/cluster_junit.hpp"
 #include "cluster/cluster_text.hpp"
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/utc_time.hpp"
+#include "session/machine_outputs.hpp"
 #include "topology/discovery/discovery.hpp"
 
 namespace p2p::cluster {
@@ -23,14 +23,15 @@ MergeOptions read_merge_options(const FleetOutputOptions& o) {
   return m;
 }
 
-int report_fleet(const std::vector<HostRun>& hosts, const MergeOptions& merge, const FleetOutputOptions& o,
-                 const std::string& written_by, int ranks) {
+int report_fleet(const std::vector<HostRun>& hosts, const MergeOptions& merge,
+                 const FleetOutputOptions& o, const std::string& written_by, int ranks) {
   const ClusterRun run = merge_hosts(hosts, merge);
   const std::string now = utc_now_iso8601();
   std::ostream& text = o.json == "-" ? std::cerr : std::cout;
   text << format_cluster_text(run, merge.outliers) << std::flush;
   if (!o.json.empty()) {
-    const nlohmann::json doc = cluster_document(run, merge.outliers, {written_by, P2P_VERSION, now, ranks});
+    const nlohmann::json doc =
+        cluster_document(run, merge.outliers, {written_by, P2P_VERSION, now, ranks});
     write_text_file_atomically(o.json, doc.dump(2) + "\n");
   }
   session::write_junit(o.junit, {cluster_suite(run, now)});

@@ -25,7 +25,8 @@ HostTopology compare(const topo::TopologySnapshot& reference, const topo::Topolo
   for (std::size_t a = 0; a < want.size(); ++a) {
     for (std::size_t b = a + 1; b < want.size(); ++b) {
       if (want[a][b] == got[a][b]) continue;
-      h.differences.push_back(topo::pair_name(a, b) + " " + got[a][b] + " where the reference has " + want[a][b]);
+      h.differences.push_back(topo::pair_name(a, b) + " " + got[a][b] +
+                              " where the reference has " + want[a][b]);
     }
   }
   h.match = h.differences.empty() ? "same" : "differs";
@@ -34,7 +35,8 @@ HostTopology compare(const topo::TopologySnapshot& reference, const topo::Topolo
 
 }  // namespace
 
-FleetTopology judge_fleet_topology(const std::vector<HostRun>& hosts, const std::optional<topo::TopologySnapshot>& golden,
+FleetTopology judge_fleet_topology(const std::vector<HostRun>& hosts,
+                                   const std::optional<topo::TopologySnapshot>& golden,
                                    const std::string& golden_source) {
   FleetTopology fleet;
   fleet.hosts.resize(hosts.size());
@@ -65,11 +67,12 @@ FleetTopology judge_fleet_topology(const std::vector<HostRun>& hosts, const std:
       reference = nullptr;
     } else if (ties > 1) {
       fleet.ambiguous = true;
-      fleet.reference = "none: " + std::to_string(ties) + " topologies with " + std::to_string(best) +
-                        " host(s) each, no majority (give --golden)";
+      fleet.reference = "none: " + std::to_string(ties) + " topologies with " +
+                        std::to_string(best) + " host(s) each, no majority (give --golden)";
       reference = nullptr;
     } else {
-      fleet.reference = "majority (" + std::to_string(best) + " of " + std::to_string(voters) + " hosts)";
+      fleet.reference =
+          "majority (" + std::to_string(best) + " of " + std::to_string(voters) + " hosts)";
     }
   }
   if (reference == nullptr) return fleet;

@@ -46,8 +46,8 @@ void add_record(HostRun& run, const std::string& kind, const nlohmann::json& rec
   } else if (kind == "verdict") {
     run.doctor_verdict = record;
   } else if (kind == "step") {
-    run.steps.push_back(StepRecord{record.at("step").get<std::string>(), record.at("exit_code").get<int>(),
-                                   record.value("summary", "")});
+    run.steps.push_back(StepRecord{record.at("step").get<std::string>(),
+                                   record.at("exit_code").get<int>(), record.value("summary", "")});
   } else if (kind == "topology") {
     run.topology = topo::snapshot_from_json(record, "topology");
   } else if (kind == "gate_reason") {
@@ -90,16 +90,19 @@ void add_host_line(HostRun& run, const std::string& line, std::size_t line_numbe
   const nlohmann::json j = parse_json_text(line, run.source + ":" + std::to_string(line_number));
   try {
     if (!j.is_object() || j.value("schema", "") != "p2pcheck.jsonl")
-      throw InputError("not a p2pcheck.jsonl line (written by --jsonl of p2pcheck node, bench, check)");
+      throw InputError(
+          "not a p2pcheck.jsonl line (written by --jsonl of p2pcheck node, bench, check)");
     const int version = j.at("version").get<int>();
     if (version != report::kJsonLinesVersion)
-      throw InputError("p2pcheck.jsonl version " + std::to_string(version) + " is not supported (this p2pcheck reads " +
+      throw InputError("p2pcheck.jsonl version " + std::to_string(version) +
+                       " is not supported (this p2pcheck reads " +
                        std::to_string(report::kJsonLinesVersion) + ")");
     const std::string host = j.at("host").get<std::string>();
     if (run.hostname.empty()) {
       run.hostname = host;
     } else if (!host.empty() && host != run.hostname) {
-      throw InputError("host `" + host + "` in a file of host `" + run.hostname + "`: one file holds one host");
+      throw InputError("host `" + host + "` in a file of host `" + run.hostname +
+                       "`: one file holds one host");
     }
     if (run.started_utc.empty()) run.started_utc = j.value("utc", "");
     add_record(run, j.at("kind").get<std::string>(), j.at("record"));
@@ -131,13 +134,16 @@ HostRun read_host_lines(const std::string& text, const std::string& source) {
     try {
       add_host_line(run, line, number);
     } catch (const InputError&) {
-      run.notes.push_back("line " + std::to_string(number) + " cut short (" + std::to_string(line.size()) +
+      run.notes.push_back("line " + std::to_string(number) + " cut short (" +
+                          std::to_string(line.size()) +
                           " bytes without a newline): the writer was stopped while writing it");
     }
   }
   return run;
 }
 
-HostRun read_host_lines_file(const std::string& path) { return read_host_lines(read_text_file(path), path); }
+HostRun read_host_lines_file(const std::string& path) {
+  return read_host_lines(read_text_file(path), path);
+}
 
 }  // namespace p2p::cluster

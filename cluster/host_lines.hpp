@@ -47,7 +47,7 @@ struct HostRun {
   std::string started_utc;
   bool ended = false;  // run_end seen
   std::optional<int> exit_code;
-  std::vector<StepRecord> steps;           // completed steps, in order
+  std::vector<StepRecord> steps;            // completed steps, in order
   nlohmann::json doctor_verdict = nullptr;  // doctor's verdict record (state, headline, causes)
   std::optional<topo::TopologySnapshot> topology;
   std::optional<bool> gate_passed;

@@ -25,13 +25,17 @@ HostVerdict describe_host(const HostRun& h, const HostTopology& topology) {
   for (const auto& f : h.figures) v.figures_ok += f.status == "ok" && f.value ? 1 : 0;
   if (!h.ended) v.reasons.push_back("no result: stopped after step `" + v.last_step + "`");
   for (const auto& s : h.steps) {
-    if (s.exit_code != kExitOk) v.reasons.push_back(s.name + " failed (exit " + std::to_string(s.exit_code) + "): " + s.summary);
+    if (s.exit_code != kExitOk)
+      v.reasons.push_back(s.name + " failed (exit " + std::to_string(s.exit_code) +
+                          "): " + s.summary);
   }
-  if (h.gate_passed && !*h.gate_passed && !h.gate_block.empty()) v.reasons.push_back("gate blocked: " + h.gate_block);
+  if (h.gate_passed && !*h.gate_passed && !h.gate_block.empty())
+    v.reasons.push_back("gate blocked: " + h.gate_block);
   if (h.ended && h.exit_code && *h.exit_code != kExitOk && h.steps.empty())
     v.reasons.push_back("its run ended with exit " + std::to_string(*h.exit_code));
   if (topology.match == "differs") {
-    v.reasons.push_back("topology differs from the reference in " + std::to_string(topology.differences.size()) +
+    v.reasons.push_back("topology differs from the reference in " +
+                        std::to_string(topology.differences.size()) +
                         " place(s), first: " + topology.differences.front());
   }
   return v;
@@ -79,7 +83,8 @@ ClusterRun merge_hosts(const std::vector<HostRun>& given, const MergeOptions& op
     v.outliers_worse = worse[v.host];
     v.figures_lost = v.outliers_worse + figures_missing(hosts[i], run.figures);
     if (v.outliers_worse > 0)
-      v.reasons.push_back(std::to_string(v.outliers_worse) + " figure(s) far worse than the fleet's median");
+      v.reasons.push_back(std::to_string(v.outliers_worse) +
+                          " figure(s) far worse than the fleet's median");
     v.status = !hosts[i].ended ? "no_result" : v.reasons.empty() ? "pass" : "fail";
     run.hosts.push_back(std::move(v));
   }
@@ -87,17 +92,22 @@ ClusterRun merge_hosts(const std::vector<HostRun>& given, const MergeOptions& op
   if (hosts.empty()) run.gate_reasons.push_back("no host records to merge");
   if (fleet.ambiguous) run.gate_reasons.push_back("topology: " + fleet.reference);
   for (const auto& v : run.hosts) {
-    if (v.status == "no_result") run.gate_reasons.push_back(v.host + ": no result (last completed step: " + v.last_step + ")");
-    if (v.gate_passed && !*v.gate_passed) run.gate_reasons.push_back(v.host + ": its own gate blocked");
-    if (v.topology.match == "differs") run.gate_reasons.push_back(v.host + ": pair classes differ from the " + fleet.reference);
+    if (v.status == "no_result")
+      run.gate_reasons.push_back(v.host + ": no result (last completed step: " + v.last_step + ")");
+    if (v.gate_passed && !*v.gate_passed)
+      run.gate_reasons.push_back(v.host + ": its own gate blocked");
+    if (v.topology.match == "differs")
+      run.gate_reasons.push_back(v.host + ": pair classes differ from the " + fleet.reference);
   }
   run.gate_passed = run.gate_reasons.empty();
-  run.passed = run.gate_passed && std::none_of(run.hosts.begin(), run.hosts.end(),
-                                               [](const HostVerdict& v) { return v.status != "pass"; });
-  std::stable_sort(run.hosts.begin(), run.hosts.end(), [](const HostVerdict& a, const HostVerdict& b) {
-    if (a.figures_lost != b.figures_lost) return a.figures_lost > b.figures_lost;
-    return a.host < b.host;
-  });
+  run.passed =
+      run.gate_passed && std::none_of(run.hosts.begin(), run.hosts.end(),
+                                      [](const HostVerdict& v) { return v.status != "pass"; });
+  std::stable_sort(run.hosts.begin(), run.hosts.end(),
+                   [](const HostVerdict& a, const HostVerdict& b) {
+                     if (a.figures_lost != b.figures_lost) return a.figures_lost > b.figures_lost;
+                     return a.host < b.host;
+                   });
   return run;
 }
 

@@ -34,12 +34,14 @@ NodeBenchResult replay_figures(const bench::BenchDocument& doc, const FigureSink
 
 #if P2P_WITH_BENCH
 
-NodeBenchResult run_live_bench(const NodeBenchOptions& o, const topo::TopologySnapshot& t, const topo::GateDecision& gate,
-                               bool skip_gate, const FigureSink& emit, std::ostream& progress) {
+NodeBenchResult run_live_bench(const NodeBenchOptions& o, const topo::TopologySnapshot& t,
+                               const topo::GateDecision& gate, bool skip_gate,
+                               const FigureSink& emit, std::ostream& progress) {
   bench::BenchOptions opts;
   if (!o.gpus.empty()) opts.gpus = bench::parse_gpu_list(o.gpus);
   if (!o.sizes.empty()) opts.sizes_bytes = bench::parse_size_list(o.sizes);
-  opts.full_sweep = o.full || !o.sizes.empty();  // as bench: sizes asked for by name are measured everywhere
+  opts.full_sweep =
+      o.full || !o.sizes.empty();  // as bench: sizes asked for by name are measured everywhere
   opts.measure.samples = o.samples;
   opts.measure.warmup_samples = o.warmup_samples;
   opts.measure.copies_per_batch = o.copies;
@@ -52,7 +54,8 @@ NodeBenchResult run_live_bench(const NodeBenchOptions& o, const topo::TopologySn
   record.decision = gate.passed ? "pass" : "block";
   record.reasons = gate;
   record.detail = gate.passed ? "passed" : std::to_string(gate.blocking()) + " blocking reason(s)";
-  const bench::BenchOutcome outcome = bench::run_bench(opts, bench::BenchInputs{t, record, skip_gate}, progress);
+  const bench::BenchOutcome outcome =
+      bench::run_bench(opts, bench::BenchInputs{t, record, skip_gate}, progress);
   NodeBenchResult r;
   r.counts = bench::count_figures(outcome.document);
   r.exit_code = bench::exit_code_for(outcome.document);
@@ -61,8 +64,8 @@ NodeBenchResult run_live_bench(const NodeBenchOptions& o, const topo::TopologySn
 
 #else
 
-NodeBenchResult run_live_bench(const NodeBenchOptions&, const topo::TopologySnapshot&, const topo::GateDecision&, bool,
-                               const FigureSink&, std::ostream&) {
+NodeBenchResult run_live_bench(const NodeBenchOptions&, const topo::TopologySnapshot&,
+                               const topo::GateDecision&, bool, const FigureSink&, std::ostream&) {
   throw NoGpuError("this p2pcheck was built without CUDA: the bench step cannot measure");
 }
 

@@ -34,8 +34,9 @@ struct NodeBenchResult {
 using FigureSink = std::function<void(const nlohmann::json& figure)>;
 
 // Measures this host. NoGpuError when it has no usable GPU or p2pcheck was built without CUDA.
-NodeBenchResult run_live_bench(const NodeBenchOptions& o, const topo::TopologySnapshot& t, const topo::GateDecision& gate,
-                               bool skip_gate, const FigureSink& emit, std::ostream& progress);
+NodeBenchResult run_live_bench(const NodeBenchOptions& o, const topo::TopologySnapshot& t,
+                               const topo::GateDecision& gate, bool skip_gate,
+                               const FigureSink& emit, std::ostream& progress);
 
 // The figures a document holds, bandwidth then latency, each through `emit`.
 NodeBenchResult replay_figures(const bench::BenchDocument& doc, const FigureSink& emit);

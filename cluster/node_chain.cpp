@@ -59,7 +59,8 @@ void doctor_step(Chain& chain, const NodeOptions& o, const NodeInputs& in) {
   }
   const auto findings = doctor::judge(facts);
   const auto verdict = doctor::conclude(facts, findings);
-  for (const auto& l : report::doctor_lines(doctor::render_json(facts, findings, verdict), chain.host(), utc_now_iso8601()))
+  for (const auto& l : report::doctor_lines(doctor::render_json(facts, findings, verdict),
+                                            chain.host(), utc_now_iso8601()))
     chain.emit(l);
   chain.finish_step("doctor", doctor::exit_code_of(findings), "doctor: " + verdict.headline);
 }
@@ -75,7 +76,8 @@ std::optional<topo::TopologySnapshot> topo_step(Chain& chain, const NodeInputs& 
   }
   chain.emit(topology_line(*t, chain.host(), utc_now_iso8601()));
   chain.finish_step("topo", kExitOk,
-                    "topology: " + std::to_string(t->gpus.size()) + " GPU(s), " + topo::describe_environment(t->environment));
+                    "topology: " + std::to_string(t->gpus.size()) + " GPU(s), " +
+                        topo::describe_environment(t->environment));
   return t;
 }
 
@@ -84,20 +86,24 @@ topo::GateDecision gate_step(Chain& chain, const NodeInputs& in, const topo::Top
 #if P2P_WITH_BENCH
   if (!in.fixture) peer_access = bench::cuda_peer_access_check();
 #endif
-  topo::GateDecision d = topo::evaluate_gate(t, in.expected, in.policy, peer_access);  // returned: moved, not copied
-  for (const auto& l : report::gate_lines(d, kNodeCommand, chain.host(), utc_now_iso8601())) chain.emit(l);
+  topo::GateDecision d =
+      topo::evaluate_gate(t, in.expected, in.policy, peer_access);  // returned: moved, not copied
+  for (const auto& l : report::gate_lines(d, kNodeCommand, chain.host(), utc_now_iso8601()))
+    chain.emit(l);
   std::string summary = d.passed ? "gate: pass" : "gate: BLOCKED";
   for (const auto& r : d.reasons) {
     if (r.verdict != "block") continue;
-    summary += " (" + std::to_string(d.blocking()) + " blocking, first " + r.rule + ": " + r.message + ")";
+    summary +=
+        " (" + std::to_string(d.blocking()) + " blocking, first " + r.rule + ": " + r.message + ")";
     break;
   }
   chain.finish_step("gate", d.passed ? kExitOk : kExitFailed, summary);
   return d;
 }
 
-void bench_step(Chain& chain, const NodeOptions& o, const NodeInputs& in, const topo::TopologySnapshot& t,
-                const topo::GateDecision& gate, std::ostream& progress) {
+void bench_step(Chain& chain, const NodeOptions& o, const NodeInputs& in,
+                const topo::TopologySnapshot& t, const topo::GateDecision& gate,
+                std::ostream& progress) {
   const std::string host = chain.host();
   const FigureSink emit = [&chain, host](const nlohmann::json& figure) {
     chain.emit(report::figure_line(figure, host, utc_now_iso8601()));
@@ -120,8 +126,9 @@ void bench_step(Chain& chain, const NodeOptions& o, const NodeInputs& in, const 
   }
   const auto& c = r.counts;
   chain.finish_step("bench", r.exit_code,
-                    "bench: " + std::to_string(c.ok) + " figure(s) verified, " + std::to_string(c.failed) + " failed, " +
-                        std::to_string(c.waived) + " waived, " + std::to_string(c.errors) + " error(s)");
+                    "bench: " + std::to_string(c.ok) + " figure(s) verified, " +
+                        std::to_string(c.failed) + " failed, " + std::to_string(c.waived) +
+                        " waived, " + std::to_string(c.errors) + " error(s)");
 }
 
 }  // namespace
@@ -137,13 +144,18 @@ NodeInputs read_node_inputs(const NodeOptions& o) {
   return in;
 }
 
-std::string node_hostname(const NodeInputs& in) { return in.fixture ? in.fixture->hostname : session::this_hostname(); }
+std::string node_hostname(const NodeInputs& in) {
+  return in.fixture ? in.fixture->hostname : session::this_hostname();
+}
 
-int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& hooks, std::ostream& progress) {
+int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& hooks,
+                   std::ostream& progress) {
   Chain chain(hooks, node_hostname(in), progress);
   const std::string host = chain.host();
-  chain.emit(report::jsonl_line("run_start", kNodeCommand, host, utc_now_iso8601(), {{"tool_version", P2P_VERSION}}));
-  chain.emit(host_line(host, utc_now_iso8601(), P2P_VERSION, in.fixture ? "fixture" : "live", hooks.rank));
+  chain.emit(report::jsonl_line("run_start", kNodeCommand, host, utc_now_iso8601(),
+                                {{"tool_version", P2P_VERSION}}));
+  chain.emit(
+      host_line(host, utc_now_iso8601(), P2P_VERSION, in.fixture ? "fixture" : "live", hooks.rank));
   doctor_step(chain, o, in);
   if (const auto t = topo_step(chain, in)) {
     const topo::GateDecision gate = gate_step(chain, in, *t);
@@ -151,7 +163,8 @@ int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& 
     if (gate.passed || o.skip_gate) bench_step(chain, o, in, *t, gate, progress);
   }
   const int code = chain.worst();
-  chain.emit(report::jsonl_line("run_end", kNodeCommand, host, utc_now_iso8601(), {{"exit_code", code}}));
+  chain.emit(
+      report::jsonl_line("run_end", kNodeCommand, host, utc_now_iso8601(), {{"exit_code", code}}));
   return code;
 }
 
@@ -162,7 +175,9 @@ int run_node(const NodeOptions& o, const std::string& jsonl_path) {
   NodeHooks hooks;
   hooks.emit = [&lines](const nlohmann::json& l) { lines.write(l); };
   const int code = run_node_chain(o, in, hooks, progress);
-  progress << "p2pcheck node: " << (code == kExitOk ? "OK" : "FAIL") << " on " << node_hostname(in) << "\n" << std::flush;
+  progress << "p2pcheck node: " << (code == kExitOk ? "OK" : "FAIL") << " on " << node_hostname(in)
+           << "\n"
+           << std::flush;
   return code;
 }
 

@@ -49,7 +49,8 @@ std::string node_hostname(const NodeInputs& in);
 
 // Runs the chain; returns its exit code (the worst step's: 0 ok, 1 a verdict against the host,
 // 3 no usable GPU for bench, 4 a runtime failure). `progress`: one line per step, for people.
-int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& hooks, std::ostream& progress);
+int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& hooks,
+                   std::ostream& progress);
 
 // `p2pcheck node`: the inputs read first, then the chain with its lines to `jsonl_path` ("-":
 // stdout, and the progress to stderr), then one line with the host's verdict; the chain's code.

@@ -14,14 +14,16 @@ namespace p2p::cluster {
 constexpr const char* kNodeCommand = "node";
 
 // kind "host": {hostname, tool_version, source ("live" | "fixture"), rank (MPI rank or null)}.
-nlohmann::json host_line(const std::string& host, const std::string& utc, const std::string& tool_version,
-                         const std::string& source, std::optional<int> rank);
+nlohmann::json host_line(const std::string& host, const std::string& utc,
+                         const std::string& tool_version, const std::string& source,
+                         std::optional<int> rank);
 
 // kind "topology": the snapshot as `topo --format json` writes it.
-nlohmann::json topology_line(const topo::TopologySnapshot& t, const std::string& host, const std::string& utc);
+nlohmann::json topology_line(const topo::TopologySnapshot& t, const std::string& host,
+                             const std::string& utc);
 
 // kind "step": {step, exit_code, summary}.
-nlohmann::json step_line(const std::string& step, int exit_code, const std::string& summary, const std::string& host,
-                         const std::string& utc);
+nlohmann::json step_line(const std::string& step, int exit_code, const std::string& summary,
+                         const std::string& host, const std::string& utc);
 
 }  // namespace p2p::cluster

@@ -13,7 +13,6 @@ namespace {
 // comparable to a standard deviation.
 constexpr double kNormalQuartile = 0.6745;
 
-
 }  // namespace
 
 double modified_z(double value, double median, double mad, double mad_floor_fraction) {
@@ -21,7 +20,8 @@ double modified_z(double value, double median, double mad, double mad_floor_frac
   return kNormalQuartile * (value - median) / std::max(mad, floor);
 }
 
-std::vector<FigureSpread> fleet_spreads(const std::vector<HostRun>& hosts, const OutlierOptions& options) {
+std::vector<FigureSpread> fleet_spreads(const std::vector<HostRun>& hosts,
+                                        const OutlierOptions& options) {
   struct Seen {
     FigureSpread spread;
     std::vector<std::pair<std::string, double>> values;  // host, value

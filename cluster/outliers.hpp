@@ -32,12 +32,12 @@ struct Deviation {
 };
 
 struct FigureSpread {
-  std::string key;   // Figure::key()
-  Figure figure;     // the first host's figure (case, pair, size, kind; its value is not the fleet's)
+  std::string key;  // Figure::key()
+  Figure figure;  // the first host's figure (case, pair, size, kind; its value is not the fleet's)
   std::size_t hosts = 0;  // hosts with an "ok" value
   double median = 0;
-  double mad = 0;    // before the floor
-  bool judged = false;  // hosts >= min_hosts
+  double mad = 0;                   // before the floor
+  bool judged = false;              // hosts >= min_hosts
   std::vector<Deviation> outliers;  // |z| > threshold, in host order
 };
 
@@ -45,6 +45,7 @@ struct FigureSpread {
 double modified_z(double value, double median, double mad, double mad_floor_fraction);
 
 // Every figure some host measured "ok", in the order first seen; hosts identified by name().
-std::vector<FigureSpread> fleet_spreads(const std::vector<HostRun>& hosts, const OutlierOptions& options);
+std::vector<FigureSpread> fleet_spreads(const std::vector<HostRun>& hosts,
+                                        const OutlierOptions& options);
 
 }  // namespace p2p::cluster

@@ -11,7 +11,9 @@ namespace p2p {
 
 std::uint64_t parse_bytes(const std::string& raw, const std::string& what) {
   const std::string text = trim(raw);
-  const auto bad = [&]() { return InputError(what + ": `" + raw + "` is not a size (expected e.g. 8, 64K, 1M, 1G)"); };
+  const auto bad = [&]() {
+    return InputError(what + ": `" + raw + "` is not a size (expected e.g. 8, 64K, 1M, 1G)");
+  };
   std::size_t digits = 0;
   while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
   if (digits == 0 || digits > 20) throw bad();  // 2^64 - 1 has 20 digits

@@ -70,7 +70,9 @@ inline void check(HwlocRc r, CallSite at) {
 
 }  // namespace p2p
 
-#define P2P_CALL_SITE(expr) ::p2p::CallSite{#expr, __FILE__, __LINE__}
+#define P2P_CALL_SITE(expr) \
+  ::p2p::CallSite { #expr, __FILE__, __LINE__ }
 #define P2P_CHECK(expr) ::p2p::check((expr), P2P_CALL_SITE(expr))
-#define P2P_CHECK_POSIX(expr) ::p2p::check(::p2p::PosixRc{static_cast<long>(expr)}, P2P_CALL_SITE(expr))
+#define P2P_CHECK_POSIX(expr) \
+  ::p2p::check(::p2p::PosixRc{static_cast<long>(expr)}, P2P_CALL_SITE(expr))
 #define P2P_CHECK_HWLOC(expr) ::p2p::check(::p2p::HwlocRc{(expr)}, P2P_CALL_SITE(expr))

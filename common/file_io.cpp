@@ -66,7 +66,9 @@ ReadOutcome bounded_read(const std::string& path, std::size_t max_bytes, bool wa
       pollfd p{fd.get(), POLLIN, 0};
       const int ready = ::poll(&p, 1, kPipeIdleMs);
       if (ready < 0 && errno == EINTR) continue;
-      if (ready == 0) return {std::nullopt, "the pipe sent nothing for " + std::to_string(kPipeIdleMs / 1000) + " s"};
+      if (ready == 0)
+        return {std::nullopt,
+                "the pipe sent nothing for " + std::to_string(kPipeIdleMs / 1000) + " s"};
       if ((p.revents & POLLIN) == 0) break;  // the writer closed: end of input
     }
     const ssize_t n = ::read(fd.get(), buf.data(), buf.size());
@@ -79,7 +81,8 @@ ReadOutcome bounded_read(const std::string& path, std::size_t max_bytes, bool wa
     if (n == 0) break;
     data.append(buf.data(), static_cast<std::size_t>(n));
     if (data.size() > max_bytes) {
-      return {std::nullopt, "larger than " + std::to_string(max_bytes >> 20) + " MiB; not an input p2pcheck reads"};
+      return {std::nullopt, "larger than " + std::to_string(max_bytes >> 20) +
+                                " MiB; not an input p2pcheck reads"};
     }
   }
   return {std::move(data), ""};
@@ -130,13 +133,14 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
 }
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& source) {
-  const nlohmann::json::parser_callback_t depth_limit = [&source](int depth, nlohmann::json::parse_event_t,
-                                                                   nlohmann::json&) {
-    if (depth > kMaxJsonDepth) {
-      throw InputError(source + ": not valid JSON: nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    }
-    return true;
-  };
+  const nlohmann::json::parser_callback_t depth_limit =
+      [&source](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+        if (depth > kMaxJsonDepth) {
+          throw InputError(source + ": not valid JSON: nested deeper than " +
+                           std::to_string(kMaxJsonDepth) + " levels");
+        }
+        return true;
+      };
   try {
     return nlohmann::json::parse(text, depth_limit);
   } catch (const nlohmann::json::exception& e) {
@@ -149,7 +153,9 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& sourc
   }
 }
 
-nlohmann::json read_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
+nlohmann::json read_json_file(const std::string& path) {
+  return parse_json_text(read_text_file(path), path);
+}
 
 void write_text_file_atomically(const std::string& path, const std::string& content) {
   if (path == "-") {
@@ -192,7 +198,8 @@ void write_text_file_atomically(const std::string& path, const std::string& cont
 }
 
 bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
   return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }

@@ -5,8 +5,8 @@
 // over it, so a crash or a full disk never leaves a half-written result behind.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -20,13 +20,14 @@ constexpr std::size_t kMaxInputBytes = std::size_t{256} << 20;
 constexpr int kMaxJsonDepth = 128;
 
 // Whole file as a string. Regular files and pipes (`<(cmd)`, a FIFO) are read, a pipe until its
-// writer closes it (an error when it stays silent for 30 s); anything else is refused. InputError "PATH: <problem>" when missing, unreadable, a
-// directory or device, or larger than max_bytes.
+// writer closes it (an error when it stays silent for 30 s); anything else is refused. InputError
+// "PATH: <problem>" when missing, unreadable, a directory or device, or larger than max_bytes.
 std::string read_text_file(const std::string& path, std::size_t max_bytes = kMaxInputBytes);
 
 // Same, but returns nullopt where the file is absent or unreadable (for /proc and /sys probes).
 // Never blocks: a FIFO is read without waiting for a writer.
-std::optional<std::string> try_read_text_file(const std::string& path, std::size_t max_bytes = kMaxInputBytes);
+std::optional<std::string> try_read_text_file(const std::string& path,
+                                              std::size_t max_bytes = kMaxInputBytes);
 
 // Parsed JSON; InputError "PATH: not valid JSON: <parser message>" on syntax errors, on numbers
 // out of range and on nesting deeper than kMaxJsonDepth.

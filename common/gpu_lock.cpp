@@ -29,12 +29,14 @@ std::string file_stem(const std::string& bus_id) {
 
 bool usable_dir(const std::string& dir, mode_t mode) {
   if (::mkdir(dir.c_str(), mode) == 0) {
-    ::chmod(dir.c_str(), mode);  // the umask narrowed it; other users must be able to add their locks
+    ::chmod(dir.c_str(),
+            mode);  // the umask narrowed it; other users must be able to add their locks
   } else if (errno != EEXIST) {
     return false;
   }
   struct stat st {};
-  return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::access(dir.c_str(), W_OK | X_OK) == 0;
+  return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
+         ::access(dir.c_str(), W_OK | X_OK) == 0;
 }
 
 }  // namespace
@@ -44,7 +46,8 @@ std::string gpu_lock_dir() {
     return usable_dir(dir, 0700) ? dir : "";
   if (usable_dir("/run/lock/p2pcheck", 01777)) return "/run/lock/p2pcheck";
   const char* tmp = std::getenv("TMPDIR");
-  const std::string fallback = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/p2pcheck-locks";
+  const std::string fallback =
+      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/p2pcheck-locks";
   return usable_dir(fallback, 01777) ? fallback : "";
 }
 
@@ -81,7 +84,8 @@ std::vector<long> GpuLocks::others(const std::string& bus_id) const {
   std::error_code ec;
   for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.rfind(prefix, 0) != 0 || name.size() < prefix.size() + 6 || name.substr(name.size() - 5) != ".lock")
+    if (name.rfind(prefix, 0) != 0 || name.size() < prefix.size() + 6 ||
+        name.substr(name.size() - 5) != ".lock")
       continue;
     const std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - 5);
     char* end_of_number = nullptr;

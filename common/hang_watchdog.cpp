@@ -11,8 +11,8 @@ HangWatchdog::HangWatchdog(std::string what, std::chrono::duration<double> timeo
   thread_ = std::thread([this, what = std::move(what), timeout] {
     std::unique_lock<std::mutex> lock(mutex_);
     if (ended_.wait_for(lock, timeout, [this] { return done_; })) return;
-    std::fprintf(stderr, "p2pcheck: error: %s did not return within %g s (hang); exiting\n", what.c_str(),
-                 timeout.count());
+    std::fprintf(stderr, "p2pcheck: error: %s did not return within %g s (hang); exiting\n",
+                 what.c_str(), timeout.count());
     std::fflush(stderr);
     // The stuck call holds this process; no destructor could run past it.
     std::_Exit(kExitHang);

@@ -107,7 +107,8 @@ IsolatedResult run_isolated(const std::function<void(const Emit&)>& body, int ti
   bool timed_out = false;
   char buf[4096];
   while (true) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) {
       timed_out = true;
       break;
@@ -133,7 +134,8 @@ IsolatedResult run_isolated(const std::function<void(const Emit&)>& body, int ti
   int status = 0;
   bool reaped = false;
   if (!timed_out) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     reaped = reap(pid, static_cast<int>(std::max<long long>(left, 0)) + kReapGraceMs, status);
     timed_out = !reaped;
   }

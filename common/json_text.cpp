@@ -14,7 +14,9 @@ using Byte = unsigned char;
 std::size_t valid_sequence(const std::string& s, std::size_t i) {
   const auto at = [&](std::size_t k) { return k < s.size() ? static_cast<Byte>(s[k]) : Byte{0}; };
   const Byte b = at(i);
-  const auto cont = [&](std::size_t k, Byte lo = 0x80, Byte hi = 0xBF) { return at(k) >= lo && at(k) <= hi && k < s.size(); };
+  const auto cont = [&](std::size_t k, Byte lo = 0x80, Byte hi = 0xBF) {
+    return at(k) >= lo && at(k) <= hi && k < s.size();
+  };
   if (b <= 0x7F) return 1;
   if (b >= 0xC2 && b <= 0xDF) return cont(i + 1) ? 2 : 0;
   if (b == 0xE0) return cont(i + 1, 0xA0, 0xBF) && cont(i + 2) ? 3 : 0;
@@ -26,13 +28,16 @@ std::size_t valid_sequence(const std::string& s, std::size_t i) {
   return 0;
 }
 
-bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f'); }
+bool is_hex(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f');
+}
 
 int hex_value(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
 
 // `\xNN` at s[i]: what the escaping writes, and so what an original must not be mistaken for.
 bool escape_at(const std::string& s, std::size_t i) {
-  return i + 3 < s.size() && s[i] == '\\' && s[i + 1] == 'x' && is_hex(s[i + 2]) && is_hex(s[i + 3]);
+  return i + 3 < s.size() && s[i] == '\\' && s[i + 1] == 'x' && is_hex(s[i + 2]) &&
+         is_hex(s[i + 3]);
 }
 
 void append_escape(std::string& out, Byte b) {

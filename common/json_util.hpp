@@ -30,14 +30,15 @@ constexpr std::uint64_t kMaxDocumentBytes = std::uint64_t{1} << 62;
 // an unsigned by wrapping it. `v` as an integer T in lo..hi; InputError "`key`: expected an
 // integer lo..hi, got 1.5" for anything else (a fraction, a string, a value out of range).
 template <class T>
-T checked_integer(const nlohmann::json& v, const std::string& key, T lo = std::numeric_limits<T>::lowest(),
-                  T hi = std::numeric_limits<T>::max()) {
+T checked_integer(const nlohmann::json& v, const std::string& key,
+                  T lo = std::numeric_limits<T>::lowest(), T hi = std::numeric_limits<T>::max()) {
   static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>);
   bool fits = false;
   if (v.is_number_unsigned()) {
     const auto u = v.get<std::uint64_t>();
     if constexpr (std::is_signed_v<T>) {
-      fits = hi >= 0 && u <= static_cast<std::uint64_t>(hi) && (lo <= 0 || u >= static_cast<std::uint64_t>(lo));
+      fits = hi >= 0 && u <= static_cast<std::uint64_t>(hi) &&
+             (lo <= 0 || u >= static_cast<std::uint64_t>(lo));
     } else {
       fits = u >= lo && u <= hi;
     }
@@ -52,10 +53,11 @@ T checked_integer(const nlohmann::json& v, const std::string& key, T lo = std::n
   if (!fits) {
     std::string shown = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
-    throw InputError("`" + key + "`: expected an integer " + std::to_string(lo) + ".." + std::to_string(hi) +
-                     ", got " + shown);
+    throw InputError("`" + key + "`: expected an integer " + std::to_string(lo) + ".." +
+                     std::to_string(hi) + ", got " + shown);
   }
-  return v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>()) : static_cast<T>(v.get<std::int64_t>());
+  return v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>())
+                                : static_cast<T>(v.get<std::int64_t>());
 }
 
 // The integer type inside T (int, std::vector<std::uint64_t>, std::map<std::string, int>,
@@ -113,7 +115,9 @@ T integer_at(const nlohmann::json& j, const char* key, T lo, T hi) {
 template <class T>
 std::vector<T> integers_at(const nlohmann::json& j, const char* key, T lo, T hi) {
   const nlohmann::json& v = j.at(key);
-  if (!v.is_array()) throw InputError(std::string("`") + key + "`: expected a list of integers, got " + v.type_name());
+  if (!v.is_array())
+    throw InputError(std::string("`") + key + "`: expected a list of integers, got " +
+                     v.type_name());
   std::vector<T> out;
   out.reserve(v.size());
   for (const auto& e : v) out.push_back(checked_integer<T>(e, key, lo, hi));
@@ -146,11 +150,13 @@ inline void write_schema_header(nlohmann::json& j, const std::string& schema, in
 // p2pcheck reads version 1)".
 inline void require_schema(const nlohmann::json& j, const std::string& schema, int version) {
   const auto got_schema = j.at("schema").get<std::string>();
-  if (got_schema != schema) throw InputError("schema `" + got_schema + "` where `" + schema + "` was expected");
+  if (got_schema != schema)
+    throw InputError("schema `" + got_schema + "` where `" + schema + "` was expected");
   const int got_version = value_at<int>(j, "version");
   if (got_version != version) {
     throw InputError(schema + " version " + std::to_string(got_version) +
-                     " is not supported (this p2pcheck reads version " + std::to_string(version) + ")");
+                     " is not supported (this p2pcheck reads version " + std::to_string(version) +
+                     ")");
   }
 }
 

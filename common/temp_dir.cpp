@@ -12,7 +12,8 @@ namespace p2p {
 
 TempDir::TempDir(const std::string& stem) {
   const char* dir = std::getenv("TMPDIR");
-  std::string pattern = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/" + stem + "-XXXXXX";
+  std::string pattern =
+      std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/" + stem + "-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   P2P_CHECK_POSIX(::mkdtemp(buf.data()) == nullptr ? -1 : 0);

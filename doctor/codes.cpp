@@ -54,7 +54,8 @@ std::string cu_init_explanation(int code) {
       return "the driver failed internally during initialisation: typically the UVM/HMM setup "
              "(HMM with KASLR on recent kernels), nvidia_uvm missing, or GSP/RmInitAdapter failing "
              "on a GPU; also seen when CUDA is used in a child after fork()";
-    case 34: return "the CUDA toolkit's stub libcuda was loaded instead of the driver's libcuda.so.1";
+    case 34:
+      return "the CUDA toolkit's stub libcuda was loaded instead of the driver's libcuda.so.1";
     case 35:
       return "cudaErrorInsufficientDriver is a runtime-API code (there is no CUresult 35): "
              "the CUDA runtime is newer than the driver";
@@ -63,7 +64,8 @@ std::string cu_init_explanation(int code) {
     case 100:
       return "no CUDA device: CUDA_VISIBLE_DEVICES is empty, -1 or invalid, /dev/nvidiaN is missing, "
              "or every GPU failed to initialise";
-    case 101: return "invalid device ordinal: an ordinal outside the visible set (check CUDA_VISIBLE_DEVICES)";
+    case 101:
+      return "invalid device ordinal: an ordinal outside the visible set (check CUDA_VISIBLE_DEVICES)";
     case 304: return "an OS call failed inside the driver (often a blocked or missing device node)";
     case 802:
       return "system not ready: a required daemon is not running; on NVSwitch/HGX systems this is "
@@ -144,8 +146,8 @@ std::string compute_mode_name(int mode) {
 }
 
 std::string topology_level_name(int level) {
-  static const std::map<int, const char*> kNames = {{0, "internal"}, {10, "PIX"}, {20, "PXB"},
-                                                    {30, "PHB"},      {40, "NODE"}, {50, "SYS"}};
+  static const std::map<int, const char*> kNames = {{0, "internal"}, {10, "PIX"},  {20, "PXB"},
+                                                    {30, "PHB"},     {40, "NODE"}, {50, "SYS"}};
   return lookup(kNames, level, "level");
 }
 
@@ -157,10 +159,11 @@ std::string fabric_state_name(int state) {
 
 std::string errno_name(int err) {
   static const std::map<int, const char*> kNames = {
-      {EPERM, "EPERM"},   {ENOENT, "ENOENT"}, {EIO, "EIO"},       {ENXIO, "ENXIO"},   {EAGAIN, "EAGAIN"},
-      {ENOMEM, "ENOMEM"}, {EACCES, "EACCES"}, {EBUSY, "EBUSY"},   {ENODEV, "ENODEV"}, {ENOTDIR, "ENOTDIR"},
-      {EISDIR, "EISDIR"}, {EINVAL, "EINVAL"}, {ENOTTY, "ENOTTY"}, {EROFS, "EROFS"},   {ENOSYS, "ENOSYS"},
-      {EPIPE, "EPIPE"},   {ELOOP, "ELOOP"},   {ETIMEDOUT, "ETIMEDOUT"}};
+      {EPERM, "EPERM"},   {ENOENT, "ENOENT"},      {EIO, "EIO"},       {ENXIO, "ENXIO"},
+      {EAGAIN, "EAGAIN"}, {ENOMEM, "ENOMEM"},      {EACCES, "EACCES"}, {EBUSY, "EBUSY"},
+      {ENODEV, "ENODEV"}, {ENOTDIR, "ENOTDIR"},    {EISDIR, "EISDIR"}, {EINVAL, "EINVAL"},
+      {ENOTTY, "ENOTTY"}, {EROFS, "EROFS"},        {ENOSYS, "ENOSYS"}, {EPIPE, "EPIPE"},
+      {ELOOP, "ELOOP"},   {ETIMEDOUT, "ETIMEDOUT"}};
   return lookup(kNames, err, "errno");
 }
 

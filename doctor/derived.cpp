@@ -1,17 +1,19 @@
 #include "doctor/derived.hpp"
 
-#include "doctor/codes.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
 
+#include "doctor/codes.hpp"
+
 namespace p2p::doctor {
 
 namespace {
 
-bool contains(const std::string& s, const char* needle) { return s.find(needle) != std::string::npos; }
+bool contains(const std::string& s, const char* needle) {
+  return s.find(needle) != std::string::npos;
+}
 
 bool has(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
@@ -81,7 +83,8 @@ std::vector<const PciFunction*> nvswitches(const Facts& f) {
 Tri nvidia_loaded(const Facts& f) {
   const auto& k = f.kernel;
   if ((k.modules.present() && has(k.modules.value, "nvidia")) ||
-      (k.sys_module_nvidia.present() && k.sys_module_nvidia.value) || k.nvidia_version_text.present())
+      (k.sys_module_nvidia.present() && k.sys_module_nvidia.value) ||
+      k.nvidia_version_text.present())
     return Tri::kYes;
   // /proc/modules lists loadable modules only; a built-in driver still shows in /sys/module and
   // /proc/driver/nvidia, so "not listed" counts only together with one of those being absent.
@@ -113,7 +116,8 @@ bool no_driver(const Facts& f) {
   // A proprietary module that refused every GPU did not load, but a driver is installed.
   if (!log_signals(f).open_required.empty()) return false;
   // A user-space library that initialises would contradict "no driver"; anything else agrees.
-  return !(f.nvml.init_result && *f.nvml.init_result == 0) && !(f.cuda.init_result && *f.cuda.init_result == 0);
+  return !(f.nvml.init_result && *f.nvml.init_result == 0) &&
+         !(f.cuda.init_result && *f.cuda.init_result == 0);
 }
 
 Flavour module_flavour(const Facts& f) {
@@ -141,7 +145,8 @@ std::optional<std::string> module_version(const Facts& f) {
   // "... Kernel Module for x86_64  580.159.04  Release Build ...": the first dotted number.
   const std::string& t = f.kernel.nvidia_version_text.value;
   for (std::size_t i = 0; i < t.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(t[i])) || (i > 0 && !std::isspace(static_cast<unsigned char>(t[i - 1]))))
+    if (!std::isdigit(static_cast<unsigned char>(t[i])) ||
+        (i > 0 && !std::isspace(static_cast<unsigned char>(t[i - 1]))))
       continue;
     std::size_t j = i;
     while (j < t.size() && (std::isdigit(static_cast<unsigned char>(t[j])) || t[j] == '.')) ++j;
@@ -155,7 +160,8 @@ topo::Environment environment(const Facts& f) {
   topo::EnvironmentFacts e = f.environment;
   if (e.nvml_virtualization_mode.empty())
     for (const auto& d : f.nvml.devices)
-      if (d.virtualization_mode && *d.virtualization_mode != 0) e.nvml_virtualization_mode = virtualization_mode_name(*d.virtualization_mode);
+      if (d.virtualization_mode && *d.virtualization_mode != 0)
+        e.nvml_virtualization_mode = virtualization_mode_name(*d.virtualization_mode);
   return topo::classify_environment(e);
 }
 
@@ -195,8 +201,12 @@ std::optional<std::string> library_version(const std::optional<std::string>& pat
   return suffix;
 }
 
-bool is_stub_path(const std::optional<std::string>& path) { return path && contains(*path, "/stubs/"); }
-bool is_compat_path(const std::optional<std::string>& path) { return path && contains(*path, "/compat/"); }
+bool is_stub_path(const std::optional<std::string>& path) {
+  return path && contains(*path, "/stubs/");
+}
+bool is_compat_path(const std::optional<std::string>& path) {
+  return path && contains(*path, "/compat/");
+}
 
 LogSignals log_signals(const Facts& f) {
   LogSignals s;
@@ -204,7 +214,8 @@ LogSignals log_signals(const Facts& f) {
   for (const auto& line : f.kernel.log_lines.value) {
     if ((contains(line, "Direct firmware load") && contains(line, "nvidia/")) ||
         contains(line, "RmFetchGspRmImages") || contains(line, "Cannot initialize GSP firmware") ||
-        (contains(line, "GSP") && (contains(line, "fail") || contains(line, "error") || contains(line, "timeout"))))
+        (contains(line, "GSP") &&
+         (contains(line, "fail") || contains(line, "error") || contains(line, "timeout"))))
       s.firmware_load.push_back(line);
     if (contains(line, "RmInitAdapter failed") || contains(line, "rm_init_adapter failed") ||
         contains(line, "RmInitAdapter: Cannot"))
@@ -214,16 +225,22 @@ LogSignals log_signals(const Facts& f) {
         (contains(line, "devmem_alloc_pagemap") && contains(line, "err")))
       s.hmm.push_back(line);
     if (contains(line, "API mismatch")) s.api_mismatch.push_back(line);
-    if (contains(line, "requires use of the NVIDIA open kernel modules")) s.open_required.push_back(line);
-    if (line.rfind("nouveau ", 0) == 0 || contains(line, "nouveau 0000:")) s.nouveau.push_back(line);
-    if (contains(line, "probe routine was not called") || contains(line, "obtained ownership of the NVIDIA device"))
+    if (contains(line, "requires use of the NVIDIA open kernel modules"))
+      s.open_required.push_back(line);
+    if (line.rfind("nouveau ", 0) == 0 || contains(line, "nouveau 0000:"))
+      s.nouveau.push_back(line);
+    if (contains(line, "probe routine was not called") ||
+        contains(line, "obtained ownership of the NVIDIA device"))
       s.not_probed.push_back(line);
-    if ((contains(line, "BAR") && (contains(line, "no space for") || contains(line, "failed to assign"))) ||
-        contains(line, "is 0M @ 0x0") || contains(line, "PCI I/O region assigned to your NVIDIA device is invalid") ||
+    if ((contains(line, "BAR") &&
+         (contains(line, "no space for") || contains(line, "failed to assign"))) ||
+        contains(line, "is 0M @ 0x0") ||
+        contains(line, "PCI I/O region assigned to your NVIDIA device is invalid") ||
         contains(line, "BIOS may have misconfigured your GPU"))
       s.bar_space.push_back(line);
-    if (contains(line, "IO_PAGE_FAULT") || (contains(line, "DMAR") && (contains(line, "Request device") ||
-                                                                        contains(line, "handling fault"))))
+    if (contains(line, "IO_PAGE_FAULT") ||
+        (contains(line, "DMAR") &&
+         (contains(line, "Request device") || contains(line, "handling fault"))))
       s.iommu_faults.push_back(line);
     const auto at = line.find("major device number ");
     if (contains(line, "UVM driver") && at != std::string::npos) {
@@ -318,8 +335,10 @@ NodeAccess node_access(const Facts& f) {
   for (const auto& n : f.device_nodes.value) {
     // Needed for compute: the control node, one per GPU, and UVM. Caps (MIG) and modeset are not.
     const std::string& p = n.path;
-    const bool gpu_node = p.rfind("/dev/nvidia", 0) == 0 && p.size() > 11 && std::isdigit(static_cast<unsigned char>(p[11]));
-    const bool needed = p == "/dev/nvidiactl" || p == "/dev/nvidia-uvm" || p == "/dev/nvidia-uvm-tools" || gpu_node;
+    const bool gpu_node = p.rfind("/dev/nvidia", 0) == 0 && p.size() > 11 &&
+                          std::isdigit(static_cast<unsigned char>(p[11]));
+    const bool needed =
+        p == "/dev/nvidiactl" || p == "/dev/nvidia-uvm" || p == "/dev/nvidia-uvm-tools" || gpu_node;
     if (!needed || !n.open_rdwr) continue;
     ++a.attempted;
     if (*n.open_rdwr == "ok") {

@@ -60,17 +60,21 @@ bool is_compat_path(const std::optional<std::string>& path);
 
 // Kernel log lines by what they show. Empty when the log was not read.
 struct LogSignals {
-  std::vector<std::string> firmware_load;  // "Direct firmware load ... gsp_*.bin failed", GSP init errors
-  std::vector<std::string> rm_init;        // "RmInitAdapter failed", "rm_init_adapter failed"
-  std::vector<std::string> wpr2;           // "WPR2 already up": a GPU left dirty (VFIO guest, crash)
-  std::vector<std::string> hmm;            // "devmem_alloc_pagemap ... request_free_mem_region() err -34"
+  std::vector<std::string>
+      firmware_load;                 // "Direct firmware load ... gsp_*.bin failed", GSP init errors
+  std::vector<std::string> rm_init;  // "RmInitAdapter failed", "rm_init_adapter failed"
+  std::vector<std::string> wpr2;     // "WPR2 already up": a GPU left dirty (VFIO guest, crash)
+  std::vector<std::string> hmm;      // "devmem_alloc_pagemap ... request_free_mem_region() err -34"
   std::vector<std::string> api_mismatch;   // "NVRM: API mismatch: the client has the version ..."
   std::vector<std::string> open_required;  // "... requires use of the NVIDIA open kernel modules"
   std::optional<int> uvm_major_logged;     // "Loaded the UVM driver, major device number N"
-  std::vector<std::string> nouveau;        // lines of the nouveau driver ("nouveau 0000:01:00.0: ...")
-  std::vector<std::string> not_probed;     // "The NVIDIA probe routine was not called ...": another driver owns the GPU
-  std::vector<std::string> bar_space;      // the PCI core or NVRM: a BAR without address space ("no space for", "BAR1 is 0M")
-  std::vector<std::string> iommu_faults;   // "AMD-Vi: Event logged [IO_PAGE_FAULT ...", "DMAR: [DMA Write ...] Request device ..."
+  std::vector<std::string> nouveau;  // lines of the nouveau driver ("nouveau 0000:01:00.0: ...")
+  std::vector<std::string>
+      not_probed;  // "The NVIDIA probe routine was not called ...": another driver owns the GPU
+  std::vector<std::string> bar_space;     // the PCI core or NVRM: a BAR without address space ("no
+                                          // space for", "BAR1 is 0M")
+  std::vector<std::string> iommu_faults;  // "AMD-Vi: Event logged [IO_PAGE_FAULT ...", "DMAR: [DMA
+                                          // Write ...] Request device ..."
 };
 LogSignals log_signals(const Facts& f);
 
@@ -84,8 +88,9 @@ std::vector<std::string> gpus_named(const Facts& f, const std::vector<std::strin
 // Whether DMA from the GPUs is translated by an IOMMU, and how we know.
 struct IommuState {
   enum class Mode { kUnknown, kOff, kPassthrough, kTranslated } mode = Mode::kUnknown;
-  std::vector<std::string> flags;        // iommu-related words of the kernel command line
-  std::vector<std::string> translating;  // "0000:41:00.0 DMA-FQ", or "61 group(s) DMA-FQ" without per-GPU types
+  std::vector<std::string> flags;  // iommu-related words of the kernel command line
+  std::vector<std::string>
+      translating;  // "0000:41:00.0 DMA-FQ", or "61 group(s) DMA-FQ" without per-GPU types
 };
 IommuState iommu_state(const Facts& f);
 const char* to_string(IommuState::Mode m);  // "unknown", "off", "passthrough", "translated"
@@ -94,14 +99,14 @@ const char* to_string(IommuState::Mode m);  // "unknown", "off", "passthrough", 
 // really here (NVML's count and UUIDs). CUDA reads its list left to right and stops at the first
 // entry that names no GPU, so that entry hides itself and everything after it.
 struct VisibleDevices {
-  std::string variable;               // "CUDA_VISIBLE_DEVICES"
+  std::string variable;  // "CUDA_VISIBLE_DEVICES"
   std::string value;
-  bool hides_all = false;             // "", "-1", "none", "void", "NoDevFiles"
-  std::vector<std::string> missing;   // entries naming a GPU that is not here ("3", "GPU-8a1b…")
-  std::vector<std::string> lost;      // valid entries after the first missing one (CUDA ignores them)
-  int usable = 0;                     // entries CUDA will use
+  bool hides_all = false;            // "", "-1", "none", "void", "NoDevFiles"
+  std::vector<std::string> missing;  // entries naming a GPU that is not here ("3", "GPU-8a1b…")
+  std::vector<std::string> lost;  // valid entries after the first missing one (CUDA ignores them)
+  int usable = 0;                 // entries CUDA will use
   int entries = 0;
-  int gpus_here = -1;                 // what the entries were compared with (-1: unknown)
+  int gpus_here = -1;  // what the entries were compared with (-1: unknown)
 };
 std::vector<VisibleDevices> visible_devices(const Facts& f);  // only the variables that are set
 
@@ -120,7 +125,8 @@ GpuUse gpu_use(const Facts& f);
 // driven by nvidia however well the NVIDIA driver is installed.
 struct Binding {
   std::vector<std::string> nvidia;
-  std::map<std::string, std::vector<std::string>> other;  // driver -> bus ids ("nouveau", "vfio-pci")
+  std::map<std::string, std::vector<std::string>>
+      other;  // driver -> bus ids ("nouveau", "vfio-pci")
   std::vector<std::string> unbound;
   int known = 0;
   bool nouveau_loaded = false;    // listed in /proc/modules
@@ -154,16 +160,17 @@ bool gsp_running_everywhere(const Facts& f);
 // Whether the GSP firmware the GPUs need is where the module looks for it.
 struct FirmwareCheck {
   enum class State {
-    kNotNeeded,    // no GPU that uses GSP, or no GPU at all
-    kPresent,      // /lib/firmware/nvidia/<ver>/<file> exists
-    kElsewhere,    // not at the standard path, but GSP runs: loaded from firmware_class.path or built in
-    kMissing,      // the directory or the file is missing on this host
-    kOptional,     // missing, but the proprietary module runs these (pre-Blackwell) GPUs without GSP
-    kNotVisible,   // in a container: the host's /lib/firmware is what counts, and we cannot see it
-    kUnknown,      // module version or listing unknown
+    kNotNeeded,  // no GPU that uses GSP, or no GPU at all
+    kPresent,    // /lib/firmware/nvidia/<ver>/<file> exists
+    kElsewhere,  // not at the standard path, but GSP runs: loaded from firmware_class.path or built
+                 // in
+    kMissing,    // the directory or the file is missing on this host
+    kOptional,   // missing, but the proprietary module runs these (pre-Blackwell) GPUs without GSP
+    kNotVisible,  // in a container: the host's /lib/firmware is what counts, and we cannot see it
+    kUnknown,     // module version or listing unknown
   } state = State::kUnknown;
-  std::string directory;               // "/lib/firmware/nvidia/590.48.01"
-  std::vector<std::string> needed;     // {"gsp_ga10x.bin"}
+  std::string directory;            // "/lib/firmware/nvidia/590.48.01"
+  std::vector<std::string> needed;  // {"gsp_ga10x.bin"}
   std::vector<std::string> missing;
   std::vector<std::string> other_versions;
 };

@@ -14,7 +14,9 @@ namespace p2p::doctor {
 
 namespace {
 
-bool contains(const std::string& s, const char* needle) { return s.find(needle) != std::string::npos; }
+bool contains(const std::string& s, const char* needle) {
+  return s.find(needle) != std::string::npos;
+}
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
@@ -25,7 +27,8 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 std::string lower(std::string s) {
@@ -59,7 +62,8 @@ VisibleDevices judge_list(const std::string& variable, const std::string& value,
     } else if (e.rfind("GPU-", 0) == 0 || e.rfind("MIG-", 0) == 0) {
       // CUDA accepts any unique prefix of a UUID.
       if (!uuids.empty())
-        here = std::any_of(uuids.begin(), uuids.end(), [&](const std::string& u) { return lower(u).rfind(lower(e), 0) == 0; });
+        here = std::any_of(uuids.begin(), uuids.end(),
+                           [&](const std::string& u) { return lower(u).rfind(lower(e), 0) == 0; });
     } else {
       here = false;  // "-1" inside a list, a typo, a name
     }
@@ -82,15 +86,18 @@ VisibleDevices judge_list(const std::string& variable, const std::string& value,
 
 std::vector<std::string> bdfs_in_line(const std::string& line) {
   static const std::regex kFull("([0-9a-fA-F]{4,8}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\\.([0-7])");
-  static const std::regex kShort("(?:device=|device \\[)(?:0x)?([0-9a-fA-F]{2}):(?:0x)?([0-9a-fA-F]{2})\\.([0-7])");
+  static const std::regex kShort(
+      "(?:device=|device \\[)(?:0x)?([0-9a-fA-F]{2}):(?:0x)?([0-9a-fA-F]{2})\\.([0-7])");
   std::vector<std::string> out;
   auto add = [&](const std::string& b) {
     const std::string n = normalize_bdf(b);
     if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
   };
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), kFull); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), kFull);
+       it != std::sregex_iterator(); ++it)
     add((*it)[1].str() + ":" + (*it)[2].str() + ":" + (*it)[3].str() + "." + (*it)[4].str());
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), kShort); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), kShort);
+       it != std::sregex_iterator(); ++it)
     add((*it)[1].str() + ":" + (*it)[2].str() + "." + (*it)[3].str());
   return out;
 }
@@ -111,29 +118,38 @@ IommuState iommu_state(const Facts& f) {
   if (f.kernel.cmdline.present()) {
     std::istringstream in(f.kernel.cmdline.value);
     for (std::string w; in >> w;) {
-      if (w.rfind("intel_iommu=", 0) == 0 || w.rfind("amd_iommu=", 0) == 0 || w.rfind("iommu=", 0) == 0 ||
-          w.rfind("iommu.passthrough=", 0) == 0 || w.rfind("pci=disable_acs_redir", 0) == 0)
+      if (w.rfind("intel_iommu=", 0) == 0 || w.rfind("amd_iommu=", 0) == 0 ||
+          w.rfind("iommu=", 0) == 0 || w.rfind("iommu.passthrough=", 0) == 0 ||
+          w.rfind("pci=disable_acs_redir", 0) == 0)
         s.flags.push_back(w);
       pt_flag = pt_flag || w == "iommu=pt" || w == "iommu.passthrough=1";
       off_flag = off_flag || w == "iommu=off" || w == "intel_iommu=off" || w == "amd_iommu=off";
     }
   }
   for (const auto& g : gpus(f))
-    if (g.pci != nullptr && g.pci->iommu_group_type && g.pci->iommu_group_type->rfind("DMA", 0) == 0)
+    if (g.pci != nullptr && g.pci->iommu_group_type &&
+        g.pci->iommu_group_type->rfind("DMA", 0) == 0)
       s.translating.push_back(g.bdf + " " + *g.pci->iommu_group_type);
   // Without per-GPU group types, translating groups anywhere on an IOMMU-enabled host count.
-  if (s.translating.empty() && io.units.present() && !io.units.value.empty() && io.group_types.present()) {
+  if (s.translating.empty() && io.units.present() && !io.units.value.empty() &&
+      io.group_types.present()) {
     bool gpu_types_known = false;
-    for (const auto& g : gpus(f)) gpu_types_known = gpu_types_known || (g.pci != nullptr && g.pci->iommu_group_type);
+    for (const auto& g : gpus(f))
+      gpu_types_known = gpu_types_known || (g.pci != nullptr && g.pci->iommu_group_type);
     if (!gpu_types_known)
       for (const auto& [type, n] : io.group_types.value)
-        if (type.rfind("DMA", 0) == 0) s.translating.push_back(std::to_string(n) + " group(s) " + type);
+        if (type.rfind("DMA", 0) == 0)
+          s.translating.push_back(std::to_string(n) + " group(s) " + type);
   }
   using M = IommuState::Mode;
-  if (!s.translating.empty()) s.mode = M::kTranslated;
-  else if (io.units.present()) s.mode = io.units.value.empty() ? M::kOff : M::kPassthrough;
-  else if (pt_flag) s.mode = M::kPassthrough;
-  else if (off_flag) s.mode = M::kOff;
+  if (!s.translating.empty())
+    s.mode = M::kTranslated;
+  else if (io.units.present())
+    s.mode = io.units.value.empty() ? M::kOff : M::kPassthrough;
+  else if (pt_flag)
+    s.mode = M::kPassthrough;
+  else if (off_flag)
+    s.mode = M::kOff;
   return s;
 }
 
@@ -167,17 +183,22 @@ GpuUse gpu_use(const Facts& f) {
   GpuUse u;
   if (f.cuda.status != "completed") return u;
   for (const auto& v : visible_devices(f))
-    if (v.variable == "CUDA_VISIBLE_DEVICES" && !v.hides_all && v.missing.empty() && v.value != "all") u.masked = true;
+    if (v.variable == "CUDA_VISIBLE_DEVICES" && !v.hides_all && v.missing.empty() &&
+        v.value != "all")
+      u.masked = true;
   const bool container = in_container(f);
   for (const auto& g : gpus(f)) {
     // Inside a container sysfs shows every GPU of the host; only those NVML lists are ours.
     const bool ours = container ? g.nvml != nullptr : (g.pci != nullptr || g.nvml != nullptr);
     if (!ours) continue;
     ++u.expected;
-    const bool works = cuda_works(f) && g.cuda != nullptr && g.cuda->context_result.value_or(0) == 0 &&
+    const bool works = cuda_works(f) && g.cuda != nullptr &&
+                       g.cuda->context_result.value_or(0) == 0 &&
                        g.cuda->alloc_result.value_or(0) == 0;
-    if (works) ++u.working;
-    else u.unusable.push_back(g.bdf);
+    if (works)
+      ++u.working;
+    else
+      u.unusable.push_back(g.bdf);
   }
   return u;
 }
@@ -187,12 +208,16 @@ Binding binding(const Facts& f) {
   for (const auto& g : gpus(f)) {
     if (g.pci == nullptr || g.pci->driver.unknown()) continue;
     ++b.known;
-    if (g.pci->driver.absent()) b.unbound.push_back(g.bdf);
-    else if (g.pci->driver.value == "nvidia") b.nvidia.push_back(g.bdf);
-    else b.other[g.pci->driver.value].push_back(g.bdf);
+    if (g.pci->driver.absent())
+      b.unbound.push_back(g.bdf);
+    else if (g.pci->driver.value == "nvidia")
+      b.nvidia.push_back(g.bdf);
+    else
+      b.other[g.pci->driver.value].push_back(g.bdf);
   }
   const auto& m = f.kernel.modules;
-  b.nouveau_loaded = m.present() && std::find(m.value.begin(), m.value.end(), "nouveau") != m.value.end();
+  b.nouveau_loaded =
+      m.present() && std::find(m.value.begin(), m.value.end(), "nouveau") != m.value.end();
   b.nvidia_userspace = f.cuda.library_path.has_value() || f.nvml.library_path.has_value();
   return b;
 }
@@ -205,27 +230,33 @@ std::string unbind_fix(const std::string& driver, const std::vector<std::string>
            "the nvidia module is built for the running kernel (dkms status; dkms autoinstall), then reboot";
   if (driver == "vfio-pci")
     return "remove vfio-pci.ids= from the kernel command line and the modprobe.d entry, rebuild the initramfs, then "
-           "rebind to nvidia (echo " + first + " > /sys/bus/pci/drivers/vfio-pci/unbind; modprobe nvidia) or reboot";
-  return "unbind the GPU(s) from " + driver + " (echo " + first + " > /sys/bus/pci/drivers/" + driver +
-         "/unbind), keep " + driver + " from claiming them (blacklist it, or drop its ids= option), rebuild the "
+           "rebind to nvidia (echo " +
+           first + " > /sys/bus/pci/drivers/vfio-pci/unbind; modprobe nvidia) or reboot";
+  return "unbind the GPU(s) from " + driver + " (echo " + first + " > /sys/bus/pci/drivers/" +
+         driver + "/unbind), keep " + driver +
+         " from claiming them (blacklist it, or drop its ids= option), rebuild the "
          "initramfs, then load nvidia";
 }
 
 FabricManagerLog fabric_manager_log(const Facts& f) {
   FabricManagerLog out;
   if (!f.fabric_manager.log_lines.present()) return out;
-  auto word_after = [](const std::string& line, const std::string& key) -> std::optional<std::string> {
+  auto word_after = [](const std::string& line,
+                       const std::string& key) -> std::optional<std::string> {
     const auto at = line.find(key);
     if (at == std::string::npos) return std::nullopt;
     std::string w;
-    for (std::size_t i = at + key.size(); i < line.size() && (std::isdigit(static_cast<unsigned char>(line[i])) || line[i] == '.'); ++i)
+    for (std::size_t i = at + key.size();
+         i < line.size() && (std::isdigit(static_cast<unsigned char>(line[i])) || line[i] == '.');
+         ++i)
       w += line[i];
     while (!w.empty() && w.back() == '.') w.pop_back();  // the sentence's full stop
     if (w.empty()) return std::nullopt;
     return w;
   };
   for (const auto& l : f.fabric_manager.log_lines.value) {
-    // "fabric manager NVIDIA GPU driver interface version 550.127.05 don't match with driver version 550.120."
+    // "fabric manager NVIDIA GPU driver interface version 550.127.05 don't match with driver
+    // version 550.120."
     if (contains(l, "interface version") && contains(l, "driver version") && contains(l, "match")) {
       out.mismatch.push_back(l);
       out.version = word_after(l, "interface version ");

@@ -25,17 +25,17 @@ namespace p2p::doctor {
 
 // A bridge between a GPU and its root port, with its PCIe ACS control word.
 struct Bridge {
-  std::string bdf;                  // "0000:40:01.1"
-  Observed<int> acs_control;        // absent: no ACS capability; unreadable: config space cut short
+  std::string bdf;            // "0000:40:01.1"
+  Observed<int> acs_control;  // absent: no ACS capability; unreadable: config space cut short
 };
 
 // One NVIDIA function from /sys/bus/pci/devices: a GPU (class 0x03xxxx) or an NVSwitch (0x0680xx).
 struct PciFunction {
-  std::string bdf;                  // "0000:41:00.0", lower case
-  int vendor_id = 0;                // 0x10de
-  int device_id = 0;                // 0x2bb5
-  int class_code = 0;               // 0x030200
-  std::optional<int> numa_node;     // -1 in sysfs means none: stored as null
+  std::string bdf;                         // "0000:41:00.0", lower case
+  int vendor_id = 0;                       // 0x10de
+  int device_id = 0;                       // 0x2bb5
+  int class_code = 0;                      // 0x030200
+  std::optional<int> numa_node;            // -1 in sysfs means none: stored as null
   std::optional<double> current_link_gts;  // "32.0 GT/s PCIe" -> 32.0
   std::optional<double> max_link_gts;
   std::optional<int> current_link_width;
@@ -43,10 +43,10 @@ struct PciFunction {
   std::optional<std::uint64_t> aer_correctable;  // TOTAL_ERR_COR of aer_dev_correctable
   std::optional<std::uint64_t> aer_nonfatal;     // TOTAL_ERR_NONFATAL
   std::optional<std::uint64_t> aer_fatal;        // TOTAL_ERR_FATAL
-  Observed<std::string> driver;     // bound driver ("nvidia", "vfio-pci"); absent: none bound
-  std::optional<std::uint64_t> bar1_bytes;  // size of resource 1 (the framebuffer aperture)
+  Observed<std::string> driver;  // bound driver ("nvidia", "vfio-pci"); absent: none bound
+  std::optional<std::uint64_t> bar1_bytes;      // size of resource 1 (the framebuffer aperture)
   std::optional<std::string> iommu_group_type;  // "identity", "DMA", "DMA-FQ"
-  std::vector<Bridge> upstream;     // root port first, nearest bridge last
+  std::vector<Bridge> upstream;                 // root port first, nearest bridge last
 };
 
 // /proc/driver/nvidia/gpus/<bdf>/information.
@@ -59,29 +59,30 @@ struct GpuInformation {
 
 // One /dev/nvidia* node.
 struct DeviceNode {
-  std::string path;                 // "/dev/nvidia-uvm"
-  std::string type;                 // char | block | regular | directory | other
+  std::string path;  // "/dev/nvidia-uvm"
+  std::string type;  // char | block | regular | directory | other
   std::optional<int> major;
   std::optional<int> minor;
   std::optional<std::string> open_rdwr;  // "ok" or the errno name; null when not attempted
 };
 
 struct KernelFacts {
-  Observed<std::vector<std::string>> modules;            // names in /proc/modules
-  Observed<bool> sys_module_nvidia;                      // /sys/module/nvidia exists (built-in too)
-  Observed<std::string> nvidia_version_text;             // /proc/driver/nvidia/version, first line
-  Observed<std::string> module_version;                  // /sys/module/nvidia/version
-  Observed<std::map<std::string, std::string>> params;   // /proc/driver/nvidia/params
-  Observed<std::string> uvm_disable_hmm;                 // "Y" / "N"
-  Observed<std::map<std::string, int>> char_majors;      // /proc/devices, character section
-  Observed<std::string> cmdline;                         // /proc/cmdline
-  Observed<std::vector<std::string>> log_lines;          // matching kernel log lines, bounded
-  std::string log_source;                                // "/dev/kmsg", "syslog(2)", a file, or ""
+  Observed<std::vector<std::string>> modules;           // names in /proc/modules
+  Observed<bool> sys_module_nvidia;                     // /sys/module/nvidia exists (built-in too)
+  Observed<std::string> nvidia_version_text;            // /proc/driver/nvidia/version, first line
+  Observed<std::string> module_version;                 // /sys/module/nvidia/version
+  Observed<std::map<std::string, std::string>> params;  // /proc/driver/nvidia/params
+  Observed<std::string> uvm_disable_hmm;                // "Y" / "N"
+  Observed<std::map<std::string, int>> char_majors;     // /proc/devices, character section
+  Observed<std::string> cmdline;                        // /proc/cmdline
+  Observed<std::vector<std::string>> log_lines;         // matching kernel log lines, bounded
+  std::string log_source;                               // "/dev/kmsg", "syslog(2)", a file, or ""
 };
 
 struct FirmwareFacts {
-  Observed<std::vector<std::string>> versions;   // directories under /lib/firmware/nvidia
-  Observed<std::vector<std::string>> gsp_files;  // gsp_*.bin in /lib/firmware/nvidia/<module version>
+  Observed<std::vector<std::string>> versions;  // directories under /lib/firmware/nvidia
+  Observed<std::vector<std::string>>
+      gsp_files;  // gsp_*.bin in /lib/firmware/nvidia/<module version>
 };
 
 struct CgroupFacts {
@@ -96,14 +97,14 @@ struct CgroupFacts {
 };
 
 struct IommuFacts {
-  Observed<std::vector<std::string>> units;           // /sys/class/iommu entries
-  Observed<std::map<std::string, int>> group_types;   // type -> number of groups
+  Observed<std::vector<std::string>> units;          // /sys/class/iommu entries
+  Observed<std::map<std::string, int>> group_types;  // type -> number of groups
 };
 
 struct CudaDevice {
   int ordinal = 0;
   std::string name;
-  std::string pci_bus_id;            // as CUDA prints it ("0000:41:00.0")
+  std::string pci_bus_id;  // as CUDA prints it ("0000:41:00.0")
   std::optional<int> cc_major;
   std::optional<int> cc_minor;
   std::optional<int> context_result;  // cuDevicePrimaryCtxRetain
@@ -112,8 +113,9 @@ struct CudaDevice {
 
 // The CUDA driver API probe, run in a child process.
 struct CudaProbe {
-  std::string status = "not_run";  // not_run | library_missing | completed | crashed | timed_out | failed
-  std::string detail;              // dlopen error, signal, or why it did not run
+  std::string status =
+      "not_run";       // not_run | library_missing | completed | crashed | timed_out | failed
+  std::string detail;  // dlopen error, signal, or why it did not run
   std::optional<std::string> library_path;  // real path of libcuda.so.1
   std::optional<int> driver_version;        // cuDriverGetVersion: 1000*major + 10*minor
   std::optional<int> init_result;           // cuInit(0)
@@ -125,26 +127,28 @@ struct NvmlDevice {
   int index = 0;
   std::string pci_bus_id;  // normalised to "0000:41:00.0"
   std::string name;
-  std::optional<std::string> uuid;        // "GPU-5a3c…": what CUDA_VISIBLE_DEVICES may name; null in older documents
-  std::optional<int> architecture;        // nvmlDeviceArchitecture_t (10 = Blackwell)
-  std::optional<int> virtualization_mode; // 0 none, 1 pass-through, 2 vGPU, 3 host vGPU, 4 host vSGA
+  std::optional<std::string>
+      uuid;  // "GPU-5a3c…": what CUDA_VISIBLE_DEVICES may name; null in older documents
+  std::optional<int> architecture;  // nvmlDeviceArchitecture_t (10 = Blackwell)
+  std::optional<int>
+      virtualization_mode;  // 0 none, 1 pass-through, 2 vGPU, 3 host vGPU, 4 host vSGA
   std::optional<int> pcie_gen_current;
   std::optional<int> pcie_gen_max;
   std::optional<int> pcie_width_current;
   std::optional<int> pcie_width_max;
   std::optional<std::uint64_t> bar1_total_bytes;
-  std::optional<int> persistence_mode;    // 0 off, 1 on
-  std::optional<int> compute_mode;        // 0 default, 2 prohibited, 3 exclusive process
+  std::optional<int> persistence_mode;  // 0 off, 1 on
+  std::optional<int> compute_mode;      // 0 default, 2 prohibited, 3 exclusive process
   std::optional<bool> gsp_firmware_enabled;
   std::optional<std::string> gsp_firmware_version;
-  std::optional<int> fabric_state;        // 0 n/a, 1 not started, 2 in progress, 3 completed
-  std::optional<int> fabric_status;       // nvmlReturn_t, meaningful when completed
+  std::optional<int> fabric_state;   // 0 n/a, 1 not started, 2 in progress, 3 completed
+  std::optional<int> fabric_status;  // nvmlReturn_t, meaningful when completed
 };
 
 struct NvmlPair {
   int a = 0;
   int b = 0;
-  std::optional<int> read;     // nvmlGpuP2PStatus_t
+  std::optional<int> read;  // nvmlGpuP2PStatus_t
   std::optional<int> write;
   std::optional<int> nvlink;
   std::optional<int> common_ancestor;  // nvmlGpuTopologyLevel_t (30 = PHB)
@@ -160,32 +164,32 @@ struct NvmlProbe {
   std::optional<int> cuda_driver_version;     // nvmlSystemGetCudaDriverVersion_v2
   std::optional<int> device_count;
   std::vector<NvmlDevice> devices;
-  std::vector<NvmlPair> pairs;                // a < b
+  std::vector<NvmlPair> pairs;  // a < b
 };
 
 // Fabric Manager's own log (LOG_FILE_NAME in fabricmanager.cfg, /var/log/fabricmanager.log by
 // default): the lines that name versions or errors, the latest last. It is where a Fabric Manager
 // of another release than the driver says so and exits. Not checked in older documents.
 struct FabricManagerFacts {
-  std::string log_path;                       // the file read, "" when not looked at
+  std::string log_path;  // the file read, "" when not looked at
   Observed<std::vector<std::string>> log_lines;
 };
 
 // One ordered pair of the peer-copy check: `src` writes into memory owned by `dst`, and `dst`
 // checks what arrived. src == dst on a host with one GPU (the GPU against itself).
 struct PeerCopyPair {
-  int src = 0;                      // CUDA ordinals
+  int src = 0;  // CUDA ordinals
   int dst = 0;
-  std::string src_bus_id;           // "0000:41:00.0"
+  std::string src_bus_id;  // "0000:41:00.0"
   std::string dst_bus_id;
   std::optional<bool> can_access_peer;  // cuDeviceCanAccessPeer(src, dst); null for src == dst
   // Each of the two writes: "ok", "corrupt" (words differ), "error" (an API call failed, see
   // detail) or "not_run" (see detail).
-  std::string copy_result = "not_run";   // cuMemcpyPeer (a copy engine)
+  std::string copy_result = "not_run";  // cuMemcpyPeer (a copy engine)
   std::optional<std::uint64_t> copy_mismatched_words;
   std::string store_result = "not_run";  // a kernel on src storing into dst's memory (SM stores)
   std::optional<std::uint64_t> store_mismatched_words;
-  std::uint64_t words = 0;          // 32-bit words per buffer
+  std::uint64_t words = 0;  // 32-bit words per buffer
   std::string detail;
 };
 
@@ -201,19 +205,20 @@ struct PeerCopyProbe {
 
 struct Facts {
   static constexpr int kVersion = 1;
-  std::string source;       // "live", "root DIR", or what a fixture describes
-  std::string note;         // free text kept with the facts (provenance of a capture)
+  std::string source;  // "live", "root DIR", or what a fixture describes
+  std::string note;    // free text kept with the facts (provenance of a capture)
   std::optional<int> built_cuda_runtime_version;  // CUDART_VERSION p2pcheck was built with
   topo::EnvironmentFacts environment;
   KernelFacts kernel;
   FirmwareFacts firmware;
-  Observed<std::vector<PciFunction>> pci;              // NVIDIA GPUs and NVSwitches
+  Observed<std::vector<PciFunction>> pci;  // NVIDIA GPUs and NVSwitches
   Observed<std::vector<GpuInformation>> gpu_information;
   Observed<std::vector<DeviceNode>> device_nodes;
   CgroupFacts cgroup;
   IommuFacts iommu;
-  Observed<std::vector<std::string>> daemons;  // nv-fabricmanager / nvidia-persistenced seen in /proc
-  std::map<std::string, std::string> env;      // NCCL_*, CUDA_*, LD_LIBRARY_PATH
+  Observed<std::vector<std::string>>
+      daemons;                             // nv-fabricmanager / nvidia-persistenced seen in /proc
+  std::map<std::string, std::string> env;  // NCCL_*, CUDA_*, LD_LIBRARY_PATH
   CudaProbe cuda;
   NvmlProbe nvml;
   FabricManagerFacts fabric_manager;

@@ -77,7 +77,8 @@ PciFunction pci_from_json(const json& j, const std::string& where) {
   in.opt("aer_correctable", p.aer_correctable);
   in.opt("aer_nonfatal", p.aer_nonfatal);
   in.opt("aer_fatal", p.aer_fatal);
-  p.driver = read_observed<std::string>(in.at("driver"), in.path("driver"), read_plain<std::string>);
+  p.driver =
+      read_observed<std::string>(in.at("driver"), in.path("driver"), read_plain<std::string>);
   in.opt("bar1_bytes", p.bar1_bytes);
   in.opt("iommu_group_type", p.iommu_group_type);
   p.upstream = read_list<Bridge>(in.at("upstream"), in.path("upstream"), bridge_from_json);
@@ -150,18 +151,21 @@ KernelFacts kernel_from_json(const json& j, const std::string& where) {
   Reader in(j, where);
   KernelFacts k;
   k.modules = read_observed<Strings>(in.at("modules"), in.path("modules"), read_plain<Strings>);
-  k.sys_module_nvidia =
-      read_observed<bool>(in.at("sys_module_nvidia"), in.path("sys_module_nvidia"), read_plain<bool>);
-  k.nvidia_version_text = read_observed<std::string>(in.at("nvidia_version_text"),
-                                                     in.path("nvidia_version_text"), read_plain<std::string>);
-  k.module_version =
-      read_observed<std::string>(in.at("module_version"), in.path("module_version"), read_plain<std::string>);
+  k.sys_module_nvidia = read_observed<bool>(in.at("sys_module_nvidia"),
+                                            in.path("sys_module_nvidia"), read_plain<bool>);
+  k.nvidia_version_text = read_observed<std::string>(
+      in.at("nvidia_version_text"), in.path("nvidia_version_text"), read_plain<std::string>);
+  k.module_version = read_observed<std::string>(in.at("module_version"), in.path("module_version"),
+                                                read_plain<std::string>);
   k.params = read_observed<StringMap>(in.at("params"), in.path("params"), read_plain<StringMap>);
-  k.uvm_disable_hmm =
-      read_observed<std::string>(in.at("uvm_disable_hmm"), in.path("uvm_disable_hmm"), read_plain<std::string>);
-  k.char_majors = read_observed<IntMap>(in.at("char_majors"), in.path("char_majors"), read_plain<IntMap>);
-  k.cmdline = read_observed<std::string>(in.at("cmdline"), in.path("cmdline"), read_plain<std::string>);
-  k.log_lines = read_observed<Strings>(in.at("log_lines"), in.path("log_lines"), read_plain<Strings>);
+  k.uvm_disable_hmm = read_observed<std::string>(
+      in.at("uvm_disable_hmm"), in.path("uvm_disable_hmm"), read_plain<std::string>);
+  k.char_majors =
+      read_observed<IntMap>(in.at("char_majors"), in.path("char_majors"), read_plain<IntMap>);
+  k.cmdline =
+      read_observed<std::string>(in.at("cmdline"), in.path("cmdline"), read_plain<std::string>);
+  k.log_lines =
+      read_observed<Strings>(in.at("log_lines"), in.path("log_lines"), read_plain<Strings>);
   in.get("log_source", k.log_source);
   in.finish();
   return k;
@@ -182,56 +186,65 @@ const char* to_string(Seen s) {
 Seen seen_from_string(const std::string& s, const std::string& where) {
   for (Seen v : {Seen::kNotChecked, Seen::kPresent, Seen::kAbsent, Seen::kUnreadable})
     if (s == to_string(v)) return v;
-  throw InputError(where + ": unknown state '" + s + "' (expected present, absent, unreadable or not_checked)");
+  throw InputError(where + ": unknown state '" + s +
+                   "' (expected present, absent, unreadable or not_checked)");
 }
 
 json facts_to_json(const Facts& f) {
   using Strings = std::vector<std::string>;
   json env = f.environment;
-  return {{"schema", kSchema},
-          {"version", Facts::kVersion},
-          {"source", f.source},
-          {"note", f.note},
-          {"built_cuda_runtime_version", opt(f.built_cuda_runtime_version)},
-          {"environment", env},
-          {"kernel", kernel_to_json(f.kernel)},
-          {"firmware",
-           {{"versions", write_observed(f.firmware.versions, plain<Strings>)},
-            {"gsp_files", write_observed(f.firmware.gsp_files, plain<Strings>)}}},
-          {"pci", write_observed(f.pci, [](const std::vector<PciFunction>& v) { return list_to_json(v, pci_to_json); })},
-          {"gpu_information", write_observed(f.gpu_information, [](const std::vector<GpuInformation>& v) {
-             return list_to_json(v, info_to_json);
-           })},
-          {"device_nodes", write_observed(f.device_nodes, [](const std::vector<DeviceNode>& v) {
-             return list_to_json(v, node_to_json);
-           })},
-          {"cgroup",
-           {{"hierarchy", opt(f.cgroup.hierarchy)},
-            {"v2_path", opt(f.cgroup.v2_path)},
-            {"v1_devices_path", opt(f.cgroup.v1_devices_path)},
-            {"devices_list", write_observed(f.cgroup.devices_list, plain<std::string>)},
-            {"devices_list_path", opt(f.cgroup.devices_list_path)}}},
-          {"iommu",
-           {{"units", write_observed(f.iommu.units, plain<Strings>)},
-            {"group_types", write_observed(f.iommu.group_types, plain<std::map<std::string, int>>)}}},
-          {"daemons", write_observed(f.daemons, plain<Strings>)},
-          {"env", f.env},
-          {"cuda", cuda_to_json(f.cuda)},
-          {"nvml", nvml_to_json(f.nvml)},
-          {"fabric_manager",
-           {{"log_path", f.fabric_manager.log_path},
-            {"log_lines", write_observed(f.fabric_manager.log_lines, plain<Strings>)}}},
-          {"peer_copy", peer_copy_to_json(f.peer_copy)}};
+  return {
+      {"schema", kSchema},
+      {"version", Facts::kVersion},
+      {"source", f.source},
+      {"note", f.note},
+      {"built_cuda_runtime_version", opt(f.built_cuda_runtime_version)},
+      {"environment", env},
+      {"kernel", kernel_to_json(f.kernel)},
+      {"firmware",
+       {{"versions", write_observed(f.firmware.versions, plain<Strings>)},
+        {"gsp_files", write_observed(f.firmware.gsp_files, plain<Strings>)}}},
+      {"pci",
+       write_observed(
+           f.pci, [](const std::vector<PciFunction>& v) { return list_to_json(v, pci_to_json); })},
+      {"gpu_information", write_observed(f.gpu_information,
+                                         [](const std::vector<GpuInformation>& v) {
+                                           return list_to_json(v, info_to_json);
+                                         })},
+      {"device_nodes", write_observed(f.device_nodes,
+                                      [](const std::vector<DeviceNode>& v) {
+                                        return list_to_json(v, node_to_json);
+                                      })},
+      {"cgroup",
+       {{"hierarchy", opt(f.cgroup.hierarchy)},
+        {"v2_path", opt(f.cgroup.v2_path)},
+        {"v1_devices_path", opt(f.cgroup.v1_devices_path)},
+        {"devices_list", write_observed(f.cgroup.devices_list, plain<std::string>)},
+        {"devices_list_path", opt(f.cgroup.devices_list_path)}}},
+      {"iommu",
+       {{"units", write_observed(f.iommu.units, plain<Strings>)},
+        {"group_types", write_observed(f.iommu.group_types, plain<std::map<std::string, int>>)}}},
+      {"daemons", write_observed(f.daemons, plain<Strings>)},
+      {"env", f.env},
+      {"cuda", cuda_to_json(f.cuda)},
+      {"nvml", nvml_to_json(f.nvml)},
+      {"fabric_manager",
+       {{"log_path", f.fabric_manager.log_path},
+        {"log_lines", write_observed(f.fabric_manager.log_lines, plain<Strings>)}}},
+      {"peer_copy", peer_copy_to_json(f.peer_copy)}};
 }
 
 Facts facts_from_json(const json& j) {
   using Strings = std::vector<std::string>;
   Reader in(j, "");
   const std::string schema = in.get<std::string>("schema");
-  if (schema != kSchema) throw InputError("not a doctor facts file (schema '" + schema + "', expected '" + kSchema + "')");
+  if (schema != kSchema)
+    throw InputError("not a doctor facts file (schema '" + schema + "', expected '" + kSchema +
+                     "')");
   const int version = in.get<int>("version");
   if (version != Facts::kVersion)
-    throw InputError("facts version " + std::to_string(version) + " is not supported (this p2pcheck reads version " +
+    throw InputError("facts version " + std::to_string(version) +
+                     " is not supported (this p2pcheck reads version " +
                      std::to_string(Facts::kVersion) + ")");
   Facts f;
   in.get("source", f.source);
@@ -241,9 +254,10 @@ Facts facts_from_json(const json& j) {
     // The environment's own from_json is the topology module's; give its errors our key path.
     const json& e = in.at("environment");
     Reader check(e, "environment");
-    for (const char* key : {"cpu_hypervisor_flag", "hypervisor_vendor", "hypervisor_type", "dmi_sys_vendor",
-                            "dmi_product_name", "pid1_container", "systemd_container", "dockerenv", "containerenv",
-                            "self_cgroup", "nvml_virtualization_mode"})
+    for (const char* key :
+         {"cpu_hypervisor_flag", "hypervisor_vendor", "hypervisor_type", "dmi_sys_vendor",
+          "dmi_product_name", "pid1_container", "systemd_container", "dockerenv", "containerenv",
+          "self_cgroup", "nvml_virtualization_mode"})
       check.at(key);
     check.finish();
     f.environment = as<topo::EnvironmentFacts>(e, "environment");
@@ -251,26 +265,31 @@ Facts facts_from_json(const json& j) {
   f.kernel = kernel_from_json(in.at("kernel"), "kernel");
   {
     Reader fw(in.at("firmware"), "firmware");
-    f.firmware.versions = read_observed<Strings>(fw.at("versions"), fw.path("versions"), read_plain<Strings>);
-    f.firmware.gsp_files = read_observed<Strings>(fw.at("gsp_files"), fw.path("gsp_files"), read_plain<Strings>);
+    f.firmware.versions =
+        read_observed<Strings>(fw.at("versions"), fw.path("versions"), read_plain<Strings>);
+    f.firmware.gsp_files =
+        read_observed<Strings>(fw.at("gsp_files"), fw.path("gsp_files"), read_plain<Strings>);
     fw.finish();
   }
-  f.pci = read_observed<std::vector<PciFunction>>(in.at("pci"), "pci", [](const json& v, const std::string& w) {
-    return read_list<PciFunction>(v, w, pci_from_json);
-  });
+  f.pci = read_observed<std::vector<PciFunction>>(
+      in.at("pci"), "pci", [](const json& v, const std::string& w) {
+        return read_list<PciFunction>(v, w, pci_from_json);
+      });
   f.gpu_information = read_observed<std::vector<GpuInformation>>(
-      in.at("gpu_information"), "gpu_information",
-      [](const json& v, const std::string& w) { return read_list<GpuInformation>(v, w, info_from_json); });
+      in.at("gpu_information"), "gpu_information", [](const json& v, const std::string& w) {
+        return read_list<GpuInformation>(v, w, info_from_json);
+      });
   f.device_nodes = read_observed<std::vector<DeviceNode>>(
-      in.at("device_nodes"), "device_nodes",
-      [](const json& v, const std::string& w) { return read_list<DeviceNode>(v, w, node_from_json); });
+      in.at("device_nodes"), "device_nodes", [](const json& v, const std::string& w) {
+        return read_list<DeviceNode>(v, w, node_from_json);
+      });
   {
     Reader cg(in.at("cgroup"), "cgroup");
     cg.opt("hierarchy", f.cgroup.hierarchy);
     cg.opt("v2_path", f.cgroup.v2_path);
     cg.opt("v1_devices_path", f.cgroup.v1_devices_path);
-    f.cgroup.devices_list =
-        read_observed<std::string>(cg.at("devices_list"), cg.path("devices_list"), read_plain<std::string>);
+    f.cgroup.devices_list = read_observed<std::string>(
+        cg.at("devices_list"), cg.path("devices_list"), read_plain<std::string>);
     cg.opt_later("devices_list_path", f.cgroup.devices_list_path);
     cg.finish();
   }
@@ -278,7 +297,8 @@ Facts facts_from_json(const json& j) {
     using IntMap = std::map<std::string, int>;
     Reader io(in.at("iommu"), "iommu");
     f.iommu.units = read_observed<Strings>(io.at("units"), io.path("units"), read_plain<Strings>);
-    f.iommu.group_types = read_observed<IntMap>(io.at("group_types"), io.path("group_types"), read_plain<IntMap>);
+    f.iommu.group_types =
+        read_observed<IntMap>(io.at("group_types"), io.path("group_types"), read_plain<IntMap>);
     io.finish();
   }
   f.daemons = read_observed<Strings>(in.at("daemons"), "daemons", read_plain<Strings>);
@@ -289,7 +309,8 @@ Facts facts_from_json(const json& j) {
   if (const json* fm = in.find("fabric_manager")) {
     Reader r(*fm, "fabric_manager");
     r.get("log_path", f.fabric_manager.log_path);
-    f.fabric_manager.log_lines = read_observed<Strings>(r.at("log_lines"), r.path("log_lines"), read_plain<Strings>);
+    f.fabric_manager.log_lines =
+        read_observed<Strings>(r.at("log_lines"), r.path("log_lines"), read_plain<Strings>);
     r.finish();
   }
   if (const json* pc = in.find("peer_copy")) {

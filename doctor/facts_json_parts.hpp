@@ -36,7 +36,8 @@ template <class T, class Read>
 std::vector<T> read_list(const json_io::json& j, const std::string& where, Read read_item) {
   if (!j.is_array()) throw InputError(where + ": expected an array, got " + j.type_name());
   std::vector<T> out;
-  for (std::size_t i = 0; i < j.size(); ++i) out.push_back(read_item(j[i], where + "[" + std::to_string(i) + "]"));
+  for (std::size_t i = 0; i < j.size(); ++i)
+    out.push_back(read_item(j[i], where + "[" + std::to_string(i) + "]"));
   return out;
 }
 

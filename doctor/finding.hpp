@@ -12,7 +12,7 @@ enum class Status { kPass, kWarn, kFail, kSkip, kUnknown };
 const char* to_string(Status s);  // "pass", "warn", "fail", "skip", "unknown"
 
 struct Finding {
-  std::string id;                     // stable dotted key: "gsp.firmware_file"
+  std::string id;  // stable dotted key: "gsp.firmware_file"
   Status status = Status::kUnknown;
   std::string summary;                // one line
   std::vector<std::string> evidence;  // the values read, "where: what"
@@ -21,20 +21,20 @@ struct Finding {
 
 // One candidate root cause, ranked by how much of the evidence it explains.
 struct Cause {
-  std::string id;                     // "gsp_firmware", "uvm_hmm", ...
-  std::string title;                  // "GSP firmware / kernel-driver support"
-  int score = 0;                      // ranking weight; higher explains more
-  std::string confidence;             // "confirmed", "likely", "possible"
+  std::string id;          // "gsp_firmware", "uvm_hmm", ...
+  std::string title;       // "GSP firmware / kernel-driver support"
+  int score = 0;           // ranking weight; higher explains more
+  std::string confidence;  // "confirmed", "likely", "possible"
   std::vector<std::string> evidence;
   std::string fix;
-  std::vector<std::string> gpus;      // bus ids of the GPUs it concerns; empty: the host as a whole
+  std::vector<std::string> gpus;  // bus ids of the GPUs it concerns; empty: the host as a whole
 };
 
 struct Verdict {
-  std::string state;                  // healthy | degraded | partial | broken | no_driver | inconclusive
-  std::string headline;               // one line naming the most likely cause first
-  std::vector<Cause> causes;          // most likely first
-  std::vector<std::string> ruled_out; // "device permissions and cgroups ruled out: ..."
+  std::string state;          // healthy | degraded | partial | broken | no_driver | inconclusive
+  std::string headline;       // one line naming the most likely cause first
+  std::vector<Cause> causes;  // most likely first
+  std::vector<std::string> ruled_out;   // "device permissions and cgroups ruled out: ..."
   std::vector<std::string> unverified;  // what could not be seen from here (host-side checks)
   // "partial": CUDA works on some GPUs and not on these (bus ids).
   std::vector<std::string> unusable_gpus;

@@ -8,8 +8,9 @@
 namespace p2p::doctor {
 
 struct GpuGeneration {
-  std::string name;           // "Blackwell", "Hopper", "Ada", "Ampere", "Ampere (GA100)", "Turing", "pre-Turing", "unknown"
-  std::string gsp_firmware;   // "gsp_ga10x.bin", "gsp_tu10x.bin", or "" (no GSP)
+  std::string name;          // "Blackwell", "Hopper", "Ada", "Ampere", "Ampere (GA100)", "Turing",
+                             // "pre-Turing", "unknown"
+  std::string gsp_firmware;  // "gsp_ga10x.bin", "gsp_tu10x.bin", or "" (no GSP)
   bool needs_open_module = false;  // the proprietary module does not support it at all
   bool known = false;
 };
@@ -21,7 +22,8 @@ GpuGeneration generation_from_device_id(int device_id);
 // do not know. GA100 and GA10x share an architecture, so this picks GA10x's firmware.
 GpuGeneration generation_from_nvml_architecture(int arch);
 
-// PCI class codes: 0x0300xx VGA, 0x0302xx 3D controller (data-centre GPUs), 0x0680xx bridge (NVSwitch).
+// PCI class codes: 0x0300xx VGA, 0x0302xx 3D controller (data-centre GPUs), 0x0680xx bridge
+// (NVSwitch).
 bool is_gpu_class(int class_code);
 bool is_nvswitch_class(int class_code);
 

@@ -42,7 +42,8 @@ class Reader {
   const json& at(const char* key) {
     seen_.insert(key);
     const auto it = j_.find(key);
-    if (it == j_.end()) throw InputError((where_.empty() ? "facts" : where_) + ": key '" + key + "' not found");
+    if (it == j_.end())
+      throw InputError((where_.empty() ? "facts" : where_) + ": key '" + key + "' not found");
     return *it;
   }
 

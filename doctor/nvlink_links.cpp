@@ -6,8 +6,9 @@
 
 namespace p2p::doctor {
 
-std::vector<std::vector<int>> nvlink_counts_from_remotes(const std::vector<std::string>& gpu_bus_ids,
-                                                         const std::vector<std::vector<std::string>>& remotes) {
+std::vector<std::vector<int>> nvlink_counts_from_remotes(
+    const std::vector<std::string>& gpu_bus_ids,
+    const std::vector<std::vector<std::string>>& remotes) {
   const std::size_t n = gpu_bus_ids.size();
   std::vector<std::string> gpus;
   for (const auto& id : gpu_bus_ids) gpus.push_back(normalize_bdf(id));

@@ -12,7 +12,8 @@ namespace p2p::doctor {
 // reach switches are joined by min(switch links of i, switch links of j), as on HGX boards
 // where `nvidia-smi topo -m` shows NV18 for every pair. Bus ids compare case-insensitively
 // and with 4- or 8-digit domains.
-std::vector<std::vector<int>> nvlink_counts_from_remotes(const std::vector<std::string>& gpu_bus_ids,
-                                                         const std::vector<std::vector<std::string>>& remotes);
+std::vector<std::vector<int>> nvlink_counts_from_remotes(
+    const std::vector<std::string>& gpu_bus_ids,
+    const std::vector<std::vector<std::string>>& remotes);
 
 }  // namespace p2p::doctor

@@ -18,11 +18,14 @@ std::string with_detail(const std::string& what, const std::string& detail) {
 
 std::optional<PreflightFailure> preflight_failure(const CudaProbe& p) {
   if (p.status == "timed_out")
-    return PreflightFailure{kExitHang, with_detail("the CUDA driver hung", p.detail) + "; " + kStuckDriverHint};
+    return PreflightFailure{
+        kExitHang, with_detail("the CUDA driver hung", p.detail) + "; " + kStuckDriverHint};
   if (p.status == "crashed")
-    return PreflightFailure{kExitNoGpu, with_detail("the CUDA driver crashed", p.detail) + "; " + kStuckDriverHint};
+    return PreflightFailure{
+        kExitNoGpu, with_detail("the CUDA driver crashed", p.detail) + "; " + kStuckDriverHint};
   if (p.status == "failed")
-    return PreflightFailure{kExitNoGpu, with_detail("the CUDA driver probe failed", p.detail) + "; " + kStuckDriverHint};
+    return PreflightFailure{kExitNoGpu, with_detail("the CUDA driver probe failed", p.detail) +
+                                            "; " + kStuckDriverHint};
   // No driver, a cuInit that returned an error, no device: safe to meet in this process, where
   // bench's own check (bench/no_gpu.hpp) names them as it always has.
   return std::nullopt;

@@ -10,7 +10,8 @@ using json_io::Reader;
 
 namespace {
 
-const char* const kStatuses[] = {"not_run", "library_missing", "completed", "crashed", "timed_out", "failed"};
+const char* const kStatuses[] = {"not_run", "library_missing", "completed",
+                                 "crashed", "timed_out",       "failed"};
 
 std::string checked_status(Reader& in, const std::string& where) {
   std::string s = in.get<std::string>("status");  // returned: moved, not copied
@@ -20,9 +21,12 @@ std::string checked_status(Reader& in, const std::string& where) {
 }
 
 json cuda_device_to_json(const CudaDevice& d) {
-  return {{"ordinal", d.ordinal},           {"name", d.name},
-          {"pci_bus_id", d.pci_bus_id},     {"cc_major", opt(d.cc_major)},
-          {"cc_minor", opt(d.cc_minor)},    {"context_result", opt(d.context_result)},
+  return {{"ordinal", d.ordinal},
+          {"name", d.name},
+          {"pci_bus_id", d.pci_bus_id},
+          {"cc_major", opt(d.cc_major)},
+          {"cc_minor", opt(d.cc_minor)},
+          {"context_result", opt(d.context_result)},
           {"alloc_result", opt(d.alloc_result)}};
 }
 
@@ -124,7 +128,8 @@ std::string checked_result(Reader& in, const char* key) {
   std::string s = in.get<std::string>(key);  // returned: moved, not copied
   for (const char* ok : {"ok", "corrupt", "error", "not_run"})
     if (s == ok) return s;
-  throw InputError(in.path(key) + ": unknown result '" + s + "' (expected ok, corrupt, error or not_run)");
+  throw InputError(in.path(key) + ": unknown result '" + s +
+                   "' (expected ok, corrupt, error or not_run)");
 }
 
 PeerCopyPair peer_pair_from_json(const json& j, const std::string& where) {
@@ -206,9 +211,11 @@ NvmlProbe nvml_from_json(const json& j, const std::string& where) {
   return n;
 }
 
-
 json peer_copy_to_json(const PeerCopyProbe& p) {
-  return {{"status", p.status}, {"detail", p.detail}, {"mode", p.mode}, {"pairs", list(p.pairs, peer_pair_to_json)}};
+  return {{"status", p.status},
+          {"detail", p.detail},
+          {"mode", p.mode},
+          {"pairs", list(p.pairs, peer_pair_to_json)}};
 }
 
 PeerCopyProbe peer_copy_from_json(const json& j, const std::string& where) {
@@ -218,7 +225,8 @@ PeerCopyProbe peer_copy_from_json(const json& j, const std::string& where) {
   in.get("detail", p.detail);
   in.get("mode", p.mode);
   if (p.mode != "" && p.mode != "pairs" && p.mode != "self" && p.mode != "logical")
-    throw InputError(in.path("mode") + ": unknown mode '" + p.mode + "' (expected pairs, self, logical or empty)");
+    throw InputError(in.path("mode") + ": unknown mode '" + p.mode +
+                     "' (expected pairs, self, logical or empty)");
   p.pairs = read_list<PeerCopyPair>(in.at("pairs"), in.path("pairs"), peer_pair_from_json);
   in.finish();
   return p;

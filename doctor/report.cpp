@@ -45,9 +45,11 @@ std::string render_text(const Facts& f, const std::vector<Finding>& findings, co
       for (std::size_t g = 0; g < c.gpus.size(); ++g) out << (g ? ", " : " ") << c.gpus[g];
       out << "\n";
     }
-    for (std::size_t e = 0; e < c.evidence.size() && e < kCauseEvidenceLines; ++e) out << "       · " << c.evidence[e] << "\n";
+    for (std::size_t e = 0; e < c.evidence.size() && e < kCauseEvidenceLines; ++e)
+      out << "       · " << c.evidence[e] << "\n";
     if (c.evidence.size() > kCauseEvidenceLines)
-      out << "       · (+" << (c.evidence.size() - kCauseEvidenceLines) << " more in --format json)\n";
+      out << "       · (+" << (c.evidence.size() - kCauseEvidenceLines)
+          << " more in --format json)\n";
     if (!c.fix.empty()) out << "     fix: " << c.fix << "\n";
   }
   if (!v.ruled_out.empty()) {
@@ -64,12 +66,8 @@ std::string render_text(const Facts& f, const std::vector<Finding>& findings, co
 nlohmann::json render_json(const Facts& f, const std::vector<Finding>& findings, const Verdict& v) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& x : findings) list.push_back(to_json(x));
-  return {{"schema", "p2pcheck.doctor.report"},
-          {"version", 1},
-          {"source", f.source},
-          {"exit_code", exit_code_of(findings)},
-          {"findings", list},
-          {"verdict", to_json(v)}};
+  return {{"schema", "p2pcheck.doctor.report"},  {"version", 1},     {"source", f.source},
+          {"exit_code", exit_code_of(findings)}, {"findings", list}, {"verdict", to_json(v)}};
 }
 
 }  // namespace p2p::doctor

@@ -32,7 +32,11 @@ int exit_code_of(const std::vector<Finding>& findings) {
 }
 
 nlohmann::json to_json(const Finding& f) {
-  return {{"id", f.id}, {"status", to_string(f.status)}, {"summary", f.summary}, {"evidence", f.evidence}, {"hint", f.hint}};
+  return {{"id", f.id},
+          {"status", to_string(f.status)},
+          {"summary", f.summary},
+          {"evidence", f.evidence},
+          {"hint", f.hint}};
 }
 
 nlohmann::json to_json(const Cause& c) {
@@ -48,12 +52,9 @@ nlohmann::json to_json(const Cause& c) {
 nlohmann::json to_json(const Verdict& v) {
   nlohmann::json causes = nlohmann::json::array();
   for (const auto& c : v.causes) causes.push_back(to_json(c));
-  return {{"state", v.state},
-          {"headline", v.headline},
-          {"causes", causes},
-          {"ruled_out", v.ruled_out},
-          {"unverified", v.unverified},
-          {"unusable_gpus", v.unusable_gpus}};
+  return {{"state", v.state},           {"headline", v.headline},
+          {"causes", causes},           {"ruled_out", v.ruled_out},
+          {"unverified", v.unverified}, {"unusable_gpus", v.unusable_gpus}};
 }
 
 }  // namespace p2p::doctor

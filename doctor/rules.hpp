@@ -18,11 +18,14 @@ int exit_code_of(const std::vector<Finding>& findings);
 
 // Groups of rules, one file each; judge() calls them in order.
 namespace rules {
-void driver(const Facts& f, std::vector<Finding>& out);     // environment, module, binding, GSP, kernel log
-void userspace(const Facts& f, std::vector<Finding>& out);  // libraries, versions, cuInit, NVML, UVM HMM
-void access(const Facts& f, std::vector<Finding>& out);     // device nodes, UVM major, opens, cgroups
-void p2p(const Facts& f, std::vector<Finding>& out);        // IOMMU, ACS, NVML P2P, fabric manager, persistence
-void pcie(const Facts& f, std::vector<Finding>& out);       // link, AER, BAR1, compute mode, env
+void driver(const Facts& f,
+            std::vector<Finding>& out);  // environment, module, binding, GSP, kernel log
+void userspace(const Facts& f,
+               std::vector<Finding>& out);  // libraries, versions, cuInit, NVML, UVM HMM
+void access(const Facts& f, std::vector<Finding>& out);  // device nodes, UVM major, opens, cgroups
+void p2p(const Facts& f,
+         std::vector<Finding>& out);  // IOMMU, ACS, NVML P2P, fabric manager, persistence
+void pcie(const Facts& f, std::vector<Finding>& out);  // link, AER, BAR1, compute mode, env
 }  // namespace rules
 
 }  // namespace p2p::doctor

@@ -20,8 +20,9 @@ constexpr int kAcsEgressControl = 0x20;
 
 std::string acs_text(int ctrl) {
   std::ostringstream s;
-  s << "0x" << std::hex << ctrl << std::dec << " (ReqRedir" << ((ctrl & kAcsRequestRedirect) ? '+' : '-')
-    << " CmpltRedir" << ((ctrl & kAcsCompletionRedirect) ? '+' : '-') << " EgressCtrl"
+  s << "0x" << std::hex << ctrl << std::dec << " (ReqRedir"
+    << ((ctrl & kAcsRequestRedirect) ? '+' : '-') << " CmpltRedir"
+    << ((ctrl & kAcsCompletionRedirect) ? '+' : '-') << " EgressCtrl"
     << ((ctrl & kAcsEgressControl) ? '+' : '-') << ")";
   return s.str();
 }
@@ -31,34 +32,47 @@ Finding check_iommu(const Facts& f) {
   const IommuState st = iommu_state(f);
   const LogSignals log = log_signals(f);
   std::vector<std::string> ev;
-  ev.push_back("cmdline: " + (st.flags.empty() ? std::string("no iommu flags") : join(st.flags, " ")));
-  if (io.units.present()) ev.push_back("/sys/class/iommu: " + (io.units.value.empty() ? std::string("empty") : join(io.units.value)));
+  ev.push_back("cmdline: " +
+               (st.flags.empty() ? std::string("no iommu flags") : join(st.flags, " ")));
+  if (io.units.present())
+    ev.push_back("/sys/class/iommu: " +
+                 (io.units.value.empty() ? std::string("empty") : join(io.units.value)));
   if (io.group_types.present())
-    for (const auto& [type, n] : io.group_types.value) ev.push_back("iommu groups of type " + type + ": " + std::to_string(n));
+    for (const auto& [type, n] : io.group_types.value)
+      ev.push_back("iommu groups of type " + type + ": " + std::to_string(n));
   for (const auto& l : log.iommu_faults) ev.push_back("kernel log: " + l);
   const std::string mode = std::string("IOMMU ") + to_string(st.mode);
   // A fault names the device whose DMA the IOMMU refused: on a GPU that is peer traffic (or
   // host traffic) being dropped, which outranks any setting that merely allows it.
   const auto faulting = gpus_named(f, log.iommu_faults);
-  const std::string fix_pt = "boot with iommu=pt (keeps the IOMMU for VFIO but stops translating host devices' DMA), or turn "
-                             "the IOMMU off (amd_iommu=off / intel_iommu=off) where no VM needs it; then reboot";
+  const std::string fix_pt =
+      "boot with iommu=pt (keeps the IOMMU for VFIO but stops translating host devices' DMA), or turn "
+      "the IOMMU off (amd_iommu=off / intel_iommu=off) where no VM needs it; then reboot";
   if (!faulting.empty())
     return finding("iommu", Status::kFail,
-                   mode + ": the IOMMU refused DMA from " + std::to_string(faulting.size()) + " GPU(s) (" + join_some(faulting) +
-                       ", " + std::to_string(log.iommu_faults.size()) + " fault line(s)): peer writes are being dropped",
+                   mode + ": the IOMMU refused DMA from " + std::to_string(faulting.size()) +
+                       " GPU(s) (" + join_some(faulting) + ", " +
+                       std::to_string(log.iommu_faults.size()) +
+                       " fault line(s)): peer writes are being dropped",
                    ev, fix_pt);
   if (!log.iommu_faults.empty() && st.mode == IommuState::Mode::kTranslated)
     return finding("iommu", Status::kWarn,
-                   mode + " (" + join_some(st.translating) + "), with IOMMU faults in the kernel log that name no GPU", ev, fix_pt);
+                   mode + " (" + join_some(st.translating) +
+                       "), with IOMMU faults in the kernel log that name no GPU",
+                   ev, fix_pt);
   if (st.mode == IommuState::Mode::kUnknown)
-    return finding("iommu", Status::kUnknown, std::string("/sys/class/iommu ") + to_string(io.units.seen), ev);
+    return finding("iommu", Status::kUnknown,
+                   std::string("/sys/class/iommu ") + to_string(io.units.seen), ev);
   if (st.mode == IommuState::Mode::kTranslated)
     return finding("iommu", Status::kWarn,
                    "IOMMU translates DMA (" + join_some(st.translating) +
                        "): peer traffic is remapped, a classic cause of slow or hanging P2P",
-                   ev, "boot with iommu=pt if the host still needs VFIO, otherwise turn the IOMMU off");
-  if (st.mode == IommuState::Mode::kOff) return finding("iommu", Status::kPass, "IOMMU off (no units in /sys/class/iommu)", ev);
-  return finding("iommu", Status::kPass, "IOMMU on in passthrough (identity) mode for the GPUs", ev);
+                   ev,
+                   "boot with iommu=pt if the host still needs VFIO, otherwise turn the IOMMU off");
+  if (st.mode == IommuState::Mode::kOff)
+    return finding("iommu", Status::kPass, "IOMMU off (no units in /sys/class/iommu)", ev);
+  return finding("iommu", Status::kPass, "IOMMU on in passthrough (identity) mode for the GPUs",
+                 ev);
 }
 
 // The bridges where peer traffic between two GPUs turns: below their deepest common bridge, the
@@ -84,7 +98,8 @@ std::optional<std::set<std::string>> turning_bridges(const std::vector<GpuView>&
 
 Finding check_acs(const Facts& f) {
   const auto all = gpus(f);
-  if (all.size() < 2) return finding("pcie.acs", Status::kSkip, "fewer than two GPUs: no peer path to check");
+  if (all.size() < 2)
+    return finding("pcie.acs", Status::kSkip, "fewer than two GPUs: no peer path to check");
   std::vector<std::string> ev, redirecting, unreadable;
   std::set<std::string> seen;
   int bridges = 0;
@@ -97,7 +112,8 @@ Finding check_acs(const Facts& f) {
       ++bridges;
       if (b.acs_control.present()) {
         ev.push_back(b.bdf + " ACSCtl " + acs_text(b.acs_control.value));
-        if (b.acs_control.value & (kAcsRequestRedirect | kAcsCompletionRedirect | kAcsEgressControl))
+        if (b.acs_control.value &
+            (kAcsRequestRedirect | kAcsCompletionRedirect | kAcsEgressControl))
           redirecting.push_back(b.bdf);
       } else if (b.acs_control.absent()) {
         ev.push_back(b.bdf + " no ACS capability");
@@ -114,49 +130,66 @@ Finding check_acs(const Facts& f) {
   for (const auto& b : redirecting)
     if (!turning || turning->count(b)) in_path.push_back(b);
   if (!in_path.empty())
-    return finding("pcie.acs", Status::kFail,
-                   "ACS redirects peer traffic to the root complex on " + std::to_string(redirecting.size()) +
-                       " bridge(s): " + join_some(redirecting),
-                   ev,
-                   "disable ACS in the BIOS, or boot with pci=disable_acs_redir=<bdf>, or clear it with setpci at boot "
-                   "(weakens isolation, which matters for VFIO)");
+    return finding(
+        "pcie.acs", Status::kFail,
+        "ACS redirects peer traffic to the root complex on " + std::to_string(redirecting.size()) +
+            " bridge(s): " + join_some(redirecting),
+        ev,
+        "disable ACS in the BIOS, or boot with pci=disable_acs_redir=<bdf>, or clear it with setpci at boot "
+        "(weakens isolation, which matters for VFIO)");
   bool unreadable_in_path = false;
-  for (const auto& b : unreadable) unreadable_in_path = unreadable_in_path || !turning || turning->count(b);
+  for (const auto& b : unreadable)
+    unreadable_in_path = unreadable_in_path || !turning || turning->count(b);
   if (unreadable_in_path)
     return finding("pcie.acs", Status::kUnknown,
-                   "ACS of " + std::to_string(unreadable.size()) + " bridge(s) unreadable: full config space needs CAP_SYS_ADMIN "
-                   "in the initial user namespace",
+                   "ACS of " + std::to_string(unreadable.size()) +
+                       " bridge(s) unreadable: full config space needs CAP_SYS_ADMIN "
+                       "in the initial user namespace",
                    ev, "run as root on the host: lspci -vvv | grep ACSCtl");
   if (turning && turning->empty())
-    return finding("pcie.acs", Status::kPass,
-                   "no two GPUs share a bridge: their peer traffic meets in the root complex, where ACS cannot redirect it" +
-                       (redirecting.empty() ? std::string()
-                                            : " (ACS redirection set on " + join_some(redirecting) + ", harmless here)") +
-                       (unreadable.empty() ? std::string() : " (" + std::to_string(unreadable.size()) + " bridge(s) unreadable, not needed)"),
-                   ev);
+    return finding(
+        "pcie.acs", Status::kPass,
+        "no two GPUs share a bridge: their peer traffic meets in the root complex, where ACS cannot redirect it" +
+            (redirecting.empty()
+                 ? std::string()
+                 : " (ACS redirection set on " + join_some(redirecting) + ", harmless here)") +
+            (unreadable.empty()
+                 ? std::string()
+                 : " (" + std::to_string(unreadable.size()) + " bridge(s) unreadable, not needed)"),
+        ev);
   if (!redirecting.empty())
-    return finding("pcie.acs", Status::kPass,
-                   "ACS redirection on " + std::to_string(redirecting.size()) + " bridge(s) (" + join_some(redirecting) +
-                       ") where no GPU pair turns: their peer traffic meets in the root complex anyway",
+    return finding(
+        "pcie.acs", Status::kPass,
+        "ACS redirection on " + std::to_string(redirecting.size()) + " bridge(s) (" +
+            join_some(redirecting) +
+            ") where no GPU pair turns: their peer traffic meets in the root complex anyway",
+        ev);
+  if (bridges == 0)
+    return finding("pcie.acs", Status::kPass, "no PCIe bridges between the GPUs and their root",
                    ev);
-  if (bridges == 0) return finding("pcie.acs", Status::kPass, "no PCIe bridges between the GPUs and their root", ev);
-  return finding("pcie.acs", Status::kPass, "no ACS redirection on the " + std::to_string(bridges) + " bridge(s) above the GPUs", ev);
+  return finding(
+      "pcie.acs", Status::kPass,
+      "no ACS redirection on the " + std::to_string(bridges) + " bridge(s) above the GPUs", ev);
 }
 
 Finding check_p2p_status(const Facts& f) {
   const auto& n = f.nvml;
   if (n.status != "completed" || !n.init_result || *n.init_result != 0)
     return finding("p2p.status", Status::kSkip, "NVML not available");
-  if (n.device_count.value_or(0) < 2) return finding("p2p.status", Status::kSkip, "fewer than two GPUs");
-  if (n.pairs.empty()) return finding("p2p.status", Status::kUnknown, "NVML P2P status not recorded");
+  if (n.device_count.value_or(0) < 2)
+    return finding("p2p.status", Status::kSkip, "fewer than two GPUs");
+  if (n.pairs.empty())
+    return finding("p2p.status", Status::kUnknown, "NVML P2P status not recorded");
   std::vector<std::string> ev, bad;
   std::set<std::string> reasons;
   int ok = 0, nvlink = 0, regkey = 0;
   std::set<int> ancestors;
   for (const auto& p : n.pairs) {
-    const auto word = [](const std::optional<int>& s) { return s ? p2p_status_short(*s) : std::string("?"); };
-    std::string line = "GPU" + std::to_string(p.a) + "-GPU" + std::to_string(p.b) + " read " + word(p.read) + " write " +
-                       word(p.write) + " nvlink " + word(p.nvlink);
+    const auto word = [](const std::optional<int>& s) {
+      return s ? p2p_status_short(*s) : std::string("?");
+    };
+    std::string line = "GPU" + std::to_string(p.a) + "-GPU" + std::to_string(p.b) + " read " +
+                       word(p.read) + " write " + word(p.write) + " nvlink " + word(p.nvlink);
     if (p.common_ancestor) {
       line += " via " + topology_level_name(*p.common_ancestor);
       ancestors.insert(*p.common_ancestor);
@@ -182,18 +215,23 @@ Finding check_p2p_status(const Facts& f) {
                        (nvlink ? " (" + std::to_string(nvlink) + " over NVLink)" : std::string()),
                    ev);
   std::vector<std::string> reason_list(reasons.begin(), reasons.end());
-  const std::string summary = "P2P not available on " + std::to_string(bad.size()) + " of " + total + " pair(s): " +
-                              join(reason_list);
+  const std::string summary = "P2P not available on " + std::to_string(bad.size()) + " of " +
+                              total + " pair(s): " + join(reason_list);
   if (in_vm_passthrough(f) && regkey == 0) {
     const bool phb = ancestors.size() == 1 && *ancestors.begin() == 30;
-    return finding("p2p.status", Status::kWarn,
-                   summary + " - expected in a VFIO guest" + (phb ? " (PHB on every pair: emulated root ports)" : ""), ev,
-                   "for P2P, run the workload on the host or in an LXC container with the GPUs' real topology");
+    return finding(
+        "p2p.status", Status::kWarn,
+        summary + " - expected in a VFIO guest" +
+            (phb ? " (PHB on every pair: emulated root ports)" : ""),
+        ev,
+        "for P2P, run the workload on the host or in an LXC container with the GPUs' real topology");
   }
   std::string hint = "see pcie.acs, iommu and module.params";
-  if (regkey) hint = "DISABLED_BY_REGKEY: remove ForceP2P/RM P2P overrides from NVreg_RegistryDwords";
+  if (regkey)
+    hint = "DISABLED_BY_REGKEY: remove ForceP2P/RM P2P overrides from NVreg_RegistryDwords";
   if (reasons.count("GPU_NOT_SUPPORTED"))
-    hint += "; GPU_NOT_SUPPORTED: the driver does not enable P2P for this GPU model over PCIe (e.g. GeForce)";
+    hint +=
+        "; GPU_NOT_SUPPORTED: the driver does not enable P2P for this GPU model over PCIe (e.g. GeForce)";
   return finding("p2p.status", Status::kFail, summary, ev, hint);
 }
 
@@ -201,48 +239,65 @@ Finding check_fabric_manager(const Facts& f) {
   const auto switches = nvswitches(f);
   bool switch_node = false;
   if (f.device_nodes.present())
-    for (const auto& n : f.device_nodes.value) switch_node = switch_node || n.path.rfind("/dev/nvidia-nvswitch", 0) == 0;
+    for (const auto& n : f.device_nodes.value)
+      switch_node = switch_node || n.path.rfind("/dev/nvidia-nvswitch", 0) == 0;
   if (switches.empty() && !switch_node)
     return finding("fabric_manager", Status::kSkip, "no NVSwitch: no Fabric Manager needed");
-  std::vector<std::string> ev{std::to_string(switches.size()) + " NVSwitch function(s) on the PCI bus"};
+  std::vector<std::string> ev{std::to_string(switches.size()) +
+                              " NVSwitch function(s) on the PCI bus"};
   std::vector<std::string> bad;
   int completed = 0;
   for (const auto& d : f.nvml.devices) {
     if (!d.fabric_state) continue;
     ev.push_back(d.pci_bus_id + " fabric " + fabric_state_name(*d.fabric_state) +
                  (d.fabric_status ? " status " + nvml_return_name(*d.fabric_status) : ""));
-    if (*d.fabric_state == 3 && d.fabric_status.value_or(0) == 0) ++completed;
-    else bad.push_back(d.pci_bus_id);
+    if (*d.fabric_state == 3 && d.fabric_status.value_or(0) == 0)
+      ++completed;
+    else
+      bad.push_back(d.pci_bus_id);
   }
-  const bool daemon_seen = f.daemons.present() && std::find(f.daemons.value.begin(), f.daemons.value.end(),
-                                                            "nv-fabricmanager") != f.daemons.value.end();
-  if (f.daemons.present()) ev.push_back(std::string("nv-fabricmanager process: ") + (daemon_seen ? "running" : "not seen"));
+  const bool daemon_seen =
+      f.daemons.present() && std::find(f.daemons.value.begin(), f.daemons.value.end(),
+                                       "nv-fabricmanager") != f.daemons.value.end();
+  if (f.daemons.present())
+    ev.push_back(std::string("nv-fabricmanager process: ") +
+                 (daemon_seen ? "running" : "not seen"));
   const auto init = cuinit_result(f);
   const FabricManagerLog fm = fabric_manager_log(f);
   const auto driver = module_version(f);
-  if (fm.version) ev.push_back("Fabric Manager version " + *fm.version + " (" + f.fabric_manager.log_path + ")");
+  if (fm.version)
+    ev.push_back("Fabric Manager version " + *fm.version + " (" + f.fabric_manager.log_path + ")");
   for (const auto& l : fm.mismatch) ev.push_back(f.fabric_manager.log_path + ": " + l);
   // Fabric Manager refuses to run against a driver of another release and exits: the daemon is
   // then simply "not running", and only its log says why.
   if (fm.version && driver && *fm.version != *driver) {
-    return finding("fabric_manager", Status::kFail,
-                   "Fabric Manager " + *fm.version + " does not match the driver " + *driver + ": it exits at start" +
-                       (init && *init == 802 ? " (cuInit = 802 SYSTEM_NOT_READY)" : ""),
-                   ev,
-                   "install nvidia-fabricmanager of exactly " + *driver +
-                       " (the package of the same driver branch and version; hold both so upgrades move them together), "
-                       "then systemctl restart nvidia-fabricmanager");
+    return finding(
+        "fabric_manager", Status::kFail,
+        "Fabric Manager " + *fm.version + " does not match the driver " + *driver +
+            ": it exits at start" +
+            (init && *init == 802 ? " (cuInit = 802 SYSTEM_NOT_READY)" : ""),
+        ev,
+        "install nvidia-fabricmanager of exactly " + *driver +
+            " (the package of the same driver branch and version; hold both so upgrades move them together), "
+            "then systemctl restart nvidia-fabricmanager");
   }
-  const std::string hint = "start nvidia-fabricmanager at the driver's exact version (systemctl enable --now nvidia-fabricmanager)";
+  const std::string hint =
+      "start nvidia-fabricmanager at the driver's exact version (systemctl enable --now nvidia-fabricmanager)";
   if (init && *init == 802)
-    return finding("fabric_manager", Status::kFail, "cuInit = 802 SYSTEM_NOT_READY on an NVSwitch system: Fabric Manager not ready",
+    return finding("fabric_manager", Status::kFail,
+                   "cuInit = 802 SYSTEM_NOT_READY on an NVSwitch system: Fabric Manager not ready",
                    ev, hint);
   if (!bad.empty())
-    return finding("fabric_manager", Status::kFail,
-                   "GPU fabric registration not completed on " + std::to_string(bad.size()) + " GPU(s)", ev, hint);
+    return finding(
+        "fabric_manager", Status::kFail,
+        "GPU fabric registration not completed on " + std::to_string(bad.size()) + " GPU(s)", ev,
+        hint);
   if (f.daemons.present() && !daemon_seen && !in_container(f) && completed == 0)
-    return finding("fabric_manager", Status::kFail, "NVSwitch present but nv-fabricmanager is not running", ev, hint);
-  if (completed > 0) return finding("fabric_manager", Status::kPass, "fabric registration completed on " + std::to_string(completed) + " GPU(s)", ev);
+    return finding("fabric_manager", Status::kFail,
+                   "NVSwitch present but nv-fabricmanager is not running", ev, hint);
+  if (completed > 0)
+    return finding("fabric_manager", Status::kPass,
+                   "fabric registration completed on " + std::to_string(completed) + " GPU(s)", ev);
   return finding("fabric_manager", Status::kUnknown, "NVSwitch present; fabric state unknown", ev,
                  "check on the host: systemctl status nvidia-fabricmanager");
 }
@@ -252,23 +307,32 @@ Finding check_persistence(const Facts& f) {
   int on = 0;
   for (const auto& d : f.nvml.devices) {
     if (!d.persistence_mode) continue;
-    if (*d.persistence_mode == 1) ++on;
-    else off.push_back(d.pci_bus_id);
+    if (*d.persistence_mode == 1)
+      ++on;
+    else
+      off.push_back(d.pci_bus_id);
   }
-  const bool daemon = f.daemons.present() && std::find(f.daemons.value.begin(), f.daemons.value.end(),
-                                                       "nvidia-persistenced") != f.daemons.value.end();
-  if (f.daemons.present()) ev.push_back(std::string("nvidia-persistenced: ") + (daemon ? "running" : "not seen"));
+  const bool daemon =
+      f.daemons.present() && std::find(f.daemons.value.begin(), f.daemons.value.end(),
+                                       "nvidia-persistenced") != f.daemons.value.end();
+  if (f.daemons.present())
+    ev.push_back(std::string("nvidia-persistenced: ") + (daemon ? "running" : "not seen"));
   if (on + off.size() == 0) {
     if (daemon) return finding("persistence", Status::kPass, "nvidia-persistenced running", ev);
     if (!nvml_works(f)) return finding("persistence", Status::kSkip, "NVML not available", ev);
-    return finding("persistence", gpus(f).empty() ? Status::kSkip : Status::kUnknown, "persistence mode unknown", ev);
+    return finding("persistence", gpus(f).empty() ? Status::kSkip : Status::kUnknown,
+                   "persistence mode unknown", ev);
   }
-  ev.push_back(std::to_string(on) + " GPU(s) with persistence on, " + std::to_string(off.size()) + " off");
+  ev.push_back(std::to_string(on) + " GPU(s) with persistence on, " + std::to_string(off.size()) +
+               " off");
   if (!off.empty())
-    return finding("persistence", Status::kWarn,
-                   "persistence off on " + std::to_string(off.size()) + " GPU(s): every first client re-initialises GSP",
-                   ev, "run nvidia-persistenced on the host (systemctl enable --now nvidia-persistenced)");
-  return finding("persistence", Status::kPass, "persistence mode on for all " + std::to_string(on) + " GPU(s)", ev);
+    return finding(
+        "persistence", Status::kWarn,
+        "persistence off on " + std::to_string(off.size()) +
+            " GPU(s): every first client re-initialises GSP",
+        ev, "run nvidia-persistenced on the host (systemctl enable --now nvidia-persistenced)");
+  return finding("persistence", Status::kPass,
+                 "persistence mode on for all " + std::to_string(on) + " GPU(s)", ev);
 }
 
 std::string pair_name(const PeerCopyPair& p) {
@@ -278,48 +342,69 @@ std::string pair_name(const PeerCopyPair& p) {
 
 Finding check_peer_copy(const Facts& f) {
   const auto& pc = f.peer_copy;
-  if (pc.status == "not_run") return finding("p2p.copy", Status::kSkip, "peer copy not run (" + pc.detail + ")");
+  if (pc.status == "not_run")
+    return finding("p2p.copy", Status::kSkip, "peer copy not run (" + pc.detail + ")");
   if (pc.status != "completed")
-    return finding("p2p.copy", Status::kFail, "peer-copy probe " + pc.status + (pc.detail.empty() ? "" : ": " + pc.detail), {},
-                   "a copy between GPUs hung or crashed the driver: check the kernel log (Xid, IOMMU faults) and rerun with "
-                   "NCCL_P2P_DISABLE=1 to confirm the P2P path is at fault");
+    return finding(
+        "p2p.copy", Status::kFail,
+        "peer-copy probe " + pc.status + (pc.detail.empty() ? "" : ": " + pc.detail), {},
+        "a copy between GPUs hung or crashed the driver: check the kernel log (Xid, IOMMU faults) and rerun with "
+        "NCCL_P2P_DISABLE=1 to confirm the P2P path is at fault");
   std::vector<std::string> ev, corrupt, failed, skipped;
   int ok = 0;
   for (const auto& p : pc.pairs) {
     std::string line = pair_name(p) + ": copy " + p.copy_result;
-    if (p.copy_mismatched_words) line += " (" + std::to_string(*p.copy_mismatched_words) + "/" + std::to_string(p.words) + " words differ)";
+    if (p.copy_mismatched_words)
+      line += " (" + std::to_string(*p.copy_mismatched_words) + "/" + std::to_string(p.words) +
+              " words differ)";
     line += ", SM store " + p.store_result;
-    if (p.store_mismatched_words) line += " (" + std::to_string(*p.store_mismatched_words) + "/" + std::to_string(p.words) + " words differ)";
+    if (p.store_mismatched_words)
+      line += " (" + std::to_string(*p.store_mismatched_words) + "/" + std::to_string(p.words) +
+              " words differ)";
     if (!p.detail.empty()) line += "; " + p.detail;
     ev.push_back(line);
     const bool bad = p.copy_result == "corrupt" || p.store_result == "corrupt";
-    if (bad) corrupt.push_back(pair_name(p));
-    else if (p.copy_result == "error" || p.store_result == "error") failed.push_back(pair_name(p));
-    else if (p.copy_result == "ok" || p.store_result == "ok") ++ok;
-    else skipped.push_back(pair_name(p));
+    if (bad)
+      corrupt.push_back(pair_name(p));
+    else if (p.copy_result == "error" || p.store_result == "error")
+      failed.push_back(pair_name(p));
+    else if (p.copy_result == "ok" || p.store_result == "ok")
+      ++ok;
+    else
+      skipped.push_back(pair_name(p));
   }
   const bool self = pc.mode == "self";
-  const std::string hint = in_vm_passthrough(f)
-      ? "the hypervisor advertises P2P that does not reach the peer (e.g. a GPUDirect clique on VFIO devices whose "
-        "BARs are not mapped for peers): run P2P work on the host or in LXC, or set NCCL_P2P_DISABLE=1 in this VM"
-      : "check iommu (faults, iommu=pt) and pcie.acs; until fixed, NCCL_P2P_DISABLE=1 avoids the broken path";
+  const std::string hint =
+      in_vm_passthrough(f)
+          ? "the hypervisor advertises P2P that does not reach the peer (e.g. a GPUDirect clique on VFIO devices whose "
+            "BARs are not mapped for peers): run P2P work on the host or in LXC, or set NCCL_P2P_DISABLE=1 in this VM"
+          : "check iommu (faults, iommu=pt) and pcie.acs; until fixed, NCCL_P2P_DISABLE=1 avoids the broken path";
   if (!corrupt.empty())
     return finding("p2p.copy", Status::kFail,
-                   "P2P claimed but data did not arrive on " + std::to_string(corrupt.size()) + " of " +
-                       std::to_string(pc.pairs.size()) + " pair(s): " + join_some(corrupt),
+                   "P2P claimed but data did not arrive on " + std::to_string(corrupt.size()) +
+                       " of " + std::to_string(pc.pairs.size()) + " pair(s): " + join_some(corrupt),
                    ev, hint);
   if (!failed.empty())
     return finding("p2p.copy", Status::kFail,
-                   "peer copy failed with an error on " + std::to_string(failed.size()) + " pair(s): " + join_some(failed), ev,
+                   "peer copy failed with an error on " + std::to_string(failed.size()) +
+                       " pair(s): " + join_some(failed),
+                   ev,
                    "see the error on each pair; check the kernel log for Xid or IOMMU messages");
   if (pc.pairs.empty())
-    return finding("p2p.copy", Status::kSkip, "no pair with peer access to copy between" + (pc.detail.empty() ? "" : " (" + pc.detail + ")"), ev);
-  if (ok == 0) return finding("p2p.copy", Status::kSkip, "no pair was copied: " + join_some(skipped), ev);
+    return finding("p2p.copy", Status::kSkip,
+                   "no pair with peer access to copy between" +
+                       (pc.detail.empty() ? "" : " (" + pc.detail + ")"),
+                   ev);
+  if (ok == 0)
+    return finding("p2p.copy", Status::kSkip, "no pair was copied: " + join_some(skipped), ev);
   if (self)
-    return finding("p2p.copy", Status::kPass,
-                   "one GPU: checked against itself, the patterned buffer arrived intact (no peer to copy to)", ev);
+    return finding(
+        "p2p.copy", Status::kPass,
+        "one GPU: checked against itself, the patterned buffer arrived intact (no peer to copy to)",
+        ev);
   return finding("p2p.copy", Status::kPass,
-                 "data verified on the destination GPU for " + std::to_string(ok) + " pair(s) with peer access" +
+                 "data verified on the destination GPU for " + std::to_string(ok) +
+                     " pair(s) with peer access" +
                      (skipped.empty() ? "" : "; " + std::to_string(skipped.size()) + " not run"),
                  ev);
 }

@@ -20,7 +20,8 @@ std::optional<int> gen_of_gts(const std::optional<double>& gts) {
 }
 
 std::string link_text(std::optional<int> gen, std::optional<int> width) {
-  return (gen ? "Gen" + std::to_string(*gen) : std::string("Gen?")) + " x" + (width ? std::to_string(*width) : "?");
+  return (gen ? "Gen" + std::to_string(*gen) : std::string("Gen?")) + " x" +
+         (width ? std::to_string(*width) : "?");
 }
 
 Finding check_link(const Facts& f) {
@@ -44,7 +45,8 @@ Finding check_link(const Facts& f) {
     if (!(cur_w && max_w) && !(cur_gen && max_gen)) continue;
     ++known;
     ev.push_back(g.bdf + " " + link_text(cur_gen, cur_w) + " of " + link_text(max_gen, max_w));
-    if (cur_w && max_w && *cur_w < *max_w) narrow.push_back(g.bdf + " x" + std::to_string(*cur_w) + "/x" + std::to_string(*max_w));
+    if (cur_w && max_w && *cur_w < *max_w)
+      narrow.push_back(g.bdf + " x" + std::to_string(*cur_w) + "/x" + std::to_string(*max_w));
     if (cur_gen && max_gen && *cur_gen < *max_gen)
       slow.push_back(g.bdf + " Gen" + std::to_string(*cur_gen) + "/Gen" + std::to_string(*max_gen));
   }
@@ -52,39 +54,51 @@ Finding check_link(const Facts& f) {
     return gpus(f).empty() ? finding("pcie.link", Status::kSkip, "no NVIDIA GPU")
                            : finding("pcie.link", Status::kUnknown, "link state unknown", ev);
   if (!narrow.empty())
-    return finding("pcie.link", Status::kFail,
-                   "link narrower than capable on " + join_some(narrow) + (slow.empty() ? "" : "; slower: " + join_some(slow)),
-                   ev, "a width below max is a fault at any load: reseat the card, check the riser and BIOS bifurcation");
+    return finding(
+        "pcie.link", Status::kFail,
+        "link narrower than capable on " + join_some(narrow) +
+            (slow.empty() ? "" : "; slower: " + join_some(slow)),
+        ev,
+        "a width below max is a fault at any load: reseat the card, check the riser and BIOS bifurcation");
   if (!slow.empty())
-    return finding("pcie.link", Status::kWarn,
-                   "link speed below max on " + join_some(slow) + " (idle GPUs downtrain to save power)", ev,
-                   "recheck under load (p2pcheck bench); a speed still below max under load is a real fault");
-  return finding("pcie.link", Status::kPass, "all " + std::to_string(known) + " GPU link(s) at max speed and width", ev);
+    return finding(
+        "pcie.link", Status::kWarn,
+        "link speed below max on " + join_some(slow) + " (idle GPUs downtrain to save power)", ev,
+        "recheck under load (p2pcheck bench); a speed still below max under load is a real fault");
+  return finding("pcie.link", Status::kPass,
+                 "all " + std::to_string(known) + " GPU link(s) at max speed and width", ev);
 }
 
 Finding check_aer(const Facts& f) {
   std::vector<std::string> ev, fatal, nonfatal, correctable;
   int known = 0;
   for (const auto& g : gpus(f)) {
-    if (g.pci == nullptr || !(g.pci->aer_correctable || g.pci->aer_nonfatal || g.pci->aer_fatal)) continue;
+    if (g.pci == nullptr || !(g.pci->aer_correctable || g.pci->aer_nonfatal || g.pci->aer_fatal))
+      continue;
     ++known;
-    const auto c = g.pci->aer_correctable.value_or(0), n = g.pci->aer_nonfatal.value_or(0), x = g.pci->aer_fatal.value_or(0);
-    ev.push_back(g.bdf + " AER correctable " + std::to_string(c) + ", non-fatal " + std::to_string(n) + ", fatal " + std::to_string(x));
+    const auto c = g.pci->aer_correctable.value_or(0), n = g.pci->aer_nonfatal.value_or(0),
+               x = g.pci->aer_fatal.value_or(0);
+    ev.push_back(g.bdf + " AER correctable " + std::to_string(c) + ", non-fatal " +
+                 std::to_string(n) + ", fatal " + std::to_string(x));
     if (x) fatal.push_back(g.bdf);
     if (n) nonfatal.push_back(g.bdf);
     if (c) correctable.push_back(g.bdf);
   }
   if (known == 0)
-    return gpus(f).empty() ? finding("pcie.aer", Status::kSkip, "no NVIDIA GPU")
-                           : finding("pcie.aer", Status::kUnknown, "AER counters not available", ev);
-  const std::string hint = "reseat the card and riser; rising counts under load mean a marginal link";
-  if (!fatal.empty()) return finding("pcie.aer", Status::kFail, "fatal AER errors on " + join_some(fatal), ev, hint);
+    return gpus(f).empty()
+               ? finding("pcie.aer", Status::kSkip, "no NVIDIA GPU")
+               : finding("pcie.aer", Status::kUnknown, "AER counters not available", ev);
+  const std::string hint =
+      "reseat the card and riser; rising counts under load mean a marginal link";
+  if (!fatal.empty())
+    return finding("pcie.aer", Status::kFail, "fatal AER errors on " + join_some(fatal), ev, hint);
   if (!nonfatal.empty() || !correctable.empty())
     return finding("pcie.aer", Status::kWarn,
                    "AER errors logged on " + join_some(nonfatal.empty() ? correctable : nonfatal) +
                        (nonfatal.empty() ? " (correctable)" : " (non-fatal)"),
                    ev, hint);
-  return finding("pcie.aer", Status::kPass, "no AER errors on " + std::to_string(known) + " GPU(s)", ev);
+  return finding("pcie.aer", Status::kPass, "no AER errors on " + std::to_string(known) + " GPU(s)",
+                 ev);
 }
 
 Finding check_bar1(const Facts& f) {
@@ -92,8 +106,10 @@ Finding check_bar1(const Facts& f) {
   int known = 0;
   for (const auto& g : gpus(f)) {
     std::optional<std::uint64_t> bytes;
-    if (g.nvml != nullptr && g.nvml->bar1_total_bytes) bytes = g.nvml->bar1_total_bytes;
-    else if (g.pci != nullptr && g.pci->bar1_bytes) bytes = g.pci->bar1_bytes;
+    if (g.nvml != nullptr && g.nvml->bar1_total_bytes)
+      bytes = g.nvml->bar1_total_bytes;
+    else if (g.pci != nullptr && g.pci->bar1_bytes)
+      bytes = g.pci->bar1_bytes;
     if (!bytes) continue;
     ++known;
     ev.push_back(g.bdf + " BAR1 " + bytes_text(*bytes));
@@ -106,12 +122,15 @@ Finding check_bar1(const Facts& f) {
   if (gpu_use(f).expected == 1 || (gpu_use(f).expected == 0 && gpus(f).size() == 1))
     return finding("bar1", small.empty() ? Status::kPass : Status::kSkip,
                    small.empty() ? "BAR1 large enough on 1 GPU(s)"
-                                 : "one GPU: a " + bytes_text(kSmallBar1Bytes) + " BAR1 limits only peer access, and there is no peer",
+                                 : "one GPU: a " + bytes_text(kSmallBar1Bytes) +
+                                       " BAR1 limits only peer access, and there is no peer",
                    ev);
   if (!small.empty())
-    return finding("bar1", Status::kFail, "BAR1 only 256 MiB on " + join_some(small) + ": P2P is crippled", ev,
-                   "enable Above 4G Decoding and Resizable BAR in the BIOS (or NVreg_EnableResizableBar=1)");
-  return finding("bar1", Status::kPass, "BAR1 large enough on " + std::to_string(known) + " GPU(s)", ev);
+    return finding(
+        "bar1", Status::kFail, "BAR1 only 256 MiB on " + join_some(small) + ": P2P is crippled", ev,
+        "enable Above 4G Decoding and Resizable BAR in the BIOS (or NVreg_EnableResizableBar=1)");
+  return finding("bar1", Status::kPass, "BAR1 large enough on " + std::to_string(known) + " GPU(s)",
+                 ev);
 }
 
 Finding check_compute_mode(const Facts& f) {
@@ -122,15 +141,19 @@ Finding check_compute_mode(const Facts& f) {
     if (*d.compute_mode == 2) prohibited.push_back(d.pci_bus_id);
     if (*d.compute_mode == 1 || *d.compute_mode == 3) exclusive.push_back(d.pci_bus_id);
   }
-  if (ev.empty()) return finding("compute_mode", Status::kSkip, "compute mode not known (NVML not run)");
+  if (ev.empty())
+    return finding("compute_mode", Status::kSkip, "compute mode not known (NVML not run)");
   const std::string hint = "nvidia-smi -c DEFAULT (as root on the host)";
   if (!prohibited.empty())
-    return finding("compute_mode", Status::kFail, "compute mode PROHIBITED on " + join_some(prohibited) + ": no CUDA context allowed",
-                   ev, hint);
+    return finding(
+        "compute_mode", Status::kFail,
+        "compute mode PROHIBITED on " + join_some(prohibited) + ": no CUDA context allowed", ev,
+        hint);
   if (!exclusive.empty())
     return finding("compute_mode", Status::kWarn,
-                   "EXCLUSIVE_PROCESS on " + join_some(exclusive) + ": a second process gets CUDA_ERROR_DEVICE_UNAVAILABLE", ev,
-                   hint);
+                   "EXCLUSIVE_PROCESS on " + join_some(exclusive) +
+                       ": a second process gets CUDA_ERROR_DEVICE_UNAVAILABLE",
+                   ev, hint);
   return finding("compute_mode", Status::kPass, "compute mode Default on all GPUs", ev);
 }
 
@@ -145,14 +168,19 @@ Finding check_env(const Facts& f) {
   std::string hint;
   for (const auto& v : visible_devices(f)) {
     const bool cuda_var = v.variable == "CUDA_VISIBLE_DEVICES";
-    const std::string here = v.gpus_here < 0 ? std::string("the GPUs here")
-                                             : std::to_string(v.gpus_here) + " GPU(s) here" +
-                                                   (v.gpus_here > 0 ? " (indices 0-" + std::to_string(v.gpus_here - 1) + ")" : "");
+    const std::string here =
+        v.gpus_here < 0
+            ? std::string("the GPUs here")
+            : std::to_string(v.gpus_here) + " GPU(s) here" +
+                  (v.gpus_here > 0 ? " (indices 0-" + std::to_string(v.gpus_here - 1) + ")" : "");
     if (v.hides_all) {
       st = Status::kFail;
-      warn.push_back(v.variable + "=\"" + v.value + "\" hides every GPU" + (cuda_var ? " (cuInit 100)" : " (the container runtime injects none)"));
-      hint = cuda_var ? "unset CUDA_VISIBLE_DEVICES or list the GPUs (by UUID or index with CUDA_DEVICE_ORDER=PCI_BUS_ID)"
-                      : "start the container with the GPUs it needs (--gpus, or NVIDIA_VISIBLE_DEVICES=all / their UUIDs)";
+      warn.push_back(v.variable + "=\"" + v.value + "\" hides every GPU" +
+                     (cuda_var ? " (cuInit 100)" : " (the container runtime injects none)"));
+      hint =
+          cuda_var
+              ? "unset CUDA_VISIBLE_DEVICES or list the GPUs (by UUID or index with CUDA_DEVICE_ORDER=PCI_BUS_ID)"
+              : "start the container with the GPUs it needs (--gpus, or NVIDIA_VISIBLE_DEVICES=all / their UUIDs)";
       continue;
     }
     if (v.missing.empty()) continue;
@@ -161,15 +189,20 @@ Finding check_env(const Facts& f) {
     st = worst(st, none_left ? Status::kFail : Status::kWarn);
     std::string text = v.variable + "=" + v.value + " names " + join(v.missing) + ", which " +
                        (v.missing.size() == 1 ? "is" : "are") + " not among " + here;
-    if (!v.lost.empty()) text += "; CUDA stops at the first such entry, so " + join(v.lost) + " after it are ignored too";
+    if (!v.lost.empty())
+      text +=
+          "; CUDA stops at the first such entry, so " + join(v.lost) + " after it are ignored too";
     if (none_left && cuda_var) text += ": CUDA sees no device (cuInit 100)";
     warn.push_back(text);
     if (cuda_var)
-      hint = "set CUDA_VISIBLE_DEVICES to GPUs that exist here (0.." + std::to_string(std::max(v.gpus_here - 1, 0)) +
-             ", or their UUIDs from nvidia-smi -L), or unset it; inside a container the GPUs are renumbered from 0";
+      hint =
+          "set CUDA_VISIBLE_DEVICES to GPUs that exist here (0.." +
+          std::to_string(std::max(v.gpus_here - 1, 0)) +
+          ", or their UUIDs from nvidia-smi -L), or unset it; inside a container the GPUs are renumbered from 0";
     else
-      hint = "NVIDIA_VISIBLE_DEVICES names GPUs this container did not get: use the UUIDs from nvidia-smi -L on the host, "
-             "or let the device plugin/--gpus choose";
+      hint =
+          "NVIDIA_VISIBLE_DEVICES names GPUs this container did not get: use the UUIDs from nvidia-smi -L on the host, "
+          "or let the device plugin/--gpus choose";
   }
   if (const auto v = get("NCCL_P2P_DISABLE"); v && *v != "0") {
     st = worst(st, Status::kWarn);
@@ -183,7 +216,8 @@ Finding check_env(const Facts& f) {
   }
   if (!warn.empty()) return finding("env", st, join(warn, "; "), ev, hint);
   return finding("env", Status::kPass,
-                 ev.empty() ? "no CUDA_* / NCCL_* variables set" : std::to_string(ev.size()) + " CUDA/NCCL variable(s), none blocking",
+                 ev.empty() ? "no CUDA_* / NCCL_* variables set"
+                            : std::to_string(ev.size()) + " CUDA/NCCL variable(s), none blocking",
                  ev);
 }
 

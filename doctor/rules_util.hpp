@@ -10,8 +10,8 @@
 
 namespace p2p::doctor {
 
-inline Finding finding(std::string id, Status status, std::string summary, std::vector<std::string> evidence = {},
-                       std::string hint = "") {
+inline Finding finding(std::string id, Status status, std::string summary,
+                       std::vector<std::string> evidence = {}, std::string hint = "") {
   return Finding{std::move(id), status, std::move(summary), std::move(evidence), std::move(hint)};
 }
 

@@ -13,61 +13,91 @@ namespace p2p::doctor {
 namespace {
 
 // Checks whose failure means CUDA itself cannot work (as opposed to P2P or link quality).
-const std::set<std::string> kCudaBlocking = {
-    "module.loaded", "module.flavour", "module.params", "module.binding", "gsp.firmware_file", "gsp.state",
-    "kernel.log",    "module.uvm",     "uvm.hmm",       "uvm.major",      "versions.userspace", "versions.cuda_api",
-    "cuda.library",  "nvml.init",      "cuda.init",     "cuda.nvml_vs_cuinit", "devices.nodes", "devices.open",
-    "cgroup",        "fabric_manager", "compute_mode",  "env"};
+const std::set<std::string> kCudaBlocking = {"module.loaded",
+                                             "module.flavour",
+                                             "module.params",
+                                             "module.binding",
+                                             "gsp.firmware_file",
+                                             "gsp.state",
+                                             "kernel.log",
+                                             "module.uvm",
+                                             "uvm.hmm",
+                                             "uvm.major",
+                                             "versions.userspace",
+                                             "versions.cuda_api",
+                                             "cuda.library",
+                                             "nvml.init",
+                                             "cuda.init",
+                                             "cuda.nvml_vs_cuinit",
+                                             "devices.nodes",
+                                             "devices.open",
+                                             "cgroup",
+                                             "fabric_manager",
+                                             "compute_mode",
+                                             "env"};
 
 Status status_of(const std::vector<Finding>& all, const std::string& id) {
   const Finding* f = find_finding(all, id);
   return f == nullptr ? Status::kSkip : f->status;
 }
 
-std::vector<std::string> ruled_out(const Facts& f, const std::vector<Finding>& all, const std::vector<Cause>& causes) {
+std::vector<std::string> ruled_out(const Facts& f, const std::vector<Finding>& all,
+                                   const std::vector<Cause>& causes) {
   std::vector<std::string> out;
   auto suspected = [&](const std::string& id) {
     return std::any_of(causes.begin(), causes.end(), [&](const Cause& c) { return c.id == id; });
   };
   const NodeAccess a = node_access(f);
-  if (a.attempted > 0 && a.failures.empty() && !suspected("device_access") && !suspected("device_nodes")) {
-    std::string line = "device permissions and cgroups ruled out: /dev/nvidia* opened read-write (" +
-                       std::to_string(a.opened) + " required nodes)";
+  if (a.attempted > 0 && a.failures.empty() && !suspected("device_access") &&
+      !suspected("device_nodes")) {
+    std::string line =
+        "device permissions and cgroups ruled out: /dev/nvidia* opened read-write (" +
+        std::to_string(a.opened) + " required nodes)";
     if (f.cgroup.hierarchy == std::optional<std::string>("v2") && !f.cgroup.v1_devices_path)
       line += "; no cgroup v1 devices.list, and the cgroup v2 device program allowed every open";
     out.push_back(line);
   }
   if (status_of(all, "module.uvm") == Status::kPass && status_of(all, "uvm.major") == Status::kPass)
-    out.push_back("nvidia_uvm ruled out as absent: loaded, and " + find_finding(all, "uvm.major")->summary);
+    out.push_back("nvidia_uvm ruled out as absent: loaded, and " +
+                  find_finding(all, "uvm.major")->summary);
   const LogSignals log = log_signals(f);
   const GspRun run = gsp_run(f);
   if (gsp_running_everywhere(f) && !suspected("gsp_firmware")) {
     std::string log_note;
-    if (!log.firmware_load.empty() || !log.rm_init.empty()) log_note = "; the firmware/RmInitAdapter failures in the log are older";
-    else if (f.kernel.log_lines.present()) log_note = ", no firmware or RmInitAdapter failure in the kernel log";
-    out.push_back("GSP firmware ruled out: GSP " + join(run.versions) + " running on all " + std::to_string(run.running) +
-                  " GPU(s)" + log_note);
+    if (!log.firmware_load.empty() || !log.rm_init.empty())
+      log_note = "; the firmware/RmInitAdapter failures in the log are older";
+    else if (f.kernel.log_lines.present())
+      log_note = ", no firmware or RmInitAdapter failure in the kernel log";
+    out.push_back("GSP firmware ruled out: GSP " + join(run.versions) + " running on all " +
+                  std::to_string(run.running) + " GPU(s)" + log_note);
   }
   const auto& h = f.kernel.uvm_disable_hmm;
   if (h.present() && (h.value == "Y" || h.value == "1") && log.hmm.empty())
     out.push_back("UVM/HMM (KASLR) ruled out: uvm_disable_hmm=Y");
   if (status_of(all, "versions.userspace") == Status::kPass)
-    out.push_back("user-space/kernel version mismatch ruled out: " + find_finding(all, "versions.userspace")->summary);
+    out.push_back("user-space/kernel version mismatch ruled out: " +
+                  find_finding(all, "versions.userspace")->summary);
   if (status_of(all, "cuda.library") == Status::kPass)
-    out.push_back("stub or forward-compat libcuda ruled out: " + find_finding(all, "cuda.library")->summary);
+    out.push_back("stub or forward-compat libcuda ruled out: " +
+                  find_finding(all, "cuda.library")->summary);
   if (status_of(all, "module.flavour") == Status::kPass && module_flavour(f) == Flavour::kOpen)
     out.push_back("kernel-module flavour ruled out: the open module is loaded");
   if (status_of(all, "fabric_manager") == Status::kSkip && f.pci.present() && !gpus(f).empty())
     out.push_back("Fabric Manager ruled out: no NVSwitch on this host");
-  if (status_of(all, "pcie.acs") == Status::kPass) out.push_back("ACS ruled out: " + find_finding(all, "pcie.acs")->summary);
-  if (status_of(all, "bar1") == Status::kPass) out.push_back("small BAR1 ruled out: " + find_finding(all, "bar1")->summary);
+  if (status_of(all, "pcie.acs") == Status::kPass)
+    out.push_back("ACS ruled out: " + find_finding(all, "pcie.acs")->summary);
+  if (status_of(all, "bar1") == Status::kPass)
+    out.push_back("small BAR1 ruled out: " + find_finding(all, "bar1")->summary);
   return out;
 }
 
 std::string where_text(const Facts& f) {
   const auto e = environment(f);
   if (e.kind == "container") {
-    const std::string vm = e.hypervisor.empty() ? "" : (in_vm_passthrough(f) ? " in a VM with pass-through GPU(s)" : " in a VM");
+    const std::string vm =
+        e.hypervisor.empty()
+            ? ""
+            : (in_vm_passthrough(f) ? " in a VM with pass-through GPU(s)" : " in a VM");
     return "container (" + e.container + ")" + vm;
   }
   if (e.kind == "vm") return in_vm_passthrough(f) ? "VM with pass-through GPU(s)" : "VM";
@@ -79,7 +109,8 @@ std::string where_text(const Facts& f) {
 Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
   Verdict v;
   v.causes = candidate_causes(f, all);
-  std::stable_sort(v.causes.begin(), v.causes.end(), [](const Cause& a, const Cause& b) { return a.score > b.score; });
+  std::stable_sort(v.causes.begin(), v.causes.end(),
+                   [](const Cause& a, const Cause& b) { return a.score > b.score; });
   v.ruled_out = ruled_out(f, all, v.causes);
   for (const auto& x : all)
     if (x.status == Status::kUnknown) v.unverified.push_back(x.id + ": " + x.summary);
@@ -89,10 +120,13 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
   for (const auto& x : all) {
     if (x.status == Status::kWarn) ++warnings;
     if (x.status != Status::kFail) continue;
-    if (kCudaBlocking.count(x.id)) blocking = true;
-    else p2p_limited = true;
+    if (kCudaBlocking.count(x.id))
+      blocking = true;
+    else
+      p2p_limited = true;
   }
-  const bool vm_p2p = std::any_of(v.causes.begin(), v.causes.end(), [](const Cause& c) { return c.id == "vm_p2p"; });
+  const bool vm_p2p = std::any_of(v.causes.begin(), v.causes.end(),
+                                  [](const Cause& c) { return c.id == "vm_p2p"; });
   const std::string top = v.causes.empty() ? std::string() : v.causes.front().title;
   const std::string gpus_text = std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)";
 
@@ -102,37 +136,45 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
     if (f.cuda.status == "library_missing") detail += " and libcuda.so.1 is not installed";
     if (f.pci.present() && gpus(f).empty()) detail += "; no NVIDIA GPU on the PCI bus";
     v.headline = "no NVIDIA driver: " + detail;
-  } else if (const GpuUse use = gpu_use(f); (blocking || !use.unusable.empty()) && use.working > 0 &&
-                                              !use.unusable.empty() && !use.masked) {
+  } else if (const GpuUse use = gpu_use(f); (blocking || !use.unusable.empty()) &&
+                                            use.working > 0 && !use.unusable.empty() &&
+                                            !use.masked) {
     // Some GPUs work: "CUDA cannot work here" would send the user after the wrong problem.
     v.state = "partial";
     v.unusable_gpus = use.unusable;
-    v.headline = "CUDA works on " + std::to_string(use.working) + " of " + std::to_string(use.expected) + " GPU(s); " +
-                 join_some(use.unusable) + " cannot be used. " +
-                 (top.empty() ? std::string("No single cause stands out: see the failed checks")
-                              : "Most likely root cause: " + top + " (" + v.causes.front().confidence + ")");
+    v.headline =
+        "CUDA works on " + std::to_string(use.working) + " of " + std::to_string(use.expected) +
+        " GPU(s); " + join_some(use.unusable) + " cannot be used. " +
+        (top.empty() ? std::string("No single cause stands out: see the failed checks")
+                     : "Most likely root cause: " + top + " (" + v.causes.front().confidence + ")");
   } else if (blocking) {
     v.state = "broken";
-    v.headline = top.empty() ? "CUDA cannot work here; no single cause stands out: see the failed checks"
-                             : "CUDA cannot work here. Most likely root cause: " + top + " (" + v.causes.front().confidence + ")";
+    v.headline = top.empty()
+                     ? "CUDA cannot work here; no single cause stands out: see the failed checks"
+                     : "CUDA cannot work here. Most likely root cause: " + top + " (" +
+                           v.causes.front().confidence + ")";
   } else if (p2p_limited || vm_p2p) {
     v.state = "degraded";
-    v.headline = (cuda_works(f) ? "CUDA works on " + gpus_text : std::string("no CUDA blocker found")) +
-                 ", but P2P is limited. Most likely cause: " + (top.empty() ? "see the failed checks" : top);
+    v.headline =
+        (cuda_works(f) ? "CUDA works on " + gpus_text : std::string("no CUDA blocker found")) +
+        ", but P2P is limited. Most likely cause: " + (top.empty() ? "see the failed checks" : top);
   } else if (f.cuda.status == "not_run" && !nvml_works(f)) {
     v.state = "inconclusive";
-    v.headline = "no failure in what could be read; CUDA and NVML were not probed (" + f.cuda.detail + ")";
+    v.headline =
+        "no failure in what could be read; CUDA and NVML were not probed (" + f.cuda.detail + ")";
   } else {
     v.state = "healthy";
     // Without a CUDA probe (a replayed capture) NVML is the best witness; say that it is only NVML,
     // since "NVML works, cuInit fails" is exactly what this tool exists to catch.
     v.headline = f.cuda.status == "not_run"
-                     ? "healthy as far as checked: NVML works on " + std::to_string(f.nvml.device_count.value_or(0)) +
+                     ? "healthy as far as checked: NVML works on " +
+                           std::to_string(f.nvml.device_count.value_or(0)) +
                            " GPU(s) (cuInit not probed: " + f.cuda.detail + ")"
                      : "healthy: CUDA works on " + gpus_text;
     const auto ver = module_version(f);
     if (ver) v.headline += ", driver " + *ver;
-    if (f.cuda.driver_version) v.headline += " (CUDA " + cuda_version_string(*f.cuda.driver_version) + ")";
+    if (f.cuda.driver_version)
+      v.headline += " (CUDA " + cuda_version_string(*f.cuda.driver_version) + ")";
     v.headline += ", " + where_text(f);
     if (warnings) v.headline += "; " + std::to_string(warnings) + " warning(s) below";
   }

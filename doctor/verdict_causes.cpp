@@ -18,8 +18,10 @@ std::string confidence_of(int score) {
   return "possible";
 }
 
-Cause make(std::string id, std::string title, int score, std::vector<std::string> evidence, std::string fix) {
-  return Cause{std::move(id), std::move(title), score, confidence_of(score), std::move(evidence), std::move(fix), {}};
+Cause make(std::string id, std::string title, int score, std::vector<std::string> evidence,
+           std::string fix) {
+  return Cause{std::move(id),       std::move(title), score, confidence_of(score),
+               std::move(evidence), std::move(fix),   {}};
 }
 
 bool failed(const std::vector<Finding>& all, const std::string& id) {
@@ -33,8 +35,9 @@ bool warned(const std::vector<Finding>& all, const std::string& id) {
 }
 
 // A cause taken straight from a failed (or warned) check: its summary and evidence.
-void from_finding(std::vector<Cause>& out, const std::vector<Finding>& all, const std::string& id, std::string cause_id,
-                  std::string title, int score, std::vector<std::string> affected = {}) {
+void from_finding(std::vector<Cause>& out, const std::vector<Finding>& all, const std::string& id,
+                  std::string cause_id, std::string title, int score,
+                  std::vector<std::string> affected = {}) {
   const Finding* f = find_finding(all, id);
   if (f == nullptr) return;
   std::vector<std::string> ev{f->summary};
@@ -50,7 +53,8 @@ void bar_space_cause(const Facts& f, std::vector<Cause>& out) {
   const auto affected = gpus_named(f, log.bar_space);
   std::vector<std::string> ev;
   for (const auto& l : log.bar_space) ev.push_back("kernel log: " + l);
-  if (!affected.empty()) ev.insert(ev.begin(), "no PCI address space for the BARs of " + join(affected));
+  if (!affected.empty())
+    ev.insert(ev.begin(), "no PCI address space for the BARs of " + join(affected));
   const auto env = environment(f);
   const bool vm = env.kind == "vm" || !env.hypervisor.empty() || in_vm_passthrough(f);
   const std::string fix =
@@ -65,15 +69,19 @@ void bar_space_cause(const Facts& f, std::vector<Cause>& out) {
 
 void no_driver_cause(const Facts& f, std::vector<Cause>& out) {
   if (!no_driver(f)) return;
-  std::vector<std::string> ev{"nvidia kernel module not loaded (/proc/modules, /sys/module/nvidia, /proc/driver/nvidia)"};
+  std::vector<std::string> ev{
+      "nvidia kernel module not loaded (/proc/modules, /sys/module/nvidia, /proc/driver/nvidia)"};
   if (f.cuda.status == "library_missing") ev.push_back("libcuda.so.1 not found: " + f.cuda.detail);
-  if (f.nvml.status == "library_missing") ev.push_back("libnvidia-ml.so.1 not found: " + f.nvml.detail);
+  if (f.nvml.status == "library_missing")
+    ev.push_back("libnvidia-ml.so.1 not found: " + f.nvml.detail);
   const auto all = gpus(f);
   if (f.pci.present() && all.empty()) ev.push_back("no NVIDIA GPU on the PCI bus");
   if (!all.empty()) ev.push_back(std::to_string(all.size()) + " NVIDIA GPU(s) on the PCI bus");
-  out.push_back(make("no_driver", "No NVIDIA driver", 100, ev,
-                     all.empty() ? "nothing to fix on a host without NVIDIA GPUs; on a GPU host install the NVIDIA driver"
-                                 : "install the NVIDIA driver (open kernel modules for Turing and newer) and reboot"));
+  out.push_back(make(
+      "no_driver", "No NVIDIA driver", 100, ev,
+      all.empty()
+          ? "nothing to fix on a host without NVIDIA GPUs; on a GPU host install the NVIDIA driver"
+          : "install the NVIDIA driver (open kernel modules for Turing and newer) and reboot"));
 }
 
 void gsp_cause(const Facts& f, std::vector<Cause>& out) {
@@ -97,7 +105,9 @@ void gsp_cause(const Facts& f, std::vector<Cause>& out) {
   if (fw.state == FirmwareCheck::State::kMissing) {
     score += 10;
     ev.push_back(fw.directory + "/" + join(fw.missing) + " missing" +
-                 (fw.other_versions.empty() ? "" : " (firmware present only for " + join(fw.other_versions) + ")"));
+                 (fw.other_versions.empty()
+                      ? ""
+                      : " (firmware present only for " + join(fw.other_versions) + ")"));
   }
   if (const auto p = param_number(f, "EnableGpuFirmware"); p && *p == 0 && needs_gsp) {
     score += 10;
@@ -114,18 +124,22 @@ void gsp_cause(const Facts& f, std::vector<Cause>& out) {
     score += 2;
     ev.push_back("cuInit = " + std::to_string(*init) + " " + cu_result_name(*init));
   }
-  if (score == 0 && fw.state == FirmwareCheck::State::kNotVisible && cuda_failed && run.running == 0) {
-    // Nothing points at the firmware, but nothing clears it either: the host's files are out of sight.
+  if (score == 0 && fw.state == FirmwareCheck::State::kNotVisible && cuda_failed &&
+      run.running == 0) {
+    // Nothing points at the firmware, but nothing clears it either: the host's files are out of
+    // sight.
     score = 3;
-    ev.push_back("the host's " + fw.directory + " cannot be seen from this container; the kernel log shows no firmware failure");
+    ev.push_back("the host's " + fw.directory +
+                 " cannot be seen from this container; the kernel log shows no firmware failure");
   }
   if (score == 0) return;
   for (const auto& l : log.wpr2) ev.push_back("kernel log: " + l);
   const std::string ver = module_version(f).value_or("<module version>");
-  std::string fix = "install the GSP firmware of exactly this driver on the host (/lib/firmware/nvidia/" + ver + "/" +
-                    (fw.needed.empty() ? std::string("gsp_ga10x.bin") : fw.needed.front()) +
-                    ", shipped with the same driver package as the module), rebuild the initramfs if it loads nvidia, "
-                    "then reload the module or reboot; use a driver release that supports these GPUs (Blackwell: open modules)";
+  std::string fix =
+      "install the GSP firmware of exactly this driver on the host (/lib/firmware/nvidia/" + ver +
+      "/" + (fw.needed.empty() ? std::string("gsp_ga10x.bin") : fw.needed.front()) +
+      ", shipped with the same driver package as the module), rebuild the initramfs if it loads nvidia, "
+      "then reload the module or reboot; use a driver release that supports these GPUs (Blackwell: open modules)";
   if (!log.wpr2.empty()) fix += "; WPR2 already up: reset or cold-boot the GPU first";
   // The affected GPUs: those the failure lines name, else those running without GSP.
   std::vector<std::string> lines = log.firmware_load;
@@ -134,20 +148,24 @@ void gsp_cause(const Facts& f, std::vector<Cause>& out) {
   auto affected = gpus_named(f, lines);
   if (affected.empty())
     for (const auto& g : gpus(f))
-      if (g.info != nullptr && g.info->gsp_firmware && *g.info->gsp_firmware == "N/A") affected.push_back(g.bdf);
+      if (g.info != nullptr && g.info->gsp_firmware && *g.info->gsp_firmware == "N/A")
+        affected.push_back(g.bdf);
   // The firmware is where it belongs and boots elsewhere: a GPU left initialised (by a VFIO guest,
   // a crash) refuses a second boot until it is reset.
-  const bool firmware_fine = (fw.state == FirmwareCheck::State::kPresent || fw.state == FirmwareCheck::State::kElsewhere) &&
+  const bool firmware_fine = (fw.state == FirmwareCheck::State::kPresent ||
+                              fw.state == FirmwareCheck::State::kElsewhere) &&
                              log.firmware_load.empty() && run.running > 0;
   if (firmware_fine && !log.wpr2.empty()) {
     const std::string first = affected.empty() ? std::string("<bdf>") : affected.front();
-    fix = "WPR2 already up: the firmware is installed and boots on the other GPUs, but this GPU was left initialised; reset " +
-          join(affected) +
-          " (no process may use it: nvidia-smi -r -i " + first + ", or echo 1 > /sys/bus/pci/devices/" + first +
-          "/reset), or power-cycle the host; then reload nvidia. If a VM used this GPU, let the host reset it after the VM stops";
+    fix =
+        "WPR2 already up: the firmware is installed and boots on the other GPUs, but this GPU was left initialised; reset " +
+        join(affected) + " (no process may use it: nvidia-smi -r -i " + first +
+        ", or echo 1 > /sys/bus/pci/devices/" + first +
+        "/reset), or power-cycle the host; then reload nvidia. If a VM used this GPU, let the host reset it after the VM stops";
   }
-  out.push_back(make("gsp_firmware", firmware_fine ? "GPU initialisation (GSP boot) failed on some GPUs"
-                                                   : "GSP firmware / kernel-driver support",
+  out.push_back(make("gsp_firmware",
+                     firmware_fine ? "GPU initialisation (GSP boot) failed on some GPUs"
+                                   : "GSP firmware / kernel-driver support",
                      score, ev, fix));
   out.back().gpus = affected;
 }
@@ -162,51 +180,67 @@ void hmm_cause(const Facts& f, const std::vector<Cause>& so_far, std::vector<Cau
   if (!log.hmm.empty()) {
     score = 12;
     for (const auto& l : log.hmm) ev.push_back("kernel log: " + l);
-  } else if (init && *init == 3 && module_flavour(f) == Flavour::kOpen && uvm_loaded(f) == Tri::kYes) {
+  } else if (init && *init == 3 && module_flavour(f) == Flavour::kOpen &&
+             uvm_loaded(f) == Tri::kYes) {
     const bool disabled = h.present() && (h.value == "Y" || h.value == "1");
     if (disabled) return;
     score = h.present() ? 6 : 4;
     ev.push_back("cuInit = 3 CUDA_ERROR_NOT_INITIALIZED with the open kernel module");
-    ev.push_back(h.present() ? "uvm_disable_hmm=" + h.value + " (HMM enabled)" : "uvm_disable_hmm unreadable (HMM may be on)");
+    ev.push_back(h.present() ? "uvm_disable_hmm=" + h.value + " (HMM enabled)"
+                             : "uvm_disable_hmm unreadable (HMM may be on)");
     // Strong firmware evidence explains cuInit = 3 by itself; HMM stays a candidate, ranked below.
     for (const auto& c : so_far)
       if (c.id == "gsp_firmware" && c.score >= 10) score = 3;
   }
   if (score == 0) return;
   if (h.present() && !log.hmm.empty()) ev.push_back("uvm_disable_hmm=" + h.value);
-  out.push_back(make("uvm_hmm", "UVM/HMM (KASLR) failure", score, ev,
-                     "on the host: set `options nvidia_uvm uvm_disable_hmm=1` in /etc/modprobe.d and reload nvidia_uvm "
-                     "(or boot with nokaslr); CUDA 13 release notes list this as a known issue"));
+  out.push_back(make(
+      "uvm_hmm", "UVM/HMM (KASLR) failure", score, ev,
+      "on the host: set `options nvidia_uvm uvm_disable_hmm=1` in /etc/modprobe.d and reload nvidia_uvm "
+      "(or boot with nokaslr); CUDA 13 release notes list this as a known issue"));
 }
 
 void p2p_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cause>& out) {
   const Finding* p2p = find_finding(all, "p2p.status");
   if (p2p != nullptr && p2p->status == Status::kWarn && in_vm_passthrough(f))
-    from_finding(out, all, "p2p.status", "vm_p2p", "VFIO guest: no P2P behind the VM's emulated PCIe topology", 6);
+    from_finding(out, all, "p2p.status", "vm_p2p",
+                 "VFIO guest: no P2P behind the VM's emulated PCIe topology", 6);
   // IOMMU faults on the GPUs are the IOMMU dropping their DMA: direct evidence, above ACS, which
   // only allows the IOMMU to see peer traffic (and which the kernel sets whenever the IOMMU is on).
   if (failed(all, "iommu"))
     from_finding(out, all, "iommu", "iommu", "The IOMMU blocks the GPUs' DMA (IOMMU faults)", 12,
                  gpus_named(f, log_signals(f).iommu_faults));
-  if (failed(all, "pcie.acs")) from_finding(out, all, "pcie.acs", "acs", "PCIe ACS redirects peer traffic", 9);
-  if (warned(all, "iommu")) from_finding(out, all, "iommu", "iommu", "IOMMU translation on the GPUs", 5);
+  if (failed(all, "pcie.acs"))
+    from_finding(out, all, "pcie.acs", "acs", "PCIe ACS redirects peer traffic", 9);
+  if (warned(all, "iommu"))
+    from_finding(out, all, "iommu", "iommu", "IOMMU translation on the GPUs", 5);
   if (failed(all, "p2p.copy")) {
     std::vector<std::string> affected;
     for (const auto& p : f.peer_copy.pairs)
-      if (p.copy_result == "corrupt" || p.store_result == "corrupt" || p.copy_result == "error" || p.store_result == "error")
+      if (p.copy_result == "corrupt" || p.store_result == "corrupt" || p.copy_result == "error" ||
+          p.store_result == "error")
         for (const auto& b : {p.src_bus_id, p.dst_bus_id})
-          if (std::find(affected.begin(), affected.end(), normalize_bdf(b)) == affected.end()) affected.push_back(normalize_bdf(b));
-    from_finding(out, all, "p2p.copy", "p2p_data_lost", "P2P claimed but data did not arrive", 11, affected);
+          if (std::find(affected.begin(), affected.end(), normalize_bdf(b)) == affected.end())
+            affected.push_back(normalize_bdf(b));
+    from_finding(out, all, "p2p.copy", "p2p_data_lost", "P2P claimed but data did not arrive", 11,
+                 affected);
   }
-  if (failed(all, "bar1")) from_finding(out, all, "bar1", "bar1", "256 MiB BAR1 (Above-4G / Resizable BAR off)", 9);
-  if (failed(all, "pcie.link")) from_finding(out, all, "pcie.link", "link_width", "PCIe link trained narrower than capable", 8);
-  if (failed(all, "pcie.aer")) from_finding(out, all, "pcie.aer", "aer", "PCIe errors (AER) on a GPU link", 6);
+  if (failed(all, "bar1"))
+    from_finding(out, all, "bar1", "bar1", "256 MiB BAR1 (Above-4G / Resizable BAR off)", 9);
+  if (failed(all, "pcie.link"))
+    from_finding(out, all, "pcie.link", "link_width", "PCIe link trained narrower than capable", 8);
+  if (failed(all, "pcie.aer"))
+    from_finding(out, all, "pcie.aer", "aer", "PCIe errors (AER) on a GPU link", 6);
   if (p2p != nullptr && p2p->status == Status::kFail) {
     const bool regkey = p2p->summary.find("DISABLED_BY_REGKEY") != std::string::npos;
-    const bool explained = std::any_of(out.begin(), out.end(), [](const Cause& c) { return c.id == "acs" || c.id == "iommu"; });
-    if (regkey) from_finding(out, all, "p2p.status", "p2p_regkey", "P2P disabled by a driver registry key", 10);
+    const bool explained = std::any_of(
+        out.begin(), out.end(), [](const Cause& c) { return c.id == "acs" || c.id == "iommu"; });
+    if (regkey)
+      from_finding(out, all, "p2p.status", "p2p_regkey", "P2P disabled by a driver registry key",
+                   10);
     else if (!explained)
-      from_finding(out, all, "p2p.status", "p2p_unsupported", "P2P not supported by this GPU/chipset/topology", 7);
+      from_finding(out, all, "p2p.status", "p2p_unsupported",
+                   "P2P not supported by this GPU/chipset/topology", 7);
   }
   if (warned(all, "env") && f.env.count("NCCL_P2P_DISABLE"))
     from_finding(out, all, "env", "nccl_env", "NCCL_P2P_DISABLE set in the environment", 3);
@@ -225,35 +259,40 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
   no_driver_cause(f, out);
   const LogSignals log = log_signals(f);
   if (failed(all, "module.flavour")) {
-    from_finding(out, all, "module.flavour", "proprietary_blackwell", "Proprietary kernel module on Blackwell", 30);
+    from_finding(out, all, "module.flavour", "proprietary_blackwell",
+                 "Proprietary kernel module on Blackwell", 30);
     for (const auto& l : log.open_required) out.back().evidence.push_back("kernel log: " + l);
   } else if (!log.open_required.empty()) {
     // The proprietary module refused every GPU and did not stay loaded: only the log tells.
     std::vector<std::string> ev;
     for (const auto& l : log.open_required) ev.push_back("kernel log: " + l);
-    out.push_back(make("proprietary_blackwell", "Proprietary kernel module on Blackwell", 30, ev,
-                       "install the -open kernel module packages (or run the .run installer with -M open), then reboot"));
+    out.push_back(make(
+        "proprietary_blackwell", "Proprietary kernel module on Blackwell", 30, ev,
+        "install the -open kernel module packages (or run the .run installer with -M open), then reboot"));
   }
   bar_space_cause(f, out);
   if (failed(all, "module.binding") && !no_driver(f)) {
     const Binding b = binding(f);
     const auto bar = gpus_named(f, log.bar_space);
-    const bool explained = b.other.empty() && !b.unbound.empty() &&
-                           std::all_of(b.unbound.begin(), b.unbound.end(), [&](const std::string& x) {
-                             return std::find(bar.begin(), bar.end(), x) != bar.end();
-                           });
+    const bool explained =
+        b.other.empty() && !b.unbound.empty() &&
+        std::all_of(b.unbound.begin(), b.unbound.end(), [&](const std::string& x) {
+          return std::find(bar.begin(), bar.end(), x) != bar.end();
+        });
     if (!b.other.empty()) {
       const std::string driver = b.other.begin()->first;
       std::vector<std::string> held;
       for (const auto& [d, bdfs] : b.other) held.insert(held.end(), bdfs.begin(), bdfs.end());
       const bool vfio = driver == "vfio-pci" && b.other.size() == 1;
       from_finding(out, all, "module.binding", vfio ? "vfio_bound" : "competing_driver",
-                   vfio ? "GPU(s) not bound to the nvidia driver" : "GPU(s) bound to " + driver + " instead of nvidia", 20,
-                   held);
+                   vfio ? "GPU(s) not bound to the nvidia driver"
+                        : "GPU(s) bound to " + driver + " instead of nvidia",
+                   20, held);
       for (const auto& l : log.not_probed) out.back().evidence.push_back("kernel log: " + l);
       for (const auto& l : log.nouveau) out.back().evidence.push_back("kernel log: " + l);
     } else if (!explained) {
-      from_finding(out, all, "module.binding", "vfio_bound", "GPU(s) not bound to the nvidia driver", 20, b.unbound);
+      from_finding(out, all, "module.binding", "vfio_bound",
+                   "GPU(s) not bound to the nvidia driver", 20, b.unbound);
     }
   }
   gsp_cause(f, out);
@@ -261,52 +300,73 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
   if (failed(all, "cuda.library")) {
     const bool stub = is_stub_path(f.cuda.library_path) || cuinit_result(f).value_or(0) == 34;
     const bool compat = is_compat_path(f.cuda.library_path);
-    if (stub) from_finding(out, all, "cuda.library", "stub_library", "Stub libcuda picked up instead of the driver's", 18);
-    else if (compat) from_finding(out, all, "cuda.library", "compat_library", "Forward-compatibility libcuda cannot drive this setup", 16);
-    else if (!no_driver(f)) from_finding(out, all, "cuda.library", "libcuda_missing", "Driver user space (libcuda.so.1) missing", 15);
+    if (stub)
+      from_finding(out, all, "cuda.library", "stub_library",
+                   "Stub libcuda picked up instead of the driver's", 18);
+    else if (compat)
+      from_finding(out, all, "cuda.library", "compat_library",
+                   "Forward-compatibility libcuda cannot drive this setup", 16);
+    else if (!no_driver(f))
+      from_finding(out, all, "cuda.library", "libcuda_missing",
+                   "Driver user space (libcuda.so.1) missing", 15);
   }
   if (failed(all, "versions.userspace"))
-    from_finding(out, all, "versions.userspace", "version_mismatch", "User-space driver libraries do not match the kernel module", 16);
+    from_finding(out, all, "versions.userspace", "version_mismatch",
+                 "User-space driver libraries do not match the kernel module", 16);
   if (failed(all, "fabric_manager")) {
     const FabricManagerLog fm = fabric_manager_log(f);
     const bool other_release = fm.version && module_version(f) && *fm.version != *module_version(f);
     from_finding(out, all, "fabric_manager", "fabric_manager",
-                 other_release ? "Fabric Manager of another release than the driver" : "Fabric Manager not running on an NVSwitch system",
+                 other_release ? "Fabric Manager of another release than the driver"
+                               : "Fabric Manager not running on an NVSwitch system",
                  cuinit_result(f).value_or(0) == 802 ? 16 : 12);
   }
-  if (failed(all, "module.uvm")) from_finding(out, all, "module.uvm", "uvm_missing", "nvidia_uvm not loaded", 15);
+  if (failed(all, "module.uvm"))
+    from_finding(out, all, "module.uvm", "uvm_missing", "nvidia_uvm not loaded", 15);
   if (failed(all, "uvm.major"))
-    from_finding(out, all, "uvm.major", "uvm_node", "/dev/nvidia-uvm missing or with the wrong major", 14);
+    from_finding(out, all, "uvm.major", "uvm_node",
+                 "/dev/nvidia-uvm missing or with the wrong major", 14);
   // ENXIO/ENODEV opens are the stale-major story above; only EACCES/EPERM are about permissions.
   const NodeAccess access = node_access(f);
   if (failed(all, "devices.open") && (access.eacces || access.eperm))
-    from_finding(out, all, "devices.open", "device_access", "Device permissions / cgroup device filter", 14);
+    from_finding(out, all, "devices.open", "device_access",
+                 "Device permissions / cgroup device filter", 14);
   else if (failed(all, "cgroup"))
-    from_finding(out, all, "cgroup", "device_access", "Device permissions / cgroup device filter", 13);
+    from_finding(out, all, "cgroup", "device_access", "Device permissions / cgroup device filter",
+                 13);
   if (failed(all, "devices.nodes"))
-    from_finding(out, all, "devices.nodes", "device_nodes", "NVIDIA device nodes missing or wrong", 12);
+    from_finding(out, all, "devices.nodes", "device_nodes", "NVIDIA device nodes missing or wrong",
+                 12);
   if (failed(all, "env")) {
     std::string title = "CUDA_VISIBLE_DEVICES hides the GPUs";
     for (const auto& v : visible_devices(f)) {
-      if (v.hides_all) title = v.variable + " hides the GPUs";
-      else if (!v.missing.empty() && v.usable == 0) title = v.variable + " names GPUs that are not here";
+      if (v.hides_all)
+        title = v.variable + " hides the GPUs";
+      else if (!v.missing.empty() && v.usable == 0)
+        title = v.variable + " names GPUs that are not here";
     }
     from_finding(out, all, "env", "visible_devices", title, 14);
   }
   if (failed(all, "versions.cuda_api"))
-    from_finding(out, all, "versions.cuda_api", "insufficient_driver", "Driver too old for the CUDA runtime p2pcheck uses", 12);
+    from_finding(out, all, "versions.cuda_api", "insufficient_driver",
+                 "Driver too old for the CUDA runtime p2pcheck uses", 12);
   if (failed(all, "compute_mode"))
-    from_finding(out, all, "compute_mode", "compute_mode", "Compute mode forbids CUDA contexts", 10);
+    from_finding(out, all, "compute_mode", "compute_mode", "Compute mode forbids CUDA contexts",
+                 10);
   const auto& c = f.cuda;
   if (c.status == "crashed" || c.status == "timed_out")
-    out.push_back(make("cuda_probe_" + c.status, "The driver crashed or hung inside CUDA initialisation", 8,
-                       {"CUDA probe " + c.status + ": " + c.detail}, "check the kernel log; reset the GPU or reboot"));
+    out.push_back(make("cuda_probe_" + c.status,
+                       "The driver crashed or hung inside CUDA initialisation", 8,
+                       {"CUDA probe " + c.status + ": " + c.detail},
+                       "check the kernel log; reset the GPU or reboot"));
   p2p_causes(f, all, out);
   const auto init = cuinit_result(f);
-  const bool strong = std::any_of(out.begin(), out.end(), [](const Cause& x) { return x.score >= 5; });
+  const bool strong =
+      std::any_of(out.begin(), out.end(), [](const Cause& x) { return x.score >= 5; });
   if (init && *init != 0 && !strong)
-    out.push_back(make("cuinit", "cuInit failed: " + cu_result_name(*init), 2, {cu_init_explanation(*init)},
-                       "see the failed checks above; the explanation lists the usual causes of this code"));
+    out.push_back(
+        make("cuinit", "cuInit failed: " + cu_result_name(*init), 2, {cu_init_explanation(*init)},
+             "see the failed checks above; the explanation lists the usual causes of this code"));
   return out;
 }
 

@@ -8,7 +8,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   return p2p::fuzz::feed(data, size, [](const std::string& text) {
-    if (!p2p::fuzz::starts_with(text, '<')) return;  // snapshot JSON: the topology_snapshot_json target's
+    if (!p2p::fuzz::starts_with(text, '<'))
+      return;  // snapshot JSON: the topology_snapshot_json target's
     p2p::fuzz::use_topology(p2p::topo::load_topology_text(text, p2p::fuzz::kSource));
   });
 }

@@ -9,6 +9,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   return p2p::fuzz::feed(data, size, [](const std::string& text) {
-    p2p::fuzz::use_topology(p2p::topo::snapshot_from_hwloc_xml_in_process(text, p2p::fuzz::kSource));
+    p2p::fuzz::use_topology(
+        p2p::topo::snapshot_from_hwloc_xml_in_process(text, p2p::fuzz::kSource));
   });
 }

@@ -1,8 +1,9 @@
 // nccl-tests output (text or its JSON) as `p2pcheck import` reads it, format detection skipped
 // so that every input reaches the parser.
+#include "import/nccl_tests.hpp"
+
 #include "fuzz/fuzz_input.hpp"
 #include "fuzz/peer_tool_use.hpp"
-#include "import/nccl_tests.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace p2p;

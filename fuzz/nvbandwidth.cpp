@@ -1,8 +1,9 @@
 // nvbandwidth's output (text or --json) as `p2pcheck import` reads it, format detection skipped
 // so that every input reaches the parser.
+#include "import/nvbandwidth.hpp"
+
 #include "fuzz/fuzz_input.hpp"
 #include "fuzz/peer_tool_use.hpp"
-#include "import/nvbandwidth.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace p2p;

@@ -3,9 +3,10 @@
 // commands do with a snapshot. One input holds both: the -m capture, then, after a line
 // "====", the -p2p capture (fuzz/seeds/nvidia_smi_topo/ has such pairs, each two captures of
 // import/tests/fixtures joined, named after both; a capture alone is read as either).
+#include "import/nvidia_smi_topo.hpp"
+
 #include "fuzz/fuzz_input.hpp"
 #include "fuzz/topology_use.hpp"
-#include "import/nvidia_smi_topo.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace p2p;
@@ -20,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     topo::TopologySnapshot t = import::snapshot_from_nvidia_smi_topo(matrix, fuzz::kSource);
     topo::require_distinct_gpus(t, fuzz::kSource);
     if (cut != std::string::npos)
-      import::add_p2p_status(t, import::p2p_status_from_nvidia_smi(p2p_text, fuzz::kSource), fuzz::kSource);
+      import::add_p2p_status(t, import::p2p_status_from_nvidia_smi(p2p_text, fuzz::kSource),
+                             fuzz::kSource);
     fuzz::use_topology(t);
   });
 }

@@ -12,7 +12,8 @@ namespace p2p::fuzz {
 inline void use_imported(const import::ImportedFigures& figures) {
   import::ImportOptions options;
   options.tool_version = "p2pcheck fuzz";
-  const bench::BenchDocument doc = import::import_document({figures}, options, "2026-12-03T00:00:00Z");
+  const bench::BenchDocument doc =
+      import::import_document({figures}, options, "2026-12-03T00:00:00Z");
   const std::string text = json_text(nlohmann::json(doc));
   (void)bench::bench_document_from_json(nlohmann::json::parse(text), "fuzz-import.json");
 }

@@ -11,7 +11,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace p2p;
   return fuzz::feed(data, size, [](const std::string& text) {
-    const auto doc = bench::bench_document_from_json(parse_json_text(text, fuzz::kSource), fuzz::kSource);
+    const auto doc =
+        bench::bench_document_from_json(parse_json_text(text, fuzz::kSource), fuzz::kSource);
     if (!doc.nccl.is_null()) {
       const nccl::NcclReport r = nccl::nccl_report_from_document(doc, fuzz::kSource);
       (void)nccl::format_results_table(r.run);

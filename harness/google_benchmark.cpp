@@ -17,7 +17,8 @@ class SilentReporter : public benchmark::BenchmarkReporter {
 
 }  // namespace
 
-std::vector<std::string> checked_pass_through(const std::string& command, const std::vector<std::string>& extras) {
+std::vector<std::string> checked_pass_through(const std::string& command,
+                                              const std::vector<std::string>& extras) {
   for (const auto& a : extras) {
     if (a.rfind("--benchmark_", 0) != 0) {
       throw InputError(command + ": unknown option `" + a +
@@ -38,7 +39,8 @@ void initialize_benchmark(const std::string& command, const std::vector<std::str
   in_effect.reset();
   // Reset the flags p2pcheck relies on, so a second run in one process with other flags
   // (tests) does not inherit the first one's.
-  std::vector<std::string> storage{"p2pcheck " + command, "--benchmark_filter=", "--benchmark_format=console"};
+  std::vector<std::string> storage{"p2pcheck " + command,
+                                   "--benchmark_filter=", "--benchmark_format=console"};
   storage.insert(storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& s : storage) argv.push_back(s.data());
@@ -46,13 +48,16 @@ void initialize_benchmark(const std::string& command, const std::vector<std::str
   int argc = static_cast<int>(storage.size());
   benchmark::Initialize(&argc, argv.data());
   if (argc > 1) throw InputError(command + ": unknown or malformed option `" + argv[1] + "`");
-  NameFilter checked(benchmark::GetBenchmarkFilter());  // an invalid regex is bad input now, not mid-run
+  NameFilter checked(
+      benchmark::GetBenchmarkFilter());  // an invalid regex is bad input now, not mid-run
   in_effect = args;
 }
 
-void require_selection(const std::string& command, std::size_t selected, const std::string& filter) {
+void require_selection(const std::string& command, std::size_t selected,
+                       const std::string& filter) {
   if (selected > 0) return;
-  throw InputError(command + ": --benchmark_filter `" + filter + "` selects nothing to measure on the GPUs selected");
+  throw InputError(command + ": --benchmark_filter `" + filter +
+                   "` selects nothing to measure on the GPUs selected");
 }
 
 bool benchmark_owns_stdout(const std::vector<std::string>& args) {
@@ -84,9 +89,13 @@ bool NameFilter::matches(const std::string& name) const {
   return std::regex_search(name, re_) != negate_;
 }
 
-ProgressReporter::ProgressReporter(std::ostream& out, std::size_t total, bool terminal, Describe describe,
-                                   std::string prefix)
-    : out_(out), total_(total), terminal_(terminal), describe_(std::move(describe)), prefix_(std::move(prefix)) {}
+ProgressReporter::ProgressReporter(std::ostream& out, std::size_t total, bool terminal,
+                                   Describe describe, std::string prefix)
+    : out_(out),
+      total_(total),
+      terminal_(terminal),
+      describe_(std::move(describe)),
+      prefix_(std::move(prefix)) {}
 
 bool ProgressReporter::ReportContext(const Context&) { return true; }
 
@@ -95,8 +104,8 @@ void ProgressReporter::ReportRuns(const std::vector<Run>& runs) {
     if (run.run_type != Run::RT_Iteration) continue;
     ++done_;
     // The registered name, without Google Benchmark's "/iterations:N/manual_time" suffixes.
-    std::string line =
-        prefix_ + "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + run.run_name.function_name;
+    std::string line = prefix_ + "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " +
+                       run.run_name.function_name;
     if (run.error_occurred) {
       line += ": " + run.error_message;
     } else if (describe_) {
@@ -120,7 +129,8 @@ void run_registered_benchmarks(const std::vector<std::string>& args, std::size_t
   if (benchmark_owns_stdout(args)) {
     benchmark::RunSpecifiedBenchmarks();
   } else if (display.out != nullptr) {
-    ProgressReporter reporter(*display.out, total, display.terminal, display.describe, display.prefix);
+    ProgressReporter reporter(*display.out, total, display.terminal, display.describe,
+                              display.prefix);
     benchmark::RunSpecifiedBenchmarks(&reporter);
   } else {
     SilentReporter quiet;
@@ -129,7 +139,8 @@ void run_registered_benchmarks(const std::vector<std::string>& args, std::size_t
   benchmark::ClearRegisteredBenchmarks();
 }
 
-const benchmark::Counter* find_counter(const benchmark::BenchmarkReporter::Run& run, const std::string& name) {
+const benchmark::Counter* find_counter(const benchmark::BenchmarkReporter::Run& run,
+                                       const std::string& name) {
   const auto it = run.counters.find(name);
   return it == run.counters.end() ? nullptr : &it->second;
 }

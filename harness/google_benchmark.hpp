@@ -21,7 +21,8 @@ inline constexpr const char* kPassThroughHelp =
 
 // Extra command-line arguments a subcommand forwards: each must be --benchmark_NAME[=VALUE].
 // InputError "<command>: unknown option `X` (...)" otherwise.
-std::vector<std::string> checked_pass_through(const std::string& command, const std::vector<std::string>& extras);
+std::vector<std::string> checked_pass_through(const std::string& command,
+                                              const std::vector<std::string>& extras);
 
 // Hands the flags to Google Benchmark, which parses and removes its own; whatever is left over
 // is an InputError naming it ("<command>: unknown or malformed option `X`"), as is a
@@ -89,6 +90,7 @@ void run_registered_benchmarks(const std::vector<std::string>& args, std::size_t
                                const ProgressDisplay& display);
 
 // A counter of a finished run, or nullptr when it has none of that name.
-const benchmark::Counter* find_counter(const benchmark::BenchmarkReporter::Run& run, const std::string& name);
+const benchmark::Counter* find_counter(const benchmark::BenchmarkReporter::Run& run,
+                                       const std::string& name);
 
 }  // namespace p2p::harness

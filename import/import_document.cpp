@@ -11,19 +11,24 @@
 
 namespace p2p::import {
 
-ImportedFigures import_text(const std::string& text, const std::string& file, const ImportOptions& options) {
+ImportedFigures import_text(const std::string& text, const std::string& file,
+                            const ImportOptions& options) {
   if (looks_like_nvbandwidth(text))
-    return nvbandwidth_figures(parse_nvbandwidth(text, file), file, options.nvbandwidth_buffer_bytes);
-  if (looks_like_nccl_tests(text)) return nccl_tests_figures(parse_nccl_tests(text, file, options.collective), file);
+    return nvbandwidth_figures(parse_nvbandwidth(text, file), file,
+                               options.nvbandwidth_buffer_bytes);
+  if (looks_like_nccl_tests(text))
+    return nccl_tests_figures(parse_nccl_tests(text, file, options.collective), file);
   if (looks_like_p2p_bandwidth_latency(text))
-    return p2p_bandwidth_latency_figures(parse_p2p_bandwidth_latency(text, file), file, options.p2p_sample_copy_bytes);
-  throw InputError(file +
-                   ": not the output of a peer tool p2pcheck reads: expected nvbandwidth (text or -j JSON), nccl-tests "
-                   "(text or -J JSON) or p2pBandwidthLatencyTest output");
+    return p2p_bandwidth_latency_figures(parse_p2p_bandwidth_latency(text, file), file,
+                                         options.p2p_sample_copy_bytes);
+  throw InputError(
+      file +
+      ": not the output of a peer tool p2pcheck reads: expected nvbandwidth (text or -j JSON), nccl-tests "
+      "(text or -J JSON) or p2pBandwidthLatencyTest output");
 }
 
-bench::BenchDocument import_document(const std::vector<ImportedFigures>& parts, const ImportOptions& options,
-                                     const std::string& started_utc) {
+bench::BenchDocument import_document(const std::vector<ImportedFigures>& parts,
+                                     const ImportOptions& options, const std::string& started_utc) {
   bench::BenchDocument doc;
   doc.written_by = "import";
   doc.tool_version = options.tool_version.empty() ? std::string(P2P_VERSION) : options.tool_version;

@@ -57,7 +57,9 @@ std::optional<double> number_or_na(const std::string& t, bool& ok) {
 // A size or element count as printed: a whole number 0..kMaxDocumentBytes. Anything else
 // ("1e400", "-5", "2.5") is a mangled row; casting it would be undefined behaviour.
 std::optional<std::uint64_t> whole_number(double v) {
-  if (!std::isfinite(v) || v < 0 || v > static_cast<double>(kMaxDocumentBytes) || v != std::floor(v)) return std::nullopt;
+  if (!std::isfinite(v) || v < 0 || v > static_cast<double>(kMaxDocumentBytes) ||
+      v != std::floor(v))
+    return std::nullopt;
   return static_cast<std::uint64_t>(v);
 }
 
@@ -77,18 +79,19 @@ T json_whole_number(const nlohmann::json& j, const char* key, T hi, const std::s
   }
 }
 
-void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTestsRun& run, const std::string& source,
-              std::size_t line_no) {
+void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTestsRun& run,
+              const std::string& source, std::size_t line_no) {
   const std::size_t needed = c.lead() + 2 * c.group();
   if (tokens.size() < needed)
     throw not_nccl_tests(source, "line " + std::to_string(line_no) + ": a result row with " +
-                                     std::to_string(tokens.size()) + " fields, " + std::to_string(needed) +
-                                     " expected (cut or mangled)");
+                                     std::to_string(tokens.size()) + " fields, " +
+                                     std::to_string(needed) + " expected (cut or mangled)");
   NcclTestsRow base;
   const auto size = whole_number(tokens[0]);
   const auto count = whole_number(tokens[1]);
   if (!size || !count)
-    throw not_nccl_tests(source, "line " + std::to_string(line_no) + ": size and count must be whole numbers");
+    throw not_nccl_tests(
+        source, "line " + std::to_string(line_no) + ": size and count must be whole numbers");
   base.size_bytes = *size;
   base.count = *count;
   base.type = tokens[2];
@@ -107,12 +110,14 @@ void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTest
     r.busbw_gbps = number_or_na(tokens[at + 2], ok_bus);
     r.wrong = number_or_na(tokens[at + 3], ok_wrong);
     if (!ok_time || !ok_alg || !ok_bus || !ok_wrong)
-      throw not_nccl_tests(source, "line " + std::to_string(line_no) + ": a result field is neither a number nor N/A");
+      throw not_nccl_tests(source, "line " + std::to_string(line_no) +
+                                       ": a result field is neither a number nor N/A");
     run.rows.push_back(std::move(r));
   }
 }
 
-NcclTestsOutput parse_text(const std::string& text, const std::string& source, const std::string& collective) {
+NcclTestsOutput parse_text(const std::string& text, const std::string& source,
+                           const std::string& collective) {
   NcclTestsOutput out;
   out.format = "text";
   const auto lines = clean_lines(text);
@@ -130,7 +135,9 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source, c
     if (t.empty()) continue;
     if (starts_with(t, "# nccl-tests version ")) {
       const auto tokens = split_ws(t);
-      if (tokens.size() < 4) throw not_nccl_tests(source, "line " + std::to_string(i + 1) + ": a version line without a version");
+      if (tokens.size() < 4)
+        throw not_nccl_tests(
+            source, "line " + std::to_string(i + 1) + ": a version line without a version");
       out.version = tokens[3];
       for (const auto& tok : tokens)
         if (starts_with(tok, "nccl-library=")) out.nccl_library_code = std::atoi(tok.c_str() + 13);
@@ -141,12 +148,15 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source, c
       continue;
     }
     if (starts_with(t, "# nThread ")) {
-      // Older versions start here (no "Collective test starting" line): a new test unless one just began.
+      // Older versions start here (no "Collective test starting" line): a new test unless one just
+      // began.
       if (!run || !run->rows.empty() || run->iterations > 0) start_run();
       const auto tokens = split_ws(t);
       for (std::size_t k = 0; k + 2 < tokens.size(); ++k) {
-        if (tokens[k] == "warmup" && tokens[k + 1] == "iters:") run->warmup_iterations = std::atoi(tokens[k + 2].c_str());
-        if (tokens[k] == "iters:" && (k == 0 || tokens[k - 1] != "warmup" ) && (k == 0 || tokens[k - 1] != "agg"))
+        if (tokens[k] == "warmup" && tokens[k + 1] == "iters:")
+          run->warmup_iterations = std::atoi(tokens[k + 2].c_str());
+        if (tokens[k] == "iters:" && (k == 0 || tokens[k - 1] != "warmup") &&
+            (k == 0 || tokens[k - 1] != "agg"))
           run->iterations = std::atoi(tokens[k + 1].c_str());
       }
       continue;
@@ -166,7 +176,8 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source, c
       continue;
     }
     if (starts_with(t, "# Avg bus bandwidth")) {
-      const auto value = t.find(':') == std::string::npos ? std::vector<std::string>{} : split_ws(t.substr(t.find(':') + 1));
+      const auto value = t.find(':') == std::string::npos ? std::vector<std::string>{}
+                                                          : split_ws(t.substr(t.find(':') + 1));
       if (run && !value.empty()) run->avg_busbw_gbps = parse_number(value[0]);
       continue;
     }
@@ -180,13 +191,19 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source, c
     if (!columns || !parse_number(tokens[0])) continue;
     read_row(tokens, *columns, *run, source, i + 1);
   }
-  out.runs.erase(std::remove_if(out.runs.begin(), out.runs.end(), [](const NcclTestsRun& r) { return r.rows.empty(); }),
+  out.runs.erase(std::remove_if(out.runs.begin(), out.runs.end(),
+                                [](const NcclTestsRun& r) { return r.rows.empty(); }),
                  out.runs.end());
-  if (out.runs.empty()) throw not_nccl_tests(source, "no result table (a \"# size count type ...\" header and its rows)");
+  if (out.runs.empty())
+    throw not_nccl_tests(source,
+                         "no result table (a \"# size count type ...\" header and its rows)");
   for (const auto& r : out.runs) {
     if (r.collective.empty())
-      throw not_nccl_tests(source, "the output does not name its collective (nccl-tests before 2.13): give --collective");
-    if (!r.avg_busbw_gbps) throw not_nccl_tests(source, r.collective + ": no \"# Avg bus bandwidth\" line (cut short?)");
+      throw not_nccl_tests(
+          source,
+          "the output does not name its collective (nccl-tests before 2.13): give --collective");
+    if (!r.avg_busbw_gbps)
+      throw not_nccl_tests(source, r.collective + ": no \"# Avg bus bandwidth\" line (cut short?)");
   }
   return out;
 }
@@ -196,21 +213,26 @@ std::optional<double> json_opt(const nlohmann::json& j, const char* key) {
   return j.at(key).get<double>();
 }
 
-NcclTestsOutput parse_json(const std::string& text, const std::string& source, const std::string& collective) {
+NcclTestsOutput parse_json(const std::string& text, const std::string& source,
+                           const std::string& collective) {
   NcclTestsOutput out;
   out.format = "json";
   const nlohmann::json doc = parse_json_text(text, source);
   if (!doc.is_object() || !doc.contains("results") || !doc.contains("nccl_version"))
     throw not_nccl_tests(source, "a JSON document without \"nccl_version\" and \"results\"");
-  if (doc.at("nccl_version").is_number_integer()) out.nccl_library_code = doc.at("nccl_version").get<int>();
+  if (doc.at("nccl_version").is_number_integer())
+    out.nccl_library_code = doc.at("nccl_version").get<int>();
   NcclTestsRun run;
   run.collective = collective;
-  if (doc.contains("args") && doc.at("args").is_array() && !doc.at("args").empty() && doc.at("args")[0].is_string())
+  if (doc.contains("args") && doc.at("args").is_array() && !doc.at("args").empty() &&
+      doc.at("args")[0].is_string())
     run.collective = collective_of_program(doc.at("args")[0].get<std::string>());
   const nlohmann::json* config = doc.contains("config") ? &doc.at("config") : nullptr;
   if (config && config->is_object()) {
-    run.iterations = json_whole_number(*config, "iterations", std::numeric_limits<int>::max(), source);
-    run.warmup_iterations = json_whole_number(*config, "warmup_iters", std::numeric_limits<int>::max(), source);
+    run.iterations =
+        json_whole_number(*config, "iterations", std::numeric_limits<int>::max(), source);
+    run.warmup_iterations =
+        json_whole_number(*config, "warmup_iters", std::numeric_limits<int>::max(), source);
     if (config->contains("devices") && config->at("devices").is_array()) {
       for (const auto& d : config->at("devices")) {
         run.devices.push_back(d.value("device_info", std::string()));
@@ -244,9 +266,11 @@ NcclTestsOutput parse_json(const std::string& text, const std::string& source, c
   if (doc.contains("average_bus_bandwidth") && doc.at("average_bus_bandwidth").is_object())
     run.avg_busbw_gbps = json_opt(doc.at("average_bus_bandwidth"), "bandwidth");
   if (doc.contains("out_of_bounds") && doc.at("out_of_bounds").is_object())
-    run.out_of_bounds = json_whole_number(doc.at("out_of_bounds"), "count", std::numeric_limits<int>::max(), source);
+    run.out_of_bounds = json_whole_number(doc.at("out_of_bounds"), "count",
+                                          std::numeric_limits<int>::max(), source);
   if (run.rows.empty()) throw not_nccl_tests(source, "\"results\" holds no row");
-  if (run.collective.empty()) throw not_nccl_tests(source, "the output does not name its collective: give --collective");
+  if (run.collective.empty())
+    throw not_nccl_tests(source, "the output does not name its collective: give --collective");
   out.runs.push_back(std::move(run));
   return out;
 }
@@ -261,19 +285,24 @@ std::string p2pcheck_dtype(const std::string& t) {
 }  // namespace
 
 bool looks_like_nccl_tests(const std::string& text) {
-  return text.find("# nccl-tests version") != std::string::npos || text.find("# Avg bus bandwidth") != std::string::npos ||
-         (text.find("# nThread ") != std::string::npos && text.find("# Using devices") != std::string::npos) ||
-         (text.find("\"nccl_version\"") != std::string::npos && text.find("\"alg_bw\"") != std::string::npos);
+  return text.find("# nccl-tests version") != std::string::npos ||
+         text.find("# Avg bus bandwidth") != std::string::npos ||
+         (text.find("# nThread ") != std::string::npos &&
+          text.find("# Using devices") != std::string::npos) ||
+         (text.find("\"nccl_version\"") != std::string::npos &&
+          text.find("\"alg_bw\"") != std::string::npos);
 }
 
-NcclTestsOutput parse_nccl_tests(const std::string& text, const std::string& source, const std::string& collective) {
+NcclTestsOutput parse_nccl_tests(const std::string& text, const std::string& source,
+                                 const std::string& collective) {
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{') {
     try {
       return parse_json(text, source, collective);
     } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
       std::string what = e.what();
-      throw not_nccl_tests(source, what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
+      throw not_nccl_tests(
+          source, what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
     }
   }
   return parse_text(text, source, collective);
@@ -298,12 +327,13 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
     f.file.mappings.push_back(r.collective + "_perf -> nccl " + r.collective);
     if (r.avg_busbw_gbps) {
       char note[128];
-      std::snprintf(note, sizeof note, "%s: Avg bus bandwidth %.4g GB/s over %zu sizes", r.collective.c_str(),
-                    *r.avg_busbw_gbps, r.rows.size() / 2);
+      std::snprintf(note, sizeof note, "%s: Avg bus bandwidth %.4g GB/s over %zu sizes",
+                    r.collective.c_str(), *r.avg_busbw_gbps, r.rows.size() / 2);
       f.file.notes.push_back(note);
     }
     if (r.wrong_is_error_magnitude)
-      f.file.notes.push_back(r.collective + ": an `error` column (a deviation, not a count): #wrong left null");
+      f.file.notes.push_back(r.collective +
+                             ": an `error` column (a deviation, not a count): #wrong left null");
     for (const auto& row : r.rows) {
       nccl::CollectiveResult c;
       c.collective = r.collective;
@@ -342,7 +372,8 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
   }
   run.environment.hostname = f.hostname;
   run.transport.nranks = nranks;
-  run.transport.cells.assign(static_cast<std::size_t>(nranks), std::vector<nccl::TransportCell>(static_cast<std::size_t>(nranks)));
+  run.transport.cells.assign(static_cast<std::size_t>(nranks),
+                             std::vector<nccl::TransportCell>(static_cast<std::size_t>(nranks)));
   f.file.figures = static_cast<int>(run.results.size());
   f.nccl = std::move(run);
   return f;

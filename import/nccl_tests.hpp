@@ -25,9 +25,11 @@ struct NcclTestsRow {
 };
 
 struct NcclTestsRun {
-  std::string collective;  // "all_reduce", from "Collective test starting: all_reduce_perf" or the JSON args
+  std::string collective;  // "all_reduce", from "Collective test starting: all_reduce_perf" or the
+                           // JSON args
   int iterations = 0, warmup_iterations = 0;
-  std::vector<std::string> devices;  // "#  Rank  0 Group  0 Pid 1 on host device  0 [...] NVIDIA H200" lines
+  std::vector<std::string>
+      devices;  // "#  Rank  0 Group  0 Pid 1 on host device  0 [...] NVIDIA H200" lines
   std::string hostname;
   std::vector<NcclTestsRow> rows;
   std::optional<double> avg_busbw_gbps;  // "# Avg bus bandwidth"
@@ -36,9 +38,9 @@ struct NcclTestsRun {
 };
 
 struct NcclTestsOutput {
-  std::string format;  // text | json
-  std::string version;                    // nccl-tests version ("2.19.6"), "" before it printed one
-  std::optional<int> nccl_library_code;   // 22803
+  std::string format;                    // text | json
+  std::string version;                   // nccl-tests version ("2.19.6"), "" before it printed one
+  std::optional<int> nccl_library_code;  // 22803
   std::vector<NcclTestsRun> runs;
 };
 
@@ -46,7 +48,8 @@ bool looks_like_nccl_tests(const std::string& text);
 
 // `collective`: the operation when the output does not name it (nccl-tests before 2.13 printed
 // no "Collective test starting" line). InputError "<source>: not nccl-tests output: <what>".
-NcclTestsOutput parse_nccl_tests(const std::string& text, const std::string& source, const std::string& collective = "");
+NcclTestsOutput parse_nccl_tests(const std::string& text, const std::string& source,
+                                 const std::string& collective = "");
 
 // Every row, out-of-place and in-place, as p2pcheck NCCL records.
 ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string& file);

@@ -21,11 +21,14 @@ std::string unit_of(const std::string& description) {
 
 bool is_description(const std::string& line) {
   const std::string t = trim(line);
-  return !t.empty() && (t.size() > 5 && (t.compare(t.size() - 6, 6, "(GB/s)") == 0 || t.compare(t.size() - 4, 4, "(ns)") == 0));
+  return !t.empty() && (t.size() > 5 && (t.compare(t.size() - 6, 6, "(GB/s)") == 0 ||
+                                         t.compare(t.size() - 4, 4, "(ns)") == 0));
 }
 
 // Rows expected for a matrix: host rows and local copies have one, GPU rows one per GPU column.
-bool has_gpu_rows(const std::string& description) { return description.find("GPU(row)") != std::string::npos; }
+bool has_gpu_rows(const std::string& description) {
+  return description.find("GPU(row)") != std::string::npos;
+}
 
 std::optional<double> cell_value(const std::string& token, bool& ok) {
   ok = true;
@@ -36,29 +39,35 @@ std::optional<double> cell_value(const std::string& token, bool& ok) {
 }
 
 // Reads the matrix after a description line at lines[i]; returns the index after its SUM line.
-std::size_t read_matrix(const std::vector<std::string>& lines, std::size_t i, const std::string& testcase,
-                        NvbandwidthOutput& out, const std::string& source) {
+std::size_t read_matrix(const std::vector<std::string>& lines, std::size_t i,
+                        const std::string& testcase, NvbandwidthOutput& out,
+                        const std::string& source) {
   NvbandwidthMatrix m;
   m.testcase = testcase;
   m.description = trim(lines[i]);
   m.unit = unit_of(m.description);
   ++i;
-  if (i >= lines.size()) throw not_nvbandwidth(source, "the matrix of " + testcase + " is cut off after its title");
+  if (i >= lines.size())
+    throw not_nvbandwidth(source, "the matrix of " + testcase + " is cut off after its title");
   const auto header = split_ws(lines[i]);
-  if (header.empty()) throw not_nvbandwidth(source, "the matrix of " + testcase + " has no column header");
+  if (header.empty())
+    throw not_nvbandwidth(source, "the matrix of " + testcase + " has no column header");
   const std::size_t columns = header.size();
   ++i;
   for (; i < lines.size(); ++i) {
     const auto tokens = split_ws(lines[i]);
     if (tokens.empty()) break;
     if (tokens.size() != columns + 1)
-      throw not_nvbandwidth(source, "a row of " + testcase + " has " + std::to_string(tokens.size() - 1) +
-                                        " values, " + std::to_string(columns) + " expected (cut or mangled)");
+      throw not_nvbandwidth(source, "a row of " + testcase + " has " +
+                                        std::to_string(tokens.size() - 1) + " values, " +
+                                        std::to_string(columns) + " expected (cut or mangled)");
     std::vector<std::optional<double>> row;
     for (std::size_t k = 1; k < tokens.size(); ++k) {
       bool ok = false;
       row.push_back(cell_value(tokens[k], ok));
-      if (!ok) throw not_nvbandwidth(source, testcase + ": \"" + tokens[k] + "\" is neither a number nor N/A");
+      if (!ok)
+        throw not_nvbandwidth(source,
+                              testcase + ": \"" + tokens[k] + "\" is neither a number nor N/A");
     }
     m.cells.push_back(std::move(row));
   }
@@ -66,12 +75,14 @@ std::size_t read_matrix(const std::vector<std::string>& lines, std::size_t i, co
   if (m.cells.size() != rows_expected)
     throw not_nvbandwidth(source, testcase + ": " + std::to_string(m.cells.size()) + " rows, " +
                                       std::to_string(rows_expected) + " expected (cut or mangled)");
-  // Then a blank line and "SUM <key> <value>" (or "&&&& PERF <key> <value><unit>" with --perfFormatter).
+  // Then a blank line and "SUM <key> <value>" (or "&&&& PERF <key> <value><unit>" with
+  // --perfFormatter).
   for (; i < lines.size() && trim(lines[i]).empty(); ++i) {
   }
   if (i >= lines.size()) throw not_nvbandwidth(source, testcase + ": cut off before its SUM line");
   auto tokens = split_ws(lines[i]);
-  if (tokens.size() >= 4 && tokens[0] == "&&&&" && tokens[1] == "PERF") tokens.erase(tokens.begin());
+  if (tokens.size() >= 4 && tokens[0] == "&&&&" && tokens[1] == "PERF")
+    tokens.erase(tokens.begin());
   if (tokens.size() < 3 || (tokens[0] != "SUM" && tokens[0] != "PERF"))
     throw not_nvbandwidth(source, testcase + ": a SUM line was expected after its matrix");
   m.key = tokens[1];
@@ -98,11 +109,13 @@ NvbandwidthOutput parse_text(const std::string& text, const std::string& source)
     } else if (starts_with(t, "CUDA Runtime Version:")) {
       // An encoded version (13000): a plausible whole number or none (no cast of 1e300 to int).
       const auto v = parse_number(trim(t.substr(21)));
-      if (v && *v >= 0 && *v <= 1e6 && *v == static_cast<int>(*v)) out.cuda_runtime_version = static_cast<int>(*v);
+      if (v && *v >= 0 && *v <= 1e6 && *v == static_cast<int>(*v))
+        out.cuda_runtime_version = static_cast<int>(*v);
     } else if (starts_with(t, "Driver Version:")) {
       out.driver_version = trim(t.substr(15));
     } else if (starts_with(t, "Device ") && t.find(": ") != std::string::npos) {
-      if (out.devices.empty() && i > 0 && !trim(lines[i - 1]).empty() && trim(lines[i - 1]).find(':') == std::string::npos)
+      if (out.devices.empty() && i > 0 && !trim(lines[i - 1]).empty() &&
+          trim(lines[i - 1]).find(':') == std::string::npos)
         out.hostname = trim(lines[i - 1]);
       out.devices.push_back(trim(t.substr(t.find(": ") + 2)));
     } else if (starts_with(t, "Running ") && t.back() == '.') {
@@ -140,7 +153,8 @@ NvbandwidthOutput parse_json(const std::string& text, const std::string& source)
     throw not_nvbandwidth(source, "a JSON document without an \"nvbandwidth\" object");
   const auto& root = doc.at("nvbandwidth");
   const auto str = [&](const char* key) {
-    return root.contains(key) && root.at(key).is_string() ? root.at(key).get<std::string>() : std::string();
+    return root.contains(key) && root.at(key).is_string() ? root.at(key).get<std::string>()
+                                                          : std::string();
   };
   out.version = str("version");
   out.driver_version = str("Driver Version");
@@ -171,10 +185,12 @@ NvbandwidthOutput parse_json(const std::string& text, const std::string& source)
       continue;
     }
     const auto& matrix = tc.at("bandwidth_matrix");
-    if (!matrix.is_array() || matrix.empty()) throw not_nvbandwidth(source, name + ": bandwidth_matrix is not a matrix");
+    if (!matrix.is_array() || matrix.empty())
+      throw not_nvbandwidth(source, name + ": bandwidth_matrix is not a matrix");
     std::vector<std::vector<std::optional<double>>> rows;
     for (const auto& row : matrix) {
-      if (!row.is_array()) throw not_nvbandwidth(source, name + ": a bandwidth_matrix row is not a list");
+      if (!row.is_array())
+        throw not_nvbandwidth(source, name + ": a bandwidth_matrix row is not a list");
       std::vector<std::optional<double>> r;
       for (const auto& v : row) {
         if (v.is_string() && v.get<std::string>() == "N/A") {
@@ -183,7 +199,8 @@ NvbandwidthOutput parse_json(const std::string& text, const std::string& source)
         }
         bool ok = false;
         r.emplace_back(json_number(v, ok));
-        if (!ok) throw not_nvbandwidth(source, name + ": a matrix value is neither a number nor \"N/A\"");
+        if (!ok)
+          throw not_nvbandwidth(source, name + ": a matrix value is neither a number nor \"N/A\"");
       }
       rows.push_back(std::move(r));
     }
@@ -204,7 +221,8 @@ NvbandwidthOutput parse_json(const std::string& text, const std::string& source)
       m.key = name + parts[p];
       m.description = description;
       m.unit = unit_of(description);
-      m.cells.assign(rows.begin() + static_cast<long>(p * per), rows.begin() + static_cast<long>((p + 1) * per));
+      m.cells.assign(rows.begin() + static_cast<long>(p * per),
+                     rows.begin() + static_cast<long>((p + 1) * per));
       if (parts.size() == 1 && tc.contains("sum")) {
         bool ok = false;
         const double s = json_number(tc.at("sum"), ok);
@@ -221,7 +239,8 @@ NvbandwidthOutput parse_json(const std::string& text, const std::string& source)
 }  // namespace
 
 bool looks_like_nvbandwidth(const std::string& text) {
-  return text.find("nvbandwidth Version:") != std::string::npos || text.find("\"nvbandwidth\"") != std::string::npos;
+  return text.find("nvbandwidth Version:") != std::string::npos ||
+         text.find("\"nvbandwidth\"") != std::string::npos;
 }
 
 NvbandwidthOutput parse_nvbandwidth(const std::string& text, const std::string& source) {
@@ -231,7 +250,8 @@ NvbandwidthOutput parse_nvbandwidth(const std::string& text, const std::string& 
       return parse_json(text, source);
     } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
       std::string what = e.what();
-      throw not_nvbandwidth(source, what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
+      throw not_nvbandwidth(
+          source, what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
     }
   }
   return parse_text(text, source);

@@ -13,8 +13,8 @@
 namespace p2p::import {
 
 struct NvbandwidthMatrix {
-  std::string testcase;     // "device_to_device_bidirectional_memcpy_write_ce"
-  std::string key;          // the SUM key: the testcase, or "<testcase>_write1" etc. (v0.6+ bidirectional)
+  std::string testcase;  // "device_to_device_bidirectional_memcpy_write_ce"
+  std::string key;  // the SUM key: the testcase, or "<testcase>_write1" etc. (v0.6+ bidirectional)
   std::string description;  // "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)"
   std::string unit;         // "GB/s" | "ns"
   std::vector<std::vector<std::optional<double>>> cells;  // [row][column]; N/A is nullopt
@@ -22,20 +22,22 @@ struct NvbandwidthMatrix {
 };
 
 struct NvbandwidthOutput {
-  std::string format;   // text | json
-  std::string version;  // "v0.8"
+  std::string format;                       // text | json
+  std::string version;                      // "v0.8"
   std::optional<int> cuda_runtime_version;  // 13000
   std::string driver_version;
   std::string hostname;
   std::vector<std::string> devices;  // "NVIDIA H200 (00000000:00:06)", by index
   std::vector<NvbandwidthMatrix> matrices;
-  std::vector<std::pair<std::string, std::string>> not_measured;  // (testcase or "", status: Waived, Error ...)
+  std::vector<std::pair<std::string, std::string>>
+      not_measured;                           // (testcase or "", status: Waived, Error ...)
   std::optional<std::uint64_t> buffer_bytes;  // when the output says (it does not in v0.2 .. v0.8)
 };
 
 bool looks_like_nvbandwidth(const std::string& text);
 
-// InputError "<source>: not nvbandwidth output: <what>" when the text is cut, mangled or another tool's.
+// InputError "<source>: not nvbandwidth output: <what>" when the text is cut, mangled or another
+// tool's.
 NvbandwidthOutput parse_nvbandwidth(const std::string& text, const std::string& source);
 
 // Figures: testcases p2pcheck also measures get p2pcheck's case names (h2d_ce, ce_unidir_read,

@@ -13,8 +13,9 @@ namespace {
 using topo::PathClass;
 
 // Column names of several words, joined so a whitespace split keeps them whole.
-const std::pair<const char*, const char*> kMultiWordColumns[] = {
-    {"CPU Affinity", "CPU_Affinity"}, {"NUMA Affinity", "NUMA_Affinity"}, {"GPU NUMA ID", "GPU_NUMA_ID"}};
+const std::pair<const char*, const char*> kMultiWordColumns[] = {{"CPU Affinity", "CPU_Affinity"},
+                                                                 {"NUMA Affinity", "NUMA_Affinity"},
+                                                                 {"GPU NUMA ID", "GPU_NUMA_ID"}};
 
 bool is_affinity_column(const std::string& t) {
   return t == "CPU_Affinity" || t == "NUMA_Affinity" || t == "GPU_NUMA_ID";
@@ -30,7 +31,8 @@ struct RawMatrix {
   std::size_t header_line = 0;
   std::vector<std::string> devices;   // GPU0.., NIC0.. or old NIC device names, in column order
   std::vector<std::string> affinity;  // affinity columns present, in order
-  std::vector<std::pair<std::string, std::vector<std::string>>> rows;  // name, the rest of its tokens
+  std::vector<std::pair<std::string, std::vector<std::string>>>
+      rows;  // name, the rest of its tokens
 };
 
 std::string join_multiword(std::string line) {
@@ -84,7 +86,8 @@ std::vector<RawMatrix> find_matrices(const std::vector<std::string>& lines) {
   return out;
 }
 
-bool legend_within(const std::vector<std::string>& lines, std::size_t from, const std::string& marker) {
+bool legend_within(const std::vector<std::string>& lines, std::size_t from,
+                   const std::string& marker) {
   for (std::size_t i = from; i < lines.size() && i < from + 14; ++i)
     if (lines[i].find(marker) != std::string::npos) return true;
   return false;
@@ -128,7 +131,8 @@ std::map<std::string, std::string> nic_legend(const std::vector<std::string>& li
   return out;
 }
 
-std::string capability_before(const std::vector<std::string>& lines, std::size_t header, std::size_t floor) {
+std::string capability_before(const std::vector<std::string>& lines, std::size_t header,
+                              std::size_t floor) {
   static const std::pair<char, const char*> kCapabilities[] = {
       {'r', "read"}, {'w', "write"}, {'n', "nvlink"}, {'a', "atomics"}, {'p', "prop"}};
   for (std::size_t i = header; i-- > floor && i + 6 > header;) {
@@ -158,7 +162,8 @@ bool looks_like_nvidia_smi_p2p(const std::string& text) {
   return false;
 }
 
-topo::TopologySnapshot snapshot_from_nvidia_smi_topo(const std::string& text, const std::string& source) {
+topo::TopologySnapshot snapshot_from_nvidia_smi_topo(const std::string& text,
+                                                     const std::string& source) {
   const auto fail = [&](const std::string& why) {
     return InputError(source + ": not an nvidia-smi topo -m capture: " + why);
   };
@@ -171,10 +176,13 @@ topo::TopologySnapshot snapshot_from_nvidia_smi_topo(const std::string& text, co
       break;
     }
   }
-  if (!m) throw fail("no matrix with a header row starting \"GPU0\" and rows of path classes (X, NV#, PIX, ...)");
+  if (!m)
+    throw fail(
+        "no matrix with a header row starting \"GPU0\" and rows of path classes (X, NV#, PIX, ...)");
   const std::size_t n = gpu_columns(*m);
   std::size_t gpu_rows = 0;
-  while (gpu_rows < m->rows.size() && m->rows[gpu_rows].first == "GPU" + std::to_string(gpu_rows)) ++gpu_rows;
+  while (gpu_rows < m->rows.size() && m->rows[gpu_rows].first == "GPU" + std::to_string(gpu_rows))
+    ++gpu_rows;
   if (gpu_rows < n)
     throw fail("the header names " + std::to_string(n) + " GPUs but " + std::to_string(gpu_rows) +
                " GPU rows follow (cut short?)");
@@ -188,13 +196,13 @@ topo::TopologySnapshot snapshot_from_nvidia_smi_topo(const std::string& text, co
   for (std::size_t i = 0; i < n; ++i) {
     const auto& [name, cells] = m->rows[i];
     if (cells.size() < columns)
-      throw fail("row " + name + " has " + std::to_string(cells.size()) + " cells, " + std::to_string(columns) +
-                 " expected (cut or mangled)");
+      throw fail("row " + name + " has " + std::to_string(cells.size()) + " cells, " +
+                 std::to_string(columns) + " expected (cut or mangled)");
     for (std::size_t j = 0; j < n; ++j) {
       const auto c = cell_class(cells[j]);
       if (!c || (c == PathClass::kSelf) != (i == j))
-        throw fail("row " + name + ", column GPU" + std::to_string(j) + ": \"" + cells[j] + "\" is not " +
-                   (i == j ? "X" : "one of NV#, PIX, PXB, PHB, NODE, SYS"));
+        throw fail("row " + name + ", column GPU" + std::to_string(j) + ": \"" + cells[j] +
+                   "\" is not " + (i == j ? "X" : "one of NV#, PIX, PXB, PHB, NODE, SYS"));
       if (c == PathClass::kNvLink) {
         t.nvlink_count[i][j] = nvlink_links(cells[j]);
         t.pcie_matrix[i][j] = PathClass::kSys;  // placeholder: the capture hides the PCIe class
@@ -221,7 +229,9 @@ topo::TopologySnapshot snapshot_from_nvidia_smi_topo(const std::string& text, co
     nic.device = it != legend.end() ? it->second : (indexed_name(nic.name, "NIC") ? "" : nic.name);
     for (std::size_t i = 0; i < n; ++i) {
       const std::string& cell = m->rows[i].second[k];
-      if (!cell_class(cell)) throw fail("row GPU" + std::to_string(i) + ", column " + nic.name + ": \"" + cell + "\" is not a path class");
+      if (!cell_class(cell))
+        throw fail("row GPU" + std::to_string(i) + ", column " + nic.name + ": \"" + cell +
+                   "\" is not a path class");
       nic.gpu_paths.push_back(cell);
     }
     t.nics.push_back(std::move(nic));
@@ -237,7 +247,8 @@ topo::TopologySnapshot snapshot_from_nvidia_smi_topo(const std::string& text, co
   return t;
 }
 
-std::vector<topo::P2pStatus> p2p_status_from_nvidia_smi(const std::string& text, const std::string& source) {
+std::vector<topo::P2pStatus> p2p_status_from_nvidia_smi(const std::string& text,
+                                                        const std::string& source) {
   const auto fail = [&](const std::string& why) {
     return InputError(source + ": not an nvidia-smi topo -p2p capture: " + why);
   };
@@ -252,36 +263,42 @@ std::vector<topo::P2pStatus> p2p_status_from_nvidia_smi(const std::string& text,
     const std::size_t n = gpu_columns(m);
     if (n != m.devices.size()) throw fail("column \"" + m.devices[n] + "\" is not a GPU");
     if (m.rows.size() < n)
-      throw fail("the header names " + std::to_string(n) + " GPUs but " + std::to_string(m.rows.size()) +
-                 " rows follow (cut short?)");
+      throw fail("the header names " + std::to_string(n) + " GPUs but " +
+                 std::to_string(m.rows.size()) + " rows follow (cut short?)");
     topo::P2pStatus s;
     s.capability = capability_before(lines, m.header_line, floor);
     for (std::size_t i = 0; i < n; ++i) {
       const auto& [name, cells] = m.rows[i];
-      if (name != "GPU" + std::to_string(i)) throw fail("row " + std::to_string(i) + " is \"" + name + "\"");
-      if (cells.size() < n) throw fail("row " + name + " has " + std::to_string(cells.size()) + " cells, " + std::to_string(n) + " expected");
+      if (name != "GPU" + std::to_string(i))
+        throw fail("row " + std::to_string(i) + " is \"" + name + "\"");
+      if (cells.size() < n)
+        throw fail("row " + name + " has " + std::to_string(cells.size()) + " cells, " +
+                   std::to_string(n) + " expected");
       for (std::size_t j = 0; j < n; ++j) {
         const std::string& c = cells[j];
         if ((i == j && c != "X") || (i != j && !is_p2p_code(c)))
-          throw fail("row " + name + ", column GPU" + std::to_string(j) + ": \"" + c + "\" is not " +
-                     (i == j ? "X" : "one of OK, CNS, GNS, TNS, NS, DR, U"));
+          throw fail("row " + name + ", column GPU" + std::to_string(j) + ": \"" + c +
+                     "\" is not " + (i == j ? "X" : "one of OK, CNS, GNS, TNS, NS, DR, U"));
       }
       s.cells.emplace_back(cells.begin(), cells.begin() + static_cast<long>(n));
     }
     out.push_back(std::move(s));
     floor = m.header_line + m.rows.size() + 1;
   }
-  if (out.empty()) throw fail("no matrix of P2P status codes (OK, CNS, GNS, TNS, NS) under a \"GPU0 ...\" header");
+  if (out.empty())
+    throw fail("no matrix of P2P status codes (OK, CNS, GNS, TNS, NS) under a \"GPU0 ...\" header");
   return out;
 }
 
-void add_p2p_status(topo::TopologySnapshot& t, const std::vector<topo::P2pStatus>& status, const std::string& source) {
+void add_p2p_status(topo::TopologySnapshot& t, const std::vector<topo::P2pStatus>& status,
+                    const std::string& source) {
   for (const auto& s : status) {
     if (s.cells.size() != t.gpus.size())
       throw InputError(source + ": the topo -p2p capture has " + std::to_string(s.cells.size()) +
                        " GPUs, the topology " + std::to_string(t.gpus.size()));
-    auto same = std::find_if(t.p2p_status.begin(), t.p2p_status.end(),
-                             [&](const topo::P2pStatus& x) { return x.capability == s.capability; });
+    auto same =
+        std::find_if(t.p2p_status.begin(), t.p2p_status.end(),
+                     [&](const topo::P2pStatus& x) { return x.capability == s.capability; });
     if (same != t.p2p_status.end()) {
       *same = s;
     } else {

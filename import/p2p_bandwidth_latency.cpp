@@ -19,22 +19,27 @@ bool is_title(const std::string& t) {
 }
 
 // A matrix: a header ("D\D 0 1 ..." or "GPU 0 1" / "CPU 0 1") and one row per GPU.
-std::size_t read_block(const std::vector<std::string>& lines, std::size_t i, std::size_t n, SampleMatrix& m,
-                       const std::string& source) {
+std::size_t read_block(const std::vector<std::string>& lines, std::size_t i, std::size_t n,
+                       SampleMatrix& m, const std::string& source) {
   const auto header = split_ws(lines[i]);
   if (header.size() != n + 1)
-    throw not_sample(source, "\"" + m.title + "\": a header of " + std::to_string(header.size() - 1) + " GPUs, " +
-                                 std::to_string(n) + " expected");
+    throw not_sample(source, "\"" + m.title + "\": a header of " +
+                                 std::to_string(header.size() - 1) + " GPUs, " + std::to_string(n) +
+                                 " expected");
   ++i;
   for (std::size_t r = 0; r < n; ++r, ++i) {
-    if (i >= lines.size()) throw not_sample(source, "\"" + m.title + "\" is cut off after " + std::to_string(r) + " rows");
+    if (i >= lines.size())
+      throw not_sample(source,
+                       "\"" + m.title + "\" is cut off after " + std::to_string(r) + " rows");
     const auto tokens = split_ws(lines[i]);
     if (tokens.size() != n + 1 || tokens[0] != std::to_string(r))
-      throw not_sample(source, "\"" + m.title + "\": row " + std::to_string(r) + " is cut or mangled");
+      throw not_sample(source,
+                       "\"" + m.title + "\": row " + std::to_string(r) + " is cut or mangled");
     std::vector<double> row;
     for (std::size_t k = 1; k < tokens.size(); ++k) {
       const auto v = parse_number(tokens[k]);
-      if (!v) throw not_sample(source, "\"" + m.title + "\": \"" + tokens[k] + "\" is not a number");
+      if (!v)
+        throw not_sample(source, "\"" + m.title + "\": \"" + tokens[k] + "\" is not a number");
       row.push_back(*v);
     }
     m.cells.push_back(std::move(row));
@@ -49,19 +54,24 @@ bool looks_like_p2p_bandwidth_latency(const std::string& text) {
          text.find("Unidirectional P2P=Disabled Bandwidth") != std::string::npos;
 }
 
-P2pBandwidthLatencyOutput parse_p2p_bandwidth_latency(const std::string& text, const std::string& source) {
+P2pBandwidthLatencyOutput parse_p2p_bandwidth_latency(const std::string& text,
+                                                      const std::string& source) {
   P2pBandwidthLatencyOutput out;
   const auto lines = clean_lines(text);
   for (std::size_t i = 0; i < lines.size();) {
     const std::string t = trim(lines[i]);
-    if (starts_with(t, "Device: ")) {  // "Device: 0, NVIDIA H200, pciBusID: 6, pciDeviceID: 0, pciDomainID:0"
+    if (starts_with(
+            t,
+            "Device: ")) {  // "Device: 0, NVIDIA H200, pciBusID: 6, pciDeviceID: 0, pciDomainID:0"
       const auto first = t.find(", ");
       const auto second = t.find(", pciBusID");
       if (first != std::string::npos && second != std::string::npos && second > first)
         out.devices.push_back(t.substr(first + 2, second - first - 2));
     } else if (t == "P2P Connectivity Matrix") {
       const std::size_t n = out.devices.size();
-      if (n == 0) throw not_sample(source, "no \"Device: N, <name>, pciBusID: ...\" lines before the matrices");
+      if (n == 0)
+        throw not_sample(source,
+                         "no \"Device: N, <name>, pciBusID: ...\" lines before the matrices");
       SampleMatrix m;
       m.title = t;
       i = read_block(lines, i + 1, n, m, source);
@@ -70,7 +80,8 @@ P2pBandwidthLatencyOutput parse_p2p_bandwidth_latency(const std::string& text, c
         for (double v : row) {
           // 1: peer access, 0: none. Anything else is a mangled cell (and casting 1e300 to int
           // would be undefined behaviour).
-          if (v != 0 && v != 1) throw not_sample(source, "P2P Connectivity Matrix: a cell that is neither 0 nor 1");
+          if (v != 0 && v != 1)
+            throw not_sample(source, "P2P Connectivity Matrix: a cell that is neither 0 nor 1");
           r.push_back(v == 1 ? 1 : 0);
         }
         out.connectivity.push_back(std::move(r));
@@ -78,12 +89,15 @@ P2pBandwidthLatencyOutput parse_p2p_bandwidth_latency(const std::string& text, c
       continue;
     } else if (is_title(t)) {
       const std::size_t n = out.devices.size();
-      if (n == 0) throw not_sample(source, "no \"Device: N, <name>, pciBusID: ...\" lines before the matrices");
+      if (n == 0)
+        throw not_sample(source,
+                         "no \"Device: N, <name>, pciBusID: ...\" lines before the matrices");
       const bool latency = t.find("Latency") != std::string::npos;
       std::size_t at = i + 1;
       for (int block = 0; block < (latency ? 2 : 1); ++block) {
         while (at < lines.size() && trim(lines[at]).empty()) ++at;
-        if (at >= lines.size()) throw not_sample(source, "\"" + t + "\" is cut off before its matrix");
+        if (at >= lines.size())
+          throw not_sample(source, "\"" + t + "\" is cut off before its matrix");
         SampleMatrix m;
         m.title = t;
         if (latency) m.timer = split_ws(lines[at]).at(0);  // "GPU" then "CPU"
@@ -99,15 +113,16 @@ P2pBandwidthLatencyOutput parse_p2p_bandwidth_latency(const std::string& text, c
   return out;
 }
 
-ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& out, const std::string& file,
-                                              std::uint64_t copy_bytes) {
+ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& out,
+                                              const std::string& file, std::uint64_t copy_bytes) {
   ImportedFigures f;
   f.file.file = file;
   f.file.tool = "p2pBandwidthLatencyTest";
   f.file.format = "text";
-  f.file.notes.push_back("copy engine copies of " + std::to_string(copy_bytes) +
-                         " bytes assumed (the sample's default numElems; its output names neither the size nor "
-                         "--sm_copy)");
+  f.file.notes.push_back(
+      "copy engine copies of " + std::to_string(copy_bytes) +
+      " bytes assumed (the sample's default numElems; its output names neither the size nor "
+      "--sm_copy)");
   for (std::size_t i = 0; i < out.devices.size(); ++i) {
     bench::GpuRecord g;
     g.cuda_ordinal = static_cast<int>(i);
@@ -123,7 +138,8 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
     const bool latency = m.title.find("Latency") != std::string::npos;
     std::string case_name;
     if (latency) {
-      case_name = std::string("memcpy_latency_") + (enabled ? (reads ? "p2p_read" : "p2p_write") : "p2p_off") +
+      case_name = std::string("memcpy_latency_") +
+                  (enabled ? (reads ? "p2p_read" : "p2p_write") : "p2p_off") +
                   (m.timer == "CPU" ? "_cpu_timer" : "");
     } else if (bidir) {
       case_name = enabled ? "ce_bidir" : "staged_bidir";
@@ -135,7 +151,8 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
     for (std::size_t r = 0; r < m.cells.size(); ++r) {
       for (std::size_t c = 0; c < m.cells[r].size(); ++c) {
         const double v = m.cells[r][c];
-        const bench::FigureSource source{"p2pBandwidthLatencyTest", "", m.title, latency ? "us" : "GB/s"};
+        const bench::FigureSource source{"p2pBandwidthLatencyTest", "", m.title,
+                                         latency ? "us" : "GB/s"};
         if (r == c && !take_diagonal) continue;
         if (bidir && r > c) continue;  // one total per unordered pair
         // Reads: the row GPU's stream copies from the column GPU into its own memory.

@@ -27,13 +27,15 @@ struct P2pBandwidthLatencyOutput {
 bool looks_like_p2p_bandwidth_latency(const std::string& text);
 
 // InputError "<source>: not p2pBandwidthLatencyTest output: <what>".
-P2pBandwidthLatencyOutput parse_p2p_bandwidth_latency(const std::string& text, const std::string& source);
+P2pBandwidthLatencyOutput parse_p2p_bandwidth_latency(const std::string& text,
+                                                      const std::string& source);
 
 // Unidirectional writes -> ce_unidir_write, reads -> ce_unidir_read, P2P disabled -> staged (the
 // path without peer access), the diagonal -> device_local_ce, bidirectional P2P enabled ->
 // ce_bidir sum; the rest (P2P-disabled bidirectional, the memcpy latencies, which time a small
 // cudaMemcpy and not a dependent load as p2pcheck's latency cases do) keep names of their own.
-ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& out, const std::string& file,
+ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& out,
+                                              const std::string& file,
                                               std::uint64_t copy_bytes = 40000000ull * 4);
 
 }  // namespace p2p::import

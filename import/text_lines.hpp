@@ -19,11 +19,14 @@ inline std::string strip_ansi(const std::string& line) {
   std::string out;
   for (std::size_t i = 0; i < line.size(); ++i) {
     const bool esc = line[i] == '\x1b';
-    if (esc || (line[i] == '[' && i + 2 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1])))) {
+    if (esc || (line[i] == '[' && i + 2 < line.size() &&
+                std::isdigit(static_cast<unsigned char>(line[i + 1])))) {
       std::size_t k = i + (esc ? 1 : 0);
       if (k < line.size() && line[k] == '[') {
         std::size_t m = k + 1;
-        while (m < line.size() && (std::isdigit(static_cast<unsigned char>(line[m])) || line[m] == ';')) ++m;
+        while (m < line.size() &&
+               (std::isdigit(static_cast<unsigned char>(line[m])) || line[m] == ';'))
+          ++m;
         if (m < line.size() && line[m] == 'm') {
           i = m;
           continue;
@@ -56,7 +59,9 @@ inline std::vector<std::string> split_ws(const std::string& line) {
   return out;
 }
 
-inline bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+inline bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 // A whole-token number ("55.44", "1.2e+03"); nullopt for anything else, "N/A" included.
 inline std::optional<double> parse_number(const std::string& s) {
@@ -69,7 +74,8 @@ inline std::optional<double> parse_number(const std::string& s) {
 
 // "GPU12" -> 12 for `prefix` "GPU"; nullopt otherwise.
 inline std::optional<int> indexed_name(const std::string& s, const std::string& prefix) {
-  if (!starts_with(s, prefix) || s.size() == prefix.size() || s.size() > prefix.size() + 4) return std::nullopt;
+  if (!starts_with(s, prefix) || s.size() == prefix.size() || s.size() > prefix.size() + 4)
+    return std::nullopt;
   int v = 0;
   for (std::size_t i = prefix.size(); i < s.size(); ++i) {
     if (!std::isdigit(static_cast<unsigned char>(s[i]))) return std::nullopt;

@@ -18,7 +18,8 @@ double positive_number(const std::string& text, const std::string& where) {
     used = 0;
   }
   if (used == 0 || used != text.size() || !std::isfinite(v) || v <= 0) {
-    throw InputError("--budget-us-per-token: " + where + "`" + text + "` is not a positive number of microseconds");
+    throw InputError("--budget-us-per-token: " + where + "`" + text +
+                     "` is not a positive number of microseconds");
   }
   return v;
 }
@@ -44,7 +45,8 @@ Budget parse_budget(const std::string& text, const InferPlan& plan) {
   if (text.empty()) throw InputError("--budget-us-per-token: empty");
   while (start <= text.size()) {
     const std::size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const std::size_t colon = item.find(':');
     if (colon == std::string::npos) {
       if (b.all_us) throw InputError("--budget-us-per-token: more than one figure for every batch");
@@ -59,10 +61,12 @@ Budget parse_budget(const std::string& text, const InferPlan& plan) {
         used = 0;
       }
       if (used == 0 || used != batch_text.size() || batch_text[0] == '-') {
-        throw InputError("--budget-us-per-token: `" + batch_text + "` is not a batch size (BATCH:US)");
+        throw InputError("--budget-us-per-token: `" + batch_text +
+                         "` is not a batch size (BATCH:US)");
       }
       if (!plan_has_batch(plan, batch)) {
-        throw InputError("--budget-us-per-token: batch " + batch_text + " is not one of the --batch sizes");
+        throw InputError("--budget-us-per-token: batch " + batch_text +
+                         " is not one of the --batch sizes");
       }
       b.per_batch_us[batch] = positive_number(item.substr(colon + 1), "batch " + batch_text + ": ");
     }
@@ -101,7 +105,8 @@ std::vector<BudgetVerdict> judge_budget(const Budget& budget, const InferPlan& p
       v.gpus = g.gpus;
       const MessageResult* on = find_message(g.p2p_on, v.message);
       if (on == nullptr || on->status != "ok" || !on->step_us) {
-        v.detail = "not measured" + (on != nullptr && !on->detail.empty() ? ": " + on->detail : std::string());
+        v.detail = "not measured" +
+                   (on != nullptr && !on->detail.empty() ? ": " + on->detail : std::string());
       } else {
         v.us_per_token = on->step_us;
         v.pass = *on->step_us <= *limit;

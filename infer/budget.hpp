@@ -16,7 +16,7 @@
 namespace p2p::infer {
 
 struct Budget {
-  std::optional<double> all_us;                 // every decode batch without its own figure
+  std::optional<double> all_us;                  // every decode batch without its own figure
   std::map<std::uint64_t, double> per_batch_us;  // batch -> microseconds
 };
 

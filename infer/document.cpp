@@ -18,13 +18,17 @@ std::optional<T> optional_at(const nlohmann::json& j, const char* key) {
 }
 
 nlohmann::json message_json(const Message& m) {
-  return {{"name", message_name(m)}, {"phase", to_string(m.phase)}, {"tokens", m.tokens}, {"bytes", m.bytes}};
+  return {{"name", message_name(m)},
+          {"phase", to_string(m.phase)},
+          {"tokens", m.tokens},
+          {"bytes", m.bytes}};
 }
 
 nlohmann::json latency_json(const std::optional<LatencySummary>& l) {
   if (!l) return nullptr;
-  return {{"calls", l->calls},   {"min_us", l->min_us}, {"p50_us", l->p50_us}, {"p90_us", l->p90_us},
-          {"p99_us", l->p99_us}, {"max_us", l->max_us}, {"mean_us", l->mean_us}, {"spread", l->spread}};
+  return {{"calls", l->calls},     {"min_us", l->min_us}, {"p50_us", l->p50_us},
+          {"p90_us", l->p90_us},   {"p99_us", l->p99_us}, {"max_us", l->max_us},
+          {"mean_us", l->mean_us}, {"spread", l->spread}};
 }
 
 std::optional<LatencySummary> latency_from(const nlohmann::json& j) {
@@ -111,7 +115,8 @@ GroupResult group_from(const nlohmann::json& j) {
   for (const auto& p : j.at("ipc")) {
     g.ipc.push_back(IpcPairResult{p.at("writer_rank").get<int>(), p.at("owner_rank").get<int>(),
                                   p.at("writer_gpu").get<int>(), p.at("owner_gpu").get<int>(),
-                                  p.at("status").get<std::string>(), p.at("detail").get<std::string>()});
+                                  p.at("status").get<std::string>(),
+                                  p.at("detail").get<std::string>()});
   }
   g.p2p_on = run_from(j.at("p2p_on"));
   if (!j.at("p2p_off").is_null()) g.p2p_off = run_from(j.at("p2p_off"));
@@ -130,10 +135,12 @@ void to_json(nlohmann::json& j, const InferDocument& d) {
   for (const TpRanking& r : d.rankings) {
     nlohmann::json ranked = nlohmann::json::array();
     for (const RankedGroup& g : r.groups) {
-      ranked.push_back({{"group", g.group}, {"step_us", optional_json(g.step_us)},
+      ranked.push_back({{"group", g.group},
+                        {"step_us", optional_json(g.step_us)},
                         {"p2p_off_step_us", optional_json(g.p2p_off_step_us)}});
     }
-    rankings.push_back({{"tp", r.tp}, {"message", r.message}, {"groups", ranked}, {"note", r.note}});
+    rankings.push_back(
+        {{"tp", r.tp}, {"message", r.message}, {"groups", ranked}, {"note", r.note}});
   }
   nlohmann::json verdicts = nlohmann::json::array();
   for (const BudgetVerdict& v : d.verdicts) {
@@ -163,7 +170,10 @@ void to_json(nlohmann::json& j, const InferDocument& d) {
          {"hidden_key", m.hidden_key},
          {"layers_key", m.layers_key},
          {"dtype_key", m.dtype_key}}},
-       {"plan", {{"tp_sizes", d.plan.tp_sizes}, {"calls_per_step", d.plan.calls_per_step}, {"messages", messages}}},
+       {"plan",
+        {{"tp_sizes", d.plan.tp_sizes},
+         {"calls_per_step", d.plan.calls_per_step},
+         {"messages", messages}}},
        {"measure",
         {{"calls", d.measure.calls},
          {"calls_per_graph", d.measure.calls_per_graph},
@@ -183,7 +193,8 @@ void from_json(const nlohmann::json& j, InferDocument& d) {
     throw InputError("`schema`: expected p2pcheck.infer");
   }
   if (j.value("version", 0) != InferDocument::kVersion) {
-    throw InputError("`version`: p2pcheck.infer version " + j.value("version", nlohmann::json()).dump() +
+    throw InputError("`version`: p2pcheck.infer version " +
+                     j.value("version", nlohmann::json()).dump() +
                      " is not supported (this p2pcheck reads version 1)");
   }
   try {
@@ -210,7 +221,8 @@ void from_json(const nlohmann::json& j, InferDocument& d) {
     d.plan.messages.clear();
     for (const auto& msg : p.at("messages")) {
       d.plan.messages.push_back(Message{parse_phase(msg.at("phase").get<std::string>()),
-                                        msg.at("tokens").get<std::uint64_t>(), msg.at("bytes").get<std::uint64_t>()});
+                                        msg.at("tokens").get<std::uint64_t>(),
+                                        msg.at("bytes").get<std::uint64_t>()});
     }
     const auto& ms = j.at("measure");
     d.measure.calls = ms.at("calls").get<int>();
@@ -231,7 +243,8 @@ void from_json(const nlohmann::json& j, InferDocument& d) {
       for (const auto& g : r.at("groups")) {
         RankedGroup x;
         x.group = g.at("group").get<std::size_t>();
-        if (x.group >= d.groups.size()) throw InputError("`rankings`: group " + std::to_string(x.group) + " does not exist");
+        if (x.group >= d.groups.size())
+          throw InputError("`rankings`: group " + std::to_string(x.group) + " does not exist");
         x.step_us = optional_at<double>(g, "step_us");
         x.p2p_off_step_us = optional_at<double>(g, "p2p_off_step_us");
         t.groups.push_back(x);
@@ -259,8 +272,8 @@ void from_json(const nlohmann::json& j, InferDocument& d) {
 std::string logical_note(const InferDocument& d) {
   if (d.logical_gpus <= 0) return "";
   const std::string on = format_id_list(d.devices);
-  return "LOGICAL RUN: up to " + std::to_string(d.logical_gpus) + " rank processes shared CUDA device" +
-         (d.devices.size() > 1 ? "s " : " ") + on +
+  return "LOGICAL RUN: up to " + std::to_string(d.logical_gpus) +
+         " rank processes shared CUDA device" + (d.devices.size() > 1 ? "s " : " ") + on +
          ", each its own NCCL host (network transport): the figures measure the tool, not the host's links";
 }
 

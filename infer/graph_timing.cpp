@@ -14,7 +14,8 @@ namespace {
 
 using cuda::DeviceGuard;
 using Graph = std::unique_ptr<CUgraph_st, cuda::OnDevice<CUgraph_st, cudaGraphDestroy>>;
-using GraphExec = std::unique_ptr<CUgraphExec_st, cuda::OnDevice<CUgraphExec_st, cudaGraphExecDestroy>>;
+using GraphExec =
+    std::unique_ptr<CUgraphExec_st, cuda::OnDevice<CUgraphExec_st, cudaGraphExecDestroy>>;
 
 struct RankMarks {
   int rank = 0;
@@ -25,13 +26,15 @@ void mark(const nccl::Clique& clique, std::vector<RankMarks>& ranks, std::size_t
   for (RankMarks& r : ranks) {
     DeviceGuard on(clique.device(r.rank));
     // External: recorded by the graph each time it runs, so its timestamp can be read afterwards.
-    P2P_CHECK(cudaEventRecordWithFlags(r.marks[i].get(), clique.stream(r.rank), cudaEventRecordExternal));
+    P2P_CHECK(
+        cudaEventRecordWithFlags(r.marks[i].get(), clique.stream(r.rank), cudaEventRecordExternal));
   }
 }
 
 // One graph per local rank of `calls` calls with marks around each. Capture is ended on every
 // stream even when a call inside it throws, so the streams stay usable.
-std::vector<GraphExec> capture(const nccl::Clique& clique, std::vector<RankMarks>& ranks, const nccl::OpSpec& op,
+std::vector<GraphExec> capture(const nccl::Clique& clique, std::vector<RankMarks>& ranks,
+                               const nccl::OpSpec& op,
                                const std::vector<nccl::RankRegions>& regions, int calls) {
   for (const RankMarks& r : ranks) {
     DeviceGuard on(clique.device(r.rank));
@@ -65,7 +68,8 @@ std::vector<GraphExec> capture(const nccl::Clique& clique, std::vector<RankMarks
     DeviceGuard on(clique.device(ranks[k].rank));
     cudaGraphExec_t exec = nullptr;
     P2P_CHECK(cudaGraphInstantiate(&exec, graphs[k].get(), 0));
-    execs.emplace_back(exec, cuda::OnDevice<CUgraphExec_st, cudaGraphExecDestroy>{clique.device(ranks[k].rank)});
+    execs.emplace_back(
+        exec, cuda::OnDevice<CUgraphExec_st, cudaGraphExecDestroy>{clique.device(ranks[k].rank)});
     // Uploaded before launch, so the first launch does not carry the upload.
     P2P_CHECK(cudaGraphUpload(exec, clique.stream(ranks[k].rank)));
   }
@@ -74,10 +78,14 @@ std::vector<GraphExec> capture(const nccl::Clique& clique, std::vector<RankMarks
 
 }  // namespace
 
-std::optional<std::vector<double>> time_calls_in_graphs(nccl::Clique& clique, nccl::RankBuffers& buffers,
-                                                        const nccl::OpSpec& op, const nccl::CollectiveShape& shape,
-                                                        int calls, int per_graph, std::chrono::duration<double> timeout) {
-  const std::vector<nccl::RankRegions> regions = nccl::regions_for(clique, buffers, op, shape, false);
+std::optional<std::vector<double>> time_calls_in_graphs(nccl::Clique& clique,
+                                                        nccl::RankBuffers& buffers,
+                                                        const nccl::OpSpec& op,
+                                                        const nccl::CollectiveShape& shape,
+                                                        int calls, int per_graph,
+                                                        std::chrono::duration<double> timeout) {
+  const std::vector<nccl::RankRegions> regions =
+      nccl::regions_for(clique, buffers, op, shape, false);
   const std::vector<int> sizes = graph_sizes(calls, per_graph);
   const std::size_t most = static_cast<std::size_t>(*std::max_element(sizes.begin(), sizes.end()));
   std::vector<RankMarks> ranks;

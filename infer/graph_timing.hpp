@@ -19,8 +19,11 @@ namespace p2p::infer {
 
 // Microseconds of every call, the slowest local rank's per call, in call order. nullopt when a
 // launch missed `timeout` (the clique is then aborted). ApiError for a failed CUDA/NCCL call.
-std::optional<std::vector<double>> time_calls_in_graphs(nccl::Clique& clique, nccl::RankBuffers& buffers,
-                                                        const nccl::OpSpec& op, const nccl::CollectiveShape& shape,
-                                                        int calls, int per_graph, std::chrono::duration<double> timeout);
+std::optional<std::vector<double>> time_calls_in_graphs(nccl::Clique& clique,
+                                                        nccl::RankBuffers& buffers,
+                                                        const nccl::OpSpec& op,
+                                                        const nccl::CollectiveShape& shape,
+                                                        int calls, int per_graph,
+                                                        std::chrono::duration<double> timeout);
 
 }  // namespace p2p::infer

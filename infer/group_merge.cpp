@@ -10,8 +10,8 @@ std::vector<nccl::MergeCase> merge_plan(const std::vector<Message>& messages, in
   return out;
 }
 
-GroupRun group_run_from(const std::vector<Message>& messages, int tp, int calls_per_step, const nccl::MergedRun& merged,
-                        bool p2p_disabled) {
+GroupRun group_run_from(const std::vector<Message>& messages, int tp, int calls_per_step,
+                        const nccl::MergedRun& merged, bool p2p_disabled) {
   GroupRun run;
   run.p2p_disabled = p2p_disabled;
   for (std::size_t i = 0; i < messages.size(); ++i) {
@@ -29,7 +29,8 @@ GroupRun group_run_from(const std::vector<Message>& messages, int tp, int calls_
       r.tokens = m.tokens;
       r.bytes = m.bytes;
       r.status = found != nullptr ? found->status : "not_run";
-      r.detail = found != nullptr ? found->detail : "no rank reported it (the run stopped before it)";
+      r.detail =
+          found != nullptr ? found->detail : "no rank reported it (the run stopped before it)";
       if (r.status == "ok") {  // every rank said ok but not every one had times
         r.status = "error";
         r.detail = "not every rank reported its call times";

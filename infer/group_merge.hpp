@@ -15,7 +15,7 @@ std::vector<nccl::MergeCase> merge_plan(const std::vector<Message>& messages, in
 // Per message, in plan order: measured (its per-call times are the slowest rank's per call),
 // or the status and detail the ranks gave, or not_run where no rank reported it. Problems are the
 // merge's warnings: every rank that did not end "done", and why.
-GroupRun group_run_from(const std::vector<Message>& messages, int tp, int calls_per_step, const nccl::MergedRun& merged,
-                        bool p2p_disabled);
+GroupRun group_run_from(const std::vector<Message>& messages, int tp, int calls_per_step,
+                        const nccl::MergedRun& merged, bool p2p_disabled);
 
 }  // namespace p2p::infer

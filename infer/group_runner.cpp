@@ -1,11 +1,11 @@
 #include "infer/group_runner.hpp"
 
 #include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "infer/group_merge.hpp"
 #include "infer/ipc_merge.hpp"
 #include "nccl/nccl_api.hpp"
 #include "nccl/rank_process.hpp"
-#include "common/temp_dir.hpp"
 #include "nccl/rank_spawn.hpp"
 
 namespace p2p::infer {
@@ -21,17 +21,22 @@ GroupOutcome run_group(InferRankJob job, const std::vector<int>& gpu_ids, int ca
   ncclUniqueId id{};
   P2P_CHECK(nccl::nccl_api().get_unique_id(&id));
   std::vector<nccl::RankChild> children = nccl::spawn_ranks(
-      n, [&](int r) { return std::vector<std::string>{"infer-rank", "--job", job_path, "--rank", std::to_string(r)}; },
+      n,
+      [&](int r) {
+        return std::vector<std::string>{"infer-rank", "--job", job_path, "--rank",
+                                        std::to_string(r)};
+      },
       id);
   // The IPC check and NCCL's setup come before the first line: the deadline allows for both.
-  nccl::watch_ranks(children, work.path(), std::chrono::duration<double>(2 * job.timeout_s), job.messages.size(),
-                    progress);
+  nccl::watch_ranks(children, work.path(), std::chrono::duration<double>(2 * job.timeout_s),
+                    job.messages.size(), progress);
 
   std::vector<nccl::RankLog> logs;
   std::vector<nccl::RankExit> exits;
   std::vector<IpcLine> ipc_lines;
   for (const nccl::RankChild& c : children) {
-    const std::string text = try_read_text_file(nccl::rank_results_path(work.path(), c.exit.rank)).value_or("");
+    const std::string text =
+        try_read_text_file(nccl::rank_results_path(work.path(), c.exit.rank)).value_or("");
     logs.push_back(nccl::parse_rank_log(c.exit.rank, text));
     exits.push_back(c.exit);
     for (IpcLine& l : parse_ipc_lines(text)) ipc_lines.push_back(std::move(l));

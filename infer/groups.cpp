@@ -76,8 +76,9 @@ std::string describe(const GpuGroup& g) {
     numa = "NUMA node unknown";
   } else {
     const std::string nodes = format_id_list(g.numa_nodes);
-    numa = g.numa_nodes.size() == 1 ? "one NUMA node (" + nodes + ")"
-                                    : std::to_string(g.numa_nodes.size()) + " NUMA nodes (" + nodes + ")";
+    numa = g.numa_nodes.size() == 1
+               ? "one NUMA node (" + nodes + ")"
+               : std::to_string(g.numa_nodes.size()) + " NUMA nodes (" + nodes + ")";
   }
   return numa + ", worst path " + g.worst_path;
 }
@@ -89,14 +90,15 @@ bool next_subset(std::vector<int>& idx, int n) {
   while (i >= 0 && idx[static_cast<std::size_t>(i)] == n - k + i) --i;
   if (i < 0) return false;
   ++idx[static_cast<std::size_t>(i)];
-  for (int j = i + 1; j < k; ++j) idx[static_cast<std::size_t>(j)] = idx[static_cast<std::size_t>(j - 1)] + 1;
+  for (int j = i + 1; j < k; ++j)
+    idx[static_cast<std::size_t>(j)] = idx[static_cast<std::size_t>(j - 1)] + 1;
   return true;
 }
 
 }  // namespace
 
-std::vector<GpuGroup> candidate_groups(const topo::TopologySnapshot& t, int tp, const std::vector<int>& eligible,
-                                       std::size_t max_groups) {
+std::vector<GpuGroup> candidate_groups(const topo::TopologySnapshot& t, int tp,
+                                       const std::vector<int>& eligible, std::size_t max_groups) {
   std::vector<int> pool = eligible;
   std::sort(pool.begin(), pool.end());
   pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
@@ -149,28 +151,33 @@ std::vector<TpGroups> plan_groups(const std::vector<int>& tp_sizes, const topo::
     g.tp = tp;
     g.groups = candidate_groups(t, tp, eligible, max_groups);
     if (g.groups.empty()) {
-      g.note = "needs " + std::to_string(tp) + " GPUs, " + std::to_string(eligible.size()) + " usable";
+      g.note =
+          "needs " + std::to_string(tp) + " GPUs, " + std::to_string(eligible.size()) + " usable";
     }
     out.push_back(std::move(g));
   }
   return out;
 }
 
-std::vector<TpGroups> logical_groups(const std::vector<int>& tp_sizes, int logical_gpus, const std::vector<int>& devices) {
+std::vector<TpGroups> logical_groups(const std::vector<int>& tp_sizes, int logical_gpus,
+                                     const std::vector<int>& devices) {
   const std::string on = format_id_list(devices);
   std::vector<TpGroups> out;
   for (int tp : tp_sizes) {
     TpGroups g;
     g.tp = tp;
     if (tp > logical_gpus) {
-      g.note = "needs " + std::to_string(tp) + " logical GPUs, --logical-gpus is " + std::to_string(logical_gpus);
+      g.note = "needs " + std::to_string(tp) + " logical GPUs, --logical-gpus is " +
+               std::to_string(logical_gpus);
     } else {
       GpuGroup group;
       for (int i = 0; i < tp; ++i) group.gpus.push_back(i);
       group.signature = "logical";
       group.worst_path = "logical";
-      group.description = std::to_string(tp) + " rank processes on CUDA device" + (devices.size() > 1 ? "s " : " ") + on +
-                          ", each its own NCCL host (network transport): measures the tool, not links";
+      group.description =
+          std::to_string(tp) + " rank processes on CUDA device" +
+          (devices.size() > 1 ? "s " : " ") + on +
+          ", each its own NCCL host (network transport): measures the tool, not links";
       g.groups.push_back(std::move(group));
     }
     out.push_back(std::move(g));

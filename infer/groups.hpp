@@ -17,13 +17,13 @@
 namespace p2p::infer {
 
 struct GpuGroup {
-  std::vector<int> gpus;        // indexes into the snapshot's GPUs, ascending
-  std::string signature;        // "NODE x6", "NODE x2 + SYS x4", "NV18 x28": pair classes, best first
-  std::string worst_path;       // the class of its worst pair ("SYS"); "" for one GPU
+  std::vector<int> gpus;   // indexes into the snapshot's GPUs, ascending
+  std::string signature;   // "NODE x6", "NODE x2 + SYS x4", "NV18 x28": pair classes, best first
+  std::string worst_path;  // the class of its worst pair ("SYS"); "" for one GPU
   std::vector<int> numa_nodes;  // the distinct known NUMA nodes of its GPUs
   bool numa_known = false;      // every GPU's NUMA node is known
-  int alike = 1;                // groups of this size with the same signature (this one stands for them)
-  std::string description;      // "one NUMA node (0), worst path NODE"
+  int alike = 1;  // groups of this size with the same signature (this one stands for them)
+  std::string description;  // "one NUMA node (0), worst path NODE"
 };
 
 // Representatives of every distinct signature among the `tp`-GPU subsets of `eligible` (indexes
@@ -33,8 +33,8 @@ struct GpuGroup {
 // there are more, the best max_groups - 1 and the worst one, so the contrast stays visible.
 // Empty when `tp` exceeds the eligible GPUs. Subsets are enumerated up to a bound (200,000),
 // enough for 16 GPUs at any size.
-std::vector<GpuGroup> candidate_groups(const topo::TopologySnapshot& t, int tp, const std::vector<int>& eligible,
-                                       std::size_t max_groups);
+std::vector<GpuGroup> candidate_groups(const topo::TopologySnapshot& t, int tp,
+                                       const std::vector<int>& eligible, std::size_t max_groups);
 
 // The candidates of every TP size, as --list prints them and the run measures them.
 struct TpGroups {
@@ -47,7 +47,8 @@ std::vector<TpGroups> plan_groups(const std::vector<int>& tp_sizes, const topo::
 
 // A logical run (--logical-gpus N): for each TP size up to N, one group of logical GPUs 0..tp-1,
 // placed round-robin on `devices` (so ranks share a device). Its signature says "logical".
-std::vector<TpGroups> logical_groups(const std::vector<int>& tp_sizes, int logical_gpus, const std::vector<int>& devices);
+std::vector<TpGroups> logical_groups(const std::vector<int>& tp_sizes, int logical_gpus,
+                                     const std::vector<int>& devices);
 
 // Every GPU of the snapshot.
 std::vector<int> all_gpus(const topo::TopologySnapshot& t);

@@ -1,5 +1,7 @@
 // The measuring half of `p2pcheck infer`: groups from this host's topology (or logical GPUs),
 // each measured by rank processes with P2P on and off, then ranked, judged and reported.
+#include "infer/host_run.hpp"
+
 #include <unistd.h>
 
 #include <iostream>
@@ -7,8 +9,6 @@
 
 #include "bench/inventory.hpp"
 #include "bench/no_gpu.hpp"
-#include "session/live_topology.hpp"
-#include "session/machine_outputs.hpp"
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/run_resources.hpp"
@@ -17,7 +17,6 @@
 #include "infer/document.hpp"
 #include "infer/group_runner.hpp"
 #include "infer/groups.hpp"
-#include "infer/host_run.hpp"
 #include "infer/ranking.hpp"
 #include "infer/results_html.hpp"
 #include "infer/results_text.hpp"
@@ -25,6 +24,8 @@
 #include "nccl/placement.hpp"
 #include "nccl/results.hpp"
 #include "nccl/runner.hpp"
+#include "session/live_topology.hpp"
+#include "session/machine_outputs.hpp"
 
 namespace p2p::infer {
 
@@ -37,7 +38,8 @@ struct Target {
   std::vector<std::string> host_ids;
 };
 
-std::vector<Target> logical_targets(const InferPlan& plan, int logical_gpus, const std::vector<int>& devices,
+std::vector<Target> logical_targets(const InferPlan& plan, int logical_gpus,
+                                    const std::vector<int>& devices,
                                     const bench::DeviceInventory& inv) {
   std::vector<Target> out;
   for (const TpGroups& tg : logical_groups(plan.tp_sizes, logical_gpus, devices)) {
@@ -52,7 +54,8 @@ std::vector<Target> logical_targets(const InferPlan& plan, int logical_gpus, con
       for (const nccl::RankSlot& s : placement.ranks) {
         t.devices.push_back(s.device);
         t.host_ids.push_back(s.host_id);
-        t.result.pci_bus_ids.push_back(inv.devices.at(static_cast<std::size_t>(s.device)).pci_bus_id);
+        t.result.pci_bus_ids.push_back(
+            inv.devices.at(static_cast<std::size_t>(s.device)).pci_bus_id);
       }
       out.push_back(std::move(t));
     }
@@ -63,8 +66,8 @@ std::vector<Target> logical_targets(const InferPlan& plan, int logical_gpus, con
 // The topology of this host (hwloc; CUDA and sysfs where hwloc cannot), its GPUs matched to CUDA
 // ordinals by PCI bus id: only GPUs CUDA sees in `devices` can be grouped.
 std::vector<Target> host_targets(const InferPlan& plan, const std::vector<int>& devices,
-                                 const bench::DeviceInventory& inv, std::size_t max_groups, std::string& source,
-                                 int& usable) {
+                                 const bench::DeviceInventory& inv, std::size_t max_groups,
+                                 std::string& source, int& usable) {
   topo::TopologySnapshot t;
   try {
     t = session::live_topology();
@@ -123,12 +126,14 @@ int run_infer(const InferOptions& o, const InferPlan& plan) {
   bench::require_usable_gpus();  // NoGpuError: one line, exit 3
   const bench::DeviceInventory inv = bench::discover_devices();
   // A logical run is for one GPU: device 0 unless --devices says otherwise.
-  doc.devices = nccl::select_devices(o.logical_gpus > 0 && o.devices.empty() ? std::vector<int>{0} : o.devices);
+  doc.devices = nccl::select_devices(o.logical_gpus > 0 && o.devices.empty() ? std::vector<int>{0}
+                                                                             : o.devices);
   doc.nccl_version = nccl_version();  // loads NCCL: NoGpuError (exit 3) where it cannot be
   doc.started_utc = started;
   doc.hostname = session::this_hostname();
   doc.logical_gpus = o.logical_gpus;
-  doc.measure = MeasureSettings{o.calls, o.calls_per_graph, o.warmup, o.timeout_s, !o.no_p2p_off, !o.no_ipc_check};
+  doc.measure = MeasureSettings{o.calls,     o.calls_per_graph, o.warmup,
+                                o.timeout_s, !o.no_p2p_off,     !o.no_ipc_check};
 
   int usable = 0;
   std::vector<Target> targets;
@@ -139,7 +144,8 @@ int run_infer(const InferOptions& o, const InferPlan& plan) {
   } else {
     targets = host_targets(plan, doc.devices, inv, o.max_groups, doc.topology_source, usable);
   }
-  if (const std::string note = logical_note(doc); !note.empty()) std::cerr << "p2pcheck infer: " << note << "\n";
+  if (const std::string note = logical_note(doc); !note.empty())
+    std::cerr << "p2pcheck infer: " << note << "\n";
 
   InferRankJob job;
   job.messages = plan.messages;
@@ -156,7 +162,8 @@ int run_infer(const InferOptions& o, const InferPlan& plan) {
     job.host_ids = t.host_ids;
     job.p2p_disabled = false;
     job.ipc_check = !o.no_ipc_check;
-    const std::string name = "TP=" + std::to_string(t.result.tp) + " GPUs " + format_gpu_list(t.result.gpus);
+    const std::string name =
+        "TP=" + std::to_string(t.result.tp) + " GPUs " + format_gpu_list(t.result.gpus);
     progress.label = "p2pcheck infer " + name;
     GroupOutcome on = run_group(job, t.result.gpus, plan.calls_per_step, progress);
     t.result.p2p_on = std::move(on.run);

@@ -7,8 +7,9 @@
 namespace p2p::infer {
 
 int run_infer(const InferOptions&, const InferPlan&) {
-  std::cerr << "p2pcheck infer: this p2pcheck was built without NCCL (no CUDA compiler or nccl.h at build time); "
-               "--list works without it\n";
+  std::cerr
+      << "p2pcheck infer: this p2pcheck was built without NCCL (no CUDA compiler or nccl.h at build time); "
+         "--list works without it\n";
   return kExitNoGpu;
 }
 

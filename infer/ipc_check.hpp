@@ -19,7 +19,8 @@
 namespace p2p::infer {
 
 // `report` receives each line (ipc_merge.hpp's to_line) as it is known.
-void run_ipc_check(int rank, int nranks, int device, const std::string& dir, std::chrono::duration<double> timeout,
+void run_ipc_check(int rank, int nranks, int device, const std::string& dir,
+                   std::chrono::duration<double> timeout,
                    const std::function<void(const std::string&)>& report);
 
 }  // namespace p2p::infer

@@ -6,8 +6,8 @@
 namespace p2p::infer {
 
 std::string to_line(const IpcLine& l) {
-  const nlohmann::json j = {{"kind", "ipc"},       {"side", l.side},     {"writer", l.writer},
-                            {"owner", l.owner},    {"status", l.status}, {"detail", l.detail}};
+  const nlohmann::json j = {{"kind", "ipc"},    {"side", l.side},     {"writer", l.writer},
+                            {"owner", l.owner}, {"status", l.status}, {"detail", l.detail}};
   return j.dump() + "\n";
 }
 
@@ -33,9 +33,12 @@ std::vector<IpcLine> parse_ipc_lines(const std::string& text) {
   return out;
 }
 
-unsigned char ipc_pattern(int writer, int owner) { return static_cast<unsigned char>(1 + ((writer * 16 + owner) % 255)); }
+unsigned char ipc_pattern(int writer, int owner) {
+  return static_cast<unsigned char>(1 + ((writer * 16 + owner) % 255));
+}
 
-std::vector<IpcPairResult> merge_ipc(const std::vector<int>& gpus, const std::vector<IpcLine>& lines) {
+std::vector<IpcPairResult> merge_ipc(const std::vector<int>& gpus,
+                                     const std::vector<IpcLine>& lines) {
   const int n = static_cast<int>(gpus.size());
   std::vector<IpcPairResult> out;
   for (int w = 0; w < n; ++w) {
@@ -58,11 +61,13 @@ std::vector<IpcPairResult> merge_ipc(const std::vector<int>& gpus, const std::ve
         r.detail = "rank " + std::to_string(w) + " could not write: " + wrote->detail;
       } else if (read != nullptr) {
         r.status = read->status == "ok" ? "ok" : "fail";
-        if (read->status != "ok") r.detail = "rank " + std::to_string(o) + " read back: " + read->detail;
+        if (read->status != "ok")
+          r.detail = "rank " + std::to_string(o) + " read back: " + read->detail;
       } else {
         r.status = "not_run";
-        r.detail = wrote == nullptr ? "neither rank reported this pair (the check did not run to it)"
-                                    : "the owner, rank " + std::to_string(o) + ", never reported its read";
+        r.detail = wrote == nullptr
+                       ? "neither rank reported this pair (the check did not run to it)"
+                       : "the owner, rank " + std::to_string(o) + ", never reported its read";
       }
       out.push_back(r);
     }

@@ -36,7 +36,8 @@ unsigned char ipc_pattern(int writer, int owner);
 // Every ordered pair of `gpus.size()` ranks (writer-major). A write failure wins (the owner then
 // read zeros for the same reason); else the owner's read decides; a pair nobody reported is
 // not_run, saying which rank stayed silent.
-std::vector<IpcPairResult> merge_ipc(const std::vector<int>& gpus, const std::vector<IpcLine>& lines);
+std::vector<IpcPairResult> merge_ipc(const std::vector<int>& gpus,
+                                     const std::vector<IpcLine>& lines);
 
 bool all_ipc_ok(const std::vector<IpcPairResult>& pairs);
 

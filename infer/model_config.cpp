@@ -17,7 +17,8 @@ constexpr std::uint64_t kMaxHidden = std::uint64_t{1} << 20;
 constexpr int kMaxLayers = 4096;
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -44,11 +45,12 @@ Found find_key(const nlohmann::json& config, const std::string& key) {
 }
 
 template <class T>
-T required_integer(const nlohmann::json& config, const std::string& key, const std::string& source, T lo, T hi,
-                   std::string& where) {
+T required_integer(const nlohmann::json& config, const std::string& key, const std::string& source,
+                   T lo, T hi, std::string& where) {
   const Found f = find_key(config, key);
   if (f.value == nullptr) {
-    throw InputError(source + ": key `" + key + "`: missing (looked at the top level and in `text_config`)");
+    throw InputError(source + ": key `" + key +
+                     "`: missing (looked at the top level and in `text_config`)");
   }
   where = f.path;
   try {
@@ -66,20 +68,25 @@ nccl::DataType parse_model_dtype(const std::string& text, const std::string& wha
   if (t == "bf16" || t == "bfloat16") return nccl::DataType::kBfloat16;
   if (t == "fp16" || t == "float16" || t == "half") return nccl::DataType::kFloat16;
   if (t == "fp32" || t == "float32" || t == "float") return nccl::DataType::kFloat32;
-  throw InputError(what + ": `" + text + "` is not an all-reduce type (bfloat16, float16 or float32; give --dtype)");
+  throw InputError(what + ": `" + text +
+                   "` is not an all-reduce type (bfloat16, float16 or float32; give --dtype)");
 }
 
 ModelShape model_shape_from_config(const nlohmann::json& config, const std::string& source,
                                    const std::optional<std::string>& dtype_override) {
-  if (!config.is_object()) throw InputError(source + ": expected a JSON object (a Hugging Face config.json)");
+  if (!config.is_object())
+    throw InputError(source + ": expected a JSON object (a Hugging Face config.json)");
   if (const nlohmann::json* text = text_config(config); text != nullptr && !text->is_object()) {
     throw InputError(source + ": key `text_config`: expected an object");
   }
   ModelShape m;
   m.source = source;
-  m.hidden = required_integer<std::uint64_t>(config, "hidden_size", source, 1, kMaxHidden, m.hidden_key);
-  m.layers = required_integer<int>(config, "num_hidden_layers", source, 1, kMaxLayers, m.layers_key);
-  if (const Found type = find_key(config, "model_type"); type.value != nullptr && type.value->is_string()) {
+  m.hidden =
+      required_integer<std::uint64_t>(config, "hidden_size", source, 1, kMaxHidden, m.hidden_key);
+  m.layers =
+      required_integer<int>(config, "num_hidden_layers", source, 1, kMaxLayers, m.layers_key);
+  if (const Found type = find_key(config, "model_type");
+      type.value != nullptr && type.value->is_string()) {
     m.name = type.value->get<std::string>();
   }
   if (dtype_override) {
@@ -91,7 +98,8 @@ ModelShape model_shape_from_config(const nlohmann::json& config, const std::stri
   for (const char* key : {"torch_dtype", "dtype"}) {
     const Found f = find_key(config, key);
     if (f.value == nullptr) continue;
-    if (!f.value->is_string()) throw InputError(source + ": key `" + f.path + "`: expected a string");
+    if (!f.value->is_string())
+      throw InputError(source + ": key `" + f.path + "`: expected a string");
     m.dtype = parse_model_dtype(f.value->get<std::string>(), source + ": key `" + f.path + "`");
     m.dtype_key = f.path;
     return m;
@@ -99,16 +107,19 @@ ModelShape model_shape_from_config(const nlohmann::json& config, const std::stri
   throw InputError(source + ": key `torch_dtype`: missing (nor `dtype`); give --dtype");
 }
 
-ModelShape read_model_config(const std::string& path, const std::optional<std::string>& dtype_override) {
+ModelShape read_model_config(const std::string& path,
+                             const std::optional<std::string>& dtype_override) {
   return model_shape_from_config(read_json_file(path), path, dtype_override);
 }
 
 ModelShape model_shape_from_options(std::uint64_t hidden, int layers, const std::string& dtype) {
   if (hidden < 1 || hidden > kMaxHidden) {
-    throw InputError("--hidden: " + std::to_string(hidden) + " is outside 1.." + std::to_string(kMaxHidden));
+    throw InputError("--hidden: " + std::to_string(hidden) + " is outside 1.." +
+                     std::to_string(kMaxHidden));
   }
   if (layers < 1 || layers > kMaxLayers) {
-    throw InputError("--layers: " + std::to_string(layers) + " is outside 1.." + std::to_string(kMaxLayers));
+    throw InputError("--layers: " + std::to_string(layers) + " is outside 1.." +
+                     std::to_string(kMaxLayers));
   }
   ModelShape m;
   m.source = "--hidden";

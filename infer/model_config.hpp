@@ -37,7 +37,8 @@ ModelShape model_shape_from_config(const nlohmann::json& config, const std::stri
                                    const std::optional<std::string>& dtype_override);
 
 // Reads and parses `path` (InputError naming the file when missing or not JSON), then as above.
-ModelShape read_model_config(const std::string& path, const std::optional<std::string>& dtype_override);
+ModelShape read_model_config(const std::string& path,
+                             const std::optional<std::string>& dtype_override);
 
 // --hidden/--layers/--dtype: checked like the file's numbers.
 ModelShape model_shape_from_options(std::uint64_t hidden, int layers, const std::string& dtype);

@@ -18,12 +18,14 @@ void sort_unique(std::vector<T>& v) {
   v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
-void add_messages(InferPlan& plan, Phase phase, std::vector<std::uint64_t> tokens, const std::string& option) {
+void add_messages(InferPlan& plan, Phase phase, std::vector<std::uint64_t> tokens,
+                  const std::string& option) {
   sort_unique(tokens);
   const std::uint64_t per_token = plan.model.hidden * nccl::element_bytes(plan.model.dtype);
   for (std::uint64_t t : tokens) {
     if (t < 1 || t > kMaxTokens) {
-      throw InputError(option + ": " + std::to_string(t) + " is outside 1.." + std::to_string(kMaxTokens) + " tokens");
+      throw InputError(option + ": " + std::to_string(t) + " is outside 1.." +
+                       std::to_string(kMaxTokens) + " tokens");
     }
     plan.messages.push_back(Message{phase, t, t * per_token});
   }
@@ -40,11 +42,12 @@ Phase parse_phase(const std::string& text) {
 }
 
 std::string message_name(const Message& m) {
-  return m.phase == Phase::kDecode ? "decode_b" + std::to_string(m.tokens) : "prefill_t" + std::to_string(m.tokens);
+  return m.phase == Phase::kDecode ? "decode_b" + std::to_string(m.tokens)
+                                   : "prefill_t" + std::to_string(m.tokens);
 }
 
-InferPlan make_plan(const ModelShape& model, std::vector<int> tp_sizes, std::vector<std::uint64_t> batches,
-                    std::vector<std::uint64_t> prefill_tokens) {
+InferPlan make_plan(const ModelShape& model, std::vector<int> tp_sizes,
+                    std::vector<std::uint64_t> batches, std::vector<std::uint64_t> prefill_tokens) {
   InferPlan plan;
   plan.model = model;
   plan.calls_per_step = 2 * model.layers;

@@ -16,7 +16,7 @@
 namespace p2p::infer {
 
 enum class Phase { kDecode, kPrefill };
-std::string to_string(Phase p);        // "decode" | "prefill"
+std::string to_string(Phase p);              // "decode" | "prefill"
 Phase parse_phase(const std::string& text);  // InputError otherwise
 
 struct Message {
@@ -32,14 +32,15 @@ struct InferPlan {
   ModelShape model;
   std::vector<int> tp_sizes;      // ascending, distinct, each >= 2
   std::vector<Message> messages;  // decode batches ascending, then prefill lengths ascending
-  int calls_per_step = 0;         // 2 x layers: all-reduces per generated token (decode) or per prefill pass
+  int calls_per_step =
+      0;  // 2 x layers: all-reduces per generated token (decode) or per prefill pass
 };
 
 // Sorts and deduplicates the lists. InputError for a TP size below 2 (one rank has nothing to
 // all-reduce) or above 1024, a batch or prefill length of 0 or above 2^20 tokens, and for no
 // message at all.
-InferPlan make_plan(const ModelShape& model, std::vector<int> tp_sizes, std::vector<std::uint64_t> batches,
-                    std::vector<std::uint64_t> prefill_tokens);
+InferPlan make_plan(const ModelShape& model, std::vector<int> tp_sizes,
+                    std::vector<std::uint64_t> batches, std::vector<std::uint64_t> prefill_tokens);
 
 // The largest message: what each rank's buffers must hold.
 std::uint64_t largest_message_bytes(const InferPlan& plan);

@@ -33,7 +33,8 @@ void from_json(const nlohmann::json& j, InferRankJob& job) {
   job.host_ids = j.at("host_ids").get<std::vector<std::string>>();
   job.messages.clear();
   for (const auto& m : j.at("messages")) {
-    job.messages.push_back(Message{parse_phase(m.at("phase").get<std::string>()), m.at("tokens").get<std::uint64_t>(),
+    job.messages.push_back(Message{parse_phase(m.at("phase").get<std::string>()),
+                                   m.at("tokens").get<std::uint64_t>(),
                                    m.at("bytes").get<std::uint64_t>()});
   }
   job.dtype = nccl::parse_data_type(j.at("dtype").get<std::string>(), "dtype");
@@ -44,7 +45,8 @@ void from_json(const nlohmann::json& j, InferRankJob& job) {
   job.p2p_disabled = j.at("p2p_disabled").get<bool>();
   job.ipc_check = j.at("ipc_check").get<bool>();
   job.work_dir = j.at("work_dir").get<std::string>();
-  if (job.host_ids.size() != job.devices.size()) throw InputError("infer-rank: host_ids and devices differ in length");
+  if (job.host_ids.size() != job.devices.size())
+    throw InputError("infer-rank: host_ids and devices differ in length");
 }
 
 std::vector<int> graph_sizes(int calls, int per_graph) {

@@ -12,9 +12,10 @@
 namespace p2p::infer {
 
 struct InferRankJob {
-  std::vector<int> devices;              // CUDA device of each rank, in rank order
-  std::vector<std::string> host_ids;     // NCCL_HOSTID of each rank ("" = NCCL's own); nccl/placement.hpp
-  std::vector<Message> messages;         // plan order
+  std::vector<int> devices;  // CUDA device of each rank, in rank order
+  std::vector<std::string>
+      host_ids;                   // NCCL_HOSTID of each rank ("" = NCCL's own); nccl/placement.hpp
+  std::vector<Message> messages;  // plan order
   nccl::DataType dtype = nccl::DataType::kBfloat16;
   int calls = 2000;           // timed calls per message
   int calls_per_graph = 100;  // calls captured in one graph (the last graph may hold fewer)
@@ -25,8 +26,9 @@ struct InferRankJob {
   std::string work_dir;
 };
 
-void to_json(nlohmann::json& j, const InferRankJob& job);    // schema p2pcheck.infer_rank_job v1
-void from_json(const nlohmann::json& j, InferRankJob& job);  // InputError for another schema/version
+void to_json(nlohmann::json& j, const InferRankJob& job);  // schema p2pcheck.infer_rank_job v1
+void from_json(const nlohmann::json& j,
+               InferRankJob& job);  // InputError for another schema/version
 
 // How `calls` split into graphs of at most `per_graph` calls: as many full graphs as fit, then
 // the rest (each graph is launched once; the calls of all graphs make the distribution).

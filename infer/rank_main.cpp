@@ -37,14 +37,18 @@ nccl::CollectiveShape shape_of(const InferRankJob& job, const Message& m) {
 int run_infer_rank(const std::string& job_path, int rank) {
   const InferRankJob job = read_json_file(job_path).get<InferRankJob>();
   const int n = static_cast<int>(job.devices.size());
-  if (rank < 0 || rank >= n) throw InputError("infer-rank: --rank " + std::to_string(rank) + " is not a rank of " + std::to_string(n));
+  if (rank < 0 || rank >= n)
+    throw InputError("infer-rank: --rank " + std::to_string(rank) + " is not a rank of " +
+                     std::to_string(n));
   const int device = job.devices[static_cast<std::size_t>(rank)];
   const ncclUniqueId id = nccl::read_unique_id(STDIN_FILENO, "infer-rank");
   const std::chrono::duration<double> timeout(job.timeout_s);
 
   // Before NCCL's first call: it reads these once per process.
-  nccl::EnvMap ours = nccl::nccl_settings(nccl::rank_nccl_log_path(job.work_dir, rank), job.p2p_disabled);
-  if (!job.host_ids[static_cast<std::size_t>(rank)].empty()) ours["NCCL_HOSTID"] = job.host_ids[static_cast<std::size_t>(rank)];
+  nccl::EnvMap ours =
+      nccl::nccl_settings(nccl::rank_nccl_log_path(job.work_dir, rank), job.p2p_disabled);
+  if (!job.host_ids[static_cast<std::size_t>(rank)].empty())
+    ours["NCCL_HOSTID"] = job.host_ids[static_cast<std::size_t>(rank)];
   nccl::apply_environment(ours);
 
   nccl::LineFile out(nccl::rank_results_path(job.work_dir, rank));
@@ -54,7 +58,9 @@ int run_infer_rank(const std::string& job_path, int rank) {
     return how == "hang" ? static_cast<int>(kExitHang) : static_cast<int>(kExitRuntime);
   };
   try {
-    if (job.ipc_check) run_ipc_check(rank, n, device, job.work_dir, timeout, [&](const std::string& l) { out.write(l); });
+    if (job.ipc_check)
+      run_ipc_check(rank, n, device, job.work_dir, timeout,
+                    [&](const std::string& l) { out.write(l); });
 
     const nccl::NcclApi& api = nccl::nccl_api();
     P2P_CHECK(cudaSetDevice(device));
@@ -62,16 +68,20 @@ int run_infer_rank(const std::string& job_path, int rank) {
     std::uint64_t most = 0;
     for (const Message& m : job.messages) most = std::max(most, shape_of(job, m).size_bytes);
     nccl::RankBuffers buffers = nccl::allocate_buffers(clique, most);
-    out.write(nccl::to_line(nccl::RankReadyLine{rank, static_cast<int>(::getpid()), buffers.allocator}));
+    out.write(
+        nccl::to_line(nccl::RankReadyLine{rank, static_cast<int>(::getpid()), buffers.allocator}));
 
     // What NCCL and the driver set up on first use is not timed in the first message.
     nccl::MeasureOptions warm;
     warm.warmup_iterations = std::max(1, job.warmup);
     warm.timeout = timeout;
-    const Message& largest = *std::max_element(job.messages.begin(), job.messages.end(),
-                                               [](const Message& a, const Message& b) { return a.bytes < b.bytes; });
-    if (!nccl::warm_up(clique, buffers, all_reduce(job, shape_of(job, largest)), shape_of(job, largest), warm)) {
-      return end(nccl::stop_requested() ? "stopped" : "hang", "no completion within the timeout in the warm-up");
+    const Message& largest =
+        *std::max_element(job.messages.begin(), job.messages.end(),
+                          [](const Message& a, const Message& b) { return a.bytes < b.bytes; });
+    if (!nccl::warm_up(clique, buffers, all_reduce(job, shape_of(job, largest)),
+                       shape_of(job, largest), warm)) {
+      return end(nccl::stop_requested() ? "stopped" : "hang",
+                 "no completion within the timeout in the warm-up");
     }
     out.write(nccl::progress_line(rank, "warm-up"));
 
@@ -94,12 +104,14 @@ int run_infer_rank(const std::string& job_path, int rank) {
         line.detail = checked.detail;
         line.wrong_elements = checked.wrong_elements;
         if (checked.status == "ok") {
-          const auto times = time_calls_in_graphs(clique, buffers, op, shape, job.calls, job.calls_per_graph, timeout);
+          const auto times = time_calls_in_graphs(clique, buffers, op, shape, job.calls,
+                                                  job.calls_per_graph, timeout);
           if (times) {
             line.sample_us = *times;
           } else {
             line.status = "hang";
-            line.detail = "no completion within " + std::to_string(job.timeout_s) + " s (timed graphs); communicator aborted";
+            line.detail = "no completion within " + std::to_string(job.timeout_s) +
+                          " s (timed graphs); communicator aborted";
           }
         }
       } catch (const ApiError& e) {
@@ -107,10 +119,12 @@ int run_infer_rank(const std::string& job_path, int rank) {
         line.status = "error";
         line.detail = e.what();
       }
-      if (line.status == "hang" && nccl::stop_requested()) return end("stopped", "stopped in " + line.case_name);
+      if (line.status == "hang" && nccl::stop_requested())
+        return end("stopped", "stopped in " + line.case_name);
       out.write(nccl::to_line(line));
       // A communicator that hung or failed is aborted and cannot be formed again alone.
-      if (line.status == "hang" || line.status == "error") return end(line.status, line.case_name + ": " + line.detail);
+      if (line.status == "hang" || line.status == "error")
+        return end(line.status, line.case_name + ": " + line.detail);
     }
     out.write(nccl::to_line(nccl::RankEndLine{rank, "done", ""}));
   } catch (const std::exception& e) {

@@ -11,7 +11,8 @@ std::string ranking_message(const InferPlan& plan, const std::optional<std::uint
     for (const Message& m : plan.messages) {
       if (m.phase == Phase::kDecode && m.tokens == *rank_batch) return message_name(m);
     }
-    throw InputError("--rank-batch: " + std::to_string(*rank_batch) + " is not one of the --batch sizes");
+    throw InputError("--rank-batch: " + std::to_string(*rank_batch) +
+                     " is not one of the --batch sizes");
   }
   const Message* pick = nullptr;
   for (const Message& m : plan.messages) {  // decode first, ascending; prefill after, ascending
@@ -41,12 +42,15 @@ std::vector<TpRanking> rank_groups(const InferPlan& plan, const std::vector<Grou
       r.groups.push_back(g);
     }
     // Measured groups by cost; the rest keep their (topology) order behind them.
-    std::stable_sort(r.groups.begin(), r.groups.end(), [](const RankedGroup& a, const RankedGroup& b) {
-      if (a.step_us.has_value() != b.step_us.has_value()) return a.step_us.has_value();
-      return a.step_us && *a.step_us < *b.step_us;
-    });
+    std::stable_sort(r.groups.begin(), r.groups.end(),
+                     [](const RankedGroup& a, const RankedGroup& b) {
+                       if (a.step_us.has_value() != b.step_us.has_value())
+                         return a.step_us.has_value();
+                       return a.step_us && *a.step_us < *b.step_us;
+                     });
     if (r.groups.empty()) {
-      r.note = tp > usable_gpus ? "needs " + std::to_string(tp) + " GPUs, " + std::to_string(usable_gpus) + " usable"
+      r.note = tp > usable_gpus ? "needs " + std::to_string(tp) + " GPUs, " +
+                                      std::to_string(usable_gpus) + " usable"
                                 : "no group measured";
     }
     out.push_back(std::move(r));

@@ -18,8 +18,8 @@ namespace p2p::infer {
 std::string ranking_message(const InferPlan& plan, const std::optional<std::uint64_t>& rank_batch);
 
 struct RankedGroup {
-  std::size_t group = 0;  // index into the results' groups
-  std::optional<double> step_us;         // at the ranking message, P2P on; null where not measured
+  std::size_t group = 0;                  // index into the results' groups
+  std::optional<double> step_us;          // at the ranking message, P2P on; null where not measured
   std::optional<double> p2p_off_step_us;  // the same with P2P off, where measured
 };
 

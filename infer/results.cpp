@@ -30,12 +30,14 @@ LatencySummary summarize_latency(std::vector<double> samples_us) {
   s.p50_us = percentile(samples_us, 0.50);
   s.p90_us = percentile(samples_us, 0.90);
   s.p99_us = percentile(samples_us, 0.99);
-  s.mean_us = std::accumulate(samples_us.begin(), samples_us.end(), 0.0) / static_cast<double>(s.calls);
+  s.mean_us =
+      std::accumulate(samples_us.begin(), samples_us.end(), 0.0) / static_cast<double>(s.calls);
   s.spread = s.p50_us > 0 ? s.p99_us / s.p50_us : 0.0;
   return s;
 }
 
-MessageResult measured_message(const Message& m, int tp, int calls_per_step, const std::vector<double>& per_call_us) {
+MessageResult measured_message(const Message& m, int tp, int calls_per_step,
+                               const std::vector<double>& per_call_us) {
   MessageResult r;
   r.message = message_name(m);
   r.phase = m.phase;
@@ -43,7 +45,8 @@ MessageResult measured_message(const Message& m, int tp, int calls_per_step, con
   r.bytes = m.bytes;
   r.latency = summarize_latency(per_call_us);
   if (r.latency->p50_us > 0) {
-    r.busbw_gbps = nccl::busbw_gbps(nccl::Collective::kAllReduce, tp, m.bytes, r.latency->p50_us * 1e-6);
+    r.busbw_gbps =
+        nccl::busbw_gbps(nccl::Collective::kAllReduce, tp, m.bytes, r.latency->p50_us * 1e-6);
   }
   r.step_us = calls_per_step * r.latency->p50_us;
   return r;

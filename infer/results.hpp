@@ -33,12 +33,14 @@ struct MessageResult {
   std::string detail;
   std::optional<LatencySummary> latency;
   std::optional<double> busbw_gbps;  // nccl-tests' all_reduce bus bandwidth at p50
-  // calls_per_step x p50: the all-reduce time of one generated token (decode) or of one prefill pass.
+  // calls_per_step x p50: the all-reduce time of one generated token (decode) or of one prefill
+  // pass.
   std::optional<double> step_us;
 };
 
 // A result for `m` from merged per-call times (the slowest rank per call); status ok.
-MessageResult measured_message(const Message& m, int tp, int calls_per_step, const std::vector<double>& per_call_us);
+MessageResult measured_message(const Message& m, int tp, int calls_per_step,
+                               const std::vector<double>& per_call_us);
 
 // Writer rank maps the owner's buffer through CUDA IPC and writes it from its own GPU; the
 // owner reads it back.
@@ -60,7 +62,7 @@ struct GroupRun {
 
 struct GroupResult {
   int tp = 0;
-  std::vector<int> gpus;                 // CUDA ordinals of the ranks in rank order (logical ids in a logical run)
+  std::vector<int> gpus;  // CUDA ordinals of the ranks in rank order (logical ids in a logical run)
   std::vector<std::string> pci_bus_ids;  // of those GPUs, where known
   std::string signature;                 // groups.hpp
   std::string worst_path;

@@ -11,7 +11,8 @@ namespace p2p::infer {
 
 std::string format_results(const InferDocument& d);
 
-// "TP=4: GPUs 0-3 (NODE x6; one NUMA node (0), worst path NODE) 38.0 us/token; GPUs 0,1,4,5 (...) 61.0 us/token"
+// "TP=4: GPUs 0-3 (NODE x6; one NUMA node (0), worst path NODE) 38.0 us/token; GPUs 0,1,4,5
+// (...) 61.0 us/token"
 std::string format_ranking_line(const InferDocument& d, const TpRanking& r);
 
 }  // namespace p2p::infer

@@ -16,8 +16,9 @@ namespace {
 // Warps stride over the tiles; the vectors after the last whole tile are shared by all
 // threads, and the 0-3 words after the last vector by the first threads of warp 0.
 template <int kUnroll>
-__device__ void copy_tiles(uint4* __restrict__ dst, const uint4* __restrict__ src, std::size_t vectors,
-                           std::size_t warp, std::size_t warps, unsigned lane) {
+__device__ void copy_tiles(uint4* __restrict__ dst, const uint4* __restrict__ src,
+                           std::size_t vectors, std::size_t warp, std::size_t warps,
+                           unsigned lane) {
   constexpr std::size_t kTile = 32 * kUnroll;
   const std::size_t tiles = vectors / kTile;
   for (std::size_t t = warp; t < tiles; t += warps) {
@@ -28,7 +29,8 @@ __device__ void copy_tiles(uint4* __restrict__ dst, const uint4* __restrict__ sr
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) dst[base + u * 32] = v[u];
   }
-  for (std::size_t i = tiles * kTile + warp * 32 + lane; i < vectors; i += warps * 32) dst[i] = src[i];
+  for (std::size_t i = tiles * kTile + warp * 32 + lane; i < vectors; i += warps * 32)
+    dst[i] = src[i];
 }
 
 __device__ void copy_tail(const uint4* src, uint4* dst, std::size_t vectors, unsigned tail_words,
@@ -40,8 +42,8 @@ __device__ void copy_tail(const uint4* src, uint4* dst, std::size_t vectors, uns
 }
 
 template <int kUnroll>
-__global__ void copy_kernel(uint4* __restrict__ dst, const uint4* __restrict__ src, std::size_t vectors,
-                            unsigned tail_words) {
+__global__ void copy_kernel(uint4* __restrict__ dst, const uint4* __restrict__ src,
+                            std::size_t vectors, unsigned tail_words) {
   const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t warps = static_cast<std::size_t>(gridDim.x) * blockDim.x / 32;
   copy_tiles<kUnroll>(dst, src, vectors, thread / 32, warps, threadIdx.x % 32);
@@ -88,19 +90,23 @@ const Variant& variant_for(int unroll) {
 }
 
 void check_args(const void* dst, const void* src, std::size_t bytes) {
-  if (bytes % 4 != 0) throw std::invalid_argument("copy kernel: size must be a multiple of 4 bytes");
-  if (reinterpret_cast<std::uintptr_t>(dst) % 16 != 0 || reinterpret_cast<std::uintptr_t>(src) % 16 != 0) {
+  if (bytes % 4 != 0)
+    throw std::invalid_argument("copy kernel: size must be a multiple of 4 bytes");
+  if (reinterpret_cast<std::uintptr_t>(dst) % 16 != 0 ||
+      reinterpret_cast<std::uintptr_t>(src) % 16 != 0) {
     throw std::invalid_argument("copy kernel: buffers must be 16-byte aligned");
   }
 }
 
 // A 4 KiB copy needs one block, not a full grid: extra blocks only add launch latency.
 int blocks_for(std::size_t vectors, int warps_per_vector_tile, const CopyShape& shape) {
-  if (shape.blocks <= 0) throw std::invalid_argument("copy kernel: resolve the shape before launching");
-  const std::size_t per_block = static_cast<std::size_t>(shape.threads_per_block) / warps_per_vector_tile;
+  if (shape.blocks <= 0)
+    throw std::invalid_argument("copy kernel: resolve the shape before launching");
+  const std::size_t per_block =
+      static_cast<std::size_t>(shape.threads_per_block) / warps_per_vector_tile;
   const std::size_t needed = (vectors + per_block - 1) / per_block;
-  return static_cast<int>(
-      std::max<std::size_t>(1, std::min<std::size_t>(needed, static_cast<std::size_t>(shape.blocks))));
+  return static_cast<int>(std::max<std::size_t>(
+      1, std::min<std::size_t>(needed, static_cast<std::size_t>(shape.blocks))));
 }
 
 }  // namespace
@@ -109,8 +115,10 @@ CopyShape resolve_copy_shape(int device, const CopyShape& wanted) {
   CopyShape shape = wanted;
   const Variant& v = variant_for(shape.unroll);
   // Multiples of 64 so that every block holds as many even as odd warps (copy pairs).
-  if (shape.threads_per_block <= 0 || shape.threads_per_block > 1024 || shape.threads_per_block % 64 != 0) {
-    throw std::invalid_argument("copy kernel: threads per block must be a multiple of 64 up to 1024");
+  if (shape.threads_per_block <= 0 || shape.threads_per_block > 1024 ||
+      shape.threads_per_block % 64 != 0) {
+    throw std::invalid_argument(
+        "copy kernel: threads per block must be a multiple of 64 up to 1024");
   }
   if (shape.blocks > 0) return shape;
   int sms = 0;
@@ -127,7 +135,8 @@ CopyShape resolve_copy_shape(int device, const CopyShape& wanted) {
   return shape;
 }
 
-void launch_copy(void* dst, const void* src, std::size_t bytes, const CopyShape& shape, cudaStream_t stream) {
+void launch_copy(void* dst, const void* src, std::size_t bytes, const CopyShape& shape,
+                 cudaStream_t stream) {
   check_args(dst, src, bytes);
   if (bytes == 0) return;
   const Variant& v = variant_for(shape.unroll);

@@ -25,7 +25,8 @@ CopyShape resolve_copy_shape(int device, const CopyShape& wanted);
 // current. Both pointers 16-byte aligned and reachable from that device (own memory, a peer
 // with access enabled, or mapped pinned host memory). The last bytes % 16 are copied as
 // 32-bit words. Small copies launch no more blocks than they need.
-void launch_copy(void* dst, const void* src, std::size_t bytes, const CopyShape& shape, cudaStream_t stream);
+void launch_copy(void* dst, const void* src, std::size_t bytes, const CopyShape& shape,
+                 cudaStream_t stream);
 
 // Two copies of `bytes` at once in one kernel, alternate warps on each: both directions of a
 // bidirectional SM copy share every SM for the whole run. Same rules as launch_copy.

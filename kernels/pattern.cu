@@ -10,13 +10,14 @@ namespace {
 
 constexpr int kThreads = 256;
 
-__global__ void fill_kernel(uint4* buffer, std::size_t vectors, unsigned tail_words, std::uint32_t seed) {
+__global__ void fill_kernel(uint4* buffer, std::size_t vectors, unsigned tail_words,
+                            std::uint32_t seed) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   for (std::size_t v = first; v < vectors; v += stride) {
     const std::uint64_t w = v * 4;
-    buffer[v] = make_uint4(pattern_word(seed, w), pattern_word(seed, w + 1), pattern_word(seed, w + 2),
-                           pattern_word(seed, w + 3));
+    buffer[v] = make_uint4(pattern_word(seed, w), pattern_word(seed, w + 1),
+                           pattern_word(seed, w + 2), pattern_word(seed, w + 3));
   }
   if (first < tail_words) {
     auto* tail = reinterpret_cast<std::uint32_t*>(buffer + vectors);
@@ -91,7 +92,8 @@ void launch_count_mismatches(const void* buffer, std::size_t bytes, std::uint32_
   P2P_CHECK(cudaGetLastError());
 }
 
-std::uint64_t launch_flip_words(void* buffer, std::size_t bytes, std::uint64_t words, cudaStream_t stream) {
+std::uint64_t launch_flip_words(void* buffer, std::size_t bytes, std::uint64_t words,
+                                cudaStream_t stream) {
   check_buffer(buffer, bytes);
   const std::uint64_t total = bytes / 4;
   const std::uint64_t n = std::min(words, total);

@@ -39,6 +39,7 @@ void launch_count_mismatches(const void* buffer, std::size_t bytes, std::uint32_
 
 // Test-only corruption: inverts `words` 32-bit words spread evenly over the buffer, the first
 // and (when words > 1) the last included. Returns how many words it inverts (at most all).
-std::uint64_t launch_flip_words(void* buffer, std::size_t bytes, std::uint64_t words, cudaStream_t stream);
+std::uint64_t launch_flip_words(void* buffer, std::size_t bytes, std::uint64_t words,
+                                cudaStream_t stream);
 
 }  // namespace p2p::kernels

@@ -28,7 +28,8 @@ __global__ void chase_kernel(const void* start, std::uint64_t loads, const void*
 
 }  // namespace
 
-void launch_build_chain(void* buffer, std::size_t nodes, std::size_t stride_bytes, cudaStream_t stream) {
+void launch_build_chain(void* buffer, std::size_t nodes, std::size_t stride_bytes,
+                        cudaStream_t stream) {
   if (stride_bytes < 8 || stride_bytes % 8 != 0) {
     throw std::invalid_argument("pointer chase: stride must be a multiple of 8 bytes");
   }
@@ -37,12 +38,13 @@ void launch_build_chain(void* buffer, std::size_t nodes, std::size_t stride_byte
   }
   if (nodes == 0) return;
   const std::size_t blocks = std::min<std::size_t>((nodes + 255) / 256, 4096);
-  build_chain_kernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(static_cast<char*>(buffer), nodes,
-                                                                        stride_bytes);
+  build_chain_kernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(static_cast<char*>(buffer),
+                                                                        nodes, stride_bytes);
   P2P_CHECK(cudaGetLastError());
 }
 
-void launch_pointer_chase(const void* start, std::uint64_t loads, const void** end, cudaStream_t stream) {
+void launch_pointer_chase(const void* start, std::uint64_t loads, const void** end,
+                          cudaStream_t stream) {
   chase_kernel<<<1, 1, 0, stream>>>(start, loads, end);
   P2P_CHECK(cudaGetLastError());
 }

@@ -41,7 +41,8 @@ std::string launch_evidence(const Environment& env) {
 }
 
 std::optional<int> launcher_local_rank(const Environment& env, std::string* from) {
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID", "PMIX_LOCAL_RANK"}) {
+  for (const char* name :
+       {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID", "PMIX_LOCAL_RANK"}) {
     const auto it = env.find(name);
     if (it == env.end()) continue;
     const std::optional<int> value = non_negative(it->second);

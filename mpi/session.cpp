@@ -18,7 +18,8 @@ inline void check(MpiRc r, CallSite at) {
   if (r.rc == MPI_SUCCESS) return;
   char text[MPI_MAX_ERROR_STRING] = {};
   int length = 0;
-  if (MPI_Error_string(r.rc, text, &length) != MPI_SUCCESS) std::snprintf(text, sizeof text, "unknown MPI error");
+  if (MPI_Error_string(r.rc, text, &length) != MPI_SUCCESS)
+    std::snprintf(text, sizeof text, "unknown MPI error");
   throw ApiError("MPI", r.rc, text, at);
 }
 
@@ -50,7 +51,8 @@ std::optional<std::string> receive_by(int source, int tag, Clock::time_point unt
       int count = 0;
       P2P_CHECK_MPI(MPI_Get_count(&status, MPI_CHAR, &count));
       std::string bytes(static_cast<std::size_t>(count), '\0');
-      P2P_CHECK_MPI(MPI_Recv(bytes.data(), count, MPI_CHAR, source, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+      P2P_CHECK_MPI(
+          MPI_Recv(bytes.data(), count, MPI_CHAR, source, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
       return bytes;
     }
     if (Clock::now() > until) return std::nullopt;
@@ -62,7 +64,8 @@ std::optional<std::string> receive_by(int source, int tag, Clock::time_point unt
 // receiver is gone or stuck). The request is then left to MPI: the job is ending without it.
 bool send_by(int dest, int tag, const std::string& bytes, Clock::time_point until) {
   MPI_Request request = MPI_REQUEST_NULL;
-  P2P_CHECK_MPI(MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_CHAR, dest, tag, MPI_COMM_WORLD, &request));
+  P2P_CHECK_MPI(MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_CHAR, dest, tag,
+                          MPI_COMM_WORLD, &request));
   for (;;) {
     int done = 0;
     P2P_CHECK_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
@@ -106,7 +109,8 @@ int Session::next_tag() {
   return tag;
 }
 
-std::optional<std::string> Session::broadcast(int root, const std::string& bytes, Seconds deadline) {
+std::optional<std::string> Session::broadcast(int root, const std::string& bytes,
+                                              Seconds deadline) {
   const int tag = next_tag();
   const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(deadline);
   if (rank_ != root) return receive_by(root, tag, until);
@@ -114,8 +118,8 @@ std::optional<std::string> Session::broadcast(int root, const std::string& bytes
   std::vector<MPI_Request> requests(static_cast<std::size_t>(size_), MPI_REQUEST_NULL);
   for (int r = 0; r < size_; ++r) {
     if (r == root) continue;
-    P2P_CHECK_MPI(MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_CHAR, r, tag, MPI_COMM_WORLD,
-                            &requests[static_cast<std::size_t>(r)]));
+    P2P_CHECK_MPI(MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_CHAR, r, tag,
+                            MPI_COMM_WORLD, &requests[static_cast<std::size_t>(r)]));
   }
   for (;;) {
     int done = 0;
@@ -126,7 +130,8 @@ std::optional<std::string> Session::broadcast(int root, const std::string& bytes
   return bytes;
 }
 
-std::vector<std::optional<std::string>> Session::gather(int root, const std::string& bytes, Seconds deadline) {
+std::vector<std::optional<std::string>> Session::gather(int root, const std::string& bytes,
+                                                        Seconds deadline) {
   const int tag = next_tag();
   const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(deadline);
   if (rank_ != root) {
@@ -147,9 +152,10 @@ void Session::post(int dest, std::string bytes) {
   posted_.push_back(std::move(bytes));
   const std::string& kept = posted_.back();  // a deque never moves its elements on push_back
   MPI_Request request = MPI_REQUEST_NULL;
-  P2P_CHECK_MPI(MPI_Isend(kept.data(), static_cast<int>(kept.size()), MPI_CHAR, dest, kStreamTag, MPI_COMM_WORLD,
-                          &request));
-  P2P_CHECK_MPI(MPI_Request_free(&request));  // completes on its own; the buffer lives as long as the session
+  P2P_CHECK_MPI(MPI_Isend(kept.data(), static_cast<int>(kept.size()), MPI_CHAR, dest, kStreamTag,
+                          MPI_COMM_WORLD, &request));
+  P2P_CHECK_MPI(
+      MPI_Request_free(&request));  // completes on its own; the buffer lives as long as the session
 }
 
 std::vector<std::pair<int, std::string>> Session::drain() {
@@ -162,8 +168,8 @@ std::vector<std::pair<int, std::string>> Session::drain() {
     int count = 0;
     P2P_CHECK_MPI(MPI_Get_count(&status, MPI_CHAR, &count));
     std::string bytes(static_cast<std::size_t>(count), '\0');
-    P2P_CHECK_MPI(MPI_Recv(bytes.data(), count, MPI_CHAR, status.MPI_SOURCE, kStreamTag, MPI_COMM_WORLD,
-                           MPI_STATUS_IGNORE));
+    P2P_CHECK_MPI(MPI_Recv(bytes.data(), count, MPI_CHAR, status.MPI_SOURCE, kStreamTag,
+                           MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     out.emplace_back(status.MPI_SOURCE, std::move(bytes));
   }
 }

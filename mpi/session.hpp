@@ -41,7 +41,8 @@ class Session {
 
   // Root: every rank's bytes by rank (its own included), nullopt for a rank that sent nothing
   // within `deadline`. Others: send theirs and get an empty vector.
-  std::vector<std::optional<std::string>> gather(int root, const std::string& bytes, Seconds deadline);
+  std::vector<std::optional<std::string>> gather(int root, const std::string& bytes,
+                                                 Seconds deadline);
 
   // Fire and forget: `bytes` to `dest` on the stream channel (kept here until sent). Used for
   // lines a rank writes as it goes, so that root knows how far a rank got even if it never

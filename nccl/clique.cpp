@@ -52,12 +52,14 @@ Clique::Clique(const NcclApi& api, std::vector<int> ranks, int nranks, std::vect
   comms_.assign(local_ranks_.size(), nullptr);
   std::string which;
   for (int r : local_ranks_) which += (which.empty() ? "" : ",") + std::to_string(r);
-  HangWatchdog deadline("ncclCommInitRank (rank" + std::string(local_ranks_.size() == 1 ? " " : "s ") + which +
-                            " of " + std::to_string(nranks) + ")",
+  HangWatchdog deadline("ncclCommInitRank (rank" +
+                            std::string(local_ranks_.size() == 1 ? " " : "s ") + which + " of " +
+                            std::to_string(nranks) + ")",
                         timeout_);
   NcclGroup group(api_);
   for (std::size_t k = 0; k < local_ranks_.size(); ++k) {
-    cuda::DeviceGuard on(devices_[k]);  // ncclCommInitRank binds the communicator to the current device
+    cuda::DeviceGuard on(
+        devices_[k]);  // ncclCommInitRank binds the communicator to the current device
     P2P_CHECK(api_.comm_init_rank(&comms_[k], nranks, id, local_ranks_[k]));
   }
   group.finish();
@@ -98,7 +100,8 @@ Clique::~Clique() {
   for (std::size_t k = 0; k < comms_.size() && quiet; ++k) {
     ncclResult_t async = ncclSuccess;
     if (cudaStreamQuery(streams_[k].get()) != cudaSuccess) quiet = false;
-    if (api_.comm_get_async_error(comms_[k], &async) != ncclSuccess || async != ncclSuccess) quiet = false;
+    if (api_.comm_get_async_error(comms_[k], &async) != ncclSuccess || async != ncclSuccess)
+      quiet = false;
   }
   if (!quiet) {
     abort();
@@ -107,13 +110,15 @@ Clique::~Clique() {
   HangWatchdog deadline(on_gpus("ncclCommDestroy", static_cast<int>(comms_.size())), timeout_);
   for (ncclComm_t c : comms_) {
     const ncclResult_t r = api_.comm_destroy(c);
-    if (r != ncclSuccess) std::fprintf(stderr, "p2pcheck: warning: ncclCommDestroy failed: %s\n", nccl_result_name(r));
+    if (r != ncclSuccess)
+      std::fprintf(stderr, "p2pcheck: warning: ncclCommDestroy failed: %s\n", nccl_result_name(r));
   }
 }
 
 namespace {
 std::atomic<bool> g_stop{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "request_stop() is called from a signal handler");
+static_assert(std::atomic<bool>::is_always_lock_free,
+              "request_stop() is called from a signal handler");
 }  // namespace
 
 void request_stop() noexcept { g_stop.store(true, std::memory_order_relaxed); }
@@ -158,7 +163,8 @@ void Clique::abort() noexcept {
   HangWatchdog deadline(on_gpus("ncclCommAbort", static_cast<int>(comms_.size())), timeout_);
   for (ncclComm_t c : comms_) {
     const ncclResult_t r = api_.comm_abort(c);
-    if (r != ncclSuccess) std::fprintf(stderr, "p2pcheck: warning: ncclCommAbort failed: %s\n", nccl_result_name(r));
+    if (r != ncclSuccess)
+      std::fprintf(stderr, "p2pcheck: warning: ncclCommAbort failed: %s\n", nccl_result_name(r));
   }
 }
 

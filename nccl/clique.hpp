@@ -2,10 +2,10 @@
 // each with its own stream: every rank (one per selected GPU, ncclCommInitAll), or some ranks
 // of a communicator whose other ranks are other processes (ncclCommInitRank). Ranks are the
 // communicator's; `local_ranks()` says which of them this process drives, and every per-rank
-// loop of the measurement runs over those only. The owner of "a hang never hangs the tool": waits poll the streams and
-// NCCL's asynchronous error with a deadline, and a clique that missed it is aborted
-// (ncclCommAbort), never destroyed, because ncclCommDestroy waits for work that will not end.
-// The calls NCCL gives no deadline (init, abort, destroy) run under a HangWatchdog (the
+// loop of the measurement runs over those only. The owner of "a hang never hangs the tool": waits
+// poll the streams and NCCL's asynchronous error with a deadline, and a clique that missed it is
+// aborted (ncclCommAbort), never destroyed, because ncclCommDestroy waits for work that will not
+// end. The calls NCCL gives no deadline (init, abort, destroy) run under a HangWatchdog (the
 // timeout, but at least 60 s): past it the process reports the hang and exits with kExitHang.
 // The constructor also loads p2pcheck's own kernels on every device (see
 // preload_verify_kernels) so that no later launch can block behind stuck work.
@@ -37,8 +37,8 @@ class Clique {
   // Ranks `ranks` of `nranks`, rank ranks[k] on devices[k]; the other ranks join with the same
   // `id` from their own processes (ncclCommInitRank, one per local GPU inside one group as
   // NCCL requires when a thread joins several ranks; it returns once every rank has joined).
-  Clique(const NcclApi& api, std::vector<int> ranks, int nranks, std::vector<int> devices, const ncclUniqueId& id,
-         std::chrono::duration<double> timeout);
+  Clique(const NcclApi& api, std::vector<int> ranks, int nranks, std::vector<int> devices,
+         const ncclUniqueId& id, std::chrono::duration<double> timeout);
   ~Clique();
   Clique(const Clique&) = delete;
   Clique& operator=(const Clique&) = delete;
@@ -73,7 +73,7 @@ class Clique {
   const NcclApi& api_;
   int nranks_ = 0;
   std::vector<int> local_ranks_;
-  std::vector<int> devices_;  // per local rank
+  std::vector<int> devices_;               // per local rank
   std::chrono::duration<double> timeout_;  // for init, abort and destroy
   std::vector<cuda::Stream> streams_;
   std::vector<ncclComm_t> comms_;

@@ -9,7 +9,8 @@
 namespace p2p::nccl {
 
 std::vector<std::vector<TransportCell>> host_transport_matrix(const TransportMatrix& ranks,
-                                                              const std::vector<int>& rank_host, int hosts) {
+                                                              const std::vector<int>& rank_host,
+                                                              int hosts) {
   const auto h = static_cast<std::size_t>(std::max(hosts, 0));
   std::vector<std::vector<std::set<std::string>>> seen(h, std::vector<std::set<std::string>>(h));
   std::vector<std::vector<TransportCell>> out(h, std::vector<TransportCell>(h));
@@ -26,7 +27,8 @@ std::vector<std::vector<TransportCell>> host_transport_matrix(const TransportMat
     }
   }
   for (std::size_t a = 0; a < h; ++a) {
-    for (std::size_t b = 0; b < h; ++b) out[a][b].transports.assign(seen[a][b].begin(), seen[a][b].end());
+    for (std::size_t b = 0; b < h; ++b)
+      out[a][b].transports.assign(seen[a][b].begin(), seen[a][b].end());
   }
   return out;
 }
@@ -37,7 +39,8 @@ std::vector<std::pair<int, int>> host_pairs_without_network(const NcclCluster& c
     for (std::size_t b = 0; b < c.host_transport[a].size(); ++b) {
       const auto& t = c.host_transport[a][b].transports;
       if (a == b || t.empty()) continue;
-      const bool net = std::any_of(t.begin(), t.end(), [](const std::string& s) { return s.rfind("NET/", 0) == 0; });
+      const bool net = std::any_of(t.begin(), t.end(),
+                                   [](const std::string& s) { return s.rfind("NET/", 0) == 0; });
       if (!net) out.emplace_back(static_cast<int>(a), static_cast<int>(b));
     }
   }
@@ -85,7 +88,9 @@ void from_json(const nlohmann::json& j, HostPairResult& r) {
 
 namespace {
 
-nlohmann::json cell_json(const TransportCell& c) { return {{"transports", c.transports}, {"channels", c.channels}}; }
+nlohmann::json cell_json(const TransportCell& c) {
+  return {{"transports", c.transports}, {"channels", c.channels}};
+}
 
 }  // namespace
 
@@ -115,8 +120,8 @@ void from_json(const nlohmann::json& j, NcclCluster& c) {
   const std::size_t h = c.hosts.size();
   for (const auto& r : c.ranks) {
     if (static_cast<std::size_t>(r.host) >= h) {
-      throw InputError("`ranks`: rank " + std::to_string(r.rank) + " names host " + std::to_string(r.host) + " of " +
-                       std::to_string(h));
+      throw InputError("`ranks`: rank " + std::to_string(r.rank) + " names host " +
+                       std::to_string(r.host) + " of " + std::to_string(h));
     }
   }
   const nlohmann::json& matrix = j.at("host_transport");
@@ -139,7 +144,8 @@ void from_json(const nlohmann::json& j, NcclCluster& c) {
   c.host_pairs = j.at("host_pairs").get<std::vector<HostPairResult>>();
   for (const auto& p : c.host_pairs) {
     if (static_cast<std::size_t>(p.src_host) >= h || static_cast<std::size_t>(p.dst_host) >= h) {
-      throw InputError("`host_pairs`: a pair names a host beyond the " + std::to_string(h) + " listed");
+      throw InputError("`host_pairs`: a pair names a host beyond the " + std::to_string(h) +
+                       " listed");
     }
   }
 }

@@ -16,9 +16,9 @@ namespace p2p::nccl {
 
 // One NCCL rank of a run across processes.
 struct ClusterRank {
-  int rank = 0;     // NCCL rank
-  int process = 0;  // MPI rank of the process that drove it
-  int host = 0;     // index into NcclCluster::hosts
+  int rank = 0;          // NCCL rank
+  int process = 0;       // MPI rank of the process that drove it
+  int host = 0;          // index into NcclCluster::hosts
   std::string hostname;  // gethostname() of that process
 };
 
@@ -40,7 +40,8 @@ struct HostPairResult {
 
 struct NcclCluster {
   static constexpr int kVersion = 1;
-  std::string launch;  // what made it an MPI run: "--mpi" or the launcher variable ("OMPI_COMM_WORLD_SIZE=4")
+  std::string launch;  // what made it an MPI run: "--mpi" or the launcher variable
+                       // ("OMPI_COMM_WORLD_SIZE=4")
   int processes = 0;   // MPI ranks
   // Host keys (NCCL_HOSTID where set, else the host name; rank_layout.hpp), in order of their
   // first rank.
@@ -56,7 +57,8 @@ struct NcclCluster {
 // pair of ranks on those hosts, and the most channels any one of those pairs had. `rank_host`
 // is per rank; ranks beyond it are ignored.
 std::vector<std::vector<TransportCell>> host_transport_matrix(const TransportMatrix& ranks,
-                                                              const std::vector<int>& rank_host, int hosts);
+                                                              const std::vector<int>& rank_host,
+                                                              int hosts);
 
 // Host pairs whose transport includes no NET/ transport: NCCL found a path that does not leave
 // the host, which for two real hosts means they are not what the launcher said.
@@ -66,7 +68,8 @@ void to_json(nlohmann::json& j, const ClusterRank& r);
 void from_json(const nlohmann::json& j, ClusterRank& r);
 void to_json(nlohmann::json& j, const HostPairResult& r);
 void from_json(const nlohmann::json& j, HostPairResult& r);
-void to_json(nlohmann::json& j, const NcclCluster& c);    // schema p2pcheck.nccl_cluster v1
-void from_json(const nlohmann::json& j, NcclCluster& c);  // InputError for other versions or a ragged matrix
+void to_json(nlohmann::json& j, const NcclCluster& c);  // schema p2pcheck.nccl_cluster v1
+void from_json(const nlohmann::json& j,
+               NcclCluster& c);  // InputError for other versions or a ragged matrix
 
 }  // namespace p2p::nccl

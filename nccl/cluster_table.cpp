@@ -51,8 +51,8 @@ std::string format_cluster(const NcclRun& run) {
   for (int i = 0; i < h; ++i) {
     const std::string name = hostname_of(c, i);
     out += "#   " + host_label(i) + " = " + c.hosts[static_cast<std::size_t>(i)] +
-           (name != c.hosts[static_cast<std::size_t>(i)] ? " (on " + name + ")" : "") + ": ranks " + rank_list(c, i) +
-           "\n";
+           (name != c.hosts[static_cast<std::size_t>(i)] ? " (on " + name + ")" : "") + ": ranks " +
+           rank_list(c, i) + "\n";
   }
   out += "#\n# NCCL transport between hosts (row sends to column)\n# " + cell("%8s", "");
   for (int j = 0; j < h; ++j) out += cell(" %-22s", host_label(j));
@@ -60,14 +60,16 @@ std::string format_cluster(const NcclRun& run) {
   for (int i = 0; i < h; ++i) {
     out += "# " + cell("%8s", host_label(i));
     for (int j = 0; j < h; ++j) {
-      const TransportCell& t = c.host_transport[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+      const TransportCell& t =
+          c.host_transport[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
       out += cell(" %-22s", t.transports.empty() ? std::string(i == j ? "X" : "-") : cell_label(t));
     }
     out += "\n";
   }
   for (const auto& [a, b] : host_pairs_without_network(c)) {
-    out += "#   " + host_label(a) + " -> " + host_label(b) +
-           ": no NET transport; NCCL found a path inside one machine (same host under two names?)\n";
+    out +=
+        "#   " + host_label(a) + " -> " + host_label(b) +
+        ": no NET transport; NCCL found a path inside one machine (same host under two names?)\n";
   }
   if (c.host_pairs.empty()) return out;
 
@@ -78,7 +80,8 @@ std::string format_cluster(const NcclRun& run) {
     if (p.size_bytes == largest) at[{p.src_host, p.dst_host}] = &p;
   }
   out += "#\n# Host pairs: send GB/s at " + format_bytes(largest, ByteStyle::kSpaced) +
-         " between each host's first rank (pairs of a round ran at once; row sends to column)\n# " + cell("%8s", "");
+         " between each host's first rank (pairs of a round ran at once; row sends to column)\n# " +
+         cell("%8s", "");
   for (int j = 0; j < h; ++j) out += cell(" %9s", host_label(j));
   out += cell(" %9s", "median") + "\n";
   std::vector<std::vector<double>> by_column(static_cast<std::size_t>(h));

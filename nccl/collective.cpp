@@ -7,28 +7,22 @@
 namespace p2p::nccl {
 
 const std::vector<Collective>& all_collectives() {
-  static const std::vector<Collective> all = {
-      Collective::kAllReduce, Collective::kAllGather,    Collective::kReduceScatter, Collective::kBroadcast,
-      Collective::kAllToAll,  Collective::kSendRecvRing, Collective::kSendRecvPair};
+  static const std::vector<Collective> all = {Collective::kAllReduce,     Collective::kAllGather,
+                                              Collective::kReduceScatter, Collective::kBroadcast,
+                                              Collective::kAllToAll,      Collective::kSendRecvRing,
+                                              Collective::kSendRecvPair};
   return all;
 }
 
 std::string to_string(Collective c) {
   switch (c) {
-    case Collective::kAllReduce:
-      return "all_reduce";
-    case Collective::kAllGather:
-      return "all_gather";
-    case Collective::kReduceScatter:
-      return "reduce_scatter";
-    case Collective::kBroadcast:
-      return "broadcast";
-    case Collective::kAllToAll:
-      return "alltoall";
-    case Collective::kSendRecvRing:
-      return "sendrecv";
-    case Collective::kSendRecvPair:
-      return "sendrecv_pairs";
+    case Collective::kAllReduce: return "all_reduce";
+    case Collective::kAllGather: return "all_gather";
+    case Collective::kReduceScatter: return "reduce_scatter";
+    case Collective::kBroadcast: return "broadcast";
+    case Collective::kAllToAll: return "alltoall";
+    case Collective::kSendRecvRing: return "sendrecv";
+    case Collective::kSendRecvPair: return "sendrecv_pairs";
   }
   return "?";
 }
@@ -43,8 +37,8 @@ Collective parse_collective(const std::string& name, const std::string& what) {
 }
 
 bool supports_in_place(Collective c) {
-  return c == Collective::kAllReduce || c == Collective::kAllGather || c == Collective::kReduceScatter ||
-         c == Collective::kBroadcast;
+  return c == Collective::kAllReduce || c == Collective::kAllGather ||
+         c == Collective::kReduceScatter || c == Collective::kBroadcast;
 }
 
 CollectiveShape shape_of(Collective c, std::uint64_t bytes, std::size_t element_bytes, int nranks) {
@@ -89,16 +83,13 @@ double bus_factor(Collective c, int nranks) {
   if (nranks <= 0) return 0.0;
   const double n = nranks;
   switch (c) {
-    case Collective::kAllReduce:
-      return 2.0 * (n - 1.0) / n;
+    case Collective::kAllReduce: return 2.0 * (n - 1.0) / n;
     case Collective::kAllGather:
     case Collective::kReduceScatter:
-    case Collective::kAllToAll:
-      return (n - 1.0) / n;
+    case Collective::kAllToAll: return (n - 1.0) / n;
     case Collective::kBroadcast:
     case Collective::kSendRecvRing:
-    case Collective::kSendRecvPair:
-      return 1.0;
+    case Collective::kSendRecvPair: return 1.0;
   }
   return 0.0;
 }

@@ -12,7 +12,7 @@ enum class DataType { kFloat32, kBfloat16, kFloat16 };
 
 const std::vector<DataType>& all_data_types();
 std::size_t element_bytes(DataType t);
-std::string to_string(DataType t);     // float32 | bfloat16 | float16 (JSON and options)
+std::string to_string(DataType t);        // float32 | bfloat16 | float16 (JSON and options)
 std::string nccl_tests_name(DataType t);  // float | bfloat16 | half (the table's `type` column)
 // Accepts the names above and nccl-tests' spellings; InputError naming `what` otherwise.
 DataType parse_data_type(const std::string& name, const std::string& what = "--dtypes");

@@ -23,7 +23,8 @@ void report(benchmark::State& st, const MeasuredCase& m) {
   // algbw counts the bytes one operation moves as nccl-tests does (algbw_bytes = algbw * time).
   if (r.algbw_gbps && r.time_us) {
     const double bytes_per_op = *r.algbw_gbps * 1e9 * *r.time_us * 1e-6;
-    st.SetBytesProcessed(static_cast<std::int64_t>(bytes_per_op * static_cast<double>(st.iterations())));
+    st.SetBytesProcessed(
+        static_cast<std::int64_t>(bytes_per_op * static_cast<double>(st.iterations())));
   }
   if (r.algbw_gbps) st.counters["algbw_gbps"] = *r.algbw_gbps;
   if (r.busbw_gbps) st.counters["busbw_gbps"] = *r.busbw_gbps;
@@ -40,14 +41,16 @@ std::string benchmark_name(const PlannedCase& c) {
   if (c.op.collective == Collective::kSendRecvPair) {
     name += std::to_string(c.op.src_rank) + "->" + std::to_string(c.op.dst_rank) + "/";
   }
-  return name + format_bytes(c.shape.size_bytes, ByteStyle::kCompact);  // "64MiB", as bench names sizes
+  return name +
+         format_bytes(c.shape.size_bytes, ByteStyle::kCompact);  // "64MiB", as bench names sizes
 }
 
-void register_nccl_benchmarks(const std::vector<PlannedCase>& plan, int timing_groups, MeasureCaseFn measure_one) {
+void register_nccl_benchmarks(const std::vector<PlannedCase>& plan, int timing_groups,
+                              MeasureCaseFn measure_one) {
   auto shared = std::make_shared<MeasureCaseFn>(std::move(measure_one));
   for (const PlannedCase& c : plan) {
-    auto* b = benchmark::RegisterBenchmark(benchmark_name(c).c_str(),
-                                           [c, shared](benchmark::State& st) { report(st, (*shared)(c)); });
+    auto* b = benchmark::RegisterBenchmark(
+        benchmark_name(c).c_str(), [c, shared](benchmark::State& st) { report(st, (*shared)(c)); });
     b->UseManualTime()->Iterations(std::max(1, timing_groups))->Unit(benchmark::kMicrosecond);
   }
 }
@@ -58,7 +61,8 @@ std::string describe_nccl_run(const benchmark::BenchmarkReporter::Run& run) {
   const benchmark::Counter* us = harness::find_counter(run, "time_us");
   if (alg == nullptr || bus == nullptr || us == nullptr) return "";
   char text[96] = {};
-  std::snprintf(text, sizeof(text), "algbw %.2f GB/s, busbw %.2f GB/s, %.1f us", alg->value, bus->value, us->value);
+  std::snprintf(text, sizeof(text), "algbw %.2f GB/s, busbw %.2f GB/s, %.1f us", alg->value,
+                bus->value, us->value);
   return text;
 }
 

@@ -34,7 +34,8 @@ using MeasureCaseFn = std::function<MeasuredCase(const PlannedCase&)>;
 // Registers one benchmark per case of `plan` (already filtered), each running `measure_one`
 // once and reporting it with `timing_groups` iterations. A result that is not "ok" ends its
 // benchmark with SkipWithError(<status>: <detail>), so it shows as an error in every format.
-void register_nccl_benchmarks(const std::vector<PlannedCase>& plan, int timing_groups, MeasureCaseFn measure_one);
+void register_nccl_benchmarks(const std::vector<PlannedCase>& plan, int timing_groups,
+                              MeasureCaseFn measure_one);
 
 // The progress line's figure: "algbw 123.45 GB/s, busbw 246.90 GB/s, 257.6 us".
 std::string describe_nccl_run(const benchmark::BenchmarkReporter::Run& run);

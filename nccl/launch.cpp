@@ -7,18 +7,17 @@ namespace {
 const void* cptr(std::uintptr_t p, std::uint64_t offset_bytes = 0) {
   return reinterpret_cast<const void*>(p + offset_bytes);
 }
-void* mptr(std::uintptr_t p, std::uint64_t offset_bytes = 0) { return reinterpret_cast<void*>(p + offset_bytes); }
+void* mptr(std::uintptr_t p, std::uint64_t offset_bytes = 0) {
+  return reinterpret_cast<void*>(p + offset_bytes);
+}
 
 }  // namespace
 
 ncclDataType_t nccl_type(DataType t) {
   switch (t) {
-    case DataType::kFloat32:
-      return ncclFloat32;
-    case DataType::kBfloat16:
-      return ncclBfloat16;
-    case DataType::kFloat16:
-      return ncclFloat16;
+    case DataType::kFloat32: return ncclFloat32;
+    case DataType::kBfloat16: return ncclBfloat16;
+    case DataType::kFloat16: return ncclFloat16;
   }
   return ncclFloat32;
 }
@@ -41,7 +40,8 @@ void enqueue(const Clique& clique, const OpSpec& op, const std::vector<RankRegio
         P2P_CHECK(nccl.all_gather(cptr(g.send), mptr(g.recv), op.count, type, comm, s));
         break;
       case Collective::kReduceScatter:
-        P2P_CHECK(nccl.reduce_scatter(cptr(g.send), mptr(g.recv), op.count, type, ncclSum, comm, s));
+        P2P_CHECK(
+            nccl.reduce_scatter(cptr(g.send), mptr(g.recv), op.count, type, ncclSum, comm, s));
         break;
       case Collective::kBroadcast:
         P2P_CHECK(nccl.broadcast(cptr(g.send), mptr(g.recv), op.count, type, op.root, comm, s));
@@ -64,8 +64,10 @@ void enqueue(const Clique& clique, const OpSpec& op, const std::vector<RankRegio
         P2P_CHECK(nccl.recv(mptr(g.recv), op.count, type, (r - 1 + n) % n, comm, s));
         break;
       case Collective::kSendRecvPair:
-        if (r == op.src_rank) P2P_CHECK(nccl.send(cptr(g.send), op.count, type, op.dst_rank, comm, s));
-        if (r == op.dst_rank) P2P_CHECK(nccl.recv(mptr(g.recv), op.count, type, op.src_rank, comm, s));
+        if (r == op.src_rank)
+          P2P_CHECK(nccl.send(cptr(g.send), op.count, type, op.dst_rank, comm, s));
+        if (r == op.dst_rank)
+          P2P_CHECK(nccl.recv(mptr(g.recv), op.count, type, op.src_rank, comm, s));
         break;
     }
   }

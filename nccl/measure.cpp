@@ -19,16 +19,19 @@ Measurement hang(const char* phase, std::chrono::duration<double> timeout) {
   Measurement m;
   m.status = "hang";
   std::ostringstream why;
-  why << "no completion within " << timeout.count() << " s (" << phase << "); communicators aborted";
+  why << "no completion within " << timeout.count() << " s (" << phase
+      << "); communicators aborted";
   m.detail = why.str();
   return m;
 }
 
 // Runs the operation once on freshly written inputs and counts wrong output elements on the
-// GPU of each local rank (the sum over this process's ranks). Returns nullopt when the run missed its deadline (clique aborted).
+// GPU of each local rank (the sum over this process's ranks). Returns nullopt when the run missed
+// its deadline (clique aborted).
 std::optional<std::uint64_t> verification_pass(Clique& clique, RankBuffers& b, const OpSpec& op,
                                                const CollectiveShape& shape,
-                                               const std::vector<RankRegions>& regions, const MeasureOptions& o) {
+                                               const std::vector<RankRegions>& regions,
+                                               const MeasureOptions& o) {
   const int n = clique.size();
   const std::vector<int> local = clique.local_of(participants(op, n));
   auto* host_wrong = static_cast<unsigned long long*>(b.wrong_host.get());
@@ -39,7 +42,8 @@ std::optional<std::uint64_t> verification_pass(Clique& clique, RankBuffers& b, c
     // Sentinel first, then the input (which may lie inside the receive buffer, in place).
     fill_sentinel(b.send[ri].get(), op.dtype, shape.send_count, s);
     fill_sentinel(b.recv[ri].get(), op.dtype, shape.recv_count, s);
-    fill_input(reinterpret_cast<void*>(regions[ri].input), op.dtype, regions[ri].input_count, r, n, s);
+    fill_input(reinterpret_cast<void*>(regions[ri].input), op.dtype, regions[ri].input_count, r, n,
+               s);
     P2P_CHECK(cudaMemsetAsync(b.wrong_counter[ri].get(), 0, sizeof(unsigned long long), s));
   }
   enqueue(clique, op, regions);
@@ -58,7 +62,8 @@ std::optional<std::uint64_t> verification_pass(Clique& clique, RankBuffers& b, c
     e.peer = op.src_rank;
     auto* counter = static_cast<unsigned long long*>(b.wrong_counter[ri].get());
     count_wrong(out, op.dtype, regions[ri].output_count, e, counter, s);
-    P2P_CHECK(cudaMemcpyAsync(host_wrong + ri, counter, sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+    P2P_CHECK(cudaMemcpyAsync(host_wrong + ri, counter, sizeof(unsigned long long),
+                              cudaMemcpyDeviceToHost, s));
   }
   if (!clique.wait(o.timeout)) return std::nullopt;
   std::uint64_t wrong = 0;
@@ -91,7 +96,8 @@ std::vector<double> intervals_s(const std::vector<RankEvents>& events, std::size
   return out;
 }
 
-std::vector<RankEvents> make_events(const Clique& clique, const std::vector<int>& ranks, std::size_t marks) {
+std::vector<RankEvents> make_events(const Clique& clique, const std::vector<int>& ranks,
+                                    std::size_t marks) {
   std::vector<RankEvents> events;
   for (int r : ranks) {
     RankEvents e;
@@ -103,12 +109,14 @@ std::vector<RankEvents> make_events(const Clique& clique, const std::vector<int>
 }
 
 using Graph = std::unique_ptr<CUgraph_st, cuda::OnDevice<CUgraph_st, cudaGraphDestroy>>;
-using GraphExec = std::unique_ptr<CUgraphExec_st, cuda::OnDevice<CUgraphExec_st, cudaGraphExecDestroy>>;
+using GraphExec =
+    std::unique_ptr<CUgraphExec_st, cuda::OnDevice<CUgraphExec_st, cudaGraphExecDestroy>>;
 
 // Captures `iterations` operations into one graph per participating stream. Capture is ended
 // on every stream even when an enqueue throws, so the streams stay usable.
-std::vector<GraphExec> capture(const Clique& clique, const std::vector<int>& ranks, const OpSpec& op,
-                               const std::vector<RankRegions>& regions, int iterations) {
+std::vector<GraphExec> capture(const Clique& clique, const std::vector<int>& ranks,
+                               const OpSpec& op, const std::vector<RankRegions>& regions,
+                               int iterations) {
   for (int r : ranks) {
     DeviceGuard on(clique.device(r));
     P2P_CHECK(cudaStreamBeginCapture(clique.stream(r), cudaStreamCaptureModeThreadLocal));
@@ -137,12 +145,14 @@ std::vector<GraphExec> capture(const Clique& clique, const std::vector<int>& ran
     DeviceGuard on(clique.device(ranks[k]));
     cudaGraphExec_t exec = nullptr;
     P2P_CHECK(cudaGraphInstantiate(&exec, graphs[k].get(), 0));
-    execs.emplace_back(exec, cuda::OnDevice<CUgraphExec_st, cudaGraphExecDestroy>{clique.device(ranks[k])});
+    execs.emplace_back(
+        exec, cuda::OnDevice<CUgraphExec_st, cudaGraphExecDestroy>{clique.device(ranks[k])});
   }
   return execs;
 }
 
-void launch_all(const Clique& clique, const std::vector<int>& ranks, const std::vector<GraphExec>& execs) {
+void launch_all(const Clique& clique, const std::vector<int>& ranks,
+                const std::vector<GraphExec>& execs) {
   for (std::size_t k = 0; k < ranks.size(); ++k) {
     DeviceGuard on(clique.device(ranks[k]));
     P2P_CHECK(cudaGraphLaunch(execs[k].get(), clique.stream(ranks[k])));
@@ -171,7 +181,8 @@ std::vector<RankRegions> regions_for(const Clique& clique, const RankBuffers& b,
 }
 
 int timing_groups(const MeasureOptions& o) {
-  return o.cuda_graph ? std::max(1, o.samples) : static_cast<int>(sample_sizes(o.iterations, o.samples).size());
+  return o.cuda_graph ? std::max(1, o.samples)
+                      : static_cast<int>(sample_sizes(o.iterations, o.samples).size());
 }
 
 void RankMemoryFree::operator()(void* p) const noexcept {
@@ -189,7 +200,8 @@ namespace {
 RankMemory nccl_memory(const NcclApi& api, int device, std::uint64_t bytes) {
   DeviceGuard on(device);
   void* p = nullptr;
-  if (api.mem_alloc(&p, bytes) != ncclSuccess || p == nullptr) return RankMemory(nullptr, {device, api.mem_free});
+  if (api.mem_alloc(&p, bytes) != ncclSuccess || p == nullptr)
+    return RankMemory(nullptr, {device, api.mem_free});
   return RankMemory(p, {device, api.mem_free});
 }
 
@@ -216,7 +228,8 @@ RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes, BufferAl
   const std::uint64_t alloc = std::max<std::uint64_t>(bytes, 16);
   const NcclApi& api = clique.api();
   if (allocator == BufferAllocator::kNcclMemAlloc && api.mem_alloc == nullptr) {
-    throw NoGpuError("--buffers ncclMemAlloc: " + api.library_path + " has no ncclMemAlloc (NCCL 2.19 or later has)");
+    throw NoGpuError("--buffers ncclMemAlloc: " + api.library_path +
+                     " has no ncclMemAlloc (NCCL 2.19 or later has)");
   }
   bool nccl_allocated = api.mem_alloc != nullptr && allocator != BufferAllocator::kCudaMalloc;
   for (int r : clique.local_ranks()) {
@@ -228,9 +241,11 @@ RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes, BufferAl
     b.recv.push_back(std::move(recv));
   }
   if (!nccl_allocated && allocator == BufferAllocator::kNcclMemAlloc) {
-    throw NoGpuError("--buffers ncclMemAlloc: ncclMemAlloc of " + std::to_string(alloc) + " bytes failed (see NCCL's log)");
+    throw NoGpuError("--buffers ncclMemAlloc: ncclMemAlloc of " + std::to_string(alloc) +
+                     " bytes failed (see NCCL's log)");
   }
-  if (!nccl_allocated) {  // an old library, no cuMem support (some VMs), or asked for: plain device memory
+  if (!nccl_allocated) {  // an old library, no cuMem support (some VMs), or asked for: plain device
+                          // memory
     b.send.clear();
     b.recv.clear();
     for (int r : clique.local_ranks()) {
@@ -240,7 +255,8 @@ RankBuffers allocate_buffers(const Clique& clique, std::uint64_t bytes, BufferAl
   }
   b.allocator = nccl_allocated ? "ncclMemAlloc" : "cudaMalloc";
   for (int r : clique.local_ranks()) {
-    b.wrong_counter.push_back(cuda::make_device_buffer(clique.device(r), sizeof(unsigned long long)));
+    b.wrong_counter.push_back(
+        cuda::make_device_buffer(clique.device(r), sizeof(unsigned long long)));
   }
   const std::size_t local = clique.local_ranks().size();
   b.wrong_host = cuda::make_pinned_host(sizeof(unsigned long long) * local);
@@ -266,8 +282,8 @@ bool barrier(Clique& clique, RankBuffers& buffers, std::chrono::duration<double>
   return clique.wait(timeout);
 }
 
-Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
-                    bool in_place, const MeasureOptions& o) {
+Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op,
+                    const CollectiveShape& shape, bool in_place, const MeasureOptions& o) {
   Measurement m;
   const std::vector<RankRegions> regions = regions_for(clique, buffers, op, shape, in_place);
   const std::vector<int> ranks = clique.local_of(participants(op, clique.size()));

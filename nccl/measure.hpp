@@ -6,8 +6,8 @@
 #pragma once
 
 #include <chrono>
-#include <memory>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,7 +39,7 @@ struct RankBuffers {
   std::vector<RankMemory> send;
   std::vector<RankMemory> recv;
   std::vector<cuda::DevicePtr> wrong_counter;  // one unsigned long long per local rank
-  cuda::PinnedHostPtr wrong_host;               // their copies, one per rank
+  cuda::PinnedHostPtr wrong_host;              // their copies, one per rank
 };
 
 enum class BufferAllocator { kAuto, kNcclMemAlloc, kCudaMalloc };
@@ -60,7 +60,8 @@ struct MeasureOptions {
   // operations costs the GPU about half a microsecond each (1% at 64 MiB on an H200), so
   // samples == iterations (a median over single operations) is possible but not the default.
   int samples = 5;
-  bool cuda_graph = false;  // capture the timed iterations into one graph per stream, launched `samples` times
+  bool cuda_graph =
+      false;  // capture the timed iterations into one graph per stream, launched `samples` times
   bool verify = true;
   std::chrono::duration<double> timeout{30.0};
   // Test hook: after the verification run, overwrite one output element of this rank so the
@@ -71,8 +72,8 @@ struct MeasureOptions {
 struct Measurement {
   std::string status = "ok";  // ok | wrong | hang
   std::string detail;
-  std::optional<double> time_us;            // the median of sample_us
-  std::vector<double> sample_us;            // time per operation of every timed group
+  std::optional<double> time_us;  // the median of sample_us
+  std::vector<double> sample_us;  // time per operation of every timed group
   std::optional<std::uint64_t> wrong_elements;
 };
 
@@ -94,11 +95,11 @@ bool barrier(Clique& clique, RankBuffers& buffers, std::chrono::duration<double>
 
 // Where each local rank's arguments point in `buffers` for `op` at `shape` (indexed by
 // Clique::slot): what enqueue() takes.
-std::vector<RankRegions> regions_for(const Clique& clique, const RankBuffers& buffers, const OpSpec& op,
-                                     const CollectiveShape& shape, bool in_place);
+std::vector<RankRegions> regions_for(const Clique& clique, const RankBuffers& buffers,
+                                     const OpSpec& op, const CollectiveShape& shape, bool in_place);
 
 // Throws ApiError for a failed CUDA/NCCL call (the caller records it and aborts the clique).
-Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op, const CollectiveShape& shape,
-                    bool in_place, const MeasureOptions& options);
+Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op,
+                    const CollectiveShape& shape, bool in_place, const MeasureOptions& options);
 
 }  // namespace p2p::nccl

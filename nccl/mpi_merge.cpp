@@ -42,9 +42,10 @@ const MergedCase* merged_case(const MergedRun& m, int index) {
 }  // namespace
 
 ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>& cases,
-                           const std::vector<std::vector<HostPairCase>>& host_steps, const std::vector<std::string>& lines,
-                           const std::vector<std::optional<ProcessReport>>& reports, double deadline_s,
-                           const std::string& launch) {
+                           const std::vector<std::vector<HostPairCase>>& host_steps,
+                           const std::vector<std::string>& lines,
+                           const std::vector<std::optional<ProcessReport>>& reports,
+                           double deadline_s, const std::string& launch) {
   ClusterMerge out;
   const int processes = static_cast<int>(layout.processes.size());
 
@@ -82,8 +83,9 @@ ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>
     d.rank = r;
     d.cuda_device = slot.devices[static_cast<std::size_t>(r - slot.first_rank)];
     d.host_id = slot.host_id;
-    const auto& report = reports.size() > static_cast<std::size_t>(p) ? reports[static_cast<std::size_t>(p)]
-                                                                     : std::optional<ProcessReport>();
+    const auto& report = reports.size() > static_cast<std::size_t>(p)
+                             ? reports[static_cast<std::size_t>(p)]
+                             : std::optional<ProcessReport>();
     if (report) {
       for (const DeviceRecord& mine : report->devices) {
         if (mine.rank == r) d = mine;
@@ -110,7 +112,8 @@ ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>
     c.ranks.push_back({r, p, layout.rank_host[static_cast<std::size_t>(r)],
                        layout.processes[static_cast<std::size_t>(p)].hostname});
   }
-  c.host_transport = host_transport_matrix(out.transport, layout.rank_host, static_cast<int>(layout.hosts.size()));
+  c.host_transport =
+      host_transport_matrix(out.transport, layout.rank_host, static_cast<int>(layout.hosts.size()));
   for (const auto& step : host_steps) {
     for (const HostPairCase& hp : step) {
       const MergedCase* m = merged_case(out.merged, hp.step_case.index);

@@ -25,14 +25,15 @@ struct ProcessReport {
   std::vector<DeviceRecord> devices;  // one per NCCL rank it drove
   std::string nccl_log;               // its NCCL INFO log
 };
-void to_json(nlohmann::json& j, const ProcessReport& r);    // schema p2pcheck.nccl_process_report v1
+void to_json(nlohmann::json& j, const ProcessReport& r);  // schema p2pcheck.nccl_process_report v1
 void from_json(const nlohmann::json& j, ProcessReport& r);
 
 struct ClusterMerge {
-  MergedRun merged;                   // every case in index order (plan, then host pairs); ends by MPI rank
-  std::vector<DeviceRecord> devices;  // by NCCL rank; a silent process's ranks with only what the layout knows
-  std::string nccl_log;               // the reports' logs, in process order
-  TransportMatrix transport;          // rank by rank, from every log
+  MergedRun merged;  // every case in index order (plan, then host pairs); ends by MPI rank
+  std::vector<DeviceRecord>
+      devices;           // by NCCL rank; a silent process's ranks with only what the layout knows
+  std::string nccl_log;  // the reports' logs, in process order
+  TransportMatrix transport;  // rank by rank, from every log
   NcclCluster cluster;
 };
 
@@ -40,8 +41,9 @@ struct ClusterMerge {
 // turned into processes for the merge. `lines`: by MPI rank, everything each streamed.
 // `reports`: by MPI rank, nullopt for one that sent nothing within `deadline_s`.
 ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>& cases,
-                           const std::vector<std::vector<HostPairCase>>& host_steps, const std::vector<std::string>& lines,
-                           const std::vector<std::optional<ProcessReport>>& reports, double deadline_s,
-                           const std::string& launch);
+                           const std::vector<std::vector<HostPairCase>>& host_steps,
+                           const std::vector<std::string>& lines,
+                           const std::vector<std::optional<ProcessReport>>& reports,
+                           double deadline_s, const std::string& launch);
 
 }  // namespace p2p::nccl

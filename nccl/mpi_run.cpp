@@ -36,7 +36,8 @@ int visible_devices() {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
-    throw NoGpuError(std::string("cudaGetDeviceCount failed: ") + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
+    throw NoGpuError(std::string("cudaGetDeviceCount failed: ") + cudaGetErrorName(e) + ": " +
+                     cudaGetErrorString(e));
   }
   if (count == 0) throw NoGpuError("no CUDA device is visible");
   return count;
@@ -44,13 +45,15 @@ int visible_devices() {
 
 // What this process tells rank 0 first: who it is and which GPUs it drives, or why it cannot.
 nlohmann::json hello(const RunOptions& o, const MpiOptions& m, int process) {
-  nlohmann::json j = {{"process", process}, {"hostname", host_name()}, {"host_id", ""}, {"devices", nlohmann::json::array()},
-                      {"error", ""}, {"error_kind", ""}};
+  nlohmann::json j = {{"process", process}, {"hostname", host_name()},
+                      {"host_id", ""},      {"devices", nlohmann::json::array()},
+                      {"error", ""},        {"error_kind", ""}};
   if (const char* id = std::getenv("NCCL_HOSTID")) j["host_id"] = id;
   try {
     if (m.rank_per_gpu) {
       const int count = visible_devices();
-      j["devices"] = {device_for_local_rank(mpi::launcher_local_rank(mpi::process_environment()), o.devices, count)};
+      j["devices"] = {device_for_local_rank(mpi::launcher_local_rank(mpi::process_environment()),
+                                            o.devices, count)};
     } else {
       j["devices"] = select_devices(o.devices);
     }
@@ -76,22 +79,26 @@ nlohmann::json hello(const RunOptions& o, const MpiOptions& m, int process) {
 // reason the run cannot start.
 RankLayout agree_on_layout(mpi::Session& s, const RunOptions& o, const MpiOptions& m) {
   const auto hellos = s.gather(0, hello(o, m, s.rank()).dump(), kSetupDeadline);
-  nlohmann::json verdict = {{"error", ""}, {"error_kind", ""}, {"processes", nlohmann::json::array()}};
+  nlohmann::json verdict = {
+      {"error", ""}, {"error_kind", ""}, {"processes", nlohmann::json::array()}};
   if (s.rank() == 0 && !m.refusal.empty()) {
     // The first line: the whole message (the gate's reasons) is rank 0's to print.
-    verdict["error"] = "MPI rank 0 on " + host_name() + ": " + m.refusal.substr(0, m.refusal.find('\n'));
+    verdict["error"] =
+        "MPI rank 0 on " + host_name() + ": " + m.refusal.substr(0, m.refusal.find('\n'));
     verdict["error_kind"] = "refused";
   } else if (s.rank() == 0) {
     for (std::size_t p = 0; p < hellos.size(); ++p) {
       if (!hellos[p]) {
         verdict["error"] = "MPI process " + std::to_string(p) + " did not report within " +
-                           std::to_string(static_cast<int>(kSetupDeadline.count())) + " s of start-up";
+                           std::to_string(static_cast<int>(kSetupDeadline.count())) +
+                           " s of start-up";
         verdict["error_kind"] = "hang";
         break;
       }
       const nlohmann::json h = nlohmann::json::parse(*hellos[p]);
       if (!h.at("error").get<std::string>().empty()) {
-        verdict["error"] = "MPI process " + std::to_string(p) + " on " + h.at("hostname").get<std::string>() + ": " +
+        verdict["error"] = "MPI process " + std::to_string(p) + " on " +
+                           h.at("hostname").get<std::string>() + ": " +
                            h.at("error").get<std::string>();
         verdict["error_kind"] = h.at("error_kind");
         break;
@@ -100,7 +107,9 @@ RankLayout agree_on_layout(mpi::Session& s, const RunOptions& o, const MpiOption
     }
   }
   const auto got = s.broadcast(0, verdict.dump(), kSetupDeadline * 2);
-  if (!got) fail("hang", "MPI rank 0 sent no rank layout within " + std::to_string(static_cast<int>(kSetupDeadline.count() * 2)) + " s");
+  if (!got)
+    fail("hang", "MPI rank 0 sent no rank layout within " +
+                     std::to_string(static_cast<int>(kSetupDeadline.count() * 2)) + " s");
   const nlohmann::json v = nlohmann::json::parse(*got);
   if (!v.at("error").get<std::string>().empty()) fail(v.at("error_kind"), v.at("error"));
   std::vector<ProcessSlot> slots;
@@ -123,7 +132,8 @@ ncclUniqueId agree_on_unique_id(mpi::Session& s) {
     bytes.assign(reinterpret_cast<const char*>(&id), sizeof id);
   }
   const auto got = s.broadcast(0, bytes, kSetupDeadline);
-  if (!got || got->size() != sizeof id) fail("hang", "MPI rank 0 sent no NCCL unique id within 120 s");
+  if (!got || got->size() != sizeof id)
+    fail("hang", "MPI rank 0 sent no NCCL unique id within 120 s");
   std::memcpy(&id, got->data(), sizeof id);
   return id;
 }
@@ -142,8 +152,8 @@ struct Inbox {
 
 }  // namespace
 
-MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& m, const LineSink& each_line,
-                        const Progress& progress) {
+MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& m,
+                        const LineSink& each_line, const Progress& progress) {
   const RankLayout layout = agree_on_layout(s, o, m);
   const int me = s.rank();
   const ProcessSlot& slot = layout.processes[static_cast<std::size_t>(me)];
@@ -159,11 +169,13 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
   std::vector<SweepStep> steps = one_case_per_step(plan);
   std::vector<std::vector<HostPairCase>> host_steps;
   if (m.host_pairs) {
-    host_steps = host_pair_steps(layout, o.dtypes.front(), o.sweep.max_bytes, static_cast<int>(plan.size()));
+    host_steps =
+        host_pair_steps(layout, o.dtypes.front(), o.sweep.max_bytes, static_cast<int>(plan.size()));
   }
   for (SweepStep& step : as_steps(host_steps)) steps.push_back(std::move(step));
   std::vector<StepCase> all_cases;
-  for (const SweepStep& step : steps) all_cases.insert(all_cases.end(), step.cases.begin(), step.cases.end());
+  for (const SweepStep& step : steps)
+    all_cases.insert(all_cases.end(), step.cases.begin(), step.cases.end());
 
   RankStart start;
   start.reporter = me;
@@ -189,10 +201,11 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
     const RankLog mine = parse_rank_log(0, line);
     if (progress.out == nullptr || mine.cases.empty()) return;
     // Rank 0's position in the sweep (it sits out host pairs of other hosts).
-    *progress.out << (progress.terminal ? "\r\033[K" : "") << progress.label << ": [" << mine.cases.back().index + 1 << "/"
-                  << all_cases.size() << "] " << mine.cases.back().case_name << " (" << layout.processes.size()
-                  << " MPI processes, " << layout.hosts.size() << " hosts)" << (progress.terminal ? "" : "\n")
-                  << std::flush;
+    *progress.out << (progress.terminal ? "\r\033[K" : "") << progress.label << ": ["
+                  << mine.cases.back().index + 1 << "/" << all_cases.size() << "] "
+                  << mine.cases.back().case_name << " (" << layout.processes.size()
+                  << " MPI processes, " << layout.hosts.size() << " hosts)"
+                  << (progress.terminal ? "" : "\n") << std::flush;
   };
 
   MpiOutcome outcome;
@@ -202,7 +215,8 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
     hooks.stall_in_step = kill_after_cases(std::getenv("P2P_TEST_STALL_RANK"), me);
     outcome.exit_code = run_rank_sweep(o, start, largest_per_operation(plan), steps, out, hooks);
   } catch (const HangError&) {
-    outcome.exit_code = kExitHang;  // its end line names it; the others still get this process's report
+    outcome.exit_code =
+        kExitHang;  // its end line names it; the others still get this process's report
   } catch (const std::exception&) {
     outcome.exit_code = kExitRuntime;
   }
@@ -251,7 +265,8 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
   for (;;) {
     inbox.take(s);
     bool all = true;
-    for (std::size_t p = 1; p < expected_lines.size(); ++p) all = all && inbox.counts[p] >= expected_lines[p];
+    for (std::size_t p = 1; p < expected_lines.size(); ++p)
+      all = all && inbox.counts[p] >= expected_lines[p];
     if (all || std::chrono::steady_clock::now() > grace_until) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -260,8 +275,8 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
   s.broadcast(0, everyone ? "finalize" : "abandon", Seconds(10.0));
   if (!everyone) s.abandon();
 
-  const ClusterMerge merged =
-      merge_cluster(layout, all_cases, host_steps, inbox.lines, reports, results_deadline(o.measure).count(), m.launch);
+  const ClusterMerge merged = merge_cluster(layout, all_cases, host_steps, inbox.lines, reports,
+                                            results_deadline(o.measure).count(), m.launch);
   NcclRun run;
   run.p2p_disabled = o.p2p_disabled;
   run.environment = describe_environment(nccl_api(), {}, user, ours);
@@ -276,7 +291,8 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
     meas.time_us = c.time_us;
     meas.sample_us = c.sample_us;
     meas.wrong_elements = c.wrong_elements;
-    run.results.push_back(make_result(plan[static_cast<std::size_t>(c.index)], layout.nranks, meas, o));
+    run.results.push_back(
+        make_result(plan[static_cast<std::size_t>(c.index)], layout.nranks, meas, o));
   }
   run.rank_process_ends = merged.merged.ends;
   run.warnings = merged.merged.warnings;

@@ -26,9 +26,9 @@
 namespace p2p::nccl {
 
 struct MpiOptions {
-  std::string launch;          // what made this an MPI run: "--mpi" or the launcher variable
-  bool rank_per_gpu = false;   // one GPU per process: the launcher's local rank picks it
-  bool host_pairs = true;      // the host-pair rounds, across two or more hosts
+  std::string launch;         // what made this an MPI run: "--mpi" or the launcher variable
+  bool rank_per_gpu = false;  // one GPU per process: the launcher's local rank picks it
+  bool host_pairs = true;     // the host-pair rounds, across two or more hosts
   // Rank 0 only: why the run must not start (its gate blocked); every process then gets
   // RunRefused with it instead of a sweep.
   std::string refusal;
@@ -42,7 +42,7 @@ class RunRefused : public std::runtime_error {
 
 struct MpiOutcome {
   std::optional<NcclRun> run;  // rank 0 only
-  int exit_code = 0;           // this process's sweep (rank_sweep.hpp); rank 0 judges the run itself
+  int exit_code = 0;  // this process's sweep (rank_sweep.hpp); rank 0 judges the run itself
 };
 
 // `each_line`: every line this process writes, as it writes it (for --jsonl). NoGpuError,

@@ -54,7 +54,8 @@ NcclApi load_nccl_api(const std::string& soname) {
   api.all_to_all = lib->function<decltype(api.all_to_all)>("ncclAlltoAll");
   api.mem_alloc = lib->function<decltype(api.mem_alloc)>("ncclMemAlloc");
   api.mem_free = lib->function<decltype(api.mem_free)>("ncclMemFree");
-  if (api.mem_alloc == nullptr || api.mem_free == nullptr) api.mem_alloc = nullptr, api.mem_free = nullptr;
+  if (api.mem_alloc == nullptr || api.mem_free == nullptr)
+    api.mem_alloc = nullptr, api.mem_free = nullptr;
   api.library_path = lib->resolved_path("ncclGetVersion");
   static std::mutex mutex;
   std::lock_guard<std::mutex> lock(mutex);
@@ -71,24 +72,15 @@ const NcclApi& nccl_api() {
 
 const char* nccl_result_name(ncclResult_t r) {
   switch (r) {
-    case ncclSuccess:
-      return "ncclSuccess";
-    case ncclUnhandledCudaError:
-      return "ncclUnhandledCudaError";
-    case ncclSystemError:
-      return "ncclSystemError";
-    case ncclInternalError:
-      return "ncclInternalError";
-    case ncclInvalidArgument:
-      return "ncclInvalidArgument";
-    case ncclInvalidUsage:
-      return "ncclInvalidUsage";
-    case ncclRemoteError:
-      return "ncclRemoteError";
-    case ncclInProgress:
-      return "ncclInProgress";
-    default:
-      return "unknown ncclResult_t";
+    case ncclSuccess: return "ncclSuccess";
+    case ncclUnhandledCudaError: return "ncclUnhandledCudaError";
+    case ncclSystemError: return "ncclSystemError";
+    case ncclInternalError: return "ncclInternalError";
+    case ncclInvalidArgument: return "ncclInvalidArgument";
+    case ncclInvalidUsage: return "ncclInvalidUsage";
+    case ncclRemoteError: return "ncclRemoteError";
+    case ncclInProgress: return "ncclInProgress";
+    default: return "unknown ncclResult_t";
   }
 }
 
@@ -100,7 +92,8 @@ void check(ncclResult_t r, CallSite at) {
   if (r == ncclSuccess) return;
   std::string why = nccl::nccl_result_name(r);
   const nccl::NcclApi* api = nccl::g_process_api.load();
-  if (api != nullptr && api->get_error_string != nullptr) why += std::string(": ") + api->get_error_string(r);
+  if (api != nullptr && api->get_error_string != nullptr)
+    why += std::string(": ") + api->get_error_string(r);
   throw ApiError("NCCL", static_cast<int>(r), why, at);
 }
 

@@ -32,8 +32,8 @@ struct NcclApi {
   decltype(&::ncclGetLastError) get_last_error = nullptr;  // optional: NCCL 2.13 and later
   // Optional: NCCL 2.28 and later. Typed by hand so headers older than 2.28 still build; where
   // the library has it, alltoall uses it (as nccl-tests does) instead of grouped send/recv.
-  ncclResult_t (*all_to_all)(const void* sendbuff, void* recvbuff, size_t count, ncclDataType_t type,
-                             ncclComm_t comm, cudaStream_t stream) = nullptr;
+  ncclResult_t (*all_to_all)(const void* sendbuff, void* recvbuff, size_t count,
+                             ncclDataType_t type, ncclComm_t comm, cudaStream_t stream) = nullptr;
   // Optional: NCCL 2.19 and later (typed by hand for the same reason). Buffers come from here
   // where the library has it, as nccl-tests allocates them (see RankBuffers).
   ncclResult_t (*mem_alloc)(void** ptr, size_t size) = nullptr;

@@ -39,12 +39,14 @@ EnvMap nccl_settings(const std::string& log_path, bool p2p_disabled) {
 }
 
 void apply_environment(const EnvMap& settings) {
-  for (const auto& [name, value] : settings) P2P_CHECK_POSIX(::setenv(name.c_str(), value.c_str(), 1));
+  for (const auto& [name, value] : settings)
+    P2P_CHECK_POSIX(::setenv(name.c_str(), value.c_str(), 1));
 }
 
 TempPath::TempPath(const std::string& stem, const std::string& suffix) {
   const char* dir = std::getenv("TMPDIR");
-  std::string pattern = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/" + stem + "-XXXXXX" + suffix;
+  std::string pattern =
+      std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/" + stem + "-XXXXXX" + suffix;
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   const int fd = ::mkstemps(buf.data(), static_cast<int>(suffix.size()));

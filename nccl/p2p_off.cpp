@@ -4,9 +4,9 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
-#include <csignal>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -36,8 +36,10 @@ NcclRun run_in_child_process(const std::vector<std::string>& args) {
   posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   const SpawnAttributes own_group(true);  // a Ctrl-C reaches it once, through us (below)
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", actions.get(), own_group.get(), argv.data(), environ);
-  if (rc != 0) throw std::runtime_error(std::string("cannot start the P2P-off run: ") + std::strerror(rc));
+  const int rc =
+      posix_spawn(&pid, "/proc/self/exe", actions.get(), own_group.get(), argv.data(), environ);
+  if (rc != 0)
+    throw std::runtime_error(std::string("cannot start the P2P-off run: ") + std::strerror(rc));
   // Polled rather than waited for, so a stop asked of this process (SIGINT/SIGTERM, caught by
   // the caller's InterruptGuard) is passed on once: the child then ends as its parent does,
   // after the case in progress, with what it measured.
@@ -46,7 +48,8 @@ NcclRun run_in_child_process(const std::vector<std::string>& args) {
   for (;;) {
     const pid_t got = waitpid(pid, &status, WNOHANG);
     if (got == pid) break;
-    if (got < 0 && errno != EINTR) throw std::runtime_error(std::string("waiting for the P2P-off run: ") + std::strerror(errno));
+    if (got < 0 && errno != EINTR)
+      throw std::runtime_error(std::string("waiting for the P2P-off run: ") + std::strerror(errno));
     if (const int sig = interrupt_signal(); sig != 0 && !forwarded) {
       ::kill(pid, sig);
       forwarded = true;
@@ -58,16 +61,17 @@ NcclRun run_in_child_process(const std::vector<std::string>& args) {
                              std::to_string(WIFSIGNALED(status) ? WTERMSIG(status) : -1));
   }
   const int code = WEXITSTATUS(status);
-  const bool stopped = code == interrupted_exit_code(SIGINT) || code == interrupted_exit_code(SIGTERM);
+  const bool stopped =
+      code == interrupted_exit_code(SIGINT) || code == interrupted_exit_code(SIGTERM);
   if (code != 0 && code != 1 && code != 5 && !stopped) {
-    throw std::runtime_error("the P2P-off run (child process) failed with exit code " + std::to_string(code) +
-                             " (its message is above)");
+    throw std::runtime_error("the P2P-off run (child process) failed with exit code " +
+                             std::to_string(code) + " (its message is above)");
   }
   // A child that hit a hang outside any one measurement (its HangWatchdog) exits 5 with no file.
   const auto written = try_read_text_file(json.path());
   if (!written || written->empty()) {
-    throw std::runtime_error("the P2P-off run (child process) ended with exit code " + std::to_string(code) +
-                             " and wrote no results (its message is above)");
+    throw std::runtime_error("the P2P-off run (child process) ended with exit code " +
+                             std::to_string(code) + " and wrote no results (its message is above)");
   }
   return read_report(json.path()).run;
 }

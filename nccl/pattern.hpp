@@ -57,19 +57,17 @@ P2P_HOST_DEVICE inline int expected_value(const Expectation& e, std::uint64_t in
       return input_value(static_cast<int>(index / e.count), index % e.count, n);
     case Collective::kReduceScatter: {
       int sum = 0;
-      for (int r = 0; r < n; ++r) sum += input_value(r, static_cast<std::uint64_t>(e.rank) * e.count + index, n);
+      for (int r = 0; r < n; ++r)
+        sum += input_value(r, static_cast<std::uint64_t>(e.rank) * e.count + index, n);
       return sum;
     }
-    case Collective::kBroadcast:
-      return input_value(e.root, index, n);
+    case Collective::kBroadcast: return input_value(e.root, index, n);
     case Collective::kAllToAll:
       // Slice j of my output is slice `rank` of rank j's input.
       return input_value(static_cast<int>(index / e.count),
                          static_cast<std::uint64_t>(e.rank) * e.count + index % e.count, n);
-    case Collective::kSendRecvRing:
-      return input_value((e.rank - 1 + n) % n, index, n);
-    case Collective::kSendRecvPair:
-      return input_value(e.peer, index, n);
+    case Collective::kSendRecvRing: return input_value((e.rank - 1 + n) % n, index, n);
+    case Collective::kSendRecvPair: return input_value(e.peer, index, n);
   }
   return kSentinel;
 }

@@ -5,7 +5,8 @@
 namespace p2p::nccl {
 
 RankPlacement place_ranks(int nranks, const std::vector<int>& devices) {
-  if (nranks < 1) throw InputError("--ranks: " + std::to_string(nranks) + " is not a positive number of ranks");
+  if (nranks < 1)
+    throw InputError("--ranks: " + std::to_string(nranks) + " is not a positive number of ranks");
   if (devices.empty()) throw InputError("--ranks: no device to place ranks on");
   RankPlacement p;
   p.nranks = nranks;

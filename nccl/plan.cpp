@@ -6,7 +6,8 @@ namespace p2p::nccl {
 
 namespace {
 
-void add_sizes(std::vector<PlannedCase>& out, OpSpec op, const std::vector<std::uint64_t>& sizes, int nranks) {
+void add_sizes(std::vector<PlannedCase>& out, OpSpec op, const std::vector<std::uint64_t>& sizes,
+               int nranks) {
   for (std::uint64_t bytes : sizes) {
     const CollectiveShape shape = shape_of(op.collective, bytes, element_bytes(op.dtype), nranks);
     if (shape.count == 0) continue;
@@ -28,11 +29,14 @@ std::vector<int> participants(const OpSpec& op, int nranks) {
   return all;
 }
 
-std::vector<PlannedCase> plan_cases(const std::vector<Collective>& collectives, const std::vector<DataType>& dtypes,
-                                    const std::vector<std::uint64_t>& sizes, int nranks, bool pairs_every_size) {
+std::vector<PlannedCase> plan_cases(const std::vector<Collective>& collectives,
+                                    const std::vector<DataType>& dtypes,
+                                    const std::vector<std::uint64_t>& sizes, int nranks,
+                                    bool pairs_every_size) {
   std::vector<PlannedCase> out;
   std::vector<std::uint64_t> pair_sizes = sizes;
-  if (!pairs_every_size && !sizes.empty()) pair_sizes = {*std::max_element(sizes.begin(), sizes.end())};
+  if (!pairs_every_size && !sizes.empty())
+    pair_sizes = {*std::max_element(sizes.begin(), sizes.end())};
   for (Collective c : collectives) {
     for (DataType t : dtypes) {
       OpSpec op;

@@ -21,7 +21,8 @@ struct PlannedCase {
 // in-place runs of operations without an in-place form. kSendRecvPair expands into every
 // ordered pair, the diagonal (a rank sending to itself) included, at the largest size only
 // unless `pairs_every_size`.
-std::vector<PlannedCase> plan_cases(const std::vector<Collective>& collectives, const std::vector<DataType>& dtypes,
+std::vector<PlannedCase> plan_cases(const std::vector<Collective>& collectives,
+                                    const std::vector<DataType>& dtypes,
                                     const std::vector<std::uint64_t>& sizes, int nranks,
                                     bool pairs_every_size = false);
 

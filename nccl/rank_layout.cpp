@@ -14,10 +14,12 @@ RankLayout lay_out_ranks(std::vector<ProcessSlot> processes) {
   for (std::size_t k = 0; k < processes.size(); ++k) {
     ProcessSlot& p = processes[k];
     if (p.process != static_cast<int>(k)) {
-      throw InputError("MPI process " + std::to_string(p.process) + " reported in place " + std::to_string(k));
+      throw InputError("MPI process " + std::to_string(p.process) + " reported in place " +
+                       std::to_string(k));
     }
     if (p.devices.empty()) {
-      throw InputError("MPI process " + std::to_string(p.process) + " on " + p.hostname + " has no GPU to run on");
+      throw InputError("MPI process " + std::to_string(p.process) + " on " + p.hostname +
+                       " has no GPU to run on");
     }
     p.first_rank = next;
     const std::string key = host_key(p);
@@ -45,7 +47,8 @@ std::vector<int> processes_of(const RankLayout& layout, const std::vector<int>& 
 std::vector<int> ranks_of_process(const RankLayout& layout, int process) {
   const ProcessSlot& p = layout.processes.at(static_cast<std::size_t>(process));
   std::vector<int> out;
-  for (std::size_t d = 0; d < p.devices.size(); ++d) out.push_back(p.first_rank + static_cast<int>(d));
+  for (std::size_t d = 0; d < p.devices.size(); ++d)
+    out.push_back(p.first_rank + static_cast<int>(d));
   return out;
 }
 
@@ -58,16 +61,18 @@ std::vector<int> host_representatives(const RankLayout& layout) {
   return out;
 }
 
-int device_for_local_rank(std::optional<int> local_rank, const std::vector<int>& requested, int visible_devices) {
+int device_for_local_rank(std::optional<int> local_rank, const std::vector<int>& requested,
+                          int visible_devices) {
   if (!local_rank) {
-    throw InputError("--rank-per-gpu: the launcher set no local rank (OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID, "
-                     "MPI_LOCALRANKID or PMIX_LOCAL_RANK)");
+    throw InputError(
+        "--rank-per-gpu: the launcher set no local rank (OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID, "
+        "MPI_LOCALRANKID or PMIX_LOCAL_RANK)");
   }
   const int local = *local_rank;
   if (!requested.empty()) {
     if (local >= static_cast<int>(requested.size())) {
-      throw InputError("--rank-per-gpu: local rank " + std::to_string(local) + " has no entry in --gpus (" +
-                       std::to_string(requested.size()) + " listed)");
+      throw InputError("--rank-per-gpu: local rank " + std::to_string(local) +
+                       " has no entry in --gpus (" + std::to_string(requested.size()) + " listed)");
     }
     const int device = requested[static_cast<std::size_t>(local)];
     if (device < 0 || device >= visible_devices) {
@@ -78,7 +83,8 @@ int device_for_local_rank(std::optional<int> local_rank, const std::vector<int>&
   }
   if (local >= visible_devices) {
     throw InputError("--rank-per-gpu: local rank " + std::to_string(local) + " but only " +
-                     std::to_string(visible_devices) + " GPU(s) visible: start at most one task per GPU, or name them "
+                     std::to_string(visible_devices) +
+                     " GPU(s) visible: start at most one task per GPU, or name them "
                      "with --gpus");
   }
   return local;

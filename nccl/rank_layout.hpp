@@ -16,11 +16,11 @@ namespace p2p::nccl {
 
 // What one process says about itself before the communicator forms.
 struct ProcessSlot {
-  int process = 0;        // MPI rank
-  std::string hostname;   // gethostname()
-  std::string host_id;    // NCCL_HOSTID it runs with; "" = unset
+  int process = 0;           // MPI rank
+  std::string hostname;      // gethostname()
+  std::string host_id;       // NCCL_HOSTID it runs with; "" = unset
   std::vector<int> devices;  // its local CUDA devices, in the order of its ranks
-  int first_rank = 0;     // filled in by lay_out_ranks
+  int first_rank = 0;        // filled in by lay_out_ranks
 };
 
 struct RankLayout {
@@ -51,6 +51,7 @@ std::vector<int> host_representatives(const RankLayout& layout);
 // The device of a process that drives one GPU (--rank-per-gpu): the requested device list
 // indexed by the launcher's local rank, or the local rank itself when no list is given.
 // InputError when the local rank is unknown or names a device that is not there.
-int device_for_local_rank(std::optional<int> local_rank, const std::vector<int>& requested, int visible_devices);
+int device_for_local_rank(std::optional<int> local_rank, const std::vector<int>& requested,
+                          int visible_devices);
 
 }  // namespace p2p::nccl

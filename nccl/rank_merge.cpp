@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "common/exit_codes.hpp"
-#include "nccl/json_util.hpp"
 #include "common/median.hpp"
+#include "nccl/json_util.hpp"
 
 namespace p2p::nccl {
 
@@ -30,7 +30,9 @@ const RankExit* exit_of(const std::vector<RankExit>& exits, int rank) {
   return nullptr;
 }
 
-std::string last_case_of(const RankLog& log) { return log.cases.empty() ? "" : log.cases.back().case_name; }
+std::string last_case_of(const RankLog& log) {
+  return log.cases.empty() ? "" : log.cases.back().case_name;
+}
 
 std::string ended_of(const RankExit& e, const RankLog& log) {
   if (e.no_result) return "no result";
@@ -57,7 +59,8 @@ std::string why_missing(int rank, const RankLog* log, const RankExit* e) {
   if (ended == "hang" || ended == "error") {
     return rank_label(*e) + " had stopped its sweep (" + ended + ") " + when;
   }
-  if (ended == "stopped") return rank_label(*e) + " was stopped when another rank process ended, " + when;
+  if (ended == "stopped")
+    return rank_label(*e) + " was stopped when another rank process ended, " + when;
   if (ended == "done") return rank_label(*e) + " finished without a line for this case";
   return rank_label(*e) + " " + describe_exit(*e, l) + " " + when;
 }
@@ -65,7 +68,10 @@ std::string why_missing(int rank, const RankLog* log, const RankExit* e) {
 }  // namespace
 
 std::string to_line(const RankReadyLine& l) {
-  return line_of({{"kind", "ready"}, {"rank", l.rank}, {"pid", l.pid}, {"buffer_allocator", l.buffer_allocator}});
+  return line_of({{"kind", "ready"},
+                  {"rank", l.rank},
+                  {"pid", l.pid},
+                  {"buffer_allocator", l.buffer_allocator}});
 }
 
 std::string to_line(const RankCaseLine& l) {
@@ -111,7 +117,8 @@ RankLog parse_rank_log(int rank, const std::string& text) {
         c.wrong_elements = optional_from<std::uint64_t>(j, "wrong_elements");
         log.cases.push_back(std::move(c));
       } else if (kind == "end") {
-        log.end = RankEndLine{j.at("rank").get<int>(), j.at("end").get<std::string>(), j.at("detail").get<std::string>()};
+        log.end = RankEndLine{j.at("rank").get<int>(), j.at("end").get<std::string>(),
+                              j.at("detail").get<std::string>()};
       }
       // "progress" and kinds of later versions: nothing to merge.
     } catch (const nlohmann::json::exception&) {
@@ -174,7 +181,8 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
       if (c.wrong_elements) m.wrong_elements = m.wrong_elements.value_or(0) + *c.wrong_elements;
       if (c.sample_us.empty()) all_timed = false;
       if (m.sample_us.size() < c.sample_us.size()) m.sample_us.resize(c.sample_us.size(), 0.0);
-      for (std::size_t s = 0; s < c.sample_us.size(); ++s) m.sample_us[s] = std::max(m.sample_us[s], c.sample_us[s]);
+      for (std::size_t s = 0; s < c.sample_us.size(); ++s)
+        m.sample_us[s] = std::max(m.sample_us[s], c.sample_us[s]);
     }
     if (all_timed && !m.sample_us.empty() && (m.status == "ok" || m.status == "wrong")) {
       m.time_us = median(m.sample_us);
@@ -197,15 +205,18 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
     end.signal = e.signal;
     end.last_case = last_case_of(l);
     end.detail = l.end && !e.no_result ? l.end->detail : describe_exit(e, l);
-    const std::string last = end.last_case.empty() ? "no case completed" : "last completed case " + end.last_case;
+    const std::string last =
+        end.last_case.empty() ? "no case completed" : "last completed case " + end.last_case;
     if (end.ended == "died" || end.ended == "killed" || end.ended == "no result") {
       out.warnings.push_back(rank_label(e) + " " + describe_exit(e, l) + "; " + last);
     } else if (end.ended == "hang" || end.ended == "error") {
-      out.warnings.push_back(rank_label(e) + " stopped its sweep (" + end.ended + "): " + end.detail + "; " + last);
+      out.warnings.push_back(rank_label(e) + " stopped its sweep (" + end.ended +
+                             "): " + end.detail + "; " + last);
     }
     if (l.unreadable_lines > 0) {
-      out.warnings.push_back("rank " + std::to_string(e.rank) + ": " + std::to_string(l.unreadable_lines) +
-                             " unreadable line(s) in its results (cut short when the process ended), ignored");
+      out.warnings.push_back(
+          "rank " + std::to_string(e.rank) + ": " + std::to_string(l.unreadable_lines) +
+          " unreadable line(s) in its results (cut short when the process ended), ignored");
     }
     out.ends.push_back(std::move(end));
   }
@@ -216,21 +227,24 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
     if (end.ended == "stopped") stopped += (stopped.empty() ? "" : ", ") + std::to_string(end.rank);
   }
   if (!stopped.empty()) {
-    out.warnings.push_back("rank(s) " + stopped +
-                           " aborted their communicators when another rank process ended (nothing left to measure with)");
+    out.warnings.push_back(
+        "rank(s) " + stopped +
+        " aborted their communicators when another rank process ended (nothing left to measure with)");
   }
   return out;
 }
 
-std::vector<MergedCase> cases_every_rank_finished(const std::vector<MergeCase>& plan, const std::vector<RankLog>& logs,
+std::vector<MergedCase> cases_every_rank_finished(const std::vector<MergeCase>& plan,
+                                                  const std::vector<RankLog>& logs,
                                                   const std::vector<MergedCase>& merged) {
   std::vector<MergedCase> out;
   for (const MergedCase& m : merged) {
     const MergeCase& c = plan.at(static_cast<std::size_t>(m.index));
     const bool all = std::all_of(c.participants.begin(), c.participants.end(), [&](int r) {
       const RankLog* l = log_of(logs, r);
-      return l != nullptr && std::any_of(l->cases.begin(), l->cases.end(),
-                                         [&](const RankCaseLine& line) { return line.case_name == c.name; });
+      return l != nullptr &&
+             std::any_of(l->cases.begin(), l->cases.end(),
+                         [&](const RankCaseLine& line) { return line.case_name == c.name; });
     });
     if (all) out.push_back(m);
   }

@@ -81,13 +81,13 @@ struct MergedCase {
   int index = 0;  // position in the plan
   std::string status = "ok";
   std::string detail;
-  std::vector<double> sample_us;  // per sample, the slowest participating rank
-  std::optional<double> time_us;  // median of sample_us
+  std::vector<double> sample_us;                // per sample, the slowest participating rank
+  std::optional<double> time_us;                // median of sample_us
   std::optional<std::uint64_t> wrong_elements;  // summed over the participating ranks
 };
 
 struct MergedRun {
-  std::vector<MergedCase> cases;  // plan order; only cases at least one rank reported
+  std::vector<MergedCase> cases;     // plan order; only cases at least one rank reported
   std::vector<RankProcessEnd> ends;  // by rank
   std::vector<std::string> warnings;
   std::optional<std::string> buffer_allocator;  // as the ranks reported it
@@ -106,7 +106,8 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
 
 // The merged cases that every participating rank reported a line for (a stopped run drops
 // the case in progress, which some ranks had not finished).
-std::vector<MergedCase> cases_every_rank_finished(const std::vector<MergeCase>& plan, const std::vector<RankLog>& logs,
+std::vector<MergedCase> cases_every_rank_finished(const std::vector<MergeCase>& plan,
+                                                  const std::vector<RankLog>& logs,
                                                   const std::vector<MergedCase>& merged);
 
 // "killed by signal 9", "exited with code 4 without its final line", "killed by p2pcheck: ...",

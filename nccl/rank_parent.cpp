@@ -6,10 +6,10 @@
 #include "common/file_io.hpp"
 #include "common/interrupt.hpp"
 #include "common/json_text.hpp"
+#include "common/temp_dir.hpp"
 #include "nccl/harness.hpp"
 #include "nccl/rank_merge.hpp"
 #include "nccl/rank_process.hpp"
-#include "common/temp_dir.hpp"
 #include "nccl/rank_spawn.hpp"
 #include "nccl/run_options_json.hpp"
 
@@ -29,9 +29,11 @@ Measurement measurement_of(const MergedCase& m) {
 
 }  // namespace
 
-NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement, const Progress& progress) {
+NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement,
+                           const Progress& progress) {
   const int n = placement.nranks;
-  const std::vector<PlannedCase> plan = selected_plan(o, n);  // a bad filter stops here, before any process
+  const std::vector<PlannedCase> plan =
+      selected_plan(o, n);  // a bad filter stops here, before any process
   const EnvMap user = nccl_variables(current_environment());
 
   TempDir work("p2pcheck-nccl-ranks");
@@ -49,14 +51,21 @@ NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement, 
   P2P_CHECK(api.get_unique_id(&id));  // also starts NCCL's rendezvous root in this process
 
   std::vector<RankChild> children = spawn_ranks(
-      n, [&](int r) { return std::vector<std::string>{"nccl-rank", "--options", job_path, "--rank", std::to_string(r)}; },
+      n,
+      [&](int r) {
+        return std::vector<std::string>{"nccl-rank", "--options", job_path, "--rank",
+                                        std::to_string(r)};
+      },
       id);
   std::vector<MergeCase> merge_plan;
-  for (const PlannedCase& c : plan) merge_plan.push_back({benchmark_name(c), participants(c.op, n)});
+  for (const PlannedCase& c : plan)
+    merge_plan.push_back({benchmark_name(c), participants(c.op, n)});
   const auto read_logs = [&] {
     std::vector<RankLog> logs;
     for (const RankChild& c : children)
-      logs.push_back(parse_rank_log(c.exit.rank, try_read_text_file(rank_results_path(work.path(), c.exit.rank)).value_or("")));
+      logs.push_back(parse_rank_log(
+          c.exit.rank,
+          try_read_text_file(rank_results_path(work.path(), c.exit.rank)).value_or("")));
     return logs;
   };
   const auto exits_now = [&] {
@@ -77,22 +86,26 @@ NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement, 
   const auto on_news = [&] {
     if (!o.on_result) return;
     const std::vector<RankLog> logs = read_logs();
-    tell(cases_every_rank_finished(merge_plan, logs, merge_rank_logs(merge_plan, logs, exits_now()).cases));
+    tell(cases_every_rank_finished(merge_plan, logs,
+                                   merge_rank_logs(merge_plan, logs, exits_now()).cases));
   };
   watch_ranks(children, work.path(), o.measure.timeout, plan.size(), progress, on_news);
 
   const std::vector<RankLog> logs = read_logs();
   const std::vector<RankExit> exits = exits_now();
   std::string nccl_log;
-  for (const RankChild& c : children) nccl_log += try_read_text_file(rank_nccl_log_path(work.path(), c.exit.rank)).value_or("");
+  for (const RankChild& c : children)
+    nccl_log += try_read_text_file(rank_nccl_log_path(work.path(), c.exit.rank)).value_or("");
   MergedRun merged = merge_rank_logs(merge_plan, logs, exits);
   // A case some ranks had not finished when the run was stopped was not measured, not failed.
-  if (interrupt_signal() != 0) merged.cases = cases_every_rank_finished(merge_plan, logs, merged.cases);
+  if (interrupt_signal() != 0)
+    merged.cases = cases_every_rank_finished(merge_plan, logs, merged.cases);
 
   NcclRun run;
   run.p2p_disabled = o.p2p_disabled;
   EnvMap ours = nccl_settings(o.nccl_log_path, o.p2p_disabled);
-  if (placement.shares_device) ours["NCCL_HOSTID"] = "p2pcheck-host-<rank / devices> (per rank process)";
+  if (placement.shares_device)
+    ours["NCCL_HOSTID"] = "p2pcheck-host-<rank / devices> (per rank process)";
   run.environment = describe_environment(api, rank_devices(placement), user, ours);
   run.environment.rank_processes = true;
   run.environment.buffer_allocator = merged.buffer_allocator.value_or("");
@@ -102,7 +115,8 @@ NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement, 
     d.host_id = placement.ranks[r].host_id;
   }
   for (const MergedCase& m : merged.cases)
-    run.results.push_back(make_result(plan[static_cast<std::size_t>(m.index)], n, measurement_of(m), o));
+    run.results.push_back(
+        make_result(plan[static_cast<std::size_t>(m.index)], n, measurement_of(m), o));
   tell(merged.cases);  // those that ended the run (a hang, a dead rank) and any not told yet
   run.rank_process_ends = merged.ends;
   run.warnings = merged.warnings;

@@ -23,7 +23,10 @@
 namespace p2p::nccl {
 
 void to_json(nlohmann::json& j, const RankJob& job) {
-  j = {{"schema", "p2pcheck.nccl_rank_job"}, {"version", 1}, {"run", job.run}, {"work_dir", job.work_dir}};
+  j = {{"schema", "p2pcheck.nccl_rank_job"},
+       {"version", 1},
+       {"run", job.run},
+       {"work_dir", job.work_dir}};
 }
 
 void from_json(const nlohmann::json& j, RankJob& job) {
@@ -91,8 +94,9 @@ int run_rank_process(const std::string& job_path, int rank) {
   // with no one left to merge their lines, they would only hold the GPU.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() == 1) return kExitRuntime;  // it ended before we asked
-  return run_rank_sweep(o, start, largest_per_operation(plan), one_case_per_step(plan),
-                        [&out](const std::string& line) { out.write(line); }, hooks);
+  return run_rank_sweep(
+      o, start, largest_per_operation(plan), one_case_per_step(plan),
+      [&out](const std::string& line) { out.write(line); }, hooks);
 }
 
 }  // namespace p2p::nccl

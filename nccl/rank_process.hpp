@@ -35,7 +35,7 @@ struct RankJob {
 void to_json(nlohmann::json& j, const RankJob& job);
 void from_json(const nlohmann::json& j, RankJob& job);
 
-std::string rank_results_path(const std::string& work_dir, int rank);  // <dir>/rank<R>.jsonl
+std::string rank_results_path(const std::string& work_dir, int rank);   // <dir>/rank<R>.jsonl
 std::string rank_nccl_log_path(const std::string& work_dir, int rank);  // <dir>/rank<R>.nccl.log
 
 // Test-only hooks, read in rank processes only, each "<rank>:<cases>": the case index for
@@ -50,7 +50,8 @@ std::optional<int> kill_after_cases(const char* hook, int rank);
 // The parent: runs `options` with one process per rank as `placement` says and merges what they
 // wrote into one run (results in plan order, per-rank environment, transport matrix from every
 // rank's NCCL log). Writes the concatenated NCCL logs to options.nccl_log_path.
-NcclRun run_rank_processes(const RunOptions& options, const RankPlacement& placement, const Progress& progress);
+NcclRun run_rank_processes(const RunOptions& options, const RankPlacement& placement,
+                           const Progress& progress);
 
 // The hidden `nccl-rank` subcommand: rank `rank` of the job in `job_path`, the unique id on
 // standard input. Returns the exit code: 0 when its sweep ran to the end, kExitHang or

@@ -47,7 +47,9 @@ off_t file_size(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 ? st.st_size : 0;
 }
 
-std::string seconds_text(Seconds s) { return std::to_string(static_cast<long long>(s.count() + 0.5)) + " s"; }
+std::string seconds_text(Seconds s) {
+  return std::to_string(static_cast<long long>(s.count() + 0.5)) + " s";
+}
 
 }  // namespace
 
@@ -67,16 +69,19 @@ pid_t spawn_rank(const std::vector<std::string>& args, const ncclUniqueId& id) {
   ::close(fds[0]);
   if (rc != 0) {
     ::close(fds[1]);
-    throw std::runtime_error("cannot start rank process `" + args.at(0) + "`: " + std::strerror(rc));
+    throw std::runtime_error("cannot start rank process `" + args.at(0) +
+                             "`: " + std::strerror(rc));
   }
   // 128 bytes fit in any pipe buffer: this never blocks, even before the child reads.
   const ssize_t n = ::write(fds[1], &id, sizeof(id));
   ::close(fds[1]);
-  if (n != static_cast<ssize_t>(sizeof(id))) ::kill(pid, SIGKILL);  // it would wait for NCCL forever
+  if (n != static_cast<ssize_t>(sizeof(id)))
+    ::kill(pid, SIGKILL);  // it would wait for NCCL forever
   return pid;
 }
 
-std::vector<RankChild> spawn_ranks(int nranks, const std::function<std::vector<std::string>(int)>& args_of,
+std::vector<RankChild> spawn_ranks(int nranks,
+                                   const std::function<std::vector<std::string>(int)>& args_of,
                                    const ncclUniqueId& id) {
   std::vector<RankChild> children;
   for (int r = 0; r < nranks; ++r) {
@@ -94,8 +99,9 @@ std::vector<RankChild> spawn_ranks(int nranks, const std::function<std::vector<s
   return children;
 }
 
-void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir, std::chrono::duration<double> timeout,
-                 std::size_t plan_size, const Progress& progress, const std::function<void()>& on_news) {
+void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir,
+                 std::chrono::duration<double> timeout, std::size_t plan_size,
+                 const Progress& progress, const std::function<void()>& on_news) {
   using Clock = std::chrono::steady_clock;
   auto last_news = Clock::now();
   bool someone_died = false;
@@ -134,9 +140,10 @@ void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir, 
       const RankLog log = parse_rank_log(c.exit.rank, try_read_text_file(path).value_or(""));
       if (log.cases.empty() || static_cast<std::size_t>(log.cases.back().index) < shown) continue;
       shown = static_cast<std::size_t>(log.cases.back().index) + 1;
-      *progress.out << (progress.terminal ? "\r\033[K" : "") << progress.label << ": [" << shown << "/" << plan_size
-                    << "] " << log.cases.back().case_name << " (" << children.size() << " rank processes)"
-                    << (progress.terminal ? "" : "\n") << std::flush;
+      *progress.out << (progress.terminal ? "\r\033[K" : "") << progress.label << ": [" << shown
+                    << "/" << plan_size << "] " << log.cases.back().case_name << " ("
+                    << children.size() << " rank processes)" << (progress.terminal ? "" : "\n")
+                    << std::flush;
     }
     if (news && on_news) on_news();
     if (!any_running) break;
@@ -144,8 +151,8 @@ void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir, 
     const int stop = interrupt_signal();
     if (stop != 0 || Clock::now() - last_news > allowed) {
       // Stopped by the user: every rank ends now; the cases all of them finished are kept.
-      const std::string why =
-          stop != 0 ? "stopped on " + interrupt_name(stop) : "no rank reported anything for " + seconds_text(allowed);
+      const std::string why = stop != 0 ? "stopped on " + interrupt_name(stop)
+                                        : "no rank reported anything for " + seconds_text(allowed);
       for (RankChild& c : children) {
         if (!c.running) continue;
         ::kill(c.exit.pid, SIGKILL);
@@ -166,10 +173,10 @@ void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir, 
   if (progress.out != nullptr && progress.terminal) *progress.out << "\n" << std::flush;
 }
 
-
 // One write(2) per line, as soon as it exists: a process killed a moment later has left it in the
 // file (at worst the last line is cut short, which the merge skips and counts).
-LineFile::LineFile(const std::string& path) : fd_(::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600)) {
+LineFile::LineFile(const std::string& path)
+    : fd_(::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600)) {
   if (fd_ < 0) P2P_CHECK_POSIX(fd_);
 }
 
@@ -193,8 +200,9 @@ ncclUniqueId read_unique_id(int fd, const std::string& subcommand) {
     const ssize_t n = ::read(fd, bytes + got, sizeof(id) - got);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      throw InputError(subcommand + ": standard input ended after " + std::to_string(got) + " of the " +
-                       std::to_string(sizeof(id)) + " bytes of the NCCL unique id (this subcommand is started by "
+      throw InputError(subcommand + ": standard input ended after " + std::to_string(got) +
+                       " of the " + std::to_string(sizeof(id)) +
+                       " bytes of the NCCL unique id (this subcommand is started by "
                        "p2pcheck itself)");
     }
     got += static_cast<std::size_t>(n);

@@ -30,15 +30,17 @@ pid_t spawn_rank(const std::vector<std::string>& args, const ncclUniqueId& id);
 
 // Ranks 0..nranks-1, each `p2pcheck <args_of(rank)...>`. When one cannot be started, those
 // already started are killed and reaped, and the error is rethrown.
-std::vector<RankChild> spawn_ranks(int nranks, const std::function<std::vector<std::string>(int)>& args_of,
+std::vector<RankChild> spawn_ranks(int nranks,
+                                   const std::function<std::vector<std::string>(int)>& args_of,
                                    const ncclUniqueId& id);
 
 // Waits for every rank process; kills those left when no rank reports for too long, or all of
 // them when this process is asked to stop (SIGINT/SIGTERM, common/interrupt.hpp). The progress
 // line counts cases of `plan_size` as the ranks report them; `on_news` (may be empty) runs
 // whenever a rank wrote something.
-void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir, std::chrono::duration<double> timeout,
-                 std::size_t plan_size, const Progress& progress, const std::function<void()>& on_news = {});
+void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir,
+                 std::chrono::duration<double> timeout, std::size_t plan_size,
+                 const Progress& progress, const std::function<void()>& on_news = {});
 
 // The child's side.
 

@@ -30,7 +30,9 @@ void stall(std::chrono::duration<double> how_long) {
 }
 
 RankEndLine stopped(int reporter, const std::string& where) {
-  return RankEndLine{reporter, "stopped", "stopped " + where + " because another rank process ended; communicator aborted"};
+  return RankEndLine{
+      reporter, "stopped",
+      "stopped " + where + " because another rank process ended; communicator aborted"};
 }
 
 // How long a rank waits at the barrier before a step for the others to arrive: they may still
@@ -56,8 +58,9 @@ const StepCase* my_case(const SweepStep& step, const Clique& clique) {
 
 }  // namespace
 
-int run_rank_sweep(const RunOptions& o, const RankStart& start, const std::vector<PlannedCase>& warm_ups,
-                   const std::vector<SweepStep>& steps, const LineSink& out, const RankHooks& hooks) {
+int run_rank_sweep(const RunOptions& o, const RankStart& start,
+                   const std::vector<PlannedCase>& warm_ups, const std::vector<SweepStep>& steps,
+                   const LineSink& out, const RankHooks& hooks) {
   const int me = start.reporter;
   try {
     const NcclApi& api = nccl_api();
@@ -79,7 +82,8 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start, const std::vecto
         if (barrier(clique, buffers, barrier_deadline(o.measure))) return 0;
       } catch (const ApiError& e) {
         clique.abort();
-        out(to_line(RankEndLine{me, "error", "waiting for the other ranks before " + before + ": " + e.what()}));
+        out(to_line(RankEndLine{me, "error",
+                                "waiting for the other ranks before " + before + ": " + e.what()}));
         return static_cast<int>(kExitRuntime);
       }
       if (stop_requested()) {
@@ -88,7 +92,8 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start, const std::vecto
       }
       out(to_line(RankEndLine{me, "hang",
                               "the other ranks did not reach " + before + " within " +
-                                  seconds(barrier_deadline(o.measure)) + "; communicator aborted"}));
+                                  seconds(barrier_deadline(o.measure)) +
+                                  "; communicator aborted"}));
       return static_cast<int>(kExitHang);
     };
 
@@ -109,20 +114,24 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start, const std::vecto
       }
       if (!finished) {
         out(to_line(RankEndLine{me, "hang",
-                                "no completion within " + seconds(o.measure.timeout) + " in the warm-up of " +
-                                    benchmark_name(c) + "; communicator aborted"}));
+                                "no completion within " + seconds(o.measure.timeout) +
+                                    " in the warm-up of " + benchmark_name(c) +
+                                    "; communicator aborted"}));
         return kExitHang;
       }
       out(progress_line(me, "warm-up " + benchmark_name(c)));
     }
 
     for (std::size_t i = 0; i < steps.size(); ++i) {
-      if (hooks.kill_before_step && static_cast<std::size_t>(*hooks.kill_before_step) == i) std::raise(SIGKILL);
+      if (hooks.kill_before_step && static_cast<std::size_t>(*hooks.kill_before_step) == i)
+        std::raise(SIGKILL);
       const StepCase* mine = my_case(steps[i], clique);
-      const std::string step_name = steps[i].cases.empty() ? "step " + std::to_string(i) : steps[i].cases.front().name;
+      const std::string step_name =
+          steps[i].cases.empty() ? "step " + std::to_string(i) : steps[i].cases.front().name;
       if (const int stop = meet(step_name)) return stop;
       if (mine == nullptr) continue;
-      if (hooks.stall_in_step && static_cast<std::size_t>(*hooks.stall_in_step) == i) stall(2 * o.measure.timeout);
+      if (hooks.stall_in_step && static_cast<std::size_t>(*hooks.stall_in_step) == i)
+        stall(2 * o.measure.timeout);
       const PlannedCase& c = mine->planned;
       Measurement m;
       try {
@@ -148,7 +157,8 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start, const std::vecto
       out(to_line(line));
       if (m.status == "hang" || m.status == "error") {
         // The communicator is aborted and cannot be formed again without the other ranks.
-        out(to_line(RankEndLine{me, m.status, line.case_name + ": " + m.detail + "; sweep stopped"}));
+        out(to_line(
+            RankEndLine{me, m.status, line.case_name + ": " + m.detail + "; sweep stopped"}));
         return stop_code(m.status);
       }
     }

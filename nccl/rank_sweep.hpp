@@ -23,8 +23,8 @@
 namespace p2p::nccl {
 
 struct RankStart {
-  int reporter = 0;          // what this process's lines carry as `rank`: its NCCL rank, or its MPI rank
-  int nranks = 0;            // ranks of the communicator
+  int reporter = 0;  // what this process's lines carry as `rank`: its NCCL rank, or its MPI rank
+  int nranks = 0;    // ranks of the communicator
   std::vector<int> ranks;    // the NCCL ranks this process drives
   std::vector<int> devices;  // their CUDA devices, in the same order
   ncclUniqueId id{};
@@ -43,7 +43,8 @@ using LineSink = std::function<void(const std::string& line)>;
 // the exit code: 0 when every step ran, kExitHang or kExitRuntime when the sweep stopped (its
 // end line says why). Other failures (NCCL init, buffers) are written as an end line and
 // rethrown.
-int run_rank_sweep(const RunOptions& options, const RankStart& start, const std::vector<PlannedCase>& warm_ups,
-                   const std::vector<SweepStep>& steps, const LineSink& out, const RankHooks& hooks = {});
+int run_rank_sweep(const RunOptions& options, const RankStart& start,
+                   const std::vector<PlannedCase>& warm_ups, const std::vector<SweepStep>& steps,
+                   const LineSink& out, const RankHooks& hooks = {});
 
 }  // namespace p2p::nccl

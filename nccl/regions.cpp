@@ -12,17 +12,14 @@ RankRegions rank_regions(const RegionQuery& q, std::uintptr_t send_base, std::ui
   if (q.in_place) {
     switch (q.collective) {
       case Collective::kAllReduce:
-      case Collective::kBroadcast:
-        r.send = recv_base;
-        break;
+      case Collective::kBroadcast: r.send = recv_base; break;
       case Collective::kAllGather:  // my contribution already sits in my slice of the result
         r.send = recv_base + rank * s.send_in_place_step * eb;
         break;
       case Collective::kReduceScatter:  // my reduced slice lands inside my own input
         r.recv = send_base + rank * s.recv_in_place_step * eb;
         break;
-      default:
-        break;  // no in-place form (supports_in_place() is false); keep separate buffers
+      default: break;  // no in-place form (supports_in_place() is false); keep separate buffers
     }
   }
   r.input = r.send;

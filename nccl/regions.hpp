@@ -11,8 +11,8 @@
 namespace p2p::nccl {
 
 struct RankRegions {
-  std::uintptr_t send = 0;  // sendbuff argument
-  std::uintptr_t recv = 0;  // recvbuff argument
+  std::uintptr_t send = 0;   // sendbuff argument
+  std::uintptr_t recv = 0;   // recvbuff argument
   std::uintptr_t input = 0;  // filled with the rank's pattern before the run
   std::uint64_t input_count = 0;
   std::uintptr_t output = 0;  // checked after the run; output_count 0 = nothing to check here

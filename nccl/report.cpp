@@ -24,7 +24,8 @@ void from_json(const nlohmann::json& j, NcclReport& r) {
 
 NcclReport nccl_report_from_document(const bench::BenchDocument& doc, const std::string& source) {
   if (doc.nccl.is_null()) {
-    throw InputError(source + ": holds no NCCL results (the document was written by `p2pcheck " + doc.written_by + "`)");
+    throw InputError(source + ": holds no NCCL results (the document was written by `p2pcheck " +
+                     doc.written_by + "`)");
   }
   try {
     return doc.nccl.get<NcclReport>();
@@ -36,7 +37,8 @@ NcclReport nccl_report_from_document(const bench::BenchDocument& doc, const std:
 }
 
 NcclReport read_report(const std::string& path) {
-  return nccl_report_from_document(bench::bench_document_from_json(read_json_file(path), path), path);
+  return nccl_report_from_document(bench::bench_document_from_json(read_json_file(path), path),
+                                   path);
 }
 
 }  // namespace p2p::nccl

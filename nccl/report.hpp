@@ -16,8 +16,8 @@ namespace p2p::nccl {
 
 struct NcclReport {
   static constexpr int kVersion = 1;
-  NcclRun run;                      // as configured (P2P allowed unless the user disabled it)
-  std::optional<NcclRun> p2p_off;   // --compare-p2p-off: the same sweep with NCCL_P2P_DISABLE=1
+  NcclRun run;                     // as configured (P2P allowed unless the user disabled it)
+  std::optional<NcclRun> p2p_off;  // --compare-p2p-off: the same sweep with NCCL_P2P_DISABLE=1
   std::optional<double> min_busbw_gbps;
   std::vector<BusbwVerdict> verdicts;
 };

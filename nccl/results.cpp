@@ -54,8 +54,9 @@ void from_json(const nlohmann::json& j, CollectiveResult& r) {
 }
 
 void to_json(nlohmann::json& j, const DeviceRecord& d) {
-  j = {{"rank", d.rank}, {"cuda_device", d.cuda_device}, {"pci_bus_id", d.pci_bus_id}, {"name", d.name},
-       {"pid", optional_json(d.pid)}, {"host_id", d.host_id}, {"hostname", d.hostname}};
+  j = {{"rank", d.rank},        {"cuda_device", d.cuda_device}, {"pci_bus_id", d.pci_bus_id},
+       {"name", d.name},        {"pid", optional_json(d.pid)},  {"host_id", d.host_id},
+       {"hostname", d.hostname}};
 }
 
 void from_json(const nlohmann::json& j, DeviceRecord& d) {
@@ -159,7 +160,8 @@ void from_json(const nlohmann::json& j, NcclRun& r) {
   // Added within version 1: absent in older documents.
   r.rank_process_ends = j.value("rank_process_ends", std::vector<RankProcessEnd>());
   r.warnings = j.value("warnings", std::vector<std::string>());
-  if (j.contains("cluster") && !j.at("cluster").is_null()) r.cluster = j.at("cluster").get<NcclCluster>();
+  if (j.contains("cluster") && !j.at("cluster").is_null())
+    r.cluster = j.at("cluster").get<NcclCluster>();
 }
 
 std::string format_nccl_version(int code) {
@@ -167,7 +169,8 @@ std::string format_nccl_version(int code) {
   // NCCL_VERSION(X,Y,Z) is X*10000+Y*100+Z from 2.9 on, X*1000+Y*100+Z before.
   const int major = code >= 10000 ? code / 10000 : code / 1000;
   const int rest = code >= 10000 ? code % 10000 : code % 1000;
-  return std::to_string(major) + "." + std::to_string(rest / 100) + "." + std::to_string(rest % 100);
+  return std::to_string(major) + "." + std::to_string(rest / 100) + "." +
+         std::to_string(rest % 100);
 }
 
 std::string format_cuda_version(int code) {

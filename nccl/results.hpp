@@ -30,7 +30,7 @@ struct CollectiveResult {
   bool cuda_graph = false;
   int warmup_iterations = 0;
   int iterations = 0;
-  int timing_samples = 0;  // iterations were timed in this many groups (median group reported)
+  int timing_samples = 0;     // iterations were timed in this many groups (median group reported)
   std::string status = "ok";  // ok | wrong | hang | error
   std::string detail;         // why, for wrong/hang/error
   std::optional<double> time_us;  // median time of one operation
@@ -71,11 +71,11 @@ struct NcclEnvironment {
   std::string nccl_library_path;                 // the libnccl.so.2 actually loaded
   int nccl_header_version_code = 0;              // NCCL_VERSION_CODE of the headers built against
   std::string nccl_header_version;
-  std::optional<int> cuda_driver_version;   // cudaDriverGetVersion(), e.g. 13000
-  std::optional<int> cuda_runtime_version;  // cudaRuntimeGetVersion()
-  std::map<std::string, std::string> nccl_env_user;       // NCCL_* set before p2pcheck started
-  std::map<std::string, std::string> nccl_env_p2pcheck;   // NCCL_* p2pcheck set for this run
-  std::vector<DeviceRecord> devices;                      // rank order
+  std::optional<int> cuda_driver_version;                // cudaDriverGetVersion(), e.g. 13000
+  std::optional<int> cuda_runtime_version;               // cudaRuntimeGetVersion()
+  std::map<std::string, std::string> nccl_env_user;      // NCCL_* set before p2pcheck started
+  std::map<std::string, std::string> nccl_env_p2pcheck;  // NCCL_* p2pcheck set for this run
+  std::vector<DeviceRecord> devices;                     // rank order
   std::string hostname;
   std::string buffer_allocator;  // ncclMemAlloc | cudaMalloc; "" in documents older than the field
   bool rank_processes = false;   // one process per rank (false in documents older than the field)

@@ -6,12 +6,9 @@ namespace p2p::nccl {
 
 std::string to_string(BufferAllocator a) {
   switch (a) {
-    case BufferAllocator::kAuto:
-      return "auto";
-    case BufferAllocator::kNcclMemAlloc:
-      return "ncclMemAlloc";
-    case BufferAllocator::kCudaMalloc:
-      return "cudaMalloc";
+    case BufferAllocator::kAuto: return "auto";
+    case BufferAllocator::kNcclMemAlloc: return "ncclMemAlloc";
+    case BufferAllocator::kCudaMalloc: return "cudaMalloc";
   }
   return "auto";
 }
@@ -65,7 +62,8 @@ void from_json(const nlohmann::json& j, RunOptions& o) {
   o.nranks = j.at("nranks").get<int>();
   o.rank_processes = j.at("rank_processes").get<bool>();
   o.collectives.clear();
-  for (const auto& c : j.at("collectives")) o.collectives.push_back(parse_collective(c.get<std::string>()));
+  for (const auto& c : j.at("collectives"))
+    o.collectives.push_back(parse_collective(c.get<std::string>()));
   o.dtypes.clear();
   for (const auto& t : j.at("dtypes")) o.dtypes.push_back(parse_data_type(t.get<std::string>()));
   const auto& s = j.at("sweep");

@@ -21,7 +21,8 @@ std::vector<int> select_devices(const std::vector<int>& requested) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
-    throw NoGpuError(std::string("cudaGetDeviceCount failed: ") + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
+    throw NoGpuError(std::string("cudaGetDeviceCount failed: ") + cudaGetErrorName(e) + ": " +
+                     cudaGetErrorString(e));
   }
   if (count == 0) throw NoGpuError("no CUDA device is visible");
   if (requested.empty()) {
@@ -32,16 +33,17 @@ std::vector<int> select_devices(const std::vector<int>& requested) {
   std::set<int> seen;
   for (int d : requested) {
     if (d < 0 || d >= count) {
-      throw InputError("--devices: device " + std::to_string(d) + " does not exist (" + std::to_string(count) +
-                       " visible)");
+      throw InputError("--devices: device " + std::to_string(d) + " does not exist (" +
+                       std::to_string(count) + " visible)");
     }
-    if (!seen.insert(d).second) throw InputError("--devices: device " + std::to_string(d) + " is listed twice");
+    if (!seen.insert(d).second)
+      throw InputError("--devices: device " + std::to_string(d) + " is listed twice");
   }
   return requested;
 }
 
-NcclEnvironment describe_environment(const NcclApi& api, const std::vector<int>& devices, const EnvMap& user,
-                                     const EnvMap& ours) {
+NcclEnvironment describe_environment(const NcclApi& api, const std::vector<int>& devices,
+                                     const EnvMap& user, const EnvMap& ours) {
   NcclEnvironment env;
   int code = 0;
   if (api.get_version(&code) == ncclSuccess) {
@@ -87,14 +89,16 @@ std::vector<PlannedCase> selected_plan(const RunOptions& o, int nranks) {
   harness::initialize_benchmark("nccl", o.benchmark_args);
   const harness::NameFilter filter(benchmark::GetBenchmarkFilter());
   std::vector<PlannedCase> plan;
-  for (const PlannedCase& c : plan_cases(o.collectives, o.dtypes, sweep_sizes(o.sweep), nranks, o.sweep.pairs_every_size)) {
+  for (const PlannedCase& c : plan_cases(o.collectives, o.dtypes, sweep_sizes(o.sweep), nranks,
+                                         o.sweep.pairs_every_size)) {
     if (filter.matches(benchmark_name(c))) plan.push_back(c);
   }
   harness::require_selection("nccl", plan.size(), benchmark::GetBenchmarkFilter());
   return plan;
 }
 
-CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement& m, const RunOptions& o) {
+CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement& m,
+                             const RunOptions& o) {
   CollectiveResult r;
   r.collective = to_string(c.op.collective);
   r.dtype = to_string(c.op.dtype);
@@ -134,7 +138,8 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
   if (placement.shares_device && o.sweep_from_defaults) {
     return run_rank_processes(shared_device_sweep(o), placement, progress);
   }
-  if (o.rank_processes || placement.shares_device) return run_rank_processes(o, placement, progress);
+  if (o.rank_processes || placement.shares_device)
+    return run_rank_processes(o, placement, progress);
 
   // Record the user's NCCL_* before adding ours; NCCL reads them at its first call below.
   const EnvMap user = nccl_variables(current_environment());
@@ -152,48 +157,53 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
   const std::vector<PlannedCase> plan = selected_plan(o, n);
   {
     // Shared by every registered benchmark of this sweep, in plan order.
-    auto clique = std::make_shared<std::unique_ptr<Clique>>(std::make_unique<Clique>(api, devices, o.measure.timeout));
-    auto buffers = std::make_shared<RankBuffers>(allocate_buffers(**clique, buffer_bytes(plan), o.buffers));
+    auto clique = std::make_shared<std::unique_ptr<Clique>>(
+        std::make_unique<Clique>(api, devices, o.measure.timeout));
+    auto buffers =
+        std::make_shared<RankBuffers>(allocate_buffers(**clique, buffer_bytes(plan), o.buffers));
     run.environment.buffer_allocator = buffers->allocator;
     // As nccl-tests: every operation once at its largest size before anything is timed.
     for (const PlannedCase& c : largest_per_operation(plan)) {
       if (interrupt_signal() != 0) break;
       try {
-        if (!warm_up(**clique, *buffers, c.op, c.shape, o.measure)) break;  // aborted: the cases rebuild it
+        if (!warm_up(**clique, *buffers, c.op, c.shape, o.measure))
+          break;  // aborted: the cases rebuild it
       } catch (const ApiError&) {
         (*clique)->abort();  // the failure will be recorded by the case itself
         break;
       }
     }
-    register_nccl_benchmarks(plan, timing_groups(o.measure), [&, clique, buffers](const PlannedCase& c) {
-      if (interrupt_signal() != 0) {  // stopping: nothing more is measured, nothing is recorded
-        MeasuredCase skipped;
-        skipped.result.status = "interrupted";
-        skipped.result.detail = "not measured";
-        return skipped;
-      }
-      std::unique_ptr<Clique>& current = *clique;
-      if (current->aborted()) {
-        current.reset();  // an aborted clique is finished with before the next one starts
-        current = std::make_unique<Clique>(api, devices, o.measure.timeout);
-      }
-      Measurement m;
-      try {
-        if (o.before_case) o.before_case(*current, c);
-        m = measure(*current, *buffers, c.op, c.shape, c.in_place, o.measure);
-      } catch (const ApiError& e) {
-        // One failed call must not end the sweep; the clique's state is unknown, so replace it.
-        m = Measurement{};
-        m.status = "error";
-        m.detail = e.what();
-        current->abort();
-      }
-      run.results.push_back(make_result(c, n, m, o));
-      if (o.on_result) o.on_result(run.results.back());
-      return MeasuredCase{run.results.back(), m.sample_us};
-    });
-    harness::run_registered_benchmarks(o.benchmark_args, plan.size(),
-                                       {progress.out, progress.terminal, progress.label + ": ", describe_nccl_run});
+    register_nccl_benchmarks(
+        plan, timing_groups(o.measure), [&, clique, buffers](const PlannedCase& c) {
+          if (interrupt_signal() != 0) {  // stopping: nothing more is measured, nothing is recorded
+            MeasuredCase skipped;
+            skipped.result.status = "interrupted";
+            skipped.result.detail = "not measured";
+            return skipped;
+          }
+          std::unique_ptr<Clique>& current = *clique;
+          if (current->aborted()) {
+            current.reset();  // an aborted clique is finished with before the next one starts
+            current = std::make_unique<Clique>(api, devices, o.measure.timeout);
+          }
+          Measurement m;
+          try {
+            if (o.before_case) o.before_case(*current, c);
+            m = measure(*current, *buffers, c.op, c.shape, c.in_place, o.measure);
+          } catch (const ApiError& e) {
+            // One failed call must not end the sweep; the clique's state is unknown, so replace it.
+            m = Measurement{};
+            m.status = "error";
+            m.detail = e.what();
+            current->abort();
+          }
+          run.results.push_back(make_result(c, n, m, o));
+          if (o.on_result) o.on_result(run.results.back());
+          return MeasuredCase{run.results.back(), m.sample_us};
+        });
+    harness::run_registered_benchmarks(
+        o.benchmark_args, plan.size(),
+        {progress.out, progress.terminal, progress.label + ": ", describe_nccl_run});
   }
   const auto text = try_read_text_file(o.nccl_log_path);
   run.transport = transport_matrix(parse_nccl_log(text.value_or("")), n);

@@ -79,10 +79,11 @@ std::vector<int> select_devices(const std::vector<int>& requested);
 std::vector<PlannedCase> selected_plan(const RunOptions& options, int nranks);
 
 // Versions, NCCL_* variables and one record per rank (`devices` in rank order).
-NcclEnvironment describe_environment(const NcclApi& api, const std::vector<int>& devices, const EnvMap& user,
-                                     const EnvMap& ours);
+NcclEnvironment describe_environment(const NcclApi& api, const std::vector<int>& devices,
+                                     const EnvMap& user, const EnvMap& ours);
 
 // A result record for one planned case (bandwidths from the measured time). Pure.
-CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement& m, const RunOptions& o);
+CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement& m,
+                             const RunOptions& o);
 
 }  // namespace p2p::nccl

@@ -1,22 +1,24 @@
 #include "nccl/sweep_steps.hpp"
 
-#include "nccl/harness.hpp"
 #include "common/byte_size.hpp"
+#include "nccl/harness.hpp"
 
 namespace p2p::nccl {
 
 std::vector<SweepStep> one_case_per_step(const std::vector<PlannedCase>& plan, int first_index) {
   std::vector<SweepStep> steps;
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    steps.push_back(SweepStep{{StepCase{plan[i], benchmark_name(plan[i]), first_index + static_cast<int>(i)}}});
+    steps.push_back(
+        SweepStep{{StepCase{plan[i], benchmark_name(plan[i]), first_index + static_cast<int>(i)}}});
   }
   return steps;
 }
 
-std::vector<std::vector<HostPairCase>> host_pair_steps(const RankLayout& layout, DataType dtype, std::uint64_t bytes,
-                                                       int first_index) {
+std::vector<std::vector<HostPairCase>> host_pair_steps(const RankLayout& layout, DataType dtype,
+                                                       std::uint64_t bytes, int first_index) {
   std::vector<std::vector<HostPairCase>> steps;
-  const CollectiveShape shape = shape_of(Collective::kSendRecvPair, bytes, element_bytes(dtype), layout.nranks);
+  const CollectiveShape shape =
+      shape_of(Collective::kSendRecvPair, bytes, element_bytes(dtype), layout.nranks);
   if (shape.count == 0) return steps;
   const std::vector<int> reps = host_representatives(layout);
   int index = first_index;
@@ -36,8 +38,9 @@ std::vector<std::vector<HostPairCase>> host_pair_steps(const RankLayout& layout,
         p.op.src_rank = reps[static_cast<std::size_t>(c.src_host)];
         p.op.dst_rank = reps[static_cast<std::size_t>(c.dst_host)];
         p.shape = shape;
-        c.step_case.name = "host_pair/" + std::to_string(c.src_host) + "->" + std::to_string(c.dst_host) + "/" +
-                           format_bytes(shape.size_bytes, ByteStyle::kCompact);  // as benchmark_name names sizes
+        c.step_case.name =
+            "host_pair/" + std::to_string(c.src_host) + "->" + std::to_string(c.dst_host) + "/" +
+            format_bytes(shape.size_bytes, ByteStyle::kCompact);  // as benchmark_name names sizes
         c.step_case.index = index++;
         step.push_back(std::move(c));
       }

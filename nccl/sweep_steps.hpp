@@ -44,8 +44,8 @@ struct HostPairCase {
 // between the hosts' representative ranks (host_representatives). Named
 // "host_pair/<src host>-><dst host>/<size>" with host indices, indexed from `first_index`.
 // Empty for fewer than two hosts, or a size too small for one element.
-std::vector<std::vector<HostPairCase>> host_pair_steps(const RankLayout& layout, DataType dtype, std::uint64_t bytes,
-                                                       int first_index);
+std::vector<std::vector<HostPairCase>> host_pair_steps(const RankLayout& layout, DataType dtype,
+                                                       std::uint64_t bytes, int first_index);
 
 // The steps of host_pair_steps, as the sweep runs them.
 std::vector<SweepStep> as_steps(const std::vector<std::vector<HostPairCase>>& host_steps);

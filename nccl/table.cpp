@@ -7,9 +7,9 @@
 #include <optional>
 #include <tuple>
 
+#include "common/byte_size.hpp"
 #include "nccl/collective.hpp"
 #include "nccl/dtype.hpp"
-#include "common/byte_size.hpp"
 
 namespace p2p::nccl {
 
@@ -40,14 +40,15 @@ std::string placement_columns(const CollectiveResult* r) {
     return fmt(" %9s %8s %8s %7s", word.c_str(), "-", "-", "-");
   }
   const std::string wrong = r->wrong_elements ? std::to_string(*r->wrong_elements) : "-";
-  return fmt(" %9.2f %8.2f %8.2f %7s", *r->time_us, r->algbw_gbps.value_or(0.0), r->busbw_gbps.value_or(0.0),
-             wrong.c_str());
+  return fmt(" %9.2f %8.2f %8.2f %7s", *r->time_us, r->algbw_gbps.value_or(0.0),
+             r->busbw_gbps.value_or(0.0), wrong.c_str());
 }
 
 std::string device_label(const NcclRun& run, int rank) {
   for (const auto& d : run.environment.devices) {
     // Across hosts every host has its GPU0: the rank tells them apart.
-    if (d.rank == rank && !d.hostname.empty()) return "r" + std::to_string(rank) + "/GPU" + std::to_string(d.cuda_device);
+    if (d.rank == rank && !d.hostname.empty())
+      return "r" + std::to_string(rank) + "/GPU" + std::to_string(d.cuda_device);
     if (d.rank == rank) return "GPU" + std::to_string(d.cuda_device);
   }
   return "rank" + std::to_string(rank);
@@ -62,14 +63,17 @@ GroupKey group_of(const CollectiveResult& r) {
 }  // namespace
 
 std::string format_environment(const NcclEnvironment& env) {
-  std::string out = "# p2pcheck nccl on " + (env.hostname.empty() ? std::string("this host") : env.hostname) + "\n";
-  out += "# NCCL library " + (env.nccl_library_version.empty() ? "unknown" : env.nccl_library_version) + " (" +
+  std::string out = "# p2pcheck nccl on " +
+                    (env.hostname.empty() ? std::string("this host") : env.hostname) + "\n";
+  out += "# NCCL library " +
+         (env.nccl_library_version.empty() ? "unknown" : env.nccl_library_version) + " (" +
          env.nccl_library_path + "), headers " + env.nccl_header_version + "\n";
-  out += "# CUDA driver " + format_cuda_version(env.cuda_driver_version.value_or(0)) + ", runtime " +
-         format_cuda_version(env.cuda_runtime_version.value_or(0)) + "\n";
+  out += "# CUDA driver " + format_cuda_version(env.cuda_driver_version.value_or(0)) +
+         ", runtime " + format_cuda_version(env.cuda_runtime_version.value_or(0)) + "\n";
   if (env.rank_processes) out += "# one process per rank\n";
   for (const auto& d : env.devices) {
-    out += fmt("#   rank %d: GPU%d %s %s", d.rank, d.cuda_device, d.pci_bus_id.c_str(), d.name.c_str());
+    out += fmt("#   rank %d: GPU%d %s %s", d.rank, d.cuda_device, d.pci_bus_id.c_str(),
+               d.name.c_str());
     if (d.pid) out += fmt(", pid %d", *d.pid);
     if (!d.host_id.empty()) out += ", NCCL_HOSTID " + d.host_id;
     out += "\n";
@@ -92,7 +96,9 @@ std::string format_run_warnings(const NcclRun& run) {
 
 std::string format_results_table(const NcclRun& run) {
   std::vector<GroupKey> order;
-  std::map<GroupKey, std::map<std::uint64_t, std::pair<const CollectiveResult*, const CollectiveResult*>>> groups;
+  std::map<GroupKey,
+           std::map<std::uint64_t, std::pair<const CollectiveResult*, const CollectiveResult*>>>
+      groups;
   for (const auto& r : run.results) {
     const GroupKey key = group_of(r);
     if (groups.find(key) == groups.end()) order.push_back(key);
@@ -103,20 +109,25 @@ std::string format_results_table(const NcclRun& run) {
   for (const auto& key : order) {
     const auto& [collective, dtype, src, dst] = key;
     out += "#\n# " + collective + "  " + dtype;
-    if (src >= 0) out += "  rank " + std::to_string(src) + " -> rank " + std::to_string(dst) + " (" +
-                         device_label(run, src) + " -> " + device_label(run, dst) + ")";
+    if (src >= 0)
+      out += "  rank " + std::to_string(src) + " -> rank " + std::to_string(dst) + " (" +
+             device_label(run, src) + " -> " + device_label(run, dst) + ")";
     out += run.p2p_disabled ? "  [NCCL_P2P_DISABLE=1]\n" : "\n";
-    out += fmt("# %12s %12s %9s %6s %5s %36s %36s\n", "", "", "", "", "", "out-of-place", "in-place");
-    out += fmt("# %12s %12s %9s %6s %5s %9s %8s %8s %7s %9s %8s %8s %7s\n", "size", "count", "type", "redop",
-               "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong");
-    out += fmt("# %12s %12s %9s %6s %5s %9s %8s %8s %7s %9s %8s %8s %7s\n", "(B)", "(elements)", "", "", "",
-               "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+    out +=
+        fmt("# %12s %12s %9s %6s %5s %36s %36s\n", "", "", "", "", "", "out-of-place", "in-place");
+    out += fmt("# %12s %12s %9s %6s %5s %9s %8s %8s %7s %9s %8s %8s %7s\n", "size", "count", "type",
+               "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw",
+               "#wrong");
+    out += fmt("# %12s %12s %9s %6s %5s %9s %8s %8s %7s %9s %8s %8s %7s\n", "(B)", "(elements)", "",
+               "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
     for (const auto& [bytes, row] : groups[key]) {
       const CollectiveResult* any = row.first != nullptr ? row.first : row.second;
       const std::string root = any->root ? std::to_string(*any->root) : "-1";
-      const char* redop = collective == "all_reduce" || collective == "reduce_scatter" ? "sum" : "none";
+      const char* redop =
+          collective == "all_reduce" || collective == "reduce_scatter" ? "sum" : "none";
       out += fmt("  %12llu %12llu %9s %6s %5s", static_cast<unsigned long long>(bytes),
-                 static_cast<unsigned long long>(any->count), type_column(dtype).c_str(), redop, root.c_str());
+                 static_cast<unsigned long long>(any->count), type_column(dtype).c_str(), redop,
+                 root.c_str());
       out += placement_columns(row.first) + placement_columns(row.second) + "\n";
     }
   }
@@ -128,10 +139,12 @@ std::string format_transport_matrix(const NcclRun& run) {
   std::string out = "#\n# NCCL transport per pair (row sends to column), from NCCL's INFO log";
   out += run.p2p_disabled ? " [NCCL_P2P_DISABLE=1]\n" : "\n";
   if (run.p2p_disabled) {
-    out += m.nccl_saw_p2p_disable ? "#   NCCL confirmed: \"NCCL_P2P_DISABLE set by environment to 1\"\n"
-                                  : "#   NCCL did not log that it saw NCCL_P2P_DISABLE=1\n";
+    out += m.nccl_saw_p2p_disable
+               ? "#   NCCL confirmed: \"NCCL_P2P_DISABLE set by environment to 1\"\n"
+               : "#   NCCL did not log that it saw NCCL_P2P_DISABLE=1\n";
   }
-  out += fmt("#   rings %s, coll channels %s, p2p channels %s\n", m.rings ? std::to_string(*m.rings).c_str() : "-",
+  out += fmt("#   rings %s, coll channels %s, p2p channels %s\n",
+             m.rings ? std::to_string(*m.rings).c_str() : "-",
              m.coll_channels ? std::to_string(*m.coll_channels).c_str() : "-",
              m.p2p_channels ? std::to_string(*m.p2p_channels).c_str() : "-");
   out += fmt("# %8s", "");
@@ -148,9 +161,11 @@ std::string format_transport_matrix(const NcclRun& run) {
     out += "\n";
   }
   if (m.nranks > 1 && std::all_of(m.cells.begin(), m.cells.end(), [](const auto& row) {
-        return std::all_of(row.begin(), row.end(), [](const TransportCell& c) { return c.transports.empty(); });
+        return std::all_of(row.begin(), row.end(),
+                           [](const TransportCell& c) { return c.transports.empty(); });
       })) {
-    out += "#   (NCCL logged no connection: was the log redirected elsewhere, or did nothing run?)\n";
+    out +=
+        "#   (NCCL logged no connection: was the log redirected elsewhere, or did nothing run?)\n";
   }
   for (const auto& w : m.warnings) out += "#   NCCL WARN " + w + "\n";
   return out;
@@ -165,8 +180,10 @@ std::string format_pair_matrix(const NcclRun& run) {
     if (r.dtype == *dtype) largest = std::max(largest, r.size_bytes);
   }
   if (!dtype) return "";
-  const int n = run.transport.nranks > 0 ? run.transport.nranks : static_cast<int>(run.environment.devices.size());
-  std::string out = "#\n# NCCL send/recv busbw (GB/s) per ordered pair at " + format_bytes(largest, ByteStyle::kSpaced) + ", " + *dtype +
+  const int n = run.transport.nranks > 0 ? run.transport.nranks
+                                         : static_cast<int>(run.environment.devices.size());
+  std::string out = "#\n# NCCL send/recv busbw (GB/s) per ordered pair at " +
+                    format_bytes(largest, ByteStyle::kSpaced) + ", " + *dtype +
                     ", row sends to column" + (run.p2p_disabled ? " [NCCL_P2P_DISABLE=1]\n" : "\n");
   out += fmt("# %8s", "");
   for (int d = 0; d < n; ++d) out += fmt(" %10s", device_label(run, d).c_str());
@@ -196,7 +213,9 @@ std::string format_pair_matrix(const NcclRun& run) {
 }
 
 std::string format_p2p_comparison(const NcclRun& on, const NcclRun& off) {
-  std::map<GroupKey, std::map<std::uint64_t, std::pair<const CollectiveResult*, const CollectiveResult*>>> rows;
+  std::map<GroupKey,
+           std::map<std::uint64_t, std::pair<const CollectiveResult*, const CollectiveResult*>>>
+      rows;
   std::vector<GroupKey> order;
   for (const auto& r : on.results) {
     if (r.in_place) continue;
@@ -219,7 +238,8 @@ std::string format_p2p_comparison(const NcclRun& on, const NcclRun& off) {
     if (!(r->*metric)) return "-";
     return fmt("%.2f", *(r->*metric)) + (r->status == "wrong" ? "!" : "");
   };
-  std::string out = "#\n# P2P on vs off (NCCL_P2P_DISABLE=1): out-of-place bandwidth (GB/s); ! = wrong data\n";
+  std::string out =
+      "#\n# P2P on vs off (NCCL_P2P_DISABLE=1): out-of-place bandwidth (GB/s); ! = wrong data\n";
   for (const auto& key : order) {
     const auto& [collective, dtype, src, dst] = key;
     const auto& first = rows[key].begin()->second;
@@ -240,8 +260,9 @@ std::string format_p2p_comparison(const NcclRun& on, const NcclRun& off) {
           *(pair.second->*metric) > 0.0) {
         ratio = fmt("%.2f", *(pair.first->*metric) / *(pair.second->*metric));
       }
-      out += fmt("  %12llu %12s %12s %9s\n", static_cast<unsigned long long>(bytes), cell(pair.first, metric).c_str(),
-                 cell(pair.second, metric).c_str(), ratio.c_str());
+      out +=
+          fmt("  %12llu %12s %12s %9s\n", static_cast<unsigned long long>(bytes),
+              cell(pair.first, metric).c_str(), cell(pair.second, metric).c_str(), ratio.c_str());
     }
   }
   return out;
@@ -251,12 +272,19 @@ std::string format_verdicts(const std::vector<BusbwVerdict>& verdicts) {
   if (verdicts.empty()) return "";
   std::string out = "#\n# --min-busbw, judged on sizes at or above each series' saturation size\n";
   for (const auto& v : verdicts) {
-    std::string series = v.collective + " " + v.dtype + (v.in_place ? " in-place" : " out-of-place");
-    if (v.src_rank) series += " " + std::to_string(*v.src_rank) + "->" + std::to_string(v.dst_rank.value_or(-1));
-    std::string line = fmt("# %-6s %-42s", v.status == "pass" ? "PASS" : v.status == "fail" ? "FAIL" : "-", series.c_str());
+    std::string series =
+        v.collective + " " + v.dtype + (v.in_place ? " in-place" : " out-of-place");
+    if (v.src_rank)
+      series += " " + std::to_string(*v.src_rank) + "->" + std::to_string(v.dst_rank.value_or(-1));
+    std::string line = fmt("# %-6s %-42s",
+                           v.status == "pass"   ? "PASS"
+                           : v.status == "fail" ? "FAIL"
+                                                : "-",
+                           series.c_str());
     if (v.median_busbw_gbps) {
-      line += fmt(" median %.2f GB/s (lowest %.2f) over %d size(s) from %s, minimum %.2f", *v.median_busbw_gbps,
-                  v.lowest_busbw_gbps.value_or(0.0), v.judged_sizes, format_bytes(v.saturation_bytes.value_or(0), ByteStyle::kSpaced).c_str(),
+      line += fmt(" median %.2f GB/s (lowest %.2f) over %d size(s) from %s, minimum %.2f",
+                  *v.median_busbw_gbps, v.lowest_busbw_gbps.value_or(0.0), v.judged_sizes,
+                  format_bytes(v.saturation_bytes.value_or(0), ByteStyle::kSpaced).c_str(),
                   v.min_busbw_gbps);
     }
     if (!v.detail.empty()) line += " (" + v.detail + ")";

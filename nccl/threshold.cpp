@@ -5,9 +5,9 @@
 #include <tuple>
 
 #include "common/byte_size.hpp"
+#include "common/median.hpp"
 #include "nccl/collective.hpp"
 #include "nccl/json_util.hpp"
-#include "common/median.hpp"
 
 namespace p2p::nccl {
 
@@ -17,13 +17,14 @@ std::optional<std::uint64_t> saturation_size(const std::vector<BusbwPoint>& poin
   if (peak <= 0.0) return std::nullopt;
   std::optional<std::uint64_t> smallest;
   for (const auto& p : points) {
-    if (p.busbw_gbps >= kSaturationFraction * peak && (!smallest || p.size_bytes < *smallest)) smallest = p.size_bytes;
+    if (p.busbw_gbps >= kSaturationFraction * peak && (!smallest || p.size_bytes < *smallest))
+      smallest = p.size_bytes;
   }
   return smallest;
 }
 
-BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busbw_gbps, double bus_factor,
-                          std::optional<std::uint64_t> saturation_override) {
+BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busbw_gbps,
+                          double bus_factor, std::optional<std::uint64_t> saturation_override) {
   BusbwVerdict v;
   v.min_busbw_gbps = min_busbw_gbps;
   if (bus_factor <= 0.0) {
@@ -37,9 +38,10 @@ BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busb
   v.saturation_bytes = saturation_override ? saturation_override : saturation_size(points);
   if (!v.saturation_bytes) {
     // No positive bandwidth anywhere: judge every size so that a dead link fails.
-    v.saturation_bytes = std::min_element(points.begin(), points.end(), [](const auto& a, const auto& b) {
-                           return a.size_bytes < b.size_bytes;
-                         })->size_bytes;
+    v.saturation_bytes =
+        std::min_element(points.begin(), points.end(), [](const auto& a, const auto& b) {
+          return a.size_bytes < b.size_bytes;
+        })->size_bytes;
   }
   std::vector<double> judged;
   for (const auto& p : points) {
@@ -47,7 +49,8 @@ BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busb
   }
   v.judged_sizes = static_cast<int>(judged.size());
   if (judged.empty()) {
-    v.detail = "no size at or above the saturation size " + format_bytes(*v.saturation_bytes, ByteStyle::kSpaced);
+    v.detail = "no size at or above the saturation size " +
+               format_bytes(*v.saturation_bytes, ByteStyle::kSpaced);
     return v;
   }
   v.median_busbw_gbps = median(judged);
@@ -56,13 +59,15 @@ BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busb
   return v;
 }
 
-std::vector<BusbwVerdict> judge_min_busbw(const std::vector<CollectiveResult>& results, double min_busbw_gbps,
+std::vector<BusbwVerdict> judge_min_busbw(const std::vector<CollectiveResult>& results,
+                                          double min_busbw_gbps,
                                           std::optional<std::uint64_t> saturation_override) {
   using Key = std::tuple<std::string, std::string, bool, int, int>;
   std::map<Key, std::vector<BusbwPoint>> series;
   std::map<Key, const CollectiveResult*> first;
   for (const auto& r : results) {
-    const Key key{r.collective, r.dtype, r.in_place, r.src_rank.value_or(-1), r.dst_rank.value_or(-1)};
+    const Key key{r.collective, r.dtype, r.in_place, r.src_rank.value_or(-1),
+                  r.dst_rank.value_or(-1)};
     first.emplace(key, &r);
     auto& points = series[key];
     if (r.status == "ok" && r.busbw_gbps) points.push_back({r.size_bytes, *r.busbw_gbps});
@@ -83,7 +88,8 @@ std::vector<BusbwVerdict> judge_min_busbw(const std::vector<CollectiveResult>& r
 }
 
 bool any_failed(const std::vector<BusbwVerdict>& verdicts) {
-  return std::any_of(verdicts.begin(), verdicts.end(), [](const BusbwVerdict& v) { return v.status == "fail"; });
+  return std::any_of(verdicts.begin(), verdicts.end(),
+                     [](const BusbwVerdict& v) { return v.status == "fail"; });
 }
 
 void to_json(nlohmann::json& j, const BusbwVerdict& v) {
@@ -110,7 +116,8 @@ void from_json(const nlohmann::json& j, BusbwVerdict& v) {
   v.in_place = j.at("in_place").get<bool>();
   v.src_rank = optional_integer_at(j, "src_rank", 0, kMaxRanks - 1);
   v.dst_rank = optional_integer_at(j, "dst_rank", 0, kMaxRanks - 1);
-  v.saturation_bytes = optional_integer_at<std::uint64_t>(j, "saturation_bytes", 1, kMaxDocumentBytes);
+  v.saturation_bytes =
+      optional_integer_at<std::uint64_t>(j, "saturation_bytes", 1, kMaxDocumentBytes);
   v.judged_sizes = integer_at(j, "judged_sizes", 0, kMaxCount);
   v.median_busbw_gbps = optional_from<double>(j, "median_busbw_gbps");
   v.lowest_busbw_gbps = optional_from<double>(j, "lowest_busbw_gbps");

@@ -43,11 +43,12 @@ struct BusbwVerdict {
 
 // One series: `bus_factor` 0 (one rank) means no data crosses a bus: not judged. A fixed
 // `saturation_override` replaces the computed saturation size.
-BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busbw_gbps, double bus_factor,
-                          std::optional<std::uint64_t> saturation_override);
+BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busbw_gbps,
+                          double bus_factor, std::optional<std::uint64_t> saturation_override);
 
 // Every series of a run (collective x dtype x placement [x pair]); only "ok" results count.
-std::vector<BusbwVerdict> judge_min_busbw(const std::vector<CollectiveResult>& results, double min_busbw_gbps,
+std::vector<BusbwVerdict> judge_min_busbw(const std::vector<CollectiveResult>& results,
+                                          double min_busbw_gbps,
                                           std::optional<std::uint64_t> saturation_override);
 
 bool any_failed(const std::vector<BusbwVerdict>& verdicts);

@@ -17,7 +17,8 @@ std::string lower(std::string s) {
 }
 
 // The topology's index for a rank's GPU, matched by PCI bus id.
-std::optional<std::size_t> topology_index(const NcclRun& run, int rank, const topo::TopologySnapshot& t) {
+std::optional<std::size_t> topology_index(const NcclRun& run, int rank,
+                                          const topo::TopologySnapshot& t) {
   for (const auto& d : run.environment.devices) {
     if (d.rank != rank) continue;
     for (std::size_t i = 0; i < t.gpus.size(); ++i) {
@@ -30,7 +31,8 @@ std::optional<std::size_t> topology_index(const NcclRun& run, int rank, const to
 std::string path_label(const topo::TopologySnapshot& t, std::size_t a, std::size_t b) {
   if (a < t.nvlink_count.size() && b < t.nvlink_count[a].size() && t.nvlink_count[a][b] > 0)
     return "NV" + std::to_string(t.nvlink_count[a][b]);
-  if (a < t.pcie_matrix.size() && b < t.pcie_matrix[a].size()) return topo::to_string(t.pcie_matrix[a][b]);
+  if (a < t.pcie_matrix.size() && b < t.pcie_matrix[a].size())
+    return topo::to_string(t.pcie_matrix[a][b]);
   return "?";
 }
 
@@ -41,7 +43,8 @@ bool uses_p2p(const TransportCell& c) {
 
 }  // namespace
 
-std::string format_transport_vs_topology(const NcclRun& run, const topo::TopologySnapshot& topology) {
+std::string format_transport_vs_topology(const NcclRun& run,
+                                         const topo::TopologySnapshot& topology) {
   const TransportMatrix& m = run.transport;
   if (m.nranks < 2) return "";
   std::string out = "#\n# NCCL transport / topology path per pair (row sends to column)";

@@ -12,6 +12,7 @@ namespace p2p::nccl {
 
 // Ranks are matched to topology GPUs by PCI bus id (case-insensitive). Returns "" when the
 // run has fewer than two ranks (there is no pair to show).
-std::string format_transport_vs_topology(const NcclRun& run, const topo::TopologySnapshot& topology);
+std::string format_transport_vs_topology(const NcclRun& run,
+                                         const topo::TopologySnapshot& topology);
 
 }  // namespace p2p::nccl

@@ -1,13 +1,12 @@
 #include "nccl/transport_log.hpp"
 
-#include <charconv>
-#include <system_error>
-
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <system_error>
 
 #include "nccl/json_util.hpp"
 
@@ -77,17 +76,17 @@ bool has_foreign_bytes(const std::string& line) {
 }
 
 void add_explanation(NcclLog& log, const std::string& msg) {
-  if (std::find(log.p2p_explanations.begin(), log.p2p_explanations.end(), msg) == log.p2p_explanations.end())
+  if (std::find(log.p2p_explanations.begin(), log.p2p_explanations.end(), msg) ==
+      log.p2p_explanations.end())
     log.p2p_explanations.push_back(msg);
 }
 
 // Lines that say why two GPUs do not use P2P (transport/p2p.cc, graph/paths.cc, the environment).
 bool explains_missing_p2p(const std::string& msg) {
-  static const char* const kMarkers[] = {"P2P is disabled between",  "Could not enable P2P",
-                                         "NCCL_P2P_DISABLE set by",  "NCCL_P2P_LEVEL set by",
-                                         "NCCL_SHM_DISABLE set by",  "Legacy IPC not supported",
-                                         "cudaDeviceCanAccessPeer", "peer access is not supported",
-                                         "P2P disabled"};
+  static const char* const kMarkers[] = {
+      "P2P is disabled between", "Could not enable P2P",         "NCCL_P2P_DISABLE set by",
+      "NCCL_P2P_LEVEL set by",   "NCCL_SHM_DISABLE set by",      "Legacy IPC not supported",
+      "cudaDeviceCanAccessPeer", "peer access is not supported", "P2P disabled"};
   for (const char* m : kMarkers)
     if (msg.find(m) != std::string::npos) return true;
   return false;
@@ -141,7 +140,8 @@ void parse_info(const std::string& msg, const std::string& prefix, NcclLog& log)
       r.host = p[1].str();
       r.pid = small_int(p[2].str());
     }
-    auto same = std::find_if(log.ranks.begin(), log.ranks.end(), [&](const LoggedRank& x) { return x.rank == r.rank; });
+    auto same = std::find_if(log.ranks.begin(), log.ranks.end(),
+                             [&](const LoggedRank& x) { return x.rank == r.rank; });
     if (same == log.ranks.end()) {
       log.ranks.push_back(r);
     } else if (r.complete || !same->complete) {
@@ -149,7 +149,8 @@ void parse_info(const std::string& msg, const std::string& prefix, NcclLog& log)
     }
     return;
   }
-  if (msg.find("Init COMPLETE") != std::string::npos || msg.find("Init START") != std::string::npos ||
+  if (msg.find("Init COMPLETE") != std::string::npos ||
+      msg.find("Init START") != std::string::npos ||
       (msg.rfind("Channel ", 0) == 0 && msg.find(" via ") != std::string::npos)) {
     ++log.unreadable_lines;  // looks like an init or connection line, but is cut or mangled
     return;
@@ -222,14 +223,16 @@ NcclLog parse_nccl_log(const std::string& text) {
 void merge_nccl_log(NcclLog& into, const NcclLog& more) {
   into.connections.insert(into.connections.end(), more.connections.begin(), more.connections.end());
   for (const LoggedRank& r : more.ranks) {
-    auto same = std::find_if(into.ranks.begin(), into.ranks.end(), [&](const LoggedRank& x) { return x.rank == r.rank; });
+    auto same = std::find_if(into.ranks.begin(), into.ranks.end(),
+                             [&](const LoggedRank& x) { return x.rank == r.rank; });
     if (same == into.ranks.end()) {
       into.ranks.push_back(r);
     } else if (r.complete || !same->complete) {
       *same = r;
     }
   }
-  std::sort(into.ranks.begin(), into.ranks.end(), [](const LoggedRank& a, const LoggedRank& b) { return a.rank < b.rank; });
+  std::sort(into.ranks.begin(), into.ranks.end(),
+            [](const LoggedRank& a, const LoggedRank& b) { return a.rank < b.rank; });
   if (!into.rings) into.rings = more.rings;
   if (!into.coll_channels) into.coll_channels = more.coll_channels;
   if (!into.nvls_channels) into.nvls_channels = more.nvls_channels;
@@ -246,7 +249,8 @@ void merge_nccl_log(NcclLog& into, const NcclLog& more) {
 TransportMatrix transport_matrix(const NcclLog& log, int nranks) {
   TransportMatrix m;
   m.nranks = nranks;
-  m.cells.assign(static_cast<std::size_t>(std::max(nranks, 0)), std::vector<TransportCell>(static_cast<std::size_t>(std::max(nranks, 0))));
+  m.cells.assign(static_cast<std::size_t>(std::max(nranks, 0)),
+                 std::vector<TransportCell>(static_cast<std::size_t>(std::max(nranks, 0))));
   std::map<std::pair<int, int>, std::set<std::string>> transports;
   std::map<std::pair<int, int>, std::set<int>> channels;
   for (const auto& c : log.connections) {
@@ -255,7 +259,8 @@ TransportMatrix transport_matrix(const NcclLog& log, int nranks) {
     channels[{c.src_rank, c.dst_rank}].insert(c.channel);
   }
   for (const auto& [pair, names] : transports) {
-    auto& cell = m.cells[static_cast<std::size_t>(pair.first)][static_cast<std::size_t>(pair.second)];
+    auto& cell =
+        m.cells[static_cast<std::size_t>(pair.first)][static_cast<std::size_t>(pair.second)];
     cell.transports.assign(names.begin(), names.end());
     cell.channels = static_cast<int>(channels[pair].size());
   }

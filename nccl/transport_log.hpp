@@ -15,10 +15,12 @@ struct LoggedConnection {
   int channel = 0;
   int conn_index = -1;  // the "/I" part; SHM lines have none
   int src_rank = 0;
-  int src_device = 0;  // NCCL 2.19+ prints the device index here (older releases the bus id: see src_tag)
+  int src_device =
+      0;  // NCCL 2.19+ prints the device index here (older releases the bus id: see src_tag)
   int dst_rank = 0;
   int dst_device = 0;
-  std::string src_tag;  // the bracket text as printed: "1" (2.19+) or "1a000" (a bus id, 2.18 and older)
+  std::string
+      src_tag;  // the bracket text as printed: "1" (2.19+) or "1a000" (a bus id, 2.18 and older)
   std::string dst_tag;
   std::string transport;  // transport_class(via)
   std::string via;        // text after "via ", e.g. "P2P/CUMEM/read", "SHM/direct/direct"
@@ -30,10 +32,11 @@ struct LoggedRank {
   int nranks = 0;
   int cuda_device = 0;
   int nvml_device = 0;  // NCCL 2.11 and older print none: the CUDA device then
-  std::string bus_id;  // as NCCL prints it: hex without separators ("18000")
-  std::string host;    // from the line's "host:pid:tid [dev]" prefix; "" without one
+  std::string bus_id;   // as NCCL prints it: hex without separators ("18000")
+  std::string host;     // from the line's "host:pid:tid [dev]" prefix; "" without one
   std::optional<int> pid;
-  bool complete = false;  // "Init COMPLETE" seen (else only "Init START": the rank may have hung in init)
+  bool complete =
+      false;  // "Init COMPLETE" seen (else only "Init START": the rank may have hung in init)
 };
 
 struct NcclLog {
@@ -80,7 +83,7 @@ struct TransportMatrix {
   std::optional<int> rings;
   std::optional<int> coll_channels;
   std::optional<int> p2p_channels;
-  std::string nccl_version;  // as the log printed it
+  std::string nccl_version;           // as the log printed it
   bool nccl_saw_p2p_disable = false;  // NCCL logged "NCCL_P2P_DISABLE set by environment to 1"
   std::vector<std::string> warnings;
 };

@@ -9,13 +9,16 @@
 
 namespace p2p::nccl {
 
-TransportReport transport_report(const std::vector<std::pair<std::string, std::string>>& files_and_texts) {
+TransportReport transport_report(
+    const std::vector<std::pair<std::string, std::string>>& files_and_texts) {
   TransportReport r;
   for (const auto& [file, text] : files_and_texts) {
     const NcclLog one = parse_nccl_log(text);
     if (one.nccl_lines == 0)
-      throw InputError(file + ": not an NCCL INFO log: no line carries \"NCCL INFO\" or \"NCCL WARN\" (run with "
-                              "NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=INIT,P2P,SHM,NET)");
+      throw InputError(
+          file +
+          ": not an NCCL INFO log: no line carries \"NCCL INFO\" or \"NCCL WARN\" (run with "
+          "NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=INIT,P2P,SHM,NET)");
     r.files.push_back(file);
     merge_nccl_log(r.log, one);
   }
@@ -38,7 +41,8 @@ std::string channel_list(const std::map<int, std::set<std::string>>& by_channel)
   while (it != by_channel.end()) {
     auto end = std::next(it);
     int last = it->first;
-    while (end != by_channel.end() && end->first == last + 1 && end->second == it->second) last = (end++)->first;
+    while (end != by_channel.end() && end->first == last + 1 && end->second == it->second)
+      last = (end++)->first;
     std::string vias;
     for (const auto& v : it->second) vias += (vias.empty() ? "" : " + ") + v;
     char ch[32];
@@ -58,20 +62,22 @@ std::string channel_list(const std::map<int, std::set<std::string>>& by_channel)
 
 std::string format_transport_report(const TransportReport& r) {
   std::ostringstream out;
-  out << "NCCL " << (r.log.version.empty() ? "(version not logged)" : r.log.version) << ", " << r.nranks << " rank"
-      << (r.nranks == 1 ? "" : "s") << ", " << r.files.size() << " log file" << (r.files.size() == 1 ? "" : "s")
-      << ", " << r.log.nccl_lines << " NCCL lines";
+  out << "NCCL " << (r.log.version.empty() ? "(version not logged)" : r.log.version) << ", "
+      << r.nranks << " rank" << (r.nranks == 1 ? "" : "s") << ", " << r.files.size() << " log file"
+      << (r.files.size() == 1 ? "" : "s") << ", " << r.log.nccl_lines << " NCCL lines";
   if (r.log.unreadable_lines > 0)
     out << ", " << r.log.unreadable_lines << " line" << (r.log.unreadable_lines == 1 ? "" : "s")
         << " could not be read";
   out << "\n\n";
   if (!r.log.ranks.empty()) {
-    out << std::left << std::setw(6) << "rank" << std::setw(18) << "host" << std::setw(9) << "pid" << std::setw(9)
-        << "cudaDev" << std::setw(10) << "busId" << "init\n";
+    out << std::left << std::setw(6) << "rank" << std::setw(18) << "host" << std::setw(9) << "pid"
+        << std::setw(9) << "cudaDev" << std::setw(10) << "busId"
+        << "init\n";
     for (const LoggedRank& k : r.log.ranks) {
-      out << std::setw(6) << k.rank << std::setw(18) << (k.host.empty() ? "-" : k.host) << std::setw(9)
-          << (k.pid ? std::to_string(*k.pid) : "-") << std::setw(9) << k.cuda_device << std::setw(10) << k.bus_id
-          << (k.complete ? "complete" : "started, no COMPLETE line") << "\n";
+      out << std::setw(6) << k.rank << std::setw(18) << (k.host.empty() ? "-" : k.host)
+          << std::setw(9) << (k.pid ? std::to_string(*k.pid) : "-") << std::setw(9) << k.cuda_device
+          << std::setw(10) << k.bus_id << (k.complete ? "complete" : "started, no COMPLETE line")
+          << "\n";
     }
     out << std::right << "\n";
   }
@@ -83,7 +89,8 @@ std::string format_transport_report(const TransportReport& r) {
       for (const auto& c : row) width = std::max(width, cell_label(c).size() + 2);
     out << "Transport per ordered pair (row = sending rank, column = receiving rank):\n"
         << std::left << std::setw(6) << "";
-    for (int d = 0; d < r.nranks; ++d) out << std::setw(static_cast<int>(width)) << ("r" + std::to_string(d));
+    for (int d = 0; d < r.nranks; ++d)
+      out << std::setw(static_cast<int>(width)) << ("r" + std::to_string(d));
     out << "\n";
     for (int s = 0; s < r.nranks; ++s) {
       out << std::setw(6) << ("r" + std::to_string(s));
@@ -95,7 +102,8 @@ std::string format_transport_report(const TransportReport& r) {
     }
     out << std::right << "\nPer channel:\n";
     for (const auto& [pair, by_channel] : r.channels)
-      out << "  " << pair.first << " -> " << pair.second << ": " << channel_list(by_channel) << "\n";
+      out << "  " << pair.first << " -> " << pair.second << ": " << channel_list(by_channel)
+          << "\n";
   }
   if (!r.log.p2p_explanations.empty()) {
     out << "\nWhy P2P is not used (as NCCL said):\n";
@@ -128,7 +136,8 @@ void to_json(nlohmann::json& j, const TransportReport& r) {
       for (const auto& v : vias) transports.push_back(transport_class(v));
       chans.push_back({{"channel", channel}, {"via", vias}, {"transports", transports}});
     }
-    const auto& cell = r.matrix.cells[static_cast<std::size_t>(pair.first)][static_cast<std::size_t>(pair.second)];
+    const auto& cell =
+        r.matrix.cells[static_cast<std::size_t>(pair.first)][static_cast<std::size_t>(pair.second)];
     pairs.push_back({{"src_rank", pair.first},
                      {"dst_rank", pair.second},
                      {"transports", cell.transports},

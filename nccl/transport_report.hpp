@@ -27,7 +27,8 @@ struct TransportReport {
 
 // InputError "<file>: not an NCCL INFO log: ..." for a file with no NCCL line at all; a partly
 // readable file gives what it can, with log.unreadable_lines counting the rest.
-TransportReport transport_report(const std::vector<std::pair<std::string, std::string>>& files_and_texts);
+TransportReport transport_report(
+    const std::vector<std::pair<std::string, std::string>>& files_and_texts);
 
 std::string format_transport_report(const TransportReport& r);
 void to_json(nlohmann::json& j, const TransportReport& r);

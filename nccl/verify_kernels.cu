@@ -1,10 +1,11 @@
+#include "nccl/verify_kernels.hpp"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <algorithm>
 
 #include "common/cuda_check.hpp"
-#include "nccl/verify_kernels.hpp"
 
 namespace p2p::nccl {
 
@@ -15,7 +16,8 @@ constexpr int kThreads = 256;
 constexpr std::uint64_t kMaxBlocks = 4096;
 
 unsigned blocks_for(std::uint64_t count) {
-  return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(kMaxBlocks, (count + kThreads - 1) / kThreads)));
+  return static_cast<unsigned>(
+      std::max<std::uint64_t>(1, std::min(kMaxBlocks, (count + kThreads - 1) / kThreads)));
 }
 
 template <class T>
@@ -39,8 +41,8 @@ __device__ float to_float(__half v) { return __half2float(v); }
 
 template <class T>
 __global__ void fill_input_kernel(T* p, std::uint64_t count, int rank, int nranks) {
-  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+       i < count; i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
     p[i] = from_int<T>(pattern::input_value(rank, i, nranks));
   }
 }
@@ -48,17 +50,18 @@ __global__ void fill_input_kernel(T* p, std::uint64_t count, int rank, int nrank
 template <class T>
 __global__ void fill_constant_kernel(T* p, std::uint64_t count, int value) {
   const T v = from_int<T>(value);
-  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+       i < count; i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
     p[i] = v;
   }
 }
 
 template <class T>
-__global__ void count_wrong_kernel(const T* p, std::uint64_t count, pattern::Expectation e, unsigned long long* wrong) {
+__global__ void count_wrong_kernel(const T* p, std::uint64_t count, pattern::Expectation e,
+                                   unsigned long long* wrong) {
   unsigned long long mine = 0;
-  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+       i < count; i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
     // Exact comparison: every expected value is an integer the type represents exactly.
     if (to_float(p[i]) != static_cast<float>(pattern::expected_value(e, i))) ++mine;
   }
@@ -68,15 +71,9 @@ __global__ void count_wrong_kernel(const T* p, std::uint64_t count, pattern::Exp
 template <class Launch>
 void dispatch(DataType t, Launch&& launch) {
   switch (t) {
-    case DataType::kFloat32:
-      launch(float{});
-      break;
-    case DataType::kBfloat16:
-      launch(__nv_bfloat16{});
-      break;
-    case DataType::kFloat16:
-      launch(__half{});
-      break;
+    case DataType::kFloat32: launch(float{}); break;
+    case DataType::kBfloat16: launch(__nv_bfloat16{}); break;
+    case DataType::kFloat16: launch(__half{}); break;
   }
 }
 
@@ -96,11 +93,13 @@ void preload_verify_kernels() {
   preload_for_type<__half>();
 }
 
-void fill_input(void* ptr, DataType t, std::uint64_t count, int rank, int nranks, cudaStream_t stream) {
+void fill_input(void* ptr, DataType t, std::uint64_t count, int rank, int nranks,
+                cudaStream_t stream) {
   if (count == 0) return;
   dispatch(t, [&](auto tag) {
     using T = decltype(tag);
-    fill_input_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(ptr), count, rank, nranks);
+    fill_input_kernel<T>
+        <<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(ptr), count, rank, nranks);
   });
   P2P_CHECK(cudaGetLastError());
 }
@@ -109,7 +108,8 @@ void fill_sentinel(void* ptr, DataType t, std::uint64_t count, cudaStream_t stre
   if (count == 0) return;
   dispatch(t, [&](auto tag) {
     using T = decltype(tag);
-    fill_constant_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(ptr), count, pattern::kSentinel);
+    fill_constant_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(ptr), count,
+                                                                        pattern::kSentinel);
   });
   P2P_CHECK(cudaGetLastError());
 }
@@ -119,7 +119,8 @@ void count_wrong(const void* ptr, DataType t, std::uint64_t count, const pattern
   if (count == 0) return;
   dispatch(t, [&](auto tag) {
     using T = decltype(tag);
-    count_wrong_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<const T*>(ptr), count, e, wrong);
+    count_wrong_kernel<T>
+        <<<blocks_for(count), kThreads, 0, stream>>>(static_cast<const T*>(ptr), count, e, wrong);
   });
   P2P_CHECK(cudaGetLastError());
 }

@@ -18,7 +18,8 @@ namespace p2p::nccl {
 void preload_verify_kernels();
 
 // ptr[i] = pattern::input_value(rank, i, nranks) for i < count.
-void fill_input(void* ptr, DataType t, std::uint64_t count, int rank, int nranks, cudaStream_t stream);
+void fill_input(void* ptr, DataType t, std::uint64_t count, int rank, int nranks,
+                cudaStream_t stream);
 // ptr[i] = pattern::kSentinel for i < count.
 void fill_sentinel(void* ptr, DataType t, std::uint64_t count, cudaStream_t stream);
 // Adds to *wrong (device memory) the number of i < count with ptr[i] != expected_value(e, i).

@@ -33,7 +33,8 @@ CaseOutcome outcome_of_status(const std::string& status) {
 }
 
 // What a figure's case says: the failure's cause, the waiver's reason, else the measured value.
-std::string figure_message(const std::string& status, const std::string& detail, const std::string& value) {
+std::string figure_message(const std::string& status, const std::string& detail,
+                           const std::string& value) {
   if (status == "ok") return value.empty() ? "verified" : value + ", verified";
   const std::string why = detail.empty() ? status : status + ": " + detail;
   return single_line(why);
@@ -41,20 +42,23 @@ std::string figure_message(const std::string& status, const std::string& detail,
 
 std::string gate_pair(const topo::GateReason& r) {
   std::string pair;
-  for (std::size_t i = 0; i < r.gpus.size(); ++i) pair += (i ? "-gpu" : "gpu") + std::to_string(r.gpus[i]);
+  for (std::size_t i = 0; i < r.gpus.size(); ++i)
+    pair += (i ? "-gpu" : "gpu") + std::to_string(r.gpus[i]);
   return pair;
 }
 
 void add_bench_cases(CheckSuite& s, const bench::BenchDocument& d) {
   for (const auto& b : d.bandwidth) {
     CheckCase c;
-    c.name = join_name(d.hostname, b.case_name, b.src + "->" + b.dst + (b.part.empty() ? "" : " " + b.part),
+    c.name = join_name(d.hostname, b.case_name,
+                       b.src + "->" + b.dst + (b.part.empty() ? "" : " " + b.part),
                        format_bytes(b.bytes, ByteStyle::kCompact));
     c.classname = "p2pcheck.bench." + b.case_name;
     c.outcome = outcome_of_status(b.status);
     std::string value;
     if (b.median_gbps) value = number(*b.median_gbps, "GB/s") + " median";
-    if (b.median_gbps && b.achieved_pct) value += " (" + number(*b.achieved_pct, "%") + " of " + b.ceiling_link + ")";
+    if (b.median_gbps && b.achieved_pct)
+      value += " (" + number(*b.achieved_pct, "%") + " of " + b.ceiling_link + ")";
     c.message = figure_message(b.status, b.detail, value);
     // Time the samples took: each moved copies_per_sample copies of `bytes` at its rate.
     double seconds = 0;
@@ -69,7 +73,8 @@ void add_bench_cases(CheckSuite& s, const bench::BenchDocument& d) {
     c.name = join_name(d.hostname, l.case_name, l.src + "->" + l.dst, "");
     c.classname = "p2pcheck.bench." + l.case_name;
     c.outcome = outcome_of_status(l.status);
-    c.message = figure_message(l.status, l.detail, l.median_ns ? number(*l.median_ns, "ns") + " median" : "");
+    c.message = figure_message(l.status, l.detail,
+                               l.median_ns ? number(*l.median_ns, "ns") + " median" : "");
     s.cases.push_back(std::move(c));
   }
   if (!d.interrupted.empty()) {
@@ -83,16 +88,19 @@ void add_bench_cases(CheckSuite& s, const bench::BenchDocument& d) {
 }
 
 std::string placement(const nccl::CollectiveResult& r) {
-  if (r.src_rank && r.dst_rank) return "rank" + std::to_string(*r.src_rank) + "->rank" + std::to_string(*r.dst_rank);
+  if (r.src_rank && r.dst_rank)
+    return "rank" + std::to_string(*r.src_rank) + "->rank" + std::to_string(*r.dst_rank);
   std::string p = std::to_string(r.nranks) + (r.nranks == 1 ? " rank" : " ranks");
   if (r.root) p += " root" + std::to_string(*r.root);
   return p;
 }
 
-void add_nccl_run(CheckSuite& s, const nccl::NcclRun& run, const std::string& host, const std::string& prefix) {
+void add_nccl_run(CheckSuite& s, const nccl::NcclRun& run, const std::string& host,
+                  const std::string& prefix) {
   for (const auto& r : run.results) {
     CheckCase c;
-    const std::string op = prefix + r.collective + "." + r.dtype + (r.in_place ? ".in_place" : ".out_of_place") +
+    const std::string op = prefix + r.collective + "." + r.dtype +
+                           (r.in_place ? ".in_place" : ".out_of_place") +
                            (r.cuda_graph ? ".graph" : "");
     c.name = join_name(host, op, placement(r), format_bytes(r.size_bytes, ByteStyle::kCompact));
     c.classname = "p2pcheck." + prefix + r.collective;
@@ -116,7 +124,9 @@ void add_nccl_run(CheckSuite& s, const nccl::NcclRun& run, const std::string& ho
     CheckCase c;
     c.name = join_name(host, prefix + "rank_process", "rank" + std::to_string(e.rank), "");
     c.classname = "p2pcheck." + prefix + "rank_process";
-    c.outcome = e.ended == "done" ? CaseOutcome::kPass : e.ended == "error" ? CaseOutcome::kError : CaseOutcome::kFail;
+    c.outcome = e.ended == "done"    ? CaseOutcome::kPass
+                : e.ended == "error" ? CaseOutcome::kError
+                                     : CaseOutcome::kFail;
     c.message = single_line(e.ended + (e.detail.empty() ? "" : ": " + e.detail) +
                             (e.last_case.empty() ? "" : " (last case " + e.last_case + ")"));
     s.cases.push_back(std::move(c));
@@ -129,14 +139,19 @@ void add_nccl_cases(CheckSuite& s, const bench::BenchDocument& d, const std::str
   if (report.p2p_off) add_nccl_run(s, *report.p2p_off, d.hostname, "nccl.p2p_off.");
   for (const auto& v : report.verdicts) {
     CheckCase c;
-    const std::string series = v.collective + "." + v.dtype + (v.in_place ? ".in_place" : ".out_of_place");
+    const std::string series =
+        v.collective + "." + v.dtype + (v.in_place ? ".in_place" : ".out_of_place");
     std::string pair;
-    if (v.src_rank && v.dst_rank) pair = "rank" + std::to_string(*v.src_rank) + "->rank" + std::to_string(*v.dst_rank);
+    if (v.src_rank && v.dst_rank)
+      pair = "rank" + std::to_string(*v.src_rank) + "->rank" + std::to_string(*v.dst_rank);
     c.name = join_name(d.hostname, "nccl.min_busbw." + series, pair, "");
     c.classname = "p2pcheck.nccl.min_busbw";
-    c.outcome = v.status == "pass" ? CaseOutcome::kPass : v.status == "fail" ? CaseOutcome::kFail : CaseOutcome::kSkipped;
+    c.outcome = v.status == "pass"   ? CaseOutcome::kPass
+                : v.status == "fail" ? CaseOutcome::kFail
+                                     : CaseOutcome::kSkipped;
     std::string value = "min " + number(v.min_busbw_gbps, "GB/s");
-    if (v.median_busbw_gbps) value = "median busbw " + number(*v.median_busbw_gbps, "GB/s") + ", " + value;
+    if (v.median_busbw_gbps)
+      value = "median busbw " + number(*v.median_busbw_gbps, "GB/s") + ", " + value;
     c.message = single_line(v.detail.empty() ? value : v.detail + " (" + value + ")");
     s.cases.push_back(std::move(c));
   }
@@ -154,20 +169,24 @@ const char* to_string(CaseOutcome o) {
   return "error";
 }
 
-CheckSuite gate_suite(const topo::GateDecision& d, const std::string& hostname, const std::string& timestamp) {
+CheckSuite gate_suite(const topo::GateDecision& d, const std::string& hostname,
+                      const std::string& timestamp) {
   CheckSuite s{"gate", hostname, timestamp, {}};
   for (const auto& r : d.reasons) {
     CheckCase c;
     c.name = join_name(hostname, "gate." + r.rule, gate_pair(r), "");
     c.classname = "p2pcheck.gate";
-    c.outcome = r.verdict == "block" ? CaseOutcome::kFail : r.verdict == "pass" ? CaseOutcome::kPass : CaseOutcome::kSkipped;
+    c.outcome = r.verdict == "block"  ? CaseOutcome::kFail
+                : r.verdict == "pass" ? CaseOutcome::kPass
+                                      : CaseOutcome::kSkipped;
     c.message = single_line(r.verdict == "pending" ? "pending: " + r.message : r.message);
     s.cases.push_back(std::move(c));
   }
   return s;
 }
 
-std::vector<CheckSuite> document_suites(const bench::BenchDocument& doc, const std::string& source) {
+std::vector<CheckSuite> document_suites(const bench::BenchDocument& doc,
+                                        const std::string& source) {
   std::vector<CheckSuite> out;
   if (doc.gate.decision && doc.gate.reasons.is_object()) {
     topo::GateDecision d;
@@ -178,7 +197,8 @@ std::vector<CheckSuite> document_suites(const bench::BenchDocument& doc, const s
     }
     out.push_back(gate_suite(d, doc.hostname, doc.started_utc));
   }
-  CheckSuite figures{doc.written_by == "nccl" ? "nccl" : "bench", doc.hostname, doc.started_utc, {}};
+  CheckSuite figures{
+      doc.written_by == "nccl" ? "nccl" : "bench", doc.hostname, doc.started_utc, {}};
   add_bench_cases(figures, doc);
   if (!doc.nccl.is_null()) add_nccl_cases(figures, doc, source);
   out.push_back(std::move(figures));
@@ -186,13 +206,15 @@ std::vector<CheckSuite> document_suites(const bench::BenchDocument& doc, const s
   return out;
 }
 
-CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostname, const std::string& source) {
+CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostname,
+                        const std::string& source) {
   CheckSuite s{"doctor", hostname, "", {}};
   try {
     if (!report.is_object() || report.value("schema", "") != "p2pcheck.doctor.report")
       throw InputError("not a p2pcheck.doctor.report (p2pcheck doctor --format json)");
     if (report.at("version").get<int>() != 1)
-      throw InputError("p2pcheck.doctor.report version " + report.at("version").dump() + " is not supported");
+      throw InputError("p2pcheck.doctor.report version " + report.at("version").dump() +
+                       " is not supported");
     for (const auto& f : report.at("findings")) {
       const auto id = f.at("id").get<std::string>();
       const auto status = f.at("status").get<std::string>();
@@ -205,7 +227,8 @@ CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostnam
         c.outcome = CaseOutcome::kPass;
         c.message = summary;
       } else if (status == "warn") {
-        c.outcome = CaseOutcome::kPass;  // doctor exits 0 on warnings: a CI job must not fail on them
+        c.outcome =
+            CaseOutcome::kPass;  // doctor exits 0 on warnings: a CI job must not fail on them
         c.message = "warning: " + summary + (hint.empty() ? "" : " -> " + hint);
       } else if (status == "fail") {
         c.outcome = CaseOutcome::kFail;
@@ -230,13 +253,16 @@ CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostnam
   return s;
 }
 
-CheckSuite compare_suite(const Comparison& cmp, const std::string& hostname, const std::string& timestamp) {
+CheckSuite compare_suite(const Comparison& cmp, const std::string& hostname,
+                         const std::string& timestamp) {
   CheckSuite s{"compare", hostname, timestamp, {}};
   for (const auto& f : cmp.figures) {
     CheckCase c;
     c.name = join_name(hostname, "compare", f.key, "");
     c.classname = "p2pcheck.compare";
-    const auto value = [&](const std::optional<double>& v) { return v ? number(*v, f.unit.c_str()) : "-"; };
+    const auto value = [&](const std::optional<double>& v) {
+      return v ? number(*v, f.unit.c_str()) : "-";
+    };
     std::string text = "baseline " + value(f.baseline) + ", run " + value(f.run);
     if (f.change_pct) text += " (" + number(*f.change_pct, "%") + ")";
     if (f.verdict == "regressed" || f.verdict == "lost") {

@@ -21,19 +21,20 @@ struct CheckCase {
   std::string name;       // "vm/h2d_ce/host->gpu0/1GiB"; unique within a report
   std::string classname;  // "p2pcheck.bench.h2d_ce": how CI systems group cases
   CaseOutcome outcome = CaseOutcome::kPass;
-  std::string message;    // one line: the cause of a failure, the reason for a skip, else the figure
+  std::string message;  // one line: the cause of a failure, the reason for a skip, else the figure
   std::optional<double> time_s;  // measured time, where the document has it
 };
 
 struct CheckSuite {
-  std::string name;       // doctor | gate | bench | nccl | compare
+  std::string name;  // doctor | gate | bench | nccl | compare
   std::string hostname;
   std::string timestamp;  // ISO 8601 UTC as the document records it; "" when unknown
   std::vector<CheckCase> cases;
 };
 
 // The gate's reasons: block fails, pass passes, pending and notes are skipped with the text.
-CheckSuite gate_suite(const topo::GateDecision& d, const std::string& hostname, const std::string& timestamp);
+CheckSuite gate_suite(const topo::GateDecision& d, const std::string& hostname,
+                      const std::string& timestamp);
 
 // A results document: its gate (when it ran), then bench figures (waived: skipped; failed
 // verification: failure with the count; error: error) or the NCCL section (results, rank
@@ -44,10 +45,12 @@ std::vector<CheckSuite> document_suites(const bench::BenchDocument& doc, const s
 // `p2pcheck doctor --format json` (p2pcheck.doctor.report v1): pass and warn pass (a warning
 // keeps its text), fail fails with the hint, skip and unknown are skipped with the reason.
 // InputError "<source>: ..." for another schema or a malformed report.
-CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostname, const std::string& source);
+CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostname,
+                        const std::string& source);
 
 // A comparison: regressed and lost fail, not judged and missing are skipped, the rest pass.
-CheckSuite compare_suite(const Comparison& c, const std::string& hostname, const std::string& timestamp);
+CheckSuite compare_suite(const Comparison& c, const std::string& hostname,
+                         const std::string& timestamp);
 
 // Makes every case name unique across all suites ("name", "name #2", ...): GitLab and others
 // merge or drop cases that share a name.

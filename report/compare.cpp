@@ -38,25 +38,34 @@ using Figures = std::map<std::string, Figure>;
 // NCCL results: busbw, the figure nccl-tests users read, except with one rank, where every
 // busbw factor is 0 and algbw is the only figure that moves. The rank count is part of the key,
 // so runs on different numbers of GPUs are never judged against each other.
-void add_collectives(Figures& out, const nccl::NcclRun& run, const std::string& prefix, const CompareOptions& o,
-                     const std::string& source) {
+void add_collectives(Figures& out, const nccl::NcclRun& run, const std::string& prefix,
+                     const CompareOptions& o, const std::string& source) {
   for (const auto& r : run.results) {
     const bool one_rank = r.nranks <= 1;
-    std::string key = prefix + "nccl " + r.collective + " " + r.dtype + (r.in_place ? " in_place" : " out_of_place") +
-                      " " + std::to_string(r.nranks) + "r";
-    if (r.src_rank && r.dst_rank) key += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
+    std::string key = prefix + "nccl " + r.collective + " " + r.dtype +
+                      (r.in_place ? " in_place" : " out_of_place") + " " +
+                      std::to_string(r.nranks) + "r";
+    if (r.src_rank && r.dst_rank)
+      key += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
     key += " " + format_bytes(r.size_bytes, ByteStyle::kCompact) + (one_rank ? " algbw" : " busbw");
-    out[key] = Figure{one_rank ? r.algbw_gbps : r.busbw_gbps, r.status, r.detail, r.size_bytes >= o.min_bytes, false,
+    out[key] = Figure{one_rank ? r.algbw_gbps : r.busbw_gbps,
+                      r.status,
+                      r.detail,
+                      r.size_bytes >= o.min_bytes,
+                      false,
                       source.empty() ? "" : source + " " + r.collective + "_perf"};
   }
 }
 
-Figures figures_of(const bench::BenchDocument& d, const std::string& source, const CompareOptions& o) {
+Figures figures_of(const bench::BenchDocument& d, const std::string& source,
+                   const CompareOptions& o) {
   Figures out;
   for (const auto& b : d.bandwidth) {
-    std::string key = b.case_name + " " + b.src + "->" + b.dst + (b.part.empty() ? "" : " " + b.part) + " " +
+    std::string key = b.case_name + " " + b.src + "->" + b.dst +
+                      (b.part.empty() ? "" : " " + b.part) + " " +
                       format_bytes(b.bytes, ByteStyle::kCompact);
-    out[key] = Figure{b.median_gbps, b.status, b.detail, b.bytes >= o.min_bytes, false, source_text(b.source)};
+    out[key] = Figure{b.median_gbps,          b.status, b.detail,
+                      b.bytes >= o.min_bytes, false,    source_text(b.source)};
   }
   for (const auto& l : d.latency) {
     out[l.case_name + " " + l.src + "->" + l.dst] =
@@ -71,7 +80,8 @@ Figures figures_of(const bench::BenchDocument& d, const std::string& source, con
   return out;
 }
 
-FigureChange judge(const std::string& key, const Figure* base, const Figure* run, const CompareOptions& o) {
+FigureChange judge(const std::string& key, const Figure* base, const Figure* run,
+                   const CompareOptions& o) {
   FigureChange c;
   c.key = key;
   c.baseline_status = base ? base->status : "missing";
@@ -109,7 +119,9 @@ FigureChange judge(const std::string& key, const Figure* base, const Figure* run
     return c;
   }
   const double better = run->lower_is_better ? -*c.change_pct : *c.change_pct;
-  c.verdict = better < -o.tolerance_pct ? "regressed" : better > o.tolerance_pct ? "improved" : "same";
+  c.verdict = better < -o.tolerance_pct  ? "regressed"
+              : better > o.tolerance_pct ? "improved"
+                                         : "same";
   return c;
 }
 
@@ -126,15 +138,17 @@ Comparison compare_runs(const bench::BenchDocument& baseline, const bench::Bench
   // An imported document holds peer tools' figures of either kind: it stands against both.
   const bool imported = baseline.written_by == "import" || run.written_by == "import";
   if (baseline.written_by != run.written_by && !imported) {
-    throw InputError("compare: the baseline was written by `p2pcheck " + baseline.written_by + "`, the run by `p2pcheck " +
-                     run.written_by + "`; compare documents of the same kind");
+    throw InputError("compare: the baseline was written by `p2pcheck " + baseline.written_by +
+                     "`, the run by `p2pcheck " + run.written_by +
+                     "`; compare documents of the same kind");
   }
   if ((baseline.logical_gpus > 0) != (run.logical_gpus > 0) && !options.allow_logical) {
     const bool base_logical = baseline.logical_gpus > 0;
-    throw InputError(std::string("compare: the ") + (base_logical ? "baseline" : "run") + " ran on " +
-                     std::to_string(base_logical ? baseline.logical_gpus : run.logical_gpus) +
-                     " logical GPUs, the " + (base_logical ? "run" : "baseline") +
-                     " on physical ones; its figures measure the tool, not the links (--allow-logical compares them anyway)");
+    throw InputError(
+        std::string("compare: the ") + (base_logical ? "baseline" : "run") + " ran on " +
+        std::to_string(base_logical ? baseline.logical_gpus : run.logical_gpus) +
+        " logical GPUs, the " + (base_logical ? "run" : "baseline") +
+        " on physical ones; its figures measure the tool, not the links (--allow-logical compares them anyway)");
   }
   const Figures base = figures_of(baseline, "baseline", options);
   const Figures now = figures_of(run, "run", options);
@@ -159,8 +173,8 @@ std::string imported_lines(const bench::BenchDocument& baseline, const bench::Be
   for (const auto& [name, doc] : {std::pair{"baseline", &baseline}, std::pair{"run", &run}}) {
     if (doc->imported.empty()) {
       if (!baseline.imported.empty() || !run.imported.empty())
-        out += std::string("note: the ") + name + " was measured by p2pcheck " + doc->tool_version + " (`p2pcheck " +
-               doc->written_by + "`)\n";
+        out += std::string("note: the ") + name + " was measured by p2pcheck " + doc->tool_version +
+               " (`p2pcheck " + doc->written_by + "`)\n";
       continue;
     }
     out += std::string("note: the ") + name + " was imported from " + bench::imported_from(*doc) +
@@ -171,7 +185,8 @@ std::string imported_lines(const bench::BenchDocument& baseline, const bench::Be
   return out;
 }
 
-std::string logical_gpus_lines(const bench::BenchDocument& baseline, const bench::BenchDocument& run) {
+std::string logical_gpus_lines(const bench::BenchDocument& baseline,
+                               const bench::BenchDocument& run) {
   std::string out;
   for (const auto& [name, doc] : {std::pair{"baseline", &baseline}, std::pair{"run", &run}}) {
     const std::string note = bench::logical_gpus_note(*doc);
@@ -180,14 +195,16 @@ std::string logical_gpus_lines(const bench::BenchDocument& baseline, const bench
   return out;
 }
 
-std::string format_comparison(const Comparison& c, const std::string& baseline_name, const std::string& run_name,
-                              const CompareOptions& options) {
+std::string format_comparison(const Comparison& c, const std::string& baseline_name,
+                              const std::string& run_name, const CompareOptions& options) {
   std::string out = "baseline: " + baseline_name + "\nrun:      " + run_name + "\n";
   char line[256];
   std::snprintf(line, sizeof line, "judged: figures of %s and more, moves beyond %.1f%%\n\n",
-                format_bytes(options.min_bytes, ByteStyle::kCompact).c_str(), options.tolerance_pct);
+                format_bytes(options.min_bytes, ByteStyle::kCompact).c_str(),
+                options.tolerance_pct);
   out += line;
-  std::snprintf(line, sizeof line, "%-60s %12s %12s %9s  %s\n", "figure", "baseline", "run", "change", "verdict");
+  std::snprintf(line, sizeof line, "%-60s %12s %12s %9s  %s\n", "figure", "baseline", "run",
+                "change", "verdict");
   out += line;
   auto num = [](const std::optional<double>& v, const std::string& status) {
     if (!v) return status == "ok" ? std::string("-") : status;
@@ -205,8 +222,9 @@ std::string format_comparison(const Comparison& c, const std::string& baseline_n
       change = b;
     }
     std::snprintf(line, sizeof line, "%-60s %12s %12s %9s  %s%s\n", (f.key + " " + f.unit).c_str(),
-                  num(f.baseline, f.baseline_status).c_str(), num(f.run, f.run_status).c_str(), change.c_str(),
-                  f.verdict.c_str(), f.detail.empty() || f.verdict != "lost" ? "" : (" (" + f.detail + ")").c_str());
+                  num(f.baseline, f.baseline_status).c_str(), num(f.run, f.run_status).c_str(),
+                  change.c_str(), f.verdict.c_str(),
+                  f.detail.empty() || f.verdict != "lost" ? "" : (" (" + f.detail + ")").c_str());
     out += line;
   }
   int same = 0, unjudged = 0, one_sided = 0;
@@ -215,13 +233,15 @@ std::string format_comparison(const Comparison& c, const std::string& baseline_n
     unjudged += f.verdict == "not judged";
     one_sided += f.verdict == "one side only";
   }
-  std::snprintf(line, sizeof line, "\n%d figures compared: %d regressed or lost, %d unchanged, %d not judged\n",
+  std::snprintf(line, sizeof line,
+                "\n%d figures compared: %d regressed or lost, %d unchanged, %d not judged\n",
                 static_cast<int>(c.figures.size()) - one_sided, c.regressions(), same, unjudged);
   out += line;
   if (one_sided > 0) {
-    std::snprintf(line, sizeof line,
-                  "%d figures on one side only, not shown: an imported document holds what its tool measured\n",
-                  one_sided);
+    std::snprintf(
+        line, sizeof line,
+        "%d figures on one side only, not shown: an imported document holds what its tool measured\n",
+        one_sided);
     out += line;
   }
   return out;

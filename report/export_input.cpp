@@ -5,8 +5,8 @@
 
 namespace p2p::report {
 
-ExportInput read_export_input(const nlohmann::json& j, const std::string& source, const std::string& hostname,
-                              bool hostname_override) {
+ExportInput read_export_input(const nlohmann::json& j, const std::string& source,
+                              const std::string& hostname, bool hostname_override) {
   ExportInput in;
   in.source = source;
   in.hostname = hostname;
@@ -30,11 +30,13 @@ ExportInput read_export_input(const nlohmann::json& j, const std::string& source
   } else if (schema == "p2pcheck.doctor.report") {
     in.kind = ExportInput::Kind::kDoctor;
     in.doctor = j;
-    (void)doctor_suite(j, hostname, source);  // checks the report now, so errors come before any output
+    (void)doctor_suite(j, hostname,
+                       source);  // checks the report now, so errors come before any output
   } else {
-    throw InputError(source + ": " + (schema.empty() ? std::string("no `schema`") : "schema `" + schema + "`") +
-                     ": expected a results document (p2pcheck.bench.run), a gate decision (p2pcheck.gate) or a "
-                     "doctor report (p2pcheck.doctor.report)");
+    throw InputError(
+        source + ": " + (schema.empty() ? std::string("no `schema`") : "schema `" + schema + "`") +
+        ": expected a results document (p2pcheck.bench.run), a gate decision (p2pcheck.gate) or a "
+        "doctor report (p2pcheck.doctor.report)");
   }
   return in;
 }
@@ -44,7 +46,9 @@ std::vector<CheckSuite> export_suites(const ExportInput& in) {
   switch (in.kind) {
     case ExportInput::Kind::kResults: s = document_suites(in.results, in.source); break;
     case ExportInput::Kind::kGate: s.push_back(gate_suite(in.gate, in.hostname, "")); break;
-    case ExportInput::Kind::kDoctor: s.push_back(doctor_suite(in.doctor, in.hostname, in.source)); break;
+    case ExportInput::Kind::kDoctor:
+      s.push_back(doctor_suite(in.doctor, in.hostname, in.source));
+      break;
   }
   make_case_names_unique(s);
   return s;
@@ -53,9 +57,7 @@ std::vector<CheckSuite> export_suites(const ExportInput& in) {
 std::string export_prometheus(const ExportInput& in, double now_unix) {
   Exposition e;
   switch (in.kind) {
-    case ExportInput::Kind::kResults:
-      add_document_metrics(e, in.results, in.source);
-      break;
+    case ExportInput::Kind::kResults: add_document_metrics(e, in.results, in.source); break;
     case ExportInput::Kind::kGate:
       add_gate_metrics(e, in.gate, in.hostname);
       add_last_run(e, in.hostname, "gate", now_unix);

@@ -25,8 +25,8 @@ struct ExportInput {
 // InputError "<source>: ..." for anything else, naming the schemas it reads. `hostname` names
 // the host of gate and doctor output (they do not record it); a results document keeps its own
 // unless `hostname_override` is set.
-ExportInput read_export_input(const nlohmann::json& j, const std::string& source, const std::string& hostname,
-                              bool hostname_override);
+ExportInput read_export_input(const nlohmann::json& j, const std::string& source,
+                              const std::string& hostname, bool hostname_override);
 
 std::vector<CheckSuite> export_suites(const ExportInput& in);
 

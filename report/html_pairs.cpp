@@ -35,10 +35,12 @@ void note(PairState& p, const std::string& status, const std::string& detail) {
 
 PairPaths::PairPaths(const bench::BenchDocument& doc) {
   std::map<std::string, int> by_pci;
-  if (doc.topology.is_object() && doc.topology.contains("gpus") && doc.topology.at("gpus").is_array()) {
+  if (doc.topology.is_object() && doc.topology.contains("gpus") &&
+      doc.topology.at("gpus").is_array()) {
     const auto& gpus = doc.topology.at("gpus");
     for (std::size_t i = 0; i < gpus.size(); ++i) {
-      if (gpus[i].is_object() && gpus[i].contains("pci_bus_id") && gpus[i].at("pci_bus_id").is_string())
+      if (gpus[i].is_object() && gpus[i].contains("pci_bus_id") &&
+          gpus[i].at("pci_bus_id").is_string())
         by_pci[gpus[i].at("pci_bus_id").get<std::string>()] = static_cast<int>(i);
     }
     if (doc.topology.contains("matrix")) matrix_ = doc.topology.at("matrix");
@@ -46,7 +48,8 @@ PairPaths::PairPaths(const bench::BenchDocument& doc) {
   for (const auto& g : doc.gpus) {
     const std::string label = bench::gpu_label(g);
     device_[label] = g.cuda_ordinal;
-    if (const auto it = by_pci.find(g.pci_bus_id); it != by_pci.end()) topology_index_[label] = it->second;
+    if (const auto it = by_pci.find(g.pci_bus_id); it != by_pci.end())
+      topology_index_[label] = it->second;
   }
 }
 
@@ -57,17 +60,21 @@ std::string PairPaths::between(const std::string& a, const std::string& b) const
   const auto ia = topology_index_.find(a), ib = topology_index_.find(b);
   if (ia == topology_index_.end() || ib == topology_index_.end() || !matrix_.is_array()) return "";
   const auto i = static_cast<std::size_t>(ia->second), j = static_cast<std::size_t>(ib->second);
-  if (i >= matrix_.size() || !matrix_[i].is_array() || j >= matrix_[i].size() || !matrix_[i][j].is_string()) return "";
+  if (i >= matrix_.size() || !matrix_[i].is_array() || j >= matrix_[i].size() ||
+      !matrix_[i][j].is_string())
+    return "";
   return matrix_[i][j].get<std::string>();
 }
 
 std::string attention_section(const bench::BenchDocument& doc, const PairPaths& paths) {
   std::map<std::pair<std::string, std::string>, PairState> pairs;
   for (const auto& r : doc.bandwidth) {
-    if (is_gpu(r.src) && is_gpu(r.dst) && r.src != r.dst) note(pairs[{r.src, r.dst}], r.status, r.detail);
+    if (is_gpu(r.src) && is_gpu(r.dst) && r.src != r.dst)
+      note(pairs[{r.src, r.dst}], r.status, r.detail);
   }
   for (const auto& r : doc.latency) {
-    if (is_gpu(r.src) && is_gpu(r.dst) && r.src != r.dst) note(pairs[{r.src, r.dst}], r.status, r.detail);
+    if (is_gpu(r.src) && is_gpu(r.dst) && r.src != r.dst)
+      note(pairs[{r.src, r.dst}], r.status, r.detail);
   }
   for (std::size_t i = 0; i < doc.p2p_access.size() && i < doc.gpus.size(); ++i) {
     for (std::size_t j = 0; j < doc.p2p_access[i].size() && j < doc.gpus.size(); ++j) {
@@ -85,16 +92,20 @@ std::string attention_section(const bench::BenchDocument& doc, const PairPaths& 
     if (p.worst > 0) bad.emplace_back(key, p);
   }
   if (bad.empty()) return "";
-  std::stable_sort(bad.begin(), bad.end(), [](const auto& x, const auto& y) { return std::get<1>(x).worst > std::get<1>(y).worst; });
+  std::stable_sort(bad.begin(), bad.end(), [](const auto& x, const auto& y) {
+    return std::get<1>(x).worst > std::get<1>(y).worst;
+  });
   std::ostringstream os;
   os << "<h2>Pairs to look at first</h2>\n<table class=\"attention\"><tr><th class=\"l\">pair</th><th class=\"l\">path</th>"
         "<th>P2P</th><th>failed</th><th>errors</th><th>waived</th><th class=\"l\">first reason</th></tr>\n";
   for (const auto& [key, p] : bad) {
     const char* cls = p.worst == 3 ? "bad" : p.worst == 2 ? "bad" : "waived";
-    os << "<tr class=\"" << cls << "\"><td class=\"l\">" << html_escape(key.first + "->" + key.second) << "</td><td class=\"l\">"
-       << html_escape(paths.between(key.first, key.second)) << "</td><td>" << (p.no_peer_access ? "no" : "yes")
-       << "</td><td>" << p.failed << "</td><td>" << p.errors << "</td><td>" << p.waived << "</td><td class=\"l\">"
-       << html_escape(p.reason) << "</td></tr>\n";
+    os << "<tr class=\"" << cls << "\"><td class=\"l\">"
+       << html_escape(key.first + "->" + key.second) << "</td><td class=\"l\">"
+       << html_escape(paths.between(key.first, key.second)) << "</td><td>"
+       << (p.no_peer_access ? "no" : "yes") << "</td><td>" << p.failed << "</td><td>" << p.errors
+       << "</td><td>" << p.waived << "</td><td class=\"l\">" << html_escape(p.reason)
+       << "</td></tr>\n";
   }
   os << "</table>\n";
   return os.str();

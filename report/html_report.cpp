@@ -44,8 +44,9 @@ std::optional<double> fraction_of(const bench::MatrixCell& c, double best, bool 
 
 // One cell: its value, and between two GPUs the path class joining them (NV#, PIX, ... SYS),
 // with data-pair naming the route so a reader (or a test in a browser) can find each cell.
-std::string heat_cell(const std::optional<bench::MatrixCell>& cell, const std::string& row, const std::string& col,
-                      double best, bool lower_is_better, const PairPaths* paths) {
+std::string heat_cell(const std::optional<bench::MatrixCell>& cell, const std::string& row,
+                      const std::string& col, double best, bool lower_is_better,
+                      const PairPaths* paths) {
   std::string cls = "cell", style;
   if (!cell) {
     cls += " na";
@@ -56,8 +57,9 @@ std::string heat_cell(const std::optional<bench::MatrixCell>& cell, const std::s
   } else if (const auto f = fraction_of(*cell, best, lower_is_better)) {
     style = " style=\"background:" + heat_colour(*f) + "\"";
   }
-  std::string out = "<td class=\"" + cls + "\" data-pair=\"" + html_escape(row + "->" + col) + "\"" + style +
-                    "><span class=\"v\">" + html_escape(cell ? bench::cell_text(cell) : "-") + "</span>";
+  std::string out = "<td class=\"" + cls + "\" data-pair=\"" + html_escape(row + "->" + col) +
+                    "\"" + style + "><span class=\"v\">" +
+                    html_escape(cell ? bench::cell_text(cell) : "-") + "</span>";
   const std::string path = paths ? paths->between(row, col) : "";
   if (!path.empty()) out += "<span class=\"path\">" + html_escape(path) + "</span>";
   return out + "</td>";
@@ -88,7 +90,9 @@ std::string heatmap(const bench::Matrix& m, bool lower_is_better, const PairPath
   return os.str();
 }
 
-bool titled(const bench::Matrix& m, const std::string& case_name) { return m.title.rfind(case_name + ",", 0) == 0; }
+bool titled(const bench::Matrix& m, const std::string& case_name) {
+  return m.title.rfind(case_name + ",", 0) == 0;
+}
 
 // The heatmaps in their cases' order, except that the path without P2P (staged through host
 // memory) sits beside the P2P copy it stands in for, so a pair that lost P2P reads across.
@@ -96,16 +100,19 @@ std::string bandwidth_heatmaps(const std::vector<bench::Matrix>& maps, const Pai
   std::vector<const bench::Matrix*> order;
   for (const auto& m : maps) order.push_back(&m);
   const auto find = [&](const std::string& name) {
-    return std::find_if(order.begin(), order.end(), [&](const bench::Matrix* m) { return titled(*m, name); });
+    return std::find_if(order.begin(), order.end(),
+                        [&](const bench::Matrix* m) { return titled(*m, name); });
   };
   std::ostringstream os;
   const auto p2p = find("ce_unidir_write");
   const auto staged = find("staged");
   if (p2p != order.end() && staged != order.end()) {
-    os << "<div class=\"beside\">" << heatmap(**p2p, false, &paths) << heatmap(**staged, false, &paths) << "</div>\n";
+    os << "<div class=\"beside\">" << heatmap(**p2p, false, &paths)
+       << heatmap(**staged, false, &paths) << "</div>\n";
     const bench::Matrix* a = *p2p;
     const bench::Matrix* b = *staged;
-    order.erase(std::remove_if(order.begin(), order.end(), [&](const bench::Matrix* m) { return m == a || m == b; }),
+    order.erase(std::remove_if(order.begin(), order.end(),
+                               [&](const bench::Matrix* m) { return m == a || m == b; }),
                 order.end());
   }
   os << "<div class=\"maps\">\n";
@@ -157,8 +164,8 @@ bool plottable(double bytes, double value, bool log_y) {
 
 // Value against message size, log2 on x; y linear from 0, or logarithmic where the values
 // span decades (NCCL from 8 B to 1 GiB). One polyline per series, the legend below.
-std::string chart(const std::string& title, const std::string& unit, const std::vector<Series>& series,
-                  bool log_y = false) {
+std::string chart(const std::string& title, const std::string& unit,
+                  const std::vector<Series>& series, bool log_y = false) {
   double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
   bool any = false;
   for (const auto& s : series) {
@@ -177,7 +184,9 @@ std::string chart(const std::string& title, const std::string& unit, const std::
   const double ly0 = log_y ? std::floor(std::log10(y0)) : 0;
   const double ly1 = log_y ? std::ceil(std::log10(y1)) : 0;
   constexpr double kW = 680, kH = 270, kLeft = 70, kBottom = 30, kTop = 24, kRight = 10;
-  const auto px = [&](double bytes) { return kLeft + (std::log2(bytes) - x0) / (x1 - x0) * (kW - kLeft - kRight); };
+  const auto px = [&](double bytes) {
+    return kLeft + (std::log2(bytes) - x0) / (x1 - x0) * (kW - kLeft - kRight);
+  };
   const auto py = [&](double v) {
     const double f = log_y ? (std::log10(v) - ly0) / std::max(1.0, ly1 - ly0) : v / (y1 * 1.05);
     return kTop + (1 - f) * (kH - kTop - kBottom);
@@ -185,27 +194,29 @@ std::string chart(const std::string& title, const std::string& unit, const std::
   std::ostringstream os;
   os << "<h3>" << html_escape(title) << "</h3>\n<svg width=\"" << kW << "\" height=\"" << kH
      << "\" role=\"img\" aria-label=\"" << html_escape(title) << "\">\n";
-  os << "<line x1=\"" << kLeft << "\" y1=\"" << kH - kBottom << "\" x2=\"" << kW - kRight << "\" y2=\"" << kH - kBottom
-     << "\" stroke=\"#888\"/><line x1=\"" << kLeft << "\" y1=\"" << kTop << "\" x2=\"" << kLeft << "\" y2=\""
-     << kH - kBottom << "\" stroke=\"#888\"/>\n";
+  os << "<line x1=\"" << kLeft << "\" y1=\"" << kH - kBottom << "\" x2=\"" << kW - kRight
+     << "\" y2=\"" << kH - kBottom << "\" stroke=\"#888\"/><line x1=\"" << kLeft << "\" y1=\""
+     << kTop << "\" x2=\"" << kLeft << "\" y2=\"" << kH - kBottom << "\" stroke=\"#888\"/>\n";
   std::vector<double> ticks;
   if (log_y) {
-    for (double e = ly0; e <= ly1; e += std::max(1.0, std::floor((ly1 - ly0) / 6))) ticks.push_back(std::pow(10.0, e));
+    for (double e = ly0; e <= ly1; e += std::max(1.0, std::floor((ly1 - ly0) / 6)))
+      ticks.push_back(std::pow(10.0, e));
   } else {
     for (int k = 0; k <= 4; ++k) ticks.push_back(y1 * k / 4);
   }
   for (double v : ticks) {
     char label[32];
     std::snprintf(label, sizeof label, "%.4g", v);
-    os << "<text x=\"" << kLeft - 4 << "\" y=\"" << py(log_y ? v : std::max(v, 0.0)) + 4 << "\" text-anchor=\"end\">"
-       << label << "</text>\n";
+    os << "<text x=\"" << kLeft - 4 << "\" y=\"" << py(log_y ? v : std::max(v, 0.0)) + 4
+       << "\" text-anchor=\"end\">" << label << "</text>\n";
   }
-  os << "<text x=\"" << kLeft << "\" y=\"" << kTop - 10 << "\" text-anchor=\"middle\">" << html_escape(unit)
-     << (log_y ? " (log)" : "") << "</text>\n";
+  os << "<text x=\"" << kLeft << "\" y=\"" << kTop - 10 << "\" text-anchor=\"middle\">"
+     << html_escape(unit) << (log_y ? " (log)" : "") << "</text>\n";
   const int step = std::max(1, static_cast<int>((x1 - x0) / 8));
   for (int e = static_cast<int>(std::ceil(x0)); e <= static_cast<int>(x1); e += step) {
-    os << "<text x=\"" << px(std::exp2(e)) << "\" y=\"" << kH - kBottom + 16 << "\" text-anchor=\"middle\">"
-       << format_bytes(std::uint64_t{1} << e, ByteStyle::kCompact) << "</text>\n";
+    os << "<text x=\"" << px(std::exp2(e)) << "\" y=\"" << kH - kBottom + 16
+       << "\" text-anchor=\"middle\">" << format_bytes(std::uint64_t{1} << e, ByteStyle::kCompact)
+       << "</text>\n";
   }
   for (std::size_t i = 0; i < series.size(); ++i) {
     const char* colour = kPalette[i % (sizeof kPalette / sizeof *kPalette)];
@@ -217,8 +228,8 @@ std::string chart(const std::string& title, const std::string& unit, const std::
   }
   os << "</svg>\n<div class=\"legend\">";
   for (std::size_t i = 0; i < series.size(); ++i) {
-    os << "<span style=\"color:" << kPalette[i % (sizeof kPalette / sizeof *kPalette)] << "\">&#9632; "
-       << html_escape(series[i].name) << "</span> ";
+    os << "<span style=\"color:" << kPalette[i % (sizeof kPalette / sizeof *kPalette)]
+       << "\">&#9632; " << html_escape(series[i].name) << "</span> ";
   }
   os << "</div>\n";
   return os.str();
@@ -226,10 +237,12 @@ std::string chart(const std::string& title, const std::string& unit, const std::
 
 std::string header(const bench::BenchDocument& d, const std::string& source) {
   std::ostringstream os;
-  os << "<h1>p2pcheck " << html_escape(d.written_by) << " report: " << html_escape(d.hostname.empty() ? "this host" : d.hostname)
+  os << "<h1>p2pcheck " << html_escape(d.written_by)
+     << " report: " << html_escape(d.hostname.empty() ? "this host" : d.hostname)
      << "</h1>\n<table>\n";
   const auto row = [&](const std::string& k, const std::string& v) {
-    os << "<tr><th class=\"l\">" << html_escape(k) << "</th><td class=\"l\">" << html_escape(v) << "</td></tr>\n";
+    os << "<tr><th class=\"l\">" << html_escape(k) << "</th><td class=\"l\">" << html_escape(v)
+       << "</td></tr>\n";
   };
   row("results", source);
   row("started (UTC)", d.started_utc);
@@ -240,25 +253,29 @@ std::string header(const bench::BenchDocument& d, const std::string& source) {
   row("topology", d.topology_source);
   os << "<tr><th class=\"l\">gate</th><td class=\"l\">";
   if (d.gate.decision) {
-    os << "<span class=\"" << (*d.gate.decision == "pass" ? "pass" : "block") << "\">" << html_escape(*d.gate.decision)
-       << "</span> ";
+    os << "<span class=\"" << (*d.gate.decision == "pass" ? "pass" : "block") << "\">"
+       << html_escape(*d.gate.decision) << "</span> ";
   } else {
     os << "not run ";
   }
-  os << html_escape(d.gate.detail) << (d.skip_gate ? " (--skip-gate given)" : "") << "</td></tr>\n</table>\n";
+  os << html_escape(d.gate.detail) << (d.skip_gate ? " (--skip-gate given)" : "")
+     << "</td></tr>\n</table>\n";
   if (const std::string note = bench::logical_gpus_note(d); !note.empty()) {
     os << "<div class=\"note logical\">" << html_escape(note) << "</div>\n";
   }
-  for (const auto& w : d.warnings) os << "<div class=\"note\">warning: " << html_escape(w) << "</div>\n";
-  if (!d.interrupted.empty()) os << "<div class=\"note\"><b>interrupted:</b> " << html_escape(d.interrupted) << "</div>\n";
+  for (const auto& w : d.warnings)
+    os << "<div class=\"note\">warning: " << html_escape(w) << "</div>\n";
+  if (!d.interrupted.empty())
+    os << "<div class=\"note\"><b>interrupted:</b> " << html_escape(d.interrupted) << "</div>\n";
   if (!d.gpus.empty()) {
     os << "<h2>GPUs</h2>\n<table><tr><th>GPU</th><th>device</th><th class=\"l\">PCI</th><th class=\"l\">name</th><th class=\"l\">link</th>"
           "<th>NUMA</th><th class=\"l\">CPUs</th></tr>\n";
     for (const auto& g : d.gpus) {
-      os << "<tr><td>" << bench::gpu_label(g) << "</td><td>" << g.cuda_ordinal << "</td><td class=\"l\">"
-         << html_escape(g.pci_bus_id) << "</td><td class=\"l\">"
-         << html_escape(g.name) << "</td><td class=\"l\">" << html_escape(g.link.empty() ? "unknown" : g.link) << "</td><td>"
-         << g.numa_node << "</td><td class=\"l\">" << html_escape(g.cpuset) << "</td></tr>\n";
+      os << "<tr><td>" << bench::gpu_label(g) << "</td><td>" << g.cuda_ordinal
+         << "</td><td class=\"l\">" << html_escape(g.pci_bus_id) << "</td><td class=\"l\">"
+         << html_escape(g.name) << "</td><td class=\"l\">"
+         << html_escape(g.link.empty() ? "unknown" : g.link) << "</td><td>" << g.numa_node
+         << "</td><td class=\"l\">" << html_escape(g.cpuset) << "</td></tr>\n";
     }
     os << "</table>\n";
   }
@@ -273,7 +290,8 @@ std::string topology_section(const bench::BenchDocument& d) {
   if (!matrix.is_array() || matrix.size() < 2) return "";
   const auto rank = [](const std::string& label) -> std::optional<double> {
     if (label.rfind("NV", 0) == 0) return 1.0;
-    static const std::map<std::string, double> order = {{"PIX", 0.8}, {"PXB", 0.65}, {"PHB", 0.4}, {"NODE", 0.25}, {"SYS", 0.0}};
+    static const std::map<std::string, double> order = {
+        {"PIX", 0.8}, {"PXB", 0.65}, {"PHB", 0.4}, {"NODE", 0.25}, {"SYS", 0.0}};
     const auto it = order.find(label);
     return it == order.end() ? std::nullopt : std::optional<double>(it->second);
   };
@@ -290,8 +308,8 @@ std::string topology_section(const bench::BenchDocument& d) {
       if (i != j && d.logical_gpus == 0 && i < d.p2p_access.size() && j < d.p2p_access[i].size())
         p2p = d.p2p_access[i][j] ? "" : " (no P2P)";
       const auto f = rank(label);
-      os << "<td" << (f ? " style=\"background:" + heat_colour(*f) + "\"" : std::string()) << ">" << html_escape(label + p2p)
-         << "</td>";
+      os << "<td" << (f ? " style=\"background:" + heat_colour(*f) + "\"" : std::string()) << ">"
+         << html_escape(label + p2p) << "</td>";
     }
     os << "</tr>\n";
   }
@@ -304,13 +322,14 @@ std::string bench_sections(const bench::BenchDocument& d) {
   const PairPaths paths(d);
   os << attention_section(d, paths);
   const auto bandwidth = bench::bandwidth_matrices(d.bandwidth, true);
-  if (!bandwidth.empty()) os << "<h2>Bandwidth at the largest size</h2>\n" << bandwidth_heatmaps(bandwidth, paths);
+  if (!bandwidth.empty())
+    os << "<h2>Bandwidth at the largest size</h2>\n" << bandwidth_heatmaps(bandwidth, paths);
   // One chart per case: each route (and part) measured at two sizes or more a line.
   ChartSet sweeps;
   for (const auto& r : d.bandwidth) {
     if (r.status != "ok" || !r.median_gbps) continue;
-    sweeps.add(r.case_name, r.src + "->" + r.dst + (r.part.empty() ? "" : " " + r.part), static_cast<double>(r.bytes),
-               *r.median_gbps);
+    sweeps.add(r.case_name, r.src + "->" + r.dst + (r.part.empty() ? "" : " " + r.part),
+               static_cast<double>(r.bytes), *r.median_gbps);
   }
   std::string charts;
   for (const auto& c : sweeps.charts()) {
@@ -323,8 +342,8 @@ std::string bench_sections(const bench::BenchDocument& d) {
   for (const auto& m : latency) os << heatmap(m, true, &paths);
   const bench::FigureCounts c = bench::count_figures(d);
   if (c.ok + c.failed + c.waived + c.errors > 0) {
-    os << "<p>" << c.ok << " figures verified, " << c.failed << " FAILED verification, " << c.waived << " waived, "
-       << c.errors << " errors</p>\n";
+    os << "<p>" << c.ok << " figures verified, " << c.failed << " FAILED verification, " << c.waived
+       << " waived, " << c.errors << " errors</p>\n";
   }
   return os.str();
 }
@@ -344,22 +363,28 @@ std::string nccl_run_section(const nccl::NcclRun& run, const std::string& title)
     const auto value = one_rank ? r.time_us : r.busbw_gbps;
     if (r.status != "ok" || !value) continue;
     std::string name = r.dtype + (r.in_place ? " in-place" : " out-of-place");
-    if (r.src_rank && r.dst_rank) name += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
+    if (r.src_rank && r.dst_rank)
+      name += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
     by_op.add(r.collective, name, static_cast<double>(r.size_bytes), *value);
   }
   for (const auto& op : by_op.charts()) {
     const std::vector<Series> series = by_op.lines(op, 1);
     if (one_rank) {
-      os << chart(op + ": time per call by message size (one rank: nothing crosses a bus, no bandwidth shown)", "us",
-                  series, true);
+      os << chart(
+          op +
+              ": time per call by message size (one rank: nothing crosses a bus, no bandwidth shown)",
+          "us", series, true);
     } else {
       os << chart(op + ": busbw by message size", "GB/s", series, true);
     }
-    if (bad[op] > 0) os << "<div class=\"note\">" << bad[op] << " size(s) not ok: see the table below</div>\n";
+    if (bad[op] > 0)
+      os << "<div class=\"note\">" << bad[op] << " size(s) not ok: see the table below</div>\n";
   }
-  os << "<pre>" << html_escape(nccl::format_transport_matrix(run) + nccl::format_pair_matrix(run)) << "</pre>\n";
+  os << "<pre>" << html_escape(nccl::format_transport_matrix(run) + nccl::format_pair_matrix(run))
+     << "</pre>\n";
   os << "<details><summary>every size, as nccl-tests prints it</summary><pre>"
-     << html_escape(nccl::format_environment(run.environment) + nccl::format_results_table(run)) << "</pre></details>\n";
+     << html_escape(nccl::format_environment(run.environment) + nccl::format_results_table(run))
+     << "</pre></details>\n";
   return os.str();
 }
 
@@ -368,7 +393,8 @@ std::string nccl_sections(const bench::BenchDocument& d, const std::string& sour
   const nccl::NcclReport report = nccl::nccl_report_from_document(d, source);
   std::string out = nccl_run_section(report.run, "NCCL");
   if (report.p2p_off) out += nccl_run_section(*report.p2p_off, "NCCL with NCCL_P2P_DISABLE=1");
-  if (!report.verdicts.empty()) out += "<pre>" + html_escape(nccl::format_verdicts(report.verdicts)) + "</pre>\n";
+  if (!report.verdicts.empty())
+    out += "<pre>" + html_escape(nccl::format_verdicts(report.verdicts)) + "</pre>\n";
   return out;
 }
 
@@ -404,12 +430,14 @@ std::string render_heatmap(const bench::Matrix& m, bool lower_is_better, const P
 }
 
 std::string render_html_report(const bench::BenchDocument& doc, const std::string& source) {
-  const std::string nccl = nccl_sections(doc, source);  // first: a malformed section throws before any output
+  const std::string nccl =
+      nccl_sections(doc, source);  // first: a malformed section throws before any output
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>p2pcheck "
      << html_escape(doc.written_by) << ": " << html_escape(doc.hostname) << "</title>\n"
      << kStyle << "</head><body>\n"
-     << header(doc, source) << topology_section(doc) << bench_sections(doc) << nccl << "</body></html>\n";
+     << header(doc, source) << topology_section(doc) << bench_sections(doc) << nccl
+     << "</body></html>\n";
   return os.str();
 }
 

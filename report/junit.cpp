@@ -19,7 +19,9 @@ std::string seconds(double s) {
 // "2026-12-02T10:11:12Z" -> "2026-12-02T10:11:12"; anything else that does not look like
 // an ISO 8601 time is left out (the attribute is then omitted).
 std::string junit_timestamp(const std::string& iso) {
-  if (iso.size() < 19 || iso[4] != '-' || iso[7] != '-' || iso[10] != 'T' || iso[13] != ':' || iso[16] != ':') return "";
+  if (iso.size() < 19 || iso[4] != '-' || iso[7] != '-' || iso[10] != 'T' || iso[13] != ':' ||
+      iso[16] != ':')
+    return "";
   for (int i : {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18}) {
     if (iso[i] < '0' || iso[i] > '9') return "";
   }
@@ -44,8 +46,8 @@ double total_time(const CheckSuite& s) {
 }
 
 void write_counts(std::ostringstream& os, const CaseCounts& c) {
-  os << " tests=\"" << c.tests << "\" failures=\"" << c.failures << "\" errors=\"" << c.errors << "\" skipped=\""
-     << c.skipped << "\"";
+  os << " tests=\"" << c.tests << "\" failures=\"" << c.failures << "\" errors=\"" << c.errors
+     << "\" skipped=\"" << c.skipped << "\"";
 }
 
 }  // namespace
@@ -75,11 +77,12 @@ std::string render_junit(const std::vector<CheckSuite>& suites) {
     write_counts(os, count(s));
     os << " time=\"" << seconds(total_time(s)) << "\"";
     if (!s.hostname.empty()) os << " hostname=\"" << attr(s.hostname) << "\"";
-    if (const std::string t = junit_timestamp(s.timestamp); !t.empty()) os << " timestamp=\"" << t << "\"";
+    if (const std::string t = junit_timestamp(s.timestamp); !t.empty())
+      os << " timestamp=\"" << t << "\"";
     os << ">\n";
     for (const auto& c : s.cases) {
-      os << "    <testcase name=\"" << attr(c.name) << "\" classname=\"" << attr(c.classname) << "\" time=\""
-         << seconds(c.time_s.value_or(0)) << "\"";
+      os << "    <testcase name=\"" << attr(c.name) << "\" classname=\"" << attr(c.classname)
+         << "\" time=\"" << seconds(c.time_s.value_or(0)) << "\"";
       const std::string message = attr(single_line(c.message));
       switch (c.outcome) {
         case CaseOutcome::kPass:
@@ -87,7 +90,8 @@ std::string render_junit(const std::vector<CheckSuite>& suites) {
           if (message.empty()) {
             os << "/>\n";
           } else {
-            os << ">\n      <system-out>" << xml_escape(c.message, false) << "</system-out>\n    </testcase>\n";
+            os << ">\n      <system-out>" << xml_escape(c.message, false)
+               << "</system-out>\n    </testcase>\n";
           }
           break;
         case CaseOutcome::kFail:

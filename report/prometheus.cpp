@@ -55,7 +55,8 @@ void Exposition::gauge(const std::string& name, const std::string& help) {
 
 void Exposition::add(const std::string& name, const Labels& labels, double value) {
   const auto it = families_.find(name);
-  if (it == families_.end()) throw std::logic_error("metric family " + name + " added before it was declared");
+  if (it == families_.end())
+    throw std::logic_error("metric family " + name + " added before it was declared");
   std::string series = name;
   bool first = true;
   for (const auto& [key, v] : labels) {
@@ -79,7 +80,8 @@ std::string Exposition::render() const {
   for (const auto& name : order_) {
     const Family& f = families_.at(name);
     if (f.lines.empty()) continue;
-    os << "# HELP " << name << " " << prometheus_help_text(f.help) << "\n# TYPE " << name << " gauge\n";
+    os << "# HELP " << name << " " << prometheus_help_text(f.help) << "\n# TYPE " << name
+       << " gauge\n";
     for (const auto& l : f.lines) os << l << "\n";
   }
   return os.str();

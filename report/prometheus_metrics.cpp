@@ -43,14 +43,18 @@ bool is_gpu(const std::string& endpoint) { return endpoint.rfind("gpu", 0) == 0;
 // dcgm-exporter's labels of one GPU: Hostname, gpu, pci_bus_id, modelName and UUID (the label
 // DCGM series are most reliably joined on; an empty one, from an older document, is left out).
 Labels gpu_labels(const std::string& host, const GpuLabels& g) {
-  return {{"Hostname", host}, {"gpu", g.gpu}, {"pci_bus_id", g.pci_bus_id}, {"modelName", g.model}, {"UUID", g.uuid}};
+  return {{"Hostname", host},
+          {"gpu", g.gpu},
+          {"pci_bus_id", g.pci_bus_id},
+          {"modelName", g.model},
+          {"UUID", g.uuid}};
 }
 
 // A figure is filed under its GPU end: the source when it is a GPU ("from_gpu"), else the
 // destination ("to_gpu"); peer_gpu is the other end, so host->gpu0 and gpu0->host of one case
 // stay two series.
-Labels figure_labels(const std::string& host, const GpuIndex& gpus, const std::string& src, const std::string& dst,
-                     const std::string& case_name) {
+Labels figure_labels(const std::string& host, const GpuIndex& gpus, const std::string& src,
+                     const std::string& dst, const std::string& case_name) {
   const bool from = is_gpu(src) || !is_gpu(dst);
   const GpuLabels g = gpus.of(from ? src : dst);
   const std::string peer = from ? dst : src;
@@ -62,27 +66,37 @@ Labels figure_labels(const std::string& host, const GpuIndex& gpus, const std::s
 }
 
 void declare_all(Exposition& e) {
-  e.gauge("p2pcheck_bandwidth_bytes_per_second",
-          "Median bandwidth of a verified copy (decimal, bytes per second) by case, GPU, peer and copy size");
-  e.gauge("p2pcheck_bandwidth_ceiling_ratio", "Median bandwidth as a share of what the link could carry (0..1)");
-  e.gauge("p2pcheck_verification_failed_words",
-          "32-bit words that failed verification over all samples of a figure (0: every byte right)");
-  e.gauge("p2pcheck_latency_seconds", "Median latency of one dependent load by the GPU from the peer's memory");
-  e.gauge("p2pcheck_figures", "Figures of the run by status: ok, failed (verification), waived, error");
+  e.gauge(
+      "p2pcheck_bandwidth_bytes_per_second",
+      "Median bandwidth of a verified copy (decimal, bytes per second) by case, GPU, peer and copy size");
+  e.gauge("p2pcheck_bandwidth_ceiling_ratio",
+          "Median bandwidth as a share of what the link could carry (0..1)");
+  e.gauge(
+      "p2pcheck_verification_failed_words",
+      "32-bit words that failed verification over all samples of a figure (0: every byte right)");
+  e.gauge("p2pcheck_latency_seconds",
+          "Median latency of one dependent load by the GPU from the peer's memory");
+  e.gauge("p2pcheck_figures",
+          "Figures of the run by status: ok, failed (verification), waived, error");
   e.gauge("p2pcheck_nccl_busbw_bytes_per_second",
           "NCCL bus bandwidth as nccl-tests computes it (bytes per second); absent with one rank");
-  e.gauge("p2pcheck_nccl_algbw_bytes_per_second",
-          "NCCL algorithm bandwidth (bytes per second); absent in place with one rank, where nothing moves");
+  e.gauge(
+      "p2pcheck_nccl_algbw_bytes_per_second",
+      "NCCL algorithm bandwidth (bytes per second); absent in place with one rank, where nothing moves");
   e.gauge("p2pcheck_nccl_time_seconds", "Median time of one NCCL call");
   e.gauge("p2pcheck_nccl_wrong_elements", "Elements a collective got wrong, over all ranks");
   e.gauge("p2pcheck_nccl_results", "NCCL results by status: ok, wrong, hang, error");
-  e.gauge("p2pcheck_nccl_min_busbw_passed", "The --min-busbw threshold of a series: 1 passed, 0 failed");
+  e.gauge("p2pcheck_nccl_min_busbw_passed",
+          "The --min-busbw threshold of a series: 1 passed, 0 failed");
   e.gauge("p2pcheck_gate_passed", "The gate let the host be measured: 1 passed, 0 blocked");
   e.gauge("p2pcheck_gate_blocking_reasons", "Reasons the gate blocked for");
-  e.gauge("p2pcheck_doctor_check_failed", "A doctor check failed: 1 failed, 0 not (pass, warn, skip or unknown)");
+  e.gauge("p2pcheck_doctor_check_failed",
+          "A doctor check failed: 1 failed, 0 not (pass, warn, skip or unknown)");
   e.gauge("p2pcheck_doctor_checks", "Doctor checks by status: pass, warn, fail, skip, unknown");
-  e.gauge("p2pcheck_run_interrupted", "The run was stopped by a signal before its end: 1 yes, 0 no");
-  e.gauge("p2pcheck_last_run_timestamp_seconds", "When the command last ran on this host (Unix time)");
+  e.gauge("p2pcheck_run_interrupted",
+          "The run was stopped by a signal before its end: 1 yes, 0 no");
+  e.gauge("p2pcheck_last_run_timestamp_seconds",
+          "When the command last ran on this host (Unix time)");
 }
 
 void add_bench(Exposition& e, const bench::BenchDocument& d) {
@@ -108,15 +122,18 @@ void add_bench(Exposition& e, const bench::BenchDocument& d) {
     if (r.status == "ok" && r.median_ns) e.add("p2pcheck_latency_seconds", l, *r.median_ns * 1e-9);
   }
   if (d.written_by != "nccl") {
-    for (const auto& [status, n] : by_status) e.add("p2pcheck_figures", {{"Hostname", d.hostname}, {"status", status}}, n);
+    for (const auto& [status, n] : by_status)
+      e.add("p2pcheck_figures", {{"Hostname", d.hostname}, {"status", status}}, n);
   }
 }
 
-void add_nccl_run(Exposition& e, const nccl::NcclRun& run, const std::string& host, const std::string& prefix) {
+void add_nccl_run(Exposition& e, const nccl::NcclRun& run, const std::string& host,
+                  const std::string& prefix) {
   std::map<std::string, int> by_status = {{"ok", 0}, {"wrong", 0}, {"hang", 0}, {"error", 0}};
   for (const auto& r : run.results) {
     ++by_status[r.status];
-    const std::string c = prefix + r.collective + "." + r.dtype + (r.in_place ? ".in_place" : ".out_of_place") +
+    const std::string c = prefix + r.collective + "." + r.dtype +
+                          (r.in_place ? ".in_place" : ".out_of_place") +
                           (r.cuda_graph ? ".graph" : "");
     Labels l = {{"Hostname", host}, {"case", c}, {"nranks", std::to_string(r.nranks)}};
     if (r.src_rank && r.dst_rank) {
@@ -125,14 +142,20 @@ void add_nccl_run(Exposition& e, const nccl::NcclRun& run, const std::string& ho
     }
     if (r.root) l.emplace_back("root", std::to_string(*r.root));
     l.emplace_back("size_bytes", std::to_string(r.size_bytes));
-    if (r.wrong_elements) e.add("p2pcheck_nccl_wrong_elements", l, static_cast<double>(*r.wrong_elements));
+    if (r.wrong_elements)
+      e.add("p2pcheck_nccl_wrong_elements", l, static_cast<double>(*r.wrong_elements));
     if (r.status != "ok") continue;
     if (r.time_us) e.add("p2pcheck_nccl_time_seconds", l, *r.time_us * 1e-6);
-    if (r.nranks > 1 && r.busbw_gbps) e.add("p2pcheck_nccl_busbw_bytes_per_second", l, *r.busbw_gbps * 1e9);
-    if (r.algbw_gbps && !(r.nranks <= 1 && r.in_place)) e.add("p2pcheck_nccl_algbw_bytes_per_second", l, *r.algbw_gbps * 1e9);
+    if (r.nranks > 1 && r.busbw_gbps)
+      e.add("p2pcheck_nccl_busbw_bytes_per_second", l, *r.busbw_gbps * 1e9);
+    if (r.algbw_gbps && !(r.nranks <= 1 && r.in_place))
+      e.add("p2pcheck_nccl_algbw_bytes_per_second", l, *r.algbw_gbps * 1e9);
   }
   for (const auto& [status, n] : by_status) {
-    e.add("p2pcheck_nccl_results", {{"Hostname", host}, {"p2p", prefix.empty() ? "allowed" : "disabled"}, {"status", status}}, n);
+    e.add(
+        "p2pcheck_nccl_results",
+        {{"Hostname", host}, {"p2p", prefix.empty() ? "allowed" : "disabled"}, {"status", status}},
+        n);
   }
 }
 
@@ -146,18 +169,22 @@ std::optional<double> unix_seconds_of(const std::string& iso) {
   return static_cast<double>(timegm(&tm));
 }
 
-void add_last_run(Exposition& e, const std::string& hostname, const std::string& command, double unix_seconds) {
+void add_last_run(Exposition& e, const std::string& hostname, const std::string& command,
+                  double unix_seconds) {
   declare_all(e);
-  e.add("p2pcheck_last_run_timestamp_seconds", {{"Hostname", hostname}, {"command", command}}, unix_seconds);
+  e.add("p2pcheck_last_run_timestamp_seconds", {{"Hostname", hostname}, {"command", command}},
+        unix_seconds);
 }
 
 void add_gate_metrics(Exposition& e, const topo::GateDecision& d, const std::string& hostname) {
   declare_all(e);
   e.add("p2pcheck_gate_passed", {{"Hostname", hostname}}, d.passed ? 1 : 0);
-  e.add("p2pcheck_gate_blocking_reasons", {{"Hostname", hostname}}, static_cast<double>(d.blocking()));
+  e.add("p2pcheck_gate_blocking_reasons", {{"Hostname", hostname}},
+        static_cast<double>(d.blocking()));
 }
 
-void add_document_metrics(Exposition& e, const bench::BenchDocument& doc, const std::string& source) {
+void add_document_metrics(Exposition& e, const bench::BenchDocument& doc,
+                          const std::string& source) {
   declare_all(e);
   if (doc.gate.decision && doc.gate.reasons.is_object()) {
     try {
@@ -173,8 +200,9 @@ void add_document_metrics(Exposition& e, const bench::BenchDocument& doc, const 
     if (report.p2p_off) add_nccl_run(e, *report.p2p_off, doc.hostname, "p2p_off.");
     for (const auto& v : report.verdicts) {
       if (v.status == "not_judged") continue;
-      Labels l = {{"Hostname", doc.hostname},
-                  {"case", v.collective + "." + v.dtype + (v.in_place ? ".in_place" : ".out_of_place")}};
+      Labels l = {
+          {"Hostname", doc.hostname},
+          {"case", v.collective + "." + v.dtype + (v.in_place ? ".in_place" : ".out_of_place")}};
       if (v.src_rank && v.dst_rank) {
         l.emplace_back("rank", std::to_string(*v.src_rank));
         l.emplace_back("peer_rank", std::to_string(*v.dst_rank));
@@ -184,7 +212,8 @@ void add_document_metrics(Exposition& e, const bench::BenchDocument& doc, const 
   }
   e.add("p2pcheck_run_interrupted", {{"Hostname", doc.hostname}, {"command", doc.written_by}},
         doc.interrupted.empty() ? 0 : 1);
-  if (const auto t = unix_seconds_of(doc.started_utc)) add_last_run(e, doc.hostname, doc.written_by, *t);
+  if (const auto t = unix_seconds_of(doc.started_utc))
+    add_last_run(e, doc.hostname, doc.written_by, *t);
 }
 
 void add_doctor_metrics(Exposition& e, const nlohmann::json& report, const std::string& hostname,
@@ -192,14 +221,17 @@ void add_doctor_metrics(Exposition& e, const nlohmann::json& report, const std::
   declare_all(e);
   // Reading it as cases checks the report (schema, version, every finding's fields) first.
   (void)doctor_suite(report, hostname, source);
-  std::map<std::string, int> by_status = {{"pass", 0}, {"warn", 0}, {"fail", 0}, {"skip", 0}, {"unknown", 0}};
+  std::map<std::string, int> by_status = {
+      {"pass", 0}, {"warn", 0}, {"fail", 0}, {"skip", 0}, {"unknown", 0}};
   for (const auto& f : report.at("findings")) {
     const std::string status = f.at("status").get<std::string>();
     ++by_status[status];
-    e.add("p2pcheck_doctor_check_failed", {{"Hostname", hostname}, {"check", f.at("id").get<std::string>()}},
+    e.add("p2pcheck_doctor_check_failed",
+          {{"Hostname", hostname}, {"check", f.at("id").get<std::string>()}},
           status == "fail" ? 1 : 0);
   }
-  for (const auto& [status, n] : by_status) e.add("p2pcheck_doctor_checks", {{"Hostname", hostname}, {"status", status}}, n);
+  for (const auto& [status, n] : by_status)
+    e.add("p2pcheck_doctor_checks", {{"Hostname", hostname}, {"status", status}}, n);
 }
 
 }  // namespace p2p::report

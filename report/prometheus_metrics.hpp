@@ -17,7 +17,8 @@ namespace p2p::report {
 // A results document (bench or nccl): every verified figure, figure counts by status, the
 // gate, whether the run was interrupted, and the run's start as the last-run timestamp.
 // InputError "<source>: ..." for a malformed gate or NCCL section.
-void add_document_metrics(Exposition& e, const bench::BenchDocument& doc, const std::string& source);
+void add_document_metrics(Exposition& e, const bench::BenchDocument& doc,
+                          const std::string& source);
 
 // A gate decision (p2pcheck gate --format json): passed 0/1 and the blocking reasons.
 void add_gate_metrics(Exposition& e, const topo::GateDecision& d, const std::string& hostname);
@@ -28,7 +29,8 @@ void add_doctor_metrics(Exposition& e, const nlohmann::json& report, const std::
                         const std::string& source);
 
 // p2pcheck_last_run_timestamp_seconds{Hostname, command}: when `command` last ran here.
-void add_last_run(Exposition& e, const std::string& hostname, const std::string& command, double unix_seconds);
+void add_last_run(Exposition& e, const std::string& hostname, const std::string& command,
+                  double unix_seconds);
 
 // Seconds since the epoch of "YYYY-MM-DDTHH:MM:SSZ" (UTC); nullopt for anything else.
 std::optional<double> unix_seconds_of(const std::string& iso8601_utc);

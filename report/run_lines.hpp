@@ -16,17 +16,19 @@ namespace p2p::report {
 
 constexpr int kJsonLinesVersion = 1;
 
-nlohmann::json jsonl_line(const std::string& kind, const std::string& command, const std::string& host,
-                          const std::string& utc, nlohmann::json record);
+nlohmann::json jsonl_line(const std::string& kind, const std::string& command,
+                          const std::string& host, const std::string& utc, nlohmann::json record);
 
 // One line per finding of a doctor report (p2pcheck.doctor.report), then its verdict.
-std::vector<nlohmann::json> doctor_lines(const nlohmann::json& report, const std::string& host, const std::string& utc);
+std::vector<nlohmann::json> doctor_lines(const nlohmann::json& report, const std::string& host,
+                                         const std::string& utc);
 
 // One line per reason, then the decision.
-std::vector<nlohmann::json> gate_lines(const topo::GateDecision& d, const std::string& command, const std::string& host,
-                                       const std::string& utc);
+std::vector<nlohmann::json> gate_lines(const topo::GateDecision& d, const std::string& command,
+                                       const std::string& host, const std::string& utc);
 
 // A bench figure (BandwidthResult or LatencyResult JSON) as its line: kind from its schema.
-nlohmann::json figure_line(const nlohmann::json& figure, const std::string& host, const std::string& utc);
+nlohmann::json figure_line(const nlohmann::json& figure, const std::string& host,
+                           const std::string& utc);
 
 }  // namespace p2p::report

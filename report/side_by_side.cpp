@@ -21,17 +21,18 @@ std::string number(const std::optional<double>& v) {
 }
 
 std::string gate_text(const bench::BenchDocument& d) {
-  return (d.gate.decision ? *d.gate.decision : std::string("not run")) + (d.skip_gate ? " (--skip-gate)" : "");
+  return (d.gate.decision ? *d.gate.decision : std::string("not run")) +
+         (d.skip_gate ? " (--skip-gate)" : "");
 }
 
-std::string hosts_table(const bench::BenchDocument& a, const std::string& a_name, const bench::BenchDocument& b,
-                        const std::string& b_name) {
+std::string hosts_table(const bench::BenchDocument& a, const std::string& a_name,
+                        const bench::BenchDocument& b, const std::string& b_name) {
   std::ostringstream os;
-  os << "<table><tr><th></th><th class=\"l\">" << html_escape(a_name) << "</th><th class=\"l\">" << html_escape(b_name)
-     << "</th></tr>\n";
+  os << "<table><tr><th></th><th class=\"l\">" << html_escape(a_name) << "</th><th class=\"l\">"
+     << html_escape(b_name) << "</th></tr>\n";
   const auto row = [&](const std::string& k, const std::string& x, const std::string& y) {
-    os << "<tr><th class=\"l\">" << html_escape(k) << "</th><td class=\"l\">" << html_escape(x) << "</td><td class=\"l\">"
-       << html_escape(y) << "</td></tr>\n";
+    os << "<tr><th class=\"l\">" << html_escape(k) << "</th><td class=\"l\">" << html_escape(x)
+       << "</td><td class=\"l\">" << html_escape(y) << "</td></tr>\n";
   };
   row("host", a.hostname, b.hostname);
   row("written by", a.written_by, b.written_by);
@@ -50,8 +51,9 @@ std::string hosts_table(const bench::BenchDocument& a, const std::string& a_name
 }
 
 int verdict_rank(const std::string& v) {
-  static const std::map<std::string, int> order = {{"lost", 0}, {"regressed", 1}, {"improved", 2},
-                                                   {"new", 3},  {"missing", 4},   {"same", 5}, {"not judged", 6}};
+  static const std::map<std::string, int> order = {
+      {"lost", 0},    {"regressed", 1}, {"improved", 2},  {"new", 3},
+      {"missing", 4}, {"same", 5},      {"not judged", 6}};
   const auto it = order.find(v);
   return it == order.end() ? 7 : it->second;
 }
@@ -66,12 +68,14 @@ std::string changes_table(const Comparison& c) {
     }
     moved.push_back(&f);
   }
-  std::stable_sort(moved.begin(), moved.end(),
-                   [](const FigureChange* x, const FigureChange* y) { return verdict_rank(x->verdict) < verdict_rank(y->verdict); });
+  std::stable_sort(moved.begin(), moved.end(), [](const FigureChange* x, const FigureChange* y) {
+    return verdict_rank(x->verdict) < verdict_rank(y->verdict);
+  });
   std::ostringstream os;
   os << "<h2>What changed, worst first</h2>\n";
   if (moved.empty()) {
-    os << "<p>Nothing moved beyond the tolerance: " << quiet << " figures the same or too small to judge.</p>\n";
+    os << "<p>Nothing moved beyond the tolerance: " << quiet
+       << " figures the same or too small to judge.</p>\n";
     return os.str();
   }
   os << "<table class=\"changes\"><tr><th class=\"l\">figure</th><th>first</th><th>second</th><th>change</th>"
@@ -80,12 +84,14 @@ std::string changes_table(const Comparison& c) {
     const bool bad = f->verdict == "lost" || f->verdict == "regressed";
     char change[32] = "-";
     if (f->change_pct) std::snprintf(change, sizeof change, "%+.1f%%", *f->change_pct);
-    os << "<tr" << (bad ? " class=\"bad\"" : "") << "><td class=\"l\">" << html_escape(f->key + " " + f->unit)
-       << "</td><td>" << number(f->baseline) << "</td><td>" << number(f->run) << "</td><td>" << change
-       << "</td><td class=\"l\">" << html_escape(f->verdict) << "</td><td class=\"l\">" << html_escape(f->detail)
+    os << "<tr" << (bad ? " class=\"bad\"" : "") << "><td class=\"l\">"
+       << html_escape(f->key + " " + f->unit) << "</td><td>" << number(f->baseline) << "</td><td>"
+       << number(f->run) << "</td><td>" << change << "</td><td class=\"l\">"
+       << html_escape(f->verdict) << "</td><td class=\"l\">" << html_escape(f->detail)
        << "</td></tr>\n";
   }
-  os << "</table>\n<p class=\"note\">" << quiet << " more figures the same or too small to judge.</p>\n";
+  os << "</table>\n<p class=\"note\">" << quiet
+     << " more figures the same or too small to judge.</p>\n";
   return os.str();
 }
 
@@ -97,7 +103,9 @@ std::string matrices(const bench::BenchDocument& a, const bench::BenchDocument& 
   std::vector<bench::Matrix> mb = bench::bandwidth_matrices(b.bandwidth, true);
   for (auto& m : bench::latency_matrices(a.latency)) ma.push_back(std::move(m));
   for (auto& m : bench::latency_matrices(b.latency)) mb.push_back(std::move(m));
-  const auto latency = [](const bench::Matrix& m) { return m.title.find("ns per dependent load") != std::string::npos; };
+  const auto latency = [](const bench::Matrix& m) {
+    return m.title.find("ns per dependent load") != std::string::npos;
+  };
   std::ostringstream os;
   if (!ma.empty() || !mb.empty()) os << "<h2>Matrices, first beside second</h2>\n";
   std::vector<bool> used(mb.size(), false);
@@ -112,7 +120,8 @@ std::string matrices(const bench::BenchDocument& a, const bench::BenchDocument& 
     os << "</div>\n";
   }
   for (std::size_t i = 0; i < mb.size(); ++i) {
-    if (!used[i]) os << "<div class=\"beside\">" << render_heatmap(mb[i], latency(mb[i]), &pb) << "</div>\n";
+    if (!used[i])
+      os << "<div class=\"beside\">" << render_heatmap(mb[i], latency(mb[i]), &pb) << "</div>\n";
   }
   return os.str();
 }
@@ -120,14 +129,15 @@ std::string matrices(const bench::BenchDocument& a, const bench::BenchDocument& 
 }  // namespace
 
 std::string render_side_by_side(const bench::BenchDocument& a, const std::string& a_name,
-                                const bench::BenchDocument& b, const std::string& b_name, CompareOptions options) {
+                                const bench::BenchDocument& b, const std::string& b_name,
+                                CompareOptions options) {
   options.allow_logical = true;  // shown, not judged: the header says which side is logical
   const Comparison c = compare_runs(a, b, options);
   std::ostringstream os;
-  os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>p2pcheck: " << html_escape(a_name)
-     << " beside " << html_escape(b_name) << "</title>\n"
-     << report_style() << "</head><body>\n<h1>p2pcheck: " << html_escape(a_name) << " beside " << html_escape(b_name)
-     << "</h1>\n"
+  os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>p2pcheck: "
+     << html_escape(a_name) << " beside " << html_escape(b_name) << "</title>\n"
+     << report_style() << "</head><body>\n<h1>p2pcheck: " << html_escape(a_name) << " beside "
+     << html_escape(b_name) << "</h1>\n"
      << hosts_table(a, a_name, b, b_name);
   const std::string logical = logical_gpus_lines(a, b);
   if (!logical.empty()) os << "<div class=\"note logical\">" << html_escape(logical) << "</div>\n";

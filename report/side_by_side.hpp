@@ -15,6 +15,7 @@ namespace p2p::report {
 // InputError as compare_runs gives it (a bench document against an nccl one, a malformed
 // NCCL section). A run on logical GPUs beside a physical one is shown, and said to be.
 std::string render_side_by_side(const bench::BenchDocument& a, const std::string& a_name,
-                                const bench::BenchDocument& b, const std::string& b_name, CompareOptions options);
+                                const bench::BenchDocument& b, const std::string& b_name,
+                                CompareOptions options);
 
 }  // namespace p2p::report

@@ -65,15 +65,17 @@ int run_bench_session(const BenchRequest& r) {
   bench::BenchOptions opts = bench_options(r);
   const GateFiles gate_files = read_gate_files(r.gate);
   RunLog log(r.jsonl, "bench", this_hostname(), opts.benchmark_args);
-  require_responsive_driver("bench", r.init_timeout_s);  // a driver that hangs or crashes in cuInit: exit 5 / 3
-  bench::require_usable_gpus();  // NoGpuError: one line, exit 3
+  require_responsive_driver(
+      "bench", r.init_timeout_s);  // a driver that hangs or crashes in cuInit: exit 5 / 3
+  bench::require_usable_gpus();    // NoGpuError: one line, exit 3
   const TopologyAndGate tg = load_topology_and_gate("bench", r.gate, gate_files);
   log.gate(tg);
   if (tg.blocked) {
     std::cerr << blocked_message("bench", tg);
     // CI still gets its test report: the gate's reasons, the blocking ones failed.
     if (tg.gate.reasons.is_object())
-      write_junit(r.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(), this_hostname(), utc_now_iso8601())});
+      write_junit(r.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(),
+                                               this_hostname(), utc_now_iso8601())});
     return log.end(kExitFailed, {{"gate", "block"}});
   }
   bench::BenchInputs inputs{tg.snapshot, tg.gate, r.gate.skip_gate};
@@ -82,7 +84,8 @@ int run_bench_session(const BenchRequest& r) {
       log.write(report::figure_line(figure, log.host(), utc_now_iso8601()));
     };
   }
-  SharingCheck sharing(measured_bus_ids(device_bus_ids(), opts.gpus), r.exclusive);  // --exclusive: BusyError, exit 6
+  SharingCheck sharing(measured_bus_ids(device_bus_ids(), opts.gpus),
+                       r.exclusive);    // --exclusive: BusyError, exit 6
   const InterruptGuard stop_on_signal;  // SIGINT/SIGTERM: finish the figure, keep what was measured
   bench::BenchOutcome outcome = bench::run_bench(opts, inputs, std::cerr);
   outcome.document.gpu_sharing = sharing.finish();
@@ -91,13 +94,14 @@ int run_bench_session(const BenchRequest& r) {
   outcome.document.peak_rss_bytes = used.peak_rss_bytes;
 
   std::ostream& tables = outcome.benchmark_owns_stdout || log.to_stdout() ? std::cerr : std::cout;
-  tables << bench::render_text_report(outcome.document) << bench::sharing_warning(*outcome.document.gpu_sharing)
-         << std::flush;
+  tables << bench::render_text_report(outcome.document)
+         << bench::sharing_warning(*outcome.document.gpu_sharing) << std::flush;
   if (!r.json_path.empty()) {
     const nlohmann::json j = outcome.document;
     write_text_file_atomically(r.json_path, json_text(j) + "\n");
   }
-  write_junit(r.junit, report::document_suites(outcome.document, r.json_path.empty() ? "bench" : r.json_path));
+  write_junit(r.junit, report::document_suites(outcome.document,
+                                               r.json_path.empty() ? "bench" : r.json_path));
   const RunVerdict verdict = bench_verdict(outcome.document, interrupt_signal());
   return log.end(verdict.exit_code, verdict.summary);
 }

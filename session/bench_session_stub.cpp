@@ -5,7 +5,9 @@
 namespace p2p::session {
 namespace {
 
-[[noreturn]] void not_built() { throw NoGpuError("this p2pcheck was built without CUDA: bench is not available"); }
+[[noreturn]] void not_built() {
+  throw NoGpuError("this p2pcheck was built without CUDA: bench is not available");
+}
 
 }  // namespace
 

@@ -8,7 +8,8 @@
 namespace p2p::session {
 
 void require_responsive_driver(const std::string& command, double timeout_s) {
-  const auto failure = doctor::preflight_failure(doctor::probe_cuda_init(static_cast<int>(timeout_s * 1000)));
+  const auto failure =
+      doctor::preflight_failure(doctor::probe_cuda_init(static_cast<int>(timeout_s * 1000)));
   if (!failure) return;
   const std::string line = command + ": " + failure->message;
   if (failure->exit_code == kExitHang) throw HangError(line);

@@ -30,13 +30,16 @@ bool any_status(const nccl::NcclRun& run, const std::string& status) {
 RunVerdict bench_verdict(const bench::BenchDocument& doc, int interrupt_signal) {
   const bench::FigureCounts counts = bench::count_figures(doc);
   RunVerdict v;
-  v.summary = {{"ok", counts.ok},          {"failed", counts.failed},           {"waived", counts.waived},
-               {"errors", counts.errors},  {"interrupted", doc.interrupted},    {"gpu_shared", gpu_shared(doc)}};
-  v.exit_code = interrupt_signal != 0 ? interrupted_exit_code(interrupt_signal) : bench::exit_code_for(doc);
+  v.summary = {
+      {"ok", counts.ok},         {"failed", counts.failed},        {"waived", counts.waived},
+      {"errors", counts.errors}, {"interrupted", doc.interrupted}, {"gpu_shared", gpu_shared(doc)}};
+  v.exit_code =
+      interrupt_signal != 0 ? interrupted_exit_code(interrupt_signal) : bench::exit_code_for(doc);
   return v;
 }
 
-RunVerdict nccl_verdict(const nccl::NcclReport& report, const bench::BenchDocument& doc, int interrupt_signal) {
+RunVerdict nccl_verdict(const nccl::NcclReport& report, const bench::BenchDocument& doc,
+                        int interrupt_signal) {
   // Ranks as processes: a rank that hung (or was killed for silence) is a hang; one that died
   // while the others did not hang is a failure of the run itself (kExitRuntime), not a verdict.
   const auto& off = report.p2p_off;
@@ -47,7 +50,9 @@ RunVerdict nccl_verdict(const nccl::NcclReport& report, const bench::BenchDocume
                       (off && (any_status(*off, "wrong") || any_status(*off, "error"))) ||
                       nccl::any_failed(report.verdicts);
   RunVerdict v;
-  v.summary = {{"results", report.run.results.size()}, {"interrupted", doc.interrupted}, {"gpu_shared", gpu_shared(doc)}};
+  v.summary = {{"results", report.run.results.size()},
+               {"interrupted", doc.interrupted},
+               {"gpu_shared", gpu_shared(doc)}};
   if (interrupt_signal != 0) {
     v.exit_code = interrupted_exit_code(interrupt_signal);
   } else if (hang) {

@@ -17,11 +17,13 @@ TopologyAndGate judge_gate(topo::TopologySnapshot snapshot, const GateFiles& fil
                            const topo::PeerAccessCheck& peer_access, bool skip_gate) {
   TopologyAndGate out;
   out.snapshot = std::move(snapshot);
-  const topo::GateDecision decision = topo::evaluate_gate(out.snapshot, files.expected, files.policy, peer_access);
+  const topo::GateDecision decision =
+      topo::evaluate_gate(out.snapshot, files.expected, files.policy, peer_access);
   out.blocked = !decision.passed && !skip_gate;
   out.gate.decision = decision.passed ? "pass" : "block";
   out.gate.reasons = decision;
-  out.gate.detail = decision.passed ? "passed" : std::to_string(decision.blocking()) + " blocking reason(s)";
+  out.gate.detail =
+      decision.passed ? "passed" : std::to_string(decision.blocking()) + " blocking reason(s)";
   if (!decision.passed && skip_gate) out.gate.detail += "; measured anyway (--skip-gate)";
   return out;
 }

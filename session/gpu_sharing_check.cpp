@@ -22,8 +22,10 @@ std::string process_name(long pid) {
 }
 
 long parent_of(long pid) {
-  // /proc/PID/stat: "PID (comm) S PPID ..."; comm may hold spaces and parentheses, so read after the last ')'.
-  const std::string stat = try_read_text_file("/proc/" + std::to_string(pid) + "/stat", 4096).value_or("");
+  // /proc/PID/stat: "PID (comm) S PPID ..."; comm may hold spaces and parentheses, so read after
+  // the last ')'.
+  const std::string stat =
+      try_read_text_file("/proc/" + std::to_string(pid) + "/stat", 4096).value_or("");
   const auto close = stat.rfind(')');
   if (close == std::string::npos || close + 4 >= stat.size()) return 0;
   return std::strtol(stat.c_str() + close + 4, nullptr, 10);
@@ -48,11 +50,13 @@ std::set<long> own_pids(const std::vector<bench::GpuActivity>& seen) {
 
 }  // namespace
 
-std::vector<std::string> measured_bus_ids(const std::vector<std::string>& all_bus_ids, const std::vector<int>& ordinals) {
+std::vector<std::string> measured_bus_ids(const std::vector<std::string>& all_bus_ids,
+                                          const std::vector<int>& ordinals) {
   if (ordinals.empty()) return all_bus_ids;
   std::vector<std::string> out;
   for (int o : ordinals) {
-    if (o >= 0 && o < static_cast<int>(all_bus_ids.size())) out.push_back(all_bus_ids[static_cast<std::size_t>(o)]);
+    if (o >= 0 && o < static_cast<int>(all_bus_ids.size()))
+      out.push_back(all_bus_ids[static_cast<std::size_t>(o)]);
   }
   return out;
 }

@@ -28,6 +28,7 @@ class SharingCheck {
 };
 
 // PCI bus ids of the CUDA devices `ordinals` (all of `all_bus_ids` when empty).
-std::vector<std::string> measured_bus_ids(const std::vector<std::string>& all_bus_ids, const std::vector<int>& ordinals);
+std::vector<std::string> measured_bus_ids(const std::vector<std::string>& all_bus_ids,
+                                          const std::vector<int>& ordinals);
 
 }  // namespace p2p::session

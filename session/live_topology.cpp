@@ -9,7 +9,8 @@ namespace p2p::session {
 
 namespace {
 
-constexpr int kNvmlProbeTimeoutMs = 45000;  // first NVML open boots GSP on every GPU without persistence
+constexpr int kNvmlProbeTimeoutMs =
+    45000;  // first NVML open boots GSP on every GPU without persistence
 
 }  // namespace
 
@@ -19,11 +20,13 @@ topo::TopologySnapshot live_topology() {
     const doctor::NvmlProbe nvml = doctor::probe_nvml(kNvmlProbeTimeoutMs);
     // Mode 0 (none) is no evidence of virtualisation, as in the doctor's facts: skip it.
     for (const auto& d : nvml.devices) {
-      if (d.virtualization_mode && *d.virtualization_mode != 0) return doctor::virtualization_mode_name(*d.virtualization_mode);
+      if (d.virtualization_mode && *d.virtualization_mode != 0)
+        return doctor::virtualization_mode_name(*d.virtualization_mode);
     }
     return std::string();
   };
-  probes.nvlink_counts = [](const std::vector<topo::Gpu>& gpus) -> std::optional<std::vector<std::vector<int>>> {
+  probes.nvlink_counts =
+      [](const std::vector<topo::Gpu>& gpus) -> std::optional<std::vector<std::vector<int>>> {
     std::vector<std::string> bus_ids;
     for (const auto& g : gpus) bus_ids.push_back(g.pci_bus_id);
     const auto remotes = doctor::probe_nvlink_remotes(bus_ids, kNvmlProbeTimeoutMs);

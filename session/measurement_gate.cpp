@@ -22,8 +22,10 @@ topo::TopologySnapshot measurement_topology(const std::string& command) {
 
 }  // namespace
 
-TopologyAndGate load_topology_and_gate(const std::string& command, const MeasurementGateOptions& o, const GateFiles& files) {
-  return judge_gate(measurement_topology(command), files, bench::cuda_peer_access_check(), o.skip_gate);
+TopologyAndGate load_topology_and_gate(const std::string& command, const MeasurementGateOptions& o,
+                                       const GateFiles& files) {
+  return judge_gate(measurement_topology(command), files, bench::cuda_peer_access_check(),
+                    o.skip_gate);
 }
 
 }  // namespace p2p::session

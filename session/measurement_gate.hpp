@@ -12,6 +12,7 @@ namespace p2p::session {
 
 // The live topology (or CUDA's device list where discovery fails, with a warning naming
 // `command`), judged by the gate. A block with --skip-gate is recorded, not enforced.
-TopologyAndGate load_topology_and_gate(const std::string& command, const MeasurementGateOptions& o, const GateFiles& files);
+TopologyAndGate load_topology_and_gate(const std::string& command, const MeasurementGateOptions& o,
+                                       const GateFiles& files);
 
 }  // namespace p2p::session

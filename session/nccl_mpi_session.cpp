@@ -40,7 +40,8 @@ TopologyAndGate rank0_gate(const NcclRequest& o, std::string& refusal, bool& bad
   try {
     const GateFiles files = read_gate_files(o.gate);
     tg = load_topology_and_gate("nccl", o.gate, files);
-  } catch (const InputError& e) {  // a bad --expect or --policy file: refused everywhere, exit 2 here
+  } catch (
+      const InputError& e) {  // a bad --expect or --policy file: refused everywhere, exit 2 here
     refusal = std::string("p2pcheck: error: ") + e.what() + "\n";
     bad_input = true;
     return tg;
@@ -57,11 +58,13 @@ TopologyAndGate rank0_gate(const NcclRequest& o, std::string& refusal, bool& bad
 // envelope, as "nccl_<kind>" (nccl_ready, nccl_progress, nccl_case, nccl_end).
 class ProcessLines {
  public:
-  ProcessLines(const std::string& path, int process, const std::string& launch) : host_(nccl::host_name()) {
+  ProcessLines(const std::string& path, int process, const std::string& launch)
+      : host_(nccl::host_name()) {
     if (path.empty()) return;
     lines_ = std::make_unique<JsonLines>(mpi::per_rank_path(path, process));
-    lines_->write(report::jsonl_line("run_start", "nccl", host_, utc_now_iso8601(),
-                                     {{"mpi_rank", process}, {"launch", launch}, {"pid", static_cast<int>(::getpid())}}));
+    lines_->write(report::jsonl_line(
+        "run_start", "nccl", host_, utc_now_iso8601(),
+        {{"mpi_rank", process}, {"launch", launch}, {"pid", static_cast<int>(::getpid())}}));
   }
   void line(const std::string& text) {
     if (!lines_) return;
@@ -71,7 +74,9 @@ class ProcessLines {
     lines_->write(report::jsonl_line(kind, "nccl", host_, utc_now_iso8601(), std::move(record)));
   }
   void end(int exit_code) {
-    if (lines_) lines_->write(report::jsonl_line("run_end", "nccl", host_, utc_now_iso8601(), {{"exit_code", exit_code}}));
+    if (lines_)
+      lines_->write(report::jsonl_line("run_end", "nccl", host_, utc_now_iso8601(),
+                                       {{"exit_code", exit_code}}));
   }
 
  private:
@@ -82,7 +87,8 @@ class ProcessLines {
 }  // namespace
 
 int run_nccl_under_mpi(const NcclRequest& o, nccl::RunOptions options, mpi::Session& mpi_session,
-                       const std::string& launch, const std::string& started, const RunClock& clock) {
+                       const std::string& launch, const std::string& started,
+                       const RunClock& clock) {
   const bool root = mpi_session.rank() == 0;
   ProcessLines lines(o.jsonl, mpi_session.rank(), launch);
 
@@ -103,16 +109,18 @@ int run_nccl_under_mpi(const NcclRequest& o, nccl::RunOptions options, mpi::Sess
   }
   nccl::MpiOutcome outcome;
   try {
-    outcome = nccl::run_nccl_mpi(options, mpi_session, m, [&lines](const std::string& l) { lines.line(l); }, progress);
+    outcome = nccl::run_nccl_mpi(
+        options, mpi_session, m, [&lines](const std::string& l) { lines.line(l); }, progress);
   } catch (const nccl::RunRefused& e) {
     if (root) {
       std::cerr << m.refusal;
       if (tg.gate.reasons.is_object()) {
-        write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(), this_hostname(),
-                                                 utc_now_iso8601())});
+        write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(),
+                                                 this_hostname(), utc_now_iso8601())});
       }
     } else {
-      std::cerr << "p2pcheck nccl: MPI rank " << mpi_session.rank() << ": refused by rank 0: " << e.what() << "\n";
+      std::cerr << "p2pcheck nccl: MPI rank " << mpi_session.rank()
+                << ": refused by rank 0: " << e.what() << "\n";
     }
     const int code = bad_input ? kExitBadInput : kExitFailed;
     lines.end(code);
@@ -124,7 +132,8 @@ int run_nccl_under_mpi(const NcclRequest& o, nccl::RunOptions options, mpi::Sess
   }
   nccl::NcclReport report;
   report.run = std::move(*outcome.run);
-  const int code = report_and_judge(outputs_of(o), options, report, tg, started, clock, nullptr).exit_code;
+  const int code =
+      report_and_judge(outputs_of(o), options, report, tg, started, clock, nullptr).exit_code;
   lines.end(code);
   return code;
 }

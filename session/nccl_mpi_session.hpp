@@ -17,6 +17,7 @@ class Session;
 namespace p2p::session {
 
 int run_nccl_under_mpi(const NcclRequest& o, nccl::RunOptions options, mpi::Session& mpi_session,
-                       const std::string& launch, const std::string& started_utc, const RunClock& clock);
+                       const std::string& launch, const std::string& started_utc,
+                       const RunClock& clock);
 
 }  // namespace p2p::session

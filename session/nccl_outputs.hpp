@@ -18,8 +18,8 @@ namespace p2p::session {
 
 // The outputs and judgements asked for on the command line.
 struct NcclOutputs {
-  std::string json;   // results document, "" = none
-  std::string junit;  // JUnit XML, "" = none
+  std::string json;                                                  // results document, "" = none
+  std::string junit;                                                 // JUnit XML, "" = none
   double min_busbw_gbps = std::numeric_limits<double>::quiet_NaN();  // NaN = not judged
   std::string saturation_bytes;  // judge --min-busbw from this size on; "" = found per series
   bool skip_gate = false;
@@ -28,14 +28,15 @@ NcclOutputs outputs_of(const NcclRequest& r);
 
 // The results document bench writes, with the sweep in its `nccl` section: same host,
 // versions, topology, gate and GPUs, so one reader serves both.
-bench::BenchDocument nccl_document(const nccl::NcclReport& report, const TopologyAndGate& tg, bool skip_gate,
-                                   const std::string& started_utc);
+bench::BenchDocument nccl_document(const nccl::NcclReport& report, const TopologyAndGate& tg,
+                                   bool skip_gate, const std::string& started_utc);
 
 // After the sweep: --min-busbw verdicts, the tables, the results document (marked interrupted
 // after SIGINT/SIGTERM and shared when `sharing` saw another user of the GPUs), JUnit, and the
 // verdict (session/exit_policy.hpp). `sharing` may be null (MPI runs, the P2P-off half).
-RunVerdict report_and_judge(const NcclOutputs& o, const nccl::RunOptions& options, nccl::NcclReport& report,
-                            const TopologyAndGate& tg, const std::string& started_utc, const RunClock& clock,
+RunVerdict report_and_judge(const NcclOutputs& o, const nccl::RunOptions& options,
+                            nccl::NcclReport& report, const TopologyAndGate& tg,
+                            const std::string& started_utc, const RunClock& clock,
                             SharingCheck* sharing);
 
 }  // namespace p2p::session

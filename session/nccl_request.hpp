@@ -32,9 +32,9 @@ struct NcclRequest {
   bool graph = false;
   double timeout_s = 30.0;
   double init_timeout_s = kDefaultInitTimeoutS;  // the isolated cuInit preflight
-  bool exclusive = false;                         // refuse to start on a GPU someone else uses
+  bool exclusive = false;                        // refuse to start on a GPU someone else uses
   double min_busbw_gbps = std::numeric_limits<double>::quiet_NaN();  // NaN = not given
-  std::string saturation_bytes;  // empty = found per series
+  std::string saturation_bytes;                                      // empty = found per series
   bool compare_p2p_off = false;
   std::string json;
   std::string junit;  // JUnit XML of every result and verdict, "" = none
@@ -43,8 +43,8 @@ struct NcclRequest {
   std::string jsonl;
   std::string nccl_log;
   std::string buffers = "auto";  // auto | ncclMemAlloc | cudaMalloc
-  bool p2p_off_child = false;  // internal: this process is the P2P-off half of a comparison
-  std::string options_file;    // internal: the P2P-off half reads its whole sweep from this JSON file
+  bool p2p_off_child = false;    // internal: this process is the P2P-off half of a comparison
+  std::string options_file;  // internal: the P2P-off half reads its whole sweep from this JSON file
   MeasurementGateOptions gate;
   std::vector<std::string> benchmark_args;  // --benchmark_* for Google Benchmark, checked
 };

@@ -43,7 +43,8 @@ nccl::RunOptions p2p_off_options(const nccl::RunOptions& parent, const std::stri
   off.nccl_log_path = nccl_log.empty() ? "" : nccl_log + ".p2p-off";
   off.benchmark_args.clear();
   for (const auto& b : parent.benchmark_args) {
-    if (b.rfind("--benchmark_format=", 0) != 0) off.benchmark_args.push_back(b);  // the child's stdout is discarded
+    if (b.rfind("--benchmark_format=", 0) != 0)
+      off.benchmark_args.push_back(b);  // the child's stdout is discarded
   }
   return off;
 }

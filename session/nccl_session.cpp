@@ -46,7 +46,8 @@ namespace {
 // child's command line carries only where they are.
 nccl::NcclRun run_p2p_off(const nccl::RunOptions& options, const std::string& nccl_log) {
   nccl::TempPath file("p2pcheck-nccl-p2p-off", ".options.json");
-  write_text_file_atomically(file.path(), json_text(nlohmann::json(p2p_off_options(options, nccl_log))) + "\n");
+  write_text_file_atomically(file.path(),
+                             json_text(nlohmann::json(p2p_off_options(options, nccl_log))) + "\n");
   return nccl::run_in_child_process({"nccl", "--p2p-off-child", "--options", file.path()});
 }
 
@@ -69,7 +70,8 @@ nccl::Progress progress_line(const std::string& label) {
 // gate, the sharing check, --jsonl and --min-busbw belong to the parent run.
 int run_p2p_off_half(const NcclRequest& o) {
   if (!o.p2p_off_child || o.options_file.empty())
-    throw InputError("--p2p-off-child and --options FILE are internal to --compare-p2p-off and come together");
+    throw InputError(
+        "--p2p-off-child and --options FILE are internal to --compare-p2p-off and come together");
   const std::string started = utc_now_iso8601();
   const RunClock clock;
   nccl::RunOptions options = read_p2p_off_options(o.options_file);
@@ -85,7 +87,8 @@ int run_p2p_off_half(const NcclRequest& o) {
   std::unique_ptr<nccl::TempPath> temp_log;
   choose_nccl_log(options, temp_log);
   nccl::NcclReport report;
-  if (interrupt_signal() == 0) report.run = nccl::run_nccl_sweep(options, progress_line("p2pcheck nccl (P2P off)"));
+  if (interrupt_signal() == 0)
+    report.run = nccl::run_nccl_sweep(options, progress_line("p2pcheck nccl (P2P off)"));
   NcclOutputs outputs;
   outputs.json = o.json;
   return report_and_judge(outputs, options, report, tg, started, clock, nullptr).exit_code;
@@ -93,7 +96,9 @@ int run_p2p_off_half(const NcclRequest& o) {
 
 }  // namespace
 
-int run_nccl_rank(const std::string& options_path, int rank) { return nccl::run_rank_process(options_path, rank); }
+int run_nccl_rank(const std::string& options_path, int rank) {
+  return nccl::run_rank_process(options_path, rank);
+}
 
 int run_nccl_session(const NcclRequest& o) {
   if (o.p2p_off_child || !o.options_file.empty()) return run_p2p_off_half(o);
@@ -108,7 +113,8 @@ int run_nccl_session(const NcclRequest& o) {
   nccl::RunOptions options = run_options_from_request(o);
   // Google Benchmark gets the flags once, here: a bad flag exits 2 before any GPU work.
   harness::initialize_benchmark("nccl", options.benchmark_args);
-  if (!o.saturation_bytes.empty()) p2p::parse_bytes(o.saturation_bytes, "--saturation-bytes");  // checked now
+  if (!o.saturation_bytes.empty())
+    p2p::parse_bytes(o.saturation_bytes, "--saturation-bytes");  // checked now
 
 #if P2P_HAVE_MPI
   // Under MPI from here on: the MPI session lives until the results are written.
@@ -120,28 +126,32 @@ int run_nccl_session(const NcclRequest& o) {
   RunLog log(o.jsonl, "nccl", this_hostname(), options.benchmark_args);
   // The gate, as in front of bench.
   const GateFiles gate_files = read_gate_files(o.gate);
-  require_responsive_driver("nccl", o.init_timeout_s);  // a driver that hangs or crashes in cuInit: exit 5 / 3
-  bench::require_usable_gpus();  // NoGpuError: one line, exit 3
+  require_responsive_driver(
+      "nccl", o.init_timeout_s);  // a driver that hangs or crashes in cuInit: exit 5 / 3
+  bench::require_usable_gpus();   // NoGpuError: one line, exit 3
   const TopologyAndGate tg = load_topology_and_gate("nccl", o.gate, gate_files);
   if (tg.blocked) {
     std::cerr << blocked_message("nccl", tg);
     // CI still gets its test report: the gate's reasons, the blocking ones failed.
     if (tg.gate.reasons.is_object())
-      write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(), this_hostname(), utc_now_iso8601())});
+      write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(),
+                                               this_hostname(), utc_now_iso8601())});
     return log.end(kExitFailed, {{"gate", "block"}});
   }
   log.gate(tg);
 
   std::vector<std::string> all_bus_ids;
   for (const auto& d : bench::discover_devices().devices) all_bus_ids.push_back(d.pci_bus_id);
-  SharingCheck sharing(measured_bus_ids(all_bus_ids, options.devices), o.exclusive);  // --exclusive: BusyError, exit 6
+  SharingCheck sharing(measured_bus_ids(all_bus_ids, options.devices),
+                       o.exclusive);  // --exclusive: BusyError, exit 6
 
   // SIGINT/SIGTERM: finish the case in progress, keep what was measured (the P2P-off child is
   // stopped with its parent: same process group, or the signal the parent forwards).
   const InterruptGuard stop_on_signal;
   if (log.active()) {
     options.on_result = [&log](const nccl::CollectiveResult& r) {
-      log.write(report::jsonl_line("nccl_result", "nccl", log.host(), utc_now_iso8601(), nlohmann::json(r)));
+      log.write(report::jsonl_line("nccl_result", "nccl", log.host(), utc_now_iso8601(),
+                                   nlohmann::json(r)));
     };
   }
   nccl::NcclReport report;
@@ -151,8 +161,10 @@ int run_nccl_session(const NcclRequest& o) {
   std::unique_ptr<nccl::TempPath> temp_log;
   options.nccl_log_path = o.nccl_log;
   choose_nccl_log(options, temp_log);
-  if (interrupt_signal() == 0) report.run = nccl::run_nccl_sweep(options, progress_line("p2pcheck nccl"));
-  const RunVerdict verdict = report_and_judge(outputs_of(o), options, report, tg, started, clock, &sharing);
+  if (interrupt_signal() == 0)
+    report.run = nccl::run_nccl_sweep(options, progress_line("p2pcheck nccl"));
+  const RunVerdict verdict =
+      report_and_judge(outputs_of(o), options, report, tg, started, clock, &sharing);
   return log.end(verdict.exit_code, verdict.summary);
 }
 

@@ -15,7 +15,8 @@ int run_nccl_session(const NcclRequest& r) {
     return kExitBadInput;
   }
   check_mpi_options(r, launch);
-  std::cerr << "p2pcheck nccl: this p2pcheck was built without NCCL (no CUDA compiler or nccl.h at build time)\n";
+  std::cerr
+      << "p2pcheck nccl: this p2pcheck was built without NCCL (no CUDA compiler or nccl.h at build time)\n";
   return kExitNoGpu;
 }
 

@@ -12,8 +12,10 @@ RunLog::RunLog(const std::string& path, const std::string& command, const std::s
                const std::vector<std::string>& benchmark_args)
     : command_(command), host_(host), lines_(open_jsonl(path)) {
   if (lines_ && lines_->to_stdout() && harness::benchmark_owns_stdout(benchmark_args))
-    throw InputError("--jsonl - and --benchmark_format both write to standard output: give --jsonl a file");
-  write(report::jsonl_line("run_start", command_, host_, utc_now_iso8601(), {{"tool_version", P2P_VERSION}}));
+    throw InputError(
+        "--jsonl - and --benchmark_format both write to standard output: give --jsonl a file");
+  write(report::jsonl_line("run_start", command_, host_, utc_now_iso8601(),
+                           {{"tool_version", P2P_VERSION}}));
 }
 
 void RunLog::write(const nlohmann::json& line) {
@@ -22,7 +24,8 @@ void RunLog::write(const nlohmann::json& line) {
 
 void RunLog::gate(const TopologyAndGate& tg) {
   if (!lines_ || !tg.gate.reasons.is_object()) return;
-  for (const auto& l : report::gate_lines(tg.gate.reasons.get<topo::GateDecision>(), command_, host_, utc_now_iso8601()))
+  for (const auto& l : report::gate_lines(tg.gate.reasons.get<topo::GateDecision>(), command_,
+                                          host_, utc_now_iso8601()))
     lines_->write(l);
 }
 

@@ -14,7 +14,8 @@ PathClass classify_pcie_path(const TopologySnapshot& t, std::size_t a, std::size
     // and the SMP interconnect as well when the NUMA nodes differ.
     return x.numa_node == y.numa_node ? PathClass::kNode : PathClass::kSys;
   }
-  const auto mismatch = std::mismatch(x.pcie_path.begin(), x.pcie_path.end(), y.pcie_path.begin(), y.pcie_path.end());
+  const auto mismatch =
+      std::mismatch(x.pcie_path.begin(), x.pcie_path.end(), y.pcie_path.begin(), y.pcie_path.end());
   const auto shared = static_cast<std::size_t>(mismatch.first - x.pcie_path.begin());
   if (shared == 0) return PathClass::kPhb;  // lowest common ancestor: the host bridge itself
   // The lowest common ancestor is the bridge pcie_path[shared - 1]. In a switch that is the
@@ -57,20 +58,13 @@ std::vector<std::vector<std::string>> display_matrix(const TopologySnapshot& t) 
 
 int path_rank(PathClass c) {
   switch (c) {
-    case PathClass::kSelf:
-      return -1;
-    case PathClass::kNvLink:
-      return 0;
-    case PathClass::kPix:
-      return 1;
-    case PathClass::kPxb:
-      return 2;
-    case PathClass::kPhb:
-      return 3;
-    case PathClass::kNode:
-      return 4;
-    case PathClass::kSys:
-      return 5;
+    case PathClass::kSelf: return -1;
+    case PathClass::kNvLink: return 0;
+    case PathClass::kPix: return 1;
+    case PathClass::kPxb: return 2;
+    case PathClass::kPhb: return 3;
+    case PathClass::kNode: return 4;
+    case PathClass::kSys: return 5;
   }
   throw std::logic_error("path_rank: unknown PathClass");
 }

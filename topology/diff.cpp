@@ -22,7 +22,8 @@ GpuPairing pair_gpus(const TopologySnapshot& first, const TopologySnapshot& seco
   bool same_ids = second_index.size() == n && second_index.count("") == 0;
   for (const Gpu& g : first.gpus) same_ids = same_ids && second_index.count(g.pci_bus_id) == 1;
   p.by = same_ids ? "pci_bus_id" : "index";
-  for (std::size_t i = 0; i < n; ++i) p.other.push_back(same_ids ? second_index.at(first.gpus[i].pci_bus_id) : i);
+  for (std::size_t i = 0; i < n; ++i)
+    p.other.push_back(same_ids ? second_index.at(first.gpus[i].pci_bus_id) : i);
   return p;
 }
 
@@ -33,7 +34,9 @@ ClassCounts count_pair_classes(const TopologySnapshot& t) {
   return counts;
 }
 
-std::string pair_name(std::size_t a, std::size_t b) { return "GPU" + std::to_string(a) + "-GPU" + std::to_string(b); }
+std::string pair_name(std::size_t a, std::size_t b) {
+  return "GPU" + std::to_string(a) + "-GPU" + std::to_string(b);
+}
 
 TopologyDiff diff_topologies(const TopologySnapshot& before, const TopologySnapshot& after) {
   TopologyDiff d;
@@ -43,11 +46,14 @@ TopologyDiff diff_topologies(const TopologySnapshot& before, const TopologySnaps
   d.counts_after = count_pair_classes(after);
   const GpuPairing pairing = pair_gpus(before, after);
   d.pairing = pairing.by;
-  d.bus_ids_unknown = std::any_of(before.gpus.begin(), before.gpus.end(), [](const Gpu& g) { return g.pci_bus_id.empty(); }) ||
-                      std::any_of(after.gpus.begin(), after.gpus.end(), [](const Gpu& g) { return g.pci_bus_id.empty(); });
+  d.bus_ids_unknown = std::any_of(before.gpus.begin(), before.gpus.end(),
+                                  [](const Gpu& g) { return g.pci_bus_id.empty(); }) ||
+                      std::any_of(after.gpus.begin(), after.gpus.end(),
+                                  [](const Gpu& g) { return g.pci_bus_id.empty(); });
   if (pairing.by == "none") return d;
   for (std::size_t i = 0; i < d.gpus_before; ++i)
-    d.matched_bus_ids.emplace_back(before.gpus[i].pci_bus_id, after.gpus[pairing.other[i]].pci_bus_id);
+    d.matched_bus_ids.emplace_back(before.gpus[i].pci_bus_id,
+                                   after.gpus[pairing.other[i]].pci_bus_id);
   for (std::size_t i = 0; i < d.gpus_before; ++i) {
     for (std::size_t j = i + 1; j < d.gpus_before; ++j) {
       PairChange c;
@@ -63,7 +69,8 @@ TopologyDiff diff_topologies(const TopologySnapshot& before, const TopologySnaps
       const bool pcie_comparable =
           pcie_class_known(before, i, j) && pcie_class_known(after, c.other_a, c.other_b);
       if (!pcie_comparable) c.pcie_before = c.pcie_after = "";
-      if (c.before != c.after || (pcie_comparable && c.pcie_before != c.pcie_after)) d.changed.push_back(std::move(c));
+      if (c.before != c.after || (pcie_comparable && c.pcie_before != c.pcie_after))
+        d.changed.push_back(std::move(c));
     }
   }
   return d;
@@ -115,13 +122,15 @@ std::string bus_id_or_unknown(const std::string& id) { return id.empty() ? "(no 
 
 }  // namespace
 
-std::string format_diff_text(const TopologyDiff& d, const std::string& name_before, const std::string& name_after) {
+std::string format_diff_text(const TopologyDiff& d, const std::string& name_before,
+                             const std::string& name_after) {
   std::ostringstream out;
   out << "A: " << name_before << " (" << d.gpus_before << " GPUs)\n";
   out << "B: " << name_after << " (" << d.gpus_after << " GPUs)\n";
   const std::size_t pairs = d.gpus_before * (d.gpus_before - (d.gpus_before ? 1 : 0)) / 2;
   if (d.pairing == "none") {
-    out << "GPU count differs (" << d.gpus_before << " vs " << d.gpus_after << "): pairs cannot be compared\n";
+    out << "GPU count differs (" << d.gpus_before << " vs " << d.gpus_after
+        << "): pairs cannot be compared\n";
   } else {
     if (d.pairing == "pci_bus_id") {
       out << "GPUs matched by PCI bus id\n";
@@ -140,20 +149,23 @@ std::string format_diff_text(const TopologyDiff& d, const std::string& name_befo
     out << d.changed.size() << " of " << pairs << " pairs changed class\n";
     for (const PairChange& c : d.changed) {
       out << "  " << std::left << std::setw(12) << pair_name(c.gpu_a, c.gpu_b) << std::right;
-      if (c.other_a != c.gpu_a || c.other_b != c.gpu_b) out << " (B: " << pair_name(c.other_a, c.other_b) << ")";
-      out << "  " << label_of(c.before, c.pcie_before) << " -> " << label_of(c.after, c.pcie_after) << "\n";
+      if (c.other_a != c.gpu_a || c.other_b != c.gpu_b)
+        out << " (B: " << pair_name(c.other_a, c.other_b) << ")";
+      out << "  " << label_of(c.before, c.pcie_before) << " -> " << label_of(c.after, c.pcie_after)
+          << "\n";
     }
   }
   out << "Pairs per class:\n";
-  out << "  " << std::left << std::setw(8) << "class" << std::right << std::setw(6) << "A" << std::setw(6) << "B"
+  out << "  " << std::left << std::setw(8) << "class" << std::right << std::setw(6) << "A"
+      << std::setw(6) << "B"
       << "\n";
   for (const std::string& label : ordered_labels(d.counts_before, d.counts_after)) {
     const auto get = [&](const ClassCounts& m) {
       const auto it = m.find(label);
       return it == m.end() ? 0 : it->second;
     };
-    out << "  " << std::left << std::setw(8) << label << std::right << std::setw(6) << get(d.counts_before)
-        << std::setw(6) << get(d.counts_after) << "\n";
+    out << "  " << std::left << std::setw(8) << label << std::right << std::setw(6)
+        << get(d.counts_before) << std::setw(6) << get(d.counts_after) << "\n";
   }
   out << (d.same() ? "same topology\n" : "topologies differ\n");
   return out.str();

@@ -26,8 +26,8 @@ struct PairChange {
   std::size_t gpu_a = 0, gpu_b = 0;      // indexes on the first side (gpu_a < gpu_b)
   std::size_t other_a = 0, other_b = 0;  // the paired indexes on the second side
   std::string before, after;             // matrix labels ("PHB", "NV12", ...)
-  std::string pcie_before, pcie_after;   // PCIe classes, which differ even where NVLink hides it; "" where a
-                                         // capture (nvidia-smi) hides it under NV#
+  std::string pcie_before, pcie_after;  // PCIe classes, which differ even where NVLink hides it; ""
+                                        // where a capture (nvidia-smi) hides it under NV#
 };
 
 // Unordered pairs (i < j) per matrix label.
@@ -36,7 +36,7 @@ ClassCounts count_pair_classes(const TopologySnapshot& t);
 
 struct TopologyDiff {
   std::size_t gpus_before = 0, gpus_after = 0;
-  std::string pairing;  // as GpuPairing::by
+  std::string pairing;           // as GpuPairing::by
   bool bus_ids_unknown = false;  // a side (an nvidia-smi capture) names no PCI bus ids
   // (first side, second side) PCI bus id of each GPU pair put side by side, first side's order.
   std::vector<std::pair<std::string, std::string>> matched_bus_ids;
@@ -56,6 +56,7 @@ std::string pair_name(std::size_t a, std::size_t b);
 void to_json(nlohmann::json& j, const TopologyDiff& d);
 
 // The text `topo diff` prints; names are the two inputs as the user gave them.
-std::string format_diff_text(const TopologyDiff& d, const std::string& name_before, const std::string& name_after);
+std::string format_diff_text(const TopologyDiff& d, const std::string& name_before,
+                             const std::string& name_after);
 
 }  // namespace p2p::topo

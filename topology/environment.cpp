@@ -1,4 +1,3 @@
-#include "common/text.hpp"
 #include "topology/environment.hpp"
 
 #include <cpuid.h>
@@ -9,13 +8,15 @@
 #include <sstream>
 
 #include "common/file_io.hpp"
+#include "common/text.hpp"
 
 namespace p2p::topo {
 
 namespace {
 
-
-std::string read_trimmed(const std::string& path) { return trim(try_read_text_file(path).value_or("")); }
+std::string read_trimmed(const std::string& path) {
+  return trim(try_read_text_file(path).value_or(""));
+}
 
 bool cpuinfo_has_hypervisor_flag(const std::string& cpuinfo) {
   std::istringstream in(cpuinfo);
@@ -98,7 +99,8 @@ std::string container_kind(const EnvironmentFacts& f, std::vector<std::string>& 
     evidence.push_back("/run/.containerenv exists");
     return "podman";
   }
-  // Last resort: the cgroup path. With a cgroup namespace it is often just "/", so absence proves nothing.
+  // Last resort: the cgroup path. With a cgroup namespace it is often just "/", so absence proves
+  // nothing.
   for (const char* tag : {"docker", "lxc", "libpod", "kubepods"}) {
     if (f.self_cgroup.find(tag) != std::string::npos) {
       evidence.push_back(std::string("/proc/self/cgroup mentions ") + tag);
@@ -115,7 +117,8 @@ EnvironmentFacts read_environment_facts(const std::string& root, bool live) {
   namespace fs = std::filesystem;
   const std::string r = root == "/" ? "" : root;
   EnvironmentFacts f;
-  f.cpu_hypervisor_flag = cpuinfo_has_hypervisor_flag(try_read_text_file(r + "/proc/cpuinfo").value_or(""));
+  f.cpu_hypervisor_flag =
+      cpuinfo_has_hypervisor_flag(try_read_text_file(r + "/proc/cpuinfo").value_or(""));
   f.hypervisor_type = read_trimmed(r + "/sys/hypervisor/type");
   f.dmi_sys_vendor = read_trimmed(r + "/sys/class/dmi/id/sys_vendor");
   f.dmi_product_name = read_trimmed(r + "/sys/class/dmi/id/product_name");
@@ -133,14 +136,17 @@ Environment classify_environment(const EnvironmentFacts& f) {
   Environment e;
   e.virtualization_mode = f.nvml_virtualization_mode;
   // A container is the closer wrapper: an LXC container inside a VM still sees the VM's PCIe,
-  // but what the user controls is the container, so it wins the headline; the hypervisor stays recorded.
+  // but what the user controls is the container, so it wins the headline; the hypervisor stays
+  // recorded.
   e.container = container_kind(f, e.evidence);
-  const bool vm = f.cpu_hypervisor_flag || !f.hypervisor_vendor.empty() || !f.hypervisor_type.empty() ||
-                  f.nvml_virtualization_mode == "Pass-Through" || f.nvml_virtualization_mode == "vGPU";
+  const bool vm = f.cpu_hypervisor_flag || !f.hypervisor_vendor.empty() ||
+                  !f.hypervisor_type.empty() || f.nvml_virtualization_mode == "Pass-Through" ||
+                  f.nvml_virtualization_mode == "vGPU";
   if (vm) {
     e.hypervisor = hypervisor_name(f);
     if (f.cpu_hypervisor_flag) e.evidence.push_back("/proc/cpuinfo flags: hypervisor");
-    if (!f.hypervisor_vendor.empty()) e.evidence.push_back("CPUID hypervisor vendor: " + f.hypervisor_vendor);
+    if (!f.hypervisor_vendor.empty())
+      e.evidence.push_back("CPUID hypervisor vendor: " + f.hypervisor_vendor);
     if (!f.dmi_sys_vendor.empty()) e.evidence.push_back("DMI sys_vendor: " + f.dmi_sys_vendor);
     if (!f.nvml_virtualization_mode.empty())
       e.evidence.push_back("NVML virtualization mode: " + f.nvml_virtualization_mode);

@@ -14,16 +14,16 @@
 namespace p2p::topo {
 
 struct EnvironmentFacts {
-  bool cpu_hypervisor_flag = false;  // "hypervisor" in /proc/cpuinfo flags (CPUID.1:ECX[31])
-  std::string hypervisor_vendor;     // CPUID leaf 0x40000000 signature ("KVMKVMKVM"), live only
-  std::string hypervisor_type;       // /sys/hypervisor/type ("xen")
-  std::string dmi_sys_vendor;        // /sys/class/dmi/id/sys_vendor ("QEMU")
-  std::string dmi_product_name;      // /sys/class/dmi/id/product_name
-  std::string pid1_container;        // container= from /proc/1/environ ("lxc")
-  std::string systemd_container;     // /run/systemd/container
-  bool dockerenv = false;            // /.dockerenv exists
-  bool containerenv = false;         // /run/.containerenv exists (podman)
-  std::string self_cgroup;           // /proc/self/cgroup
+  bool cpu_hypervisor_flag = false;      // "hypervisor" in /proc/cpuinfo flags (CPUID.1:ECX[31])
+  std::string hypervisor_vendor;         // CPUID leaf 0x40000000 signature ("KVMKVMKVM"), live only
+  std::string hypervisor_type;           // /sys/hypervisor/type ("xen")
+  std::string dmi_sys_vendor;            // /sys/class/dmi/id/sys_vendor ("QEMU")
+  std::string dmi_product_name;          // /sys/class/dmi/id/product_name
+  std::string pid1_container;            // container= from /proc/1/environ ("lxc")
+  std::string systemd_container;         // /run/systemd/container
+  bool dockerenv = false;                // /.dockerenv exists
+  bool containerenv = false;             // /run/.containerenv exists (podman)
+  std::string self_cgroup;               // /proc/self/cgroup
   std::string nvml_virtualization_mode;  // "Pass-Through", "vGPU", ... where NVML told us
 };
 

@@ -16,7 +16,8 @@ namespace {
 
 void add(GateDecision& d, std::string rule, std::string verdict, std::string message,
          std::vector<std::size_t> gpus = {}) {
-  d.reasons.push_back(GateReason{std::move(rule), std::move(verdict), std::move(message), std::move(gpus)});
+  d.reasons.push_back(
+      GateReason{std::move(rule), std::move(verdict), std::move(message), std::move(gpus)});
 }
 
 std::string gpu_name(const TopologySnapshot& t, std::size_t i) {
@@ -45,21 +46,24 @@ void check_expected(const TopologySnapshot& t, const TopologySnapshot& golden, G
             ? "GPUs matched to the golden topology by index: an nvidia-smi topo -m capture carries no PCI bus ids"
             : "GPUs matched to the golden topology by index (PCI bus order): their PCI bus ids differ");
   for (const PairChange& c : diff.changed) {
-    std::string message = pair_name(c.gpu_a, c.gpu_b) + ": " + shown_pair(c.before, c.pcie_before) + " here, " +
-                          shown_pair(c.after, c.pcie_after) + " in the golden topology";
-    if (c.other_a != c.gpu_a || c.other_b != c.gpu_b) message += " (its " + pair_name(c.other_a, c.other_b) + ")";
+    std::string message = pair_name(c.gpu_a, c.gpu_b) + ": " + shown_pair(c.before, c.pcie_before) +
+                          " here, " + shown_pair(c.after, c.pcie_after) + " in the golden topology";
+    if (c.other_a != c.gpu_a || c.other_b != c.gpu_b)
+      message += " (its " + pair_name(c.other_a, c.other_b) + ")";
     add(d, "expect.pair_class", "block", std::move(message), {c.gpu_a, c.gpu_b});
   }
   const std::size_t n = t.gpus.size();
   const std::size_t pairs = n > 1 ? n * (n - 1) / 2 : 0;
   if (diff.changed.empty()) {
-    add(d, "expect.pair_class", "pass", "all " + std::to_string(pairs) + " pairs have the golden topology's class");
+    add(d, "expect.pair_class", "pass",
+        "all " + std::to_string(pairs) + " pairs have the golden topology's class");
   } else if (t.environment.kind == "vm") {
     // Equality, not rank: a VFIO guest's flat PHB looks closer than the host's NODE/SYS but is
     // an emulated tree; peer traffic still crosses whatever the host has.
     add(d, "note", "note",
         "this snapshot was taken in a VM" +
-            (t.environment.hypervisor.empty() ? std::string() : " (" + t.environment.hypervisor + ")") +
+            (t.environment.hypervisor.empty() ? std::string()
+                                              : " (" + t.environment.hypervisor + ")") +
             ": its PCIe tree is the hypervisor's emulation, not the host's");
   }
 }
@@ -74,7 +78,8 @@ void check_pair_classes(const TopologySnapshot& t, const GatePolicy& p, GateDeci
       if (p.max_path && path_rank(c) > path_rank(*p.max_path)) {
         max_ok = false;
         add(d, "policy.max_path", "block",
-            pair_name(i, j) + ": " + label + " is worse than max_path " + to_string(*p.max_path), {i, j});
+            pair_name(i, j) + ": " + label + " is worse than max_path " + to_string(*p.max_path),
+            {i, j});
       }
       if (std::find(p.forbid.begin(), p.forbid.end(), c) != p.forbid.end()) {
         forbid_ok = false;
@@ -82,7 +87,8 @@ void check_pair_classes(const TopologySnapshot& t, const GatePolicy& p, GateDeci
       }
     }
   }
-  if (p.max_path && max_ok) add(d, "policy.max_path", "pass", "every pair is " + to_string(*p.max_path) + " or better");
+  if (p.max_path && max_ok)
+    add(d, "policy.max_path", "pass", "every pair is " + to_string(*p.max_path) + " or better");
   if (!p.forbid.empty() && forbid_ok) {
     std::string list;
     for (PathClass c : p.forbid) list += (list.empty() ? "" : ", ") + to_string(c);
@@ -99,12 +105,14 @@ void check_links(const TopologySnapshot& t, const MinLink& min, GateDecision& d)
     // GPU sits at Gen1), so it is judged by what the slot can train, where that is known.
     const std::optional<int> width = g.link_current.width ? g.link_current.width : g.link_max.width;
     const std::optional<int> gen = g.link_max.gen ? g.link_max.gen : g.link_current.gen;
-    const std::string seen = "current " + describe_link(g.link_current) + ", max " + describe_link(g.link_max);
+    const std::string seen =
+        "current " + describe_link(g.link_current) + ", max " + describe_link(g.link_max);
     std::string problem;
     if (!gen || !width) {
       problem = "link generation/width unknown";
     } else {
-      if (*gen < min.gen) problem = "Gen" + std::to_string(*gen) + " below Gen" + std::to_string(min.gen);
+      if (*gen < min.gen)
+        problem = "Gen" + std::to_string(*gen) + " below Gen" + std::to_string(min.gen);
       if (*width < min.width) {
         if (!problem.empty()) problem += ", ";
         problem += "x" + std::to_string(*width) + " below x" + std::to_string(min.width);
@@ -112,10 +120,12 @@ void check_links(const TopologySnapshot& t, const MinLink& min, GateDecision& d)
     }
     if (problem.empty()) continue;
     all_ok = false;
-    add(d, "policy.min_link", "block", gpu_name(t, i) + ": " + problem + " (" + seen + "), min_link " + wanted, {i});
+    add(d, "policy.min_link", "block",
+        gpu_name(t, i) + ": " + problem + " (" + seen + "), min_link " + wanted, {i});
   }
   if (all_ok)
-    add(d, "policy.min_link", "pass", "all " + std::to_string(t.gpus.size()) + " GPUs at " + wanted + " or better");
+    add(d, "policy.min_link", "pass",
+        "all " + std::to_string(t.gpus.size()) + " GPUs at " + wanted + " or better");
 }
 
 // require_p2p from an `nvidia-smi topo -p2p` capture: what the driver said then, for every pair.
@@ -129,22 +139,26 @@ void check_captured_p2p(const TopologySnapshot& t, GateDecision& d) {
       all_ok = false;
       add(d, "policy.require_p2p", "block",
           pair_name(i, j) + ": no P2P in the nvidia-smi topo -p2p capture (" +
-              (code ? describe_p2p_status(*code) : std::string("pair missing from the capture")) + ")",
+              (code ? describe_p2p_status(*code) : std::string("pair missing from the capture")) +
+              ")",
           {i, j});
     }
   }
   d.p2p_check = all_ok ? "passed" : "failed";
-  if (all_ok) add(d, "policy.require_p2p", "pass", "every pair is OK in the nvidia-smi topo -p2p capture");
+  if (all_ok)
+    add(d, "policy.require_p2p", "pass", "every pair is OK in the nvidia-smi topo -p2p capture");
 }
 
-void check_peer_access(const TopologySnapshot& t, const PeerAccessCheck& peer_access, GateDecision& d) {
+void check_peer_access(const TopologySnapshot& t, const PeerAccessCheck& peer_access,
+                       GateDecision& d) {
   if (!peer_access && !t.p2p_status.empty()) {
     check_captured_p2p(t, d);
     return;
   }
   if (!peer_access) {
     d.p2p_check = "needs a live CUDA check";
-    add(d, "policy.require_p2p", "pending", "require_p2p: needs a live CUDA check (bench runs it before measuring)");
+    add(d, "policy.require_p2p", "pending",
+        "require_p2p: needs a live CUDA check (bench runs it before measuring)");
     return;
   }
   bool all_ok = true;
@@ -152,14 +166,16 @@ void check_peer_access(const TopologySnapshot& t, const PeerAccessCheck& peer_ac
     if (r.can_access) continue;
     all_ok = false;
     add(d, "policy.require_p2p", "block",
-        pair_name(r.gpu_a, r.gpu_b) + ": no CUDA peer access" + (r.detail.empty() ? "" : " (" + r.detail + ")"),
+        pair_name(r.gpu_a, r.gpu_b) + ": no CUDA peer access" +
+            (r.detail.empty() ? "" : " (" + r.detail + ")"),
         {r.gpu_a, r.gpu_b});
   }
   d.p2p_check = all_ok ? "passed" : "failed";
   if (all_ok) add(d, "policy.require_p2p", "pass", "every pair has CUDA peer access");
 }
 
-void check_policy(const TopologySnapshot& t, const GatePolicy& p, const PeerAccessCheck& peer_access, GateDecision& d) {
+void check_policy(const TopologySnapshot& t, const GatePolicy& p,
+                  const PeerAccessCheck& peer_access, GateDecision& d) {
   d.policy = p;
   if (p.min_gpus) {
     const bool ok = static_cast<int>(t.gpus.size()) >= *p.min_gpus;
@@ -174,16 +190,19 @@ void check_policy(const TopologySnapshot& t, const GatePolicy& p, const PeerAcce
 }  // namespace
 
 std::size_t GateDecision::blocking() const {
-  return static_cast<std::size_t>(
-      std::count_if(reasons.begin(), reasons.end(), [](const GateReason& r) { return r.verdict == "block"; }));
+  return static_cast<std::size_t>(std::count_if(
+      reasons.begin(), reasons.end(), [](const GateReason& r) { return r.verdict == "block"; }));
 }
 
-GateDecision evaluate_gate(const TopologySnapshot& t, const std::optional<TopologySnapshot>& expected,
-                           const std::optional<GatePolicy>& policy, const PeerAccessCheck& peer_access) {
+GateDecision evaluate_gate(const TopologySnapshot& t,
+                           const std::optional<TopologySnapshot>& expected,
+                           const std::optional<GatePolicy>& policy,
+                           const PeerAccessCheck& peer_access) {
   GateDecision d;
   if (expected) check_expected(t, *expected, d);
   if (policy) check_policy(t, *policy, peer_access, d);
-  if (!expected && !policy) add(d, "note", "note", "nothing to check: no golden topology and no policy given");
+  if (!expected && !policy)
+    add(d, "note", "note", "nothing to check: no golden topology and no policy given");
   d.passed = d.blocking() == 0;
   return d;
 }
@@ -215,12 +234,15 @@ void to_json(nlohmann::json& j, const GateDecision& d) {
 void from_json(const nlohmann::json& j, GateDecision& d) {
   if (j.at("schema").get<std::string>() != "p2pcheck.gate" ||
       value_at<int>(j, "schema_version") != GateDecision::kSchemaVersion)
-    throw InputError("not a p2pcheck.gate decision of schema_version " + std::to_string(GateDecision::kSchemaVersion));
+    throw InputError("not a p2pcheck.gate decision of schema_version " +
+                     std::to_string(GateDecision::kSchemaVersion));
   j.at("passed").get_to(d.passed);
   j.at("pairing").get_to(d.pairing);
   j.at("expected_source").get_to(d.expected_source);
   const auto& policy = j.at("policy");
-  d.policy = policy.is_null() ? std::nullopt : std::optional<GatePolicy>(policy_from_json(policy, "gate decision"));
+  d.policy = policy.is_null()
+                 ? std::nullopt
+                 : std::optional<GatePolicy>(policy_from_json(policy, "gate decision"));
   j.at("p2p_check").get_to(d.p2p_check);
   j.at("reasons").get_to(d.reasons);
 }
@@ -230,10 +252,12 @@ std::string format_gate_text(const GateDecision& d) {
   if (d.passed)
     out << "gate: PASS\n";
   else
-    out << "gate: BLOCKED (" << d.blocking() << " blocking reason" << (d.blocking() == 1 ? "" : "s") << ")\n";
+    out << "gate: BLOCKED (" << d.blocking() << " blocking reason" << (d.blocking() == 1 ? "" : "s")
+        << ")\n";
   for (const GateReason& r : d.reasons) {
     const std::string verdict = r.verdict == "block" ? "BLOCK" : r.verdict;
-    out << "  " << std::left << std::setw(8) << verdict << std::setw(20) << r.rule << r.message << "\n";
+    out << "  " << std::left << std::setw(8) << verdict << std::setw(20) << r.rule << r.message
+        << "\n";
   }
   if (!d.expected_source.empty()) out << "golden topology: " << d.expected_source << "\n";
   return out.str();

@@ -25,17 +25,17 @@ struct PeerAccessResult {
 using PeerAccessCheck = std::function<std::vector<PeerAccessResult>(const TopologySnapshot&)>;
 
 struct GateReason {
-  std::string rule;               // expect.gpu_count, expect.pair_class, policy.min_gpus, policy.max_path,
-                                  // policy.forbid, policy.min_link, policy.require_p2p, note
-  std::string verdict;            // block | pass | pending | note
-  std::string message;            // one line for people
+  std::string rule;     // expect.gpu_count, expect.pair_class, policy.min_gpus, policy.max_path,
+                        // policy.forbid, policy.min_link, policy.require_p2p, note
+  std::string verdict;  // block | pass | pending | note
+  std::string message;  // one line for people
   std::vector<std::size_t> gpus;  // the GPUs (or the pair) it is about, snapshot indexes
 };
 
 struct GateDecision {
   static constexpr int kSchemaVersion = 1;
   bool passed = true;
-  std::string pairing;          // how GPUs were matched against the golden: pci_bus_id | index | none | ""
+  std::string pairing;  // how GPUs were matched against the golden: pci_bus_id | index | none | ""
   std::string expected_source;  // the golden topology's source, "" without --expect
   std::optional<GatePolicy> policy;
   // not requested | needs a live CUDA check | passed | failed
@@ -44,8 +44,10 @@ struct GateDecision {
   std::size_t blocking() const;
 };
 
-GateDecision evaluate_gate(const TopologySnapshot& t, const std::optional<TopologySnapshot>& expected,
-                           const std::optional<GatePolicy>& policy, const PeerAccessCheck& peer_access = {});
+GateDecision evaluate_gate(const TopologySnapshot& t,
+                           const std::optional<TopologySnapshot>& expected,
+                           const std::optional<GatePolicy>& policy,
+                           const PeerAccessCheck& peer_access = {});
 
 void to_json(nlohmann::json& j, const GateReason& r);
 void from_json(const nlohmann::json& j, GateReason& r);

@@ -26,7 +26,8 @@ std::uint64_t per_link_mbps(const NvlinkBandwidth& bw) {
       for (std::uint64_t v : bw.switch_mbps[i]) visit(v);
     max_total = std::max(max_total, total);
   }
-  if (div25) return max_total > kMaxNvlinksPerGpu * 25000ull && max_total % 50000 == 0 ? 50000 : 25000;
+  if (div25)
+    return max_total > kMaxNvlinksPerGpu * 25000ull && max_total % 50000 == 0 ? 50000 : 25000;
   if (div20) return 20000;
   return 25000;
 }

@@ -18,8 +18,8 @@ std::string to_string(PathClass c) {
 }
 
 std::optional<PathClass> path_class_from_string(const std::string& s) {
-  for (PathClass c : {PathClass::kSelf, PathClass::kPix, PathClass::kPxb, PathClass::kPhb, PathClass::kNode,
-                      PathClass::kSys}) {
+  for (PathClass c : {PathClass::kSelf, PathClass::kPix, PathClass::kPxb, PathClass::kPhb,
+                      PathClass::kNode, PathClass::kSys}) {
     if (s == to_string(c)) return c;
   }
   if (s.size() >= 2 && s.compare(0, 2, "NV") == 0) {
@@ -43,7 +43,8 @@ std::optional<std::string> p2p_status_of(const TopologySnapshot& t, std::size_t 
   // Peer access is a question of reads and writes; NVLink, atomics and prop captures answer it
   // only where nothing else was captured.
   bool have_read_write = false;
-  for (const P2pStatus& s : t.p2p_status) have_read_write |= s.capability == "read" || s.capability == "write";
+  for (const P2pStatus& s : t.p2p_status)
+    have_read_write |= s.capability == "read" || s.capability == "write";
   std::optional<std::string> seen;
   for (const P2pStatus& s : t.p2p_status) {
     if (have_read_write && s.capability != "read" && s.capability != "write") continue;

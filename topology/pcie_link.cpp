@@ -14,9 +14,12 @@ double round_to_mbps(double gbps) { return std::round(gbps * 1000.0) / 1000.0; }
 
 std::optional<PcieGeneration> pcie_generation(int gen) {
   static constexpr PcieGeneration kGenerations[] = {
-      {1, 2.5, LineCoding::k8b10b, 8.0 / 10.0},       {2, 5.0, LineCoding::k8b10b, 8.0 / 10.0},
-      {3, 8.0, LineCoding::k128b130b, 128.0 / 130.0}, {4, 16.0, LineCoding::k128b130b, 128.0 / 130.0},
-      {5, 32.0, LineCoding::k128b130b, 128.0 / 130.0}, {6, 64.0, LineCoding::kPam4Flit, 242.0 / 256.0},
+      {1, 2.5, LineCoding::k8b10b, 8.0 / 10.0},
+      {2, 5.0, LineCoding::k8b10b, 8.0 / 10.0},
+      {3, 8.0, LineCoding::k128b130b, 128.0 / 130.0},
+      {4, 16.0, LineCoding::k128b130b, 128.0 / 130.0},
+      {5, 32.0, LineCoding::k128b130b, 128.0 / 130.0},
+      {6, 64.0, LineCoding::kPam4Flit, 242.0 / 256.0},
   };
   if (gen < 1 || gen > kMaxGen) return std::nullopt;
   return kGenerations[gen - 1];
@@ -27,7 +30,9 @@ double hwloc_link_gbps(int gen, int width) {
   return g ? g->gigatransfers_per_s * g->efficiency * width / 8.0 : 0.0;
 }
 
-PcieLink make_link(int gen, int width) { return PcieLink{gen, width, round_to_mbps(hwloc_link_gbps(gen, width))}; }
+PcieLink make_link(int gen, int width) {
+  return PcieLink{gen, width, round_to_mbps(hwloc_link_gbps(gen, width))};
+}
 
 std::vector<std::pair<int, int>> link_candidates(double gbps) {
   std::vector<std::pair<int, int>> out;
@@ -35,7 +40,8 @@ std::vector<std::pair<int, int>> link_candidates(double gbps) {
   for (int gen = 1; gen <= kMaxGen; ++gen) {
     for (int width : kGpuWidths) {
       // hwloc stores a float and prints 6 decimals: allow a relative 1e-4.
-      if (std::fabs(hwloc_link_gbps(gen, width) - gbps) <= 1e-4 * gbps) out.emplace_back(gen, width);
+      if (std::fabs(hwloc_link_gbps(gen, width) - gbps) <= 1e-4 * gbps)
+        out.emplace_back(gen, width);
     }
   }
   return out;

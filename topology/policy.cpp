@@ -14,7 +14,8 @@ using nlohmann::json;
 const char* const kKeys[] = {"min_gpus", "max_path", "forbid", "min_link", "require_p2p"};
 const char* const kLinkKeys[] = {"gen", "width"};
 
-[[noreturn]] void fail(const std::string& source, const std::string& key, const std::string& problem) {
+[[noreturn]] void fail(const std::string& source, const std::string& key,
+                       const std::string& problem) {
   throw InputError(source + ": key `" + key + "`: " + problem);
 }
 
@@ -27,8 +28,8 @@ template <std::size_t N>
 void reject_unknown_keys(const json& j, const char* const (&known)[N], const std::string& source,
                          const std::string& prefix) {
   for (const auto& kv : j.items()) {
-    if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return kv.key() == k; }) !=
-        std::end(known))
+    if (std::find_if(std::begin(known), std::end(known),
+                     [&](const char* k) { return kv.key() == k; }) != std::end(known))
       continue;
     std::string list;
     for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
@@ -38,7 +39,9 @@ void reject_unknown_keys(const json& j, const char* const (&known)[N], const std
 
 int integer_in(const json& v, const std::string& source, const std::string& key, int lo, int hi) {
   if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi)
-    fail(source, key, "expected an integer " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + shown(v));
+    fail(source, key,
+         "expected an integer " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " +
+             shown(v));
   return v.get<int>();
 }
 
@@ -49,13 +52,15 @@ PathClass pair_class(const json& v, const std::string& source, const std::string
     for (const char* name : names)
       if (v.get<std::string>() == name) return *path_class_from_string(name);
   }
-  fail(source, key, "expected one of \"NV\", \"PIX\", \"PXB\", \"PHB\", \"NODE\", \"SYS\", got " + shown(v));
+  fail(source, key,
+       "expected one of \"NV\", \"PIX\", \"PXB\", \"PHB\", \"NODE\", \"SYS\", got " + shown(v));
 }
 
 }  // namespace
 
 GatePolicy policy_from_json(const json& j, const std::string& source) {
-  if (!j.is_object()) throw InputError(source + ": expected a JSON object of policy keys, got " + shown(j));
+  if (!j.is_object())
+    throw InputError(source + ": expected a JSON object of policy keys, got " + shown(j));
   reject_unknown_keys(j, kKeys, source, "");
   GatePolicy p;
   if (j.contains("min_gpus")) p.min_gpus = integer_in(j["min_gpus"], source, "min_gpus", 1, 4096);
@@ -68,7 +73,8 @@ GatePolicy policy_from_json(const json& j, const std::string& source) {
   }
   if (j.contains("min_link")) {
     const json& l = j["min_link"];
-    if (!l.is_object()) fail(source, "min_link", "expected {\"gen\": <1..6>, \"width\": <1..32>}, got " + shown(l));
+    if (!l.is_object())
+      fail(source, "min_link", "expected {\"gen\": <1..6>, \"width\": <1..32>}, got " + shown(l));
     reject_unknown_keys(l, kLinkKeys, source, "min_link.");
     if (!l.contains("gen") || !l.contains("width"))
       fail(source, "min_link", "needs both \"gen\" and \"width\", got " + shown(l));
@@ -83,7 +89,9 @@ GatePolicy policy_from_json(const json& j, const std::string& source) {
   return p;
 }
 
-GatePolicy read_policy_file(const std::string& path) { return policy_from_json(read_json_file(path), path); }
+GatePolicy read_policy_file(const std::string& path) {
+  return policy_from_json(read_json_file(path), path);
+}
 
 void to_json(json& j, const GatePolicy& p) {
   j = json::object();

@@ -31,34 +31,36 @@ struct Gpu {
   std::string pci_bus_id;  // "0000:00:06.0", lower case; identity across CUDA_VISIBLE_DEVICES
   std::uint16_t vendor_id = 0x10de;
   std::uint16_t device_id = 0;
-  std::string name;                     // "NVIDIA H200" where known, else ""
-  int numa_node = -1;                   // -1 unknown
-  std::string cpuset;                   // local CPUs as a list, "0-15"
-  PcieLink link_current;                // as negotiated when the snapshot was taken (idle GPUs downshift)
-  PcieLink link_max;                    // the best this slot can train: min(GPU max, upstream port max)
-  std::string host_bridge;              // root complex identity "0000:[40-5f]" (domain:[bus range]); "" unknown
-  std::vector<std::string> pcie_path;   // bus ids of the PCI bridges from the host bridge down (root port first)
+  std::string name;         // "NVIDIA H200" where known, else ""
+  int numa_node = -1;       // -1 unknown
+  std::string cpuset;       // local CPUs as a list, "0-15"
+  PcieLink link_current;    // as negotiated when the snapshot was taken (idle GPUs downshift)
+  PcieLink link_max;        // the best this slot can train: min(GPU max, upstream port max)
+  std::string host_bridge;  // root complex identity "0000:[40-5f]" (domain:[bus range]); "" unknown
+  std::vector<std::string>
+      pcie_path;  // bus ids of the PCI bridges from the host bridge down (root port first)
 };
 
 // Where the snapshot was taken: decides how a PHB-everywhere matrix should be read.
 struct Environment {
-  std::string kind = "unknown";         // bare-metal | vm | container | unknown
-  std::string hypervisor;               // "KVM", "Firecracker", ... ("" if none or unknown)
-  std::string container;                // lxc | docker | podman | systemd-nspawn | ""
-  std::string virtualization_mode;      // NVML mode, "Pass-Through" where known
-  std::vector<std::string> evidence;    // what the decision was based on
+  std::string kind = "unknown";       // bare-metal | vm | container | unknown
+  std::string hypervisor;             // "KVM", "Firecracker", ... ("" if none or unknown)
+  std::string container;              // lxc | docker | podman | systemd-nspawn | ""
+  std::string virtualization_mode;    // NVML mode, "Pass-Through" where known
+  std::vector<std::string> evidence;  // what the decision was based on
 };
 
 // A network adapter a capture names beside the GPUs (`nvidia-smi topo -m` NIC rows and columns).
 // Kept apart from the GPUs: it is never counted as one, never paired with one in a diff.
 struct Nic {
-  std::string name;                      // "NIC0", or the device name older captures print ("mlx5_0")
-  std::string device;                    // from the capture's NIC legend ("mlx5_0"); "" where cut off
-  std::vector<std::string> gpu_paths;    // the class of the path to each GPU, as printed ("PIX", "SYS")
+  std::string name;    // "NIC0", or the device name older captures print ("mlx5_0")
+  std::string device;  // from the capture's NIC legend ("mlx5_0"); "" where cut off
+  std::vector<std::string>
+      gpu_paths;  // the class of the path to each GPU, as printed ("PIX", "SYS")
 };
 
-// Per ordered GPU pair, what `nvidia-smi topo -p2p r|w|n|a|p` said: "OK", "CNS", "GNS", "TNS", "NS",
-// "DR", "U" ("X" on the diagonal). Empty when nobody captured it.
+// Per ordered GPU pair, what `nvidia-smi topo -p2p r|w|n|a|p` said: "OK", "CNS", "GNS", "TNS",
+// "NS", "DR", "U" ("X" on the diagonal). Empty when nobody captured it.
 struct P2pStatus {
   std::string capability;                       // read | write | nvlink | atomics | prop
   std::vector<std::vector<std::string>> cells;  // [i][j]
@@ -77,8 +79,8 @@ struct TopologySnapshot {
   // pcie_matrix holds a placeholder (SYS), JSON writes null, and diff does not compare it.
   bool pcie_hidden_by_nvlink = false;
   Environment environment;
-  std::vector<Nic> nics;                            // only from nvidia-smi captures; empty otherwise
-  std::vector<P2pStatus> p2p_status;                // from `nvidia-smi topo -p2p` captures; empty = not captured
+  std::vector<Nic> nics;              // only from nvidia-smi captures; empty otherwise
+  std::vector<P2pStatus> p2p_status;  // from `nvidia-smi topo -p2p` captures; empty = not captured
 };
 
 // False where the snapshot cannot say the PCIe class of the pair (hidden under NV#).

@@ -31,7 +31,8 @@ std::uint16_t pci_id_from_text(const std::string& s, const char* key) {
   unsigned v = 0;
   char tail = 0;
   if (s.size() != 6 || std::sscanf(s.c_str(), "0x%4x%c", &v, &tail) != 1)
-    throw FormatError(std::string("key `") + key + "`: expected a PCI id like \"0x10de\", got \"" + s + "\"");
+    throw FormatError(std::string("key `") + key + "`: expected a PCI id like \"0x10de\", got \"" +
+                      s + "\"");
   return static_cast<std::uint16_t>(v);
 }
 
@@ -40,7 +41,8 @@ std::vector<std::vector<std::string>> read_square(const json& j, const char* key
   if (m.size() != n) throw FormatError(std::string("`") + key + "` must have one row per GPU");
   for (const auto& row : m)
     if (row.size() != n)
-      throw FormatError(std::string("`") + key + "` must be " + std::to_string(n) + " x " + std::to_string(n));
+      throw FormatError(std::string("`") + key + "` must be " + std::to_string(n) + " x " +
+                        std::to_string(n));
   return m;
 }
 
@@ -62,7 +64,9 @@ std::string cell_name(const char* key, std::size_t i, std::size_t k) {
 }  // namespace
 
 void to_json(json& j, const PcieLink& l) {
-  j = {{"gen", optional_json(l.gen)}, {"width", optional_json(l.width)}, {"gbps", optional_json(l.gbps)}};
+  j = {{"gen", optional_json(l.gen)},
+       {"width", optional_json(l.width)},
+       {"gbps", optional_json(l.gbps)}};
 }
 
 void from_json(const json& j, PcieLink& l) {
@@ -122,12 +126,14 @@ void to_json(json& j, const TopologySnapshot& t) {
   // Added within schema 1, only where a capture supplied them, so other snapshots are unchanged.
   if (!t.nics.empty()) {
     json nics = json::array();
-    for (const Nic& n : t.nics) nics.push_back({{"name", n.name}, {"device", n.device}, {"gpu_paths", n.gpu_paths}});
+    for (const Nic& n : t.nics)
+      nics.push_back({{"name", n.name}, {"device", n.device}, {"gpu_paths", n.gpu_paths}});
     j["nics"] = std::move(nics);
   }
   if (!t.p2p_status.empty()) {
     json p2p = json::array();
-    for (const P2pStatus& s : t.p2p_status) p2p.push_back({{"capability", s.capability}, {"cells", s.cells}});
+    for (const P2pStatus& s : t.p2p_status)
+      p2p.push_back({{"capability", s.capability}, {"cells", s.cells}});
     j["p2p_status"] = std::move(p2p);
   }
 }
@@ -135,12 +141,14 @@ void to_json(json& j, const TopologySnapshot& t) {
 void from_json(const json& j, TopologySnapshot& t) {
   const int version = value_at<int>(j, "schema_version");
   if (version != TopologySnapshot::kSchemaVersion)
-    throw FormatError("schema_version " + std::to_string(version) + " is not supported (this p2pcheck reads " +
+    throw FormatError("schema_version " + std::to_string(version) +
+                      " is not supported (this p2pcheck reads " +
                       std::to_string(TopologySnapshot::kSchemaVersion) + ")");
   j.at("source").get_to(t.source);
   j.at("hostname").get_to(t.hostname);
   j.at("gpus").get_to(t.gpus);
-  if (t.gpus.empty()) throw FormatError("`gpus` is empty: a snapshot records at least one NVIDIA GPU");
+  if (t.gpus.empty())
+    throw FormatError("`gpus` is empty: a snapshot records at least one NVIDIA GPU");
   j.at("environment").get_to(t.environment);
   const std::size_t n = t.gpus.size();
   // null cells: the PCIe class an nvidia-smi capture hides under NV# (allowed only there).
@@ -173,12 +181,13 @@ void from_json(const json& j, TopologySnapshot& t) {
       const std::string& label = shown[a][b];
       const int links = nvlink_count_from_label(label);
       if (j.at("pcie_matrix").at(a).at(b).is_null() && (diagonal || links == 0))
-        throw FormatError(cell_name("pcie_matrix", a, b) + ": null is allowed only where `matrix` says NV<n>");
+        throw FormatError(cell_name("pcie_matrix", a, b) +
+                          ": null is allowed only where `matrix` says NV<n>");
       if (!diagonal && links > 0) {
         t.nvlink_count[a][b] = links;
       } else if (label != pcie[a][b]) {
-        throw FormatError(cell_name("matrix", a, b) + ": \"" + label + "\" is neither NV<n> nor the PCIe class \"" +
-                          pcie[a][b] + "\"");
+        throw FormatError(cell_name("matrix", a, b) + ": \"" + label +
+                          "\" is neither NV<n> nor the PCIe class \"" + pcie[a][b] + "\"");
       }
     }
   }
@@ -203,7 +212,8 @@ void from_json(const json& j, TopologySnapshot& t) {
       s.at("cells").get_to(status.cells);
       if (status.cells.size() != n) throw FormatError("p2p_status: one row per GPU expected");
       for (const auto& row : status.cells)
-        if (row.size() != n) throw FormatError("p2p_status: must be " + std::to_string(n) + " x " + std::to_string(n));
+        if (row.size() != n)
+          throw FormatError("p2p_status: must be " + std::to_string(n) + " x " + std::to_string(n));
       t.p2p_status.push_back(std::move(status));
     }
   }

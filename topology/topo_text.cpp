@@ -1,10 +1,10 @@
-#include "common/text.hpp"
 #include "topology/topo_text.hpp"
 
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
 
+#include "common/text.hpp"
 #include "topology/classify.hpp"
 #include "topology/pcie_link.hpp"
 
@@ -28,7 +28,8 @@ std::string describe_environment(const Environment& e) {
   std::vector<std::string> details;
   if (!e.container.empty()) details.push_back("container " + e.container);
   if (!e.hypervisor.empty()) details.push_back("hypervisor " + e.hypervisor);
-  if (!e.virtualization_mode.empty()) details.push_back("NVML virtualization " + e.virtualization_mode);
+  if (!e.virtualization_mode.empty())
+    details.push_back("NVML virtualization " + e.virtualization_mode);
   std::string out = e.kind;
   if (!details.empty()) out += " (" + join(details, "; ") + ")";
   if (!e.evidence.empty()) out += " [evidence: " + join(e.evidence, "; ") + "]";
@@ -43,10 +44,11 @@ std::string format_topology_text(const TopologySnapshot& t) {
     const Gpu& g = t.gpus[i];
     char ids[16];
     std::snprintf(ids, sizeof ids, "%04x:%04x", g.vendor_id, g.device_id);
-    out << "GPU" << i << "  " << (g.pci_bus_id.empty() ? "(no bus id)" : g.pci_bus_id) << "  [" << ids << "]  "
-        << (g.name.empty() ? "(name unknown)" : g.name)
-        << "  PCIe " << describe_link(g.link_current);
-    if (g.link_max.gen || g.link_max.width || g.link_max.gbps) out << " (max " << describe_link(g.link_max) << ")";
+    out << "GPU" << i << "  " << (g.pci_bus_id.empty() ? "(no bus id)" : g.pci_bus_id) << "  ["
+        << ids << "]  " << (g.name.empty() ? "(name unknown)" : g.name) << "  PCIe "
+        << describe_link(g.link_current);
+    if (g.link_max.gen || g.link_max.width || g.link_max.gbps)
+      out << " (max " << describe_link(g.link_max) << ")";
     out << "\n";
   }
   out << "\n";
@@ -59,7 +61,8 @@ std::string format_topology_text(const TopologySnapshot& t) {
   for (const Gpu& g : t.gpus) cpu_width = std::max(cpu_width, g.cpuset.size() + 2);
 
   out << std::left << std::setw(static_cast<int>(cell)) << "";
-  for (std::size_t j = 0; j < n; ++j) out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(j));
+  for (std::size_t j = 0; j < n; ++j)
+    out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(j));
   out << std::setw(static_cast<int>(cpu_width)) << "CPU Affinity"
       << "NUMA Affinity\n";
   for (std::size_t i = 0; i < n; ++i) {
@@ -71,14 +74,18 @@ std::string format_topology_text(const TopologySnapshot& t) {
   }
   out << std::right << "\n";
   for (const Nic& nic : t.nics) {
-    out << nic.name << (nic.device.empty() || nic.device == nic.name ? "" : " (" + nic.device + ")") << ":";
-    for (std::size_t i = 0; i < nic.gpu_paths.size(); ++i) out << "  GPU" << i << " " << nic.gpu_paths[i];
+    out << nic.name << (nic.device.empty() || nic.device == nic.name ? "" : " (" + nic.device + ")")
+        << ":";
+    for (std::size_t i = 0; i < nic.gpu_paths.size(); ++i)
+      out << "  GPU" << i << " " << nic.gpu_paths[i];
     out << "\n";
   }
   if (!t.nics.empty()) out << "\n";
   for (const P2pStatus& s : t.p2p_status) {
-    out << "P2P status (nvidia-smi topo -p2p, " << s.capability << "):\n" << std::left << std::setw(static_cast<int>(cell)) << "";
-    for (std::size_t j = 0; j < n; ++j) out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(j));
+    out << "P2P status (nvidia-smi topo -p2p, " << s.capability << "):\n"
+        << std::left << std::setw(static_cast<int>(cell)) << "";
+    for (std::size_t j = 0; j < n; ++j)
+      out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(j));
     out << "\n";
     for (std::size_t i = 0; i < s.cells.size(); ++i) {
       out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(i));

@@ -25,10 +25,11 @@ struct Blocks {
       made.push_back(bytes);
       ++*live;
       auto counter = live;
-      return std::shared_ptr<Block>(new Block{live, bytes, std::make_unique<char[]>(1)}, [counter](Block* b) {
-        --*counter;
-        delete b;
-      });
+      return std::shared_ptr<Block>(new Block{live, bytes, std::make_unique<char[]>(1)},
+                                    [counter](Block* b) {
+                                      --*counter;
+                                      delete b;
+                                    });
     });
   }
 };

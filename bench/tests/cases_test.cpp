@@ -41,9 +41,10 @@ TEST(Cases, NamesAreUniqueLowerSnakeAndDescribed) {
     EXPECT_TRUE(c.lanes && c.waive && c.time) << c.name;
   }
   for (const char* required :
-       {"ce_unidir_write", "ce_unidir_read", "ce_bidir", "sm_read", "sm_write", "sm_bidir", "staged",
-        "h2d_ce", "d2h_ce", "h2d_d2h_ce", "h2d_sm", "d2h_sm", "device_local_ce", "latency_peer",
-        "latency_host", "contention_ring", "contention_all_to_one", "contention_one_to_all"}) {
+       {"ce_unidir_write", "ce_unidir_read", "ce_bidir", "sm_read", "sm_write", "sm_bidir",
+        "staged", "h2d_ce", "d2h_ce", "h2d_d2h_ce", "h2d_sm", "d2h_sm", "device_local_ce",
+        "latency_peer", "latency_host", "contention_ring", "contention_all_to_one",
+        "contention_one_to_all"}) {
     EXPECT_TRUE(names.count(required)) << required;
   }
 }
@@ -73,9 +74,9 @@ TEST(Cases, OneGpuStillMeasuresHostDeviceLocalAndHostLatency) {
   std::set<std::string> runnable;
   for (const auto& c : all_cases())
     if (!routes_for(c.shape, {0}).empty()) runnable.insert(c.name);
-  EXPECT_EQ(runnable,
-            (std::set<std::string>{"h2d_ce", "d2h_ce", "h2d_d2h_ce", "h2d_sm", "d2h_sm", "h2d_d2h_sm",
-                                   "device_local_ce", "device_local_sm", "latency_host"}));
+  EXPECT_EQ(runnable, (std::set<std::string>{"h2d_ce", "d2h_ce", "h2d_d2h_ce", "h2d_sm", "d2h_sm",
+                                             "h2d_d2h_sm", "device_local_ce", "device_local_sm",
+                                             "latency_host"}));
 }
 
 TEST(Cases, WhoIssuesTheCopy) {
@@ -107,7 +108,8 @@ TEST(Cases, ContentionLanes) {
     EXPECT_EQ(l.dst.gpu, 2);
     EXPECT_NE(l.src.gpu, 2);
   }
-  const auto out = find("contention_one_to_all").lanes(routes_for(RouteShape::kOneToAll, gpus).at(1));
+  const auto out =
+      find("contention_one_to_all").lanes(routes_for(RouteShape::kOneToAll, gpus).at(1));
   ASSERT_EQ(out.size(), 3u);
   for (const auto& l : out) EXPECT_EQ(l.src.gpu, 1);
 }
@@ -116,14 +118,16 @@ TEST(Cases, PeerCasesAreWaivedWithTheReasonWithoutP2PButStagedIsMeasured) {
   const BenchContext no = two_gpus(false);
   const BenchContext yes = two_gpus(true);
   const Route r01 = routes_for(RouteShape::kOrderedPair, {0, 1}).front();
-  for (const char* name : {"ce_unidir_write", "ce_unidir_read", "sm_read", "sm_write", "latency_peer"}) {
+  for (const char* name :
+       {"ce_unidir_write", "ce_unidir_read", "sm_read", "sm_write", "latency_peer"}) {
     const auto why = find(name).waive(no, r01);
     ASSERT_TRUE(why) << name;
     EXPECT_NE(why->find("cudaDeviceCanAccessPeer("), std::string::npos) << *why;
     EXPECT_NE(why->find(") = 0"), std::string::npos) << *why;
     EXPECT_FALSE(find(name).waive(yes, r01)) << name;
   }
-  EXPECT_EQ(*find("sm_read").waive(no, r01), "P2P unavailable: cudaDeviceCanAccessPeer(gpu1, gpu0) = 0");
+  EXPECT_EQ(*find("sm_read").waive(no, r01),
+            "P2P unavailable: cudaDeviceCanAccessPeer(gpu1, gpu0) = 0");
   EXPECT_FALSE(find("staged").waive(no, r01));
   EXPECT_FALSE(find("contention_ring").waive(no, routes_for(RouteShape::kRing, {0, 1}).front()));
 }

@@ -40,7 +40,9 @@ TEST(CollectorJsonl, EveryFigureIsALineAsSoonAsItIsAdded) {
   {
     JsonLines lines(path);
     Collector c;
-    c.set_listener([&](const nlohmann::json& f) { lines.write(report::figure_line(f, "node1", "2026-12-02T10:00:00Z")); });
+    c.set_listener([&](const nlohmann::json& f) {
+      lines.write(report::figure_line(f, "node1", "2026-12-02T10:00:00Z"));
+    });
     c.add(figure("h2d_ce", 1 << 20, {10, 11, 12}));
     ASSERT_EQ(read_lines(path).size(), 1u) << "on disk before the next figure exists";
     BandwidthResult waived = figure("ce_unidir_write", 1 << 20, {});

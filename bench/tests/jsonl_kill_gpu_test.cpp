@@ -1,8 +1,8 @@
 // `bench --jsonl FILE` killed with SIGKILL halfway (as a scheduler's timeout or the OOM killer
 // would): every line in the file parses, it holds every figure seen before the kill, and it
 // has no run_end line, which is how a reader tells a killed run from a finished one.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,8 +60,8 @@ TEST(BenchJsonlGpu, KilledHalfwayKeepsEveryFigureMeasuredBefore) {
     const int devnull = ::open("/dev/null", O_WRONLY);
     ::dup2(devnull, STDOUT_FILENO);
     ::dup2(devnull, STDERR_FILENO);
-    ::execl(P2PCHECK_EXE, "p2pcheck", "bench", "--sizes", "4K,64M,256M", "--samples", "3", "--jsonl", path.c_str(),
-            static_cast<char*>(nullptr));
+    ::execl(P2PCHECK_EXE, "p2pcheck", "bench", "--sizes", "4K,64M,256M", "--samples", "3",
+            "--jsonl", path.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
   ::setpgid(pid, pid);
@@ -73,7 +73,8 @@ TEST(BenchJsonlGpu, KilledHalfwayKeepsEveryFigureMeasuredBefore) {
     seen = read_lines(path).figures;
     if (seen >= 3) break;
     int status = 0;
-    if (::waitpid(pid, &status, WNOHANG) == pid) FAIL() << "bench ended before 3 figures, status " << status;
+    if (::waitpid(pid, &status, WNOHANG) == pid)
+      FAIL() << "bench ended before 3 figures, status " << status;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ::kill(-pid, SIGKILL);

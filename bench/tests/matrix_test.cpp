@@ -6,8 +6,9 @@ namespace {
 
 using namespace p2p::bench;
 
-BandwidthResult rec(const std::string& c, const std::string& src, const std::string& dst, std::uint64_t bytes,
-                    double gbps, const std::string& part = "", const std::string& status = "ok") {
+BandwidthResult rec(const std::string& c, const std::string& src, const std::string& dst,
+                    std::uint64_t bytes, double gbps, const std::string& part = "",
+                    const std::string& status = "ok") {
   BandwidthResult r;
   r.case_name = c;
   r.src = src;
@@ -40,9 +41,12 @@ TEST(Matrix, RowsAreSourcesColumnsAreDestinationsInEndpointOrder) {
 
 TEST(Matrix, HostRowComesFirstAndEachSizeAndKindGetsItsOwnMatrix) {
   std::vector<BandwidthResult> rs = {
-      rec("h2d_d2h_ce", "host", "gpu0", 4096, 5, "dir"),  rec("h2d_d2h_ce", "gpu0", "host", 4096, 6, "dir"),
-      rec("h2d_d2h_ce", "host", "gpu0", 4096, 11, "sum"), rec("h2d_d2h_ce", "host", "gpu0", 8192, 7, "dir"),
-      rec("h2d_d2h_ce", "gpu0", "host", 8192, 8, "dir"),  rec("h2d_d2h_ce", "host", "gpu0", 8192, 15, "sum"),
+      rec("h2d_d2h_ce", "host", "gpu0", 4096, 5, "dir"),
+      rec("h2d_d2h_ce", "gpu0", "host", 4096, 6, "dir"),
+      rec("h2d_d2h_ce", "host", "gpu0", 4096, 11, "sum"),
+      rec("h2d_d2h_ce", "host", "gpu0", 8192, 7, "dir"),
+      rec("h2d_d2h_ce", "gpu0", "host", 8192, 8, "dir"),
+      rec("h2d_d2h_ce", "host", "gpu0", 8192, 15, "sum"),
   };
   const auto all = bandwidth_matrices(rs, false);
   ASSERT_EQ(all.size(), 4u);  // 2 sizes x (directions, total)
@@ -67,7 +71,8 @@ TEST(Matrix, WaivedFailedAndErrorCellsAreMarkedAndExplained) {
   EXPECT_NE(text.find("waived"), std::string::npos) << text;
   EXPECT_NE(text.find("20.50 (65%) FAILED"), std::string::npos) << text;
   EXPECT_NE(text.find("gpu0->gpu1: waived: P2P unavailable"), std::string::npos) << text;
-  EXPECT_NE(text.find("gpu1->gpu0: failed: verification failed: 7 bad words"), std::string::npos) << text;
+  EXPECT_NE(text.find("gpu1->gpu0: failed: verification failed: 7 bad words"), std::string::npos)
+      << text;
 }
 
 TEST(Matrix, RenderAlignsColumnsAndListsCeilings) {

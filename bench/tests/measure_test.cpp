@@ -89,8 +89,8 @@ TEST(Measure, SmallAndOddSizesAreVerifiedToo) {
 
 TEST(Measure, HostLatencyWalksTheWholeChain) {
   REQUIRE_GPUS(1);
-  const Measured m =
-      measure_latency({{Endpoint::on_gpu(0), Endpoint::host(), 0, Method::kPointerChase}}, 0, quick());
+  const Measured m = measure_latency(
+      {{Endpoint::on_gpu(0), Endpoint::host(), 0, Method::kPointerChase}}, 0, quick());
   ASSERT_EQ(m.latency_ns.size(), 2u);
   for (double ns : m.latency_ns) EXPECT_GT(ns, 0);
   EXPECT_EQ(m.lanes[0].bad_samples, 0);
@@ -103,8 +103,8 @@ TEST(Measure, PlantedCorruptionIsCaughtForThatTransferOnly) {
   MeasureOptions o = quick();
   o.corrupt_for_tests = Corruption{h, g, 17};
   // Both directions at once: only host -> gpu0 was corrupted.
-  const Measured both =
-      measure_bandwidth({{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
+  const Measured both = measure_bandwidth(
+      {{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
   EXPECT_EQ(both.lanes[0].bad_words, 17u * 3);
   EXPECT_EQ(both.lanes[0].bad_samples, 3);
   EXPECT_EQ(both.lanes[1].bad_words, 0u);
@@ -120,8 +120,8 @@ TEST(Measure, EachDirectionUnderLoadIsVerifiedPerLane) {
   const Endpoint g = Endpoint::on_gpu(0), h = Endpoint::host();
   MeasureOptions o = quick();
   o.each_lane_under_load = true;
-  const Measured clean =
-      measure_bandwidth({{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
+  const Measured clean = measure_bandwidth(
+      {{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
   expect_clean(clean, 2, "padded h2d+d2h ce");
   // The total of padded lanes is the sum of their rates, not the span of the slowest window.
   for (std::size_t s = 0; s < clean.total_seconds.size(); ++s) {
@@ -129,8 +129,8 @@ TEST(Measure, EachDirectionUnderLoadIsVerifiedPerLane) {
     EXPECT_NEAR(clean.total_seconds[s], 2.0 / rate_sum, 1e-12) << "sample " << s;
   }
   o.corrupt_for_tests = Corruption{g, h, 9};
-  const Measured m =
-      measure_bandwidth({{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
+  const Measured m = measure_bandwidth(
+      {{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
   EXPECT_EQ(m.lanes[0].bad_words, 0u);
   EXPECT_EQ(m.lanes[1].bad_words, 9u * 3);
   EXPECT_EQ(m.lanes[1].bad_samples, 3);
@@ -143,7 +143,8 @@ TEST(Measure, StagedPipelineAndDeviceLatencyRunWithOneGpu) {
   REQUIRE_GPUS(1);
   const Endpoint g = Endpoint::on_gpu(0);
   constexpr std::uint64_t kStagedBytes = (9ull << 20) + 20;  // three 4 MiB-ish chunks, short tail
-  expect_clean(measure_bandwidth({{g, g, 0, Method::kStaged}}, kStagedBytes, quick()), 1, "staged loopback");
+  expect_clean(measure_bandwidth({{g, g, 0, Method::kStaged}}, kStagedBytes, quick()), 1,
+               "staged loopback");
   MeasureOptions o = quick();
   o.corrupt_for_tests = Corruption{g, g, 2};
   const Measured bad = measure_bandwidth({{g, g, 0, Method::kStaged}}, kStagedBytes, o);
@@ -176,8 +177,8 @@ TEST(Measure, PairCopiesAreVerifiedByTheDestinationGpu) {
                "sm bidir");
   MeasureOptions o = pair;
   o.corrupt_for_tests = Corruption{a, b, 5};
-  const Measured m =
-      measure_bandwidth({{a, b, 0, Method::kCopyEngine}, {b, a, 1, Method::kCopyEngine}}, kBytes, o);
+  const Measured m = measure_bandwidth(
+      {{a, b, 0, Method::kCopyEngine}, {b, a, 1, Method::kCopyEngine}}, kBytes, o);
   EXPECT_EQ(m.lanes[0].bad_words, 15u);
   EXPECT_EQ(m.lanes[0].verified_by, "gpu1");
   EXPECT_EQ(m.lanes[1].bad_words, 0u);
@@ -220,21 +221,27 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
   std::map<std::string, std::set<std::string>> routes;  // case -> src->dst measured
   int failed = 0;
   for (const auto& r : d.bandwidth) {
-    EXPECT_NE(r.status, "waived") << r.case_name << " " << r.src << "->" << r.dst << ": " << r.detail;
-    EXPECT_NE(r.status, "error") << r.case_name << " " << r.src << "->" << r.dst << ": " << r.detail;
+    EXPECT_NE(r.status, "waived") << r.case_name << " " << r.src << "->" << r.dst << ": "
+                                  << r.detail;
+    EXPECT_NE(r.status, "error") << r.case_name << " " << r.src << "->" << r.dst << ": "
+                                 << r.detail;
     if (r.part != "sum") routes[r.case_name].insert(r.src + "->" + r.dst);
     const bool carries_bad_pair = r.src == "gpu3" && r.dst == "gpu5";
     if (carries_bad_pair) {
       EXPECT_EQ(r.status, "failed") << r.case_name << " " << r.part;
       EXPECT_EQ(r.bad_words, 7u * 2) << r.case_name << " " << r.part;  // warm-up + 1 timed sample
-      if (r.part != "sum") EXPECT_NE(r.detail.find("checked by gpu5"), std::string::npos) << r.detail;
+      if (r.part != "sum")
+        EXPECT_NE(r.detail.find("checked by gpu5"), std::string::npos) << r.detail;
     }
     if (r.status == "failed") {
       ++failed;
       // Totals of runs with a gpu3->gpu5 lane fail with it; nothing else may.
       const bool total = r.part == "sum";
-      EXPECT_TRUE(carries_bad_pair || total) << r.case_name << " " << r.src << "->" << r.dst << " " << r.part;
-      if (total) EXPECT_NE(r.detail.find("gpu3->gpu5"), std::string::npos) << r.case_name << ": " << r.detail;
+      EXPECT_TRUE(carries_bad_pair || total)
+          << r.case_name << " " << r.src << "->" << r.dst << " " << r.part;
+      if (total)
+        EXPECT_NE(r.detail.find("gpu3->gpu5"), std::string::npos)
+            << r.case_name << ": " << r.detail;
     }
   }
   for (const char* c : {"ce_unidir_write", "ce_unidir_read", "sm_read", "sm_write", "staged"}) {
@@ -256,7 +263,8 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
   EXPECT_EQ(latency_pairs, 56);
   EXPECT_EQ(exit_code_for(d), 1);
   const std::string text = render_text_report(d);
-  EXPECT_NE(text.find("8 logical GPUs on 1 device: figures measure the tool, not the links"), std::string::npos)
+  EXPECT_NE(text.find("8 logical GPUs on 1 device: figures measure the tool, not the links"),
+            std::string::npos)
       << text.substr(0, 800);
 }
 
@@ -280,7 +288,8 @@ TEST(Measure, RunGoesOnAfterAFailedPairAndReportsIt) {
     const bool corrupted =
         r.case_name == "h2d_d2h_ce" && (r.part == "sum" || (r.src == "host" && r.dst == "gpu0"));
     if (corrupted) {
-      EXPECT_EQ(r.status, "failed") << r.case_name << " " << r.src << "->" << r.dst << " " << r.part;
+      EXPECT_EQ(r.status, "failed")
+          << r.case_name << " " << r.src << "->" << r.dst << " " << r.part;
       EXPECT_EQ(r.bad_words, 4u * 3) << r.part;
       ++failed;
     } else {
@@ -292,7 +301,8 @@ TEST(Measure, RunGoesOnAfterAFailedPairAndReportsIt) {
   EXPECT_EQ(failed, 2);  // host->gpu0 direction and the total
   EXPECT_EQ(ok, 3);      // gpu0->host direction, device_local_ce, d2h_sm
   EXPECT_EQ(exit_code_for(d), 1);
-  EXPECT_NE(progress.str().find("h2d_d2h_ce/host<->gpu0/4MiB"), std::string::npos) << progress.str();
+  EXPECT_NE(progress.str().find("h2d_d2h_ce/host<->gpu0/4MiB"), std::string::npos)
+      << progress.str();
   EXPECT_NE(render_text_report(d).find("FAILED"), std::string::npos);
 }
 

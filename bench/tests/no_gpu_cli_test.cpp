@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <sstream>
-#include <utility>
 #include <string>
+#include <utility>
 
 #include "bench/no_gpu.hpp"
 #include "common/testing/run_captured.hpp"
@@ -14,7 +14,9 @@ namespace {
 
 using Ran = p2p::testing::CliResult;
 
-Ran run(const std::string& args) { return p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " " + args); }
+Ran run(const std::string& args) {
+  return p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " " + args);
+}
 
 TEST(BenchCli, WithoutAGpuExitsThreeWithOneLine) {
   const auto why = p2p::bench::no_gpu_reason(p2p::bench::probe_cuda());
@@ -47,10 +49,12 @@ TEST(BenchCli, BenchmarkFlagsAndGateFilesAreCheckedFirstByBenchAndNccl) {
   for (const std::string cmd : {"bench", "nccl"}) {
     Ran r = run(cmd + " --benchmark_bogus=1");
     EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
-    EXPECT_EQ(r.err, "p2pcheck: error: " + cmd + ": unknown or malformed option `--benchmark_bogus=1`\n");
+    EXPECT_EQ(r.err,
+              "p2pcheck: error: " + cmd + ": unknown or malformed option `--benchmark_bogus=1`\n");
     r = run(cmd + " '--benchmark_filter=(('");
     EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
-    EXPECT_EQ(r.err, "p2pcheck: error: --benchmark_filter: `((` is not a valid regular expression\n");
+    EXPECT_EQ(r.err,
+              "p2pcheck: error: --benchmark_filter: `((` is not a valid regular expression\n");
     r = run(cmd + " --policy /nonexistent/p2pcheck-policy.json");
     EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
     EXPECT_NE(r.err.find("/nonexistent/p2pcheck-policy.json"), std::string::npos) << r.err;
@@ -58,17 +62,20 @@ TEST(BenchCli, BenchmarkFlagsAndGateFilesAreCheckedFirstByBenchAndNccl) {
   }
   const Ran r = run("nccl --frobnicate");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            "p2pcheck: error: nccl: unknown option `--frobnicate` (Google Benchmark flags are passed as "
-            "--benchmark_NAME=VALUE)\n");
+  EXPECT_EQ(
+      r.err,
+      "p2pcheck: error: nccl: unknown option `--frobnicate` (Google Benchmark flags are passed as "
+      "--benchmark_NAME=VALUE)\n");
 }
 
 // Whatever the command-line parser refuses (a value out of range, an unknown choice, a missing
 // argument, no subcommand) is one line on stderr and exit 2.
 TEST(BenchCli, ParserErrorsAreOneLineExitTwo) {
   const std::pair<const char*, const char*> cases[] = {
-      {"bench --samples 0", "p2pcheck: error: --samples: Value 0 not in range 1 to 1000 (--help lists the options)\n"},
-      {"nccl --buffers malloc", "p2pcheck: error: --buffers: malloc not in {auto,ncclMemAlloc,cudaMalloc} (--help lists the options)\n"},
+      {"bench --samples 0",
+       "p2pcheck: error: --samples: Value 0 not in range 1 to 1000 (--help lists the options)\n"},
+      {"nccl --buffers malloc",
+       "p2pcheck: error: --buffers: malloc not in {auto,ncclMemAlloc,cudaMalloc} (--help lists the options)\n"},
       {"report", "p2pcheck: error: results is required (--help lists the options)\n"},
       {"", "p2pcheck: error: A subcommand is required (--help lists the options)\n"},
   };

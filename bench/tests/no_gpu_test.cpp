@@ -23,7 +23,9 @@ TEST(NoGpu, MissingDriverIsNamedWithTheLoaderMessage) {
   p.driver_load_error = "libcuda.so.1: cannot open shared object file: No such file or directory";
   const auto why = no_gpu_reason(p);
   ASSERT_TRUE(why);
-  EXPECT_EQ(why->rfind("no NVIDIA driver: libcuda.so.1 cannot be loaded (libcuda.so.1: cannot open", 0), 0u)
+  EXPECT_EQ(
+      why->rfind("no NVIDIA driver: libcuda.so.1 cannot be loaded (libcuda.so.1: cannot open", 0),
+      0u)
       << *why;
 }
 
@@ -62,7 +64,8 @@ TEST(NoGpu, ProbeOnThisMachine) {
   const CudaProbe p = probe_cuda();
   const auto why = no_gpu_reason(p);
   if (!why)
-    GTEST_SKIP() << "a GPU is usable here (" << p.device_count << " devices): the no-GPU path does not apply";
+    GTEST_SKIP() << "a GPU is usable here (" << p.device_count
+                 << " devices): the no-GPU path does not apply";
   try {
     require_usable_gpus();
     FAIL() << "require_usable_gpus returned without a usable GPU";

@@ -40,8 +40,10 @@ TEST(Placement, BadCountsAreInputErrors) {
 }
 
 TEST(Placement, BannerSaysWhatTheFiguresMeasure) {
-  EXPECT_EQ(logical_gpus_banner(8, 1), "8 logical GPUs on 1 device: figures measure the tool, not the links");
-  EXPECT_EQ(logical_gpus_banner(4, 2), "4 logical GPUs on 2 devices: figures measure the tool, not the links");
+  EXPECT_EQ(logical_gpus_banner(8, 1),
+            "8 logical GPUs on 1 device: figures measure the tool, not the links");
+  EXPECT_EQ(logical_gpus_banner(4, 2),
+            "4 logical GPUs on 2 devices: figures measure the tool, not the links");
 }
 
 // Two physical devices without P2P between them, four logical GPUs on them.

@@ -101,7 +101,8 @@ TEST(Records, SingleLaneFigureFromBytesCopiesAndSeconds) {
   const double expect_median = 4.0 * kGiB / 0.09 / 1e9;
   EXPECT_NEAR(*x.median_gbps, expect_median, 1e-9);
   EXPECT_NEAR(*x.max_gbps, 4.0 * kGiB / 0.08 / 1e9, 1e-9);
-  EXPECT_NEAR(*x.spread_pct, (4.0 * kGiB / 0.08 - 4.0 * kGiB / 0.10) / (4.0 * kGiB / 0.09) * 100, 1e-9);
+  EXPECT_NEAR(*x.spread_pct, (4.0 * kGiB / 0.08 - 4.0 * kGiB / 0.10) / (4.0 * kGiB / 0.09) * 100,
+              1e-9);
   EXPECT_NEAR(*x.achieved_pct, expect_median / 63.01538 * 100, 1e-3);
 }
 
@@ -130,7 +131,8 @@ TEST(Records, ConcurrentLanesGiveEachDirectionAndTheTotal) {
   EXPECT_EQ(recs[1].src + recs[1].dst, "gpu1gpu0");
   EXPECT_EQ(recs[1].status, "failed");  // only the corrupted direction
   EXPECT_EQ(recs[1].bad_words, 5u);
-  EXPECT_NE(recs[1].detail.find("5 bad words in 1 of 2 samples (checked by gpu0)"), std::string::npos)
+  EXPECT_NE(recs[1].detail.find("5 bad words in 1 of 2 samples (checked by gpu0)"),
+            std::string::npos)
       << recs[1].detail;
   EXPECT_EQ(recs[2].part, "sum");
   EXPECT_EQ(recs[2].issued_by, "");
@@ -152,7 +154,8 @@ TEST(Records, StagedPairWithoutP2PSaysWhy) {
   ASSERT_EQ(recs.size(), 1u);
   EXPECT_EQ(recs[0].status, "ok");
   EXPECT_FALSE(*recs[0].p2p);
-  EXPECT_NE(recs[0].detail.find("P2P unavailable gpu0->gpu1: cudaDeviceCanAccessPeer = 0"), std::string::npos)
+  EXPECT_NE(recs[0].detail.find("P2P unavailable gpu0->gpu1: cudaDeviceCanAccessPeer = 0"),
+            std::string::npos)
       << recs[0].detail;
 }
 
@@ -160,7 +163,8 @@ TEST(Records, UnmeasuredRecordsCarryStatusAndCeilingButNoFigure) {
   const BenchContext ctx = pcie_host({5, 5}, false);
   const Case& c = find("sm_bidir");
   const Route r = routes_for(c.shape, ctx.gpus).front();
-  const auto recs = unmeasured_bandwidth_records(c, r, c.lanes(r), 4096, "waived", "P2P unavailable", ctx);
+  const auto recs =
+      unmeasured_bandwidth_records(c, r, c.lanes(r), 4096, "waived", "P2P unavailable", ctx);
   ASSERT_EQ(recs.size(), 3u);
   for (const auto& x : recs) {
     EXPECT_EQ(x.status, "waived");

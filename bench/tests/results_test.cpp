@@ -65,8 +65,8 @@ TEST(Results, MissingNumbersAreNullAndComeBackMissing) {
   r.status = "waived";
   r.detail = "P2P unavailable";
   const json j = r;
-  for (const char* k :
-       {"median_gbps", "min_gbps", "max_gbps", "spread_pct", "ceiling_gbps", "achieved_pct", "p2p"}) {
+  for (const char* k : {"median_gbps", "min_gbps", "max_gbps", "spread_pct", "ceiling_gbps",
+                        "achieved_pct", "p2p"}) {
     EXPECT_TRUE(j.at(k).is_null()) << k;
   }
   const auto back = j.get<BandwidthResult>();
@@ -192,7 +192,8 @@ TEST(Results, LogicalGpusRoundTripAndOlderDocumentsArePhysical) {
   EXPECT_EQ(json(back), j);
   EXPECT_EQ(device_count(back), 2);
   EXPECT_EQ(gpu_label(back.gpus[3]), "gpu3");
-  EXPECT_EQ(logical_gpus_note(back), "4 logical GPUs on 2 devices: figures measure the tool, not the links");
+  EXPECT_EQ(logical_gpus_note(back),
+            "4 logical GPUs on 2 devices: figures measure the tool, not the links");
 
   json v2 = j;
   v2["version"] = 2;
@@ -221,7 +222,8 @@ TEST(Results, InterruptionAndResourcesRoundTrip) {
   EXPECT_EQ(j.at("resources").at("peak_rss_bytes"), 2'210'000'000ull);
   const BenchDocument back = bench_document_from_json(json::parse(j.dump()), "run.json");
   EXPECT_EQ(json(back), j);
-  EXPECT_EQ(describe_resources(back), "run: 41.2 s wall, peak memory 2.21 GB (this process and its children)\n");
+  EXPECT_EQ(describe_resources(back),
+            "run: 41.2 s wall, peak memory 2.21 GB (this process and its children)\n");
   EXPECT_TRUE(json(BenchDocument{}).at("interrupted").is_null());
   EXPECT_TRUE(json(BenchDocument{}).at("resources").at("wall_s").is_null());
   EXPECT_EQ(describe_resources(BenchDocument{}), "");
@@ -284,7 +286,9 @@ TEST(Results, NumbersOutOfRangeAreBadInputNamingTheKey) {
       bench_document_from_json(j, "run.json");
       ADD_FAILURE() << c.where.to_string() << " = " << c.value.dump() << " was accepted";
     } catch (const p2p::InputError& e) {
-      EXPECT_EQ(std::string(e.what()).rfind(std::string("run.json: `") + c.key + "`: expected an integer", 0), 0u)
+      EXPECT_EQ(std::string(e.what()).rfind(
+                    std::string("run.json: `") + c.key + "`: expected an integer", 0),
+                0u)
           << e.what();
     }
   }
@@ -337,7 +341,8 @@ TEST(Results, GpuUuidAndSharingRoundTripAndOlderDocumentsReadWithout) {
 }
 
 TEST(Results, AKeptH200DocumentStillReads) {
-  const json j = json::parse(std::ifstream(std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json"));
+  const json j = json::parse(
+      std::ifstream(std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json"));
   const BenchDocument d = bench_document_from_json(j, "h200-bench.json");
   ASSERT_FALSE(d.gpus.empty());
   EXPECT_FALSE(d.gpus[0].uuid.has_value());

@@ -32,12 +32,14 @@ TEST(Sizes, ParsesSuffixesAsBinaryMultiples) {
 }
 
 TEST(Sizes, RejectsJunkWithTheOffendingText) {
-  for (const char* bad : {"", "abc", "64X", "-4K", "1.5G", "0", "0M", "6", "17G", "99999999999999G", "G"}) {
+  for (const char* bad :
+       {"", "abc", "64X", "-4K", "1.5G", "0", "0M", "6", "17G", "99999999999999G", "G"}) {
     try {
       parse_size_bytes(bad);
       ADD_FAILURE() << "accepted `" << bad << "`";
     } catch (const p2p::InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("--sizes: `" + std::string(bad) + "`"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("--sizes: `" + std::string(bad) + "`"),
+                std::string::npos)
           << e.what();
     }
   }
@@ -58,7 +60,8 @@ TEST(Sizes, FormatsWithTheLargestWholeUnit) {
   EXPECT_EQ(format_bytes(1ull << 30, ByteStyle::kCompact), "1GiB");
   EXPECT_EQ(format_bytes(1536ull << 20, ByteStyle::kCompact), "1536MiB");
   EXPECT_EQ(format_bytes(1000, ByteStyle::kCompact), "1000B");
-  for (auto b : default_sweep_bytes()) EXPECT_EQ(parse_size_bytes(format_bytes(b, ByteStyle::kCompact)), b);
+  for (auto b : default_sweep_bytes())
+    EXPECT_EQ(parse_size_bytes(format_bytes(b, ByteStyle::kCompact)), b);
 }
 
 TEST(Sizes, BatchMovesAbout1GiBWithinBounds) {

@@ -17,7 +17,8 @@ using namespace p2p::bench;
 
 BenchContext rtx_lxc_host() {
   BenchContext ctx;
-  const std::string path = std::string(P2P_SOURCE_DIR) + "/topology/tests/golden/rtxpro6000-lxc.json";
+  const std::string path =
+      std::string(P2P_SOURCE_DIR) + "/topology/tests/golden/rtxpro6000-lxc.json";
   ctx.topology = p2p::topo::snapshot_from_json(p2p::read_json_file(path), path);
   for (std::size_t i = 0; i < ctx.topology.gpus.size(); ++i) {
     DeviceInfo d;
@@ -59,8 +60,10 @@ TEST(SweepPlan, HostLinksSweptOncePerNumaNodeAndContentionOncePerPattern) {
   EXPECT_EQ(route_kind(ctx, h2d[0]), "numa0");
   EXPECT_EQ(route_kind(ctx, h2d[7]), "numa1");
   EXPECT_EQ(swept(plan_route_sizes(ctx, h2d, kSizes, false)), 2u);
-  EXPECT_EQ(swept(plan_route_sizes(ctx, routes_for(RouteShape::kAllToOne, ctx.gpus), kSizes, false)), 1u);
-  EXPECT_EQ(swept(plan_route_sizes(ctx, routes_for(RouteShape::kRing, ctx.gpus), kSizes, false)), 1u);
+  EXPECT_EQ(
+      swept(plan_route_sizes(ctx, routes_for(RouteShape::kAllToOne, ctx.gpus), kSizes, false)), 1u);
+  EXPECT_EQ(swept(plan_route_sizes(ctx, routes_for(RouteShape::kRing, ctx.gpus), kSizes, false)),
+            1u);
 }
 
 TEST(SweepPlan, LogicalGpusOfOneDeviceAreOneKind) {
@@ -78,7 +81,9 @@ std::vector<std::vector<Lane>> lanes_of(const Case& c, const std::vector<Route>&
   return out;
 }
 
-std::size_t count(const std::vector<bool>& v) { return static_cast<std::size_t>(std::count(v.begin(), v.end(), true)); }
+std::size_t count(const std::vector<bool>& v) {
+  return static_cast<std::size_t>(std::count(v.begin(), v.end(), true));
+}
 
 const Case& case_named(const std::string& name) {
   for (const Case& c : all_cases()) {
@@ -93,15 +98,18 @@ TEST(SweepPlan, RoutesThroughHostMemoryOfLogicalGpusOnOneDeviceAreMeasuredOnce) 
   BenchContext ctx = rtx_lxc_host();
   ctx.placement = place_logical_gpus(8, {0});
   ctx.gpus = gpu_ids(ctx.placement, {0});
-  for (const char* name : {"h2d_ce", "d2h_ce", "h2d_sm", "d2h_sm", "h2d_d2h_ce", "h2d_d2h_sm", "staged", "latency_host"}) {
+  for (const char* name : {"h2d_ce", "d2h_ce", "h2d_sm", "d2h_sm", "h2d_d2h_ce", "h2d_d2h_sm",
+                           "staged", "latency_host"}) {
     const Case& c = case_named(name);
     const auto routes = routes_for(c.shape, ctx.gpus);
     const auto measure = routes_to_measure(ctx, lanes_of(c, routes), false);
     EXPECT_EQ(count(measure), 1u) << name;
     EXPECT_TRUE(measure.at(0)) << name;  // the first logical GPU's route
-    EXPECT_EQ(count(routes_to_measure(ctx, lanes_of(c, routes), true)), routes.size()) << name << " --full";
+    EXPECT_EQ(count(routes_to_measure(ctx, lanes_of(c, routes), true)), routes.size())
+        << name << " --full";
   }
-  for (const char* name : {"ce_unidir_write", "sm_read", "ce_bidir", "contention_ring", "latency_peer", "device_local_ce"}) {
+  for (const char* name : {"ce_unidir_write", "sm_read", "ce_bidir", "contention_ring",
+                           "latency_peer", "device_local_ce"}) {
     const Case& c = case_named(name);
     const auto routes = routes_for(c.shape, ctx.gpus);
     EXPECT_EQ(count(routes_to_measure(ctx, lanes_of(c, routes), false)), routes.size()) << name;
@@ -117,9 +125,12 @@ TEST(SweepPlan, LogicalGpusOnTwoDevicesMeasureEachDevicesHostLinkOnce) {
   ctx.placement = place_logical_gpus(8, {0, 1});
   ctx.gpus = gpu_ids(ctx.placement, {0, 1});
   const Case& h2d = case_named("h2d_ce");
-  EXPECT_EQ(count(routes_to_measure(ctx, lanes_of(h2d, routes_for(h2d.shape, ctx.gpus)), false)), 2u);
+  EXPECT_EQ(count(routes_to_measure(ctx, lanes_of(h2d, routes_for(h2d.shape, ctx.gpus)), false)),
+            2u);
   const Case& staged = case_named("staged");
-  EXPECT_EQ(count(routes_to_measure(ctx, lanes_of(staged, routes_for(staged.shape, ctx.gpus)), false)), 4u);
+  EXPECT_EQ(
+      count(routes_to_measure(ctx, lanes_of(staged, routes_for(staged.shape, ctx.gpus)), false)),
+      4u);
 }
 
 // Physical GPUs never share a link to the host: every route is measured.
@@ -147,7 +158,8 @@ TEST(SweepPlan, DefaultEightGpuRunIsSevenHundredFiguresNotFourThousand) {
     for (const auto& s : plan_route_sizes(ctx, routes, sweep, true)) full += s.size();
   }
   EXPECT_EQ(full, 417u * 10);
-  EXPECT_EQ(planned, 5u * (2 * 10 + 54) + 2u * (2 * 10 + 26) + 8u * (2 * 10 + 6) + 10u + 2u * (10 + 7));
+  EXPECT_EQ(planned,
+            5u * (2 * 10 + 54) + 2u * (2 * 10 + 26) + 8u * (2 * 10 + 6) + 10u + 2u * (10 + 7));
   EXPECT_EQ(planned, 714u);
 }
 

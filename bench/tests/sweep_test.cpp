@@ -7,7 +7,8 @@ namespace {
 using namespace p2p::bench;
 
 TEST(Sweep, SmallestSizeReachingNinetyPercentOfPeak) {
-  const std::vector<SweepPoint> pts = {{4096, 2}, {65536, 30}, {1 << 20, 50}, {1 << 24, 55}, {1 << 30, 54}};
+  const std::vector<SweepPoint> pts = {
+      {4096, 2}, {65536, 30}, {1 << 20, 50}, {1 << 24, 55}, {1 << 30, 54}};
   EXPECT_EQ(smallest_size_reaching(pts, 0.9), 1u << 20);  // 50 >= 49.5
   EXPECT_EQ(smallest_size_reaching(pts, 0.95), 1u << 24);
   EXPECT_EQ(smallest_size_reaching(pts, 0.0), 4096u);
@@ -33,8 +34,9 @@ TEST(Sweep, SummariesPerRouteAndPartSkippingUnmeasured) {
     return x;
   };
   const std::vector<BandwidthResult> rs = {
-      r("gpu0", "dir", 4096, 1.0),  r("gpu0", "sum", 4096, 2.0),  r("gpu0", "dir", 8192, 10.0),
-      r("gpu0", "sum", 8192, 19.0), r("gpu0", "dir", 16384, 9.5), r("gpu0", "sum", 16384, 90.0, "failed")};
+      r("gpu0", "dir", 4096, 1.0),  r("gpu0", "sum", 4096, 2.0),
+      r("gpu0", "dir", 8192, 10.0), r("gpu0", "sum", 8192, 19.0),
+      r("gpu0", "dir", 16384, 9.5), r("gpu0", "sum", 16384, 90.0, "failed")};
   const auto s = summarize_sweeps(rs);
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].part, "dir");

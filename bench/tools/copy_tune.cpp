@@ -53,7 +53,8 @@ int bidir_study(int gpu, std::uint64_t bytes) {
   base.warmup_samples = 1;
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu);
-  std::printf("SM pair kernel (alternate warps), %s, each way, by shape\n", format_bytes(bytes, ByteStyle::kCompact).c_str());
+  std::printf("SM pair kernel (alternate warps), %s, each way, by shape\n",
+              format_bytes(bytes, ByteStyle::kCompact).c_str());
   std::printf("%7s %6s %6s %15s %15s\n", "threads", "unroll", "blocks", "bidir h2d", "bidir d2h");
   for (int threads : {256, 512, 1024}) {
     for (int unroll : {1, 2, 4, 8, 16}) {
@@ -62,9 +63,10 @@ int bidir_study(int gpu, std::uint64_t bytes) {
         o.samples = 3;
         o.sm_shape = kernels::CopyShape{blocks, threads, unroll};
         try {
-          const Measured bi =
-              measure_bandwidth({{host, g, gpu, Method::kSm}, {g, host, gpu, Method::kSm}}, bytes, o);
-          std::printf("%7d %6d %6d %15s %15s\n", threads, unroll, blocks, cell(lane_figure(bi, bytes, 0)).c_str(),
+          const Measured bi = measure_bandwidth(
+              {{host, g, gpu, Method::kSm}, {g, host, gpu, Method::kSm}}, bytes, o);
+          std::printf("%7d %6d %6d %15s %15s\n", threads, unroll, blocks,
+                      cell(lane_figure(bi, bytes, 0)).c_str(),
                       cell(lane_figure(bi, bytes, 1)).c_str());
         } catch (const std::exception& e) {
           std::printf("%7d %6d %6d  %s\n", threads, unroll, blocks, e.what());
@@ -100,8 +102,9 @@ int main(int argc, char** argv) {
     const std::string only = argc > 3 ? argv[3] : "";
     const Endpoint g = Endpoint::on_gpu(gpu), host = Endpoint::host();
     if (only == "bidir") return bidir_study(gpu, bytes);
-    std::printf("transparent huge pages: %s",
-                try_read_text_file("/sys/kernel/mm/transparent_hugepage/enabled").value_or("?\n").c_str());
+    std::printf(
+        "transparent huge pages: %s",
+        try_read_text_file("/sys/kernel/mm/transparent_hugepage/enabled").value_or("?\n").c_str());
     MeasureOptions base;
     base.samples = 5;
     base.warmup_samples = 1;
@@ -115,14 +118,14 @@ int main(int argc, char** argv) {
         MeasureOptions o = base;
         o.host_memory = mem;
         o.copies_per_batch = copies;
-        const auto h2d =
-            lane_figure(measure_bandwidth({{host, g, gpu, Method::kCopyEngine}}, bytes, o), bytes, 0);
-        const auto d2h =
-            lane_figure(measure_bandwidth({{g, host, gpu, Method::kCopyEngine}}, bytes, o), bytes, 0);
+        const auto h2d = lane_figure(
+            measure_bandwidth({{host, g, gpu, Method::kCopyEngine}}, bytes, o), bytes, 0);
+        const auto d2h = lane_figure(
+            measure_bandwidth({{g, host, gpu, Method::kCopyEngine}}, bytes, o), bytes, 0);
         const Measured bi = measure_bandwidth(
             {{host, g, gpu, Method::kCopyEngine}, {g, host, gpu, Method::kCopyEngine}}, bytes, o);
-        std::printf("%-10s %6d %15s %15s %15s %15s\n", to_string(mem).c_str(), copies, cell(h2d).c_str(),
-                    cell(d2h).c_str(), cell(lane_figure(bi, bytes, 0)).c_str(),
+        std::printf("%-10s %6d %15s %15s %15s %15s\n", to_string(mem).c_str(), copies,
+                    cell(h2d).c_str(), cell(d2h).c_str(), cell(lane_figure(bi, bytes, 0)).c_str(),
                     cell(lane_figure(bi, bytes, 1)).c_str());
         std::fflush(stdout);
       }
@@ -139,16 +142,20 @@ int main(int argc, char** argv) {
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu);
     std::printf("\nSM copy kernel, %s, pinned memory, by shape (blocks 0 = fill every SM)\n",
                 format_bytes(bytes, ByteStyle::kCompact).c_str());
-    std::printf("%7s %6s %6s %15s %15s %15s\n", "threads", "unroll", "blocks", "h2d", "d2h", "local");
+    std::printf("%7s %6s %6s %15s %15s %15s\n", "threads", "unroll", "blocks", "h2d", "d2h",
+                "local");
     for (int threads : {256, 512, 1024}) {
       for (int unroll : {4, 8, 16}) {
         for (int blocks : {0, sms}) {
           MeasureOptions o = base;
           o.samples = 3;
           o.sm_shape = kernels::CopyShape{blocks, threads, unroll};
-          const auto h2d = lane_figure(measure_bandwidth({{host, g, gpu, Method::kSm}}, bytes, o), bytes, 0);
-          const auto d2h = lane_figure(measure_bandwidth({{g, host, gpu, Method::kSm}}, bytes, o), bytes, 0);
-          const auto local = lane_figure(measure_bandwidth({{g, g, gpu, Method::kSm}}, bytes, o), bytes, 0);
+          const auto h2d =
+              lane_figure(measure_bandwidth({{host, g, gpu, Method::kSm}}, bytes, o), bytes, 0);
+          const auto d2h =
+              lane_figure(measure_bandwidth({{g, host, gpu, Method::kSm}}, bytes, o), bytes, 0);
+          const auto local =
+              lane_figure(measure_bandwidth({{g, g, gpu, Method::kSm}}, bytes, o), bytes, 0);
           std::printf("%7d %6d %6d %15s %15s %15s\n", threads, unroll, blocks, cell(h2d).c_str(),
                       cell(d2h).c_str(), cell(local).c_str());
           std::fflush(stdout);
@@ -162,8 +169,10 @@ int main(int argc, char** argv) {
     for (HostMemory mem : {HostMemory::kPinned, HostMemory::kHugePages}) {
       MeasureOptions o = base;
       o.host_memory = mem;
-      const auto h2d = lane_figure(measure_bandwidth({{host, g, gpu, Method::kSm}}, bytes, o), bytes, 0);
-      const auto d2h = lane_figure(measure_bandwidth({{g, host, gpu, Method::kSm}}, bytes, o), bytes, 0);
+      const auto h2d =
+          lane_figure(measure_bandwidth({{host, g, gpu, Method::kSm}}, bytes, o), bytes, 0);
+      const auto d2h =
+          lane_figure(measure_bandwidth({{g, host, gpu, Method::kSm}}, bytes, o), bytes, 0);
       const Measured bi =
           measure_bandwidth({{host, g, gpu, Method::kSm}, {g, host, gpu, Method::kSm}}, bytes, o);
       std::printf("%-10s h2d %s  d2h %s  bidir h2d %s  bidir d2h %s\n", to_string(mem).c_str(),
@@ -172,7 +181,8 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
 
-    std::printf("\nhost latency, ns per dependent load (stride 128 B), by host memory and chain span\n");
+    std::printf(
+        "\nhost latency, ns per dependent load (stride 128 B), by host memory and chain span\n");
     for (HostMemory mem : {HostMemory::kPinned, HostMemory::kHugePages}) {
       for (std::uint64_t span : {256 * kKiB, 1 * kMiB, 16 * kMiB}) {
         MeasureOptions o = base;

@@ -24,9 +24,10 @@ const std::string kSource = P2P_SOURCE_DIR;
 const std::string kFixtures = kSource + "/topology/tests/fixtures/";
 const std::string kDoctorFixtures = kSource + "/doctor/tests/fixtures/";
 const std::string kPolicy = kSource + "/results/policies/single-gpu-smoke.json";
-const std::string kHealthy = "--facts " + kDoctorFixtures + "h200-vm-real.json --input " + kFixtures +
-                             "h200-vm.xml --policy " + kPolicy;
-const std::string kBroken = "--facts " + kDoctorFixtures + "lxc-gsp-firmware-missing.json --input " + kFixtures +
+const std::string kHealthy = "--facts " + kDoctorFixtures + "h200-vm-real.json --input " +
+                             kFixtures + "h200-vm.xml --policy " + kPolicy;
+const std::string kBroken = "--facts " + kDoctorFixtures +
+                            "lxc-gsp-firmware-missing.json --input " + kFixtures +
                             "rtxpro6000-lxc.xml";
 
 CliResult run(const std::string& args) { return p2p::testing::run_captured(kExe + " " + args); }
@@ -39,7 +40,9 @@ std::vector<std::string> split_lines(const std::string& text) {
   return out;
 }
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+bool contains(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
 
 TEST(CheckCli, HealthyFixturesPassWithOneVerdictLine) {
   const CliResult r = run("check --quick --brief " + kHealthy);
@@ -61,16 +64,19 @@ TEST(CheckCli, ABrokenDriverStackFailsAndSaysWhyOnTheLastLine) {
 }
 
 TEST(CheckCli, TheGateBlockingIsAFailure) {
-  const CliResult r = run("check --quick --brief --facts " + kDoctorFixtures + "h200-vm-real.json --input " + kFixtures +
-                          "rtxpro6000-vm.xml --policy " + kFixtures + "policy-rtxpro6000.json");
+  const CliResult r =
+      run("check --quick --brief --facts " + kDoctorFixtures + "h200-vm-real.json --input " +
+          kFixtures + "rtxpro6000-vm.xml --policy " + kFixtures + "policy-rtxpro6000.json");
   const bool blocked = contains(r.out, "gate: BLOCKED");
   EXPECT_EQ(r.exit_code, blocked ? 1 : 0) << r.out << r.err;
 }
 
 TEST(CheckCli, MachineOutputsParse) {
   p2p::TempDir dir;
-  const std::string xml = dir.file("check.xml"), jsonl = dir.file("check.jsonl"), prom = dir.file("check.prom");
-  const CliResult r = run("check --quick --brief " + kBroken + " --junit " + xml + " --jsonl " + jsonl + " --prom " + prom);
+  const std::string xml = dir.file("check.xml"), jsonl = dir.file("check.jsonl"),
+                    prom = dir.file("check.prom");
+  const CliResult r = run("check --quick --brief " + kBroken + " --junit " + xml + " --jsonl " +
+                          jsonl + " --prom " + prom);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   if (p2p::testing::have_command("xmllint")) {
     EXPECT_EQ(p2p::testing::junit_problems(xml), "");
@@ -102,8 +108,9 @@ TEST(CheckCli, OnThisHostItGivesOneVerdictLine) {
 }
 
 TEST(CheckCli, BadInputIsOneLineExitTwo) {
-  for (const std::string args : {"check", "check --quick --policy /nonexistent/policy.json", "check --quick --jsonl -",
-                                 "check --quick --facts /nonexistent.json"}) {
+  for (const std::string args :
+       {"check", "check --quick --policy /nonexistent/policy.json", "check --quick --jsonl -",
+        "check --quick --facts /nonexistent.json"}) {
     const CliResult r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     EXPECT_EQ(split_lines(r.err).size(), 1u) << args << ": " << r.err;
@@ -113,7 +120,8 @@ TEST(CheckCli, BadInputIsOneLineExitTwo) {
 TEST(JsonlCli, DoctorAndGateWriteOneLinePerCheckAndReason) {
   p2p::TempDir dir;
   const std::string path = dir.file("doctor.jsonl");
-  const CliResult d = run("doctor --facts " + kDoctorFixtures + "h200-vm-real.json --jsonl " + path);
+  const CliResult d =
+      run("doctor --facts " + kDoctorFixtures + "h200-vm-real.json --jsonl " + path);
   EXPECT_EQ(d.exit_code, 0) << d.err;
   EXPECT_TRUE(contains(d.out, "Verdict:")) << "text stays on stdout with a file";
   const auto lines = split_lines(p2p::try_read_text_file(path).value_or(""));
@@ -126,7 +134,8 @@ TEST(JsonlCli, DoctorAndGateWriteOneLinePerCheckAndReason) {
   EXPECT_EQ(nlohmann::json::parse(lines.back()).at("kind"), "verdict");
 
   // Streaming to stdout: only JSON lines there, the text goes to stderr.
-  const CliResult g = run("gate --input " + kFixtures + "h200-vm.xml --policy " + kPolicy + " --jsonl -");
+  const CliResult g =
+      run("gate --input " + kFixtures + "h200-vm.xml --policy " + kPolicy + " --jsonl -");
   EXPECT_EQ(g.exit_code, 0) << g.err;
   const auto glines = split_lines(g.out);
   ASSERT_EQ(glines.size(), 4u) << g.out;  // three reasons and the decision
@@ -134,7 +143,10 @@ TEST(JsonlCli, DoctorAndGateWriteOneLinePerCheckAndReason) {
   EXPECT_EQ(nlohmann::json::parse(glines[0]).at("record").at("rule"), "policy.min_gpus");
   EXPECT_EQ(nlohmann::json::parse(glines.back()).at("record").at("passed"), true);
   EXPECT_TRUE(contains(g.err, "gate: PASS"));
-  EXPECT_EQ(run("gate --input " + kFixtures + "h200-vm.xml --policy " + kPolicy + " --format json --jsonl -").exit_code, 2);
+  EXPECT_EQ(run("gate --input " + kFixtures + "h200-vm.xml --policy " + kPolicy +
+                " --format json --jsonl -")
+                .exit_code,
+            2);
 }
 
 // The scheduler side: the scripts and configs in scripts/healthcheck/ as their hosts use them.
@@ -145,23 +157,31 @@ TEST(HealthCheckConfigs, SlurmScriptDrainsAFailingNodeWithTheVerdict) {
   const std::string log = dir.file("scontrol.log"), fake = dir.file("scontrol");
   p2p::write_text_file_atomically(fake, "#!/bin/sh\necho \"$@\" >> '" + log + "'\n");
   p2p::testing::run_captured("chmod +x '" + fake + "'");
-  const std::string env = "P2PCHECK='" + kExe + "' SCONTROL='" + fake + "' SLURMD_NODENAME=node17 P2PCHECK_POLICY=/nonexistent ";
-  const CliResult bad = p2p::testing::run_captured(env + "P2PCHECK_ARGS='" + kBroken + "' " + kHealth + "slurm-healthcheck.sh");
+  const std::string env = "P2PCHECK='" + kExe + "' SCONTROL='" + fake +
+                          "' SLURMD_NODENAME=node17 P2PCHECK_POLICY=/nonexistent ";
+  const CliResult bad = p2p::testing::run_captured(env + "P2PCHECK_ARGS='" + kBroken + "' " +
+                                                   kHealth + "slurm-healthcheck.sh");
   EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
   const std::string drained = p2p::try_read_text_file(log).value_or("");
-  EXPECT_EQ(drained.rfind("update NodeName=node17 State=DRAIN Reason=p2pcheck exit 1: p2pcheck check: FAIL", 0), 0u)
+  EXPECT_EQ(
+      drained.rfind(
+          "update NodeName=node17 State=DRAIN Reason=p2pcheck exit 1: p2pcheck check: FAIL", 0),
+      0u)
       << drained;
   p2p::testing::run_captured("rm -f '" + log + "'");
-  const CliResult good = p2p::testing::run_captured(env + "P2PCHECK_ARGS='" + kHealthy + "' " + kHealth + "slurm-healthcheck.sh");
+  const CliResult good = p2p::testing::run_captured(env + "P2PCHECK_ARGS='" + kHealthy + "' " +
+                                                    kHealth + "slurm-healthcheck.sh");
   EXPECT_EQ(good.exit_code, 0) << good.out << good.err;
   EXPECT_FALSE(p2p::try_read_text_file(log).has_value()) << "a healthy node is left alone";
 }
 
 TEST(HealthCheckConfigs, NhcCheckDiesWithTheVerdictOnlyWhenUnhealthy) {
   const std::string nhc = kHealth + "p2pcheck.nhc";
-  const std::string prelude = "bash -c 'die() { echo \"DIE $*\"; }; P2PCHECK_BIN=" + kExe + "; source " + nhc + "; ";
+  const std::string prelude =
+      "bash -c 'die() { echo \"DIE $*\"; }; P2PCHECK_BIN=" + kExe + "; source " + nhc + "; ";
   const CliResult bad = p2p::testing::run_captured(prelude + "check_p2pcheck " + kBroken + "'");
-  EXPECT_EQ(bad.out.rfind("DIE 1 check_p2pcheck: p2pcheck check: FAIL", 0), 0u) << bad.out << bad.err;
+  EXPECT_EQ(bad.out.rfind("DIE 1 check_p2pcheck: p2pcheck check: FAIL", 0), 0u)
+      << bad.out << bad.err;
   EXPECT_TRUE(contains(bad.out, "(exit 1)")) << bad.out;
   const CliResult good = p2p::testing::run_captured(prelude + "check_p2pcheck " + kHealthy + "'");
   EXPECT_EQ(good.exit_code, 0) << good.err;

@@ -18,14 +18,18 @@ namespace {
 const std::string kSource = P2P_SOURCE_DIR;
 const std::string kDir = kSource + "/scripts/cluster/";
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+bool contains(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
 
 nlohmann::json yaml_as_json(const std::string& path, std::string& why) {
   const auto r = p2p::testing::run_captured(
       "/usr/bin/python3 -c 'import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout, default=str)' '" +
       path + "'");
   if (r.exit_code != 0) {
-    why = r.err.find("No module named") != std::string::npos ? "PyYAML not installed (Debian: python3-yaml)" : r.err;
+    why = r.err.find("No module named") != std::string::npos
+              ? "PyYAML not installed (Debian: python3-yaml)"
+              : r.err;
     return nullptr;
   }
   return nlohmann::json::parse(r.out);
@@ -56,9 +60,11 @@ TEST(ClusterExamples, MpiJobHasALauncherAndOneSlotPerGpuWorker) {
   const auto& wc = worker.at("template").at("spec").at("containers").at(0);
   EXPECT_GE(wc.at("resources").at("limits").at("nvidia.com/gpu").get<int>(), 1);
   EXPECT_EQ(wc.at("volumeMounts").at(0).at("mountPath"), "/results");
-  const std::string command = joined(launcher.at("template").at("spec").at("containers").at(0).at("command"));
+  const std::string command =
+      joined(launcher.at("template").at("spec").at("containers").at(0).at("command"));
   EXPECT_EQ(command.rfind("mpirun ", 0), 0u) << command;
-  EXPECT_TRUE(contains(command, "-np " + std::to_string(workers) + " ")) << "one rank per worker: " << command;
+  EXPECT_TRUE(contains(command, "-np " + std::to_string(workers) + " "))
+      << "one rank per worker: " << command;
   EXPECT_TRUE(contains(command, "p2pcheck cluster")) << command;
   for (const char* out : {"--json /results/", "--junit /results/", "--lines-dir /results/"})
     EXPECT_TRUE(contains(command, out)) << out << " in " << command;
@@ -76,7 +82,8 @@ TEST(ClusterExamples, SbatchRunsOneTaskPerNodeWithinItsTimeLimit) {
   ASSERT_TRUE(std::regex_search(text, m, std::regex("--deadline (\\d+)")));
   EXPECT_LT(std::stoi(m[1]), limit_s) << "rank 0 must merge before Slurm ends the job";
   EXPECT_TRUE(std::regex_search(text, std::regex("srun [^\\n]*\"\\$P2PCHECK\" cluster")));
-  for (const char* out : {"--json \"$OUT/cluster.json\"", "--junit \"$OUT/cluster.xml\"", "--lines-dir \"$OUT/lines\""})
+  for (const char* out : {"--json \"$OUT/cluster.json\"", "--junit \"$OUT/cluster.xml\"",
+                          "--lines-dir \"$OUT/lines\""})
     EXPECT_TRUE(contains(text, out)) << out;
 }
 
@@ -95,13 +102,15 @@ TEST(ClusterExamples, MpirunScriptRunsAOneHostFleet) {
 #if !P2P_HAVE_MPI
   GTEST_SKIP() << "built without MPI: cluster is not available";
 #else
-  if (p2p::testing::run_captured("command -v mpirun").exit_code != 0) GTEST_SKIP() << "mpirun not installed";
+  if (p2p::testing::run_captured("command -v mpirun").exit_code != 0)
+    GTEST_SKIP() << "mpirun not installed";
   const p2p::TempDir tmp("p2p_cluster");
   const std::string& dir = tmp.path();
   p2p::write_text_file_atomically(dir + "/hostfile", "# this machine\nlocalhost slots=1\n");
   const auto r = p2p::testing::run_captured(
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 P2PCHECK=" + std::string(P2PCHECK_EXE) +
-      " timeout -k 10 120 '" + kDir + "mpirun-cluster.sh' " + dir + "/hostfile " + dir + "/out --fixture-host " + kSource +
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 P2PCHECK=" +
+      std::string(P2PCHECK_EXE) + " timeout -k 10 120 '" + kDir + "mpirun-cluster.sh' " + dir +
+      "/hostfile " + dir + "/out --fixture-host " + kSource +
       "/cluster/tests/fixtures/hosts/node-a");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "p2pcheck cluster: OK (1 of 1 host(s) pass)")) << r.out;
@@ -110,7 +119,8 @@ TEST(ClusterExamples, MpirunScriptRunsAOneHostFleet) {
   EXPECT_TRUE(p2p::try_read_text_file(dir + "/out/cluster.xml"));
   EXPECT_TRUE(p2p::try_read_text_file(dir + "/out/lines/node-a-rank0.jsonl"));
   // Bad use is said on one line with exit 2.
-  const auto bad = p2p::testing::run_captured("'" + kDir + "mpirun-cluster.sh' /nonexistent/hostfile /tmp/x");
+  const auto bad =
+      p2p::testing::run_captured("'" + kDir + "mpirun-cluster.sh' /nonexistent/hostfile /tmp/x");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(contains(bad.err, "cannot read the hostfile")) << bad.err;
 #endif

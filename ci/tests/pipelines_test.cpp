@@ -23,7 +23,9 @@ nlohmann::json yaml_as_json(const std::string& path, std::string& why) {
       "/usr/bin/python3 -c 'import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout, default=str)' '" +
       path + "'");
   if (r.exit_code != 0) {
-    why = r.err.find("No module named") != std::string::npos ? "PyYAML not installed (Debian: python3-yaml)" : r.err;
+    why = r.err.find("No module named") != std::string::npos
+              ? "PyYAML not installed (Debian: python3-yaml)"
+              : r.err;
     return nullptr;
   }
   return nlohmann::json::parse(r.out);
@@ -37,7 +39,9 @@ std::string all_run_text(const nlohmann::json& steps) {
   return text;
 }
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+bool contains(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
 
 TEST(Pipelines, GithubWorkflowRunsTheGpuJobOnASelfHostedRunner) {
   std::string why;
@@ -92,7 +96,8 @@ TEST(Pipelines, GitlabJobKeepsJunitAsItsTestReport) {
   EXPECT_EQ(job.at("script").at(0).get<std::string>().rfind("ci/gpu-host.sh ", 0), 0u);
   EXPECT_EQ(job.at("after_script").at(0).get<std::string>().rfind("ci/export-results.sh ", 0), 0u);
   EXPECT_EQ(job.at("artifacts").at("when"), "always");
-  EXPECT_TRUE(contains(job.at("artifacts").at("reports").at("junit").get<std::string>(), ".junit.xml"));
+  EXPECT_TRUE(
+      contains(job.at("artifacts").at("reports").at("junit").get<std::string>(), ".junit.xml"));
 }
 
 TEST(Pipelines, JenkinsfileHasTheSameSteps) {
@@ -124,13 +129,14 @@ TEST(Pipelines, ExportScriptTurnsTheKeptRunIntoJunitPrometheusAndASideBySidePage
   const p2p::TempDir tmp("p2p_export_results");
   const std::string& dir = tmp.path();
   const std::string run = kSource + "/results/h200-vm-2026-12-02/";
-  p2p::testing::run_captured("cp '" + run + "h200-bench.json' '" + dir + "/bench.json' && cp '" + run +
-                             "h200-nccl.json' '" + dir + "/nccl.json'");
-  const auto r = p2p::testing::run_captured("P2P_EXPORT_BIN='" + std::string(P2PCHECK_EXE) + "' '" + kSource +
-                                            "/ci/export-results.sh' '" + dir + "' '" + dir + "'");
+  p2p::testing::run_captured("cp '" + run + "h200-bench.json' '" + dir + "/bench.json' && cp '" +
+                             run + "h200-nccl.json' '" + dir + "/nccl.json'");
+  const auto r =
+      p2p::testing::run_captured("P2P_EXPORT_BIN='" + std::string(P2PCHECK_EXE) + "' '" + kSource +
+                                 "/ci/export-results.sh' '" + dir + "' '" + dir + "'");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  for (const char* f : {"bench.junit.xml", "bench.prom", "nccl.junit.xml", "nccl.prom", "bench-vs-baseline.html",
-                        "nccl-vs-baseline.html"}) {
+  for (const char* f : {"bench.junit.xml", "bench.prom", "nccl.junit.xml", "nccl.prom",
+                        "bench-vs-baseline.html", "nccl-vs-baseline.html"}) {
     EXPECT_TRUE(p2p::try_read_text_file(dir + "/" + f).has_value()) << f << "\n" << r.out << r.err;
   }
 }

@@ -23,16 +23,17 @@ int lines(const std::string& text) {
 
 class DriverPreflight : public ::testing::TestWithParam<const char*> {
  protected:
-  void SetUp() override {
-    fs::create_symlink(P2P_FAKE_LIBCUDA, dir_ / "libcuda.so.1");
-  }
+  void SetUp() override { fs::create_symlink(P2P_FAKE_LIBCUDA, dir_ / "libcuda.so.1"); }
 
   // `cuinit`: P2P_FAKE_CUINIT (hang, crash, or a CUresult).
   CliResult run(const std::string& cuinit) const {
-    return p2p::testing::run_captured("LD_LIBRARY_PATH='" + dir_.string() + "' P2P_FAKE_CUINIT=" + cuinit + " " +
-                                      P2PCHECK_EXE + " " + GetParam() + " --skip-gate --init-timeout 1");
+    return p2p::testing::run_captured("LD_LIBRARY_PATH='" + dir_.string() +
+                                      "' P2P_FAKE_CUINIT=" + cuinit + " " + P2PCHECK_EXE + " " +
+                                      GetParam() + " --skip-gate --init-timeout 1");
   }
-  bool built_without(const CliResult& r) const { return r.err.find("built without") != std::string::npos; }
+  bool built_without(const CliResult& r) const {
+    return r.err.find("built without") != std::string::npos;
+  }
 
   p2p::TempDir tmp_{"p2p_fake_driver"};
   fs::path dir_{tmp_.path()};
@@ -53,7 +54,9 @@ TEST_P(DriverPreflight, ACrashInCuInitIsExitThreeWithOneLine) {
   if (built_without(r)) GTEST_SKIP() << r.err;
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("the CUDA driver crashed (SIGSEGV (stopped inside cuInit))"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the CUDA driver crashed (SIGSEGV (stopped inside cuInit))"),
+            std::string::npos)
+      << r.err;
 }
 
 // A cuInit that returns an error is safe to meet in the process: the preflight lets it through

@@ -30,10 +30,13 @@ int lines(const std::string& text) {
   return n;
 }
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+bool contains(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
 
 TEST(ExportCli, KeptDocumentsBecomeValidJunit) {
-  if (!p2p::testing::have_command("xmllint")) GTEST_SKIP() << "xmllint not installed (Debian: libxml2-utils)";
+  if (!p2p::testing::have_command("xmllint"))
+    GTEST_SKIP() << "xmllint not installed (Debian: libxml2-utils)";
   p2p::TempDir dir;
   for (const char* doc : {"h200-bench.json", "h200-nccl.json"}) {
     const std::string out = dir.file(std::string(doc) + ".xml");
@@ -50,7 +53,9 @@ TEST(ExportCli, KeptDocumentsBecomeValidJunit) {
 
 TEST(ExportCli, KeptDocumentsBecomeTextfilesAPrometheusParserReads) {
   const std::string python = p2p::testing::python_with_prometheus_client();
-  if (python.empty()) GTEST_SKIP() << "python3 module prometheus_client not installed (Debian: python3-prometheus-client)";
+  if (python.empty())
+    GTEST_SKIP()
+        << "python3 module prometheus_client not installed (Debian: python3-prometheus-client)";
   p2p::TempDir dir;
   for (const char* doc : {"h200-bench.json", "h200-nccl.json"}) {
     const std::string out = dir.file(std::string(doc) + ".prom");
@@ -64,22 +69,27 @@ TEST(ExportCli, KeptDocumentsBecomeTextfilesAPrometheusParserReads) {
 TEST(ExportCli, DoctorAndGateOutputExportWithThisHostsName) {
   p2p::TempDir dir;
   const std::string doctor_json = dir.file("doctor.json"), gate_json = dir.file("gate.json");
-  const CliResult d = run("doctor --facts " + kDoctorFixtures + "lxc-gsp-firmware-missing.json --format json");
+  const CliResult d =
+      run("doctor --facts " + kDoctorFixtures + "lxc-gsp-firmware-missing.json --format json");
   ASSERT_EQ(d.exit_code, 1) << d.err;
   p2p::write_text_file_atomically(doctor_json, d.out);
-  const CliResult g = run("gate --input " + kFixtures + "h200-vm.xml --policy " + kPolicy + " --format json");
+  const CliResult g =
+      run("gate --input " + kFixtures + "h200-vm.xml --policy " + kPolicy + " --format json");
   ASSERT_EQ(g.exit_code, 0) << g.err;
   p2p::write_text_file_atomically(gate_json, g.out);
 
   const CliResult dj = run("export " + doctor_json + " --to junit --hostname node17");
   ASSERT_EQ(dj.exit_code, 0) << dj.err;
-  EXPECT_TRUE(contains(dj.out, "<testcase name=\"node17/doctor.gsp.state\" classname=\"p2pcheck.doctor\""));
+  EXPECT_TRUE(
+      contains(dj.out, "<testcase name=\"node17/doctor.gsp.state\" classname=\"p2pcheck.doctor\""));
   EXPECT_TRUE(contains(dj.out, "<failure message=\"GSP not running on 8 of 8 GPUs"));
   EXPECT_TRUE(contains(dj.out, "<skipped message=\"no NVSwitch: no Fabric Manager needed\"/>"));
   const CliResult dp = run("export " + doctor_json + " --to prometheus --hostname node17");
   ASSERT_EQ(dp.exit_code, 0) << dp.err;
-  EXPECT_TRUE(contains(dp.out, "p2pcheck_doctor_check_failed{Hostname=\"node17\",check=\"cuda.init\"} 1\n"));
-  EXPECT_TRUE(contains(dp.out, "p2pcheck_last_run_timestamp_seconds{Hostname=\"node17\",command=\"doctor\"} "));
+  EXPECT_TRUE(contains(
+      dp.out, "p2pcheck_doctor_check_failed{Hostname=\"node17\",check=\"cuda.init\"} 1\n"));
+  EXPECT_TRUE(contains(
+      dp.out, "p2pcheck_last_run_timestamp_seconds{Hostname=\"node17\",command=\"doctor\"} "));
 
   const CliResult gp = run("export " + gate_json + " --to prometheus --hostname node17");
   ASSERT_EQ(gp.exit_code, 0) << gp.err;
@@ -104,7 +114,8 @@ TEST(ExportCli, DoctorAndGateOutputExportWithThisHostsName) {
 
 TEST(ExportCli, JunitOnDoctorGateAndCompare) {
   p2p::TempDir dir;
-  const std::string dx = dir.file("doctor.xml"), gx = dir.file("gate.xml"), cx = dir.file("compare.xml");
+  const std::string dx = dir.file("doctor.xml"), gx = dir.file("gate.xml"),
+                    cx = dir.file("compare.xml");
   const CliResult d = run("doctor --facts " + kDoctorFixtures + "h200-vm-real.json --junit " + dx);
   EXPECT_EQ(d.exit_code, 0) << d.err;
   EXPECT_TRUE(contains(p2p::try_read_text_file(dx).value_or(""), "/doctor.gsp.state\""));
@@ -114,7 +125,8 @@ TEST(ExportCli, JunitOnDoctorGateAndCompare) {
   EXPECT_TRUE(contains(gate_xml, "<testsuite name=\"gate\"")) << g.err;
   // The gate's exit code and its failures agree.
   EXPECT_EQ(g.exit_code == 1, contains(gate_xml, "<failure ")) << gate_xml;
-  const CliResult c = run("compare " + kRun + "h200-bench.json " + kRun + "h200-bench.json --junit " + cx);
+  const CliResult c =
+      run("compare " + kRun + "h200-bench.json " + kRun + "h200-bench.json --junit " + cx);
   EXPECT_EQ(c.exit_code, 0) << c.err;
   const std::string cmp = p2p::try_read_text_file(cx).value_or("");
   EXPECT_TRUE(contains(cmp, "name=\"vm/compare/h2d_ce host-&gt;gpu0 1GiB\"")) << cmp.substr(0, 800);
@@ -145,7 +157,8 @@ TEST(ExportCli, BadInputIsOneLineExitTwo) {
   const std::string not_ours = dir.file("other.json");
   p2p::write_text_file_atomically(not_ours, "{\"schema\": \"something.else\", \"version\": 1}\n");
   for (const std::string& args :
-       {"export " + not_ours + " --to junit", "export " + dir.file("missing.json") + " --to prometheus",
+       {"export " + not_ours + " --to junit",
+        "export " + dir.file("missing.json") + " --to prometheus",
         "export " + kRun + "h200-bench.json --to csv", "export " + kRun + "h200-bench.json",
         "export " + kRun + "h200-bench.json --to junit --out " + kRun + "h200-bench.json"}) {
     const CliResult r = run(args);

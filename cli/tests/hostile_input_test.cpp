@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 const std::string kExe = P2PCHECK_EXE;
 const std::string kFixtures = std::string(P2P_SOURCE_DIR) + "/topology/tests/fixtures/";
 const std::string kPolicy = std::string(P2P_SOURCE_DIR) + "/results/policies/single-gpu-smoke.json";
-const std::string kBenchRun = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json";
+const std::string kBenchRun =
+    std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json";
 
 CliResult run(const std::string& args) { return p2p::testing::run_captured(kExe + " " + args); }
 
@@ -39,8 +40,8 @@ class Hostile : public ::testing::Test {
 
 // `gate --format json > /dev/full` used to exit 0 (pass) with nothing written.
 TEST_F(Hostile, AFailedWriteToStandardOutputIsExitFour) {
-  const int status = std::system((kExe + " gate --input " + kFixtures + "h200-vm.xml --policy " + kPolicy + " --format json > /dev/full 2>'" +
-                                  path("err") + "'")
+  const int status = std::system((kExe + " gate --input " + kFixtures + "h200-vm.xml --policy " +
+                                  kPolicy + " --format json > /dev/full 2>'" + path("err") + "'")
                                      .c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 4);
@@ -56,10 +57,13 @@ TEST_F(Hostile, DevicesDirectoriesAndDeepJsonAreOneLineExitTwo) {
     EXPECT_EQ(lines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find(input), std::string::npos) << r.err;
   }
-  std::ofstream(path("deep.json")) << "{\"min_gpus\": " << std::string(100000, '[') << std::string(100000, ']') << "}";
-  const CliResult r = run("gate --input " + kFixtures + "h200-vm.xml --policy " + path("deep.json"));
+  std::ofstream(path("deep.json"))
+      << "{\"min_gpus\": " << std::string(100000, '[') << std::string(100000, ']') << "}";
+  const CliResult r =
+      run("gate --input " + kFixtures + "h200-vm.xml --policy " + path("deep.json"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(r.err, "p2pcheck: error: " + path("deep.json") + ": not valid JSON: nested deeper than 128 levels\n");
+  EXPECT_EQ(r.err, "p2pcheck: error: " + path("deep.json") +
+                       ": not valid JSON: nested deeper than 128 levels\n");
 }
 
 TEST_F(Hostile, ANewlineInAFileNameStaysOnOneLine) {
@@ -72,7 +76,9 @@ TEST_F(Hostile, ANewlineInAFileNameStaysOnOneLine) {
 TEST_F(Hostile, SavingOverADeviceIsRefused) {
   const CliResult r = run("topo --input " + kFixtures + "h200-vm.xml --save /dev/null");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(r.err, "p2pcheck: error: /dev/null: exists and is not a regular file; refusing to replace it\n");
+  EXPECT_EQ(
+      r.err,
+      "p2pcheck: error: /dev/null: exists and is not a regular file; refusing to replace it\n");
   struct stat st {};
   ASSERT_EQ(stat("/dev/null", &st), 0);
   EXPECT_TRUE(S_ISCHR(st.st_mode));
@@ -100,23 +106,30 @@ TEST_F(Hostile, AReportNeverOverwritesItsInput) {
 // hwloc parses XML with libxml2, which refuses the deep one instead of crashing: also exit 2,
 // naming the file.
 TEST_F(Hostile, XmlThatCrashesHwlocIsExitTwoNamingTheFile) {
-  const std::string sets = "cpuset=\"0x1\" complete_cpuset=\"0x1\" allowed_cpuset=\"0x1\" nodeset=\"0x1\" "
-                           "complete_nodeset=\"0x1\" allowed_nodeset=\"0x1\"";
-  std::string xml = "<topology version=\"2.0\"><object type=\"Machine\" os_index=\"0\" " + sets + ">";
+  const std::string sets =
+      "cpuset=\"0x1\" complete_cpuset=\"0x1\" allowed_cpuset=\"0x1\" nodeset=\"0x1\" "
+      "complete_nodeset=\"0x1\" allowed_nodeset=\"0x1\"";
+  std::string xml =
+      "<topology version=\"2.0\"><object type=\"Machine\" os_index=\"0\" " + sets + ">";
   for (int i = 0; i < 20000; ++i) xml += "<object type=\"Group\" " + sets + ">";
   xml += "<object type=\"PU\" os_index=\"0\" " + sets + "/>";
   for (int i = 0; i < 20000; ++i) xml += "</object>";
   std::ofstream(path("deep.xml")) << xml << "</object></topology>\n";
   // And a malformed 10-line one: a NUMA node without complete_nodeset (topology/tests/hostile/).
-  const std::string malformed = std::string(P2P_SOURCE_DIR) + "/topology/tests/hostile/numa-without-complete-nodeset.xml";
+  const std::string malformed =
+      std::string(P2P_SOURCE_DIR) + "/topology/tests/hostile/numa-without-complete-nodeset.xml";
   for (const std::string& xml : {path("deep.xml"), malformed}) {
-    for (const std::string& cmd : {std::string("topo --input "), "topo diff " + kFixtures + "h200-vm.xml ",
-                                   "gate --policy " + kPolicy + " --input "}) {
+    for (const std::string& cmd :
+         {std::string("topo --input "), "topo diff " + kFixtures + "h200-vm.xml ",
+          "gate --policy " + kPolicy + " --input "}) {
       const CliResult r = run(cmd + xml);
       EXPECT_EQ(r.exit_code, 2) << cmd << r.err;
       EXPECT_EQ(lines(r.err), 1) << r.err;
-      const bool crashed = r.err.rfind("p2pcheck: error: " + xml + ": hwloc crashed reading this XML (SIGSEGV)", 0) == 0;
-      const bool refused = r.err.rfind("p2pcheck: error: " + xml + ": hwloc cannot load this XML", 0) == 0;
+      const bool crashed =
+          r.err.rfind("p2pcheck: error: " + xml + ": hwloc crashed reading this XML (SIGSEGV)",
+                      0) == 0;
+      const bool refused =
+          r.err.rfind("p2pcheck: error: " + xml + ": hwloc cannot load this XML", 0) == 0;
       EXPECT_TRUE(crashed || (refused && xml == path("deep.xml"))) << r.err;
     }
   }
@@ -128,12 +141,9 @@ TEST_F(Hostile, NumbersOutOfRangeInADocumentAreExitTwo) {
   const nlohmann::json run_doc = nlohmann::json::parse(p2p::read_text_file(kBenchRun));
   const std::string expected = "`bytes`: expected an integer 1..4611686018427387904, got ";
   const std::pair<nlohmann::json, std::string> cases[] = {
-      {0, expected + "0"},
-      {18446744073709551615ull, expected + "18446744073709551615"},
-      {-1, expected + "-1"},
-      {1e300, expected + "1e+300"},
-      {4096.5, expected + "4096.5"},
-      {123456789, "not valid JSON: number overflow parsing '1e400'"},
+      {0, expected + "0"},           {18446744073709551615ull, expected + "18446744073709551615"},
+      {-1, expected + "-1"},         {1e300, expected + "1e+300"},
+      {4096.5, expected + "4096.5"}, {123456789, "not valid JSON: number overflow parsing '1e400'"},
   };
   for (const auto& [bytes, error] : cases) {
     nlohmann::json doc = run_doc;
@@ -159,11 +169,13 @@ namespace {
 // is written as `\xFF` in the JSON, never a failed run; where the reader itself refuses such a
 // file (hwloc's XML parser), the one-line error names it.
 TEST_F(Hostile, InvalidUtf8InACaptureIsEscapedInTopoJson) {
-  std::string capture = p2p::read_text_file(std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/dgx-a100-nv12-topo.txt");
+  std::string capture = p2p::read_text_file(std::string(P2P_SOURCE_DIR) +
+                                            "/import/tests/fixtures/dgx-a100-nv12-topo.txt");
   for (auto at = capture.find("mlx5_0"); at != std::string::npos; at = capture.find("mlx5_0", at))
     capture.replace(at, 6, "mlx5_\xFF");
   std::ofstream(path("bad-topo.txt"), std::ios::binary) << capture;
-  const CliResult r = run("topo --input " + path("bad-topo.txt") + " --format json --save " + path("saved.json"));
+  const CliResult r =
+      run("topo --input " + path("bad-topo.txt") + " --format json --save " + path("saved.json"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_NE(j.dump().find("mlx5_\\\\xFF"), std::string::npos) << r.out.substr(0, 2000);

@@ -18,7 +18,8 @@ std::string exe() { return std::string("'") + P2PCHECK_EXE + "'"; }
 long lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
 
 // A sweep small enough to finish at once where a GPU happens to be usable.
-const char* kTiny = " --skip-gate --collectives all_reduce --max-bytes 1K --iters 1 --warmup 0 --samples 1";
+const char* kTiny =
+    " --skip-gate --collectives all_reduce --max-bytes 1K --iters 1 --warmup 0 --samples 1";
 
 TEST(NcclMpiCli, TheBinaryStillRunsAloneWithoutMpi) {
   EXPECT_EQ(run_captured(exe() + " --version").exit_code, 0);
@@ -58,9 +59,9 @@ TEST(NcclMpiCli, ALauncherWithoutMpiInTheBuildIsRefusedNotRunNTimes) {
 }
 
 TEST(NcclMpiCli, OptionsOfTheOtherSideAreRefusedInOneLine) {
-  for (const char* args : {" nccl --rank-per-gpu", " nccl --no-host-pairs",
-                           " nccl --mpi --ranks 2", " nccl --mpi --rank-processes", " nccl --mpi --compare-p2p-off",
-                           " nccl --mpi --jsonl -"}) {
+  for (const char* args :
+       {" nccl --rank-per-gpu", " nccl --no-host-pairs", " nccl --mpi --ranks 2",
+        " nccl --mpi --rank-processes", " nccl --mpi --compare-p2p-off", " nccl --mpi --jsonl -"}) {
     const auto r = run_captured(exe() + args + kTiny);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;

@@ -20,7 +20,8 @@ std::vector<std::string> results_documents() {
   for (const auto& e : fs::recursive_directory_iterator(std::string(P2P_SOURCE_DIR) + "/results")) {
     if (!e.is_regular_file() || e.path().extension() != ".json") continue;
     const auto j = p2p::read_json_file(e.path().string());
-    if (j.is_object() && j.value("schema", "") == "p2pcheck.bench.run") docs.push_back(e.path().string());
+    if (j.is_object() && j.value("schema", "") == "p2pcheck.bench.run")
+      docs.push_back(e.path().string());
   }
   return docs;
 }
@@ -31,12 +32,13 @@ TEST(ResultsDocuments, EveryKeptRunComparesWithItselfAndRendersAReport) {
   const p2p::TempDir tmp("p2p_results_docs");
   const std::string& dir = tmp.path();
   for (const auto& doc : docs) {
-    const auto cmp = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " compare '" + doc + "' '" + doc + "'");
+    const auto cmp = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " compare '" + doc +
+                                                "' '" + doc + "'");
     EXPECT_EQ(cmp.exit_code, 0) << doc << ": " << cmp.err;
     EXPECT_NE(cmp.out.find(" 0 regressed or lost"), std::string::npos) << doc << ": " << cmp.out;
     const std::string html = dir + "/" + fs::path(doc).stem().string() + ".html";
-    const auto rep =
-        p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report '" + doc + "' --out '" + html + "'");
+    const auto rep = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report '" + doc +
+                                                "' --out '" + html + "'");
     EXPECT_EQ(rep.exit_code, 0) << doc << ": " << rep.err;
     const std::string page = p2p::try_read_text_file(html).value_or("");
     EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u) << doc;

@@ -23,8 +23,10 @@ const std::string kHosts = std::string(P2P_SOURCE_DIR) + "/cluster/tests/fixture
 
 // Bounded twice: mpirun's own --timeout, and timeout(1) should mpirun itself hang.
 std::string mpirun(int ranks, const std::string& env) {
-  return env + " OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 " +
-         "timeout -k 10 150 mpirun --oversubscribe --timeout 120 -np " + std::to_string(ranks) + " " + kExe;
+  return env +
+         " OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 " +
+         "timeout -k 10 150 mpirun --oversubscribe --timeout 120 -np " + std::to_string(ranks) +
+         " " + kExe;
 }
 
 std::string fixture_hosts(std::initializer_list<const char*> names) {
@@ -37,19 +39,24 @@ void require_mpi() {
 #if !P2P_HAVE_MPI
   GTEST_SKIP() << "built without MPI (cmake found no MPI): cluster is not available";
 #endif
-  if (!p2p::testing::have_command("mpirun")) GTEST_SKIP() << "mpirun not installed (Debian: openmpi-bin)";
+  if (!p2p::testing::have_command("mpirun"))
+    GTEST_SKIP() << "mpirun not installed (Debian: openmpi-bin)";
 }
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+bool contains(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
 
 TEST(ClusterMpiCli, AStalledRankIsNoResultAndTheVerdictIsMerges) {
   require_mpi();
   if (::testing::Test::IsSkipped()) return;
   p2p::TempDir dir;
-  const std::string doc = dir.file("cluster.json"), xml = dir.file("cluster.xml"), lines = dir.file("lines");
+  const std::string doc = dir.file("cluster.json"), xml = dir.file("cluster.xml"),
+                    lines = dir.file("lines");
   const CliResult r = p2p::testing::run_captured(
-      mpirun(4, "P2P_TEST_STALL_RANK=1:gate") + " cluster" + fixture_hosts({"node-a", "node-b", "node-c", "node-d"}) +
-      " --deadline 20 --lines-dir " + lines + " --json " + doc + " --junit " + xml);
+      mpirun(4, "P2P_TEST_STALL_RANK=1:gate") + " cluster" +
+      fixture_hosts({"node-a", "node-b", "node-c", "node-d"}) + " --deadline 20 --lines-dir " +
+      lines + " --json " + doc + " --junit " + xml);
   // Rank 0 leaves without MPI_Finalize once every output is written (the stalled rank would
   // keep it waiting forever), with the fleet's exit code; mpirun then ends the job.
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
@@ -83,9 +90,10 @@ TEST(ClusterMpiCli, RanksOfOneHostRunOneChain) {
   p2p::TempDir dir;
   const std::string doc = dir.file("cluster.json");
   // Two ranks on node-a, as a launcher with one task per GPU would start them.
-  const CliResult r = p2p::testing::run_captured(mpirun(4, "") + " cluster --rank-per-gpu" +
-                                                 fixture_hosts({"node-a", "node-a", "node-c", "node-d"}) +
-                                                 " --deadline 60 --lines-dir " + dir.file("lines") + " --json " + doc);
+  const CliResult r = p2p::testing::run_captured(
+      mpirun(4, "") + " cluster --rank-per-gpu" +
+      fixture_hosts({"node-a", "node-a", "node-c", "node-d"}) + " --deadline 60 --lines-dir " +
+      dir.file("lines") + " --json " + doc);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;  // node-c's topology differs
   const auto j = p2p::read_json_file(doc);
   EXPECT_EQ(j.at("ranks"), 4);
@@ -93,7 +101,8 @@ TEST(ClusterMpiCli, RanksOfOneHostRunOneChain) {
   EXPECT_EQ(p2p::testing::host_entry(j, "node-a").at("source"), "rank 0");
   EXPECT_EQ(p2p::testing::host_entry(j, "node-a").at("status"), "pass");
   EXPECT_EQ(p2p::testing::host_entry(j, "node-d").at("source"), "rank 3");
-  EXPECT_FALSE(std::filesystem::exists(dir.file("lines") + "/node-a-rank1.jsonl"));  // rank 1 only waited
+  EXPECT_FALSE(
+      std::filesystem::exists(dir.file("lines") + "/node-a-rank1.jsonl"));  // rank 1 only waited
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // `p2pcheck node` and `p2pcheck merge` with the built executable over the four fixture hosts
-// (cluster/tests/fleet_checks.hpp), on any machine: --fixture-host stands in for each host. Needs no
-// GPU and no MPI.
+// (cluster/tests/fleet_checks.hpp), on any machine: --fixture-host stands in for each host. Needs
+// no GPU and no MPI.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -21,7 +21,9 @@ const std::string kExe = P2PCHECK_EXE;
 const std::string kHosts = std::string(P2P_SOURCE_DIR) + "/cluster/tests/fixtures/hosts/";
 
 CliResult run(const std::string& args) { return p2p::testing::run_captured(kExe + " " + args); }
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+bool contains(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -69,7 +71,8 @@ TEST(FleetCli, NodeWritesOneLinePerItemAndEndsWithItsExitCode) {
   EXPECT_EQ(nlohmann::json::parse(lines.front()).at("kind"), "run_start");
   EXPECT_EQ(nlohmann::json::parse(lines[1]).at("kind"), "host");
   EXPECT_EQ(nlohmann::json::parse(lines.back()).at("kind"), "run_end");
-  EXPECT_TRUE(contains(r.err, "p2pcheck node: OK on node-a")) << r.err;  // progress moved off stdout
+  EXPECT_TRUE(contains(r.err, "p2pcheck node: OK on node-a"))
+      << r.err;  // progress moved off stdout
 }
 
 TEST(FleetCli, MergeNamesTheOddTheSlowAndTheMissingHostAndLosesNothingElse) {
@@ -103,7 +106,8 @@ TEST(FleetCli, AGoldenTopologyDecidesWhichHostIsOdd) {
   const auto j = p2p::read_json_file(doc);
   EXPECT_EQ(p2p::testing::host_entry(j, "node-c").at("topology").at("match"), "same");
   EXPECT_EQ(p2p::testing::host_entry(j, "node-a").at("topology").at("match"), "differs");
-  EXPECT_TRUE(contains(j.at("gate").at("topology_reference").get<std::string>(), "golden ")) << j.at("gate");
+  EXPECT_TRUE(contains(j.at("gate").at("topology_reference").get<std::string>(), "golden "))
+      << j.at("gate");
 }
 
 TEST(FleetCli, AHealthyFleetExitsZero) {
@@ -135,7 +139,8 @@ TEST(FleetCli, BadInputIsOneLineAndExitTwo) {
   r = run("node --fixture-host " + dir.file("nowhere") + " --jsonl " + dir.file("x.jsonl"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.err, "nowhere/host.json")) << r.err;
-  EXPECT_FALSE(p2p::try_read_text_file(dir.file("x.jsonl")));  // nothing written before the inputs were read
+  EXPECT_FALSE(
+      p2p::try_read_text_file(dir.file("x.jsonl")));  // nothing written before the inputs were read
 
   r = run("merge " + dir.file("a.jsonl") + " --golden " + dir.file("no-golden.json"));
   EXPECT_EQ(r.exit_code, 2);

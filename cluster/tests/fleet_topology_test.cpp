@@ -49,8 +49,8 @@ TEST(FleetTopology, ADifferentGpuCountIsOneDifference) {
 }
 
 TEST(FleetTopology, ATieHasNoReferenceAndSaysSo) {
-  const FleetTopology f =
-      judge_fleet_topology({host_fixture("node-a.jsonl"), host_fixture("node-c.jsonl")}, std::nullopt, "");
+  const FleetTopology f = judge_fleet_topology(
+      {host_fixture("node-a.jsonl"), host_fixture("node-c.jsonl")}, std::nullopt, "");
   EXPECT_TRUE(f.ambiguous);
   EXPECT_NE(f.reference.find("no majority (give --golden)"), std::string::npos) << f.reference;
   EXPECT_EQ(f.hosts[0].match, "unknown");
@@ -60,11 +60,13 @@ TEST(FleetTopology, ATieHasNoReferenceAndSaysSo) {
 TEST(FleetTopology, HostsWithoutATopologyDoNotVote) {
   HostRun silent;
   silent.source = "rank 3";
-  const FleetTopology f = judge_fleet_topology({silent, host_fixture("node-c.jsonl")}, std::nullopt, "");
+  const FleetTopology f =
+      judge_fleet_topology({silent, host_fixture("node-c.jsonl")}, std::nullopt, "");
   EXPECT_EQ(f.reference, "majority (1 of 1 hosts)");
   EXPECT_EQ(f.hosts[0].match, "unknown");
   EXPECT_EQ(f.hosts[1].match, "same");
-  EXPECT_EQ(judge_fleet_topology({silent}, std::nullopt, "").reference, "none: no host reported its topology");
+  EXPECT_EQ(judge_fleet_topology({silent}, std::nullopt, "").reference,
+            "none: no host reported its topology");
 }
 
 }  // namespace

@@ -11,8 +11,9 @@ namespace {
 using testing::host_fixture;
 
 std::string line(const std::string& kind, const std::string& host, const std::string& record) {
-  return R"({"schema":"p2pcheck.jsonl","version":1,"kind":")" + kind + R"(","command":"node","host":")" + host +
-         R"(","utc":"2026-12-03T12:00:00Z","record":)" + record + "}";
+  return R"({"schema":"p2pcheck.jsonl","version":1,"kind":")" + kind +
+         R"(","command":"node","host":")" + host + R"(","utc":"2026-12-03T12:00:00Z","record":)" +
+         record + "}";
 }
 
 std::string error_of(const std::string& text, const std::string& source = "h.jsonl") {
@@ -72,17 +73,23 @@ TEST(HostLines, AMalformedLineInTheMiddleNamesFileAndLine) {
 
 TEST(HostLines, LinesOfAnotherKindAreRefusedWithTheirLine) {
   const std::string ok = line("run_start", "h", R"({"tool_version":"0.1.0"})") + "\n";
-  EXPECT_NE(error_of(ok + "{\"schema\":\"p2pcheck.bench.run\"}\n").find("h.jsonl:2: not a p2pcheck.jsonl line"),
+  EXPECT_NE(error_of(ok + "{\"schema\":\"p2pcheck.bench.run\"}\n")
+                .find("h.jsonl:2: not a p2pcheck.jsonl line"),
             std::string::npos);
   std::string v2 = line("run_start", "h", "{}");
   v2.replace(v2.find("\"version\":1"), 11, "\"version\":2");
-  EXPECT_NE(error_of(v2 + "\n").find("h.jsonl:1: p2pcheck.jsonl version 2 is not supported"), std::string::npos);
-  EXPECT_NE(error_of(ok + line("run_start", "other", "{}") + "\n").find("h.jsonl:2: host `other` in a file of host `h`"),
+  EXPECT_NE(error_of(v2 + "\n").find("h.jsonl:1: p2pcheck.jsonl version 2 is not supported"),
+            std::string::npos);
+  EXPECT_NE(error_of(ok + line("run_start", "other", "{}") + "\n")
+                .find("h.jsonl:2: host `other` in a file of host `h`"),
             std::string::npos);
   // A record that does not have what its kind needs.
-  EXPECT_NE(error_of(ok + line("gate", "h", R"({"blocking":0})") + "\n").find("h.jsonl:2:"), std::string::npos);
-  EXPECT_NE(error_of(ok + line("bandwidth", "h", R"({"case":"x"})") + "\n").find("h.jsonl:2:"), std::string::npos);
-  EXPECT_NE(error_of(ok + line("topology", "h", R"({"gpus":[]})") + "\n").find("h.jsonl:2:"), std::string::npos);
+  EXPECT_NE(error_of(ok + line("gate", "h", R"({"blocking":0})") + "\n").find("h.jsonl:2:"),
+            std::string::npos);
+  EXPECT_NE(error_of(ok + line("bandwidth", "h", R"({"case":"x"})") + "\n").find("h.jsonl:2:"),
+            std::string::npos);
+  EXPECT_NE(error_of(ok + line("topology", "h", R"({"gpus":[]})") + "\n").find("h.jsonl:2:"),
+            std::string::npos);
 }
 
 TEST(HostLines, OnlyTheLastLineMayBeCutShort) {
@@ -94,7 +101,8 @@ TEST(HostLines, OnlyTheLastLineMayBeCutShort) {
   EXPECT_EQ(cut.lines, 1u);
   EXPECT_EQ(cut.notes.size(), 1u);
   // A whole last line that lost only its newline is kept.
-  const HostRun whole = read_host_lines(start + "\n" + line("run_end", "h", R"({"exit_code":0})"), "h.jsonl");
+  const HostRun whole =
+      read_host_lines(start + "\n" + line("run_end", "h", R"({"exit_code":0})"), "h.jsonl");
   EXPECT_TRUE(whole.ended);
   EXPECT_TRUE(whole.notes.empty());
 }

@@ -24,7 +24,9 @@ const HostVerdict& host(const ClusterRun& r, const std::string& name) {
   throw std::runtime_error("no host " + name);
 }
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+bool contains(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
 
 TEST(Merge, EachHostGetsItsOwnVerdict) {
   const ClusterRun r = merge_hosts(fleet(), MergeOptions{});
@@ -35,7 +37,8 @@ TEST(Merge, EachHostGetsItsOwnVerdict) {
   EXPECT_EQ(odd.status, "fail");
   EXPECT_EQ(odd.topology.match, "differs");
   ASSERT_FALSE(odd.reasons.empty());
-  EXPECT_TRUE(contains(odd.reasons[0], "topology differs from the reference in 28 place(s)")) << odd.reasons[0];
+  EXPECT_TRUE(contains(odd.reasons[0], "topology differs from the reference in 28 place(s)"))
+      << odd.reasons[0];
   const HostVerdict& slow = host(r, "node-d");
   EXPECT_EQ(slow.status, "fail");
   EXPECT_EQ(slow.outliers_worse, 1u);
@@ -84,7 +87,8 @@ TEST(Merge, AHostWhoseOwnGateBlockedCarriesTheDoctorsRootCause) {
 }
 
 TEST(Merge, AHealthyFleetPasses) {
-  const ClusterRun r = merge_hosts({host_fixture("node-a.jsonl"), host_fixture("node-b.jsonl")}, MergeOptions{});
+  const ClusterRun r =
+      merge_hosts({host_fixture("node-a.jsonl"), host_fixture("node-b.jsonl")}, MergeOptions{});
   EXPECT_TRUE(r.gate_passed);
   EXPECT_TRUE(r.passed) << (r.gate_reasons.empty() ? "" : r.gate_reasons[0]);
   EXPECT_EQ(r.exit_code(), 0);
@@ -101,7 +105,8 @@ TEST(Merge, NothingToMergeFails) {
 
 TEST(ClusterDocument, CarriesEveryHostFigureAndAnEmptyNcclSection) {
   const ClusterRun r = merge_hosts(fleet(), MergeOptions{});
-  const nlohmann::json j = cluster_document(r, OutlierOptions{}, {"merge", "0.1.0", "2026-12-03T12:00:00Z", 0});
+  const nlohmann::json j =
+      cluster_document(r, OutlierOptions{}, {"merge", "0.1.0", "2026-12-03T12:00:00Z", 0});
   EXPECT_EQ(j.at("schema"), "p2pcheck.cluster.run");
   EXPECT_EQ(j.at("version"), 1);
   EXPECT_EQ(j.at("passed"), false);
@@ -134,8 +139,10 @@ TEST(ClusterText, RanksHostsAndNamesTheMissingOneWithItsLastStep) {
   EXPECT_TRUE(contains(text, "doctor (broken): GSP firmware missing")) << text;
   EXPECT_TRUE(contains(text, "node-c: 28 difference(s)")) << text;
   EXPECT_TRUE(contains(text, "... and 24 more")) << text;
-  EXPECT_TRUE(contains(text, "bandwidth ce_unidir_write gpu0->gpu1 64MiB: node-d 41.81 GB/s")) << text;
-  EXPECT_EQ(text.substr(text.rfind("p2pcheck cluster:")), "p2pcheck cluster: FAIL (2 of 6 host(s) pass)\n");
+  EXPECT_TRUE(contains(text, "bandwidth ce_unidir_write gpu0->gpu1 64MiB: node-d 41.81 GB/s"))
+      << text;
+  EXPECT_EQ(text.substr(text.rfind("p2pcheck cluster:")),
+            "p2pcheck cluster: FAIL (2 of 6 host(s) pass)\n");
   EXPECT_LT(text.find("node-e  NO RESULT"), text.find("node-d"));  // most figures lost first
 }
 

@@ -21,9 +21,10 @@ TEST(NodeGpu, TheLiveChainStreamsVerifiedFiguresThatMergeReads) {
   if (why) GTEST_SKIP() << "no usable GPU: " << *why;
   const p2p::TempDir tmp("p2p_node_gpu");
   const std::string lines = tmp.file("node.jsonl");
-  const auto r = p2p::testing::run_captured(kExe + " node --jsonl " + lines + " --policy " + P2P_SOURCE_DIR +
-                                            "/results/policies/single-gpu-smoke.json --logical-gpus 2 --sizes 4M "
-                                            "--samples 2");
+  const auto r = p2p::testing::run_captured(
+      kExe + " node --jsonl " + lines + " --policy " + P2P_SOURCE_DIR +
+      "/results/policies/single-gpu-smoke.json --logical-gpus 2 --sizes 4M "
+      "--samples 2");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   std::istringstream in(p2p::try_read_text_file(lines).value_or(""));
   std::vector<std::string> steps;
@@ -38,7 +39,8 @@ TEST(NodeGpu, TheLiveChainStreamsVerifiedFiguresThatMergeReads) {
   }
   EXPECT_EQ(steps, (std::vector<std::string>{"doctor", "topo", "gate", "bench"}));
   EXPECT_GT(ok, 0);
-  const auto m = p2p::testing::run_captured(kExe + " merge " + lines + " --json " + tmp.file("cluster.json"));
+  const auto m =
+      p2p::testing::run_captured(kExe + " merge " + lines + " --json " + tmp.file("cluster.json"));
   EXPECT_EQ(m.exit_code, 0) << m.out << m.err;
   const auto doc = p2p::read_json_file(tmp.file("cluster.json"));
   EXPECT_EQ(doc.at("hosts").at(0).at("status"), "pass");

@@ -11,7 +11,8 @@ namespace {
 
 using testing::host_fixture;
 
-HostRun host_with(const std::string& name, const std::string& kind, double value, const std::string& status = "ok") {
+HostRun host_with(const std::string& name, const std::string& kind, double value,
+                  const std::string& status = "ok") {
   HostRun h;
   h.hostname = name;
   Figure f;
@@ -39,7 +40,8 @@ TEST(Outliers, IdenticalValuesNeverDivideByZero) {
   EXPECT_TRUE(std::isfinite(z));
   EXPECT_NEAR(z, 0.6745 * -10 / 1.0, 1e-9);
   EXPECT_TRUE(std::isfinite(modified_z(1, 0, 0, 0.02)));  // a zero median: the absolute floor
-  EXPECT_NEAR(modified_z(40, 50, 4, 0.02), 0.6745 * -10 / 4, 1e-9);  // a MAD above the floor is used as is
+  EXPECT_NEAR(modified_z(40, 50, 4, 0.02), 0.6745 * -10 / 4,
+              1e-9);  // a MAD above the floor is used as is
 }
 
 TEST(Outliers, TheSlowHostIsFlaggedOnItsPairOnly) {
@@ -67,9 +69,10 @@ TEST(Outliers, TheSlowHostIsFlaggedOnItsPairOnly) {
 }
 
 TEST(Outliers, LatencyIsWorseAbove) {
-  const auto spreads = fleet_spreads({host_with("a", "latency", 1800), host_with("b", "latency", 1810),
-                                      host_with("c", "latency", 1790), host_with("d", "latency", 2600)},
-                                     OutlierOptions{});
+  const auto spreads =
+      fleet_spreads({host_with("a", "latency", 1800), host_with("b", "latency", 1810),
+                     host_with("c", "latency", 1790), host_with("d", "latency", 2600)},
+                    OutlierOptions{});
   ASSERT_EQ(spreads.size(), 1u);
   ASSERT_EQ(spreads[0].outliers.size(), 1u);
   EXPECT_EQ(spreads[0].outliers[0].host, "d");
@@ -78,30 +81,34 @@ TEST(Outliers, LatencyIsWorseAbove) {
 }
 
 TEST(Outliers, AFastHostIsAnOutlierButNotWorse) {
-  const auto spreads = fleet_spreads({host_with("a", "bandwidth", 50), host_with("b", "bandwidth", 50),
-                                      host_with("c", "bandwidth", 50), host_with("d", "bandwidth", 70)},
-                                     OutlierOptions{});
+  const auto spreads =
+      fleet_spreads({host_with("a", "bandwidth", 50), host_with("b", "bandwidth", 50),
+                     host_with("c", "bandwidth", 50), host_with("d", "bandwidth", 70)},
+                    OutlierOptions{});
   ASSERT_EQ(spreads[0].outliers.size(), 1u);
   EXPECT_FALSE(spreads[0].outliers[0].worse);
 }
 
 TEST(Outliers, SmallDifferencesAmongIdenticalHostsAreNotFlagged) {
   // Three identical hosts (MAD 0) and one 5% off: below the floor's ~10%.
-  const auto spreads = fleet_spreads({host_with("a", "bandwidth", 50), host_with("b", "bandwidth", 50),
-                                      host_with("c", "bandwidth", 50), host_with("d", "bandwidth", 47.5)},
-                                     OutlierOptions{});
+  const auto spreads =
+      fleet_spreads({host_with("a", "bandwidth", 50), host_with("b", "bandwidth", 50),
+                     host_with("c", "bandwidth", 50), host_with("d", "bandwidth", 47.5)},
+                    OutlierOptions{});
   EXPECT_TRUE(spreads[0].outliers.empty());
   EXPECT_DOUBLE_EQ(spreads[0].mad, 0.0);
 }
 
 TEST(Outliers, TooFewHostsOrFailedFiguresAreNotJudged) {
-  const auto two = fleet_spreads({host_with("a", "bandwidth", 50), host_with("b", "bandwidth", 10)}, OutlierOptions{});
+  const auto two = fleet_spreads({host_with("a", "bandwidth", 50), host_with("b", "bandwidth", 10)},
+                                 OutlierOptions{});
   ASSERT_EQ(two.size(), 1u);
   EXPECT_FALSE(two[0].judged);
   EXPECT_TRUE(two[0].outliers.empty());
-  const auto failed = fleet_spreads({host_with("a", "bandwidth", 50), host_with("b", "bandwidth", 50),
-                                     host_with("c", "bandwidth", 50), host_with("d", "bandwidth", 1, "failed")},
-                                    OutlierOptions{});
+  const auto failed =
+      fleet_spreads({host_with("a", "bandwidth", 50), host_with("b", "bandwidth", 50),
+                     host_with("c", "bandwidth", 50), host_with("d", "bandwidth", 1, "failed")},
+                    OutlierOptions{});
   EXPECT_EQ(failed[0].hosts, 3u);
   EXPECT_TRUE(failed[0].outliers.empty());
 }

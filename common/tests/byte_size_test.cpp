@@ -44,7 +44,8 @@ TEST(FormatBytes, StylesDifferInTheBlankAndTheLargestUnit) {
 }
 
 TEST(FormatBytes, CompactTextParsesBackToTheSameSize) {
-  for (std::uint64_t b : {std::uint64_t{4}, std::uint64_t{4096}, std::uint64_t{3} << 20, std::uint64_t{16} << 30})
+  for (std::uint64_t b :
+       {std::uint64_t{4}, std::uint64_t{4096}, std::uint64_t{3} << 20, std::uint64_t{16} << 30})
     EXPECT_EQ(parse_bytes(format_bytes(b, ByteStyle::kCompact), "x"), b);
 }
 

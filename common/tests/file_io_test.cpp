@@ -138,7 +138,8 @@ TEST_F(FileIo, AtomicWriteRefusesDevicesAndFollowsLinksToTheirTarget) {
     p2p::write_text_file_atomically("/dev/null", "x");
     FAIL() << "/dev/null was replaced";
   } catch (const p2p::InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "/dev/null: exists and is not a regular file; refusing to replace it");
+    EXPECT_EQ(std::string(e.what()),
+              "/dev/null: exists and is not a regular file; refusing to replace it");
   }
   struct stat st {};
   ASSERT_EQ(stat("/dev/null", &st), 0);
@@ -165,8 +166,9 @@ TEST_F(FileIo, AtomicWriteRefusesDevicesAndFollowsLinksToTheirTarget) {
 TEST(ApiError, NamesApiCodeCallAndPlace) {
   const p2p::ApiError e("CUDA", 2, "cudaErrorMemoryAllocation: out of memory",
                         p2p::CallSite{"cudaMalloc(&p, n)", "bench/x.cu", 42});
-  EXPECT_STREQ(e.what(),
-               "CUDA error 2 (cudaErrorMemoryAllocation: out of memory) in `cudaMalloc(&p, n)` at bench/x.cu:42");
+  EXPECT_STREQ(
+      e.what(),
+      "CUDA error 2 (cudaErrorMemoryAllocation: out of memory) in `cudaMalloc(&p, n)` at bench/x.cu:42");
   EXPECT_EQ(e.code, 2);
 }
 

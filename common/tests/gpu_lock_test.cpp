@@ -1,16 +1,16 @@
 // Two runs on one GPU see each other's locks; a run that died leaves nothing that counts.
-#include <gtest/gtest.h>
+#include "common/gpu_lock.hpp"
+
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
-
 #include <filesystem>
 #include <fstream>
 
-#include "common/gpu_lock.hpp"
 #include "common/temp_dir.hpp"
 
 namespace {

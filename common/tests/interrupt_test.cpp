@@ -32,7 +32,8 @@ TEST(InterruptDeathTest, TheSecondSignalEndsTheProcessAtOnce) {
 }
 
 TEST(Interrupt, HandlersAreRestoredAfterwards) {
-  struct sigaction before {}, after {};
+  struct sigaction before {
+  }, after{};
   sigaction(SIGTERM, nullptr, &before);
   { p2p::InterruptGuard guard; }
   sigaction(SIGTERM, nullptr, &after);

@@ -1,4 +1,6 @@
 // JSON lines: every line is complete JSON the moment write() returns, with no buffer to lose.
+#include "common/json_lines.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -6,7 +8,6 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
-#include "common/json_lines.hpp"
 #include "common/temp_dir.hpp"
 
 namespace p2p {

@@ -1,7 +1,7 @@
 // Invalid UTF-8 in a collected string: escaped losslessly instead of failing the whole output.
-#include <gtest/gtest.h>
-
 #include "common/json_text.hpp"
+
+#include <gtest/gtest.h>
 
 namespace {
 
@@ -10,14 +10,18 @@ using p2p::json_text;
 using p2p::unescape_bytes;
 
 TEST(JsonText, ValidUtf8IsUnchanged) {
-  for (const std::string s : {"", "plain", "NVIDIA H200", "Gr\xC3\xBC\xC3\x9F" "e \xE2\x82\xAC \xF0\x9F\x98\x80", "C:\\path\\n"})
+  for (const std::string s : {"", "plain", "NVIDIA H200",
+                              "Gr\xC3\xBC\xC3\x9F"
+                              "e \xE2\x82\xAC \xF0\x9F\x98\x80",
+                              "C:\\path\\n"})
     EXPECT_EQ(escape_invalid_utf8(s), s);
   const nlohmann::json j = {{"name", "H200"}, {"list", {1, "two"}}};
   EXPECT_EQ(json_text(j), j.dump(2));
 }
 
 TEST(JsonText, InvalidBytesBecomeHexEscapesAndComeBack) {
-  const std::string raw = std::string("0") + '\xFF' + "a" + '\xC3' + "\xE2\x82" + "\xED\xA0\x80" + "\xC0\xAF";
+  const std::string raw =
+      std::string("0") + '\xFF' + "a" + '\xC3' + "\xE2\x82" + "\xED\xA0\x80" + "\xC0\xAF";
   const std::string escaped = escape_invalid_utf8(raw);
   EXPECT_EQ(escaped, "0\\xFFa\\xC3\\xE2\\x82\\xED\\xA0\\x80\\xC0\\xAF");
   EXPECT_EQ(unescape_bytes(escaped), raw);
@@ -28,7 +32,8 @@ TEST(JsonText, ALiteralEscapeInTheOriginalStaysDistinct) {
   const std::string escaped = escape_invalid_utf8(raw);
   EXPECT_EQ(escaped, "\\x5Cx41 and \\xFF");
   EXPECT_EQ(unescape_bytes(escaped), raw);
-  EXPECT_EQ(unescape_bytes(escape_invalid_utf8("\\x41")), "\\x41") << "escaped even without an invalid byte";
+  EXPECT_EQ(unescape_bytes(escape_invalid_utf8("\\x41")), "\\x41")
+      << "escaped even without an invalid byte";
 }
 
 TEST(JsonText, ADocumentWithInvalidStringsAndKeysIsWrittenAndReadsBack) {
@@ -38,7 +43,8 @@ TEST(JsonText, ADocumentWithInvalidStringsAndKeysIsWrittenAndReadsBack) {
   EXPECT_THROW((void)j.dump(), nlohmann::json::type_error) << "what nlohmann alone does";
   const nlohmann::json back = nlohmann::json::parse(json_text(j));
   EXPECT_EQ(back["env"]["BAD\\xFE"], "v\\xFF");
-  EXPECT_EQ(unescape_bytes(back["gpus"][0].get<std::string>()), std::string("Fake ") + '\x80' + "GPU");
+  EXPECT_EQ(unescape_bytes(back["gpus"][0].get<std::string>()),
+            std::string("Fake ") + '\x80' + "GPU");
 }
 
 }  // namespace

@@ -68,7 +68,9 @@ TEST(SysfsLinkWidth, AnythingElseIsUnknown) {
 class SysfsTree : public ::testing::Test {
  protected:
   void SetUp() override { fs::create_directories(dev_); }
-  void write(const std::string& name, const std::string& text) { std::ofstream(dev_ / name) << text; }
+  void write(const std::string& name, const std::string& text) {
+    std::ofstream(dev_ / name) << text;
+  }
   p2p::SysfsPciLink read() { return p2p::read_sysfs_pci_link(root_.string(), "0000:41:00.0"); }
   p2p::TempDir tmp_{"p2p_sysfs_link"};
   fs::path root_{tmp_.path()};

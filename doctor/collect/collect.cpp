@@ -99,7 +99,8 @@ Facts collect_facts(const CollectOptions& o) {
     f.peer_copy.detail = "CUDA does not work here";
   }
   for (const auto& d : f.nvml.devices)
-    if (d.virtualization_mode && *d.virtualization_mode != 0 && f.environment.nvml_virtualization_mode.empty())
+    if (d.virtualization_mode && *d.virtualization_mode != 0 &&
+        f.environment.nvml_virtualization_mode.empty())
       f.environment.nvml_virtualization_mode = virtualization_mode_name(*d.virtualization_mode);
   return f;
 }

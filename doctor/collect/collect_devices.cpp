@@ -5,8 +5,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cctype>
+#include <cerrno>
 #include <deque>
 
 #include "doctor/codes.hpp"
@@ -20,10 +20,11 @@ namespace {
 // Matching lines kept: the first ones (boot: firmware load, RmInitAdapter) and the latest ones.
 constexpr std::size_t kLogHead = 100;
 constexpr std::size_t kLogTail = 100;
-constexpr std::size_t kMaxRecords = 1u << 20;  // /dev/kmsg buffers are far smaller; a hard stop anyway
-constexpr int kSyslogReadAll = 3;               // SYSLOG_ACTION_READ_ALL: non-destructive, non-blocking
-constexpr int kSyslogSizeBuffer = 10;           // SYSLOG_ACTION_SIZE_BUFFER
-constexpr unsigned kKmsgMajor = 1;               // /dev/kmsg is char 1:11
+constexpr std::size_t kMaxRecords = 1u
+                                    << 20;  // /dev/kmsg buffers are far smaller; a hard stop anyway
+constexpr int kSyslogReadAll = 3;           // SYSLOG_ACTION_READ_ALL: non-destructive, non-blocking
+constexpr int kSyslogSizeBuffer = 10;       // SYSLOG_ACTION_SIZE_BUFFER
+constexpr unsigned kKmsgMajor = 1;          // /dev/kmsg is char 1:11
 constexpr unsigned kKmsgMinor = 11;
 
 std::string node_type(mode_t m) {
@@ -72,19 +73,22 @@ class BoundedLines {
   std::deque<std::string> tail_;
 };
 
-void keep_if_relevant(const std::string& record, BoundedLines& lines, const std::vector<std::string>& bdfs) {
+void keep_if_relevant(const std::string& record, BoundedLines& lines,
+                      const std::vector<std::string>& bdfs) {
   const std::string msg = log_message(record);
   if (is_relevant_log_line(msg, bdfs)) lines.add(msg);
 }
 
 // /dev/kmsg: one record per read(); O_NONBLOCK makes the end of the buffer EAGAIN instead of
 // a wait for new messages; EPIPE means a record was overwritten while we read (skip on).
-Observed<std::vector<std::string>> read_kmsg(const std::string& path, const std::vector<std::string>& bdfs) {
+Observed<std::vector<std::string>> read_kmsg(const std::string& path,
+                                             const std::vector<std::string>& bdfs) {
   using Lines = Observed<std::vector<std::string>>;
   // Containers often make /dev/kmsg a link to /dev/console (for systemd): reading that would
   // find "no failures" in a log it never saw. Only the real device (char 1:11) counts.
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return errno == ENOENT ? Lines::missing() : Lines::unreadable(errno_name(errno));
+  if (::stat(path.c_str(), &st) != 0)
+    return errno == ENOENT ? Lines::missing() : Lines::unreadable(errno_name(errno));
   if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != kKmsgMajor || minor(st.st_rdev) != kKmsgMinor)
     return Lines::unreadable("not the kernel log device");
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -123,14 +127,16 @@ Observed<std::vector<std::string>> read_syslog(const std::vector<std::string>& b
 bool is_relevant_log_line(const std::string& m, const std::vector<std::string>& gpu_bdfs) {
   // The NVIDIA driver itself, and the subsystems that decide whether it gets a GPU at all: another
   // driver (nouveau, vfio-pci), the IOMMU (AMD-Vi / DMAR faults) and the PCI core's BAR assignment.
-  for (const char* needle : {"NVRM", "nvidia", "GSP", "RmInitAdapter", "devmem", "uvm", "UVM", "request_free_mem_region",
-                             "nouveau", "vfio-pci", "AMD-Vi", "IO_PAGE_FAULT", "DMAR", "Xid"})
+  for (const char* needle :
+       {"NVRM", "nvidia", "GSP", "RmInitAdapter", "devmem", "uvm", "UVM", "request_free_mem_region",
+        "nouveau", "vfio-pci", "AMD-Vi", "IO_PAGE_FAULT", "DMAR", "Xid"})
     if (m.find(needle) != std::string::npos) return true;
   // Lines naming a GPU or a bridge above it that report a problem: "pci 0000:41:00.0: BAR 1: no
   // space for ...". Only problems: every GPU prints a dozen enumeration lines at boot, which would
   // crowd the driver's own lines out of the bounded head of the log.
   bool problem = false;
-  for (const char* word : {"no space", "failed", "fail ", "error", "Error", "invalid", "can't", "cannot"})
+  for (const char* word :
+       {"no space", "failed", "fail ", "error", "Error", "invalid", "can't", "cannot"})
     problem = problem || m.find(word) != std::string::npos;
   if (!problem) return false;
   for (const auto& bdf : gpu_bdfs) {
@@ -138,7 +144,9 @@ bool is_relevant_log_line(const std::string& m, const std::vector<std::string>& 
     // Some records name a device without its domain ("device=41:00.0", "device [41:00.0]").
     if (bdf.size() == 12 && bdf.compare(0, 5, "0000:") == 0) {
       const std::string shortform = bdf.substr(5);
-      if (m.find("[" + shortform + "]") != std::string::npos || m.find("device=" + shortform) != std::string::npos) return true;
+      if (m.find("[" + shortform + "]") != std::string::npos ||
+          m.find("device=" + shortform) != std::string::npos)
+        return true;
     }
   }
   return false;
@@ -147,13 +155,14 @@ bool is_relevant_log_line(const std::string& m, const std::vector<std::string>& 
 std::string log_message(const std::string& record) {
   // /dev/kmsg: "priority,sequence,timestamp,flags[,...];message"
   const auto semi = record.find(';');
-  if (semi != std::string::npos && !record.empty() && std::isdigit(static_cast<unsigned char>(record[0])) &&
-      record.find(',') < semi)
+  if (semi != std::string::npos && !record.empty() &&
+      std::isdigit(static_cast<unsigned char>(record[0])) && record.find(',') < semi)
     return record.substr(semi + 1);
   // syslog(2): "<6>[   12.345678] message"
   std::size_t at = 0;
   if (record.rfind('<', 0) == 0 && record.find('>') != std::string::npos) at = record.find('>') + 1;
-  if (record.compare(at, 1, "[") == 0 && record.find("] ", at) != std::string::npos) at = record.find("] ", at) + 2;
+  if (record.compare(at, 1, "[") == 0 && record.find("] ", at) != std::string::npos)
+    at = record.find("] ", at) + 2;
   return record.substr(at);
 }
 

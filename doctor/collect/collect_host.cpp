@@ -10,7 +10,8 @@ namespace p2p::doctor {
 namespace {
 
 bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 // "Name: value" lines (/proc/driver/nvidia/params, the GPU information files).
@@ -80,16 +81,19 @@ KernelFacts collect_kernel(const std::string& root, const std::vector<std::strin
   return k;
 }
 
-FirmwareFacts collect_firmware(const std::string& root, const std::optional<std::string>& module_version) {
+FirmwareFacts collect_firmware(const std::string& root,
+                               const std::optional<std::string>& module_version) {
   const std::string r = io::root_prefix(root);
   FirmwareFacts fw;
   fw.versions = io::list_dir(r + "/lib/firmware/nvidia");
-  if (!module_version) return fw;  // gsp_files stays not_checked: we do not know which directory to look in
+  if (!module_version)
+    return fw;  // gsp_files stays not_checked: we do not know which directory to look in
   auto files = io::list_dir(r + "/lib/firmware/nvidia/" + *module_version);
   if (files.present()) {
     std::vector<std::string> gsp;
     for (const auto& n : files.value)
-      if (n.rfind("gsp_", 0) == 0 && n.size() > 4 && n.substr(n.size() - 4) == ".bin") gsp.push_back(n);
+      if (n.rfind("gsp_", 0) == 0 && n.size() > 4 && n.substr(n.size() - 4) == ".bin")
+        gsp.push_back(n);
     files.value = gsp;
   }
   fw.gsp_files = files;
@@ -107,7 +111,8 @@ CgroupFacts collect_cgroup(const std::string& root) {
       const auto a = line.find(':');
       const auto b = line.find(':', a == std::string::npos ? 0 : a + 1);
       if (a == std::string::npos || b == std::string::npos) continue;
-      const std::string id = line.substr(0, a), controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+      const std::string id = line.substr(0, a), controllers = line.substr(a + 1, b - a - 1),
+                        path = line.substr(b + 1);
       if (id == "0" && controllers.empty()) {
         c.v2_path = path;
         continue;
@@ -119,10 +124,14 @@ CgroupFacts collect_cgroup(const std::string& root) {
     }
   }
   const bool unified_root = io::exists(r + "/sys/fs/cgroup/cgroup.controllers");
-  if (unified_root && !any_v1) c.hierarchy = "v2";
-  else if (any_v1 && c.v2_path) c.hierarchy = "hybrid";
-  else if (any_v1) c.hierarchy = "v1";
-  else if (c.v2_path) c.hierarchy = "v2";
+  if (unified_root && !any_v1)
+    c.hierarchy = "v2";
+  else if (any_v1 && c.v2_path)
+    c.hierarchy = "hybrid";
+  else if (any_v1)
+    c.hierarchy = "v1";
+  else if (c.v2_path)
+    c.hierarchy = "v2";
   if (c.v1_devices_path) {
     std::string path = *c.v1_devices_path;
     if (path == "/") path.clear();
@@ -131,7 +140,8 @@ CgroupFacts collect_cgroup(const std::string& root) {
     // cgroup namespace mounts its own cgroup at /sys/fs/cgroup/devices, not under the host's path).
     const auto mountinfo = io::read_file(r + "/proc/self/mountinfo");
     if (mountinfo.present())
-      if (const auto resolved = v1_devices_list_path(mountinfo.value, *c.v1_devices_path)) file = *resolved;
+      if (const auto resolved = v1_devices_list_path(mountinfo.value, *c.v1_devices_path))
+        file = *resolved;
     c.devices_list = io::read_trimmed(r + file);
     c.devices_list_path = file;
   } else {
@@ -200,7 +210,8 @@ std::map<std::string, std::string> collect_env(const std::string& root) {
   return out;
 }
 
-std::optional<std::string> v1_devices_list_path(const std::string& mountinfo, const std::string& cgroup_path) {
+std::optional<std::string> v1_devices_list_path(const std::string& mountinfo,
+                                                const std::string& cgroup_path) {
   // "36 25 0:31 /docker/4f1c... /sys/fs/cgroup/devices ro,nosuid ... - cgroup cgroup rw,devices"
   for (const auto& line : io::split_lines(mountinfo)) {
     const auto dash = line.find(" - ");
@@ -245,7 +256,8 @@ FabricManagerFacts collect_fabric_manager(const std::string& root) {
       for (char& ch : l) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
       return l;
     }();
-    if (lower.find("version") != std::string::npos || lower.find("error") != std::string::npos) kept.push_back(line);
+    if (lower.find("version") != std::string::npos || lower.find("error") != std::string::npos)
+      kept.push_back(line);
   }
   // The latest lines tell the present state; a log of many restarts keeps only its tail.
   if (kept.size() > kKeep) kept.erase(kept.begin(), kept.end() - static_cast<long>(kKeep));

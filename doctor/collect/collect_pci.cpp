@@ -54,7 +54,8 @@ std::optional<std::uint64_t> bar1_bytes(const std::string& dir) {
   const auto lines = io::split_lines(text.value);
   if (lines.size() < 2) return std::nullopt;
   unsigned long long start = 0, end = 0;
-  if (std::sscanf(lines[1].c_str(), "%llx %llx", &start, &end) != 2 || end <= start) return std::nullopt;
+  if (std::sscanf(lines[1].c_str(), "%llx %llx", &start, &end) != 2 || end <= start)
+    return std::nullopt;
   return end - start + 1;
 }
 
@@ -89,19 +90,23 @@ std::vector<Bridge> upstream_bridges(const std::string& device_dir, const std::s
 
 Observed<int> acs_control_from_config(const std::string& config) {
   if (config.size() <= kExtendedConfigStart)
-    return Observed<int>::unreadable("config space cut at " + std::to_string(config.size()) + " bytes");
+    return Observed<int>::unreadable("config space cut at " + std::to_string(config.size()) +
+                                     " bytes");
   auto dword = [&](std::size_t at) -> std::uint32_t {
     std::uint32_t v = 0;
-    for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(config[at + static_cast<std::size_t>(i)]);
+    for (int i = 3; i >= 0; --i)
+      v = (v << 8) | static_cast<unsigned char>(config[at + static_cast<std::size_t>(i)]);
     return v;
   };
   std::size_t at = kExtendedConfigStart;
-  for (int guard = 0; guard < 256 && at >= kExtendedConfigStart && at + 8 <= config.size(); ++guard) {
+  for (int guard = 0; guard < 256 && at >= kExtendedConfigStart && at + 8 <= config.size();
+       ++guard) {
     const std::uint32_t header = dword(at);
     if (header == 0 || header == 0xffffffffu) break;  // no extended capabilities
     if (static_cast<int>(header & 0xffffu) == kAcsCapabilityId) {
       const std::size_t c = at + kAcsControlOffset;
-      return Observed<int>::of(static_cast<unsigned char>(config[c]) | (static_cast<unsigned char>(config[c + 1]) << 8));
+      return Observed<int>::of(static_cast<unsigned char>(config[c]) |
+                               (static_cast<unsigned char>(config[c + 1]) << 8));
     }
     at = (header >> 20) & 0xffcu;
     if (at == 0) break;
@@ -125,8 +130,10 @@ Observed<std::vector<PciFunction>> collect_pci(const std::string& root) {
     p.vendor_id = kNvidiaVendor;
     p.device_id = static_cast<int>(number(io::read_trimmed(dir + "/device"), 16).value_or(0));
     p.class_code = static_cast<int>(number(io::read_trimmed(dir + "/class"), 16).value_or(0));
-    if (!is_gpu_class(p.class_code) && !is_nvswitch_class(p.class_code)) continue;  // audio, USB-C functions
-    if (const auto numa = number(io::read_trimmed(dir + "/numa_node"), 10); numa && *numa >= 0) p.numa_node = static_cast<int>(*numa);
+    if (!is_gpu_class(p.class_code) && !is_nvswitch_class(p.class_code))
+      continue;  // audio, USB-C functions
+    if (const auto numa = number(io::read_trimmed(dir + "/numa_node"), 10); numa && *numa >= 0)
+      p.numa_node = static_cast<int>(*numa);
     const SysfsPciLink link = read_sysfs_pci_link(r + "/sys", bdf);
     p.current_link_gts = link.current.gts;
     p.max_link_gts = link.max.gts;
@@ -164,7 +171,8 @@ Observed<std::vector<GpuInformation>> collect_gpu_information(const std::string&
     for (const auto& line : io::split_lines(text.value)) {
       const auto colon = line.find(':');
       if (colon == std::string::npos) continue;
-      const std::string key = io::trim(line.substr(0, colon)), value = io::trim(line.substr(colon + 1));
+      const std::string key = io::trim(line.substr(0, colon)),
+                        value = io::trim(line.substr(colon + 1));
       if (key == "Model") g.model = value;
       if (key == "Device Minor") {
         try {

@@ -27,8 +27,9 @@ using cuDeviceGetAttribute_t = CUresult (*)(int* value, int attribute, CUdevice 
 using cuDevicePrimaryCtxRetain_t = CUresult (*)(CUcontext* ctx, CUdevice device);
 using cuDevicePrimaryCtxRelease_t = CUresult (*)(CUdevice device);  // exported as ..._v2
 using cuCtxSetCurrent_t = CUresult (*)(CUcontext ctx);
-using cuMemAlloc_t = CUresult (*)(CUdeviceptr* ptr, std::size_t bytes);  // exported as cuMemAlloc_v2
-using cuMemFree_t = CUresult (*)(CUdeviceptr ptr);                       // exported as cuMemFree_v2
+using cuMemAlloc_t = CUresult (*)(CUdeviceptr* ptr,
+                                  std::size_t bytes);  // exported as cuMemAlloc_v2
+using cuMemFree_t = CUresult (*)(CUdeviceptr ptr);     // exported as cuMemFree_v2
 
 // For the peer-copy probe.
 using CUmodule = struct CUmod_st*;
@@ -38,15 +39,19 @@ constexpr CUresult kCuErrorPeerAccessAlreadyEnabled = 704;
 using cuDeviceCanAccessPeer_t = CUresult (*)(int* can, CUdevice device, CUdevice peer);
 using cuCtxEnablePeerAccess_t = CUresult (*)(CUcontext peer, unsigned int flags);
 using cuCtxSynchronize_t = CUresult (*)();
-using cuMemsetD32_t = CUresult (*)(CUdeviceptr ptr, unsigned int value, std::size_t count);  // cuMemsetD32_v2
-using cuMemcpyPeer_t = CUresult (*)(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx,
-                                    std::size_t bytes);
-using cuMemcpyDtoH_t = CUresult (*)(void* dst, CUdeviceptr src, std::size_t bytes);       // cuMemcpyDtoH_v2
-using cuMemcpyHtoD_t = CUresult (*)(CUdeviceptr dst, const void* src, std::size_t bytes); // cuMemcpyHtoD_v2
+using cuMemsetD32_t = CUresult (*)(CUdeviceptr ptr, unsigned int value,
+                                   std::size_t count);  // cuMemsetD32_v2
+using cuMemcpyPeer_t = CUresult (*)(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src,
+                                    CUcontext src_ctx, std::size_t bytes);
+using cuMemcpyDtoH_t = CUresult (*)(void* dst, CUdeviceptr src,
+                                    std::size_t bytes);  // cuMemcpyDtoH_v2
+using cuMemcpyHtoD_t = CUresult (*)(CUdeviceptr dst, const void* src,
+                                    std::size_t bytes);  // cuMemcpyHtoD_v2
 using cuModuleLoadData_t = CUresult (*)(CUmodule* module, const void* image);
 using cuModuleGetFunction_t = CUresult (*)(CUfunction* fn, CUmodule module, const char* name);
-using cuLaunchKernel_t = CUresult (*)(CUfunction fn, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
-                                      unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,
+using cuLaunchKernel_t = CUresult (*)(CUfunction fn, unsigned grid_x, unsigned grid_y,
+                                      unsigned grid_z, unsigned block_x, unsigned block_y,
+                                      unsigned block_z, unsigned shared_bytes, CUstream stream,
                                       void** params, void** extra);
 
 // --- NVML (nvml.h) ---
@@ -99,12 +104,17 @@ using nvmlDeviceGetCount_t = nvmlReturn_t (*)(unsigned int* count);
 using nvmlDeviceGetHandleByIndex_t = nvmlReturn_t (*)(unsigned int index, nvmlDevice_t* device);
 using nvmlDeviceGetPciInfo_t = nvmlReturn_t (*)(nvmlDevice_t device, nvmlPciInfo_v3* pci);
 using nvmlDeviceGetName_t = nvmlReturn_t (*)(nvmlDevice_t device, char* name, unsigned int len);
-using nvmlDeviceGetUint_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* value);  // enums are ints
-using nvmlDeviceGetP2PStatus_t = nvmlReturn_t (*)(nvmlDevice_t a, nvmlDevice_t b, int index, int* status);
-using nvmlDeviceGetTopologyCommonAncestor_t = nvmlReturn_t (*)(nvmlDevice_t a, nvmlDevice_t b, int* level);
+using nvmlDeviceGetUint_t = nvmlReturn_t (*)(nvmlDevice_t device,
+                                             unsigned int* value);  // enums are ints
+using nvmlDeviceGetP2PStatus_t = nvmlReturn_t (*)(nvmlDevice_t a, nvmlDevice_t b, int index,
+                                                  int* status);
+using nvmlDeviceGetTopologyCommonAncestor_t = nvmlReturn_t (*)(nvmlDevice_t a, nvmlDevice_t b,
+                                                               int* level);
 using nvmlDeviceGetBAR1MemoryInfo_t = nvmlReturn_t (*)(nvmlDevice_t device, nvmlBAR1Memory* bar1);
-using nvmlDeviceGetGspFirmwareMode_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* enabled, unsigned int* default_mode);
-using nvmlDeviceGetGspFirmwareVersion_t = nvmlReturn_t (*)(nvmlDevice_t device, char* version);  // 64-byte buffer
+using nvmlDeviceGetGspFirmwareMode_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* enabled,
+                                                        unsigned int* default_mode);
+using nvmlDeviceGetGspFirmwareVersion_t = nvmlReturn_t (*)(nvmlDevice_t device,
+                                                           char* version);  // 64-byte buffer
 using nvmlDeviceGetGpuFabricInfo_t = nvmlReturn_t (*)(nvmlDevice_t device, nvmlGpuFabricInfo* info);
 
 // nvmlProcessInfo_t as the _v2 and _v3 process queries fill it (nvml.h).

@@ -106,16 +106,19 @@ void cuda_child(const std::string& soname, bool devices, const Emit& emit) {
 }  // namespace
 
 CudaProbe cuda_probe_from(const IsolatedResult& r) {
-  return probe_from_isolated<CudaProbe>(
-      r, [](const std::string& line) { return cuda_from_json(json_io::json::parse(line), "cuda"); });
+  return probe_from_isolated<CudaProbe>(r, [](const std::string& line) {
+    return cuda_from_json(json_io::json::parse(line), "cuda");
+  });
 }
 
 CudaProbe probe_cuda(int timeout_ms, const std::string& soname) {
-  return cuda_probe_from(run_isolated([&soname](const Emit& emit) { cuda_child(soname, true, emit); }, timeout_ms));
+  return cuda_probe_from(
+      run_isolated([&soname](const Emit& emit) { cuda_child(soname, true, emit); }, timeout_ms));
 }
 
 CudaProbe probe_cuda_init(int timeout_ms, const std::string& soname) {
-  return cuda_probe_from(run_isolated([&soname](const Emit& emit) { cuda_child(soname, false, emit); }, timeout_ms));
+  return cuda_probe_from(
+      run_isolated([&soname](const Emit& emit) { cuda_child(soname, false, emit); }, timeout_ms));
 }
 
 }  // namespace p2p::doctor

@@ -14,8 +14,10 @@ using namespace api;
 using NvmlProcessInfo = nvmlProcessInfo;
 using NvmlUtilization = nvmlUtilization;
 using nvmlDeviceGetHandleByPciBusId_t = nvmlReturn_t (*)(const char* bus_id, nvmlDevice_t* device);
-using nvmlDeviceGetProcesses_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* count, NvmlProcessInfo* infos);
-using nvmlDeviceGetUtilizationRates_t = nvmlReturn_t (*)(nvmlDevice_t device, NvmlUtilization* utilization);
+using nvmlDeviceGetProcesses_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* count,
+                                                  NvmlProcessInfo* infos);
+using nvmlDeviceGetUtilizationRates_t = nvmlReturn_t (*)(nvmlDevice_t device,
+                                                         NvmlUtilization* utilization);
 
 constexpr unsigned int kMaxProcesses = 256;
 constexpr unsigned long long kNotAvailable = ~0ULL;
@@ -26,11 +28,13 @@ Fn newest(const DynamicLibrary& lib, const char* v3, const char* v2) {
   return f != nullptr ? f : lib.function<Fn>(v2);
 }
 
-void list_processes(nvmlDeviceGetProcesses_t fn, nvmlDevice_t h, const char* kind, bench::GpuActivity& g) {
+void list_processes(nvmlDeviceGetProcesses_t fn, nvmlDevice_t h, const char* kind,
+                    bench::GpuActivity& g) {
   if (fn == nullptr) return;
   std::vector<NvmlProcessInfo> infos(kMaxProcesses);
   unsigned int count = kMaxProcesses;
-  if (fn(h, &count, infos.data()) != 0) return;  // INSUFFICIENT_SIZE past 256 processes: not worth a retry
+  if (fn(h, &count, infos.data()) != 0)
+    return;  // INSUFFICIENT_SIZE past 256 processes: not worth a retry
   for (unsigned int i = 0; i < count && i < kMaxProcesses; ++i) {
     bench::GpuProcess p;
     p.pid = infos[i].pid;
@@ -40,18 +44,22 @@ void list_processes(nvmlDeviceGetProcesses_t fn, nvmlDevice_t h, const char* kin
   }
 }
 
-void activity_child(const std::vector<std::string>& bus_ids, const std::string& soname, const Emit& emit) {
-  const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open(soname));  // never closed: see probe_nvml.cpp
+void activity_child(const std::vector<std::string>& bus_ids, const std::string& soname,
+                    const Emit& emit) {
+  const DynamicLibrary& lib =
+      *new DynamicLibrary(DynamicLibrary::open(soname));  // never closed: see probe_nvml.cpp
   if (!lib.loaded()) return;
   auto init = lib.function<nvmlInit_t>("nvmlInit_v2");
   if (init == nullptr) init = lib.function<nvmlInit_t>("nvmlInit");
-  const auto by_bus = lib.function<nvmlDeviceGetHandleByPciBusId_t>("nvmlDeviceGetHandleByPciBusId_v2");
+  const auto by_bus =
+      lib.function<nvmlDeviceGetHandleByPciBusId_t>("nvmlDeviceGetHandleByPciBusId_v2");
   if (init == nullptr || by_bus == nullptr || init() != 0) return;
-  const auto compute = newest<nvmlDeviceGetProcesses_t>(lib, "nvmlDeviceGetComputeRunningProcesses_v3",
-                                                        "nvmlDeviceGetComputeRunningProcesses_v2");
-  const auto graphics = newest<nvmlDeviceGetProcesses_t>(lib, "nvmlDeviceGetGraphicsRunningProcesses_v3",
-                                                         "nvmlDeviceGetGraphicsRunningProcesses_v2");
-  const auto utilization = lib.function<nvmlDeviceGetUtilizationRates_t>("nvmlDeviceGetUtilizationRates");
+  const auto compute = newest<nvmlDeviceGetProcesses_t>(
+      lib, "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2");
+  const auto graphics = newest<nvmlDeviceGetProcesses_t>(
+      lib, "nvmlDeviceGetGraphicsRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v2");
+  const auto utilization =
+      lib.function<nvmlDeviceGetUtilizationRates_t>("nvmlDeviceGetUtilizationRates");
   nlohmann::json out = nlohmann::json::array();
   for (const auto& bus : bus_ids) {
     bench::GpuActivity g;
@@ -62,7 +70,8 @@ void activity_child(const std::vector<std::string>& bus_ids, const std::string& 
       list_processes(compute, h, "compute", g);
       list_processes(graphics, h, "graphics", g);
       NvmlUtilization u{};
-      if (utilization != nullptr && utilization(h, &u) == 0) g.utilization_percent = static_cast<int>(u.gpu);
+      if (utilization != nullptr && utilization(h, &u) == 0)
+        g.utilization_percent = static_cast<int>(u.gpu);
     }
     out.push_back(g);
   }
@@ -71,8 +80,8 @@ void activity_child(const std::vector<std::string>& bus_ids, const std::string& 
 
 }  // namespace
 
-std::optional<std::vector<bench::GpuActivity>> probe_gpu_activity(const std::vector<std::string>& bus_ids,
-                                                                   int timeout_ms, const std::string& soname) {
+std::optional<std::vector<bench::GpuActivity>> probe_gpu_activity(
+    const std::vector<std::string>& bus_ids, int timeout_ms, const std::string& soname) {
   const IsolatedResult r =
       run_isolated([&](const Emit& emit) { activity_child(bus_ids, soname, emit); }, timeout_ms);
   if (r.status != "completed" || r.output.empty()) return std::nullopt;

@@ -15,8 +15,10 @@ namespace {
 
 using namespace api;
 using nvmlDeviceGetHandleByPciBusId_t = nvmlReturn_t (*)(const char* bus_id, nvmlDevice_t* device);
-using nvmlDeviceGetNvLinkState_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int link, int* is_active);
-using nvmlDeviceGetNvLinkRemotePciInfo_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int link, nvmlPciInfo_v3* pci);
+using nvmlDeviceGetNvLinkState_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int link,
+                                                    int* is_active);
+using nvmlDeviceGetNvLinkRemotePciInfo_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int link,
+                                                            nvmlPciInfo_v3* pci);
 
 constexpr unsigned kMaxNvLinks = 18;  // NVML_NVLINK_MAX_LINKS since NVLink 4
 
@@ -30,10 +32,14 @@ void nvlink_child(const std::vector<std::string>& bus_ids, const Emit& emit) {
   // Never closed: the child _exit()s after its one line (see probe_nvml.cpp for why).
   const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open("libnvidia-ml.so.1"));
   auto init = lib.function<nvmlInit_t>("nvmlInit_v2");
-  const auto by_bus = lib.function<nvmlDeviceGetHandleByPciBusId_t>("nvmlDeviceGetHandleByPciBusId_v2");
+  const auto by_bus =
+      lib.function<nvmlDeviceGetHandleByPciBusId_t>("nvmlDeviceGetHandleByPciBusId_v2");
   const auto state = lib.function<nvmlDeviceGetNvLinkState_t>("nvmlDeviceGetNvLinkState");
-  auto remote = lib.function<nvmlDeviceGetNvLinkRemotePciInfo_t>("nvmlDeviceGetNvLinkRemotePciInfo_v2");
-  if (!lib.loaded() || init == nullptr || by_bus == nullptr || state == nullptr || remote == nullptr) return;
+  auto remote =
+      lib.function<nvmlDeviceGetNvLinkRemotePciInfo_t>("nvmlDeviceGetNvLinkRemotePciInfo_v2");
+  if (!lib.loaded() || init == nullptr || by_bus == nullptr || state == nullptr ||
+      remote == nullptr)
+    return;
   if (init() != 0) return;
   nlohmann::json remotes = nlohmann::json::array();
   for (const auto& id : bus_ids) {
@@ -42,7 +48,8 @@ void nvlink_child(const std::vector<std::string>& bus_ids, const Emit& emit) {
     if (by_bus(nvml_bus_id(id).c_str(), &h) == 0) {
       for (unsigned link = 0; link < kMaxNvLinks; ++link) {
         int active = 0;
-        // NOT_SUPPORTED on GPUs without NVLink, INVALID_ARGUMENT past the last link: both end the list.
+        // NOT_SUPPORTED on GPUs without NVLink, INVALID_ARGUMENT past the last link: both end the
+        // list.
         if (state(h, link, &active) != 0) break;
         PciInfoBuffer pci{};
         if (active == 1 && remote(h, link, &pci.info) == 0) {
@@ -58,12 +65,15 @@ void nvlink_child(const std::vector<std::string>& bus_ids, const Emit& emit) {
 
 }  // namespace
 
-std::optional<std::vector<std::vector<std::string>>> probe_nvlink_remotes(const std::vector<std::string>& bus_ids,
-                                                                          int timeout_ms) {
-  const IsolatedResult r = run_isolated([&bus_ids](const Emit& emit) { nvlink_child(bus_ids, emit); }, timeout_ms);
+std::optional<std::vector<std::vector<std::string>>> probe_nvlink_remotes(
+    const std::vector<std::string>& bus_ids, int timeout_ms) {
+  const IsolatedResult r =
+      run_isolated([&bus_ids](const Emit& emit) { nvlink_child(bus_ids, emit); }, timeout_ms);
   if (r.status != "completed" || r.output.empty()) return std::nullopt;
   try {
-    return nlohmann::json::parse(r.output).at("remotes").get<std::vector<std::vector<std::string>>>();
+    return nlohmann::json::parse(r.output)
+        .at("remotes")
+        .get<std::vector<std::vector<std::string>>>();
   } catch (const std::exception&) {
     return std::nullopt;
   }

@@ -43,7 +43,8 @@ void probe_nvml_device(const Nvml& nv, nvmlDevice_t h, NvmlDevice& d) {
     d.pci_bus_id = normalize_bdf(pci.info.busId);
   }
   char name[128] = {};
-  if (const auto f = nv.fn<nvmlDeviceGetName_t>("nvmlDeviceGetName"); f != nullptr && f(h, name, sizeof name - 1) == 0)
+  if (const auto f = nv.fn<nvmlDeviceGetName_t>("nvmlDeviceGetName");
+      f != nullptr && f(h, name, sizeof name - 1) == 0)
     d.name = name;
   d.architecture = nv.get_uint("nvmlDeviceGetArchitecture", h);
   d.virtualization_mode = nv.get_uint("nvmlDeviceGetVirtualizationMode", h);
@@ -54,25 +55,30 @@ void probe_nvml_device(const Nvml& nv, nvmlDevice_t h, NvmlDevice& d) {
   d.persistence_mode = nv.get_uint("nvmlDeviceGetPersistenceMode", h);
   d.compute_mode = nv.get_uint("nvmlDeviceGetComputeMode", h);
   Bar1Buffer bar1{};
-  if (const auto f = nv.fn<nvmlDeviceGetBAR1MemoryInfo_t>("nvmlDeviceGetBAR1MemoryInfo"); f != nullptr && f(h, &bar1.info) == 0)
+  if (const auto f = nv.fn<nvmlDeviceGetBAR1MemoryInfo_t>("nvmlDeviceGetBAR1MemoryInfo");
+      f != nullptr && f(h, &bar1.info) == 0)
     d.bar1_total_bytes = bar1.info.bar1Total;
   unsigned int enabled = 0, default_mode = 0;
   if (const auto f = nv.fn<nvmlDeviceGetGspFirmwareMode_t>("nvmlDeviceGetGspFirmwareMode");
       f != nullptr && f(h, &enabled, &default_mode) == 0)
     d.gsp_firmware_enabled = enabled != 0;
   char gsp[128] = {};  // NVML writes at most 64 bytes
-  if (const auto f = nv.fn<nvmlDeviceGetGspFirmwareVersion_t>("nvmlDeviceGetGspFirmwareVersion"); f != nullptr && f(h, gsp) == 0) {
+  if (const auto f = nv.fn<nvmlDeviceGetGspFirmwareVersion_t>("nvmlDeviceGetGspFirmwareVersion");
+      f != nullptr && f(h, gsp) == 0) {
     gsp[sizeof gsp - 1] = '\0';
     if (gsp[0] != '\0') d.gsp_firmware_version = gsp;
   }
-  // NVML_DEVICE_UUID_V2_BUFFER_SIZE is 96; CUDA_VISIBLE_DEVICES may name a GPU by (a prefix of) this.
+  // NVML_DEVICE_UUID_V2_BUFFER_SIZE is 96; CUDA_VISIBLE_DEVICES may name a GPU by (a prefix of)
+  // this.
   char uuid[128] = {};
-  if (const auto f = nv.fn<nvmlDeviceGetName_t>("nvmlDeviceGetUUID"); f != nullptr && f(h, uuid, 96) == 0) {
+  if (const auto f = nv.fn<nvmlDeviceGetName_t>("nvmlDeviceGetUUID");
+      f != nullptr && f(h, uuid, 96) == 0) {
     uuid[sizeof uuid - 1] = '\0';
     if (uuid[0] != '\0') d.uuid = uuid;
   }
   FabricBuffer fabric{};
-  if (const auto f = nv.fn<nvmlDeviceGetGpuFabricInfo_t>("nvmlDeviceGetGpuFabricInfo"); f != nullptr && f(h, &fabric.info) == 0) {
+  if (const auto f = nv.fn<nvmlDeviceGetGpuFabricInfo_t>("nvmlDeviceGetGpuFabricInfo");
+      f != nullptr && f(h, &fabric.info) == 0) {
     d.fabric_state = fabric.info.state;
     d.fabric_status = fabric.info.status;
   }
@@ -108,10 +114,12 @@ void nvml_child(const std::string& soname, const Emit& emit) {
   emit(json_text(nvml_to_json(p), -1));
   if (*p.init_result != 0) return;
   char version[96] = {};
-  if (const auto f = nv.fn<nvmlSystemGetDriverVersion_t>("nvmlSystemGetDriverVersion"); f != nullptr && f(version, sizeof version - 1) == 0)
+  if (const auto f = nv.fn<nvmlSystemGetDriverVersion_t>("nvmlSystemGetDriverVersion");
+      f != nullptr && f(version, sizeof version - 1) == 0)
     p.driver_version = version;
   int cuda_version = 0;
-  if (const auto f = nv.fn<nvmlSystemGetCudaDriverVersion_t>("nvmlSystemGetCudaDriverVersion_v2"); f != nullptr && f(&cuda_version) == 0)
+  if (const auto f = nv.fn<nvmlSystemGetCudaDriverVersion_t>("nvmlSystemGetCudaDriverVersion_v2");
+      f != nullptr && f(&cuda_version) == 0)
     p.cuda_driver_version = cuda_version;
   unsigned int count = 0;
   auto count_fn = nv.fn<nvmlDeviceGetCount_t>("nvmlDeviceGetCount_v2");
@@ -133,7 +141,8 @@ void nvml_child(const std::string& soname, const Emit& emit) {
     p.devices.push_back(d);
   }
   const auto p2p = nv.fn<nvmlDeviceGetP2PStatus_t>("nvmlDeviceGetP2PStatus");
-  const auto ancestor = nv.fn<nvmlDeviceGetTopologyCommonAncestor_t>("nvmlDeviceGetTopologyCommonAncestor");
+  const auto ancestor =
+      nv.fn<nvmlDeviceGetTopologyCommonAncestor_t>("nvmlDeviceGetTopologyCommonAncestor");
   for (std::size_t a = 0; a < handles.size(); ++a) {
     for (std::size_t b = a + 1; b < handles.size(); ++b) {
       if (handles[a] == nullptr || handles[b] == nullptr) continue;
@@ -144,7 +153,8 @@ void nvml_child(const std::string& soname, const Emit& emit) {
       if (p2p != nullptr && p2p(handles[a], handles[b], kNvmlP2pRead, &s) == 0) pair.read = s;
       if (p2p != nullptr && p2p(handles[a], handles[b], kNvmlP2pWrite, &s) == 0) pair.write = s;
       if (p2p != nullptr && p2p(handles[a], handles[b], kNvmlP2pNvlink, &s) == 0) pair.nvlink = s;
-      if (ancestor != nullptr && ancestor(handles[a], handles[b], &s) == 0) pair.common_ancestor = s;
+      if (ancestor != nullptr && ancestor(handles[a], handles[b], &s) == 0)
+        pair.common_ancestor = s;
       p.pairs.push_back(pair);
     }
   }
@@ -155,15 +165,18 @@ void nvml_child(const std::string& soname, const Emit& emit) {
 }  // namespace
 
 NvmlProbe nvml_probe_from(const IsolatedResult& r) {
-  return probe_from_isolated<NvmlProbe>(
-      r, [](const std::string& line) { return nvml_from_json(json_io::json::parse(line), "nvml"); });
+  return probe_from_isolated<NvmlProbe>(r, [](const std::string& line) {
+    return nvml_from_json(json_io::json::parse(line), "nvml");
+  });
 }
 
 NvmlProbe probe_nvml(int timeout_ms, const std::string& soname) {
-  return nvml_probe_from(run_isolated([&soname](const Emit& emit) { nvml_child(soname, emit); }, timeout_ms));
+  return nvml_probe_from(
+      run_isolated([&soname](const Emit& emit) { nvml_child(soname, emit); }, timeout_ms));
 }
 
-std::map<std::string, std::string> probe_opens(const std::vector<std::string>& paths, int timeout_ms) {
+std::map<std::string, std::string> probe_opens(const std::vector<std::string>& paths,
+                                               int timeout_ms) {
   const auto r = run_isolated(
       [&paths](const Emit& emit) {
         json_io::json results = json_io::json::object();
@@ -185,7 +198,8 @@ std::map<std::string, std::string> probe_opens(const std::vector<std::string>& p
   }
   // A node whose open never returned is reported as such, not skipped.
   for (const auto& path : paths)
-    if (out.count(path) == 0) out[path] = r.status == "completed" ? "no result" : "open " + r.status;
+    if (out.count(path) == 0)
+      out[path] = r.status == "completed" ? "no result" : "open " + r.status;
   return out;
 }
 

@@ -182,13 +182,14 @@ struct Gpu {
   CUdeviceptr counter = 0;  // mismatch count of the verify kernel
   CUfunction fill = nullptr;
   CUfunction verify = nullptr;
-  std::string no_kernels;   // why the kernels are not available ("" when they are)
+  std::string no_kernels;  // why the kernels are not available ("" when they are)
 };
 
 std::uint32_t pattern(std::uint32_t i, std::uint32_t seed) { return i * kPatternMultiplier + seed; }
 
 void launch(const Api& api, CUfunction fn, std::vector<void*> params) {
-  call(api.launch(fn, kBlocks, 1, 1, kThreads, 1, 1, 0, nullptr, params.data(), nullptr), "cuLaunchKernel");
+  call(api.launch(fn, kBlocks, 1, 1, kThreads, 1, 1, 0, nullptr, params.data(), nullptr),
+       "cuLaunchKernel");
 }
 
 // Fills `buf` (owned by `owner`, or a peer's memory mapped into `writer`) from `writer`.
@@ -208,8 +209,10 @@ void fill(const Api& api, const Gpu& writer, CUdeviceptr buf, std::uint32_t seed
 // The words of `owner.dst` that differ from the pattern, counted on `owner`.
 std::uint64_t mismatches(const Api& api, const Gpu& owner, std::uint32_t seed) {
   call(api.set_current(owner.ctx), "cuCtxSetCurrent");
-  call(api.sync(), "cuCtxSynchronize");  // whatever wrote into owner.dst has finished, from any context
-  if (std::getenv(kFaultVariable) != nullptr && std::strcmp(std::getenv(kFaultVariable), "corrupt") == 0)
+  call(api.sync(),
+       "cuCtxSynchronize");  // whatever wrote into owner.dst has finished, from any context
+  if (std::getenv(kFaultVariable) != nullptr &&
+      std::strcmp(std::getenv(kFaultVariable), "corrupt") == 0)
     call(api.memset32(owner.dst, 0, kFaultWords), "cuMemsetD32 (fault hook)");
   if (owner.verify != nullptr) {
     call(api.memset32(owner.counter, 0, 1), "cuMemsetD32");
@@ -244,7 +247,8 @@ void prepare(const Api& api, Gpu& g) {
     g.no_kernels = "cuModuleLoadData = " + std::to_string(r) + " " + cu_result_name(r);
     return;
   }
-  if (api.get_function(&g.fill, module, "p2p_fill") != 0 || api.get_function(&g.verify, module, "p2p_verify") != 0) {
+  if (api.get_function(&g.fill, module, "p2p_fill") != 0 ||
+      api.get_function(&g.verify, module, "p2p_verify") != 0) {
     g.fill = g.verify = nullptr;
     g.no_kernels = "cuModuleGetFunction failed";
   }
@@ -254,8 +258,8 @@ void check_pair(const Api& api, const Gpu& s, const Gpu& d, PeerCopyPair& p) {
   p.words = kWords;
   std::vector<std::string> notes;
   if (std::getenv(kFaultVariable) != nullptr)
-    notes.push_back(std::string("test fault hook ") + kFaultVariable + ": " + std::to_string(kFaultWords) +
-                    " words overwritten before the check");
+    notes.push_back(std::string("test fault hook ") + kFaultVariable + ": " +
+                    std::to_string(kFaultWords) + " words overwritten before the check");
   if (s.ctx != d.ctx) {
     int can = 0;
     call(api.can_access(&can, s.device, d.device), "cuDeviceCanAccessPeer");
@@ -303,7 +307,9 @@ void check_pair(const Api& api, const Gpu& s, const Gpu& d, PeerCopyPair& p) {
   for (const auto& n : notes) p.detail += (p.detail.empty() ? "" : "; ") + n;
 }
 
-void emit_snapshot(const Emit& emit, const PeerCopyProbe& p) { emit(json_text(peer_copy_to_json(p), -1)); }
+void emit_snapshot(const Emit& emit, const PeerCopyProbe& p) {
+  emit(json_text(peer_copy_to_json(p), -1));
+}
 
 void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
   PeerCopyProbe p;
@@ -321,7 +327,10 @@ void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
   const Api api(lib);
   if (init == nullptr || count == nullptr || api.missing() != nullptr) {
     p.status = "failed";
-    p.detail = soname + " has no " + (init == nullptr ? "cuInit" : count == nullptr ? "cuDeviceGetCount" : api.missing());
+    p.detail = soname + " has no " +
+               (init == nullptr    ? "cuInit"
+                : count == nullptr ? "cuDeviceGetCount"
+                                   : api.missing());
     emit_snapshot(emit, p);
     return;
   }
@@ -348,7 +357,8 @@ void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
       emit_snapshot(emit, p);
       call(api.device_get(&g.device, g.device_ordinal), "cuDeviceGet");
       char id[64] = {};
-      if (api.bus_id != nullptr && api.bus_id(id, sizeof id - 1, g.device) == 0) g.bus_id = normalize_bdf(id);
+      if (api.bus_id != nullptr && api.bus_id(id, sizeof id - 1, g.device) == 0)
+        g.bus_id = normalize_bdf(id);
       // Logical GPUs on one device share its primary context; a context per logical GPU would
       // not change which calls run, only add their cost.
       prepare(api, g);
@@ -374,28 +384,31 @@ void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
     p.pairs.push_back(pair);
     emit_snapshot(emit, p);
     try {
-      check_pair(api, all[static_cast<std::size_t>(s)], all[static_cast<std::size_t>(d)], p.pairs.back());
+      check_pair(api, all[static_cast<std::size_t>(s)], all[static_cast<std::size_t>(d)],
+                 p.pairs.back());
     } catch (const CallFailed& e) {
       p.pairs.back().copy_result = "error";
       p.pairs.back().detail = e.what();
     }
   }
   p.detail = p.mode == "self" ? "one GPU: checked against itself"
-             : p.mode == "logical" ? std::to_string(gpus) + " logical GPUs on " + std::to_string(n) + " GPU(s)"
-                                   : "";
+             : p.mode == "logical"
+                 ? std::to_string(gpus) + " logical GPUs on " + std::to_string(n) + " GPU(s)"
+                 : "";
   emit_snapshot(emit, p);
 }
 
 }  // namespace
 
 PeerCopyProbe peer_copy_probe_from(const IsolatedResult& r) {
-  return probe_from_isolated<PeerCopyProbe>(
-      r, [](const std::string& line) { return peer_copy_from_json(json_io::json::parse(line), "peer_copy"); });
+  return probe_from_isolated<PeerCopyProbe>(r, [](const std::string& line) {
+    return peer_copy_from_json(json_io::json::parse(line), "peer_copy");
+  });
 }
 
 PeerCopyProbe probe_peer_copy(int timeout_ms, int logical_gpus, const std::string& soname) {
-  return peer_copy_probe_from(
-      run_isolated([&](const Emit& emit) { peer_copy_child(soname, logical_gpus, emit); }, timeout_ms));
+  return peer_copy_probe_from(run_isolated(
+      [&](const Emit& emit) { peer_copy_child(soname, logical_gpus, emit); }, timeout_ms));
 }
 
 }  // namespace p2p::doctor

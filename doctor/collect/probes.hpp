@@ -27,8 +27,8 @@ NvmlProbe probe_nvml(int timeout_ms, const std::string& soname = "libnvidia-ml.s
 
 // For each GPU (by PCI bus id), the bus id at the far end of every active NVLink; nullopt where
 // NVML is missing, fails, or the GPUs have no NVLink query (see nvlink_links.hpp for counting).
-std::optional<std::vector<std::vector<std::string>>> probe_nvlink_remotes(const std::vector<std::string>& bus_ids,
-                                                                          int timeout_ms);
+std::optional<std::vector<std::vector<std::string>>> probe_nvlink_remotes(
+    const std::vector<std::string>& bus_ids, int timeout_ms);
 
 // Copies a patterned buffer between every ordered pair of GPUs with peer access, once with
 // cuMemcpyPeer (a copy engine) and once with a kernel on the source storing into the peer's
@@ -37,18 +37,20 @@ std::optional<std::vector<std::vector<std::string>>> probe_nvlink_remotes(const 
 // run against the GPU itself. Test hook: P2P_DOCTOR_PEER_COPY_FAULT=corrupt overwrites part of
 // each destination before it is checked, so the whole path to a failed check can run on a
 // healthy GPU.
-PeerCopyProbe probe_peer_copy(int timeout_ms, int logical_gpus = 0, const std::string& soname = "libcuda.so.1");
+PeerCopyProbe probe_peer_copy(int timeout_ms, int logical_gpus = 0,
+                              const std::string& soname = "libcuda.so.1");
 PeerCopyProbe peer_copy_probe_from(const IsolatedResult& r);
 
 // NVML's compute and graphics processes and the utilisation of each GPU (by PCI bus id), for
 // the sharing check of bench and nccl (bench/sharing.hpp); names are left for the caller.
 // nullopt where NVML is missing, fails to initialise, hangs or crashes.
-std::optional<std::vector<bench::GpuActivity>> probe_gpu_activity(const std::vector<std::string>& bus_ids,
-                                                                   int timeout_ms,
-                                                                   const std::string& soname = "libnvidia-ml.so.1");
+std::optional<std::vector<bench::GpuActivity>> probe_gpu_activity(
+    const std::vector<std::string>& bus_ids, int timeout_ms,
+    const std::string& soname = "libnvidia-ml.so.1");
 
 // open(O_RDWR) of each path in a child: path -> "ok" or the errno name ("EPERM").
-std::map<std::string, std::string> probe_opens(const std::vector<std::string>& paths, int timeout_ms);
+std::map<std::string, std::string> probe_opens(const std::vector<std::string>& paths,
+                                               int timeout_ms);
 
 // Turns a child's outcome into the probe record: the last snapshot it emitted, with the status
 // replaced when the child crashed or hung. Exposed for tests.

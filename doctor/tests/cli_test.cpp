@@ -23,7 +23,6 @@ using CliRun = p2p::testing::CliResult;
 
 class DoctorCli : public ::testing::Test {
  protected:
-
   CliRun run(const std::string& args) {
     return p2p::testing::run_captured(std::string("'") + P2PCHECK_EXE + "' doctor " + args);
   }
@@ -54,9 +53,12 @@ TEST_F(DoctorCli, FailedCheckExitsOneAndNamesTheRootCauseFirst) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(contains(r.out, "✘ gsp.firmware_file")) << r.out;
   EXPECT_TRUE(contains(r.out, "    → on the host: install")) << "hints are indented under the line";
-  EXPECT_TRUE(contains(r.out, "Verdict: CUDA cannot work here. Most likely root cause: GSP firmware / kernel-driver support"));
+  EXPECT_TRUE(contains(
+      r.out,
+      "Verdict: CUDA cannot work here. Most likely root cause: GSP firmware / kernel-driver support"));
   EXPECT_TRUE(contains(r.out, "  1. GSP firmware / kernel-driver support [confirmed]"));
-  EXPECT_TRUE(contains(r.out, "device permissions and cgroups ruled out: /dev/nvidia* opened read-write"));
+  EXPECT_TRUE(
+      contains(r.out, "device permissions and cgroups ruled out: /dev/nvidia* opened read-write"));
 }
 
 TEST_F(DoctorCli, WarningsAloneExitZero) {
@@ -80,13 +82,16 @@ TEST_F(DoctorCli, JsonReportCarriesFindingsVerdictAndExitCode) {
 }
 
 TEST_F(DoctorCli, SavedFactsReplayToTheSameReport) {
-  const CliRun live = run("--root " + fixture("roots/lxc-blackwell") + " --save-facts " + path("facts.json") + " --format json");
+  const CliRun live = run("--root " + fixture("roots/lxc-blackwell") + " --save-facts " +
+                          path("facts.json") + " --format json");
   EXPECT_EQ(live.exit_code, 1) << live.err;
   const CliRun replay = run("--facts " + path("facts.json") + " --format json");
   EXPECT_EQ(replay.exit_code, 1) << replay.err;
-  EXPECT_EQ(nlohmann::json::parse(replay.out).at("findings"), nlohmann::json::parse(live.out).at("findings"));
+  EXPECT_EQ(nlohmann::json::parse(replay.out).at("findings"),
+            nlohmann::json::parse(live.out).at("findings"));
   for (const auto& e : fs::directory_iterator(dir_))
-    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << "leftover " << e.path();
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos)
+        << "leftover " << e.path();
 }
 
 TEST_F(DoctorCli, MalformedFactsFileIsOneLineExitTwo) {
@@ -127,7 +132,8 @@ TEST_F(DoctorCli, UnknownFormatIsOneLineExitTwo) {
 }
 
 TEST_F(DoctorCli, SaveFactsIntoAMissingDirectoryWritesNothing) {
-  const CliRun r = run("--facts " + fixture("vfio-vm.json") + " --save-facts " + path("no/such/dir/f.json"));
+  const CliRun r =
+      run("--facts " + fixture("vfio-vm.json") + " --save-facts " + path("no/such/dir/f.json"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_TRUE(contains(r.err, path("no/such/dir/f.json") + ": cannot write")) << r.err;
@@ -150,12 +156,14 @@ namespace {
 class DoctorCliBytes : public DoctorCli {};
 
 TEST_F(DoctorCliBytes, AnEnvironmentVariableWithByteFFIsEscapedInJsonAndSavedFacts) {
-  const CliRun r = p2p::testing::run_captured(std::string("env NCCL_SOCKET_IFNAME=$(printf 'eth\\377') '") +
-                                              P2PCHECK_EXE + "' doctor --format json --save-facts " + path("facts.json"));
+  const CliRun r = p2p::testing::run_captured(
+      std::string("env NCCL_SOCKET_IFNAME=$(printf 'eth\\377') '") + P2PCHECK_EXE +
+      "' doctor --format json --save-facts " + path("facts.json"));
   EXPECT_NE(r.exit_code, 4) << r.err;
   EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
   EXPECT_TRUE(nlohmann::json::parse(r.out).is_object());
-  EXPECT_NE(r.out.find("eth\\\\xFF"), std::string::npos) << "the escaped value, as JSON writes its backslash";
+  EXPECT_NE(r.out.find("eth\\\\xFF"), std::string::npos)
+      << "the escaped value, as JSON writes its backslash";
   const auto facts = nlohmann::json::parse(p2p::read_text_file(path("facts.json")));
   EXPECT_EQ(facts.at("env").at("NCCL_SOCKET_IFNAME"), "eth\\xFF");
   // The saved facts replay: the escaped value is an ordinary string now.
@@ -166,17 +174,21 @@ TEST_F(DoctorCliBytes, AnEnvironmentVariableWithByteFFIsEscapedInJsonAndSavedFac
 
 TEST_F(DoctorCliBytes, AGpuNameWithInvalidUtf8UnderRootIsEscaped) {
   const fs::path root = dir_ / "root";
-  fs::copy(fixture("roots/lxc-blackwell"), root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  fs::copy(fixture("roots/lxc-blackwell"), root,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks);
   const fs::path info = root / "proc/driver/nvidia/gpus/0000:41:00.0/information";
   fs::remove(info);
   std::ofstream(info) << "Model: \t\t NVIDIA \xC3\x28 Bad\xFF Name\nDevice Minor: \t 0\n";
   fs::create_directories(root / "proc/self");
-  std::ofstream(root / "proc/self/environ", std::ios::binary) << std::string("CUDA_VISIBLE_DEVICES=0\xFE") << '\0';
-  const CliRun r = run("--root " + root.string() + " --format json --save-facts " + path("facts.json"));
+  std::ofstream(root / "proc/self/environ", std::ios::binary)
+      << std::string("CUDA_VISIBLE_DEVICES=0\xFE") << '\0';
+  const CliRun r =
+      run("--root " + root.string() + " --format json --save-facts " + path("facts.json"));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
   const auto facts = nlohmann::json::parse(p2p::read_text_file(path("facts.json")));
-  EXPECT_NE(facts.dump().find("NVIDIA \\\\xC3( Bad\\\\xFF Name"), std::string::npos) << facts.dump();
+  EXPECT_NE(facts.dump().find("NVIDIA \\\\xC3( Bad\\\\xFF Name"), std::string::npos)
+      << facts.dump();
   EXPECT_EQ(facts.at("env").at("CUDA_VISIBLE_DEVICES"), "0\\xFE");
   EXPECT_TRUE(nlohmann::json::parse(r.out).is_object());
 }

@@ -1,8 +1,9 @@
+#include "doctor/codes.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cerrno>
 
-#include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
 #include "doctor/gpu_generation.hpp"
 
@@ -11,11 +12,15 @@ namespace {
 using namespace p2p::doctor;
 
 TEST(Codes, EveryCuInitResultOfTheCatalogueHasANameAndAStory) {
-  const std::pair<int, const char*> codes[] = {
-      {3, "CUDA_ERROR_NOT_INITIALIZED"}, {34, "CUDA_ERROR_STUB_LIBRARY"},   {46, "CUDA_ERROR_DEVICE_UNAVAILABLE"},
-      {100, "CUDA_ERROR_NO_DEVICE"},     {101, "CUDA_ERROR_INVALID_DEVICE"}, {802, "CUDA_ERROR_SYSTEM_NOT_READY"},
-      {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"}, {804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"},
-      {999, "CUDA_ERROR_UNKNOWN"}};
+  const std::pair<int, const char*> codes[] = {{3, "CUDA_ERROR_NOT_INITIALIZED"},
+                                               {34, "CUDA_ERROR_STUB_LIBRARY"},
+                                               {46, "CUDA_ERROR_DEVICE_UNAVAILABLE"},
+                                               {100, "CUDA_ERROR_NO_DEVICE"},
+                                               {101, "CUDA_ERROR_INVALID_DEVICE"},
+                                               {802, "CUDA_ERROR_SYSTEM_NOT_READY"},
+                                               {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"},
+                                               {804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"},
+                                               {999, "CUDA_ERROR_UNKNOWN"}};
   for (const auto& [code, name] : codes) {
     EXPECT_EQ(cu_result_name(code), name);
     EXPECT_FALSE(cu_init_explanation(code).empty()) << code;
@@ -53,7 +58,8 @@ TEST(GpuGeneration, FirmwareFileAndOpenModuleByDeviceId) {
   EXPECT_EQ(h200.name, "Hopper");
   EXPECT_EQ(h200.gsp_firmware, "gsp_ga10x.bin");
   EXPECT_FALSE(h200.needs_open_module);
-  EXPECT_EQ(generation_from_device_id(0x20B2).gsp_firmware, "gsp_tu10x.bin");  // A100 is GA100: the Turing file
+  EXPECT_EQ(generation_from_device_id(0x20B2).gsp_firmware,
+            "gsp_tu10x.bin");  // A100 is GA100: the Turing file
   EXPECT_EQ(generation_from_device_id(0x2230).name, "Ampere");
   EXPECT_EQ(generation_from_device_id(0x26B9).name, "Ada");
   EXPECT_EQ(generation_from_device_id(0x1E04).gsp_firmware, "gsp_tu10x.bin");
@@ -74,10 +80,12 @@ TEST(Derived, BusIdsFromEverySourceMatch) {
 }
 
 TEST(Derived, LibraryVersionComesFromTheResolvedFileName) {
-  EXPECT_EQ(library_version(std::string("/usr/lib/x86_64-linux-gnu/libcuda.so.590.48.01")), "590.48.01");
+  EXPECT_EQ(library_version(std::string("/usr/lib/x86_64-linux-gnu/libcuda.so.590.48.01")),
+            "590.48.01");
   EXPECT_FALSE(library_version(std::string("/usr/lib/libcuda.so.1")).has_value());
   EXPECT_FALSE(library_version(std::nullopt).has_value());
-  EXPECT_TRUE(is_stub_path(std::string("/usr/local/cuda-12.8/targets/x86_64-linux/lib/stubs/libcuda.so")));
+  EXPECT_TRUE(
+      is_stub_path(std::string("/usr/local/cuda-12.8/targets/x86_64-linux/lib/stubs/libcuda.so")));
   EXPECT_TRUE(is_compat_path(std::string("/usr/local/cuda-13.0/compat/libcuda.so.580.95.05")));
   EXPECT_FALSE(is_stub_path(std::string("/usr/lib/libcuda.so.580.159.04")));
 }

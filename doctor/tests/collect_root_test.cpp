@@ -1,6 +1,5 @@
 // The file collectors end to end over roots/lxc-blackwell, plus their pure parsers.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdint>
@@ -38,10 +37,13 @@ TEST(CollectRoot, KernelModuleFilesAndParameters) {
   const Facts f = collect_tree();
   EXPECT_EQ(f.source, "root " + tree());
   ASSERT_TRUE(f.kernel.modules.present());
-  EXPECT_EQ(f.kernel.modules.value, (std::vector<std::string>{"nvidia_uvm", "nvidia_drm", "nvidia_modeset", "nvidia", "vfio_pci"}));
+  EXPECT_EQ(f.kernel.modules.value,
+            (std::vector<std::string>{"nvidia_uvm", "nvidia_drm", "nvidia_modeset", "nvidia",
+                                      "vfio_pci"}));
   EXPECT_EQ(f.kernel.module_version.value, "590.48.01");
   EXPECT_TRUE(contains(f.kernel.nvidia_version_text.value, "Open Kernel Module"));
-  EXPECT_FALSE(contains(f.kernel.nvidia_version_text.value, "GCC")) << "only the first line is kept";
+  EXPECT_FALSE(contains(f.kernel.nvidia_version_text.value, "GCC"))
+      << "only the first line is kept";
   EXPECT_EQ(f.kernel.params.value.at("EnableGpuFirmware"), "18");
   EXPECT_EQ(f.kernel.params.value.at("RegistryDwords"), "\"ForceP2P=0x11;RMPcieP2PType=2\"");
   EXPECT_EQ(f.kernel.uvm_disable_hmm.value, "N");
@@ -59,15 +61,18 @@ TEST(CollectRoot, KernelLogKeepsOnlyNvidiaLines) {
     EXPECT_NE(l.find(';'), 0u);
   }
   EXPECT_TRUE(contains(f.kernel.log_lines.value.back(), "request_free_mem_region() err -34"));
-  EXPECT_EQ(f.kernel.log_lines.value.back().rfind("nvidia-uvm:", 0), 0u) << "the kmsg record header is stripped";
+  EXPECT_EQ(f.kernel.log_lines.value.back().rfind("nvidia-uvm:", 0), 0u)
+      << "the kmsg record header is stripped";
 }
 
 TEST(CollectRoot, FirmwareCgroupIommuDaemonsEnvironment) {
   const Facts f = collect_tree();
   EXPECT_EQ(f.firmware.versions.value, (std::vector<std::string>{"580.95.05", "590.48.01"}));
-  EXPECT_EQ(f.firmware.gsp_files.value, (std::vector<std::string>{"gsp_ga10x.bin", "gsp_tu10x.bin"}));
+  EXPECT_EQ(f.firmware.gsp_files.value,
+            (std::vector<std::string>{"gsp_ga10x.bin", "gsp_tu10x.bin"}));
   EXPECT_EQ(f.cgroup.hierarchy, std::optional<std::string>("v2"));
-  EXPECT_EQ(f.cgroup.v2_path, std::optional<std::string>("/user.slice/user-0.slice/session-c1.scope"));
+  EXPECT_EQ(f.cgroup.v2_path,
+            std::optional<std::string>("/user.slice/user-0.slice/session-c1.scope"));
   EXPECT_TRUE(f.cgroup.devices_list.absent());
   EXPECT_EQ(f.iommu.units.value, std::vector<std::string>{"ivhd0"});
   EXPECT_EQ(f.iommu.group_types.value.at("identity"), 2);
@@ -84,7 +89,8 @@ TEST(CollectRoot, FirmwareCgroupIommuDaemonsEnvironment) {
 TEST(CollectRoot, PciFunctionsLinksAerBar1AndIommuGroups) {
   const Facts f = collect_tree();
   ASSERT_TRUE(f.pci.present());
-  ASSERT_EQ(f.pci.value.size(), 2u) << "the AMD root port and the GPU's audio function are not collected";
+  ASSERT_EQ(f.pci.value.size(), 2u)
+      << "the AMD root port and the GPU's audio function are not collected";
   const auto& g0 = pci(f, "0000:41:00.0");
   EXPECT_EQ(g0.device_id, 0x2bb5);
   EXPECT_EQ(g0.class_code, 0x030200);
@@ -129,7 +135,8 @@ TEST(CollectRoot, DriverInformationFilesAndNodesThatAreNotDevices) {
   EXPECT_EQ(f.device_nodes.value.size(), 6u);
   for (const auto& n : f.device_nodes.value) {
     EXPECT_EQ(n.type, "regular") << n.path;
-    EXPECT_FALSE(n.open_rdwr.has_value()) << "plain files under a fixture root are never opened: " << n.path;
+    EXPECT_FALSE(n.open_rdwr.has_value())
+        << "plain files under a fixture root are never opened: " << n.path;
   }
 }
 
@@ -141,7 +148,8 @@ TEST(CollectRoot, TheTreeIsJudgedAsWhatItIs) {
   // The redirecting downstream port sits above one GPU only; the two GPUs hang off different
   // root ports and meet in the root complex, so the redirect is on no peer path.
   EXPECT_EQ(j.status("pcie.acs"), Status::kPass);
-  EXPECT_TRUE(contains(j.at("pcie.acs").summary, "0000:62:00.0, harmless here")) << j.at("pcie.acs").summary;
+  EXPECT_TRUE(contains(j.at("pcie.acs").summary, "0000:62:00.0, harmless here"))
+      << j.at("pcie.acs").summary;
   EXPECT_EQ(j.status("pcie.link"), Status::kFail);
   EXPECT_EQ(j.status("iommu"), Status::kPass);
   EXPECT_EQ(j.status("uvm.hmm"), Status::kFail);
@@ -165,16 +173,20 @@ TEST(CollectRoot, MissingOrNonDirectoryRootIsBadInput) {
   }
 }
 
-std::string config_with(const std::vector<std::pair<std::size_t, std::uint32_t>>& dwords, std::size_t size = 4096) {
+std::string config_with(const std::vector<std::pair<std::size_t, std::uint32_t>>& dwords,
+                        std::size_t size = 4096) {
   std::string c(size, '\0');
   for (const auto& [at, v] : dwords)
-    for (int i = 0; i < 4; ++i) c[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xff);
+    for (int i = 0; i < 4; ++i)
+      c[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xff);
   return c;
 }
 
 TEST(AcsParser, WalksTheExtendedCapabilityChain) {
   // AER (id 1) at 0x100 -> next 0x148: ACS (id 0xd), capability 0x5f, control 0x001d.
-  const auto c = config_with({{0x100, 0x0001u | (1u << 16) | (0x148u << 20)}, {0x148, 0x000du | (1u << 16)}, {0x14c, 0x001d005fu}});
+  const auto c = config_with({{0x100, 0x0001u | (1u << 16) | (0x148u << 20)},
+                              {0x148, 0x000du | (1u << 16)},
+                              {0x14c, 0x001d005fu}});
   const auto acs = acs_control_from_config(c);
   ASSERT_TRUE(acs.present());
   EXPECT_EQ(acs.value, 0x1d);
@@ -187,14 +199,21 @@ TEST(AcsParser, WalksTheExtendedCapabilityChain) {
 
 TEST(LogParser, KeepsTheLinesThatDecideAGpusFate) {
   const std::vector<std::string> gpus = {"0000:41:00.0", "0000:40:01.1"};
-  EXPECT_TRUE(is_relevant_log_line("pci 0000:41:00.0: BAR 1: no space for [mem size 0x2000000000 64bit pref]", gpus));
-  EXPECT_TRUE(is_relevant_log_line("pci 0000:40:01.1: bridge window [mem size 0x2000000000 64bit pref]: can't assign; no space", gpus));
-  EXPECT_FALSE(is_relevant_log_line("pci 0000:41:00.0: BAR 1 [mem 0x38000000000-0x3801fffffff 64bit pref]", gpus))
+  EXPECT_TRUE(is_relevant_log_line(
+      "pci 0000:41:00.0: BAR 1: no space for [mem size 0x2000000000 64bit pref]", gpus));
+  EXPECT_TRUE(is_relevant_log_line(
+      "pci 0000:40:01.1: bridge window [mem size 0x2000000000 64bit pref]: can't assign; no space",
+      gpus));
+  EXPECT_FALSE(is_relevant_log_line(
+      "pci 0000:41:00.0: BAR 1 [mem 0x38000000000-0x3801fffffff 64bit pref]", gpus))
       << "enumeration lines would crowd the driver's lines out of the bounded log";
-  EXPECT_FALSE(is_relevant_log_line("pci 0000:99:00.0: BAR 0: failed to assign [mem size 0x00004000]", gpus));
+  EXPECT_FALSE(is_relevant_log_line(
+      "pci 0000:99:00.0: BAR 0: failed to assign [mem size 0x00004000]", gpus));
   EXPECT_TRUE(is_relevant_log_line("nouveau 0000:01:00.0: NVIDIA AD102 (192000a1)"));
-  EXPECT_TRUE(is_relevant_log_line("nvidia 0000:41:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0017 address=0x3800a000000 flags=0x0020]"));
-  EXPECT_TRUE(is_relevant_log_line("DMAR: [DMA Write NO_PASID] Request device [41:00.0] fault addr 0x38000000000 [fault reason 0x05] PTE Write access is not set"));
+  EXPECT_TRUE(is_relevant_log_line(
+      "nvidia 0000:41:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0017 address=0x3800a000000 flags=0x0020]"));
+  EXPECT_TRUE(is_relevant_log_line(
+      "DMAR: [DMA Write NO_PASID] Request device [41:00.0] fault addr 0x38000000000 [fault reason 0x05] PTE Write access is not set"));
   EXPECT_TRUE(is_relevant_log_line("vfio-pci 0000:41:00.0: enabling device (0000 -> 0003)"));
 }
 
@@ -204,25 +223,31 @@ TEST(CgroupV1, DockerWithoutACgroupNamespaceReadsItsOwnDevicesList) {
       "1024 1001 0:95 / / rw,relatime - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/A\n"
       "1040 1039 0:31 /docker/4f1c2b /sys/fs/cgroup/devices ro,nosuid,nodev,noexec,relatime master:16 - cgroup cgroup rw,devices\n"
       "1041 1039 0:32 /docker/4f1c2b /sys/fs/cgroup/memory ro,nosuid,nodev,noexec,relatime master:17 - cgroup cgroup rw,memory\n";
-  EXPECT_EQ(v1_devices_list_path(mountinfo, "/docker/4f1c2b"), std::optional<std::string>("/sys/fs/cgroup/devices/devices.list"));
+  EXPECT_EQ(v1_devices_list_path(mountinfo, "/docker/4f1c2b"),
+            std::optional<std::string>("/sys/fs/cgroup/devices/devices.list"));
   // On the host the whole hierarchy is mounted: the cgroup path lies below the mount point.
-  const std::string host = "40 25 0:31 / /sys/fs/cgroup/devices rw,nosuid - cgroup cgroup rw,devices\n";
-  EXPECT_EQ(v1_devices_list_path(host, "/lxc/101"), std::optional<std::string>("/sys/fs/cgroup/devices/lxc/101/devices.list"));
-  EXPECT_FALSE(v1_devices_list_path("36 25 0:30 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", "/").has_value());
+  const std::string host =
+      "40 25 0:31 / /sys/fs/cgroup/devices rw,nosuid - cgroup cgroup rw,devices\n";
+  EXPECT_EQ(v1_devices_list_path(host, "/lxc/101"),
+            std::optional<std::string>("/sys/fs/cgroup/devices/lxc/101/devices.list"));
+  EXPECT_FALSE(v1_devices_list_path("36 25 0:30 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", "/")
+                   .has_value());
 
   // The same through the collector, on a root written here.
   const p2p::TempDir tmp("p2p_cgroup_v1");
   const fs::path root = tmp.path();
   fs::create_directories(root / "proc/self");
   fs::create_directories(root / "sys/fs/cgroup/devices");
-  std::ofstream(root / "proc/self/cgroup") << "11:devices:/docker/4f1c2b\n4:memory:/docker/4f1c2b\n";
+  std::ofstream(root / "proc/self/cgroup")
+      << "11:devices:/docker/4f1c2b\n4:memory:/docker/4f1c2b\n";
   std::ofstream(root / "proc/self/mountinfo") << mountinfo;
   std::ofstream(root / "sys/fs/cgroup/devices/devices.list") << "c 1:3 rwm\nc 136:* rwm\n";
   const CgroupFacts c = collect_cgroup(root.string());
   EXPECT_EQ(c.hierarchy, std::optional<std::string>("v1"));
   EXPECT_EQ(c.v1_devices_path, std::optional<std::string>("/docker/4f1c2b"));
   EXPECT_EQ(c.devices_list_path, std::optional<std::string>("/sys/fs/cgroup/devices/devices.list"));
-  ASSERT_TRUE(c.devices_list.present()) << "read where the container's cgroup is mounted, not under the host's path";
+  ASSERT_TRUE(c.devices_list.present())
+      << "read where the container's cgroup is mounted, not under the host's path";
   EXPECT_EQ(c.devices_list.value, "c 1:3 rwm\nc 136:* rwm");
 }
 
@@ -242,10 +267,12 @@ TEST(FabricManagerLog, KeepsTheLinesAboutVersionsAndErrors) {
 }
 
 TEST(LogParser, RecordsAndRelevance) {
-  EXPECT_EQ(log_message("6,1203,5290121,-;nvidia-uvm: Loaded the UVM driver"), "nvidia-uvm: Loaded the UVM driver");
+  EXPECT_EQ(log_message("6,1203,5290121,-;nvidia-uvm: Loaded the UVM driver"),
+            "nvidia-uvm: Loaded the UVM driver");
   EXPECT_EQ(log_message("<4>[   12.345678] NVRM: API mismatch"), "NVRM: API mismatch");
   EXPECT_TRUE(is_relevant_log_line("NVRM: GPU 0000:01:00.0: RmInitAdapter failed!"));
-  EXPECT_TRUE(is_relevant_log_line("nvidia 0000:01:00.0: Direct firmware load for nvidia/590.48.01/gsp_ga10x.bin failed"));
+  EXPECT_TRUE(is_relevant_log_line(
+      "nvidia 0000:01:00.0: Direct firmware load for nvidia/590.48.01/gsp_ga10x.bin failed"));
   EXPECT_FALSE(is_relevant_log_line("EXT4-fs (dm-1): mounted filesystem"));
 }
 

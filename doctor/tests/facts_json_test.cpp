@@ -37,7 +37,8 @@ std::string error_of(const json& j) {
 json without_later_keys(json written, const json& original) {
   for (const char* key : {"fabric_manager", "peer_copy"})
     if (!original.contains(key)) written.erase(key);
-  if (!original.at("cgroup").contains("devices_list_path")) written["cgroup"].erase("devices_list_path");
+  if (!original.at("cgroup").contains("devices_list_path"))
+    written["cgroup"].erase("devices_list_path");
   auto& devices = written["nvml"]["devices"];
   const auto& old_devices = original.at("nvml").at("devices");
   for (std::size_t i = 0; i < devices.size() && i < old_devices.size(); ++i)
@@ -151,7 +152,8 @@ TEST(FactsJson, LoadingAFileNamesTheFile) {
     p2p::doctor::load_facts_file(old);
     FAIL() << "version 0 was accepted";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), old + ": facts version 0 is not supported (this p2pcheck reads version 1)");
+    EXPECT_EQ(std::string(e.what()),
+              old + ": facts version 0 is not supported (this p2pcheck reads version 1)");
   }
 }
 

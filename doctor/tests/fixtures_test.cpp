@@ -14,7 +14,8 @@ using test::contains;
 using test::judge_facts;
 using test::judge_fixture;
 
-constexpr const char* kPermissionsRuledOut = "device permissions and cgroups ruled out: /dev/nvidia* opened read-write";
+constexpr const char* kPermissionsRuledOut =
+    "device permissions and cgroups ruled out: /dev/nvidia* opened read-write";
 
 TEST(Fixture, LxcStoryWithFirmwareMissingConcludesGspFirmware) {
   const auto j = judge_fixture("lxc-gsp-firmware-missing.json");
@@ -23,7 +24,8 @@ TEST(Fixture, LxcStoryWithFirmwareMissingConcludesGspFirmware) {
   EXPECT_EQ(j.verdict.causes[0].id, "gsp_firmware");
   EXPECT_EQ(j.verdict.causes[0].title, "GSP firmware / kernel-driver support");
   EXPECT_EQ(j.verdict.causes[0].confidence, "confirmed");
-  EXPECT_TRUE(contains(j.verdict.headline, "Most likely root cause: GSP firmware / kernel-driver support"));
+  EXPECT_TRUE(
+      contains(j.verdict.headline, "Most likely root cause: GSP firmware / kernel-driver support"));
   // The HMM trap fits cuInit = 3 too, but the firmware evidence outranks it.
   EXPECT_GT(j.cause_rank("uvm_hmm"), j.cause_rank("gsp_firmware"));
   EXPECT_TRUE(j.ruled_out_starts_with(kPermissionsRuledOut));
@@ -33,7 +35,8 @@ TEST(Fixture, LxcStoryWithFirmwareMissingConcludesGspFirmware) {
   EXPECT_TRUE(contains(j.at("cgroup").summary, "eBPF"));
   // In a container the firmware verdict rests on the kernel log, and says so.
   EXPECT_EQ(j.status("gsp.firmware_file"), Status::kFail);
-  EXPECT_TRUE(contains(j.at("gsp.firmware_file").summary, "kernel log shows the GSP firmware load failing"));
+  EXPECT_TRUE(contains(j.at("gsp.firmware_file").summary,
+                       "kernel log shows the GSP firmware load failing"));
   EXPECT_EQ(j.status("gsp.state"), Status::kFail);
   EXPECT_EQ(j.status("cuda.nvml_vs_cuinit"), Status::kFail);
   EXPECT_TRUE(contains(j.at("cuda.init").summary, "CUDA_ERROR_NOT_INITIALIZED"));
@@ -48,7 +51,8 @@ TEST(Fixture, SameSymptomsWithFirmwarePresentAndHmmSignatureConcludeUvmHmm) {
   EXPECT_EQ(j.verdict.causes[0].confidence, "confirmed");
   EXPECT_TRUE(contains(j.verdict.headline, "UVM/HMM (KASLR)"));
   EXPECT_FALSE(j.has_cause("gsp_firmware"));
-  EXPECT_TRUE(j.ruled_out_starts_with("GSP firmware ruled out: GSP 590.48.01 running on all 8 GPU(s)"));
+  EXPECT_TRUE(
+      j.ruled_out_starts_with("GSP firmware ruled out: GSP 590.48.01 running on all 8 GPU(s)"));
   EXPECT_TRUE(j.ruled_out_starts_with(kPermissionsRuledOut));
   EXPECT_EQ(j.status("uvm.hmm"), Status::kFail);
   EXPECT_EQ(j.status("gsp.firmware_file"), Status::kPass);
@@ -63,7 +67,8 @@ TEST(Fixture, ContainerThatCannotSeeTheHostFirmwareSaysSoInsteadOfClaimingItMiss
   // Each GPU has a root port of its own: peer traffic meets in the root complex, so the ACS words
   // the container cannot read could not redirect it anyway.
   EXPECT_EQ(j.status("pcie.acs"), Status::kPass);
-  EXPECT_TRUE(contains(j.at("pcie.acs").summary, "8 bridge(s) unreadable, not needed")) << j.at("pcie.acs").summary;
+  EXPECT_TRUE(contains(j.at("pcie.acs").summary, "8 bridge(s) unreadable, not needed"))
+      << j.at("pcie.acs").summary;
   ASSERT_GE(j.verdict.causes.size(), 2u);
   EXPECT_EQ(j.verdict.causes[0].id, "uvm_hmm");
   EXPECT_EQ(j.verdict.causes[0].confidence, "likely");
@@ -92,7 +97,8 @@ TEST(Fixture, VfioVmHasHealthyCudaAndExpectedlyNoP2p) {
 TEST(Fixture, HealthyBareMetalPassesEveryCheckThatApplies) {
   const auto j = judge_fixture("bare-metal-healthy.json");
   for (const auto& f : j.findings)
-    EXPECT_TRUE(f.status == Status::kPass || f.status == Status::kSkip) << f.id << ": " << f.summary;
+    EXPECT_TRUE(f.status == Status::kPass || f.status == Status::kSkip)
+        << f.id << ": " << f.summary;
   EXPECT_EQ(j.verdict.state, "healthy");
   EXPECT_TRUE(j.verdict.causes.empty());
   EXPECT_TRUE(contains(j.verdict.headline, "CUDA works on 4 GPU(s)"));
@@ -103,8 +109,10 @@ TEST(Fixture, HealthyBareMetalPassesEveryCheckThatApplies) {
 TEST(Fixture, ProprietaryModuleOnBlackwell) {
   const auto j = judge_fixture("proprietary-blackwell.json");
   EXPECT_EQ(j.status("module.flavour"), Status::kFail);
-  EXPECT_TRUE(contains(j.at("module.flavour").summary, "proprietary kernel module with 1 Blackwell GPU(s)"));
-  EXPECT_EQ(j.status("gsp.state"), Status::kPass) << "GSP off on the A6000 is allowed with the proprietary module";
+  EXPECT_TRUE(contains(j.at("module.flavour").summary,
+                       "proprietary kernel module with 1 Blackwell GPU(s)"));
+  EXPECT_EQ(j.status("gsp.state"), Status::kPass)
+      << "GSP off on the A6000 is allowed with the proprietary module";
   ASSERT_FALSE(j.verdict.causes.empty());
   EXPECT_EQ(j.verdict.causes[0].id, "proprietary_blackwell");
   EXPECT_EQ(j.status("module.binding"), Status::kFail);
@@ -162,7 +170,8 @@ TEST(Fixture, IommuOnWithAcsRedirection) {
   EXPECT_EQ(j.status("pcie.acs"), Status::kFail);
   EXPECT_TRUE(contains(j.at("pcie.acs").summary, "5 bridge(s)"));
   EXPECT_EQ(j.status("iommu"), Status::kWarn);
-  EXPECT_EQ(j.status("p2p.status"), Status::kPass) << "NVML says OK; the doctor still finds the redirect";
+  EXPECT_EQ(j.status("p2p.status"), Status::kPass)
+      << "NVML says OK; the doctor still finds the redirect";
   EXPECT_EQ(j.verdict.state, "degraded");
   ASSERT_GE(j.verdict.causes.size(), 2u);
   EXPECT_EQ(j.verdict.causes[0].id, "acs");
@@ -184,7 +193,8 @@ TEST(Fixture, RealH200VmCaptureIsHealthyWithNvlinkDisableReported) {
   EXPECT_TRUE(contains(j.facts.note, "Real capture"));
   EXPECT_EQ(j.status("module.params"), Status::kWarn);
   EXPECT_TRUE(contains(j.at("module.params").summary, "NvLinkDisable=1"));
-  EXPECT_TRUE(contains(j.at("environment").summary, "virtual machine (KVM) with pass-through GPUs"));
+  EXPECT_TRUE(
+      contains(j.at("environment").summary, "virtual machine (KVM) with pass-through GPUs"));
   // The capture has no /lib/firmware/nvidia, yet GSP runs: the firmware came from elsewhere.
   EXPECT_EQ(j.status("gsp.firmware_file"), Status::kPass);
   EXPECT_TRUE(contains(j.at("gsp.firmware_file").summary, "found the firmware elsewhere"));
@@ -196,15 +206,18 @@ TEST(Fixture, RealH200VmCaptureIsHealthyWithNvlinkDisableReported) {
 TEST(Fixture, LiveFactsSavedOnTheH200AreHealthyInAContainerInAPassThroughVm) {
   // Saved with `p2pcheck doctor --save-facts` on the project's H200 (results/h200-vm-2026-12-02):
   // a container inside a KVM guest with the GPU passed through, every live probe run.
-  const auto j = judge_facts(load_facts_file(std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-facts.json"));
-  EXPECT_TRUE(contains(j.at("environment").summary, "container (docker) inside a VM (KVM) with pass-through GPUs"));
+  const auto j = judge_facts(
+      load_facts_file(std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-facts.json"));
+  EXPECT_TRUE(contains(j.at("environment").summary,
+                       "container (docker) inside a VM (KVM) with pass-through GPUs"));
   EXPECT_EQ(j.status("module.params"), Status::kWarn);
   EXPECT_TRUE(contains(j.at("module.params").summary, "NvLinkDisable=1"));
   EXPECT_EQ(j.status("cuda.init"), Status::kPass);
   EXPECT_EQ(j.status("cuda.nvml_vs_cuinit"), Status::kPass);
   EXPECT_EQ(j.status("devices.open"), Status::kPass);
   EXPECT_EQ(j.verdict.state, "healthy");
-  EXPECT_TRUE(contains(j.verdict.headline, "in a VM with pass-through GPU(s)")) << j.verdict.headline;
+  EXPECT_TRUE(contains(j.verdict.headline, "in a VM with pass-through GPU(s)"))
+      << j.verdict.headline;
   EXPECT_EQ(exit_code_of(j.findings), p2p::kExitOk);
 }
 
@@ -219,14 +232,16 @@ TEST(Fixture, CiMachineWithoutDriver) {
 
 TEST(Fixture, EveryFixtureFileHasATestAbove) {
   const std::set<std::string> tested = {
-      "lxc-gsp-firmware-missing.json", "lxc-hmm-kaslr.json", "lxc-firmware-not-visible.json", "vfio-vm.json",
-      "bare-metal-healthy.json", "proprietary-blackwell.json", "uvm-not-loaded.json", "container-uvm-major.json",
-      "version-mismatch.json", "stub-libcuda.json", "nvswitch-no-fabric-manager.json", "iommu-acs.json",
+      "lxc-gsp-firmware-missing.json", "lxc-hmm-kaslr.json", "lxc-firmware-not-visible.json",
+      "vfio-vm.json", "bare-metal-healthy.json", "proprietary-blackwell.json",
+      "uvm-not-loaded.json", "container-uvm-major.json", "version-mismatch.json",
+      "stub-libcuda.json", "nvswitch-no-fabric-manager.json", "iommu-acs.json",
       "downtrained-link.json", "h200-vm-real.json", "ci-no-driver.json",
       // Judged in scenarios_test.cpp, one test per weakness they were written for.
       "container-visible-devices.json", "epyc-iommu-faults.json", "vm-mmio-window.json",
       "nouveau-after-kernel-update.json", "one-gpu-dirty-after-vm.json", "geforce-container.json",
-      "hgx-fabric-manager-version.json", "vfio-clique-peer-copy.json", "docker-cgroup-v1-daemon-reload.json"};
+      "hgx-fabric-manager-version.json", "vfio-clique-peer-copy.json",
+      "docker-cgroup-v1-daemon-reload.json"};
   for (const auto& e : std::filesystem::directory_iterator(test::fixture_dir())) {
     if (e.path().extension() == ".json") {
       EXPECT_EQ(tested.count(e.path().filename().string()), 1u) << e.path();

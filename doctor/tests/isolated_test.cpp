@@ -1,11 +1,12 @@
 // The child-process probe runner: results, crashes, hangs and failures all come back as data.
+#include "doctor/collect/isolated.hpp"
+
 #include <gtest/gtest.h>
 
 #include <csignal>
 #include <stdexcept>
 #include <thread>
 
-#include "doctor/collect/isolated.hpp"
 #include "doctor/collect/probes.hpp"
 
 namespace {
@@ -57,8 +58,9 @@ TEST(ProbeRecords, ACrashInsideCuInitIsReportedWithWhereItStopped) {
   IsolatedResult r;
   r.status = "crashed";
   r.detail = "SIGSEGV";
-  r.output = R"({"status":"completed","detail":"stopped inside cuInit","library_path":"/usr/lib/libcuda.so.590.48.01",)"
-             R"("driver_version":13010,"init_result":null,"device_count":null,"devices":[]})";
+  r.output =
+      R"({"status":"completed","detail":"stopped inside cuInit","library_path":"/usr/lib/libcuda.so.590.48.01",)"
+      R"("driver_version":13010,"init_result":null,"device_count":null,"devices":[]})";
   const CudaProbe p = cuda_probe_from(r);
   EXPECT_EQ(p.status, "crashed");
   EXPECT_EQ(p.detail, "SIGSEGV (stopped inside cuInit)");

@@ -28,7 +28,8 @@ TEST(LiveDoctorGpu, CudaAndNvmlWorkAndAgree) {
 // where NVLink is absent or disabled), each far end a PCI bus id, never more than 18 links.
 TEST(LiveDoctorGpu, NvlinkProbeAnswersForEveryGpu) {
   const Facts facts = collect_facts(CollectOptions{});
-  if (facts.nvml.devices.empty()) GTEST_SKIP() << "NVML lists no GPU here (" << facts.nvml.status << ")";
+  if (facts.nvml.devices.empty())
+    GTEST_SKIP() << "NVML lists no GPU here (" << facts.nvml.status << ")";
   std::vector<std::string> bus_ids;
   for (const auto& d : facts.nvml.devices) bus_ids.push_back(d.pci_bus_id);
   const auto remotes = probe_nvlink_remotes(bus_ids, 45000);
@@ -36,7 +37,8 @@ TEST(LiveDoctorGpu, NvlinkProbeAnswersForEveryGpu) {
   ASSERT_EQ(remotes->size(), bus_ids.size());
   for (std::size_t i = 0; i < remotes->size(); ++i) {
     EXPECT_LE((*remotes)[i].size(), 18u) << bus_ids[i];
-    for (const auto& far : (*remotes)[i]) EXPECT_EQ(far.size(), 12u) << bus_ids[i] << " -> `" << far << "`";
+    for (const auto& far : (*remotes)[i])
+      EXPECT_EQ(far.size(), 12u) << bus_ids[i] << " -> `" << far << "`";
   }
 }
 
@@ -68,7 +70,8 @@ TEST(LiveDoctorGpu, PeerCopyWithoutLogicalGpusNamesItsMode) {
   if (j.facts.cuda.device_count == 1) {
     EXPECT_EQ(pc.mode, "self");
     EXPECT_EQ(pc.detail, "one GPU: checked against itself");
-    EXPECT_TRUE(test::contains(j.at("p2p.copy").summary, "one GPU: checked against itself")) << j.at("p2p.copy").summary;
+    EXPECT_TRUE(test::contains(j.at("p2p.copy").summary, "one GPU: checked against itself"))
+        << j.at("p2p.copy").summary;
   } else {
     EXPECT_EQ(pc.mode, "pairs");
   }
@@ -92,7 +95,8 @@ TEST(LiveDoctorGpu, CorruptedPeerDataReachesTheVerdict) {
   }
   const auto j = test::judge_facts(f);
   EXPECT_EQ(j.status("p2p.copy"), Status::kFail);
-  EXPECT_TRUE(test::contains(j.at("p2p.copy").summary, "P2P claimed but data did not arrive on 2 of 2 pair(s)"))
+  EXPECT_TRUE(test::contains(j.at("p2p.copy").summary,
+                             "P2P claimed but data did not arrive on 2 of 2 pair(s)"))
       << j.at("p2p.copy").summary;
   ASSERT_FALSE(j.verdict.causes.empty());
   EXPECT_EQ(j.verdict.causes.front().id, "p2p_data_lost") << j.verdict.headline;

@@ -18,7 +18,9 @@ bool host_has_driver() {
 }
 
 TEST(LiveCollector, DriverlessHostConcludesNoNvidiaDriver) {
-  if (host_has_driver()) GTEST_SKIP() << "this host has an NVIDIA driver; see LiveCollector.DriverHostIsNotReportedDriverless";
+  if (host_has_driver())
+    GTEST_SKIP()
+        << "this host has an NVIDIA driver; see LiveCollector.DriverHostIsNotReportedDriverless";
   CollectOptions o;
   o.probe_timeout_ms = 20000;
   const auto j = test::judge_facts(collect_facts(o));

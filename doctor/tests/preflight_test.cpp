@@ -1,8 +1,9 @@
 // What bench and nccl make of the isolated cuInit probe they run before touching the driver.
+#include "doctor/preflight.hpp"
+
 #include <gtest/gtest.h>
 
 #include "common/exit_codes.hpp"
-#include "doctor/preflight.hpp"
 
 namespace {
 
@@ -16,7 +17,9 @@ CudaProbe completed(int init, std::optional<int> devices) {
   return p;
 }
 
-TEST(Preflight, AHealthyDriverPasses) { EXPECT_FALSE(preflight_failure(completed(0, 2)).has_value()); }
+TEST(Preflight, AHealthyDriverPasses) {
+  EXPECT_FALSE(preflight_failure(completed(0, 2)).has_value());
+}
 
 TEST(Preflight, AHangIsExitFiveAndSaysWhereItStopped) {
   CudaProbe p;
@@ -25,7 +28,8 @@ TEST(Preflight, AHangIsExitFiveAndSaysWhereItStopped) {
   const auto f = preflight_failure(p);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->exit_code, p2p::kExitHang);
-  EXPECT_NE(f->message.find("the CUDA driver hung (no result after 45 s (stopped inside cuInit))"), std::string::npos)
+  EXPECT_NE(f->message.find("the CUDA driver hung (no result after 45 s (stopped inside cuInit))"),
+            std::string::npos)
       << f->message;
   EXPECT_NE(f->message.find("p2pcheck doctor"), std::string::npos) << f->message;
   EXPECT_EQ(f->message.find('\n'), std::string::npos);
@@ -38,7 +42,8 @@ TEST(Preflight, ACrashIsExitThreeAndNamesTheSignal) {
   const auto f = preflight_failure(p);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->exit_code, p2p::kExitNoGpu);
-  EXPECT_NE(f->message.find("crashed (SIGSEGV (stopped inside cuInit))"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("crashed (SIGSEGV (stopped inside cuInit))"), std::string::npos)
+      << f->message;
   EXPECT_NE(f->message.find("kernel log"), std::string::npos) << f->message;
 }
 

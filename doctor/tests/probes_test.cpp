@@ -1,10 +1,11 @@
 // The live probes end to end against stand-in driver libraries (tests/fake_driver): dlopen,
 // symbol lookup, the child process, the pipe and the JSON all run as they do on a GPU host.
+#include "doctor/collect/probes.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
-#include "doctor/collect/probes.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -87,7 +88,8 @@ TEST_F(Probes, TheInitProbeIsCutOffByAHangAndSurvivesACrash) {
 TEST_F(Probes, GpuActivityListsEveryProcessAndTheUtilisationByBusId) {
   ::setenv("P2P_FAKE_NVML_PROCS", "4242:compute:1073741824,77:graphics:0", 1);
   ::setenv("P2P_FAKE_NVML_UTIL", "87", 1);
-  const auto seen = probe_gpu_activity({"0000:41:00.0", "0000:61:00.0", "0000:99:00.0"}, 20000, P2P_FAKE_LIBNVML);
+  const auto seen =
+      probe_gpu_activity({"0000:41:00.0", "0000:61:00.0", "0000:99:00.0"}, 20000, P2P_FAKE_LIBNVML);
   ASSERT_TRUE(seen.has_value());
   ASSERT_EQ(seen->size(), 3u);
   const auto& first = (*seen)[0];
@@ -103,7 +105,8 @@ TEST_F(Probes, GpuActivityListsEveryProcessAndTheUtilisationByBusId) {
 }
 
 TEST_F(Probes, GpuActivityWithoutNvmlIsNoAnswer) {
-  EXPECT_FALSE(probe_gpu_activity({"0000:41:00.0"}, 20000, "libp2pcheck-no-such-nvml.so.1").has_value());
+  EXPECT_FALSE(
+      probe_gpu_activity({"0000:41:00.0"}, 20000, "libp2pcheck-no-such-nvml.so.1").has_value());
   ::setenv("P2P_FAKE_NVMLINIT", "9", 1);
   EXPECT_FALSE(probe_gpu_activity({"0000:41:00.0"}, 20000, P2P_FAKE_LIBNVML).has_value());
 }
@@ -141,8 +144,10 @@ TEST_F(Probes, NvmlProbeReadsDevicesAndPairs) {
   EXPECT_EQ(p.devices[0].gsp_firmware_enabled, std::optional<bool>(true));
   EXPECT_EQ(p.devices[0].gsp_firmware_version, std::optional<std::string>("590.48.01"));
   EXPECT_EQ(p.devices[0].virtualization_mode, std::optional<int>(1));
-  EXPECT_EQ(p.devices[1].uuid, std::optional<std::string>("GPU-9f8e7d6c-0000-1111-2222-333344445555"));
-  EXPECT_FALSE(p.devices[0].fabric_state.has_value()) << "NOT_SUPPORTED leaves the fabric state unknown";
+  EXPECT_EQ(p.devices[1].uuid,
+            std::optional<std::string>("GPU-9f8e7d6c-0000-1111-2222-333344445555"));
+  EXPECT_FALSE(p.devices[0].fabric_state.has_value())
+      << "NOT_SUPPORTED leaves the fabric state unknown";
   ASSERT_EQ(p.pairs.size(), 1u);
   EXPECT_EQ(p.pairs[0].read, std::optional<int>(1));
   EXPECT_EQ(p.pairs[0].nvlink, std::optional<int>(5));
@@ -187,7 +192,8 @@ TEST_F(Probes, PeerWritesThatNeverArriveAreCountedOnTheDestination) {
   EXPECT_EQ(j.facts.peer_copy.pairs[0].store_result, "corrupt");
   EXPECT_GT(*j.facts.peer_copy.pairs[0].copy_mismatched_words, 262000u);
   EXPECT_EQ(j.status("p2p.copy"), Status::kFail);
-  EXPECT_TRUE(test::contains(j.at("p2p.copy").summary, "P2P claimed but data did not arrive on 2 of 2 pair(s)"));
+  EXPECT_TRUE(test::contains(j.at("p2p.copy").summary,
+                             "P2P claimed but data did not arrive on 2 of 2 pair(s)"));
   EXPECT_TRUE(j.has_cause("p2p_data_lost"));
 }
 
@@ -224,7 +230,8 @@ TEST_F(Probes, LogicalGpusAndTheFaultHookRunEveryPairPathOnFewerGpus) {
 }
 
 TEST_F(Probes, PeerCopyWithoutLibcudaIsAFact) {
-  EXPECT_EQ(probe_peer_copy(20000, 0, "libp2pcheck-no-such-libcuda.so.1").status, "library_missing");
+  EXPECT_EQ(probe_peer_copy(20000, 0, "libp2pcheck-no-such-libcuda.so.1").status,
+            "library_missing");
 }
 
 TEST_F(Probes, DeviceOpensReportErrnoNames) {

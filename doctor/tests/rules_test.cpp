@@ -20,11 +20,13 @@ TEST(Rules, EveryCuInitFailureIsNamedAndExplained) {
     f.cuda.devices.clear();
     const auto j = judge_facts(f);
     EXPECT_EQ(j.status("cuda.init"), Status::kFail) << code;
-    EXPECT_TRUE(contains(j.at("cuda.init").summary, cu_result_name(code))) << j.at("cuda.init").summary;
+    EXPECT_TRUE(contains(j.at("cuda.init").summary, cu_result_name(code)))
+        << j.at("cuda.init").summary;
     EXPECT_EQ(j.at("cuda.init").hint, cu_init_explanation(code));
     EXPECT_EQ(j.status("cuda.nvml_vs_cuinit"), Status::kFail) << "NVML works while cuInit fails";
     EXPECT_EQ(j.verdict.state, "broken");
-    EXPECT_FALSE(j.verdict.causes.empty()) << "a failed cuInit always gets at least one candidate cause";
+    EXPECT_FALSE(j.verdict.causes.empty())
+        << "a failed cuInit always gets at least one candidate cause";
   }
 }
 
@@ -193,15 +195,18 @@ TEST(Rules, AcsBitsThatRedirectAndBitsThatDoNot) {
   EXPECT_EQ(judge_facts(f).status("pcie.acs"), Status::kPass);
   f.pci.value[0].upstream[2].acs_control.value = 0x20;  // egress control
   EXPECT_EQ(judge_facts(f).status("pcie.acs"), Status::kFail);
-  f.pci.value[0].upstream[2].acs_control = Observed<int>::unreadable("config space cut at 64 bytes");
+  f.pci.value[0].upstream[2].acs_control =
+      Observed<int>::unreadable("config space cut at 64 bytes");
   f.pci.value[0].upstream[2].acs_control.seen = Seen::kUnreadable;
   EXPECT_EQ(judge_facts(f).status("pcie.acs"), Status::kUnknown);
 }
 
 TEST(Rules, KernelLogSignaturesAreRecognised) {
   Facts f = healthy();
-  f.kernel.log_lines.value.push_back("NVRM: GPU 0000:18:00.0: RmInitAdapter failed! (0x62:0x65:2083)");
-  f.kernel.log_lines.value.push_back("NVRM: kgspBootstrap_IMPL: unexpected WPR2 already up, cannot proceed with booting GSP");
+  f.kernel.log_lines.value.push_back(
+      "NVRM: GPU 0000:18:00.0: RmInitAdapter failed! (0x62:0x65:2083)");
+  f.kernel.log_lines.value.push_back(
+      "NVRM: kgspBootstrap_IMPL: unexpected WPR2 already up, cannot proceed with booting GSP");
   f.gpu_information.value[0].gsp_firmware = "N/A";
   f.cuda.init_result = 3;
   f.cuda.device_count.reset();
@@ -219,15 +224,18 @@ TEST(Rules, OldLogFailuresOnAWorkingHostAreHistory) {
   // The kernel log outlives the failure: a host where GSP runs and CUDA initialises is not broken
   // by a firmware-load line from an earlier boot attempt or an HMM failure before the fix.
   Facts f = healthy();
-  f.kernel.log_lines.value.push_back("nvidia 0000:18:00.0: Direct firmware load for nvidia/580.95.05/gsp_ga10x.bin failed with error -2");
-  f.kernel.log_lines.value.push_back("nvidia-uvm: uvm_pmm_gpu.c:3408 devmem_alloc_pagemap[pid:77] request_free_mem_region() err -34");
+  f.kernel.log_lines.value.push_back(
+      "nvidia 0000:18:00.0: Direct firmware load for nvidia/580.95.05/gsp_ga10x.bin failed with error -2");
+  f.kernel.log_lines.value.push_back(
+      "nvidia-uvm: uvm_pmm_gpu.c:3408 devmem_alloc_pagemap[pid:77] request_free_mem_region() err -34");
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("kernel.log"), Status::kWarn);
   EXPECT_EQ(j.status("uvm.hmm"), Status::kWarn);
   EXPECT_FALSE(j.has_cause("gsp_firmware"));
   EXPECT_FALSE(j.has_cause("uvm_hmm"));
   EXPECT_EQ(j.verdict.state, "healthy");
-  EXPECT_TRUE(j.ruled_out_starts_with("GSP firmware ruled out: GSP 580.95.05 running on all 4 GPU(s); the firmware"));
+  EXPECT_TRUE(j.ruled_out_starts_with(
+      "GSP firmware ruled out: GSP 580.95.05 running on all 4 GPU(s); the firmware"));
 }
 
 TEST(Rules, NvswitchWithCompletedFabricPasses) {
@@ -247,15 +255,18 @@ TEST(Rules, MigCapabilityNodesWithAStaleMajor) {
     if (n.path == "/dev/nvidia-caps/nvidia-cap1") n.major = 241;
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("devices.nodes"), Status::kWarn);
-  EXPECT_TRUE(contains(j.at("devices.nodes").summary, "/dev/nvidia-caps/nvidia-cap1 major 241, /proc/devices says 237"));
+  EXPECT_TRUE(contains(j.at("devices.nodes").summary,
+                       "/dev/nvidia-caps/nvidia-cap1 major 241, /proc/devices says 237"));
 }
 
 TEST(Rules, MissingFirmwareIsAFaultOnlyWhereGspIsRequired) {
   Facts f = healthy();
   f.firmware.gsp_files = Observed<std::vector<std::string>>::missing();
   for (auto& i : f.gpu_information.value) i.gsp_firmware = "N/A";
-  EXPECT_EQ(judge_facts(f).status("gsp.firmware_file"), Status::kFail) << "open module: GSP is mandatory";
-  f.kernel.nvidia_version_text.value = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Release Build";
+  EXPECT_EQ(judge_facts(f).status("gsp.firmware_file"), Status::kFail)
+      << "open module: GSP is mandatory";
+  f.kernel.nvidia_version_text.value =
+      "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Release Build";
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("gsp.firmware_file"), Status::kPass) << j.at("gsp.firmware_file").summary;
   EXPECT_EQ(j.status("gsp.state"), Status::kPass);

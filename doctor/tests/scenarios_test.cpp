@@ -30,14 +30,17 @@ const Cause& top(const test::Judged& j) {
 TEST(Scenario, VisibleDevicesNamingAbsentGpusIsTheCause) {
   const auto j = judge_fixture("container-visible-devices.json");
   EXPECT_EQ(j.status("env"), Status::kFail);
-  EXPECT_TRUE(contains(j.at("env").summary, "CUDA_VISIBLE_DEVICES=4,5 names 4, which is not among 2 GPU(s) here"))
+  EXPECT_TRUE(contains(j.at("env").summary,
+                       "CUDA_VISIBLE_DEVICES=4,5 names 4, which is not among 2 GPU(s) here"))
       << j.at("env").summary;
   EXPECT_EQ(top(j).id, "visible_devices");
   EXPECT_EQ(top(j).title, "CUDA_VISIBLE_DEVICES names GPUs that are not here");
   EXPECT_EQ(top(j).confidence, "confirmed");
   EXPECT_TRUE(top(j).gpus.empty()) << "the variable, not a GPU, is at fault";
   EXPECT_TRUE(contains(top(j).fix, "renumbered from 0")) << top(j).fix;
-  EXPECT_TRUE(contains(j.verdict.headline, "Most likely root cause: CUDA_VISIBLE_DEVICES names GPUs that are not here"));
+  EXPECT_TRUE(
+      contains(j.verdict.headline,
+               "Most likely root cause: CUDA_VISIBLE_DEVICES names GPUs that are not here"));
   // NVIDIA_VISIBLE_DEVICES=4,5 names the host's indices: not judged from inside.
   EXPECT_FALSE(contains(j.at("env").summary, "NVIDIA_VISIBLE_DEVICES")) << j.at("env").summary;
   // sysfs shows the host's eight GPUs; the container's two nodes are not "missing" six.
@@ -51,15 +54,18 @@ TEST(Scenario, VisibleDevicesByUuidOfAnotherHost) {
   f.cuda.device_count = 1;
   f.cuda.devices = {CudaDevice{0, "NVIDIA H100 80GB HBM3", "0000:9a:00.0", 9, 0, 0, 0}};
   const auto j = judge_facts(f);
-  EXPECT_EQ(j.status("env"), Status::kWarn) << "one GPU still usable: a warning, not the cause of a failure";
-  EXPECT_TRUE(contains(j.at("env").summary, "names GPU-77aa0e41-5d0c-4b8f-a3e2-1f9c6d20b4e7")) << j.at("env").summary;
+  EXPECT_EQ(j.status("env"), Status::kWarn)
+      << "one GPU still usable: a warning, not the cause of a failure";
+  EXPECT_TRUE(contains(j.at("env").summary, "names GPU-77aa0e41-5d0c-4b8f-a3e2-1f9c6d20b4e7"))
+      << j.at("env").summary;
   f.env["CUDA_VISIBLE_DEVICES"] = "GPU-77aa0e41-5d0c-4b8f-a3e2-1f9c6d20b4e7,GPU-3c9e1a52";
   f.cuda.init_result = 100;
   f.cuda.device_count.reset();
   f.cuda.devices.clear();
   const auto k = judge_facts(f);
   EXPECT_EQ(k.status("env"), Status::kFail);
-  EXPECT_TRUE(contains(k.at("env").summary, "CUDA stops at the first such entry, so GPU-3c9e1a52 after it are ignored"))
+  EXPECT_TRUE(contains(k.at("env").summary,
+                       "CUDA stops at the first such entry, so GPU-3c9e1a52 after it are ignored"))
       << k.at("env").summary;
   EXPECT_EQ(top(k).id, "visible_devices");
 }
@@ -76,7 +82,8 @@ TEST(Scenario, IommuFaultsOnGpuAddressesOutrankAcs) {
   EXPECT_TRUE(contains(top(j).fix, "iommu=pt")) << top(j).fix;
   // The kernel set ACS on the root ports because the IOMMU is on; no pair turns below a root port.
   EXPECT_EQ(j.status("pcie.acs"), Status::kPass);
-  EXPECT_TRUE(contains(j.at("pcie.acs").summary, "meets in the root complex")) << j.at("pcie.acs").summary;
+  EXPECT_TRUE(contains(j.at("pcie.acs").summary, "meets in the root complex"))
+      << j.at("pcie.acs").summary;
   EXPECT_FALSE(j.has_cause("acs"));
   EXPECT_EQ(j.verdict.state, "degraded");
   EXPECT_EQ(exit_code_of(j.findings), p2p::kExitFailed);
@@ -89,8 +96,10 @@ TEST(Scenario, AcsStillCountsWhereTrafficTurnsInsideASwitch) {
   f.kernel.log_lines.value.clear();
   f.peer_copy = PeerCopyProbe{};
   for (std::size_t i = 0; i < f.pci.value.size(); ++i)
-    f.pci.value[i].upstream = {Bridge{"0000:00:01.1", Observed<int>::of(0)}, Bridge{"0000:01:00.0", Observed<int>::missing()},
-                               Bridge{"0000:02:0" + std::to_string(i) + ".0", Observed<int>::of(0x1d)}};
+    f.pci.value[i].upstream = {
+        Bridge{"0000:00:01.1", Observed<int>::of(0)},
+        Bridge{"0000:01:00.0", Observed<int>::missing()},
+        Bridge{"0000:02:0" + std::to_string(i) + ".0", Observed<int>::of(0x1d)}};
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("pcie.acs"), Status::kFail);
   EXPECT_EQ(top(j).id, "acs");
@@ -107,7 +116,8 @@ TEST(Scenario, BarAllocationFailuresReachTheFactsAndNameTheCause) {
     bdfs.push_back(p.bdf);
     for (const auto& b : p.upstream) bdfs.push_back(b.bdf);
   }
-  for (const auto& line : j.facts.kernel.log_lines.value) EXPECT_TRUE(is_relevant_log_line(line, bdfs)) << line;
+  for (const auto& line : j.facts.kernel.log_lines.value)
+    EXPECT_TRUE(is_relevant_log_line(line, bdfs)) << line;
   EXPECT_EQ(top(j).id, "bar_space");
   EXPECT_EQ(top(j).confidence, "confirmed");
   EXPECT_EQ(top(j).gpus, (Gpus{"0000:03:00.0", "0000:04:00.0"}));
@@ -139,7 +149,8 @@ TEST(Scenario, CompetingDriverIsNotNoDriver) {
   EXPECT_TRUE(contains(top(j).fix, "rebuild the initramfs")) << top(j).fix;
   EXPECT_FALSE(contains(top(j).fix, "install the NVIDIA driver")) << top(j).fix;
   EXPECT_FALSE(j.has_cause("no_driver"));
-  EXPECT_TRUE(contains(j.at("module.loaded").summary, "held by nouveau while the NVIDIA libraries are installed"));
+  EXPECT_TRUE(contains(j.at("module.loaded").summary,
+                       "held by nouveau while the NVIDIA libraries are installed"));
   EXPECT_EQ(j.status("cgroup"), Status::kSkip) << "no nodes: nothing for a device policy to judge";
 }
 
@@ -151,7 +162,8 @@ TEST(Scenario, AnotherModuleHoldingAGpuGetsItsOwnUnbindFix) {
   EXPECT_TRUE(contains(top(j).fix, "/sys/bus/pci/drivers/vfio-pci/unbind")) << top(j).fix;
   f.pci.value[1].driver.value = "pci-stub";
   j = judge_facts(f);
-  EXPECT_TRUE(contains(j.at("module.binding").summary, "pci-stub (0000:21:00.0)")) << j.at("module.binding").summary;
+  EXPECT_TRUE(contains(j.at("module.binding").summary, "pci-stub (0000:21:00.0)"))
+      << j.at("module.binding").summary;
 }
 
 // --- Some GPUs broken, others fine ---
@@ -159,7 +171,8 @@ TEST(Scenario, AnotherModuleHoldingAGpuGetsItsOwnUnbindFix) {
 TEST(Scenario, SomeGpusBrokenOthersFine) {
   const auto j = judge_fixture("one-gpu-dirty-after-vm.json");
   EXPECT_EQ(j.verdict.state, "partial");
-  EXPECT_EQ(j.verdict.headline.rfind("CUDA works on 3 of 4 GPU(s); 0000:c1:00.0 cannot be used.", 0), 0u)
+  EXPECT_EQ(
+      j.verdict.headline.rfind("CUDA works on 3 of 4 GPU(s); 0000:c1:00.0 cannot be used.", 0), 0u)
       << j.verdict.headline;
   EXPECT_FALSE(contains(j.verdict.headline, "CUDA cannot work here"));
   EXPECT_EQ(j.verdict.unusable_gpus, (Gpus{"0000:c1:00.0"}));
@@ -167,7 +180,8 @@ TEST(Scenario, SomeGpusBrokenOthersFine) {
   EXPECT_EQ(top(j).title, "GPU initialisation (GSP boot) failed on some GPUs");
   EXPECT_EQ(top(j).gpus, (Gpus{"0000:c1:00.0"}));
   EXPECT_TRUE(contains(top(j).fix, "nvidia-smi -r -i 0000:c1:00.0")) << top(j).fix;
-  EXPECT_FALSE(contains(top(j).fix, "install the GSP firmware")) << "the firmware boots on the other three";
+  EXPECT_FALSE(contains(top(j).fix, "install the GSP firmware"))
+      << "the firmware boots on the other three";
   EXPECT_EQ(j.status("gsp.firmware_file"), Status::kPass);
   EXPECT_EQ(j.status("kernel.log"), Status::kFail) << "not history: the GPU it names is still down";
 }
@@ -194,7 +208,8 @@ TEST(Scenario, ChecksWithNothingToJudgeDoNotAlarm) {
 TEST(Scenario, FabricManagerVersionAgainstTheDriver) {
   const auto j = judge_fixture("hgx-fabric-manager-version.json");
   EXPECT_EQ(j.status("fabric_manager"), Status::kFail);
-  EXPECT_TRUE(contains(j.at("fabric_manager").summary, "Fabric Manager 570.124.06 does not match the driver 570.133.20"))
+  EXPECT_TRUE(contains(j.at("fabric_manager").summary,
+                       "Fabric Manager 570.124.06 does not match the driver 570.133.20"))
       << j.at("fabric_manager").summary;
   EXPECT_EQ(top(j).id, "fabric_manager");
   EXPECT_EQ(top(j).title, "Fabric Manager of another release than the driver");
@@ -206,8 +221,10 @@ TEST(Scenario, PeerCopyDataThatDidNotArrive) {
   const auto j = judge_fixture("vfio-clique-peer-copy.json");
   EXPECT_EQ(j.status("p2p.status"), Status::kPass) << "NVML claims P2P";
   EXPECT_EQ(j.status("p2p.copy"), Status::kFail);
-  EXPECT_TRUE(contains(j.at("p2p.copy").summary, "P2P claimed but data did not arrive on 2 of 2 pair(s)"));
-  EXPECT_TRUE(contains(j.at("p2p.copy").evidence.front(), "262144/262144 words differ")) << j.at("p2p.copy").evidence.front();
+  EXPECT_TRUE(
+      contains(j.at("p2p.copy").summary, "P2P claimed but data did not arrive on 2 of 2 pair(s)"));
+  EXPECT_TRUE(contains(j.at("p2p.copy").evidence.front(), "262144/262144 words differ"))
+      << j.at("p2p.copy").evidence.front();
   EXPECT_EQ(top(j).id, "p2p_data_lost");
   EXPECT_EQ(top(j).gpus, (Gpus{"0000:06:00.0", "0000:07:00.0"}));
   EXPECT_TRUE(contains(top(j).fix, "NCCL_P2P_DISABLE=1")) << top(j).fix;
@@ -225,7 +242,8 @@ TEST(Scenario, PeerCopyOnOneGpuRunsAgainstItselfAndSaysSo) {
   f.peer_copy = PeerCopyProbe{"completed", "one GPU: checked against itself", "self", {self}};
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("p2p.copy"), Status::kPass);
-  EXPECT_TRUE(contains(j.at("p2p.copy").summary, "one GPU: checked against itself")) << j.at("p2p.copy").summary;
+  EXPECT_TRUE(contains(j.at("p2p.copy").summary, "one GPU: checked against itself"))
+      << j.at("p2p.copy").summary;
   EXPECT_EQ(j.verdict.state, "healthy");
   EXPECT_EQ(j.status("module.params"), Status::kWarn) << "the H200's NvLinkDisable warning stays";
 }

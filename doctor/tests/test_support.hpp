@@ -53,7 +53,9 @@ inline Judged judge_facts(Facts f) {
   return j;
 }
 
-inline Judged judge_fixture(const std::string& name) { return judge_facts(load_facts_file(fixture(name))); }
+inline Judged judge_fixture(const std::string& name) {
+  return judge_facts(load_facts_file(fixture(name)));
+}
 
 inline bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;

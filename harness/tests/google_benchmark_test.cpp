@@ -23,13 +23,15 @@ TEST(NameFilter, FollowsBenchmarkFilterRules) {
 }
 
 TEST(PassThrough, OnlyBenchmarkFlagsAreForwarded) {
-  EXPECT_EQ(checked_pass_through("nccl", {"--benchmark_filter=x", "--benchmark_format=json"}).size(), 2u);
+  EXPECT_EQ(
+      checked_pass_through("nccl", {"--benchmark_filter=x", "--benchmark_format=json"}).size(), 2u);
   try {
     checked_pass_through("nccl", {"--benchmark_filter=x", "--frobnicate"});
     FAIL() << "an unknown option was forwarded";
   } catch (const p2p::InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "nccl: unknown option `--frobnicate` (Google Benchmark flags are passed as --benchmark_NAME=VALUE)");
+    EXPECT_EQ(
+        std::string(e.what()),
+        "nccl: unknown option `--frobnicate` (Google Benchmark flags are passed as --benchmark_NAME=VALUE)");
   }
 }
 
@@ -39,7 +41,9 @@ TEST(PassThrough, AFilterThatSelectsNothingIsBadInput) {
     require_selection("nccl", 0, "^allreduce/");
     FAIL() << "an empty selection was accepted";
   } catch (const p2p::InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "nccl: --benchmark_filter `^allreduce/` selects nothing to measure on the GPUs selected");
+    EXPECT_EQ(
+        std::string(e.what()),
+        "nccl: --benchmark_filter `^allreduce/` selects nothing to measure on the GPUs selected");
   }
 }
 
@@ -54,7 +58,8 @@ TEST(PassThrough, FlagGoogleBenchmarkDoesNotKnowIsNamed) {
     initialize_benchmark("bench", {"--benchmark_no_such_flag=1"});
     FAIL() << "an unknown --benchmark_ flag was accepted";
   } catch (const p2p::InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "bench: unknown or malformed option `--benchmark_no_such_flag=1`");
+    EXPECT_EQ(std::string(e.what()),
+              "bench: unknown or malformed option `--benchmark_no_such_flag=1`");
   }
 }
 
@@ -62,8 +67,10 @@ TEST(PassThrough, FlagGoogleBenchmarkDoesNotKnowIsNamed) {
 // nothing in effect.
 TEST(PassThrough, BadFlagsAreRefusedEveryTime) {
   for (int attempt = 0; attempt < 2; ++attempt) {
-    EXPECT_THROW(initialize_benchmark("bench", {"--benchmark_no_such_flag=1"}), p2p::InputError) << attempt;
-    EXPECT_THROW(initialize_benchmark("bench", {"--benchmark_filter=(("}), p2p::InputError) << attempt;
+    EXPECT_THROW(initialize_benchmark("bench", {"--benchmark_no_such_flag=1"}), p2p::InputError)
+        << attempt;
+    EXPECT_THROW(initialize_benchmark("bench", {"--benchmark_filter=(("}), p2p::InputError)
+        << attempt;
   }
 }
 
@@ -114,11 +121,14 @@ TEST(ProgressReporter, CountsRunsAndShowsTheDescriptionOrTheError) {
 TEST(RunRegistered, ShowsTheProgressLineAndClearsTheRegistry) {
   initialize_benchmark("test", {});
   int runs = 0;
-  benchmark::RegisterBenchmark("probe/1KiB", [&runs](benchmark::State& st) {
-    ++runs;
-    for (auto _ : st) st.SetIterationTime(1e-3);
-    st.counters["value"] = 7;
-  })->UseManualTime()->Iterations(2);
+  benchmark::RegisterBenchmark("probe/1KiB",
+                               [&runs](benchmark::State& st) {
+                                 ++runs;
+                                 for (auto _ : st) st.SetIterationTime(1e-3);
+                                 st.counters["value"] = 7;
+                               })
+      ->UseManualTime()
+      ->Iterations(2);
   std::ostringstream out;
   const auto describe = [](const benchmark::BenchmarkReporter::Run& r) {
     const benchmark::Counter* c = find_counter(r, "value");
@@ -134,10 +144,13 @@ TEST(RunRegistered, ShowsTheProgressLineAndClearsTheRegistry) {
   EXPECT_EQ(again.str(), "");
 
   // No display: the run is silent but still happens.
-  benchmark::RegisterBenchmark("probe/2KiB", [&runs](benchmark::State& st) {
-    ++runs;
-    for (auto _ : st) st.SetIterationTime(1e-3);
-  })->UseManualTime()->Iterations(1);
+  benchmark::RegisterBenchmark("probe/2KiB",
+                               [&runs](benchmark::State& st) {
+                                 ++runs;
+                                 for (auto _ : st) st.SetIterationTime(1e-3);
+                               })
+      ->UseManualTime()
+      ->Iterations(1);
   run_registered_benchmarks({}, 1, {});
   EXPECT_EQ(runs, 2);
 }

@@ -14,8 +14,12 @@ namespace {
 namespace fs = std::filesystem;
 using p2p::testing::run_captured;
 
-std::string fixture(const std::string& name) { return std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/" + name; }
-std::string nccl_log(const std::string& name) { return std::string(P2P_SOURCE_DIR) + "/nccl/tests/fixtures/" + name; }
+std::string fixture(const std::string& name) {
+  return std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/" + name;
+}
+std::string nccl_log(const std::string& name) {
+  return std::string(P2P_SOURCE_DIR) + "/nccl/tests/fixtures/" + name;
+}
 std::string results(const std::string& name) {
   return std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/" + name;
 }
@@ -38,7 +42,8 @@ TEST_F(ImportCli, TopoDiffOfTwoPastedCapturesGivesPairsAndTheGateVerdict) {
 }
 
 TEST_F(ImportCli, TopoReadsTheRealH200CaptureAsASnapshotWithNulls) {
-  const auto r = run_captured(p2pcheck("topo --input " + fixture("h200-topo-m.txt") + " --format json"));
+  const auto r =
+      run_captured(p2pcheck("topo --input " + fixture("h200-topo-m.txt") + " --format json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("source"), "nvidia-smi");
@@ -47,13 +52,15 @@ TEST_F(ImportCli, TopoReadsTheRealH200CaptureAsASnapshotWithNulls) {
 }
 
 TEST_F(ImportCli, GateAnswersRequireP2pFromATopoP2pCapture) {
-  const auto r = run_captured(p2pcheck("gate --input " + fixture("rtxpro6000-vm-topo.txt") + " --p2p " +
-                                       fixture("rtxpro6000-vm-p2p-r.txt") + " --policy " +
-                                       fixture("policy-require-p2p.json")));
+  const auto r = run_captured(p2pcheck("gate --input " + fixture("rtxpro6000-vm-topo.txt") +
+                                       " --p2p " + fixture("rtxpro6000-vm-p2p-r.txt") +
+                                       " --policy " + fixture("policy-require-p2p.json")));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("every pair is OK in the nvidia-smi topo -p2p capture"), std::string::npos) << r.out;
-  const auto blocked = run_captured(p2pcheck("gate --input " + fixture("rtx5090-workstation-topo-and-p2p.txt") +
-                                             " --policy " + fixture("policy-require-p2p.json")));
+  EXPECT_NE(r.out.find("every pair is OK in the nvidia-smi topo -p2p capture"), std::string::npos)
+      << r.out;
+  const auto blocked =
+      run_captured(p2pcheck("gate --input " + fixture("rtx5090-workstation-topo-and-p2p.txt") +
+                            " --policy " + fixture("policy-require-p2p.json")));
   EXPECT_EQ(blocked.exit_code, 1) << blocked.err;
   EXPECT_NE(blocked.out.find("GNS (GPU not supported)"), std::string::npos) << blocked.out;
 }
@@ -62,61 +69,75 @@ TEST_F(ImportCli, BadCapturesAreOneLineAndExit2) {
   const auto cut = run_captured(p2pcheck("topo --input " + fixture("bad-cut-topo.txt")));
   EXPECT_EQ(cut.exit_code, 2);
   EXPECT_EQ(cut.out, "");
-  EXPECT_EQ(cut.err, "p2pcheck: error: " + fixture("bad-cut-topo.txt") +
-                         ": not an nvidia-smi topo -m capture: the header names 4 GPUs but 2 GPU rows follow (cut "
-                         "short?)\n");
+  EXPECT_EQ(
+      cut.err,
+      "p2pcheck: error: " + fixture("bad-cut-topo.txt") +
+          ": not an nvidia-smi topo -m capture: the header names 4 GPUs but 2 GPU rows follow (cut "
+          "short?)\n");
   const auto p2p_only = run_captured(p2pcheck("topo --input " + fixture("h200-topo-p2p-r.txt")));
   EXPECT_EQ(p2p_only.exit_code, 2);
   EXPECT_NE(p2p_only.err.find("holds P2P status only"), std::string::npos) << p2p_only.err;
   const auto other = run_captured(p2pcheck("topo --input " + fixture("nvbandwidth-v0.4-2gpu.txt")));
   EXPECT_EQ(other.exit_code, 2);
-  EXPECT_NE(other.err.find("neither an hwloc XML topology, a p2pcheck snapshot (JSON) nor an nvidia-smi topo -m capture"),
-            std::string::npos)
+  EXPECT_NE(
+      other.err.find(
+          "neither an hwloc XML topology, a p2pcheck snapshot (JSON) nor an nvidia-smi topo -m capture"),
+      std::string::npos)
       << other.err;
 }
 
 TEST_F(ImportCli, NcclTransportsReadsLogsWithoutAGpu) {
-  const auto real = run_captured(p2pcheck("nccl transports " + nccl_log("h200_vm_single_rank.log")));
+  const auto real =
+      run_captured(p2pcheck("nccl transports " + nccl_log("h200_vm_single_rank.log")));
   EXPECT_EQ(real.exit_code, 0) << real.err;
   EXPECT_NE(real.out.find("NCCL 2.28.3+cuda13.0, 1 rank"), std::string::npos) << real.out;
-  const auto multi = run_captured(p2pcheck("nccl transports --format json " + nccl_log("rank_process_1gpu_rank0.log") +
-                                           " " + nccl_log("rank_process_1gpu_rank1.log") + " " +
-                                           nccl_log("rank_process_1gpu_rank2.log")));
+  const auto multi = run_captured(p2pcheck(
+      "nccl transports --format json " + nccl_log("rank_process_1gpu_rank0.log") + " " +
+      nccl_log("rank_process_1gpu_rank1.log") + " " + nccl_log("rank_process_1gpu_rank2.log")));
   ASSERT_EQ(multi.exit_code, 0) << multi.err;
   const auto j = nlohmann::json::parse(multi.out);
   EXPECT_EQ(j.at("nranks"), 3);
   EXPECT_EQ(j.at("files").size(), 3u);
-  const auto partly = run_captured(p2pcheck("nccl transports " + nccl_log("partly_readable_cut.log")));
+  const auto partly =
+      run_captured(p2pcheck("nccl transports " + nccl_log("partly_readable_cut.log")));
   EXPECT_EQ(partly.exit_code, 0);
   EXPECT_NE(partly.out.find("2 lines could not be read"), std::string::npos) << partly.out;
-  const auto bad = run_captured(p2pcheck("nccl transports " + fixture("nvbandwidth-v0.4-2gpu.txt")));
+  const auto bad =
+      run_captured(p2pcheck("nccl transports " + fixture("nvbandwidth-v0.4-2gpu.txt")));
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find(": not an NCCL INFO log:"), std::string::npos) << bad.err;
 }
 
 TEST_F(ImportCli, ImportedH200RunsCompareWithP2pchecksOwnAndReport) {
   const std::string doc = (dir_ / "peers.json").string();
-  const auto imp = run_captured(p2pcheck("import " + fixture("nvbandwidth-v0.8-h200.txt") + " " +
-                                         fixture("nccl-tests-2.19.6-h200-all_reduce.txt") + " --json " + doc));
+  const auto imp =
+      run_captured(p2pcheck("import " + fixture("nvbandwidth-v0.8-h200.txt") + " " +
+                            fixture("nccl-tests-2.19.6-h200-all_reduce.txt") + " --json " + doc));
   ASSERT_EQ(imp.exit_code, 0) << imp.err;
   EXPECT_NE(imp.out.find("host_to_device_memcpy_ce -> h2d_ce"), std::string::npos) << imp.out;
   EXPECT_TRUE(fs::exists(doc));
 
-  const auto bench = run_captured(p2pcheck("compare " + doc + " " + results("h200-bench.json") + " --format json"));
+  const auto bench = run_captured(
+      p2pcheck("compare " + doc + " " + results("h200-bench.json") + " --format json"));
   EXPECT_LE(bench.exit_code, 1) << bench.err;
   const auto j = nlohmann::json::parse(bench.out);
-  EXPECT_NE(j.at("baseline_imported_from").get<std::string>().find("nvbandwidth v0.8"), std::string::npos);
+  EXPECT_NE(j.at("baseline_imported_from").get<std::string>().find("nvbandwidth v0.8"),
+            std::string::npos);
   bool matched = false;
   for (const auto& f : j.at("figures"))
-    matched |= f.at("figure") == "h2d_ce host->gpu0 512MiB" && !f.at("baseline").is_null() && !f.at("run").is_null();
+    matched |= f.at("figure") == "h2d_ce host->gpu0 512MiB" && !f.at("baseline").is_null() &&
+               !f.at("run").is_null();
   EXPECT_TRUE(matched);
 
   const auto text = run_captured(p2pcheck("compare " + doc + " " + results("h200-nccl.json")));
   EXPECT_LE(text.exit_code, 1) << text.err;
-  EXPECT_NE(text.out.find("the baseline was imported from nvbandwidth v0.8"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("nccl-tests all_reduce_perf -> nccl all_reduce"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("the baseline was imported from nvbandwidth v0.8"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("nccl-tests all_reduce_perf -> nccl all_reduce"), std::string::npos)
+      << text.out;
 
-  const auto html = run_captured(p2pcheck("report " + doc + " --out " + (dir_ / "peers.html").string()));
+  const auto html =
+      run_captured(p2pcheck("report " + doc + " --out " + (dir_ / "peers.html").string()));
   EXPECT_EQ(html.exit_code, 0) << html.err;
 }
 
@@ -126,14 +147,16 @@ TEST_F(ImportCli, BadPeerOutputIsOneLineAndWritesNothing) {
                                        fixture("bad-nccl-tests-mangled.txt") + " --json " + doc));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err.rfind("p2pcheck: error: " + fixture("bad-nccl-tests-mangled.txt") + ": not nccl-tests output: line 13",
+  EXPECT_EQ(r.err.rfind("p2pcheck: error: " + fixture("bad-nccl-tests-mangled.txt") +
+                            ": not nccl-tests output: line 13",
                         0),
             0u)
       << r.err;
   EXPECT_FALSE(fs::exists(doc));
   const auto other = run_captured(p2pcheck("import " + fixture("h200-topo-m.txt")));
   EXPECT_EQ(other.exit_code, 2);
-  EXPECT_NE(other.err.find("not the output of a peer tool p2pcheck reads"), std::string::npos) << other.err;
+  EXPECT_NE(other.err.find("not the output of a peer tool p2pcheck reads"), std::string::npos)
+      << other.err;
 }
 
 }  // namespace

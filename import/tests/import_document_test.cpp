@@ -32,13 +32,17 @@ const report::FigureChange* change(const report::Comparison& c, const std::strin
 
 TEST(ImportDocument, FormatsAreToldByContent) {
   const ImportOptions o;
-  EXPECT_EQ(import_text(fixture_text("nvbandwidth-v0.8-h200.json"), "a", o).file.tool, "nvbandwidth");
-  EXPECT_EQ(import_text(fixture_text("nccl-tests-2.19.6-h200-all_reduce.json"), "b", o).file.tool, "nccl-tests");
+  EXPECT_EQ(import_text(fixture_text("nvbandwidth-v0.8-h200.json"), "a", o).file.tool,
+            "nvbandwidth");
+  EXPECT_EQ(import_text(fixture_text("nccl-tests-2.19.6-h200-all_reduce.json"), "b", o).file.tool,
+            "nccl-tests");
   EXPECT_EQ(import_text(fixture_text("p2p-bandwidth-latency-rtx4090-older.txt"), "c", o).file.tool,
             "p2pBandwidthLatencyTest");
-  EXPECT_EQ(input_error_of([&] { import_text(fixture_text("h200-topo-m.txt"), "topo.txt", o); })
-                .rfind("topo.txt: not the output of a peer tool p2pcheck reads: expected nvbandwidth", 0),
-            0u);
+  EXPECT_EQ(
+      input_error_of([&] {
+        import_text(fixture_text("h200-topo-m.txt"), "topo.txt", o);
+      }).rfind("topo.txt: not the output of a peer tool p2pcheck reads: expected nvbandwidth", 0),
+      0u);
 }
 
 TEST(ImportDocument, RoundTripsAsAResultsDocumentOfVersion3) {
@@ -74,7 +78,9 @@ TEST(ImportDocument, NvbandwidthComparesWithP2pcheckBenchByMeaning) {
   ASSERT_NE(lat, nullptr);
   EXPECT_TRUE(lat->baseline && lat->run);
   const std::string lines = report::imported_lines(nvbw, own);
-  EXPECT_NE(lines.find("the baseline was imported from nvbandwidth v0.8 (nvbandwidth-v0.8-h200.txt)"), std::string::npos)
+  EXPECT_NE(
+      lines.find("the baseline was imported from nvbandwidth v0.8 (nvbandwidth-v0.8-h200.txt)"),
+      std::string::npos)
       << lines;
   EXPECT_NE(lines.find("host_to_device_memcpy_ce -> h2d_ce"), std::string::npos) << lines;
 }

@@ -13,7 +13,8 @@ using testing::fixture_text;
 using testing::input_error_of;
 
 TEST(NcclTests, Text219EveryRowBothPlacementsAndTheSummary) {
-  const auto out = parse_nccl_tests(fixture_text("nccl-tests-2.19.6-h200-all_reduce.txt"), "nt.txt");
+  const auto out =
+      parse_nccl_tests(fixture_text("nccl-tests-2.19.6-h200-all_reduce.txt"), "nt.txt");
   EXPECT_EQ(out.version, "2.19.6");
   EXPECT_EQ(out.nccl_library_code.value_or(0), 22803);
   ASSERT_EQ(out.runs.size(), 1u);
@@ -35,7 +36,8 @@ TEST(NcclTests, Text219EveryRowBothPlacementsAndTheSummary) {
 }
 
 TEST(NcclTests, FiguresAreNcclRecordsWithOneRank) {
-  const auto f = nccl_tests_figures(parse_nccl_tests(fixture_text("nccl-tests-2.19.6-h200-all_reduce.txt"), "nt.txt"), "nt.txt");
+  const auto f = nccl_tests_figures(
+      parse_nccl_tests(fixture_text("nccl-tests-2.19.6-h200-all_reduce.txt"), "nt.txt"), "nt.txt");
   ASSERT_TRUE(f.nccl.has_value());
   EXPECT_EQ(f.file.tool, "nccl-tests");
   EXPECT_EQ(f.file.version, "2.19.6");
@@ -53,7 +55,8 @@ TEST(NcclTests, FiguresAreNcclRecordsWithOneRank) {
 }
 
 TEST(NcclTests, JsonOfTheSameRun) {
-  const auto out = parse_nccl_tests(fixture_text("nccl-tests-2.19.6-h200-all_reduce.json"), "nt.json");
+  const auto out =
+      parse_nccl_tests(fixture_text("nccl-tests-2.19.6-h200-all_reduce.json"), "nt.json");
   EXPECT_EQ(out.format, "json");
   ASSERT_EQ(out.runs.size(), 1u);
   EXPECT_EQ(out.runs[0].collective, "all_reduce");  // from args[0]
@@ -66,7 +69,8 @@ TEST(NcclTests, JsonOfTheSameRun) {
 
 TEST(NcclTests, OlderLayoutNeedsTheCollectiveNamedAndCountsRanksFromDeviceLines) {
   const std::string text = fixture_text("nccl-tests-older-8gpu-all_reduce.txt");
-  EXPECT_NE(input_error_of([&] { parse_nccl_tests(text, "old.txt"); }).find("give --collective"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { parse_nccl_tests(text, "old.txt"); }).find("give --collective"),
+            std::string::npos);
   const auto out = parse_nccl_tests(text, "old.txt", "all_reduce");
   EXPECT_EQ(out.version, "");
   ASSERT_EQ(out.runs.size(), 1u);
@@ -77,12 +81,15 @@ TEST(NcclTests, OlderLayoutNeedsTheCollectiveNamedAndCountsRanksFromDeviceLines)
 }
 
 TEST(NcclTests, CutRowIsOneLineNamingTheFileAndLine) {
-  const std::string e = input_error_of([] { parse_nccl_tests(fixture_text("bad-nccl-tests-mangled.txt"), "bad.txt"); });
+  const std::string e = input_error_of(
+      [] { parse_nccl_tests(fixture_text("bad-nccl-tests-mangled.txt"), "bad.txt"); });
   EXPECT_EQ(e.rfind("bad.txt: not nccl-tests output: line 13: a result row with", 0), 0u) << e;
 }
 
 TEST(NcclTests, OtherOutputIsRefused) {
-  EXPECT_NE(input_error_of([] { parse_nccl_tests("hello\n", "x.txt"); }).find("x.txt: not nccl-tests output: no result table"),
+  EXPECT_NE(input_error_of([] {
+              parse_nccl_tests("hello\n", "x.txt");
+            }).find("x.txt: not nccl-tests output: no result table"),
             std::string::npos);
 }
 
@@ -93,11 +100,15 @@ namespace p2p::import {
 namespace {
 
 TEST(NcclTests, JsonValuesOfTheWrongTypeAreBadInputNotACrash) {
-  const std::string e = testing::input_error_of(
-      [] { parse_nccl_tests(R"({"nccl_version": 22803, "results": [{"size": "big"}]})", "t.json", "all_reduce"); });
+  const std::string e = testing::input_error_of([] {
+    parse_nccl_tests(R"({"nccl_version": 22803, "results": [{"size": "big"}]})", "t.json",
+                     "all_reduce");
+  });
   EXPECT_EQ(e.rfind("t.json: not nccl-tests output: ", 0), 0u) << e;
   // A version line cut short is not a crash either.
-  EXPECT_NE(testing::input_error_of([] { parse_nccl_tests("# nccl-tests version\n", "v.txt"); }).find("v.txt: not nccl-tests"),
+  EXPECT_NE(testing::input_error_of([] {
+              parse_nccl_tests("# nccl-tests version\n", "v.txt");
+            }).find("v.txt: not nccl-tests"),
             std::string::npos);
 }
 
@@ -117,13 +128,17 @@ TEST(NcclTests, SizesThatAreNotWholeNumbersAreBadRowsNotCasts) {
     std::string t = text;
     t.replace(row, 12, bad);
     const std::string e = testing::input_error_of([&] { parse_nccl_tests(t, "nt.txt"); });
-    EXPECT_NE(e.find("nt.txt: not nccl-tests output: line "), std::string::npos) << bad << ": " << e;
-    EXPECT_NE(e.find("size and count must be whole numbers"), std::string::npos) << bad << ": " << e;
+    EXPECT_NE(e.find("nt.txt: not nccl-tests output: line "), std::string::npos)
+        << bad << ": " << e;
+    EXPECT_NE(e.find("size and count must be whole numbers"), std::string::npos)
+        << bad << ": " << e;
   }
   for (const std::string bad : {"1e300", "-1", "0.5"}) {
     const std::string json = R"({"nccl_version": 22803, "results": [{"size": )" + bad + "}]}";
-    const std::string e = testing::input_error_of([&] { parse_nccl_tests(json, "t.json", "all_reduce"); });
-    EXPECT_EQ(e.rfind("t.json: not nccl-tests output: `size`: expected an integer", 0), 0u) << bad << ": " << e;
+    const std::string e =
+        testing::input_error_of([&] { parse_nccl_tests(json, "t.json", "all_reduce"); });
+    EXPECT_EQ(e.rfind("t.json: not nccl-tests output: `size`: expected an integer", 0), 0u)
+        << bad << ": " << e;
   }
 }
 

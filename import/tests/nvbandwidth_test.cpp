@@ -28,7 +28,8 @@ TEST(Nvbandwidth, RealH200TextEveryMatrixSumAndVersion) {
 }
 
 TEST(Nvbandwidth, RealH200FiguresCarryP2pcheckNamesAndTheirSource) {
-  const auto f = nvbandwidth_figures(parse_nvbandwidth(fixture_text("nvbandwidth-v0.8-h200.txt"), "h200.txt"), "h200.txt");
+  const auto f = nvbandwidth_figures(
+      parse_nvbandwidth(fixture_text("nvbandwidth-v0.8-h200.txt"), "h200.txt"), "h200.txt");
   const auto* h2d = find_figure(f.bandwidth, "h2d_ce", "host", "gpu0");
   ASSERT_NE(h2d, nullptr);
   EXPECT_DOUBLE_EQ(h2d->median_gbps.value(), 55.44);
@@ -60,7 +61,8 @@ TEST(Nvbandwidth, JsonOfV08ReadsStringValuesAndWaivedTestcases) {
 }
 
 TEST(Nvbandwidth, DeviceToDeviceReadWriteBidirAndLatencyOnFourGpus) {
-  const auto out = parse_nvbandwidth(fixture_text("nvbandwidth-v0.8-4gpu-pcie-switches.txt"), "4gpu.txt");
+  const auto out =
+      parse_nvbandwidth(fixture_text("nvbandwidth-v0.8-4gpu-pcie-switches.txt"), "4gpu.txt");
   ASSERT_EQ(out.matrices.size(), 7u);  // read, write, 3 bidirectional, latency, all-to-host
   EXPECT_FALSE(out.matrices[0].cells[0][2].has_value());  // N/A: no peer access across switches
   const auto f = nvbandwidth_figures(out, "4gpu.txt");
@@ -72,10 +74,14 @@ TEST(Nvbandwidth, DeviceToDeviceReadWriteBidirAndLatencyOnFourGpus) {
   EXPECT_NE(find_figure(f.bandwidth, "ce_unidir_write", "gpu0", "gpu1"), nullptr);
   EXPECT_NE(find_figure(f.bandwidth, "ce_bidir", "gpu0", "gpu1", "dir"), nullptr);
   EXPECT_NE(find_figure(f.bandwidth, "ce_bidir", "gpu0", "gpu1", "sum"), nullptr);
-  EXPECT_EQ(find_figure(f.bandwidth, "ce_bidir", "gpu1", "gpu0", "sum"), nullptr);  // one total per pair
-  EXPECT_NE(find_figure(f.bandwidth, "device_to_device_bidirectional_memcpy_write_ce_write2", "gpu0", "gpu1"), nullptr);
+  EXPECT_EQ(find_figure(f.bandwidth, "ce_bidir", "gpu1", "gpu0", "sum"),
+            nullptr);  // one total per pair
+  EXPECT_NE(find_figure(f.bandwidth, "device_to_device_bidirectional_memcpy_write_ce_write2",
+                        "gpu0", "gpu1"),
+            nullptr);
   EXPECT_NE(find_figure(f.latency, "latency_peer", "gpu2", "gpu3"), nullptr);
-  EXPECT_NE(find_figure(f.bandwidth, "all_to_host_memcpy_ce", "gpu3", "host"), nullptr);  // kept under its own key
+  EXPECT_NE(find_figure(f.bandwidth, "all_to_host_memcpy_ce", "gpu3", "host"),
+            nullptr);  // kept under its own key
 }
 
 TEST(Nvbandwidth, V04TextWithWaivingLinesAnd64MiBDefault) {
@@ -99,12 +105,17 @@ TEST(Nvbandwidth, V06JsonSplitsTheThreeBidirectionalMatrices) {
 }
 
 TEST(Nvbandwidth, CutOutputIsOneLineNamingTheFile) {
-  const std::string e = input_error_of([] { parse_nvbandwidth(fixture_text("bad-nvbandwidth-cut.txt"), "cut.txt"); });
+  const std::string e =
+      input_error_of([] { parse_nvbandwidth(fixture_text("bad-nvbandwidth-cut.txt"), "cut.txt"); });
   EXPECT_EQ(e.rfind("cut.txt: not nvbandwidth output: ", 0), 0u) << e;
   EXPECT_NE(e.find("device_to_device_memcpy_read_ce"), std::string::npos) << e;
-  EXPECT_NE(input_error_of([] { parse_nvbandwidth("hello\n", "x.txt"); }).find("no \"nvbandwidth Version:\" line"),
+  EXPECT_NE(input_error_of([] {
+              parse_nvbandwidth("hello\n", "x.txt");
+            }).find("no \"nvbandwidth Version:\" line"),
             std::string::npos);
-  EXPECT_NE(input_error_of([] { parse_nvbandwidth("{\"a\": 1}", "x.json"); }).find("without an \"nvbandwidth\" object"),
+  EXPECT_NE(input_error_of([] {
+              parse_nvbandwidth("{\"a\": 1}", "x.json");
+            }).find("without an \"nvbandwidth\" object"),
             std::string::npos);
 }
 

@@ -1,10 +1,11 @@
 // nvidia-smi topo -m / topo -p2p captures: one test per variant seen in the wild (see
 // fixtures/README.md for which capture is real and which is written by hand).
+#include "import/nvidia_smi_topo.hpp"
+
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
-#include "import/nvidia_smi_topo.hpp"
 #include "topology/classify.hpp"
 #include "topology/diff.hpp"
 #include "topology/gate.hpp"
@@ -13,9 +14,13 @@
 namespace p2p::import {
 namespace {
 
-std::string fixture(const std::string& name) { return std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/" + name; }
+std::string fixture(const std::string& name) {
+  return std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/" + name;
+}
 std::string text_of(const std::string& name) { return read_text_file(fixture(name)); }
-topo::TopologySnapshot topo_m(const std::string& name) { return snapshot_from_nvidia_smi_topo(text_of(name), name); }
+topo::TopologySnapshot topo_m(const std::string& name) {
+  return snapshot_from_nvidia_smi_topo(text_of(name), name);
+}
 
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -53,7 +58,8 @@ TEST(NvidiaSmiTopo, VfioGuestWithTabsAndEscapesIsFlatPhb) {
   const auto t = topo_m("rtxpro6000-vm-topo.txt");
   ASSERT_EQ(t.gpus.size(), 4u);
   for (std::size_t i = 0; i < 4; ++i)
-    for (std::size_t j = 0; j < 4; ++j) EXPECT_EQ(topo::matrix_label(t, i, j), i == j ? "X" : "PHB");
+    for (std::size_t j = 0; j < 4; ++j)
+      EXPECT_EQ(topo::matrix_label(t, i, j), i == j ? "X" : "PHB");
 }
 
 TEST(NvidiaSmiTopo, SpacesAndLegendCutOff) {
@@ -120,7 +126,8 @@ TEST(NvidiaSmiTopo, P2pCaptureAnswersTheGatesRequireP2p) {
   EXPECT_EQ(blocked.p2p_check, "failed");
   EXPECT_EQ(blocked.blocking(), 8u);  // ordered pairs across the two sockets
   bool named_cns = false;
-  for (const auto& r : blocked.reasons) named_cns |= r.message.find("CNS (chipset not supported)") != std::string::npos;
+  for (const auto& r : blocked.reasons)
+    named_cns |= r.message.find("CNS (chipset not supported)") != std::string::npos;
   EXPECT_TRUE(named_cns);
 
   auto vm = topo_m("rtxpro6000-vm-topo.txt");
@@ -145,28 +152,38 @@ TEST(NvidiaSmiTopo, DiffOfTwoCapturesMatchesByIndexAndSaysWhy) {
 TEST(NvidiaSmiTopo, P2pStatusOfAnotherGpuCountIsRefused) {
   auto t = topo_m("h200-topo-m.txt");
   const auto s = p2p_status_from_nvidia_smi(text_of("rtxpro6000-vm-p2p-r.txt"), "r.txt");
-  EXPECT_NE(error_of([&] { add_p2p_status(t, s, "r.txt"); }).find("r.txt: the topo -p2p capture has 4 GPUs"),
+  EXPECT_NE(error_of([&] {
+              add_p2p_status(t, s, "r.txt");
+            }).find("r.txt: the topo -p2p capture has 4 GPUs"),
             std::string::npos);
 }
 
 TEST(NvidiaSmiTopo, CutCaptureIsOneLineNamingTheFile) {
   const std::string e = error_of([] { topo_m("bad-cut-topo.txt"); });
-  EXPECT_EQ(e, "bad-cut-topo.txt: not an nvidia-smi topo -m capture: the header names 4 GPUs but 2 GPU rows follow "
-               "(cut short?)");
+  EXPECT_EQ(
+      e,
+      "bad-cut-topo.txt: not an nvidia-smi topo -m capture: the header names 4 GPUs but 2 GPU rows follow "
+      "(cut short?)");
 }
 
 TEST(NvidiaSmiTopo, MangledCellIsNamed) {
   const std::string e = error_of([] { topo_m("bad-mangled-topo.txt"); });
-  EXPECT_NE(e.find("bad-mangled-topo.txt: not an nvidia-smi topo -m capture: row GPU1, column GPU0: \"P#B\""),
-            std::string::npos)
+  EXPECT_NE(
+      e.find(
+          "bad-mangled-topo.txt: not an nvidia-smi topo -m capture: row GPU1, column GPU0: \"P#B\""),
+      std::string::npos)
       << e;
 }
 
 TEST(NvidiaSmiTopo, OtherToolsOutputIsRefused) {
-  const std::string e = error_of([] { snapshot_from_nvidia_smi_topo("nvbandwidth Version: v0.8\n", "nvbw.txt"); });
-  EXPECT_NE(e.find("nvbw.txt: not an nvidia-smi topo -m capture: no matrix"), std::string::npos) << e;
+  const std::string e =
+      error_of([] { snapshot_from_nvidia_smi_topo("nvbandwidth Version: v0.8\n", "nvbw.txt"); });
+  EXPECT_NE(e.find("nvbw.txt: not an nvidia-smi topo -m capture: no matrix"), std::string::npos)
+      << e;
   EXPECT_FALSE(looks_like_nvidia_smi_topo("Running host_to_device_memcpy_ce.\n"));
-  EXPECT_NE(error_of([] { p2p_status_from_nvidia_smi("hello\n", "x.txt"); }).find("x.txt: not an nvidia-smi topo -p2p"),
+  EXPECT_NE(error_of([] {
+              p2p_status_from_nvidia_smi("hello\n", "x.txt");
+            }).find("x.txt: not an nvidia-smi topo -p2p"),
             std::string::npos);
 }
 

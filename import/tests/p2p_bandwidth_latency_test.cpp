@@ -13,7 +13,8 @@ using testing::fixture_text;
 using testing::input_error_of;
 
 TEST(P2pBandwidthLatency, EveryMatrixWithP2pEnabledAndDisabled) {
-  const auto out = parse_p2p_bandwidth_latency(fixture_text("p2p-bandwidth-latency-2gpu-p2p-read.txt"), "s.txt");
+  const auto out =
+      parse_p2p_bandwidth_latency(fixture_text("p2p-bandwidth-latency-2gpu-p2p-read.txt"), "s.txt");
   ASSERT_EQ(out.devices.size(), 2u);
   EXPECT_EQ(out.connectivity, (std::vector<std::vector<int>>{{1, 1}, {1, 1}}));
   ASSERT_EQ(out.matrices.size(), 11u);  // 5 bandwidth, 3 latency x (GPU, CPU timer)
@@ -23,7 +24,8 @@ TEST(P2pBandwidthLatency, EveryMatrixWithP2pEnabledAndDisabled) {
 
 TEST(P2pBandwidthLatency, FiguresByMeaning) {
   const auto f = p2p_bandwidth_latency_figures(
-      parse_p2p_bandwidth_latency(fixture_text("p2p-bandwidth-latency-2gpu-p2p-read.txt"), "s.txt"), "s.txt");
+      parse_p2p_bandwidth_latency(fixture_text("p2p-bandwidth-latency-2gpu-p2p-read.txt"), "s.txt"),
+      "s.txt");
   const auto* w = find_figure(f.bandwidth, "ce_unidir_write", "gpu0", "gpu1");
   ASSERT_NE(w, nullptr);
   EXPECT_DOUBLE_EQ(w->median_gbps.value(), 54.81);
@@ -42,11 +44,13 @@ TEST(P2pBandwidthLatency, FiguresByMeaning) {
   ASSERT_NE(lat, nullptr);
   EXPECT_DOUBLE_EQ(lat->median_ns.value(), 410.0);  // printed in us, kept in ns
   EXPECT_EQ(lat->source->unit, "us");
-  EXPECT_EQ(find_figure(f.latency, "latency_peer", "gpu0", "gpu1"), nullptr);  // a memcpy is not a dependent load
+  EXPECT_EQ(find_figure(f.latency, "latency_peer", "gpu0", "gpu1"),
+            nullptr);  // a memcpy is not a dependent load
 }
 
 TEST(P2pBandwidthLatency, OlderLayoutWithoutWritesLabel) {
-  const auto out = parse_p2p_bandwidth_latency(fixture_text("p2p-bandwidth-latency-rtx4090-older.txt"), "o.txt");
+  const auto out =
+      parse_p2p_bandwidth_latency(fixture_text("p2p-bandwidth-latency-rtx4090-older.txt"), "o.txt");
   EXPECT_EQ(out.connectivity[0][1], 0);
   const auto f = p2p_bandwidth_latency_figures(out, "o.txt");
   EXPECT_NE(find_figure(f.bandwidth, "ce_unidir_write", "gpu1", "gpu0"), nullptr);
@@ -54,8 +58,9 @@ TEST(P2pBandwidthLatency, OlderLayoutWithoutWritesLabel) {
 }
 
 TEST(P2pBandwidthLatency, CutFileIsOneLine) {
-  const std::string e = input_error_of(
-      [] { parse_p2p_bandwidth_latency(fixture_text("bad-p2p-bandwidth-latency-cut.txt"), "cut.txt"); });
+  const std::string e = input_error_of([] {
+    parse_p2p_bandwidth_latency(fixture_text("bad-p2p-bandwidth-latency-cut.txt"), "cut.txt");
+  });
   EXPECT_EQ(e.rfind("cut.txt: not p2pBandwidthLatencyTest output: ", 0), 0u) << e;
   EXPECT_NE(e.find("cut off"), std::string::npos) << e;
 }
@@ -72,7 +77,8 @@ TEST(P2pBandwidthLatency, AConnectivityCellOtherThanZeroOrOneIsBadInput) {
   const auto at = text.find("     0\t     1     1");
   ASSERT_NE(at, std::string::npos);
   text.replace(at, 19, "     0\t 1e300     1");
-  const std::string e = testing::input_error_of([&] { parse_p2p_bandwidth_latency(text, "p.txt"); });
+  const std::string e =
+      testing::input_error_of([&] { parse_p2p_bandwidth_latency(text, "p.txt"); });
   EXPECT_EQ(e.rfind("p.txt: ", 0), 0u) << e;
   EXPECT_NE(e.find("neither 0 nor 1"), std::string::npos) << e;
 }

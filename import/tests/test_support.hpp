@@ -5,8 +5,8 @@
 #include <string>
 #include <type_traits>
 
-#include "common/error.hpp"
 #include "bench/results.hpp"
+#include "common/error.hpp"
 #include "common/file_io.hpp"
 
 namespace p2p::import::testing {
@@ -25,8 +25,9 @@ inline std::string input_error_of(const std::function<void()>& f) {
 }
 
 template <class Records>
-const auto* find_figure(const Records& records, const std::string& case_name, const std::string& src,
-                        const std::string& dst, const std::string& part = "") {
+const auto* find_figure(const Records& records, const std::string& case_name,
+                        const std::string& src, const std::string& dst,
+                        const std::string& part = "") {
   for (const auto& r : records) {
     if (r.case_name == case_name && r.src == src && r.dst == dst) {
       if constexpr (std::is_same_v<std::decay_t<decltype(r)>, bench::BandwidthResult>) {

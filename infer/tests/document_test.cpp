@@ -1,9 +1,10 @@
 // The results document: round trip, versions refused, and the text printed from it.
+#include "infer/document.hpp"
+
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
-#include "infer/document.hpp"
 #include "infer/group_merge.hpp"
 #include "infer/results_html.hpp"
 #include "infer/results_text.hpp"
@@ -32,7 +33,8 @@ InferDocument sample() {
     g.description = "one NUMA node (0), worst path NODE";
     g.alike = 3;
     for (const Message& m : d.plan.messages) {
-      g.p2p_on.messages.push_back(measured_message(m, tp, d.plan.calls_per_step, {p50, p50, 2 * p50}));
+      g.p2p_on.messages.push_back(
+          measured_message(m, tp, d.plan.calls_per_step, {p50, p50, 2 * p50}));
     }
     g.p2p_off = GroupRun{};
     g.p2p_off->p2p_disabled = true;
@@ -40,7 +42,8 @@ InferDocument sample() {
       g.p2p_off->messages.push_back(measured_message(m, tp, d.plan.calls_per_step, {off}));
     }
     g.ipc = {IpcPairResult{0, 1, g.gpus[0], g.gpus[1], "ok", ""},
-             IpcPairResult{1, 0, g.gpus[1], g.gpus[0], "fail", "rank 1 could not write: cudaIpcOpenMemHandle: ..."}};
+             IpcPairResult{1, 0, g.gpus[1], g.gpus[0], "fail",
+                           "rank 1 could not write: cudaIpcOpenMemHandle: ..."}};
     return g;
   };
   d.groups = {group(2, {0, 1}, "NODE x1", 0.2, 0.9), group(4, {0, 1, 2, 3}, "NODE x6", 0.3, 1.1),
@@ -119,24 +122,33 @@ TEST(InferDocument, ExitCodeIsTheWorstOutcome) {
 
 TEST(ResultsText, TablesRankingIpcAndBudget) {
   const std::string text = format_results(sample());
-  EXPECT_NE(text.find("TP=4 GPUs 0-3 (NODE x6; one NUMA node (0), worst path NODE)"), std::string::npos) << text;
+  EXPECT_NE(text.find("TP=4 GPUs 0-3 (NODE x6; one NUMA node (0), worst path NODE)"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("CUDA IPC check: 1/2 ordered pairs passed"), std::string::npos) << text;
-  EXPECT_NE(text.find("rank 1 (GPU 1) -> rank 0 (GPU 0): fail: rank 1 could not write"), std::string::npos) << text;
+  EXPECT_NE(text.find("rank 1 (GPU 1) -> rank 0 (GPU 0): fail: rank 1 could not write"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("P2P-off p50"), std::string::npos);
   EXPECT_NE(text.find("hang"), std::string::npos);
   EXPECT_NE(text.find("problem: rank 2 hang"), std::string::npos);
   // 160 calls x 0.3 us = 48 us per token for the best TP=4 group; 80 us for the other.
-  EXPECT_NE(text.find("TP=4: GPUs 0-3 (NODE x6; one NUMA node (0), worst path NODE) 48.0 us/token [P2P off 176.0]; "
-                      "GPUs 0,1,4,5"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(
+          "TP=4: GPUs 0-3 (NODE x6; one NUMA node (0), worst path NODE) 48.0 us/token [P2P off 176.0]; "
+          "GPUs 0,1,4,5"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("recommended: GPUs 0-3"), std::string::npos);
-  EXPECT_NE(text.find("PASS TP=4 decode_b32 GPUs 0-3: 48.0 us <= 60.0 us"), std::string::npos) << text;
+  EXPECT_NE(text.find("PASS TP=4 decode_b32 GPUs 0-3: 48.0 us <= 60.0 us"), std::string::npos)
+      << text;
   EXPECT_EQ(text.find("LOGICAL RUN"), std::string::npos);
   InferDocument logical = sample();
   logical.logical_gpus = 8;
   logical.devices = {0};
-  EXPECT_NE(format_results(logical).find("LOGICAL RUN: up to 8 rank processes shared CUDA device 0"), std::string::npos);
+  EXPECT_NE(
+      format_results(logical).find("LOGICAL RUN: up to 8 rank processes shared CUDA device 0"),
+      std::string::npos);
 }
 
 TEST(ResultsHtml, OnePageWithRankingTablesAndEscapedText) {
@@ -151,7 +163,8 @@ TEST(ResultsHtml, OnePageWithRankingTablesAndEscapedText) {
   EXPECT_NE(html.find("recommended: GPUs 0-3"), std::string::npos);
   EXPECT_NE(html.find("PASS</span> TP=4 decode_b32"), std::string::npos) << html;
   EXPECT_NE(html.find("<th>P2P off p50 us</th>"), std::string::npos);
-  EXPECT_NE(html.find("<td>48.0</td>"), std::string::npos);  // TP=4 GPUs 0-3, decode_b32 cost per token
+  EXPECT_NE(html.find("<td>48.0</td>"),
+            std::string::npos);  // TP=4 GPUs 0-3, decode_b32 cost per token
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("LOGICAL RUN"), std::string::npos);
   d.logical_gpus = 4;
@@ -170,8 +183,10 @@ TEST(GroupMerge, MeasuredStoppedAndMissingMessages) {
   hung.detail = "no completion";
   merged.cases = {ok, hung};
   merged.ends = {nccl::RankProcessEnd{0, 1, "done", 0, std::nullopt, "prefill_t64", ""},
-                 nccl::RankProcessEnd{1, 2, "hang", 5, std::nullopt, "decode_b1", "decode_b16: no completion"}};
-  merged.warnings = {"rank 1 stopped its sweep (hang): decode_b16: no completion; last completed case decode_b1"};
+                 nccl::RankProcessEnd{1, 2, "hang", 5, std::nullopt, "decode_b1",
+                                      "decode_b16: no completion"}};
+  merged.warnings = {
+      "rank 1 stopped its sweep (hang): decode_b16: no completion; last completed case decode_b1"};
   const GroupRun run = group_run_from(plan.messages, 2, plan.calls_per_step, merged, true);
   ASSERT_EQ(run.messages.size(), 3u);
   EXPECT_TRUE(run.p2p_disabled);

@@ -12,7 +12,9 @@ namespace {
 
 const std::string kSource = P2P_SOURCE_DIR;
 
-topo::TopologySnapshot fixture(const std::string& relative) { return topo::load_topology(kSource + "/" + relative); }
+topo::TopologySnapshot fixture(const std::string& relative) {
+  return topo::load_topology(kSource + "/" + relative);
+}
 
 std::vector<std::vector<int>> gpus_of(const std::vector<GpuGroup>& groups) {
   std::vector<std::vector<int>> out;
@@ -25,7 +27,8 @@ TEST(CandidateGroups, TwoSocketHostGivesOneGroupPerSocketSplit) {
   ASSERT_EQ(t.gpus.size(), 8u);
   const auto tp4 = candidate_groups(t, 4, all_gpus(t), 8);
   ASSERT_EQ(tp4.size(), 3u);
-  EXPECT_EQ(gpus_of(tp4), (std::vector<std::vector<int>>{{0, 1, 2, 3}, {0, 1, 2, 4}, {0, 1, 4, 5}}));
+  EXPECT_EQ(gpus_of(tp4),
+            (std::vector<std::vector<int>>{{0, 1, 2, 3}, {0, 1, 2, 4}, {0, 1, 4, 5}}));
   EXPECT_EQ(tp4[0].signature, "NODE x6");
   EXPECT_EQ(tp4[0].worst_path, "NODE");
   EXPECT_EQ(tp4[0].description, "one NUMA node (0), worst path NODE");

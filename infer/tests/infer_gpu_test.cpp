@@ -35,7 +35,8 @@ class InferGpu : public ::testing::Test {
     const std::string json = dir_ + "/infer.json";
     std::filesystem::remove(json);
     Ran r;
-    r.cli = testing::run_captured("'" + std::string(P2PCHECK_EXE) + "' infer " + args + " --json " + json);
+    r.cli = testing::run_captured("'" + std::string(P2PCHECK_EXE) + "' infer " + args + " --json " +
+                                  json);
     if (std::filesystem::exists(json)) r.doc = read_json_file(json).get<InferDocument>();
     return r;
   }
@@ -46,8 +47,9 @@ class InferGpu : public ::testing::Test {
 };
 
 // Small: ranks that share one GPU take turns on it, so one call of four ranks takes tens of ms.
-const char* kSmall = "--hidden 1024 --layers 4 --batch 1,16 --prefill 64 --calls 20 --calls-per-graph 8 --warmup 1 "
-                     "--timeout 60";
+const char* kSmall =
+    "--hidden 1024 --layers 4 --batch 1,16 --prefill 64 --calls 20 --calls-per-graph 8 --warmup 1 "
+    "--timeout 60";
 
 TEST_F(InferGpu, WholeProfileOnOneGpuWithLogicalRanks) {
   const Ran r = run(std::string(kSmall) + " --tp 2,4 --devices 0 --logical-gpus 4");
@@ -71,7 +73,8 @@ TEST_F(InferGpu, WholeProfileOnOneGpuWithLogicalRanks) {
     }
     ASSERT_TRUE(g.p2p_off.has_value());
     EXPECT_TRUE(g.p2p_off->p2p_disabled);
-    for (const MessageResult& m : g.p2p_off->messages) EXPECT_EQ(m.status, "ok") << m.message << ": " << m.detail;
+    for (const MessageResult& m : g.p2p_off->messages)
+      EXPECT_EQ(m.status, "ok") << m.message << ": " << m.detail;
     EXPECT_TRUE(g.p2p_on.problems.empty()) << g.p2p_on.problems.front();
   }
   ASSERT_EQ(d.rankings.size(), 2u);
@@ -80,8 +83,9 @@ TEST_F(InferGpu, WholeProfileOnOneGpuWithLogicalRanks) {
 }
 
 TEST_F(InferGpu, ABudgetNoGroupCanMeetExitsOne) {
-  const Ran r = run(std::string(kSmall) + " --tp 2 --devices 0 --logical-gpus 2 --no-p2p-off --no-ipc-check "
-                                          "--budget-us-per-token 0.001");
+  const Ran r = run(std::string(kSmall) +
+                    " --tp 2 --devices 0 --logical-gpus 2 --no-p2p-off --no-ipc-check "
+                    "--budget-us-per-token 0.001");
   EXPECT_EQ(r.cli.exit_code, 1) << r.cli.err << r.cli.out;
   ASSERT_TRUE(r.doc.has_value());
   ASSERT_EQ(r.doc->verdicts.size(), 2u);  // TP=2 at batches 1 and 16
@@ -92,7 +96,8 @@ TEST_F(InferGpu, ABudgetNoGroupCanMeetExitsOne) {
 }
 
 TEST_F(InferGpu, RealGroupsWhereTheHostHasTwoGpus) {
-  if (devices_ < 2) GTEST_SKIP() << "one CUDA device: no physical group of two (the logical test covers one GPU)";
+  if (devices_ < 2)
+    GTEST_SKIP() << "one CUDA device: no physical group of two (the logical test covers one GPU)";
   const Ran r = run(std::string(kSmall) + " --tp 2 --max-groups 2");
   ASSERT_EQ(r.cli.exit_code, 0) << r.cli.err << r.cli.out;
   ASSERT_TRUE(r.doc.has_value());

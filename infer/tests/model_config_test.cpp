@@ -9,7 +9,8 @@ namespace {
 
 const std::string kFixtures = std::string(P2P_SOURCE_DIR) + "/infer/tests/fixtures/";
 
-std::string error_of(const nlohmann::json& config, const std::optional<std::string>& dtype = std::nullopt) {
+std::string error_of(const nlohmann::json& config,
+                     const std::optional<std::string>& dtype = std::nullopt) {
   try {
     model_shape_from_config(config, "cfg.json", dtype);
   } catch (const InputError& e) {
@@ -45,7 +46,8 @@ TEST(ModelConfig, ReadsTheNewerDtypeKey) {
 }
 
 TEST(ModelConfig, TextConfigFallsBackToTheTopLevelKeyByKey) {
-  const auto j = nlohmann::json::parse(R"({"hidden_size": 5120, "text_config": {"num_hidden_layers": 40},
+  const auto j =
+      nlohmann::json::parse(R"({"hidden_size": 5120, "text_config": {"num_hidden_layers": 40},
                                            "torch_dtype": "bfloat16"})");
   const ModelShape m = model_shape_from_config(j, "cfg.json", std::nullopt);
   EXPECT_EQ(m.hidden, 5120u);
@@ -54,29 +56,38 @@ TEST(ModelConfig, TextConfigFallsBackToTheTopLevelKeyByKey) {
 }
 
 TEST(ModelConfig, DtypeOptionOverridesTheFile) {
-  const auto j = nlohmann::json::parse(R"({"hidden_size": 8, "num_hidden_layers": 2, "torch_dtype": "float8_e4m3fn"})");
+  const auto j = nlohmann::json::parse(
+      R"({"hidden_size": 8, "num_hidden_layers": 2, "torch_dtype": "float8_e4m3fn"})");
   const ModelShape m = model_shape_from_config(j, "cfg.json", std::string("fp16"));
   EXPECT_EQ(m.dtype, nccl::DataType::kFloat16);
   EXPECT_EQ(m.dtype_key, "--dtype");
 }
 
 TEST(ModelConfig, ErrorsNameTheFileAndTheKey) {
-  EXPECT_EQ(error_of(nlohmann::json::parse(R"({"num_hidden_layers": 2, "torch_dtype": "bfloat16"})")),
-            "cfg.json: key `hidden_size`: missing (looked at the top level and in `text_config`)");
-  const std::string wrong_type =
-      error_of(nlohmann::json::parse(R"({"hidden_size": "8192", "num_hidden_layers": 2, "torch_dtype": "bfloat16"})"));
-  EXPECT_EQ(wrong_type.rfind("cfg.json: key `hidden_size`: expected an integer", 0), 0u) << wrong_type;
-  const std::string nested = error_of(
-      nlohmann::json::parse(R"({"text_config": {"hidden_size": -4, "num_hidden_layers": 2}, "torch_dtype": "bfloat16"})"));
-  EXPECT_EQ(nested.rfind("cfg.json: key `text_config.hidden_size`: expected an integer", 0), 0u) << nested;
-  const std::string fp8 =
-      error_of(nlohmann::json::parse(R"({"hidden_size": 8, "num_hidden_layers": 2, "torch_dtype": "float8_e4m3fn"})"));
-  EXPECT_NE(fp8.find("cfg.json: key `torch_dtype`: `float8_e4m3fn` is not an all-reduce type"), std::string::npos) << fp8;
+  EXPECT_EQ(
+      error_of(nlohmann::json::parse(R"({"num_hidden_layers": 2, "torch_dtype": "bfloat16"})")),
+      "cfg.json: key `hidden_size`: missing (looked at the top level and in `text_config`)");
+  const std::string wrong_type = error_of(nlohmann::json::parse(
+      R"({"hidden_size": "8192", "num_hidden_layers": 2, "torch_dtype": "bfloat16"})"));
+  EXPECT_EQ(wrong_type.rfind("cfg.json: key `hidden_size`: expected an integer", 0), 0u)
+      << wrong_type;
+  const std::string nested = error_of(nlohmann::json::parse(
+      R"({"text_config": {"hidden_size": -4, "num_hidden_layers": 2}, "torch_dtype": "bfloat16"})"));
+  EXPECT_EQ(nested.rfind("cfg.json: key `text_config.hidden_size`: expected an integer", 0), 0u)
+      << nested;
+  const std::string fp8 = error_of(nlohmann::json::parse(
+      R"({"hidden_size": 8, "num_hidden_layers": 2, "torch_dtype": "float8_e4m3fn"})"));
+  EXPECT_NE(fp8.find("cfg.json: key `torch_dtype`: `float8_e4m3fn` is not an all-reduce type"),
+            std::string::npos)
+      << fp8;
   EXPECT_EQ(error_of(nlohmann::json::parse(R"({"hidden_size": 8, "num_hidden_layers": 2})")),
             "cfg.json: key `torch_dtype`: missing (nor `dtype`); give --dtype");
-  EXPECT_EQ(error_of(nlohmann::json::parse("[1, 2]")), "cfg.json: expected a JSON object (a Hugging Face config.json)");
-  EXPECT_EQ(error_of(nlohmann::json::parse(R"({"text_config": 3})")), "cfg.json: key `text_config`: expected an object");
-  EXPECT_NE(error_of(nlohmann::json::parse(R"({"hidden_size": 8, "num_hidden_layers": 0, "torch_dtype": "bf16"})"))
+  EXPECT_EQ(error_of(nlohmann::json::parse("[1, 2]")),
+            "cfg.json: expected a JSON object (a Hugging Face config.json)");
+  EXPECT_EQ(error_of(nlohmann::json::parse(R"({"text_config": 3})")),
+            "cfg.json: key `text_config`: expected an object");
+  EXPECT_NE(error_of(nlohmann::json::parse(
+                         R"({"hidden_size": 8, "num_hidden_layers": 0, "torch_dtype": "bf16"})"))
                 .find("key `num_hidden_layers`"),
             std::string::npos);
 }
@@ -86,7 +97,8 @@ TEST(ModelConfig, AMissingOrBrokenFileIsOneLineNamingIt) {
     read_model_config("/nonexistent/config.json", std::nullopt);
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("/nonexistent/config.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/config.json"), std::string::npos)
+        << e.what();
   }
   try {
     read_model_config(kFixtures + "README.md", std::nullopt);

@@ -7,19 +7,24 @@
 namespace p2p::infer {
 namespace {
 
-InferPlan plan() { return make_plan(model_shape_from_options(8192, 80, "bf16"), {2, 4, 8}, {1, 32}, {2048}); }
+InferPlan plan() {
+  return make_plan(model_shape_from_options(8192, 80, "bf16"), {2, 4, 8}, {1, 32}, {2048});
+}
 
 // A group whose every message took `p50_us` per call (P2P on) and `off_us` with P2P off.
-GroupResult group(int tp, std::vector<int> gpus, double p50_us, std::optional<double> off_us = std::nullopt) {
+GroupResult group(int tp, std::vector<int> gpus, double p50_us,
+                  std::optional<double> off_us = std::nullopt) {
   const InferPlan p = plan();
   GroupResult g;
   g.tp = tp;
   g.gpus = std::move(gpus);
-  for (const Message& m : p.messages) g.p2p_on.messages.push_back(measured_message(m, tp, p.calls_per_step, {p50_us}));
+  for (const Message& m : p.messages)
+    g.p2p_on.messages.push_back(measured_message(m, tp, p.calls_per_step, {p50_us}));
   if (off_us) {
     g.p2p_off = GroupRun{};
     g.p2p_off->p2p_disabled = true;
-    for (const Message& m : p.messages) g.p2p_off->messages.push_back(measured_message(m, tp, p.calls_per_step, {*off_us}));
+    for (const Message& m : p.messages)
+      g.p2p_off->messages.push_back(measured_message(m, tp, p.calls_per_step, {*off_us}));
   }
   return g;
 }
@@ -28,12 +33,14 @@ TEST(RankingMessage, LargestDecodeBatchUnlessAsked) {
   EXPECT_EQ(ranking_message(plan(), std::nullopt), "decode_b32");
   EXPECT_EQ(ranking_message(plan(), 1), "decode_b1");
   EXPECT_THROW(ranking_message(plan(), 8), InputError);
-  const InferPlan prefill_only = make_plan(model_shape_from_options(64, 2, "bf16"), {2}, {}, {512, 128});
+  const InferPlan prefill_only =
+      make_plan(model_shape_from_options(64, 2, "bf16"), {2}, {}, {512, 128});
   EXPECT_EQ(ranking_message(prefill_only, std::nullopt), "prefill_t512");
 }
 
 TEST(RankGroups, CheapestFirstUnmeasuredLastNoteWhereNone) {
-  std::vector<GroupResult> groups = {group(4, {0, 1, 4, 5}, 0.38), group(4, {0, 1, 2, 3}, 0.24, 0.5), group(2, {0, 1}, 0.1)};
+  std::vector<GroupResult> groups = {group(4, {0, 1, 4, 5}, 0.38),
+                                     group(4, {0, 1, 2, 3}, 0.24, 0.5), group(2, {0, 1}, 0.1)};
   GroupResult broken = group(4, {0, 1, 2, 4}, 0.1);
   for (auto& m : broken.p2p_on.messages) {
     m.status = "hang";
@@ -61,13 +68,15 @@ TEST(ParseBudget, OneFigurePerBatchOrForAll) {
   EXPECT_DOUBLE_EQ(*budget_for(b, 1), 20);
   EXPECT_DOUBLE_EQ(*budget_for(b, 32), 60);
   EXPECT_FALSE(budget_for(parse_budget("1:20", plan()), 32).has_value());
-  for (const char* bad : {"", "0", "-3", "abc", "20,30", "8:20", "1:", "1:x", ":5", "-1:5", "1:inf"}) {
+  for (const char* bad :
+       {"", "0", "-3", "abc", "20,30", "8:20", "1:", "1:x", ":5", "-1:5", "1:inf"}) {
     EXPECT_THROW(parse_budget(bad, plan()), InputError) << bad;
   }
 }
 
 TEST(JudgeBudget, TheRecommendedGroupOfEverySizeMustMeetIt) {
-  const std::vector<GroupResult> groups = {group(2, {0, 1}, 0.2), group(4, {0, 1, 2, 3}, 0.3), group(4, {0, 4, 1, 5}, 0.1)};
+  const std::vector<GroupResult> groups = {group(2, {0, 1}, 0.2), group(4, {0, 1, 2, 3}, 0.3),
+                                           group(4, {0, 4, 1, 5}, 0.1)};
   const auto rankings = rank_groups(plan(), groups, "decode_b32", 4);
   // Per token: TP=2 32 us, TP=4 best 16 us; TP=8 has no group.
   const auto v = judge_budget(parse_budget("20", plan()), plan(), rankings, groups);
@@ -79,9 +88,9 @@ TEST(JudgeBudget, TheRecommendedGroupOfEverySizeMustMeetIt) {
   EXPECT_FALSE(v[4].pass);
   EXPECT_EQ(v[4].detail, "no group measured: needs 8 GPUs, 4 usable");
   EXPECT_TRUE(any_failed(v));
-  const auto loose = judge_budget(parse_budget("40", plan()), make_plan(plan().model, {2, 4}, {1, 32}, {}),
-                                  rank_groups(make_plan(plan().model, {2, 4}, {1, 32}, {}), groups, "decode_b32", 4),
-                                  groups);
+  const auto loose = judge_budget(
+      parse_budget("40", plan()), make_plan(plan().model, {2, 4}, {1, 32}, {}),
+      rank_groups(make_plan(plan().model, {2, 4}, {1, 32}, {}), groups, "decode_b32", 4), groups);
   EXPECT_FALSE(any_failed(loose));
 }
 

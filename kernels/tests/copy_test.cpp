@@ -36,10 +36,11 @@ void copy_and_check(std::size_t bytes, const kernels::CopyShape& wanted) {
   const auto shape = kernels::resolve_copy_shape(0, wanted);
   kernels::launch_copy(dst.get(), src.get(), bytes, shape, nullptr);
   P2P_CHECK(cudaDeviceSynchronize());
-  EXPECT_EQ(mismatches(dst.get(), bytes, 0x1234u), 0u) << bytes << " bytes, unroll " << wanted.unroll;
+  EXPECT_EQ(mismatches(dst.get(), bytes, 0x1234u), 0u)
+      << bytes << " bytes, unroll " << wanted.unroll;
   std::vector<unsigned char> guard(kGuardBytes);
-  P2P_CHECK(
-      cudaMemcpy(guard.data(), static_cast<char*>(dst.get()) + bytes, kGuardBytes, cudaMemcpyDeviceToHost));
+  P2P_CHECK(cudaMemcpy(guard.data(), static_cast<char*>(dst.get()) + bytes, kGuardBytes,
+                       cudaMemcpyDeviceToHost));
   for (unsigned char b : guard) ASSERT_EQ(b, 0xA5) << "copy wrote past " << bytes << " bytes";
 }
 

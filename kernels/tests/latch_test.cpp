@@ -12,11 +12,14 @@ namespace {
 
 using namespace p2p;
 
-kernels::LatchWords* words_of(cuda::PinnedHostPtr& p) { return static_cast<kernels::LatchWords*>(p.get()); }
+kernels::LatchWords* words_of(cuda::PinnedHostPtr& p) {
+  return static_cast<kernels::LatchWords*>(p.get());
+}
 
 TEST(Latch, HoldsTheStreamUntilReleased) {
   P2P_REQUIRE_GPU();
-  auto mem = cuda::make_pinned_host(sizeof(kernels::LatchWords), cudaHostAllocMapped | cudaHostAllocPortable);
+  auto mem = cuda::make_pinned_host(sizeof(kernels::LatchWords),
+                                    cudaHostAllocMapped | cudaHostAllocPortable);
   auto* w = words_of(mem);
   w->release = 0;
   w->timed_out = 0;
@@ -33,7 +36,8 @@ TEST(Latch, HoldsTheStreamUntilReleased) {
 
 TEST(Latch, ReleasesItselfAfterTheTimeoutAndSaysSo) {
   P2P_REQUIRE_GPU();
-  auto mem = cuda::make_pinned_host(sizeof(kernels::LatchWords), cudaHostAllocMapped | cudaHostAllocPortable);
+  auto mem = cuda::make_pinned_host(sizeof(kernels::LatchWords),
+                                    cudaHostAllocMapped | cudaHostAllocPortable);
   auto* w = words_of(mem);
   w->release = 0;
   w->timed_out = 0;

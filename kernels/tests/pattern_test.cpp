@@ -50,7 +50,8 @@ TEST_F(PatternTest, GpuFillMatchesTheHostDefinitionForEveryWord) {
     ASSERT_EQ(host[i], kernels::pattern_word(0xC0FFEEu, i)) << "word " << i;
   }
   EXPECT_EQ(count(buf.get(), bytes, 0xC0FFEEu), 0u);
-  EXPECT_EQ(count(buf.get(), bytes, 0xC0FFEFu), bytes / 4) << "another seed must mismatch everywhere";
+  EXPECT_EQ(count(buf.get(), bytes, 0xC0FFEFu), bytes / 4)
+      << "another seed must mismatch everywhere";
 }
 
 // Every single word, vector body and tail alike, is checked: corrupting any one of them is
@@ -82,7 +83,8 @@ TEST_F(PatternTest, FlippedWordsAreCountedExactlyInALargeBuffer) {
   kernels::launch_fill_pattern(buf.get(), bytes, 5u, nullptr);
   kernels::launch_flip_words(buf.get(), bytes, 2, nullptr);
   std::uint32_t last = 0;
-  P2P_CHECK(cudaMemcpy(&last, static_cast<char*>(buf.get()) + bytes - 4, 4, cudaMemcpyDeviceToHost));
+  P2P_CHECK(
+      cudaMemcpy(&last, static_cast<char*>(buf.get()) + bytes - 4, 4, cudaMemcpyDeviceToHost));
   EXPECT_EQ(last, ~kernels::pattern_word(5u, bytes / 4 - 1));
 }
 

@@ -6,16 +6,19 @@ namespace p2p::mpi {
 namespace {
 
 TEST(LaunchEvidence, NamesTheLauncherVariable) {
-  EXPECT_EQ(launch_evidence({{"OMPI_COMM_WORLD_SIZE", "4"}, {"OMPI_COMM_WORLD_RANK", "1"}}), "OMPI_COMM_WORLD_SIZE=4");
+  EXPECT_EQ(launch_evidence({{"OMPI_COMM_WORLD_SIZE", "4"}, {"OMPI_COMM_WORLD_RANK", "1"}}),
+            "OMPI_COMM_WORLD_SIZE=4");
   EXPECT_EQ(launch_evidence({{"PMIX_RANK", "0"}}), "PMIX_RANK=0");
   EXPECT_EQ(launch_evidence({{"PMI_SIZE", "16"}}), "PMI_SIZE=16");
   // Open MPI 5 sets both; the Open MPI variable is named first.
-  EXPECT_EQ(launch_evidence({{"PMIX_RANK", "2"}, {"OMPI_COMM_WORLD_SIZE", "8"}}), "OMPI_COMM_WORLD_SIZE=8");
+  EXPECT_EQ(launch_evidence({{"PMIX_RANK", "2"}, {"OMPI_COMM_WORLD_SIZE", "8"}}),
+            "OMPI_COMM_WORLD_SIZE=8");
 }
 
 TEST(LaunchEvidence, PlainSrunAndPlainShellAreNotMpi) {
   EXPECT_EQ(launch_evidence({}), "");
-  EXPECT_EQ(launch_evidence({{"SLURM_PROCID", "3"}, {"SLURM_NTASKS", "8"}, {"SLURM_LOCALID", "3"}}), "");
+  EXPECT_EQ(launch_evidence({{"SLURM_PROCID", "3"}, {"SLURM_NTASKS", "8"}, {"SLURM_LOCALID", "3"}}),
+            "");
 }
 
 TEST(LauncherLocalRank, ReadsEachLauncherAndSaysWhich) {

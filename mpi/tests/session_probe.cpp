@@ -14,14 +14,16 @@ int main() {
 
   const auto all = s.gather(0, "r" + std::to_string(me), std::chrono::seconds(30));
   if (me == 0) {
-    for (std::size_t r = 0; r < all.size(); ++r) std::cout << "0 gathered " << r << "=" << all[r].value_or("<none>") << "\n";
+    for (std::size_t r = 0; r < all.size(); ++r)
+      std::cout << "0 gathered " << r << "=" << all[r].value_or("<none>") << "\n";
   }
 
   // The last rank never answers this gather; the others must not wait past the deadline.
   const bool silent = me == n - 1 && n > 1;
   std::vector<std::optional<std::string>> partial;
   if (!silent) partial = s.gather(0, "late" + std::to_string(me), std::chrono::seconds(1));
-  if (silent) s.broadcast(0, "", std::chrono::seconds(0));  // keeps the exchange count in step, gets nothing
+  if (silent)
+    s.broadcast(0, "", std::chrono::seconds(0));  // keeps the exchange count in step, gets nothing
   if (me == 0) {
     for (std::size_t r = 0; r < partial.size(); ++r) {
       std::cout << "0 partial " << r << "=" << partial[r].value_or("<none>") << "\n";

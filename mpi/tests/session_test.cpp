@@ -25,8 +25,9 @@ TEST(MpiSession, ExchangesWithADeadlineAndAStreamInOrder) {
     GTEST_SKIP() << "no usable mpirun";
   }
   // As root, Open MPI's mpirun refuses to start without these two.
-  const auto r = p2p::testing::run_captured("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '" + mpirun +
-                                            "' --oversubscribe -np 3 '" + P2P_SESSION_PROBE + "'");
+  const auto r =
+      p2p::testing::run_captured("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '" +
+                                 mpirun + "' --oversubscribe -np 3 '" + P2P_SESSION_PROBE + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   for (int rank : {0, 1, 2}) {
     EXPECT_TRUE(has_line(r.out, std::to_string(rank) + " broadcast from-root")) << r.out;

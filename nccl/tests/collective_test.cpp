@@ -76,7 +76,8 @@ TEST(Collective, NamesRoundTripAndUnknownNamesAreInputErrors) {
     parse_collective("allreduce");
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--collectives: unknown collective `allreduce`"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("--collectives: unknown collective `allreduce`"),
+              std::string::npos);
   }
 }
 

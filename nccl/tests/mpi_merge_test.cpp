@@ -28,18 +28,20 @@ RankCaseLine case_line(const StepCase& c, int process, std::vector<double> sampl
 
 // A send from `src` to `dst` as NCCL logs it on the sending host.
 std::string net_line(const std::string& host, int src, int dst) {
-  return host + ":100:101 [0] NCCL INFO Channel 00/0 : " + std::to_string(src) + "[0] -> " + std::to_string(dst) +
-         "[0] [send] via NET/Socket/0\n";
+  return host + ":100:101 [0] NCCL INFO Channel 00/0 : " + std::to_string(src) + "[0] -> " +
+         std::to_string(dst) + "[0] [send] via NET/Socket/0\n";
 }
 
 class MpiMerge : public ::testing::Test {
  protected:
   void SetUp() override {
     // Three processes on one machine, three NCCL hosts.
-    layout_ = lay_out_ranks({process(0, "vm", "h0"), process(1, "vm", "h1"), process(2, "vm", "h2")});
+    layout_ =
+        lay_out_ranks({process(0, "vm", "h0"), process(1, "vm", "h1"), process(2, "vm", "h2")});
     const auto plan = plan_cases({Collective::kAllReduce}, {DataType::kFloat32}, {1024, 4096}, 3);
     for (const auto& s : one_case_per_step(plan)) cases_.push_back(s.cases[0]);
-    host_steps_ = host_pair_steps(layout_, DataType::kFloat32, 1 << 20, static_cast<int>(cases_.size()));
+    host_steps_ =
+        host_pair_steps(layout_, DataType::kFloat32, 1 << 20, static_cast<int>(cases_.size()));
     for (const auto& step : host_steps_) {
       for (const auto& c : step) cases_.push_back(c.step_case);
     }
@@ -82,9 +84,10 @@ class MpiMerge : public ::testing::Test {
 
 TEST_F(MpiMerge, EveryProcessAnsweredGivesEveryCaseHostsAndHostPairs) {
   const int all = static_cast<int>(cases_.size());
-  const ClusterMerge m = merge_cluster(layout_, cases_, host_steps_,
-                                       {lines_of(0, all, true), lines_of(1, all, true), lines_of(2, all, true)},
-                                       {report_of(0), report_of(1), report_of(2)}, 120.0, "--mpi");
+  const ClusterMerge m =
+      merge_cluster(layout_, cases_, host_steps_,
+                    {lines_of(0, all, true), lines_of(1, all, true), lines_of(2, all, true)},
+                    {report_of(0), report_of(1), report_of(2)}, 120.0, "--mpi");
   ASSERT_EQ(static_cast<int>(m.merged.cases.size()), all);
   for (const auto& c : m.merged.cases) EXPECT_EQ(c.status, "ok") << c.detail;
   // All-reduce: per sample the slowest process (rank 2: +2 us).
@@ -115,22 +118,24 @@ TEST_F(MpiMerge, EveryProcessAnsweredGivesEveryCaseHostsAndHostPairs) {
 TEST_F(MpiMerge, AProcessThatNeverAnsweredIsNoResultWithItsLastCaseAndTheOthersAreKept) {
   const int all = static_cast<int>(cases_.size());
   // Process 2 streamed its lines for the first two cases, then went silent.
-  const ClusterMerge m = merge_cluster(layout_, cases_, host_steps_,
-                                       {lines_of(0, 2, false) + to_line(RankEndLine{0, "hang", "barrier"}),
-                                        lines_of(1, 2, false) + to_line(RankEndLine{1, "hang", "barrier"}),
-                                        lines_of(2, 2, false)},
-                                       {report_of(0), report_of(1), std::nullopt}, 60.0, "OMPI_COMM_WORLD_SIZE=3");
+  const ClusterMerge m = merge_cluster(
+      layout_, cases_, host_steps_,
+      {lines_of(0, 2, false) + to_line(RankEndLine{0, "hang", "barrier"}),
+       lines_of(1, 2, false) + to_line(RankEndLine{1, "hang", "barrier"}), lines_of(2, 2, false)},
+      {report_of(0), report_of(1), std::nullopt}, 60.0, "OMPI_COMM_WORLD_SIZE=3");
   ASSERT_EQ(m.merged.cases.size(), 2u);  // nothing after the stop is invented
   EXPECT_EQ(m.merged.cases[1].status, "ok");
   ASSERT_EQ(m.merged.ends.size(), 3u);
   EXPECT_EQ(m.merged.ends[2].ended, "no result");
   EXPECT_EQ(m.merged.ends[2].pid, 502);  // from its ready line
   EXPECT_EQ(m.merged.ends[2].last_case, cases_[1].name);
-  EXPECT_NE(m.merged.ends[2].detail.find("within 60 s on vm"), std::string::npos) << m.merged.ends[2].detail;
+  EXPECT_NE(m.merged.ends[2].detail.find("within 60 s on vm"), std::string::npos)
+      << m.merged.ends[2].detail;
   EXPECT_EQ(m.merged.ends[0].ended, "hang");
   bool named = false;
   for (const auto& w : m.merged.warnings) {
-    named = named || (w.find("rank 2") != std::string::npos && w.find("sent no result") != std::string::npos &&
+    named = named || (w.find("rank 2") != std::string::npos &&
+                      w.find("sent no result") != std::string::npos &&
                       w.find(cases_[1].name) != std::string::npos);
   }
   EXPECT_TRUE(named);
@@ -147,9 +152,10 @@ TEST_F(MpiMerge, AProcessThatNeverAnsweredIsNoResultWithItsLastCaseAndTheOthersA
 TEST_F(MpiMerge, ACaseAProcessNeverReportedIsAnErrorNamingIt) {
   const int all = static_cast<int>(cases_.size());
   // Processes 0 and 1 reported the third case; process 2 stopped before it and never answered.
-  const ClusterMerge m = merge_cluster(layout_, cases_, host_steps_,
-                                       {lines_of(0, 3, false), lines_of(1, 3, false), lines_of(2, 2, false)},
-                                       {report_of(0), report_of(1), std::nullopt}, 60.0, "--mpi");
+  const ClusterMerge m =
+      merge_cluster(layout_, cases_, host_steps_,
+                    {lines_of(0, 3, false), lines_of(1, 3, false), lines_of(2, 2, false)},
+                    {report_of(0), report_of(1), std::nullopt}, 60.0, "--mpi");
   ASSERT_EQ(m.merged.cases.size(), 3u);
   EXPECT_EQ(m.merged.cases[2].status, "error");
   EXPECT_NE(m.merged.cases[2].detail.find("rank 2 (pid 502) sent no result"), std::string::npos)

@@ -1,7 +1,8 @@
 #include "nccl/nccl_api.hpp"
-#include "nccl/measure.hpp"
 
 #include <gtest/gtest.h>
+
+#include "nccl/measure.hpp"
 
 namespace p2p::nccl {
 namespace {
@@ -22,7 +23,9 @@ TEST(NcclApi, ALibraryWithoutNcclSymbolsNamesTheFirstMissingOne) {
     load_nccl_api("libm.so.6");
     FAIL() << "expected NoGpuError";
   } catch (const NoGpuError& e) {
-    EXPECT_NE(std::string(e.what()).find("libm.so.6 has no symbol ncclGetVersion"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("libm.so.6 has no symbol ncclGetVersion"),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -9,8 +9,9 @@ namespace p2p::nccl {
 namespace {
 
 TEST(NcclVariables, KeepsOnlyNcclEntries) {
-  const EnvMap m = nccl_variables({"PATH=/usr/bin", "NCCL_P2P_LEVEL=NVL", "NCCL_IB_HCA=mlx5_0:1,mlx5_1:1",
-                                   "XNCCL_DEBUG=WARN", "NCCL_EMPTY=", "NCCL_BROKEN"});
+  const EnvMap m =
+      nccl_variables({"PATH=/usr/bin", "NCCL_P2P_LEVEL=NVL", "NCCL_IB_HCA=mlx5_0:1,mlx5_1:1",
+                      "XNCCL_DEBUG=WARN", "NCCL_EMPTY=", "NCCL_BROKEN"});
   ASSERT_EQ(m.size(), 3u);
   EXPECT_EQ(m.at("NCCL_P2P_LEVEL"), "NVL");
   EXPECT_EQ(m.at("NCCL_IB_HCA"), "mlx5_0:1,mlx5_1:1");  // values may contain '=' or ','
@@ -22,7 +23,8 @@ TEST(NcclSettings, RouteTheInfoLogOfTheTransportSubsystemsToAFile) {
   EXPECT_EQ(s.at("NCCL_DEBUG"), "INFO");
   EXPECT_EQ(s.at("NCCL_DEBUG_FILE"), "/tmp/x.log");
   const std::string subsys = s.at("NCCL_DEBUG_SUBSYS");
-  for (const char* needed : {"INIT", "P2P", "SHM", "NET"}) EXPECT_NE(subsys.find(needed), std::string::npos);
+  for (const char* needed : {"INIT", "P2P", "SHM", "NET"})
+    EXPECT_NE(subsys.find(needed), std::string::npos);
   EXPECT_EQ(s.count("NCCL_P2P_DISABLE"), 0u);
   EXPECT_EQ(nccl_settings("/tmp/x.log", true).at("NCCL_P2P_DISABLE"), "1");
 }

@@ -13,7 +13,8 @@
 namespace p2p::testing {
 
 // Why a test that needs NCCL and a GPU cannot run here, or nullopt when it can; `devices`
-// (where given) gets the number of devices CUDA sees. Use: if (auto why = ...) GTEST_SKIP() << *why;
+// (where given) gets the number of devices CUDA sees. Use: if (auto why = ...) GTEST_SKIP() <<
+// *why;
 inline std::optional<std::string> nccl_gpu_unusable(int* devices = nullptr) {
   try {
     nccl::nccl_api();
@@ -23,7 +24,8 @@ inline std::optional<std::string> nccl_gpu_unusable(int* devices = nullptr) {
   int n = 0;
   const cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess || n == 0)
-    return std::string("no usable CUDA device: ") + (e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
+    return std::string("no usable CUDA device: ") +
+           (e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
   if (devices != nullptr) *devices = n;
   return std::nullopt;
 }

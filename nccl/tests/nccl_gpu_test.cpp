@@ -50,9 +50,9 @@ class NcclGpu : public ::testing::Test {
   }
 
   static std::string label(const PlannedCase& c) {
-    return to_string(c.op.collective) + " " + to_string(c.op.dtype) + " " + std::to_string(c.shape.size_bytes) +
-           " B" + (c.in_place ? " in-place" : "") + " " + std::to_string(c.op.src_rank) + "->" +
-           std::to_string(c.op.dst_rank);
+    return to_string(c.op.collective) + " " + to_string(c.op.dtype) + " " +
+           std::to_string(c.shape.size_bytes) + " B" + (c.in_place ? " in-place" : "") + " " +
+           std::to_string(c.op.src_rank) + "->" + std::to_string(c.op.dst_rank);
   }
 
   const NcclApi* api_ = nullptr;
@@ -89,7 +89,8 @@ class Latch {
 TEST_F(NcclGpu, EveryOperationTypeAndPlacementIsVerifiedOnEveryRank) {
   Clique clique(*api_, devices_, 60s);
   // 4144 B is not a power of two, so slices do not line up with anything convenient.
-  const auto plan = plan_cases(all_collectives(), all_data_types(), {64, 4144, 1 << 20}, clique.size());
+  const auto plan =
+      plan_cases(all_collectives(), all_data_types(), {64, 4144, 1 << 20}, clique.size());
   RankBuffers buffers = allocate_buffers(clique, buffer_bytes(plan));
   ASSERT_FALSE(plan.empty());
   for (const auto& c : plan) {
@@ -104,8 +105,8 @@ TEST_F(NcclGpu, EveryOperationTypeAndPlacementIsVerifiedOnEveryRank) {
 
 TEST_F(NcclGpu, CudaGraphTimingRunsAndVerifies) {
   Clique clique(*api_, devices_, 60s);
-  const auto plan = plan_cases({Collective::kAllReduce, Collective::kSendRecvRing}, {DataType::kFloat32}, {1 << 16},
-                               clique.size());
+  const auto plan = plan_cases({Collective::kAllReduce, Collective::kSendRecvRing},
+                               {DataType::kFloat32}, {1 << 16}, clique.size());
   RankBuffers buffers = allocate_buffers(clique, buffer_bytes(plan));
   MeasureOptions o = quick();
   o.cuda_graph = true;
@@ -121,16 +122,17 @@ TEST_F(NcclGpu, OutputCopiedToTheHostMatchesTheHostComputedReference) {
   // Independent of the GPU check kernel: read every rank's result back and compare on the host.
   Clique clique(*api_, devices_, 60s);
   const int n = clique.size();
-  const auto plan = plan_cases({Collective::kAllReduce, Collective::kAllGather, Collective::kAllToAll},
-                               {DataType::kFloat32}, {1 << 16}, n);
+  const auto plan =
+      plan_cases({Collective::kAllReduce, Collective::kAllGather, Collective::kAllToAll},
+                 {DataType::kFloat32}, {1 << 16}, n);
   RankBuffers buffers = allocate_buffers(clique, buffer_bytes(plan));
   for (const auto& c : plan) {
     if (c.in_place) continue;
     ASSERT_EQ(measure(clique, buffers, c.op, c.shape, false, quick()).status, "ok") << label(c);
     for (int r = 0; r < n; ++r) {
       std::vector<float> out(c.shape.recv_count);
-      ASSERT_EQ(cudaMemcpy(out.data(), buffers.recv[static_cast<std::size_t>(r)].get(), out.size() * sizeof(float),
-                           cudaMemcpyDeviceToHost),
+      ASSERT_EQ(cudaMemcpy(out.data(), buffers.recv[static_cast<std::size_t>(r)].get(),
+                           out.size() * sizeof(float), cudaMemcpyDeviceToHost),
                 cudaSuccess);
       pattern::Expectation e;
       e.collective = c.op.collective;
@@ -153,7 +155,8 @@ TEST_F(NcclGpu, APlantedWrongElementIsCaughtInEveryOperation) {
   RankBuffers buffers = allocate_buffers(clique, buffer_bytes(plan));
   for (Collective c : all_collectives()) {
     auto it = std::find_if(plan.begin(), plan.end(), [&](const PlannedCase& p) {
-      return p.op.collective == c && !p.in_place && (c != Collective::kSendRecvPair || p.op.src_rank == n - 1);
+      return p.op.collective == c && !p.in_place &&
+             (c != Collective::kSendRecvPair || p.op.src_rank == n - 1);
     });
     ASSERT_NE(it, plan.end()) << to_string(c);
     MeasureOptions o = quick();
@@ -166,7 +169,8 @@ TEST_F(NcclGpu, APlantedWrongElementIsCaughtInEveryOperation) {
 }
 
 TEST_F(NcclGpu, AStuckStreamIsReportedAsHangAndTheCliqueAborted) {
-  const auto plan = plan_cases({Collective::kAllReduce}, {DataType::kFloat32}, {1 << 20}, static_cast<int>(devices_.size()));
+  const auto plan = plan_cases({Collective::kAllReduce}, {DataType::kFloat32}, {1 << 20},
+                               static_cast<int>(devices_.size()));
   Latch latch;
   Measurement m;
   {
@@ -254,7 +258,8 @@ TEST_F(NcclGpu, TheSweepRecordsAHangRebuildsTheCliqueAndCarriesOn) {
   EXPECT_EQ(*run.environment.nccl_library_version_code / 10000, NCCL_MAJOR);
   EXPECT_EQ(run.environment.nccl_env_p2pcheck.at("NCCL_DEBUG"), "INFO");
   // NCCL 2.19+ exports ncclMemAlloc: buffers come from it, as nccl-tests' do.
-  EXPECT_EQ(run.environment.buffer_allocator, NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0) ? "ncclMemAlloc" : "cudaMalloc");
+  EXPECT_EQ(run.environment.buffer_allocator,
+            NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0) ? "ncclMemAlloc" : "cudaMalloc");
   EXPECT_TRUE(run.environment.cuda_driver_version.has_value());
   ASSERT_EQ(run.environment.devices.size(), devices_.size());
   EXPECT_FALSE(run.environment.devices[0].pci_bus_id.empty());

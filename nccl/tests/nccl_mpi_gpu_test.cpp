@@ -44,7 +44,8 @@ class NcclMpiGpu : public ::testing::Test {
     if (const auto why = p2p::testing::nccl_gpu_unusable()) GTEST_SKIP() << *why;
     const std::string launcher = mpirun();
     if (launcher.empty() || testing::run_captured("'" + launcher + "' --version").exit_code != 0) {
-      GTEST_SKIP() << "no usable mpirun (" << (launcher.empty() ? "none found at configure time" : launcher)
+      GTEST_SKIP() << "no usable mpirun ("
+                   << (launcher.empty() ? "none found at configure time" : launcher)
                    << "; set MPIRUN)";
     }
   }
@@ -54,13 +55,18 @@ class NcclMpiGpu : public ::testing::Test {
 
 TEST_F(NcclMpiGpu, FourHostsOnOneGpuVerifyEveryCollectiveOverTheNetwork) {
   const std::string json = dir_ + "/run.json", jsonl = dir_ + "/run.jsonl";
-  const std::string p2pcheck = std::string("exec \"") + P2PCHECK_EXE + "\" nccl --mpi --skip-gate --devices 0 "
-                               "--min-bytes 1K --max-bytes 64K --step-factor 8 --iters 3 --warmup 1 --samples 3 "
-                               "--timeout 60 --json " + json + " --jsonl " + jsonl;
-  const auto r = testing::run_captured(
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '" + mpirun() +
-      "' --oversubscribe -np 4 " + launcher_args() + " sh -c "
-      "'NCCL_HOSTID=h$OMPI_COMM_WORLD_RANK " + p2pcheck + "'");
+  const std::string p2pcheck =
+      std::string("exec \"") + P2PCHECK_EXE +
+      "\" nccl --mpi --skip-gate --devices 0 "
+      "--min-bytes 1K --max-bytes 64K --step-factor 8 --iters 3 --warmup 1 --samples 3 "
+      "--timeout 60 --json " +
+      json + " --jsonl " + jsonl;
+  const auto r =
+      testing::run_captured("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '" +
+                            mpirun() + "' --oversubscribe -np 4 " + launcher_args() +
+                            " sh -c "
+                            "'NCCL_HOSTID=h$OMPI_COMM_WORLD_RANK " +
+                            p2pcheck + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   ASSERT_TRUE(std::filesystem::exists(json)) << r.err;
   const NcclReport report = read_report(json);
@@ -87,7 +93,8 @@ TEST_F(NcclMpiGpu, FourHostsOnOneGpuVerifyEveryCollectiveOverTheNetwork) {
   for (int a = 0; a < 4; ++a) {
     for (int b = 0; b < 4; ++b) {
       if (a == b) continue;
-      const auto& t = c.host_transport[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)].transports;
+      const auto& t =
+          c.host_transport[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)].transports;
       bool net = false;
       for (const auto& name : t) net |= name.rfind("NET/", 0) == 0;
       EXPECT_TRUE(net) << "host " << a << " -> " << b;
@@ -116,7 +123,8 @@ TEST_F(NcclMpiGpu, FourHostsOnOneGpuVerifyEveryCollectiveOverTheNetwork) {
       last = line;
     }
     EXPECT_GT(cases, 0) << "process " << p;
-    EXPECT_NE(last.find("\"kind\":\"run_end\""), std::string::npos) << "process " << p << ": " << last;
+    EXPECT_NE(last.find("\"kind\":\"run_end\""), std::string::npos)
+        << "process " << p << ": " << last;
   }
 }
 

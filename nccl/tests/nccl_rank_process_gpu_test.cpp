@@ -43,7 +43,8 @@ class RankProcessGpu : public ::testing::Test {
     std::filesystem::remove(json);
     Ran r;
     const auto start = Clock::now();
-    r.cli = testing::run_captured(env + " '" + P2PCHECK_EXE + "' nccl --skip-gate " + args + " --json " + json);
+    r.cli = testing::run_captured(env + " '" + P2PCHECK_EXE + "' nccl --skip-gate " + args +
+                                  " --json " + json);
     r.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
     if (std::filesystem::exists(json)) r.report = read_report(json);
     return r;
@@ -54,8 +55,9 @@ class RankProcessGpu : public ::testing::Test {
 };
 
 // Every collective at small sizes plus every ordered pair; one GPU, `n` rank processes.
-const char* kSmallSweep = "--devices 0 --rank-processes --min-bytes 1K --max-bytes 64K --step-factor 8 "
-                          "--iters 3 --warmup 1 --samples 3 --timeout 60";
+const char* kSmallSweep =
+    "--devices 0 --rank-processes --min-bytes 1K --max-bytes 64K --step-factor 8 "
+    "--iters 3 --warmup 1 --samples 3 --timeout 60";
 
 class RankProcessesOnOneGpu : public RankProcessGpu, public ::testing::WithParamInterface<int> {};
 
@@ -76,9 +78,10 @@ TEST_P(RankProcessesOnOneGpu, EveryCollectiveAndPairIsVerifiedOverTheNetworkTran
   std::set<std::string> collectives;
   std::set<std::pair<int, int>> pairs;
   for (const auto& c : run.results) {
-    const std::string what = c.collective + " " + c.dtype + " " + std::to_string(c.size_bytes) + " B" +
-                             (c.in_place ? " in place" : "") +
-                             (c.src_rank ? " " + std::to_string(*c.src_rank) + "->" + std::to_string(*c.dst_rank) : "");
+    const std::string what =
+        c.collective + " " + c.dtype + " " + std::to_string(c.size_bytes) + " B" +
+        (c.in_place ? " in place" : "") +
+        (c.src_rank ? " " + std::to_string(*c.src_rank) + "->" + std::to_string(*c.dst_rank) : "");
     EXPECT_EQ(c.status, "ok") << what << ": " << c.detail;
     EXPECT_EQ(c.nranks, n) << what;
     EXPECT_EQ(c.wrong_elements.value_or(1), 0u) << what;
@@ -92,7 +95,8 @@ TEST_P(RankProcessesOnOneGpu, EveryCollectiveAndPairIsVerifiedOverTheNetworkTran
   for (int a = 0; a < n; ++a) {
     for (int b = 0; b < n; ++b) {
       if (a == b) continue;
-      const auto& cell = run.transport.cells[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
+      const auto& cell =
+          run.transport.cells[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
       bool net = false;
       for (const auto& t : cell.transports) net |= t.rfind("NET/", 0) == 0;
       EXPECT_TRUE(net) << a << " -> " << b << ": " << cell_label(cell);
@@ -104,8 +108,9 @@ INSTANTIATE_TEST_SUITE_P(Ranks, RankProcessesOnOneGpu, ::testing::Values(2, 8));
 
 TEST_F(RankProcessGpu, AKilledRankEndsTheRunWithinTheTimeoutNamedAndKeepsWhatWasMeasured) {
   // 4 ranks, all_reduce at 4 sizes x 2 placements: 8 cases. Rank 2 kills itself after 3.
-  const std::string sweep = "--devices 0 --ranks 4 --collectives all_reduce --min-bytes 1K --max-bytes 8K "
-                            "--iters 3 --warmup 1 --samples 3 --timeout 5";
+  const std::string sweep =
+      "--devices 0 --ranks 4 --collectives all_reduce --min-bytes 1K --max-bytes 8K "
+      "--iters 3 --warmup 1 --samples 3 --timeout 5";
   const Ran baseline = run(sweep);
   ASSERT_EQ(baseline.cli.exit_code, 0) << baseline.cli.err;
   ASSERT_EQ(baseline.report->run.results.size(), 8u);
@@ -128,13 +133,15 @@ TEST_F(RankProcessGpu, AKilledRankEndsTheRunWithinTheTimeoutNamedAndKeepsWhatWas
   const RankProcessEnd& dead = run.rank_process_ends[2];
   EXPECT_EQ(dead.ended, "died");
   EXPECT_EQ(dead.signal, std::optional<int>(9));
-  EXPECT_EQ(dead.last_case, "all_reduce/float32/out_of_place/2KiB");  // plan order: size, then placement
+  EXPECT_EQ(dead.last_case,
+            "all_reduce/float32/out_of_place/2KiB");  // plan order: size, then placement
   for (int survivor : {0, 1, 3}) {
     const std::string& ended = run.rank_process_ends[static_cast<std::size_t>(survivor)].ended;
     EXPECT_TRUE(ended == "stopped" || ended == "error") << survivor << ": " << ended;
   }
   bool named = false;
-  for (const auto& w : run.warnings) named |= w.rfind("rank 2 (pid " + std::to_string(dead.pid) + ") killed by signal 9", 0) == 0;
+  for (const auto& w : run.warnings)
+    named |= w.rfind("rank 2 (pid " + std::to_string(dead.pid) + ") killed by signal 9", 0) == 0;
   EXPECT_TRUE(named) << r.cli.err;
   // The warnings head the results table, on standard output.
   EXPECT_NE(r.cli.out.find("# warning: rank 2 (pid"), std::string::npos) << r.cli.out;
@@ -144,8 +151,9 @@ TEST_F(RankProcessGpu, AKilledRankEndsTheRunWithinTheTimeoutNamedAndKeepsWhatWas
 // deadline in that case and abort their communicators, the stalled one is stopped too, and the
 // run ends as a hang (exit 5) soon after the timeout, with the cases before it kept.
 TEST_F(RankProcessGpu, AStalledRankIsAHangEveryProcessAbortsAndTheRunEnds) {
-  const std::string sweep = "--devices 0 --ranks 4 --collectives all_reduce --min-bytes 1K --max-bytes 8K "
-                            "--iters 3 --warmup 1 --samples 3 --timeout 5";
+  const std::string sweep =
+      "--devices 0 --ranks 4 --collectives all_reduce --min-bytes 1K --max-bytes 8K "
+      "--iters 3 --warmup 1 --samples 3 --timeout 5";
   const Ran baseline = run(sweep);
   ASSERT_EQ(baseline.cli.exit_code, 0) << baseline.cli.err;
   const Ran r = run(sweep, "P2P_TEST_STALL_RANK=1:3");
@@ -154,7 +162,8 @@ TEST_F(RankProcessGpu, AStalledRankIsAHangEveryProcessAbortsAndTheRunEnds) {
   ASSERT_TRUE(r.report.has_value()) << r.cli.err;
   const NcclRun& run = r.report->run;
   ASSERT_GE(run.results.size(), 4u);
-  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(run.results[i].status, "ok") << i << ": " << run.results[i].detail;
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(run.results[i].status, "ok") << i << ": " << run.results[i].detail;
   EXPECT_EQ(run.results[3].status, "hang") << run.results[3].detail;
   ASSERT_EQ(run.rank_process_ends.size(), 4u);
   for (const auto& e : run.rank_process_ends) {

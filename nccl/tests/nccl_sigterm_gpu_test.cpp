@@ -5,8 +5,8 @@
 // per result and a run_end line, and no rank process left behind. Skipped, with the reason,
 // where NCCL or a GPU is missing.
 #include <cuda_runtime_api.h>
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,7 +40,8 @@ Lines read_lines(const std::string& path) {
     try {
       const auto j = nlohmann::json::parse(line);
       out.results += j.at("kind") == "nccl_result";
-      if (j.at("kind") == "run_end") out.run_end_exit_code = j.at("record").at("exit_code").get<int>();
+      if (j.at("kind") == "run_end")
+        out.run_end_exit_code = j.at("record").at("exit_code").get<int>();
     } catch (const std::exception&) {
       out.all_parse = false;
     }
@@ -69,7 +70,8 @@ class NcclSigtermGpu : public ::testing::Test {
   void stop_after_three(std::vector<std::string> args) {
     const std::string jsonl = dir_ + "/run.jsonl", json = dir_ + "/run.json";
     args.insert(args.begin(), {"p2pcheck", "nccl", "--skip-gate"});
-    for (const std::string& a : {std::string("--jsonl"), jsonl, std::string("--json"), json}) args.push_back(a);
+    for (const std::string& a : {std::string("--jsonl"), jsonl, std::string("--json"), json})
+      args.push_back(a);
     const pid_t pid = ::fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) {
@@ -88,14 +90,16 @@ class NcclSigtermGpu : public ::testing::Test {
     int seen = 0;
     while (std::chrono::steady_clock::now() < deadline && (seen = read_lines(jsonl).results) < 3) {
       int status = 0;
-      if (::waitpid(pid, &status, WNOHANG) == pid) FAIL() << "nccl ended before 3 results, status " << status;
+      if (::waitpid(pid, &status, WNOHANG) == pid)
+        FAIL() << "nccl ended before 3 results, status " << status;
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     ::kill(pid, SIGTERM);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
     ASSERT_GE(seen, 3) << "no 3 results within 240 s";
-    ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    ASSERT_TRUE(WIFEXITED(status))
+        << "ended by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     EXPECT_EQ(WEXITSTATUS(status), 143);
     EXPECT_FALSE(rank_processes_left(pid)) << "a rank process outlived the run";
 
@@ -104,10 +108,12 @@ class NcclSigtermGpu : public ::testing::Test {
     EXPECT_EQ(lines.run_end_exit_code, std::optional<int>(143));
     const nlohmann::json doc = read_json_file(json);
     ASSERT_TRUE(doc.at("interrupted").is_string()) << doc.at("interrupted");
-    EXPECT_EQ(doc.at("interrupted").get<std::string>().rfind("SIGTERM after", 0), 0u) << doc.at("interrupted");
+    EXPECT_EQ(doc.at("interrupted").get<std::string>().rfind("SIGTERM after", 0), 0u)
+        << doc.at("interrupted");
     const auto& results = doc.at("nccl").at("run").at("results");
     EXPECT_GE(static_cast<int>(results.size()), seen);
-    EXPECT_EQ(static_cast<int>(results.size()), lines.results) << "a line per result in the document";
+    EXPECT_EQ(static_cast<int>(results.size()), lines.results)
+        << "a line per result in the document";
     for (const auto& r : results) EXPECT_NE(r.at("status"), "interrupted");
   }
 
@@ -123,8 +129,8 @@ TEST_F(NcclSigtermGpu, OneProcessStopsAfterTheCaseInProgress) {
 }
 
 TEST_F(NcclSigtermGpu, RankProcessesAreStoppedByTheParent) {
-  stop_after_three({"--ranks", "2", "--rank-processes", "--collectives", "all_reduce,all_gather", "--min-bytes", "1K",
-                    "--max-bytes", "256M", "--timeout", "60"});
+  stop_after_three({"--ranks", "2", "--rank-processes", "--collectives", "all_reduce,all_gather",
+                    "--min-bytes", "1K", "--max-bytes", "256M", "--timeout", "60"});
 }
 
 }  // namespace

@@ -18,7 +18,8 @@ Buffers inputs(int n, std::uint64_t elements) {
 }
 
 // What each collective does, written from its definition, independent of expected_value().
-Buffers host_reference(Collective c, const Buffers& in, std::uint64_t count, int root, int src, int dst) {
+Buffers host_reference(Collective c, const Buffers& in, std::uint64_t count, int root, int src,
+                       int dst) {
   const int n = static_cast<int>(in.size());
   Buffers out(static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r) {
@@ -31,7 +32,8 @@ Buffers host_reference(Collective c, const Buffers& in, std::uint64_t count, int
         }
         break;
       case Collective::kAllGather:
-        for (int j = 0; j < n; ++j) out[r].insert(out[r].end(), in[j].begin(), in[j].begin() + count);
+        for (int j = 0; j < n; ++j)
+          out[r].insert(out[r].end(), in[j].begin(), in[j].begin() + count);
         break;
       case Collective::kReduceScatter:
         for (std::uint64_t k = 0; k < count; ++k) {
@@ -40,9 +42,7 @@ Buffers host_reference(Collective c, const Buffers& in, std::uint64_t count, int
           out[r].push_back(s);
         }
         break;
-      case Collective::kBroadcast:
-        out[r].assign(in[root].begin(), in[root].begin() + count);
-        break;
+      case Collective::kBroadcast: out[r].assign(in[root].begin(), in[root].begin() + count); break;
       case Collective::kAllToAll:
         for (int j = 0; j < n; ++j) {
           out[r].insert(out[r].end(), in[j].begin() + r * count, in[j].begin() + (r + 1) * count);
@@ -79,7 +79,8 @@ TEST_P(PatternAgainstHostReference, EveryCollectiveEveryRank) {
       e.root = root;
       e.peer = src;
       for (std::size_t k = 0; k < want[r].size(); ++k) {
-        ASSERT_EQ(pattern::expected_value(e, k), want[r][k]) << to_string(c) << " n=" << n << " rank " << r << " k " << k;
+        ASSERT_EQ(pattern::expected_value(e, k), want[r][k])
+            << to_string(c) << " n=" << n << " rank " << r << " k " << k;
       }
     }
   }

@@ -15,8 +15,9 @@ TEST(Plan, OneRankFullDefaultSweep) {
   const auto sizes = sweep_sizes(SweepSpec{});
   const auto plan = plan_cases(all_collectives(), {DataType::kFloat32}, sizes, 1);
   const auto count = [&](Collective c, bool in_place) {
-    return std::count_if(plan.begin(), plan.end(),
-                         [&](const PlannedCase& p) { return p.op.collective == c && p.in_place == in_place; });
+    return std::count_if(plan.begin(), plan.end(), [&](const PlannedCase& p) {
+      return p.op.collective == c && p.in_place == in_place;
+    });
   };
   EXPECT_EQ(count(Collective::kAllReduce, false), 28);
   EXPECT_EQ(count(Collective::kAllReduce, true), 28);
@@ -30,12 +31,14 @@ TEST(Plan, OneRankFullDefaultSweep) {
 }
 
 TEST(Plan, PairsCoverEveryOrderedPairIncludingTheDiagonal) {
-  const auto plan = plan_cases({Collective::kSendRecvPair}, {DataType::kBfloat16}, {1024, 4096}, 3, true);
+  const auto plan =
+      plan_cases({Collective::kSendRecvPair}, {DataType::kBfloat16}, {1024, 4096}, 3, true);
   ASSERT_EQ(plan.size(), 3u * 3u * 2u);
   for (int s = 0; s < 3; ++s) {
     for (int d = 0; d < 3; ++d) {
-      EXPECT_EQ(std::count_if(plan.begin(), plan.end(),
-                              [&](const PlannedCase& p) { return p.op.src_rank == s && p.op.dst_rank == d; }),
+      EXPECT_EQ(std::count_if(
+                    plan.begin(), plan.end(),
+                    [&](const PlannedCase& p) { return p.op.src_rank == s && p.op.dst_rank == d; }),
                 2);
     }
   }
@@ -46,7 +49,8 @@ TEST(Plan, PairsCoverEveryOrderedPairIncludingTheDiagonal) {
 // collectives keep their whole sweep.
 TEST(Plan, PairsRunAtTheLargestSizeUnlessAskedForEverySize) {
   const std::vector<std::uint64_t> sizes{1024, 1ull << 20, 4096};
-  const auto plan = plan_cases({Collective::kAllReduce, Collective::kSendRecvPair}, {DataType::kFloat32}, sizes, 8);
+  const auto plan = plan_cases({Collective::kAllReduce, Collective::kSendRecvPair},
+                               {DataType::kFloat32}, sizes, 8);
   const auto pairs = std::count_if(plan.begin(), plan.end(), [](const PlannedCase& p) {
     return p.op.collective == Collective::kSendRecvPair;
   });
@@ -54,7 +58,8 @@ TEST(Plan, PairsRunAtTheLargestSizeUnlessAskedForEverySize) {
   for (const auto& p : plan) {
     if (p.op.collective == Collective::kSendRecvPair) EXPECT_EQ(p.shape.size_bytes, 1ull << 20);
   }
-  EXPECT_EQ(plan.size() - static_cast<std::size_t>(pairs), 3u * 2u);  // all_reduce: 3 sizes, in and out of place
+  EXPECT_EQ(plan.size() - static_cast<std::size_t>(pairs),
+            3u * 2u);  // all_reduce: 3 sizes, in and out of place
   const auto every = plan_cases({Collective::kSendRecvPair}, {DataType::kFloat32}, sizes, 8, true);
   EXPECT_EQ(every.size(), 64u * 3u);
 }
@@ -81,22 +86,29 @@ TEST(Plan, EveryCaseHasItsOwnBenchmarkName) {
   std::vector<std::string> names;
   for (const auto& c : plan) names.push_back(benchmark_name(c));
   std::sort(names.begin(), names.end());
-  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end()) << "duplicate benchmark names";
-  EXPECT_NE(std::find(names.begin(), names.end(), "all_reduce/float32/in_place/64MiB"), names.end());
-  EXPECT_NE(std::find(names.begin(), names.end(), "all_reduce/bfloat16/out_of_place/1KiB"), names.end());
-  EXPECT_NE(std::find(names.begin(), names.end(), "sendrecv_pairs/float32/out_of_place/1->0/8B"), names.end());
+  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end())
+      << "duplicate benchmark names";
+  EXPECT_NE(std::find(names.begin(), names.end(), "all_reduce/float32/in_place/64MiB"),
+            names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "all_reduce/bfloat16/out_of_place/1KiB"),
+            names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "sendrecv_pairs/float32/out_of_place/1->0/8B"),
+            names.end());
   const p2p::harness::NameFilter only_pairs_from_1("^sendrecv_pairs/float32/.*/1->");
-  const auto selected = std::count_if(names.begin(), names.end(),
-                                      [&](const std::string& n) { return only_pairs_from_1.matches(n); });
+  const auto selected = std::count_if(names.begin(), names.end(), [&](const std::string& n) {
+    return only_pairs_from_1.matches(n);
+  });
   EXPECT_EQ(selected, 2 * 3);  // 1->0 and 1->1, three sizes
 }
 
 TEST(Plan, WarmUpTakesEachOperationAtItsLargestSize) {
-  const auto plan = plan_cases({Collective::kAllReduce, Collective::kSendRecvPair},
-                               {DataType::kFloat32, DataType::kFloat16}, {1024, 64ull << 20, 1ull << 30}, 2);
+  const auto plan =
+      plan_cases({Collective::kAllReduce, Collective::kSendRecvPair},
+                 {DataType::kFloat32, DataType::kFloat16}, {1024, 64ull << 20, 1ull << 30}, 2);
   const auto warm = largest_per_operation(plan);
   ASSERT_EQ(warm.size(), 4u);  // 2 operations x 2 types
-  for (const auto& c : warm) EXPECT_EQ(c.shape.size_bytes, 1ull << 30) << to_string(c.op.collective);
+  for (const auto& c : warm)
+    EXPECT_EQ(c.shape.size_bytes, 1ull << 30) << to_string(c.op.collective);
   EXPECT_EQ(warm[0].op.collective, Collective::kAllReduce);
   EXPECT_EQ(warm[0].op.dtype, DataType::kFloat32);
   EXPECT_EQ(warm[3].op.collective, Collective::kSendRecvPair);

@@ -7,7 +7,8 @@
 namespace p2p::nccl {
 namespace {
 
-ProcessSlot process(int p, const std::string& host, std::vector<int> devices, const std::string& host_id = "") {
+ProcessSlot process(int p, const std::string& host, std::vector<int> devices,
+                    const std::string& host_id = "") {
   ProcessSlot s;
   s.process = p;
   s.hostname = host;
@@ -18,8 +19,8 @@ ProcessSlot process(int p, const std::string& host, std::vector<int> devices, co
 
 TEST(RankLayout, GlobalRanksAreTheGpuCountsOfTheProcessesBefore) {
   // Two hosts: node-a runs one process with 4 GPUs, node-b two processes with 2 each.
-  const RankLayout l = lay_out_ranks({process(0, "node-a", {0, 1, 2, 3}), process(1, "node-b", {0, 1}),
-                                      process(2, "node-b", {2, 3})});
+  const RankLayout l = lay_out_ranks({process(0, "node-a", {0, 1, 2, 3}),
+                                      process(1, "node-b", {0, 1}), process(2, "node-b", {2, 3})});
   EXPECT_EQ(l.nranks, 8);
   EXPECT_EQ(l.processes[0].first_rank, 0);
   EXPECT_EQ(l.processes[1].first_rank, 4);
@@ -43,7 +44,8 @@ TEST(RankLayout, NcclHostIdMakesAHostOfItsOwn) {
 }
 
 TEST(RankLayout, HostsAreNumberedByTheirFirstRankEvenWhenInterleaved) {
-  const RankLayout l = lay_out_ranks({process(0, "b", {0}), process(1, "a", {0}), process(2, "b", {1})});
+  const RankLayout l =
+      lay_out_ranks({process(0, "b", {0}), process(1, "a", {0}), process(2, "b", {1})});
   EXPECT_EQ(l.hosts, (std::vector<std::string>{"b", "a"}));
   EXPECT_EQ(l.rank_host, (std::vector<int>{0, 1, 0}));
   EXPECT_EQ(host_representatives(l), (std::vector<int>{0, 1}));
@@ -61,7 +63,7 @@ TEST(DeviceForLocalRank, LocalRankPicksTheGpuOrItsEntryOfGpus) {
   EXPECT_THROW(device_for_local_rank(8, {}, 8), InputError);  // more tasks than GPUs
   EXPECT_THROW(device_for_local_rank(2, {4, 6}, 8), InputError);
   EXPECT_THROW(device_for_local_rank(1, {4, 9}, 8), InputError);  // listed, but not there
-  EXPECT_EQ(device_for_local_rank(3, {0, 0, 0, 0}, 1), 0);       // tasks may share a GPU
+  EXPECT_EQ(device_for_local_rank(3, {0, 0, 0, 0}, 1), 0);        // tasks may share a GPU
 }
 
 }  // namespace

@@ -12,7 +12,9 @@ const std::vector<MergeCase> kPlan = {
     {"all_gather/float32/out_of_place/1KiB", {0, 1, 2}},
 };
 
-RankExit exited(int rank, int code) { return RankExit{rank, 1000 + rank, code, std::nullopt, false, ""}; }
+RankExit exited(int rank, int code) {
+  return RankExit{rank, 1000 + rank, code, std::nullopt, false, ""};
+}
 
 TEST(RankLines, EveryKindReadsBack) {
   RankCaseLine c;
@@ -23,8 +25,9 @@ TEST(RankLines, EveryKindReadsBack) {
   c.detail = "3 wrong element(s)";
   c.sample_us = {1.5, 2.25};
   c.wrong_elements = 3;
-  const std::string text = to_line(RankReadyLine{2, 4242, "ncclMemAlloc"}) + progress_line(2, "warm-up") +
-                           to_line(c) + to_line(RankEndLine{2, "done", ""});
+  const std::string text = to_line(RankReadyLine{2, 4242, "ncclMemAlloc"}) +
+                           progress_line(2, "warm-up") + to_line(c) +
+                           to_line(RankEndLine{2, "done", ""});
   const RankLog log = parse_rank_log(2, text);
   ASSERT_TRUE(log.ready.has_value());
   EXPECT_EQ(log.ready->pid, 4242);
@@ -71,7 +74,8 @@ TEST(MergeRankLogs, SlowestRankPerSampleMedianSumOfWrongWorstStatus) {
                             to_line(RankEndLine{0, "done", ""})),
       parse_rank_log(1, case_line(1, 0, "wrong", {12, 25, 19}, 2, "2 wrong element(s)") +
                             case_line(1, 2, "ok", {7}, 0) + to_line(RankEndLine{1, "done", ""})),
-      parse_rank_log(2, case_line(2, 0, "ok", {11, 28, 40}, 1) + to_line(RankEndLine{2, "done", ""})),
+      parse_rank_log(2,
+                     case_line(2, 0, "ok", {11, 28, 40}, 1) + to_line(RankEndLine{2, "done", ""})),
   };
   const MergedRun m = merge_rank_logs(kPlan, logs, {exited(0, 0), exited(1, 0), exited(2, 0)});
   ASSERT_EQ(m.cases.size(), 2u);  // cases 1 and 3 reported by nobody: not invented
@@ -96,7 +100,8 @@ TEST(MergeRankLogs, SlowestRankPerSampleMedianSumOfWrongWorstStatus) {
 
 TEST(MergeRankLogs, HangOutranksErrorAndWrong) {
   std::vector<RankLog> logs = {
-      parse_rank_log(0, case_line(0, 0, "hang", {}, std::nullopt, "no completion within 5 s (timed iterations)")),
+      parse_rank_log(0, case_line(0, 0, "hang", {}, std::nullopt,
+                                  "no completion within 5 s (timed iterations)")),
       parse_rank_log(1, case_line(1, 0, "error", {}, std::nullopt, "NCCL error 6")),
       parse_rank_log(2, case_line(2, 0, "wrong", {1.0}, 4)),
   };
@@ -106,26 +111,31 @@ TEST(MergeRankLogs, HangOutranksErrorAndWrong) {
   EXPECT_FALSE(m.cases[0].time_us.has_value());
   EXPECT_TRUE(m.cases[0].sample_us.empty());
   EXPECT_EQ(m.cases[0].wrong_elements, std::optional<std::uint64_t>(4));
-  EXPECT_NE(m.cases[0].detail.find("rank 0: no completion"), std::string::npos) << m.cases[0].detail;
+  EXPECT_NE(m.cases[0].detail.find("rank 0: no completion"), std::string::npos)
+      << m.cases[0].detail;
   EXPECT_NE(m.cases[0].detail.find("rank 1: NCCL error 6"), std::string::npos) << m.cases[0].detail;
 }
 
 TEST(MergeRankLogs, ADeadRankIsNamedInTheCaseItMissedAndInTheWarnings) {
   // Rank 2 finished case 0 and was killed (SIGKILL); ranks 0 and 1 timed out in case 1.
   std::vector<RankLog> logs = {
-      parse_rank_log(0, case_line(0, 0, "ok", {3}, 0) + case_line(0, 1, "hang", {}, std::nullopt, "no completion") +
+      parse_rank_log(0, case_line(0, 0, "ok", {3}, 0) +
+                            case_line(0, 1, "hang", {}, std::nullopt, "no completion") +
                             to_line(RankEndLine{0, "hang", "no completion within 5 s"})),
-      parse_rank_log(1, case_line(1, 0, "ok", {4}, 0) + case_line(1, 1, "hang", {}, std::nullopt, "no completion") +
+      parse_rank_log(1, case_line(1, 0, "ok", {4}, 0) +
+                            case_line(1, 1, "hang", {}, std::nullopt, "no completion") +
                             to_line(RankEndLine{1, "hang", "no completion within 5 s"})),
       parse_rank_log(2, case_line(2, 0, "ok", {5}, 0) + R"({"kind":"case","case":"all_re)"),
   };
-  const std::vector<RankExit> exits = {exited(0, 5), exited(1, 5), RankExit{2, 1234, std::nullopt, 9, false, ""}};
+  const std::vector<RankExit> exits = {exited(0, 5), exited(1, 5),
+                                       RankExit{2, 1234, std::nullopt, 9, false, ""}};
   const MergedRun m = merge_rank_logs(kPlan, logs, exits);
   ASSERT_EQ(m.cases.size(), 2u);  // cases 2 and 3 never reached: not invented
   EXPECT_EQ(m.cases[0].status, "ok");
   EXPECT_DOUBLE_EQ(m.cases[0].time_us.value_or(0), 5.0);  // the figures before the death are kept
   EXPECT_EQ(m.cases[1].status, "hang");
-  EXPECT_NE(m.cases[1].detail.find("rank 2 (pid 1234) killed by signal 9 after all_reduce/float32/out_of_place/1KiB"),
+  EXPECT_NE(m.cases[1].detail.find(
+                "rank 2 (pid 1234) killed by signal 9 after all_reduce/float32/out_of_place/1KiB"),
             std::string::npos)
       << m.cases[1].detail;
   ASSERT_EQ(m.ends.size(), 3u);
@@ -135,7 +145,8 @@ TEST(MergeRankLogs, ADeadRankIsNamedInTheCaseItMissedAndInTheWarnings) {
   EXPECT_EQ(m.ends[0].ended, "hang");
   bool named = false, truncated = false;
   for (const auto& w : m.warnings) {
-    named |= w.find("rank 2 (pid 1234) killed by signal 9; last completed case " + kPlan[0].name) != std::string::npos;
+    named |= w.find("rank 2 (pid 1234) killed by signal 9; last completed case " + kPlan[0].name) !=
+             std::string::npos;
     truncated |= w.find("rank 2: 1 unreadable line(s)") != std::string::npos;
   }
   EXPECT_TRUE(named);
@@ -151,14 +162,19 @@ TEST(MergeRankLogs, ADeadRankIsNamedInTheCaseItMissedAndInTheWarnings) {
 // line for the case they were cut off in: the run names the dead rank, keeps case 0, and is
 // not a hang (nobody waited out a deadline).
 TEST(MergeRankLogs, SurvivorsStoppedAfterADeathAreNotAHang) {
-  const std::string stop0 = to_line(RankEndLine{0, "stopped", "stopped in all_reduce/float32/out_of_place/4KiB because "
-                                                              "another rank process ended; communicator aborted"});
-  const std::string stop2 = to_line(RankEndLine{2, "stopped", "stopped in all_reduce/float32/out_of_place/4KiB because "
-                                                              "another rank process ended; communicator aborted"});
+  const std::string stop0 =
+      to_line(RankEndLine{0, "stopped",
+                          "stopped in all_reduce/float32/out_of_place/4KiB because "
+                          "another rank process ended; communicator aborted"});
+  const std::string stop2 =
+      to_line(RankEndLine{2, "stopped",
+                          "stopped in all_reduce/float32/out_of_place/4KiB because "
+                          "another rank process ended; communicator aborted"});
   std::vector<RankLog> logs = {parse_rank_log(0, case_line(0, 0, "ok", {3}, 0) + stop0),
                                parse_rank_log(1, case_line(1, 0, "ok", {4}, 0)),
                                parse_rank_log(2, case_line(2, 0, "ok", {5}, 0) + stop2)};
-  const std::vector<RankExit> exits = {exited(0, 4), RankExit{1, 1001, std::nullopt, 9, false, ""}, exited(2, 4)};
+  const std::vector<RankExit> exits = {exited(0, 4), RankExit{1, 1001, std::nullopt, 9, false, ""},
+                                       exited(2, 4)};
   const MergedRun m = merge_rank_logs(kPlan, logs, exits);
   ASSERT_EQ(m.cases.size(), 1u);
   EXPECT_EQ(m.cases[0].status, "ok");
@@ -186,15 +202,17 @@ TEST(MergeRankLogs, AMissingRankWithoutHangMakesTheCaseAnError) {
       parse_rank_log(1, case_line(1, 0, "ok", {4}, 0)),
       parse_rank_log(2, ""),
   };
-  const std::vector<RankExit> exits = {RankExit{0, 10, std::nullopt, 9, true, "no rank reported for 65 s"},
-                                       RankExit{1, 11, std::nullopt, 9, true, "no rank reported for 65 s"},
-                                       exited(2, 4)};
+  const std::vector<RankExit> exits = {
+      RankExit{0, 10, std::nullopt, 9, true, "no rank reported for 65 s"},
+      RankExit{1, 11, std::nullopt, 9, true, "no rank reported for 65 s"}, exited(2, 4)};
   const MergedRun m = merge_rank_logs(kPlan, logs, exits);
   ASSERT_EQ(m.cases.size(), 1u);
   EXPECT_EQ(m.cases[0].status, "error");
   EXPECT_FALSE(m.cases[0].time_us.has_value());
-  EXPECT_NE(m.cases[0].detail.find("rank 2 (pid 1002) exited with code 4 without its final line before its first case"),
-            std::string::npos)
+  EXPECT_NE(
+      m.cases[0].detail.find(
+          "rank 2 (pid 1002) exited with code 4 without its final line before its first case"),
+      std::string::npos)
       << m.cases[0].detail;
   EXPECT_EQ(m.ends[0].ended, "killed");
   EXPECT_EQ(m.ends[2].ended, "died");

@@ -72,7 +72,8 @@ TEST(SharedDeviceSweep, ShrinksSizesAndIterationsAndKeepsTheRest) {
   o.dtypes = {DataType::kBfloat16};
   o.sweep.pairs_every_size = true;
   const RunOptions s = shared_device_sweep(o);
-  EXPECT_EQ(sweep_sizes(s.sweep), (std::vector<std::uint64_t>{64u << 10, 256u << 10, 1u << 20, 4u << 20}));
+  EXPECT_EQ(sweep_sizes(s.sweep),
+            (std::vector<std::uint64_t>{64u << 10, 256u << 10, 1u << 20, 4u << 20}));
   EXPECT_EQ(s.measure.iterations, 5);
   EXPECT_EQ(s.measure.warmup_iterations, 2);
   EXPECT_LE(s.measure.samples, s.measure.iterations);

@@ -1,5 +1,6 @@
-#include "common/cuda_check.hpp"
 #include "spin_kernel.hpp"
+
+#include "common/cuda_check.hpp"
 
 namespace p2p::nccl::testing {
 
@@ -20,7 +21,8 @@ __global__ void spin(volatile int* flag, unsigned long long max_ns) {
 
 void launch_spin(volatile int* flag, unsigned long long max_ns, cudaStream_t stream) {
   int* device_flag = nullptr;
-  P2P_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flag), const_cast<int*>(flag), 0));
+  P2P_CHECK(
+      cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flag), const_cast<int*>(flag), 0));
   spin<<<1, 1, 0, stream>>>(device_flag, max_ns);
   P2P_CHECK(cudaGetLastError());
 }

@@ -5,8 +5,8 @@
 namespace p2p::nccl {
 namespace {
 
-CollectiveResult result(const char* c, bool in_place, std::uint64_t bytes, std::optional<double> time_us,
-                        const char* status = "ok") {
+CollectiveResult result(const char* c, bool in_place, std::uint64_t bytes,
+                        std::optional<double> time_us, const char* status = "ok") {
   CollectiveResult r;
   r.collective = c;
   r.dtype = "float32";
@@ -26,13 +26,15 @@ CollectiveResult result(const char* c, bool in_place, std::uint64_t bytes, std::
 
 NcclRun two_gpu_run() {
   NcclRun run;
-  run.environment.devices = {{0, 0, "0000:18:00.0", "NVIDIA H200", {}, ""}, {1, 3, "0000:2a:00.0", "NVIDIA H200", {}, ""}};
+  run.environment.devices = {{0, 0, "0000:18:00.0", "NVIDIA H200", {}, ""},
+                             {1, 3, "0000:2a:00.0", "NVIDIA H200", {}, ""}};
   run.transport.nranks = 2;
   run.transport.cells.assign(2, std::vector<TransportCell>(2));
   run.transport.cells[0][1] = {{"P2P/direct"}, 24};
   run.transport.cells[1][0] = {{"SHM"}, 2};
   run.transport.rings = 24;
-  run.results = {result("all_reduce", false, 1 << 20, 10.0), result("all_reduce", true, 1 << 20, 12.5),
+  run.results = {result("all_reduce", false, 1 << 20, 10.0),
+                 result("all_reduce", true, 1 << 20, 12.5),
                  result("all_reduce", false, 1 << 24, std::nullopt, "hang"),
                  result("sendrecv", false, 1 << 20, 8.0, "wrong")};
   CollectiveResult pair = result("sendrecv_pairs", false, 1 << 20, 20.0);
@@ -48,13 +50,16 @@ TEST(ResultsTable, NcclTestsColumnsAndStatusWords) {
   EXPECT_NE(t.find("out-of-place"), std::string::npos);
   EXPECT_NE(t.find("#wrong"), std::string::npos);
   // 1 MiB in 10 us = 104.86 GB/s, count 262144 floats, type column as nccl-tests spells it.
-  EXPECT_NE(t.find("1048576       262144     float    sum    -1     10.00   104.86   104.86       0     12.50    83.89    83.89       0"),
-            std::string::npos)
+  EXPECT_NE(
+      t.find(
+          "1048576       262144     float    sum    -1     10.00   104.86   104.86       0     12.50    83.89    83.89       0"),
+      std::string::npos)
       << t;
   EXPECT_NE(t.find("HANG"), std::string::npos);
   EXPECT_NE(t.find("n/a"), std::string::npos);  // sendrecv has no in-place run
   EXPECT_NE(t.find("rank 0 -> rank 1 (GPU0 -> GPU3)"), std::string::npos);
-  EXPECT_NE(t.find("131.07       3"), std::string::npos) << t;  // the wrong count of the sendrecv row
+  EXPECT_NE(t.find("131.07       3"), std::string::npos)
+      << t;  // the wrong count of the sendrecv row
 }
 
 TEST(TransportMatrixText, CellsWithChannelsAndTheDiagonal) {
@@ -106,13 +111,15 @@ TEST(P2PComparison, OneRankComparesAlgbwBecauseBusbwIsZero) {
   const std::string t = format_p2p_comparison(on, off);
   EXPECT_NE(t.find("algbw (one rank: busbw is 0)"), std::string::npos) << t;
   EXPECT_NE(t.find("104.86        52.43      2.00"), std::string::npos) << t;
-  EXPECT_NE(format_p2p_comparison(two_gpu_run(), two_gpu_run()).find("float32  busbw"), std::string::npos);
+  EXPECT_NE(format_p2p_comparison(two_gpu_run(), two_gpu_run()).find("float32  busbw"),
+            std::string::npos);
 }
 
 TEST(TransportMatrixText, SaysWhetherNcclSawP2PDisable) {
   NcclRun run = two_gpu_run();
   run.p2p_disabled = true;
-  EXPECT_NE(format_transport_matrix(run).find("did not log that it saw NCCL_P2P_DISABLE=1"), std::string::npos);
+  EXPECT_NE(format_transport_matrix(run).find("did not log that it saw NCCL_P2P_DISABLE=1"),
+            std::string::npos);
   run.transport.nccl_saw_p2p_disable = true;
   EXPECT_NE(format_transport_matrix(run).find("NCCL confirmed"), std::string::npos);
   EXPECT_EQ(format_transport_matrix(two_gpu_run()).find("NCCL_P2P_DISABLE"), std::string::npos);
@@ -130,7 +137,8 @@ TEST(Verdicts, OneLinePerSeries) {
   v.min_busbw_gbps = 90.0;
   const std::string t = format_verdicts({v});
   EXPECT_NE(t.find("FAIL   all_reduce float32 out-of-place"), std::string::npos) << t;
-  EXPECT_NE(t.find("median 80.00 GB/s (lowest 78.00) over 3 size(s) from 16 MiB, minimum 90.00"), std::string::npos)
+  EXPECT_NE(t.find("median 80.00 GB/s (lowest 78.00) over 3 size(s) from 16 MiB, minimum 90.00"),
+            std::string::npos)
       << t;
   EXPECT_EQ(format_verdicts({}), "");
 }
@@ -147,7 +155,9 @@ TEST(EnvironmentText, VersionsDevicesAndVariables) {
   env.buffer_allocator = "ncclMemAlloc";
   const std::string t = format_environment(env);
   EXPECT_NE(t.find("# buffers from ncclMemAlloc\n"), std::string::npos) << t;
-  EXPECT_NE(t.find("NCCL library 2.28.3 (/usr/lib/libnccl.so.2), headers 2.28.9"), std::string::npos) << t;
+  EXPECT_NE(t.find("NCCL library 2.28.3 (/usr/lib/libnccl.so.2), headers 2.28.9"),
+            std::string::npos)
+      << t;
   EXPECT_NE(t.find("CUDA driver 13.0, runtime 13.0"), std::string::npos);
   EXPECT_NE(t.find("rank 0: GPU0 0000:18:00.0 NVIDIA H200"), std::string::npos);
   EXPECT_NE(t.find("set by the user: none"), std::string::npos);

@@ -51,7 +51,8 @@ TEST(MinBusbw, ADeadLinkFailsInsteadOfEscapingJudgement) {
 
 TEST(MinBusbw, OneVerdictPerSeriesFromOkResultsOnly) {
   std::vector<CollectiveResult> results;
-  const auto add = [&](const char* c, bool in_place, std::uint64_t bytes, double busbw, const char* status) {
+  const auto add = [&](const char* c, bool in_place, std::uint64_t bytes, double busbw,
+                       const char* status) {
     CollectiveResult r;
     r.collective = c;
     r.dtype = "float32";

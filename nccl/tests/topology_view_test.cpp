@@ -10,7 +10,8 @@ using topo::PathClass;
 // Two ranks whose GPUs sit behind one host bridge (PHB), as in a VFIO VM.
 NcclRun two_rank_run(TransportCell zero_to_one, TransportCell one_to_zero) {
   NcclRun run;
-  run.environment.devices = {{0, 0, "0000:01:00.0", "GPU A", {}, ""}, {1, 1, "0000:02:00.0", "GPU B", {}, ""}};
+  run.environment.devices = {{0, 0, "0000:01:00.0", "GPU A", {}, ""},
+                             {1, 1, "0000:02:00.0", "GPU B", {}, ""}};
   run.transport.nranks = 2;
   run.transport.cells.assign(2, std::vector<TransportCell>(2));
   run.transport.cells[0][1] = std::move(zero_to_one);

@@ -11,7 +11,8 @@ namespace p2p::nccl {
 namespace {
 
 NcclLog fixture(const std::string& name) {
-  return parse_nccl_log(read_text_file(std::string(P2P_SOURCE_DIR) + "/nccl/tests/fixtures/" + name));
+  return parse_nccl_log(
+      read_text_file(std::string(P2P_SOURCE_DIR) + "/nccl/tests/fixtures/" + name));
 }
 
 const TransportCell& cell(const TransportMatrix& m, int s, int d) {
@@ -178,12 +179,12 @@ TEST(TransportMatrixJson, RoundTripsAndRejectsOtherVersions) {
 // overflowed its stack on one) is longer than any NCCL writes: both lines are skipped.
 TEST(NcclLogParser, HugeNumbersAndOverlongLinesAreSkipped) {
   const std::string prefix = "host:1:1 [0] NCCL INFO ";
-  const NcclLog log = parse_nccl_log(prefix + "Channel 99999999999/0 : 0[0] -> 1[1] via P2P/IPC\n" + prefix +
-                                     "Channel 00/0 : 0[0] -> 1[1] via P2P/direct pointer" +
-                                     std::string(200000, ' ') + "x\n" + prefix +
-                                     "Channel 00/99999999999 :  0 1\n" + prefix +
-                                     "rank 0 nranks 99999999999 cudaDev 0 nvmlDev 0 busId 1000 commId 0x1 - Init COMPLETE\n" +
-                                     prefix + "Channel 01/0 : 0[0] -> 1[1] via P2P/CUMEM\n");
+  const NcclLog log = parse_nccl_log(
+      prefix + "Channel 99999999999/0 : 0[0] -> 1[1] via P2P/IPC\n" + prefix +
+      "Channel 00/0 : 0[0] -> 1[1] via P2P/direct pointer" + std::string(200000, ' ') + "x\n" +
+      prefix + "Channel 00/99999999999 :  0 1\n" + prefix +
+      "rank 0 nranks 99999999999 cudaDev 0 nvmlDev 0 busId 1000 commId 0x1 - Init COMPLETE\n" +
+      prefix + "Channel 01/0 : 0[0] -> 1[1] via P2P/CUMEM\n");
   ASSERT_EQ(log.connections.size(), 1u);
   EXPECT_EQ(log.connections[0].transport, "P2P/CUMEM");
   EXPECT_FALSE(log.rings.has_value());
@@ -213,7 +214,8 @@ TEST(NcclLogParser, ConcatenatedLogsOfRankProcessesOnOneGpuNameNetSocketForEvery
   std::string forward, backward;
   for (int r = 0; r < 3; ++r) {
     forward += read_text_file(dir + "rank_process_1gpu_rank" + std::to_string(r) + ".log");
-    backward = read_text_file(dir + "rank_process_1gpu_rank" + std::to_string(r) + ".log") + backward;
+    backward =
+        read_text_file(dir + "rank_process_1gpu_rank" + std::to_string(r) + ".log") + backward;
   }
   for (const std::string& text : {forward, backward}) {
     const NcclLog log = parse_nccl_log(text);
@@ -228,7 +230,8 @@ TEST(NcclLogParser, ConcatenatedLogsOfRankProcessesOnOneGpuNameNetSocketForEvery
       EXPECT_TRUE(cell(m, a, a).transports.empty()) << a;
       for (int b = 0; b < 3; ++b) {
         if (a == b) continue;
-        EXPECT_EQ(cell(m, a, b).transports, std::vector<std::string>{"NET/Socket"}) << a << " -> " << b;
+        EXPECT_EQ(cell(m, a, b).transports, std::vector<std::string>{"NET/Socket"})
+            << a << " -> " << b;
         // The ring (a -> a+1) on both channels; the send/recv pairs on channel 0 only.
         EXPECT_EQ(cell(m, a, b).channels, b == (a + 1) % 3 ? 2 : 1) << a << " -> " << b;
       }

@@ -35,7 +35,8 @@ TEST(TransportReport, RealH200LogHasOneRankAndNoConnection) {
 }
 
 TEST(TransportReport, OneFilePerRankMergesRanksAndHosts) {
-  const auto r = report_of({"rank_process_1gpu_rank0.log", "rank_process_1gpu_rank1.log", "rank_process_1gpu_rank2.log"});
+  const auto r = report_of({"rank_process_1gpu_rank0.log", "rank_process_1gpu_rank1.log",
+                            "rank_process_1gpu_rank2.log"});
   EXPECT_EQ(r.files.size(), 3u);
   EXPECT_EQ(r.nranks, 3);
   ASSERT_EQ(r.log.ranks.size(), 3u);
@@ -52,7 +53,8 @@ TEST(TransportReport, PerChannelCuMemReadAcrossProcesses) {
   EXPECT_EQ(ch.at(0), std::set<std::string>{"P2P/CUMEM/read"});
   EXPECT_EQ(r.log.ranks[3].host, "node7");
   EXPECT_EQ(r.log.ranks[3].pid.value_or(0), 9103);
-  EXPECT_NE(format_transport_report(r).find("0 -> 1: ch 00"), std::string::npos) << format_transport_report(r);
+  EXPECT_NE(format_transport_report(r).find("0 -> 1: ch 00"), std::string::npos)
+      << format_transport_report(r);
 }
 
 TEST(TransportReport, Nccl211WordingWithBusIdsInBracketsAndNoNvmlDev) {
@@ -75,8 +77,10 @@ TEST(TransportReport, ExplanationsOfAMissingP2pPathAreKeptOnce) {
   const auto r = report_of({"nccl218_p2p_disabled_shm.log"});
   EXPECT_EQ(cell(r, 0, 1).transports, std::vector<std::string>{"SHM"});
   ASSERT_EQ(r.log.p2p_explanations.size(), 2u);
-  EXPECT_EQ(r.log.p2p_explanations[0].rfind("P2P is disabled between connected GPUs 1 and 0", 0), 0u);
-  EXPECT_EQ(r.log.p2p_explanations[1], "Could not enable P2P between dev 0(=1000) and dev 1(=2000)");
+  EXPECT_EQ(r.log.p2p_explanations[0].rfind("P2P is disabled between connected GPUs 1 and 0", 0),
+            0u);
+  EXPECT_EQ(r.log.p2p_explanations[1],
+            "Could not enable P2P between dev 0(=1000) and dev 1(=2000)");
   const std::string text = format_transport_report(r);
   EXPECT_NE(text.find("Why P2P is not used"), std::string::npos);
   const nlohmann::json j = r;

@@ -35,16 +35,22 @@ std::vector<std::string> documents() {
   for (const auto& e : fs::recursive_directory_iterator(std::string(P2P_SOURCE_DIR) + "/results")) {
     if (!e.is_regular_file() || e.path().extension() != ".json") continue;
     const auto j = read_json_file(e.path().string());
-    if (j.is_object() && j.value("schema", "") == "p2pcheck.bench.run") docs.push_back(e.path().string());
+    if (j.is_object() && j.value("schema", "") == "p2pcheck.bench.run")
+      docs.push_back(e.path().string());
   }
-  docs.push_back(std::string(P2P_SOURCE_DIR) + "/report/tests/fixtures/synthetic-8gpu-lxc-bench.json");
+  docs.push_back(std::string(P2P_SOURCE_DIR) +
+                 "/report/tests/fixtures/synthetic-8gpu-lxc-bench.json");
   return docs;
 }
 
 std::string unescape(std::string s) {
-  for (const auto& [from, to] : {std::pair<std::string, std::string>{"&gt;", ">"}, {"&lt;", "<"}, {"&quot;", "\""},
-                                 {"&#39;", "'"}, {"&amp;", "&"}}) {
-    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"&gt;", ">"},
+                                 {"&lt;", "<"},
+                                 {"&quot;", "\""},
+                                 {"&#39;", "'"},
+                                 {"&amp;", "&"}}) {
+    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
   }
   return s;
 }
@@ -65,7 +71,8 @@ Cells expected_cells(const bench::BenchDocument& doc) {
       for (std::size_t j = 0; j < m.cols.size(); ++j) {
         const std::string route = m.rows[i] + "->" + m.cols[j];
         ++c.values[{route, m.cells[i][j] ? bench::cell_text(m.cells[i][j]) : "-"}];
-        if (const std::string p = paths.between(m.rows[i], m.cols[j]); !p.empty()) c.paths[route] = p;
+        if (const std::string p = paths.between(m.rows[i], m.cols[j]); !p.empty())
+          c.paths[route] = p;
       }
     }
   }
@@ -76,7 +83,8 @@ Cells dom_cells(const std::string& dom) {
   Cells c;
   static const std::regex cell(
       R"re(<td class="cell[^"]*" data-pair="([^"]*)"[^>]*><span class="v">([^<]*)</span>(?:<span class="path">([^<]*)</span>)?</td>)re");
-  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), cell); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), cell); it != std::sregex_iterator();
+       ++it) {
     const std::string route = unescape((*it)[1]);
     ++c.values[{route, unescape((*it)[2])}];
     if ((*it)[3].matched) c.paths[route] = unescape((*it)[3]);
@@ -86,29 +94,34 @@ Cells dom_cells(const std::string& dom) {
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+    ++n;
   return n;
 }
 
 TEST(ReportInBrowser, EveryDocumentRendersEveryCellAndAPicture) {
   const std::string chromium = browser();
   if (chromium.empty()) {
-    GTEST_SKIP() << "no headless Chromium installed (Debian: chromium; `scripts/install-deps.sh --with-browser` installs "
-                    "it); the report was not checked in a browser";
+    GTEST_SKIP()
+        << "no headless Chromium installed (Debian: chromium; `scripts/install-deps.sh --with-browser` installs "
+           "it); the report was not checked in a browser";
   }
   const auto docs = documents();
   ASSERT_GE(docs.size(), 3u);
   p2p::TempDir dir;
   // Root cannot use Chromium's sandbox; the page runs no scripts, so nothing needs one.
-  const std::string flags = " --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run "
-                            "--enable-logging=stderr --v=0 --user-data-dir='" + dir.file("profile") + "'";
+  const std::string flags =
+      " --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run "
+      "--enable-logging=stderr --v=0 --user-data-dir='" +
+      dir.file("profile") + "'";
   for (const auto& path : docs) {
     SCOPED_TRACE(path);
     const auto doc = bench::bench_document_from_json(read_json_file(path), path);
     const std::string html = dir.file(fs::path(path).stem().string() + ".html");
     write_text_file_atomically(html, render_html_report(doc, fs::path(path).filename().string()));
 
-    const auto dumped = p2p::testing::run_captured("timeout 120 " + chromium + flags + " --dump-dom 'file://" + html + "'");
+    const auto dumped = p2p::testing::run_captured("timeout 120 " + chromium + flags +
+                                                   " --dump-dom 'file://" + html + "'");
     ASSERT_EQ(dumped.exit_code, 0) << dumped.err.substr(0, 2000);
     const std::string& dom = dumped.out;
     ASSERT_NE(dom.find("<h1>p2pcheck"), std::string::npos) << dom.substr(0, 500);
@@ -125,11 +138,13 @@ TEST(ReportInBrowser, EveryDocumentRendersEveryCellAndAPicture) {
     }
     EXPECT_EQ(dom.find("<script"), std::string::npos);
     EXPECT_EQ(dumped.err.find("Uncaught"), std::string::npos) << dumped.err.substr(0, 2000);
-    EXPECT_EQ(dumped.err.find(":CONSOLE("), std::string::npos) << "the page logged to the console: " << dumped.err.substr(0, 2000);
+    EXPECT_EQ(dumped.err.find(":CONSOLE("), std::string::npos)
+        << "the page logged to the console: " << dumped.err.substr(0, 2000);
 
     const std::string png = html + ".png";
     const auto shot = p2p::testing::run_captured("timeout 120 " + chromium + flags +
-                                                 " --window-size=1400,1800 --screenshot='" + png + "' 'file://" + html + "'");
+                                                 " --window-size=1400,1800 --screenshot='" + png +
+                                                 "' 'file://" + html + "'");
     ASSERT_EQ(shot.exit_code, 0) << shot.err.substr(0, 2000);
     const auto pixels = p2p::testing::run_captured("python3 '" + std::string(P2P_SOURCE_DIR) +
                                                    "/report/tests/png_not_blank.py' '" + png + "'");
@@ -140,16 +155,19 @@ TEST(ReportInBrowser, EveryDocumentRendersEveryCellAndAPicture) {
 // The 8-GPU page a reader opens first: 56 routes per matrix, each GPU pair's path class in its
 // cell, the staged matrix beside the P2P one, and the failed, errored and P2P-less pairs first.
 TEST(ReportInBrowser, EightGpuPageOrdersWhatMatters) {
-  const std::string path = std::string(P2P_SOURCE_DIR) + "/report/tests/fixtures/synthetic-8gpu-lxc-bench.json";
+  const std::string path =
+      std::string(P2P_SOURCE_DIR) + "/report/tests/fixtures/synthetic-8gpu-lxc-bench.json";
   const auto doc = bench::bench_document_from_json(read_json_file(path), path);
   const std::string html = render_html_report(doc, "synthetic-8gpu-lxc-bench.json");
   const Cells cells = dom_cells(html);
   EXPECT_EQ(cells.paths.size(), 56u);
   EXPECT_EQ(cells.paths.at("gpu0->gpu1"), "NODE");
   EXPECT_EQ(cells.paths.at("gpu0->gpu4"), "SYS");
-  const auto beside = html.find("<div class=\"beside\"><div class=\"heatmap\"><h3>ce_unidir_write,");
+  const auto beside =
+      html.find("<div class=\"beside\"><div class=\"heatmap\"><h3>ce_unidir_write,");
   ASSERT_NE(beside, std::string::npos);
-  EXPECT_LT(html.find("<div class=\"heatmap\"><h3>staged,", beside), html.find("</div>\n<div class=\"maps\">", beside));
+  EXPECT_LT(html.find("<div class=\"heatmap\"><h3>staged,", beside),
+            html.find("</div>\n<div class=\"maps\">", beside));
   const auto first = html.find("<h2>Pairs to look at first</h2>");
   ASSERT_NE(first, std::string::npos);
   const auto failed = html.find("<td class=\"l\">gpu1-&gt;gpu2</td>", first);

@@ -20,7 +20,8 @@ CliResult compare(const std::string& args) {
   return p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " compare " + args);
 }
 
-const std::string kRun = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json";
+const std::string kRun =
+    std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json";
 
 TEST(CompareCli, ARunAgainstItselfPasses) {
   const CliResult r = compare(kRun + " " + kRun);
@@ -31,7 +32,8 @@ TEST(CompareCli, ARunAgainstItselfPasses) {
 TEST(CompareCli, ASlowerRunFailsAndNamesTheFigure) {
   nlohmann::json doc = nlohmann::json::parse(slurp(kRun));
   for (auto& b : doc["bandwidth"]) {
-    if (b["case"] == "d2h_ce" && b["bytes"] == 1073741824) b["median_gbps"] = b["median_gbps"].get<double>() * 0.8;
+    if (b["case"] == "d2h_ce" && b["bytes"] == 1073741824)
+      b["median_gbps"] = b["median_gbps"].get<double>() * 0.8;
   }
   const p2p::TempDir tmp("p2p_compare");
   const std::string slower = tmp.file("slower.json");
@@ -52,20 +54,25 @@ TEST(CompareCli, ASlowerRunFailsAndNamesTheFigure) {
 }
 
 TEST(CompareCli, WrongDocumentIsOneLineExitTwo) {
-  const std::string facts = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-facts.json";
+  const std::string facts =
+      std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-facts.json";
   const CliResult r = compare(kRun + " " + facts);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "p2pcheck: error: " + facts + ": schema `p2pcheck.doctor.facts` where `p2pcheck.bench.run` was expected\n");
+  EXPECT_EQ(r.err,
+            "p2pcheck: error: " + facts +
+                ": schema `p2pcheck.doctor.facts` where `p2pcheck.bench.run` was expected\n");
   EXPECT_EQ(r.out, "");
   const CliResult missing = compare(kRun + " /nonexistent/run.json");
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_EQ(missing.err, "p2pcheck: error: /nonexistent/run.json: cannot read: No such file or directory\n");
+  EXPECT_EQ(missing.err,
+            "p2pcheck: error: /nonexistent/run.json: cannot read: No such file or directory\n");
 }
 
 // The NCCL document of the same H200 run: compared with itself nothing moves; against bench's
 // document it is refused, since nothing in one could be judged against the other.
 TEST(CompareCli, NcclDocumentsCompareAndDoNotMixWithBench) {
-  const std::string nccl = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-nccl.json";
+  const std::string nccl =
+      std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-nccl.json";
   const CliResult same = compare(nccl + " " + nccl + " --min-bytes 2M --format json");
   EXPECT_EQ(same.exit_code, 0) << same.err;
   const nlohmann::json j = nlohmann::json::parse(same.out);
@@ -79,8 +86,9 @@ TEST(CompareCli, NcclDocumentsCompareAndDoNotMixWithBench) {
   EXPECT_GT(judged, 0);  // sizes of 2 MiB and more, every operation
   const CliResult mixed = compare(kRun + " " + nccl);
   EXPECT_EQ(mixed.exit_code, 2);
-  EXPECT_EQ(mixed.err, "p2pcheck: error: compare: the baseline was written by `p2pcheck bench`, the run by "
-                       "`p2pcheck nccl`; compare documents of the same kind\n");
+  EXPECT_EQ(mixed.err,
+            "p2pcheck: error: compare: the baseline was written by `p2pcheck bench`, the run by "
+            "`p2pcheck nccl`; compare documents of the same kind\n");
 }
 
 // `p2pcheck report`: the page lands beside the results (run.json -> run.html) or where --out
@@ -89,18 +97,25 @@ TEST(ReportCli, WritesThePageAndRefusesWhatItCannotRead) {
   const p2p::TempDir tmp("p2p_report");
   const std::string& dir = tmp.path();
   ASSERT_EQ(std::system(("cp " + kRun + " " + dir + "/run.json").c_str()), 0);
-  CliResult r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + dir + "/run.json");
+  CliResult r =
+      p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + dir + "/run.json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "p2pcheck report: wrote " + dir + "/run.html\n");
   EXPECT_NE(slurp(dir + "/run.html").find("<h1>p2pcheck bench report: vm</h1>"), std::string::npos);
-  r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + dir + "/run.json --out -");
+  r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + dir +
+                                 "/run.json --out -");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u);
-  const std::string facts = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-facts.json";
-  r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + facts + " --out " + dir + "/facts.html");
+  const std::string facts =
+      std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-facts.json";
+  r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + facts + " --out " + dir +
+                                 "/facts.html");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "p2pcheck: error: " + facts + ": schema `p2pcheck.doctor.facts` where `p2pcheck.bench.run` was expected\n");
-  EXPECT_TRUE(slurp(dir + "/facts.html").empty()) << "a page was written for a document that could not be read";
+  EXPECT_EQ(r.err,
+            "p2pcheck: error: " + facts +
+                ": schema `p2pcheck.doctor.facts` where `p2pcheck.bench.run` was expected\n");
+  EXPECT_TRUE(slurp(dir + "/facts.html").empty())
+      << "a page was written for a document that could not be read";
 }
 
 }  // namespace

@@ -11,8 +11,9 @@
 namespace p2p::report {
 namespace {
 
-bench::BandwidthResult bw(const std::string& c, const std::string& src, const std::string& dst, std::uint64_t bytes,
-                          std::optional<double> gbps, const std::string& status = "ok", const std::string& detail = "") {
+bench::BandwidthResult bw(const std::string& c, const std::string& src, const std::string& dst,
+                          std::uint64_t bytes, std::optional<double> gbps,
+                          const std::string& status = "ok", const std::string& detail = "") {
   bench::BandwidthResult r;
   r.case_name = c;
   r.src = src;
@@ -25,15 +26,17 @@ bench::BandwidthResult bw(const std::string& c, const std::string& src, const st
 }
 
 const FigureChange& find(const Comparison& c, const std::string& key) {
-  const auto it = std::find_if(c.figures.begin(), c.figures.end(), [&](const FigureChange& f) { return f.key == key; });
+  const auto it = std::find_if(c.figures.begin(), c.figures.end(),
+                               [&](const FigureChange& f) { return f.key == key; });
   if (it == c.figures.end()) throw std::runtime_error("no figure " + key);
   return *it;
 }
 
 constexpr std::uint64_t k512M = 512ull << 20;
 
-nccl::CollectiveResult coll(const std::string& op, int nranks, std::uint64_t bytes, std::optional<double> busbw,
-                            std::optional<double> algbw, const std::string& status = "ok") {
+nccl::CollectiveResult coll(const std::string& op, int nranks, std::uint64_t bytes,
+                            std::optional<double> busbw, std::optional<double> algbw,
+                            const std::string& status = "ok") {
   nccl::CollectiveResult r;
   r.collective = op;
   r.dtype = "float32";
@@ -42,12 +45,14 @@ nccl::CollectiveResult coll(const std::string& op, int nranks, std::uint64_t byt
   r.busbw_gbps = busbw;
   r.algbw_gbps = algbw;
   r.status = status;
-  if (status != "ok") r.detail = "no completion within 30 s (timed iterations); communicators aborted";
+  if (status != "ok")
+    r.detail = "no completion within 30 s (timed iterations); communicators aborted";
   return r;
 }
 
-bench::BenchDocument nccl_document(std::vector<nccl::CollectiveResult> results,
-                                   std::optional<std::vector<nccl::CollectiveResult>> p2p_off = std::nullopt) {
+bench::BenchDocument nccl_document(
+    std::vector<nccl::CollectiveResult> results,
+    std::optional<std::vector<nccl::CollectiveResult>> p2p_off = std::nullopt) {
   nccl::NcclReport report;
   report.run.results = std::move(results);
   if (p2p_off) {
@@ -64,23 +69,27 @@ bench::BenchDocument nccl_document(std::vector<nccl::CollectiveResult> results,
 // NCCL: busbw is judged with several ranks, algbw with one (busbw is 0 there); a collective that
 // hangs in the run is lost; the P2P-off sweep is compared on its own keys.
 TEST(Compare, NcclBusbwRegressionsAndLostCollectives) {
-  const auto base = nccl_document({coll("all_reduce", 8, 1ull << 30, 200.0, 114.3),
-                                   coll("all_gather", 8, 1ull << 30, 180.0, 205.7),
-                                   coll("all_reduce", 1, 1ull << 30, 0.0, 2130.0),
-                                   coll("broadcast", 8, 1ull << 20, 20.0, 20.0)},
-                                  std::vector<nccl::CollectiveResult>{coll("all_reduce", 8, 1ull << 30, 40.0, 22.9)});
-  const auto run = nccl_document({coll("all_reduce", 8, 1ull << 30, 150.0, 85.7),
-                                  coll("all_gather", 8, 1ull << 30, std::nullopt, std::nullopt, "hang"),
-                                  coll("all_reduce", 1, 1ull << 30, 0.0, 2100.0),
-                                  coll("broadcast", 8, 1ull << 20, 10.0, 10.0)},
-                                 std::vector<nccl::CollectiveResult>{coll("all_reduce", 8, 1ull << 30, 41.0, 23.4)});
+  const auto base = nccl_document(
+      {coll("all_reduce", 8, 1ull << 30, 200.0, 114.3),
+       coll("all_gather", 8, 1ull << 30, 180.0, 205.7),
+       coll("all_reduce", 1, 1ull << 30, 0.0, 2130.0),
+       coll("broadcast", 8, 1ull << 20, 20.0, 20.0)},
+      std::vector<nccl::CollectiveResult>{coll("all_reduce", 8, 1ull << 30, 40.0, 22.9)});
+  const auto run = nccl_document(
+      {coll("all_reduce", 8, 1ull << 30, 150.0, 85.7),
+       coll("all_gather", 8, 1ull << 30, std::nullopt, std::nullopt, "hang"),
+       coll("all_reduce", 1, 1ull << 30, 0.0, 2100.0),
+       coll("broadcast", 8, 1ull << 20, 10.0, 10.0)},
+      std::vector<nccl::CollectiveResult>{coll("all_reduce", 8, 1ull << 30, 41.0, 23.4)});
   const Comparison c = compare_runs(base, run, CompareOptions{5.0, 64ull << 20});
   const FigureChange& ar = find(c, "nccl all_reduce float32 out_of_place 8r 1GiB busbw");
   EXPECT_EQ(ar.verdict, "regressed");
   EXPECT_NEAR(*ar.change_pct, -25.0, 1e-9);
   EXPECT_EQ(find(c, "nccl all_gather float32 out_of_place 8r 1GiB busbw").verdict, "lost");
-  EXPECT_EQ(find(c, "nccl all_reduce float32 out_of_place 1r 1GiB algbw").verdict, "same");  // -1.4%
-  EXPECT_EQ(find(c, "nccl broadcast float32 out_of_place 8r 1MiB busbw").verdict, "not judged");  // < 64 MiB
+  EXPECT_EQ(find(c, "nccl all_reduce float32 out_of_place 1r 1GiB algbw").verdict,
+            "same");  // -1.4%
+  EXPECT_EQ(find(c, "nccl broadcast float32 out_of_place 8r 1MiB busbw").verdict,
+            "not judged");  // < 64 MiB
   EXPECT_EQ(find(c, "p2p_off nccl all_reduce float32 out_of_place 8r 1GiB busbw").verdict, "same");
   EXPECT_EQ(c.regressions(), 2);
 }
@@ -121,25 +130,29 @@ TEST(Compare, LogicalRunAgainstPhysicalIsRefusedUnlessAllowed) {
     compare_runs(physical, logical, CompareOptions{});
     FAIL() << "a logical run was judged against a physical one";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(),
-                 "compare: the run ran on 8 logical GPUs, the baseline on physical ones; its figures measure the tool, "
-                 "not the links (--allow-logical compares them anyway)");
+    EXPECT_STREQ(
+        e.what(),
+        "compare: the run ran on 8 logical GPUs, the baseline on physical ones; its figures measure the tool, "
+        "not the links (--allow-logical compares them anyway)");
   }
   EXPECT_THROW(compare_runs(logical, physical, CompareOptions{}), InputError);
   CompareOptions allow;
   allow.allow_logical = true;
   const Comparison c = compare_runs(physical, logical, allow);
   EXPECT_EQ(find(c, "ce_unidir_write gpu0->gpu1 512MiB").verdict, "improved");
-  EXPECT_EQ(logical_gpus_lines(physical, logical),
-            "note: the run ran 8 logical GPUs on 1 device: figures measure the tool, not the links\n");
+  EXPECT_EQ(
+      logical_gpus_lines(physical, logical),
+      "note: the run ran 8 logical GPUs on 1 device: figures measure the tool, not the links\n");
   // Two logical runs compare as they are (CI on one-GPU runners keeps a logical baseline).
   EXPECT_EQ(compare_runs(logical, logical, CompareOptions{}).regressions(), 0);
 }
 
 TEST(Compare, DropBeyondToleranceRegressesSmallMoveIsSame) {
   bench::BenchDocument base, run;
-  base.bandwidth = {bw("h2d_ce", "host", "gpu0", k512M, 55.0), bw("d2h_ce", "gpu0", "host", k512M, 55.0)};
-  run.bandwidth = {bw("h2d_ce", "host", "gpu0", k512M, 49.5), bw("d2h_ce", "gpu0", "host", k512M, 54.0)};
+  base.bandwidth = {bw("h2d_ce", "host", "gpu0", k512M, 55.0),
+                    bw("d2h_ce", "gpu0", "host", k512M, 55.0)};
+  run.bandwidth = {bw("h2d_ce", "host", "gpu0", k512M, 49.5),
+                   bw("d2h_ce", "gpu0", "host", k512M, 54.0)};
   const Comparison c = compare_runs(base, run, CompareOptions{5.0, 64ull << 20});
   EXPECT_EQ(find(c, "h2d_ce host->gpu0 512MiB").verdict, "regressed");
   EXPECT_NEAR(*find(c, "h2d_ce host->gpu0 512MiB").change_pct, -10.0, 1e-9);
@@ -158,7 +171,8 @@ TEST(Compare, P2pWaivedInTheRunIsLostWithTheReason) {
   EXPECT_EQ(f.verdict, "lost");
   EXPECT_EQ(f.run_status, "waived");
   EXPECT_EQ(c.regressions(), 1);
-  EXPECT_NE(format_comparison(c, "lxc.json", "vm.json", CompareOptions{}).find("cudaDeviceCanAccessPeer(gpu0, gpu1) = 0"),
+  EXPECT_NE(format_comparison(c, "lxc.json", "vm.json", CompareOptions{})
+                .find("cudaDeviceCanAccessPeer(gpu0, gpu1) = 0"),
             std::string::npos);
 }
 
@@ -188,7 +202,8 @@ TEST(Compare, LatencyRegressesWhenItGrows) {
   EXPECT_EQ(find(c, "latency_host gpu0->host").unit, "ns");
   l.median_ns = 1000;
   run.latency = {l};
-  EXPECT_EQ(find(compare_runs(base, run, CompareOptions{}), "latency_host gpu0->host").verdict, "improved");
+  EXPECT_EQ(find(compare_runs(base, run, CompareOptions{}), "latency_host gpu0->host").verdict,
+            "improved");
 }
 
 TEST(Compare, FiguresOnOneSideOnlyAreNewOrMissing) {
@@ -203,14 +218,16 @@ TEST(Compare, FiguresOnOneSideOnlyAreNewOrMissing) {
 
 TEST(Compare, RealH200RunAgainstItselfIsUnchanged) {
   // results/h200-vm-2026-12-02/h200-bench.json is a real run on the project's H200.
-  const std::string path = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json";
+  const std::string path =
+      std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json";
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;
   const auto doc = bench::bench_document_from_json(nlohmann::json::parse(in), path);
   const Comparison c = compare_runs(doc, doc, CompareOptions{});
   EXPECT_EQ(c.figures.size(), doc.bandwidth.size() + doc.latency.size());
   EXPECT_EQ(c.regressions(), 0);
-  for (const auto& f : c.figures) EXPECT_TRUE(f.verdict == "same" || f.verdict == "not judged") << f.key;
+  for (const auto& f : c.figures)
+    EXPECT_TRUE(f.verdict == "same" || f.verdict == "not judged") << f.key;
 }
 
 }  // namespace

@@ -14,12 +14,16 @@ inline bool have_command(const std::string& name) {
   return run_captured("command -v " + name).exit_code == 0;
 }
 
-inline std::string junit_schema() { return std::string(P2P_SOURCE_DIR) + "/report/tests/junit.xsd"; }
+inline std::string junit_schema() {
+  return std::string(P2P_SOURCE_DIR) + "/report/tests/junit.xsd";
+}
 
 // "" when the file is well-formed XML valid against the schema, else the validator's words.
 inline std::string junit_problems(const std::string& path) {
   const auto r = run_captured("xmllint --noout --schema '" + junit_schema() + "' '" + path + "'");
-  return r.exit_code == 0 ? "" : "xmllint exit " + std::to_string(r.exit_code) + ": " + r.err.substr(0, 2000);
+  return r.exit_code == 0
+             ? ""
+             : "xmllint exit " + std::to_string(r.exit_code) + ": " + r.err.substr(0, 2000);
 }
 
 // Debian's interpreter: the module comes from python3-prometheus-client.
@@ -35,7 +39,8 @@ struct PromCheck {
   std::string out;  // "<families> <samples>" or the problem
 };
 inline PromCheck check_prometheus_file(const std::string& python, const std::string& path) {
-  const auto r = run_captured(python + " '" + P2P_SOURCE_DIR + "/report/tests/check_prometheus_textfile.py' '" + path + "'");
+  const auto r = run_captured(python + " '" + P2P_SOURCE_DIR +
+                              "/report/tests/check_prometheus_textfile.py' '" + path + "'");
   return {r.exit_code, r.out + r.err};
 }
 

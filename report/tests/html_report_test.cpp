@@ -21,7 +21,8 @@ bench::BenchDocument load(const std::string& name) {
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+    ++n;
   return n;
 }
 
@@ -32,13 +33,16 @@ TEST(HtmlReport, BenchRunShowsHostGateHeatmapsChartsAndSummary) {
   EXPECT_NE(html.find("580.159.04"), std::string::npos);
   EXPECT_NE(html.find("<span class=\"pass\">pass</span>"), std::string::npos);
   // d2h_ce at 1 GiB: 55.34 GB/s, 88% of PCIe gen5 x16, on an almost green cell.
-  EXPECT_NE(html.find("<td class=\"cell\" data-pair=\"gpu0-&gt;host\" style=\"background:hsl(105,70%,78%)\">"
-                      "<span class=\"v\">55.34 (88%)</span></td>"),
-            std::string::npos);
+  EXPECT_NE(
+      html.find(
+          "<td class=\"cell\" data-pair=\"gpu0-&gt;host\" style=\"background:hsl(105,70%,78%)\">"
+          "<span class=\"v\">55.34 (88%)</span></td>"),
+      std::string::npos);
   EXPECT_NE(html.find("<h2>Size sweeps</h2>"), std::string::npos);
   EXPECT_GE(count(html, "<polyline"), 10u);  // one line per route of every swept case
   EXPECT_NE(html.find("<h2>Latency</h2>"), std::string::npos);
-  EXPECT_NE(html.find("229 figures verified, 0 FAILED verification, 0 waived, 0 errors"), std::string::npos);
+  EXPECT_NE(html.find("229 figures verified, 0 FAILED verification, 0 waived, 0 errors"),
+            std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);  // self-contained, nothing to run
   EXPECT_EQ(html.find("http"), std::string::npos);     // nothing to fetch
 }
@@ -50,9 +54,11 @@ TEST(HtmlReport, LogicalGpuRunIsMarkedWithEachGpusDevice) {
   d.gpus[0].logical_gpu = 0;
   d.gpus[1].logical_gpu = 1;
   const std::string html = render_html_report(d, "logical.json");
-  EXPECT_NE(html.find("<div class=\"note logical\">2 logical GPUs on 1 device: figures measure the tool, not the "
-                      "links</div>"),
-            std::string::npos);
+  EXPECT_NE(
+      html.find(
+          "<div class=\"note logical\">2 logical GPUs on 1 device: figures measure the tool, not the "
+          "links</div>"),
+      std::string::npos);
   EXPECT_NE(html.find("<tr><td>gpu1</td><td>0</td>"), std::string::npos);
   const std::string physical = render_html_report(load("h200-bench.json"), "h200-bench.json");
   EXPECT_EQ(physical.find("logical GPUs"), std::string::npos);
@@ -62,7 +68,8 @@ TEST(HtmlReport, LogicalGpuRunIsMarkedWithEachGpusDevice) {
 // Sizes no chart can place (0 B, 2^64 - 1 B) are left off the chart; the page still renders.
 TEST(HtmlReport, SizesOutsideTheAxisAreLeftOffTheChart) {
   bench::BenchDocument d;
-  for (std::uint64_t bytes : {std::uint64_t{0}, std::uint64_t{1} << 20, std::uint64_t{1} << 30, ~std::uint64_t{0}}) {
+  for (std::uint64_t bytes :
+       {std::uint64_t{0}, std::uint64_t{1} << 20, std::uint64_t{1} << 30, ~std::uint64_t{0}}) {
     bench::BandwidthResult r;
     r.case_name = "h2d_ce";
     r.src = "host";
@@ -79,10 +86,13 @@ TEST(HtmlReport, SizesOutsideTheAxisAreLeftOffTheChart) {
 TEST(HtmlReport, NcclRunShowsOneChartPerOperationAndTheTables) {
   const std::string html = render_html_report(load("h200-nccl.json"), "h200-nccl.json");
   EXPECT_NE(html.find("<h1>p2pcheck nccl report: vm</h1>"), std::string::npos);
-  for (const char* op : {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv"}) {
-    EXPECT_NE(html.find(std::string("<h3>") + op +
-                        ": time per call by message size (one rank: nothing crosses a bus, no bandwidth shown)</h3>"),
-              std::string::npos)
+  for (const char* op :
+       {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv"}) {
+    EXPECT_NE(
+        html.find(
+            std::string("<h3>") + op +
+            ": time per call by message size (one rank: nothing crosses a bus, no bandwidth shown)</h3>"),
+        std::string::npos)
         << op;
   }
   EXPECT_NE(html.find("every size, as nccl-tests prints it"), std::string::npos);
@@ -108,20 +118,28 @@ TEST(HtmlReport, FailedAndWaivedCellsAreMarkedAndTextIsEscaped) {
   EXPECT_EQ(html.find("<lxc"), std::string::npos);
   EXPECT_NE(html.find("a&amp;b.json"), std::string::npos);
   EXPECT_NE(html.find("<span class=\"block\">block</span>"), std::string::npos);
-  EXPECT_NE(html.find("<td class=\"cell\" data-pair=\"gpu0-&gt;gpu1\" style=\"background:hsl(48,70%,78%)\">"
-                      "<span class=\"v\">25.00 (40%)</span></td>"),
-            std::string::npos);
-  EXPECT_NE(html.find("<td class=\"cell bad\" data-pair=\"gpu1-&gt;gpu0\"><span class=\"v\">24.00 FAILED</span></td>"),
-            std::string::npos);
-  EXPECT_NE(html.find("<td class=\"cell waived\" data-pair=\"gpu0-&gt;gpu2\"><span class=\"v\">waived</span></td>"),
-            std::string::npos);
+  EXPECT_NE(
+      html.find(
+          "<td class=\"cell\" data-pair=\"gpu0-&gt;gpu1\" style=\"background:hsl(48,70%,78%)\">"
+          "<span class=\"v\">25.00 (40%)</span></td>"),
+      std::string::npos);
+  EXPECT_NE(
+      html.find(
+          "<td class=\"cell bad\" data-pair=\"gpu1-&gt;gpu0\"><span class=\"v\">24.00 FAILED</span></td>"),
+      std::string::npos);
+  EXPECT_NE(
+      html.find(
+          "<td class=\"cell waived\" data-pair=\"gpu0-&gt;gpu2\"><span class=\"v\">waived</span></td>"),
+      std::string::npos);
   // The pairs to look at come first, the failed one before the one that lost P2P.
   const auto attention = html.find("<h2>Pairs to look at first</h2>");
   ASSERT_NE(attention, std::string::npos);
   EXPECT_LT(attention, html.find("<h2>Bandwidth at the largest size</h2>"));
-  EXPECT_LT(html.find("<td class=\"l\">gpu1-&gt;gpu0</td>", attention), html.find("<td class=\"l\">gpu0-&gt;gpu2</td>", attention));
+  EXPECT_LT(html.find("<td class=\"l\">gpu1-&gt;gpu0</td>", attention),
+            html.find("<td class=\"l\">gpu0-&gt;gpu2</td>", attention));
   EXPECT_NE(html.find("cudaDeviceCanAccessPeer(gpu0, gpu2) = 0"), std::string::npos);
-  EXPECT_NE(html.find("1 figures verified, 1 FAILED verification, 1 waived, 0 errors"), std::string::npos);
+  EXPECT_NE(html.find("1 figures verified, 1 FAILED verification, 1 waived, 0 errors"),
+            std::string::npos);
 }
 
 TEST(HtmlReport, MalformedNcclSectionIsAnInputErrorNamingTheFile) {
@@ -142,7 +160,8 @@ TEST(HtmlReport, HeatColourRunsFromRedToGreenAndClamps) {
   EXPECT_EQ(heat_colour(1.0), "hsl(120,70%,78%)");
   EXPECT_EQ(heat_colour(1.7), "hsl(120,70%,78%)");
   EXPECT_EQ(heat_colour(-1.0), "hsl(0,70%,78%)");
-  EXPECT_EQ(html_escape("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+  EXPECT_EQ(html_escape("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
 }
 
 }  // namespace

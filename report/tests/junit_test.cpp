@@ -1,5 +1,7 @@
 // JUnit cases from the real H200 documents, the XML writer's escaping, and the result read
 // back by xmllint against tests/junit.xsd (skipped, with the reason, without xmllint).
+#include "report/junit.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -8,9 +10,8 @@
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
 #include "report/check_cases.hpp"
-#include "report/tests/export_tools.hpp"
-#include "report/junit.hpp"
 #include "report/markup_text.hpp"
+#include "report/tests/export_tools.hpp"
 
 namespace p2p::report {
 namespace {
@@ -111,7 +112,8 @@ TEST(JunitCases, DuplicateNamesGetANumber) {
   s[0].cases = {case_named("a"), case_named("a"), case_named("a #2")};
   s[1].cases = {case_named("a")};
   make_case_names_unique(s);
-  std::set<std::string> names{s[0].cases[0].name, s[0].cases[1].name, s[0].cases[2].name, s[1].cases[0].name};
+  std::set<std::string> names{s[0].cases[0].name, s[0].cases[1].name, s[0].cases[2].name,
+                              s[1].cases[0].name};
   EXPECT_EQ(names.size(), 4u);
   EXPECT_EQ(s[0].cases[0].name, "a");
 }
@@ -120,10 +122,14 @@ TEST(MarkupText, EscapesXmlAndRepairsWhatXmlCannotHold) {
   EXPECT_EQ(xml_escape("a<b & \"c\" 'd'>", true), "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
   EXPECT_EQ(xml_escape("line1\nline2", true), "line1&#10;line2");
   EXPECT_EQ(xml_escape("line1\nline2", false), "line1\nline2");
-  EXPECT_EQ(xml_escape("GPU \xC2\xB5 \xE2\x9C\x94", false), "GPU \xC2\xB5 \xE2\x9C\x94");  // µ ✔ kept
-  EXPECT_EQ(xml_escape(std::string("nul\0bell\x07", 9), false), "nul\xEF\xBF\xBD" "bell\xEF\xBF\xBD");
+  EXPECT_EQ(xml_escape("GPU \xC2\xB5 \xE2\x9C\x94", false),
+            "GPU \xC2\xB5 \xE2\x9C\x94");  // µ ✔ kept
+  EXPECT_EQ(xml_escape(std::string("nul\0bell\x07", 9), false),
+            "nul\xEF\xBF\xBD"
+            "bell\xEF\xBF\xBD");
   EXPECT_EQ(valid_utf8("bad \xFF\xC3 end"), "bad \xEF\xBF\xBD\xEF\xBF\xBD end");
-  EXPECT_EQ(valid_utf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD") << "a surrogate is not UTF-8";
+  EXPECT_EQ(valid_utf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD")
+      << "a surrogate is not UTF-8";
   EXPECT_EQ(valid_utf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD") << "overlong";
   EXPECT_EQ(single_line(" a\n\tb  c\r\n"), "a b c");
 }
@@ -131,47 +137,61 @@ TEST(MarkupText, EscapesXmlAndRepairsWhatXmlCannotHold) {
 // Everything a name or message could carry, through the writer and back through a real parser.
 std::vector<CheckSuite> hostile_suites() {
   CheckSuite s{"bench <&\"'>", "h\xC3\xB6st<1>", "2026-12-02T10:11:12Z", {}};
-  s.cases.push_back({"h\xC3\xB6st/case <&> \"q\" 'a'/gpu0->gpu1/1GiB", "p2pcheck.bench.x", CaseOutcome::kFail,
-                     "3 bad words & <more> \xE2\x9C\x98 \x01\x02 \xFF", 1.5});
+  s.cases.push_back({"h\xC3\xB6st/case <&> \"q\" 'a'/gpu0->gpu1/1GiB", "p2pcheck.bench.x",
+                     CaseOutcome::kFail, "3 bad words & <more> \xE2\x9C\x98 \x01\x02 \xFF", 1.5});
   s.cases.push_back({"h\xC3\xB6st/waived ]]> <![CDATA[", "p2pcheck.bench.y", CaseOutcome::kSkipped,
                      "cudaDeviceCanAccessPeer(gpu1, gpu0) = 0 \"quoted\"", std::nullopt});
-  s.cases.push_back({"h\xC3\xB6st/error", "p2pcheck.bench.z", CaseOutcome::kError, "CUDA error\nsecond line", 0.0});
-  s.cases.push_back({"h\xC3\xB6st/pass", "p2pcheck.bench.z", CaseOutcome::kPass, "52.9 GB/s < 63 GB/s", std::nullopt});
-  s.cases.push_back({"h\xC3\xB6st/pass-quiet", "p2pcheck.bench.z", CaseOutcome::kPass, "", std::nullopt});
+  s.cases.push_back({"h\xC3\xB6st/error", "p2pcheck.bench.z", CaseOutcome::kError,
+                     "CUDA error\nsecond line", 0.0});
+  s.cases.push_back({"h\xC3\xB6st/pass", "p2pcheck.bench.z", CaseOutcome::kPass,
+                     "52.9 GB/s < 63 GB/s", std::nullopt});
+  s.cases.push_back(
+      {"h\xC3\xB6st/pass-quiet", "p2pcheck.bench.z", CaseOutcome::kPass, "", std::nullopt});
   return {s};
 }
 
 TEST(Junit, WriterCountsAndEscapes) {
   const std::string xml = render_junit(hostile_suites());
-  EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"p2pcheck\"", 0), 0u);
+  EXPECT_EQ(
+      xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"p2pcheck\"", 0),
+      0u);
   EXPECT_NE(xml.find("tests=\"5\" failures=\"1\" errors=\"1\" skipped=\"1\""), std::string::npos);
   EXPECT_NE(xml.find("timestamp=\"2026-12-02T10:11:12\""), std::string::npos);
-  EXPECT_NE(xml.find("<failure message=\"3 bad words &amp; &lt;more&gt; \xE2\x9C\x98"), std::string::npos);
-  EXPECT_NE(xml.find("<skipped message=\"cudaDeviceCanAccessPeer(gpu1, gpu0) = 0 &quot;quoted&quot;\"/>"),
+  EXPECT_NE(xml.find("<failure message=\"3 bad words &amp; &lt;more&gt; \xE2\x9C\x98"),
             std::string::npos);
+  EXPECT_NE(
+      xml.find("<skipped message=\"cudaDeviceCanAccessPeer(gpu1, gpu0) = 0 &quot;quoted&quot;\"/>"),
+      std::string::npos);
   EXPECT_NE(xml.find("<error message=\"CUDA error second line\""), std::string::npos) << "one line";
   EXPECT_EQ(xml.find('\x01'), std::string::npos);
   EXPECT_EQ(xml.find('\xFF'), std::string::npos);
 }
 
 TEST(Junit, RealParserAcceptsHostileNamesAndTheSchemaHolds) {
-  if (!p2p::testing::have_command("xmllint")) GTEST_SKIP() << "xmllint not installed (Debian: libxml2-utils)";
+  if (!p2p::testing::have_command("xmllint"))
+    GTEST_SKIP() << "xmllint not installed (Debian: libxml2-utils)";
   p2p::TempDir dir;
   const std::string path = dir.file("hostile.xml");
   write_text_file_atomically(path, render_junit(hostile_suites()));
   EXPECT_EQ(p2p::testing::junit_problems(path), "");
   // Read back by a real parser: the name comes out as it went in.
-  const auto r = p2p::testing::run_captured("xmllint --xpath 'string(//testcase[1]/@name)' '" + path + "'");
+  const auto r =
+      p2p::testing::run_captured("xmllint --xpath 'string(//testcase[1]/@name)' '" + path + "'");
   std::string name = r.out;
   if (!name.empty() && name.back() == '\n') name.pop_back();  // xmllint ends its answer with one
   EXPECT_EQ(name, "h\xC3\xB6st/case <&> \"q\" 'a'/gpu0->gpu1/1GiB");
 }
 
 TEST(Junit, SchemaRefusesDuplicateNames) {
-  if (!p2p::testing::have_command("xmllint")) GTEST_SKIP() << "xmllint not installed (Debian: libxml2-utils)";
+  if (!p2p::testing::have_command("xmllint"))
+    GTEST_SKIP() << "xmllint not installed (Debian: libxml2-utils)";
   p2p::TempDir dir;
   const std::string path = dir.file("dup.xml");
-  CheckSuite s{"bench", "h", "", {{"same", "c", CaseOutcome::kPass, "", {}}, {"same", "c", CaseOutcome::kPass, "", {}}}};
+  CheckSuite s{
+      "bench",
+      "h",
+      "",
+      {{"same", "c", CaseOutcome::kPass, "", {}}, {"same", "c", CaseOutcome::kPass, "", {}}}};
   write_text_file_atomically(path, render_junit({s}));
   const std::string problems = p2p::testing::junit_problems(path);
   EXPECT_NE(problems.find("Duplicate key-sequence ['same']"), std::string::npos)
@@ -179,7 +199,8 @@ TEST(Junit, SchemaRefusesDuplicateNames) {
 }
 
 TEST(Junit, EveryKeptDocumentValidates) {
-  if (!p2p::testing::have_command("xmllint")) GTEST_SKIP() << "xmllint not installed (Debian: libxml2-utils)";
+  if (!p2p::testing::have_command("xmllint"))
+    GTEST_SKIP() << "xmllint not installed (Debian: libxml2-utils)";
   p2p::TempDir dir;
   for (const char* name : {"h200-bench.json", "h200-nccl.json"}) {
     const std::string path = dir.file(std::string(name) + ".xml");

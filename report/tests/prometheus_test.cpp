@@ -1,6 +1,8 @@
 // Prometheus textfile from the real H200 documents: names, labels, base units, no timestamps,
 // no series twice; read back by prometheus_client's exposition parser (skipped, with the
 // reason, where that module is not installed).
+#include "report/prometheus.hpp"
+
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -8,9 +10,8 @@
 #include "bench/results.hpp"
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
-#include "report/tests/export_tools.hpp"
-#include "report/prometheus.hpp"
 #include "report/prometheus_metrics.hpp"
+#include "report/tests/export_tools.hpp"
 
 namespace p2p::report {
 namespace {
@@ -29,11 +30,13 @@ TEST(Exposition, EscapesLabelsAndWritesEachFamilyOnce) {
   Exposition e;
   e.gauge("p2pcheck_x", "help with \\ and\nnewline");
   e.add("p2pcheck_x", {{"a", "q\"uote\\back\nnl"}, {"empty", ""}, {"utf", "\xC3\xB6\xFF"}}, 1.5);
-  e.add("p2pcheck_x", {{"a", "q\"uote\\back\nnl"}, {"utf", "\xC3\xB6\xFF"}}, 2);  // same series: dropped
+  e.add("p2pcheck_x", {{"a", "q\"uote\\back\nnl"}, {"utf", "\xC3\xB6\xFF"}},
+        2);  // same series: dropped
   e.add("p2pcheck_x", {}, std::numeric_limits<double>::quiet_NaN());
-  EXPECT_EQ(e.render(),
-            "# HELP p2pcheck_x help with \\\\ and\\nnewline\n# TYPE p2pcheck_x gauge\n"
-            "p2pcheck_x{a=\"q\\\"uote\\\\back\\nnl\",utf=\"\xC3\xB6\xEF\xBF\xBD\"} 1.5\np2pcheck_x NaN\n");
+  EXPECT_EQ(
+      e.render(),
+      "# HELP p2pcheck_x help with \\\\ and\\nnewline\n# TYPE p2pcheck_x gauge\n"
+      "p2pcheck_x{a=\"q\\\"uote\\\\back\\nnl\",utf=\"\xC3\xB6\xEF\xBF\xBD\"} 1.5\np2pcheck_x NaN\n");
   EXPECT_EQ(e.duplicates(), 1);
   EXPECT_THROW(e.add("p2pcheck_undeclared", {}, 1), std::logic_error);
 }
@@ -50,10 +53,11 @@ TEST(PrometheusMetrics, BenchDocumentAsDcgmLabelledGauges) {
   add_document_metrics(e, load("h200-bench.json"), "h200-bench.json");
   EXPECT_EQ(e.duplicates(), 0);
   const std::string text = e.render();
-  EXPECT_TRUE(has_line(text,
-                       "p2pcheck_bandwidth_bytes_per_second{Hostname=\"vm\",gpu=\"0\",pci_bus_id=\"0000:00:06.0\","
-                       "modelName=\"NVIDIA H200\",peer_gpu=\"host\",direction=\"to_gpu\",case=\"h2d_ce\","
-                       "size_bytes=\"1073741824\"} 5"))
+  EXPECT_TRUE(has_line(
+      text,
+      "p2pcheck_bandwidth_bytes_per_second{Hostname=\"vm\",gpu=\"0\",pci_bus_id=\"0000:00:06.0\","
+      "modelName=\"NVIDIA H200\",peer_gpu=\"host\",direction=\"to_gpu\",case=\"h2d_ce\","
+      "size_bytes=\"1073741824\"} 5"))
       << text.substr(0, 3000);
   EXPECT_TRUE(has_line(text, "p2pcheck_latency_seconds{Hostname=\"vm\",gpu=\"0\""));
   EXPECT_TRUE(has_line(text, "p2pcheck_verification_failed_words{"));
@@ -61,7 +65,8 @@ TEST(PrometheusMetrics, BenchDocumentAsDcgmLabelledGauges) {
   EXPECT_TRUE(has_line(text, "p2pcheck_figures{Hostname=\"vm\",status=\"ok\"} 229"));
   EXPECT_TRUE(has_line(text, "p2pcheck_gate_passed{Hostname=\"vm\"} 1"));
   EXPECT_TRUE(has_line(text, "p2pcheck_run_interrupted{Hostname=\"vm\",command=\"bench\"} 0"));
-  EXPECT_TRUE(has_line(text, "p2pcheck_last_run_timestamp_seconds{Hostname=\"vm\",command=\"bench\"} 17"));
+  EXPECT_TRUE(
+      has_line(text, "p2pcheck_last_run_timestamp_seconds{Hostname=\"vm\",command=\"bench\"} 17"));
 }
 
 TEST(PrometheusMetrics, OneRankNcclHasNoBusbwAndNoInPlaceAlgbw) {
@@ -70,16 +75,24 @@ TEST(PrometheusMetrics, OneRankNcclHasNoBusbwAndNoInPlaceAlgbw) {
   EXPECT_EQ(e.duplicates(), 0);
   const std::string text = e.render();
   EXPECT_EQ(text.find("p2pcheck_nccl_busbw_bytes_per_second{"), std::string::npos);
-  EXPECT_EQ(text.find("p2pcheck_nccl_algbw_bytes_per_second{Hostname=\"vm\",case=\"all_reduce.float32.in_place\""),
-            std::string::npos);
-  EXPECT_TRUE(has_line(text, "p2pcheck_nccl_algbw_bytes_per_second{Hostname=\"vm\",case=\"all_reduce.float32.out_of_place\""));
-  EXPECT_TRUE(has_line(text, "p2pcheck_nccl_time_seconds{Hostname=\"vm\",case=\"all_reduce.float32.in_place\""));
-  EXPECT_TRUE(has_line(text, "p2pcheck_nccl_results{Hostname=\"vm\",p2p=\"allowed\",status=\"ok\"} 606"));
+  EXPECT_EQ(
+      text.find(
+          "p2pcheck_nccl_algbw_bytes_per_second{Hostname=\"vm\",case=\"all_reduce.float32.in_place\""),
+      std::string::npos);
+  EXPECT_TRUE(has_line(
+      text,
+      "p2pcheck_nccl_algbw_bytes_per_second{Hostname=\"vm\",case=\"all_reduce.float32.out_of_place\""));
+  EXPECT_TRUE(has_line(
+      text, "p2pcheck_nccl_time_seconds{Hostname=\"vm\",case=\"all_reduce.float32.in_place\""));
+  EXPECT_TRUE(
+      has_line(text, "p2pcheck_nccl_results{Hostname=\"vm\",p2p=\"allowed\",status=\"ok\"} 606"));
 }
 
 TEST(PrometheusMetrics, RealParserReadsEveryKeptDocument) {
   const std::string python = p2p::testing::python_with_prometheus_client();
-  if (python.empty()) GTEST_SKIP() << "python3 module prometheus_client not installed (Debian: python3-prometheus-client)";
+  if (python.empty())
+    GTEST_SKIP()
+        << "python3 module prometheus_client not installed (Debian: python3-prometheus-client)";
   p2p::TempDir dir;
   for (const char* name : {"h200-bench.json", "h200-nccl.json"}) {
     Exposition e;
@@ -89,14 +102,15 @@ TEST(PrometheusMetrics, RealParserReadsEveryKeptDocument) {
     const auto r = p2p::testing::check_prometheus_file(python, path);
     EXPECT_EQ(r.exit_code, 0) << name << ": " << r.out;
     const std::string tail = " " + std::to_string(e.samples()) + "\n";
-    EXPECT_TRUE(r.out.size() > tail.size() && r.out.compare(r.out.size() - tail.size(), tail.size(), tail) == 0)
-        << r.out
-        << "every sample written is read back";
+    EXPECT_TRUE(r.out.size() > tail.size() &&
+                r.out.compare(r.out.size() - tail.size(), tail.size(), tail) == 0)
+        << r.out << "every sample written is read back";
   }
 }
 
 TEST(PrometheusMetrics, PromtoolAcceptsTheBenchFile) {
-  if (!p2p::testing::have_command("promtool")) GTEST_SKIP() << "promtool not installed (Debian: prometheus)";
+  if (!p2p::testing::have_command("promtool"))
+    GTEST_SKIP() << "promtool not installed (Debian: prometheus)";
   p2p::TempDir dir;
   Exposition e;
   add_document_metrics(e, load("h200-bench.json"), "h200-bench.json");
@@ -116,17 +130,21 @@ namespace {
 TEST(PrometheusMetrics, TheGpuUuidIsTheUuidLabel) {
   bench::BenchDocument d = load("h200-bench.json");
   ASSERT_FALSE(d.gpus.empty());
-  for (const auto& g : d.gpus) EXPECT_FALSE(g.uuid.has_value()) << "kept documents predate the field";
+  for (const auto& g : d.gpus)
+    EXPECT_FALSE(g.uuid.has_value()) << "kept documents predate the field";
   d.gpus[0].uuid = "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9";
   Exposition e;
   add_document_metrics(e, d, "h200-bench.json");
   const std::string text = e.render();
-  EXPECT_TRUE(has_line(text,
-                       "p2pcheck_bandwidth_bytes_per_second{Hostname=\"vm\",gpu=\"0\",pci_bus_id=\"0000:00:06.0\","
-                       "modelName=\"NVIDIA H200\",UUID=\"GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9\",peer_gpu=\"host\""))
+  EXPECT_TRUE(has_line(
+      text,
+      "p2pcheck_bandwidth_bytes_per_second{Hostname=\"vm\",gpu=\"0\",pci_bus_id=\"0000:00:06.0\","
+      "modelName=\"NVIDIA H200\",UUID=\"GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9\",peer_gpu=\"host\""))
       << text.substr(0, 2000);
-  EXPECT_TRUE(has_line(text, "p2pcheck_latency_seconds{Hostname=\"vm\",gpu=\"0\",pci_bus_id=\"0000:00:06.0\","
-                             "modelName=\"NVIDIA H200\",UUID=\"GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9\""))
+  EXPECT_TRUE(
+      has_line(text,
+               "p2pcheck_latency_seconds{Hostname=\"vm\",gpu=\"0\",pci_bus_id=\"0000:00:06.0\","
+               "modelName=\"NVIDIA H200\",UUID=\"GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9\""))
       << text.substr(0, 2000);
 }
 

@@ -46,12 +46,14 @@ TEST(SideBySide, ChangedFiguresFirstThenEachMatrixBesideTheOther) {
   const auto maps = html.find("<h2>Matrices, first beside second</h2>");
   ASSERT_NE(maps, std::string::npos);
   EXPECT_LT(changes, maps);
-  EXPECT_NE(html.find("<div class=\"beside\"><div class=\"heatmap\"><h3>h2d_ce, 1GiB copies", maps), std::string::npos);
+  EXPECT_NE(html.find("<div class=\"beside\"><div class=\"heatmap\"><h3>h2d_ce, 1GiB copies", maps),
+            std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);
 }
 
 TEST(SideBySide, BenchBesideNcclIsBadInput) {
-  EXPECT_THROW(render_side_by_side(load("h200-bench.json"), "a", load("h200-nccl.json"), "b", CompareOptions{}),
+  EXPECT_THROW(render_side_by_side(load("h200-bench.json"), "a", load("h200-nccl.json"), "b",
+                                   CompareOptions{}),
                InputError);
 }
 

@@ -1,13 +1,14 @@
 // The exit policy of bench and nccl, judged from results documents kept from real runs on the
 // H200 (results/h200-vm-2026-12-03-one-gpu, each with the exit code its run ended with in the
 // .txt beside it) and from documents changed in one field.
+#include "session/exit_policy.hpp"
+
 #include <gtest/gtest.h>
 
 #include <csignal>
 #include <string>
 
 #include "common/file_io.hpp"
-#include "session/exit_policy.hpp"
 
 namespace {
 
@@ -19,7 +20,9 @@ std::string kept(const std::string& name) {
   return std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-03-one-gpu/" + name;
 }
 
-BenchDocument document(const std::string& name) { return p2p::read_json_file(kept(name)).get<BenchDocument>(); }
+BenchDocument document(const std::string& name) {
+  return p2p::read_json_file(kept(name)).get<BenchDocument>();
+}
 
 int nccl_exit(const std::string& name, int sig = 0) {
   const BenchDocument doc = document(name);
@@ -49,7 +52,8 @@ TEST(BenchExitPolicy, AFailedVerificationIsOneAndAnErrorFour) {
   doc.bandwidth.back().status = "error";
   EXPECT_EQ(bench_verdict(doc, 0).exit_code, 4);
   doc.bandwidth.front().status = "failed";
-  EXPECT_EQ(bench_verdict(doc, 0).exit_code, 1);  // a wrong result outranks a case that could not run
+  EXPECT_EQ(bench_verdict(doc, 0).exit_code,
+            1);  // a wrong result outranks a case that could not run
   const auto v = bench_verdict(doc, 0);
   EXPECT_EQ(v.summary.at("failed"), 1);
   EXPECT_EQ(v.summary.at("errors"), 1);
@@ -64,9 +68,9 @@ TEST(BenchExitPolicy, SharingIsInTheSummary) {
 }
 
 TEST(NcclExitPolicy, KeptRunsEndAsTheyDidOnTheH200) {
-  EXPECT_EQ(nccl_exit("nccl-ranks8.json"), 0);         // nccl-ranks8.txt: exit 0
-  EXPECT_EQ(nccl_exit("nccl-killed-rank.json"), 4);    // a rank process died: exit 4
-  EXPECT_EQ(nccl_exit("nccl-stalled-rank.json"), 5);   // a rank stalled: exit 5
+  EXPECT_EQ(nccl_exit("nccl-ranks8.json"), 0);                  // nccl-ranks8.txt: exit 0
+  EXPECT_EQ(nccl_exit("nccl-killed-rank.json"), 4);             // a rank process died: exit 4
+  EXPECT_EQ(nccl_exit("nccl-stalled-rank.json"), 5);            // a rank stalled: exit 5
   EXPECT_EQ(nccl_exit("nccl-stalled-rank.json", SIGINT), 130);  // a signal wins over a hang
 }
 

@@ -1,11 +1,12 @@
 // The gate before measuring, from the topology fixtures and policies kept in the repository:
 // what blocks, what --skip-gate records instead, and what the results document carries.
+#include "session/gate_verdict.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "common/error.hpp"
-#include "session/gate_verdict.hpp"
 #include "topology/discovery/discovery.hpp"
 
 namespace {
@@ -14,9 +15,13 @@ using p2p::session::GateFiles;
 using p2p::session::judge_gate;
 using p2p::session::MeasurementGateOptions;
 
-std::string fixture(const std::string& name) { return std::string(P2P_SOURCE_DIR) + "/topology/tests/fixtures/" + name; }
+std::string fixture(const std::string& name) {
+  return std::string(P2P_SOURCE_DIR) + "/topology/tests/fixtures/" + name;
+}
 
-p2p::topo::TopologySnapshot topology(const std::string& xml) { return p2p::topo::load_topology(fixture(xml)); }
+p2p::topo::TopologySnapshot topology(const std::string& xml) {
+  return p2p::topo::load_topology(fixture(xml));
+}
 
 GateFiles files_with_policy(const std::string& path) {
   MeasurementGateOptions o;
@@ -30,7 +35,9 @@ p2p::topo::PeerAccessCheck peer_access(bool can) {
     std::vector<p2p::topo::PeerAccessResult> out;
     for (std::size_t a = 0; a < t.gpus.size(); ++a) {
       for (std::size_t b = 0; b < t.gpus.size(); ++b) {
-        if (a != b) out.push_back({a, b, can, can ? "cudaDeviceCanAccessPeer = 1" : "cudaDeviceCanAccessPeer = 0"});
+        if (a != b)
+          out.push_back(
+              {a, b, can, can ? "cudaDeviceCanAccessPeer = 1" : "cudaDeviceCanAccessPeer = 0"});
       }
     }
     return out;
@@ -38,8 +45,10 @@ p2p::topo::PeerAccessCheck peer_access(bool can) {
 }
 
 TEST(GateBeforeMeasuring, TheH200PassesTheDefaultPolicy) {
-  const auto tg = judge_gate(topology("h200-vm.xml"), files_with_policy(std::string(P2P_SOURCE_DIR) + "/results/policies/default.json"),
-                             peer_access(true), false);
+  const auto tg =
+      judge_gate(topology("h200-vm.xml"),
+                 files_with_policy(std::string(P2P_SOURCE_DIR) + "/results/policies/default.json"),
+                 peer_access(true), false);
   EXPECT_FALSE(tg.blocked);
   EXPECT_EQ(tg.gate.decision, "pass");
   EXPECT_EQ(tg.gate.detail, "passed");
@@ -59,8 +68,9 @@ TEST(GateBeforeMeasuring, APolicyTheHostMissesBlocksTheRun) {
 
   const std::string message = p2p::session::blocked_message("bench", tg);
   EXPECT_EQ(message.rfind(p2p::topo::format_gate_text(decision), 0), 0u) << message;
-  const std::string last = "p2pcheck bench: the gate blocked this host; nothing was measured (--skip-gate overrides, "
-                           "and is recorded)\n";
+  const std::string last =
+      "p2pcheck bench: the gate blocked this host; nothing was measured (--skip-gate overrides, "
+      "and is recorded)\n";
   ASSERT_GE(message.size(), last.size());
   EXPECT_EQ(message.substr(message.size() - last.size()), last);
 }

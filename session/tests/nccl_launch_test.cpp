@@ -1,10 +1,11 @@
 // One host or one process of an MPI job, and the options refused on each side of that line.
+#include "session/nccl_launch.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "common/error.hpp"
-#include "session/nccl_launch.hpp"
 
 namespace {
 
@@ -26,11 +27,15 @@ TEST(NcclLaunch, ABuildWithoutMpiRefusesAJobInOneLine) {
   EXPECT_EQ(refusal_without_mpi("", false), "");
   EXPECT_EQ(refusal_without_mpi("--mpi", true), "");
   const std::string flag = refusal_without_mpi("--mpi", false);
-  EXPECT_EQ(flag.rfind("p2pcheck nccl --mpi: this p2pcheck was built without MPI; ", 0), 0u) << flag;
+  EXPECT_EQ(flag.rfind("p2pcheck nccl --mpi: this p2pcheck was built without MPI; ", 0), 0u)
+      << flag;
   const std::string launcher = refusal_without_mpi("PMIX_RANK=0", false);
-  EXPECT_EQ(launcher.rfind("p2pcheck nccl: started by an MPI launcher (PMIX_RANK=0), but this p2pcheck was built "
-                           "without MPI; ", 0),
-            0u)
+  EXPECT_EQ(
+      launcher.rfind(
+          "p2pcheck nccl: started by an MPI launcher (PMIX_RANK=0), but this p2pcheck was built "
+          "without MPI; ",
+          0),
+      0u)
       << launcher;
   for (const std::string& line : {flag, launcher}) {
     EXPECT_EQ(line.find('\n'), line.size() - 1) << line;
@@ -73,7 +78,8 @@ TEST(NcclLaunch, OneHostOptionsUnderMpiAreRefused) {
   expect_refused(r, "--mpi", "--compare-p2p-off cannot be used" + why + " (run the job twice)");
   r = NcclRequest{};
   r.jsonl = "-";
-  expect_refused(r, "--mpi", "--jsonl: with MPI every process writes its own file; give a path, not -");
+  expect_refused(r, "--mpi",
+                 "--jsonl: with MPI every process writes its own file; give a path, not -");
   r.jsonl = "/tmp/lines.jsonl";
   EXPECT_NO_THROW(check_mpi_options(r, "--mpi"));
 }

@@ -1,6 +1,8 @@
 // The sweep of a `p2pcheck nccl` process: from the request, checked before anything starts,
 // and for the P2P-off half the parent's own sweep handed over as a file, never rebuilt from
 // flags.
+#include "session/nccl_run_options.hpp"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -11,7 +13,6 @@
 #include "common/file_io.hpp"
 #include "common/json_text.hpp"
 #include "nccl/run_options_json.hpp"
-#include "session/nccl_run_options.hpp"
 
 namespace {
 
@@ -40,8 +41,9 @@ TEST(NcclRunOptions, TheRequestBecomesTheSweep) {
   const p2p::nccl::RunOptions o = run_options_from_request(r);
   EXPECT_EQ(o.devices, r.devices);
   EXPECT_EQ(o.nranks, 4);
-  EXPECT_EQ(o.collectives, (std::vector<p2p::nccl::Collective>{p2p::nccl::Collective::kAllGather,
-                                                                p2p::nccl::Collective::kSendRecvRing}));
+  EXPECT_EQ(o.collectives,
+            (std::vector<p2p::nccl::Collective>{p2p::nccl::Collective::kAllGather,
+                                                p2p::nccl::Collective::kSendRecvRing}));
   EXPECT_EQ(o.dtypes, (std::vector<p2p::nccl::DataType>{p2p::nccl::DataType::kBfloat16}));
   EXPECT_EQ(o.sweep.min_bytes, 1024u);
   EXPECT_EQ(o.sweep.max_bytes, 64ull << 20);

@@ -1,6 +1,8 @@
 // The --jsonl envelope of a measuring run: run_start first, the gate's lines, what the run
 // adds, run_end with the exit code; nothing at all without a path; refused when stdout is
 // already Google Benchmark's.
+#include "session/run_log.hpp"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -11,7 +13,6 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
-#include "session/run_log.hpp"
 
 namespace {
 
@@ -103,8 +104,9 @@ TEST(RunLog, StdoutIsRefusedWhenGoogleBenchmarkOwnsIt) {
     RunLog log("-", "nccl", "h", {"--benchmark_format=json"});
     FAIL() << "--jsonl - was accepted beside --benchmark_format";
   } catch (const p2p::InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "--jsonl - and --benchmark_format both write to standard output: give --jsonl a file");
+    EXPECT_EQ(
+        std::string(e.what()),
+        "--jsonl - and --benchmark_format both write to standard output: give --jsonl a file");
   }
 }
 

@@ -24,7 +24,8 @@ TopologySnapshot snapshot_from_hwloc_xml_text(const std::string& text, const std
 struct LiveProbes {
   // NVLink links per GPU pair, indexed like the GPUs given; nullopt where NVML cannot tell.
   // Replaces what hwloc's own NVML backend (if built in) recorded.
-  std::function<std::optional<std::vector<std::vector<int>>>(const std::vector<Gpu>&)> nvlink_counts;
+  std::function<std::optional<std::vector<std::vector<int>>>(const std::vector<Gpu>&)>
+      nvlink_counts;
   // nvmlDeviceGetVirtualizationMode of the first GPU as text ("Pass-Through", "vGPU", ...).
   std::function<std::string()> virtualization_mode;
 };

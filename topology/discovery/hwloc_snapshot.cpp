@@ -25,8 +25,9 @@ bool is_nvidia_gpu(hwloc_obj_t o) {
 
 std::string bus_id(const hwloc_obj_attr_u::hwloc_pcidev_attr_s& p) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%x", static_cast<unsigned>(p.domain), static_cast<unsigned>(p.bus),
-                static_cast<unsigned>(p.dev), static_cast<unsigned>(p.func));
+  std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%x", static_cast<unsigned>(p.domain),
+                static_cast<unsigned>(p.bus), static_cast<unsigned>(p.dev),
+                static_cast<unsigned>(p.func));
   return buf;
 }
 
@@ -97,7 +98,8 @@ Gpu read_gpu(hwloc_topology_t topo, hwloc_obj_t o) {
   // I/O objects have no cpuset; their locality is that of the first normal ancestor.
   if (hwloc_obj_t local = hwloc_get_non_io_ancestor_obj(topo, o)) {
     if (local->cpuset) g.cpuset = bitmap_list(local->cpuset);
-    if (local->nodeset && hwloc_bitmap_weight(local->nodeset) == 1) g.numa_node = hwloc_bitmap_first(local->nodeset);
+    if (local->nodeset && hwloc_bitmap_weight(local->nodeset) == 1)
+      g.numa_node = hwloc_bitmap_first(local->nodeset);
   }
   return g;
 }
@@ -113,7 +115,8 @@ bool is_nvswitch(hwloc_obj_t pci) {
          (pci->attr->pcidev.vendor_id == kNvidiaVendor && pci->attr->pcidev.class_id == 0x0680);
 }
 
-std::vector<std::vector<int>> read_nvlink_counts(hwloc_topology_t topo, const std::vector<Gpu>& gpus) {
+std::vector<std::vector<int>> read_nvlink_counts(hwloc_topology_t topo,
+                                                 const std::vector<Gpu>& gpus) {
   const std::size_t n = gpus.size();
   unsigned nr = 0;
   P2P_CHECK_HWLOC(hwloc_distances_get_by_name(topo, "NVLinkBandwidth", &nr, nullptr, 0));
@@ -140,7 +143,8 @@ std::vector<std::vector<int>> read_nvlink_counts(hwloc_topology_t topo, const st
       if (it != index_of.end()) {
         gpu_at[k] = static_cast<long>(it->second);
       } else if (is_nvswitch(pci)) {
-        switch_at[k] = static_cast<long>(switch_column.emplace(pci, switch_column.size()).first->second);
+        switch_at[k] =
+            static_cast<long>(switch_column.emplace(pci, switch_column.size()).first->second);
       }
     }
     for (auto& row : bw.switch_mbps) row.resize(switch_column.size(), 0);
@@ -161,10 +165,12 @@ std::vector<std::vector<int>> read_nvlink_counts(hwloc_topology_t topo, const st
 TopologySnapshot snapshot_from_hwloc(const HwlocTopology& topology) {
   hwloc_topology_t topo = topology.get();
   TopologySnapshot t;
-  if (const char* host = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "HostName")) t.hostname = host;
+  if (const char* host = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "HostName"))
+    t.hostname = host;
   for (hwloc_obj_t o = hwloc_get_next_pcidev(topo, nullptr); o; o = hwloc_get_next_pcidev(topo, o))
     if (is_nvidia_gpu(o)) t.gpus.push_back(read_gpu(topo, o));
-  std::sort(t.gpus.begin(), t.gpus.end(), [](const Gpu& a, const Gpu& b) { return a.pci_bus_id < b.pci_bus_id; });
+  std::sort(t.gpus.begin(), t.gpus.end(),
+            [](const Gpu& a, const Gpu& b) { return a.pci_bus_id < b.pci_bus_id; });
   t.nvlink_count = read_nvlink_counts(topo, t.gpus);
   return t;
 }

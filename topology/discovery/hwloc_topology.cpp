@@ -1,10 +1,9 @@
 #include "topology/discovery/hwloc_topology.hpp"
 
-#include <climits>
-#include <stdexcept>
-
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "common/error.hpp"
 
@@ -19,10 +18,13 @@ std::unique_ptr<hwloc_topology, HwlocTopology::Destroy> HwlocTopology::init_keep
   std::unique_ptr<hwloc_topology, Destroy> t(raw);
   // hwloc drops I/O objects by default and, with "important" filtering, bridges without
   // interesting children: keep everything, as `lstopo --whole-io` does.
-  P2P_CHECK_HWLOC(hwloc_topology_set_type_filter(raw, HWLOC_OBJ_BRIDGE, HWLOC_TYPE_FILTER_KEEP_ALL));
-  P2P_CHECK_HWLOC(hwloc_topology_set_type_filter(raw, HWLOC_OBJ_PCI_DEVICE, HWLOC_TYPE_FILTER_KEEP_ALL));
+  P2P_CHECK_HWLOC(
+      hwloc_topology_set_type_filter(raw, HWLOC_OBJ_BRIDGE, HWLOC_TYPE_FILTER_KEEP_ALL));
+  P2P_CHECK_HWLOC(
+      hwloc_topology_set_type_filter(raw, HWLOC_OBJ_PCI_DEVICE, HWLOC_TYPE_FILTER_KEEP_ALL));
   // OS devices carry GPU names (GPUModel) and are the endpoints of the NVLink distances.
-  P2P_CHECK_HWLOC(hwloc_topology_set_type_filter(raw, HWLOC_OBJ_OS_DEVICE, HWLOC_TYPE_FILTER_KEEP_ALL));
+  P2P_CHECK_HWLOC(
+      hwloc_topology_set_type_filter(raw, HWLOC_OBJ_OS_DEVICE, HWLOC_TYPE_FILTER_KEEP_ALL));
   return t;
 }
 
@@ -35,10 +37,12 @@ HwlocTopology HwlocTopology::from_xml(const std::string& path) {
 }
 
 HwlocTopology HwlocTopology::from_xml_text(const std::string& text) {
-  if (text.size() > static_cast<std::size_t>(INT_MAX)) throw std::length_error("hwloc XML larger than 2 GiB");
+  if (text.size() > static_cast<std::size_t>(INT_MAX))
+    throw std::length_error("hwloc XML larger than 2 GiB");
   auto t = init_keeping_io();
   // hwloc_topology_set_xmlbuffer takes the length including the terminating NUL.
-  P2P_CHECK_HWLOC(hwloc_topology_set_xmlbuffer(t.get(), text.c_str(), static_cast<int>(text.size() + 1)));
+  P2P_CHECK_HWLOC(
+      hwloc_topology_set_xmlbuffer(t.get(), text.c_str(), static_cast<int>(text.size() + 1)));
   errno = 0;
   P2P_CHECK_HWLOC(hwloc_topology_load(t.get()));
   return HwlocTopology(std::move(t));
@@ -49,8 +53,10 @@ HwlocTopology HwlocTopology::from_this_host() {
   // OpenCL and CUDA discovery create a context on every GPU (seconds, and memory on a GPU a
   // benchmark may be using); GL queries X displays. NVML (names, NVLink) and sysfs stay.
   for (const char* component : {"opencl", "cuda", "gl"}) {
-    const int rc = hwloc_topology_set_components(t.get(), HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, component);
-    if (rc < 0 && errno == EINVAL) continue;  // this hwloc has no such component: nothing to turn off
+    const int rc =
+        hwloc_topology_set_components(t.get(), HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, component);
+    if (rc < 0 && errno == EINVAL)
+      continue;  // this hwloc has no such component: nothing to turn off
     P2P_CHECK_HWLOC(rc);
   }
   P2P_CHECK_HWLOC(hwloc_topology_load(t.get()));

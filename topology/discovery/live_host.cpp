@@ -17,7 +17,8 @@ namespace {
 
 // "Model:           NVIDIA H200" from the driver's per-GPU information file.
 std::string model_from_driver(const std::string& bus_id) {
-  std::istringstream in(try_read_text_file("/proc/driver/nvidia/gpus/" + bus_id + "/information").value_or(""));
+  std::istringstream in(
+      try_read_text_file("/proc/driver/nvidia/gpus/" + bus_id + "/information").value_or(""));
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("Model:", 0) != 0) continue;
     const auto start = line.find_first_not_of(" \t", 6);
@@ -35,13 +36,16 @@ std::string this_hostname() {
 
 TopologySnapshot snapshot_from_this_host(const LiveProbes& probes) {
   TopologySnapshot t = snapshot_from_hwloc(HwlocTopology::from_this_host());
-  if (t.gpus.empty()) throw NoGpuError("no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302) found on this host");
+  if (t.gpus.empty())
+    throw NoGpuError("no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302) found on this host");
   t.source = "live";
   const std::string host = this_hostname();
   if (!host.empty()) t.hostname = host;
   for (Gpu& g : t.gpus) {
-    const SysfsLinks links = read_sysfs_links("/sys", g.pci_bus_id, g.pcie_path.empty() ? "" : g.pcie_path.back());
-    if (links.current.gen && links.current.width) g.link_current = links.current;  // else keep hwloc's figure
+    const SysfsLinks links =
+        read_sysfs_links("/sys", g.pci_bus_id, g.pcie_path.empty() ? "" : g.pcie_path.back());
+    if (links.current.gen && links.current.width)
+      g.link_current = links.current;  // else keep hwloc's figure
     g.link_max = links.max;
     if (g.name.empty()) g.name = model_from_driver(g.pci_bus_id);
   }

@@ -11,7 +11,9 @@
 
 namespace p2p::topo {
 
-TopologySnapshot load_topology(const std::string& path) { return load_topology_text(read_text_file(path), path); }
+TopologySnapshot load_topology(const std::string& path) {
+  return load_topology_text(read_text_file(path), path);
+}
 
 TopologySnapshot load_topology_text(const std::string& text, const std::string& path) {
   const auto first = text.find_first_not_of(" \t\r\n");
@@ -25,11 +27,14 @@ TopologySnapshot load_topology_text(const std::string& text, const std::string& 
     // Text: a pasted `nvidia-smi topo -m` (told by its content: a "GPU0 ..." header and a matrix).
     t = import::snapshot_from_nvidia_smi_topo(text, path);
   } else if (import::looks_like_nvidia_smi_p2p(text)) {
-    throw InputError(path + ": an nvidia-smi topo -p2p capture holds P2P status only, no topology: give it with "
-                            "--p2p beside an nvidia-smi topo -m capture");
+    throw InputError(
+        path +
+        ": an nvidia-smi topo -p2p capture holds P2P status only, no topology: give it with "
+        "--p2p beside an nvidia-smi topo -m capture");
   } else {
-    throw InputError(path +
-                     ": neither an hwloc XML topology, a p2pcheck snapshot (JSON) nor an nvidia-smi topo -m capture");
+    throw InputError(
+        path +
+        ": neither an hwloc XML topology, a p2pcheck snapshot (JSON) nor an nvidia-smi topo -m capture");
   }
   require_distinct_gpus(t, path);
   return t;
@@ -40,7 +45,8 @@ void require_distinct_gpus(const TopologySnapshot& t, const std::string& source)
   for (const auto& g : t.gpus) {
     if (g.pci_bus_id.empty()) continue;  // a capture that cannot say
     if (!seen.insert(g.pci_bus_id).second) {
-      throw InputError(source + ": two GPUs with PCI bus id " + g.pci_bus_id + "; a topology lists each GPU once");
+      throw InputError(source + ": two GPUs with PCI bus id " + g.pci_bus_id +
+                       "; a topology lists each GPU once");
     }
   }
 }
@@ -63,7 +69,8 @@ void apply_environment_facts_file(TopologySnapshot& t, const std::string& facts_
   }
   t.environment = classify_environment(facts);
   // Where the facts came from (the file name only, so snapshots do not embed local paths).
-  t.environment.evidence.push_back("facts recorded in " + std::filesystem::path(facts_path).filename().string());
+  t.environment.evidence.push_back("facts recorded in " +
+                                   std::filesystem::path(facts_path).filename().string());
 }
 
 }  // namespace p2p::topo

@@ -2,7 +2,6 @@
 // 2.9 crashes on some malformed XML inside hwloc_topology_load, so hwloc reads it in a forked
 // child: a crash or a hang there is bad input naming the file, never a dead p2pcheck.
 #include <cstring>
-
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
@@ -26,25 +25,30 @@ using nlohmann::json;
 // user knows to re-capture rather than guess at an errno.
 void check_xml_version(const std::string& path, const std::string& text) {
   const auto root = text.find("<topology");
-  if (root == std::string::npos) throw InputError(path + ": not an hwloc topology XML (no <topology> element)");
+  if (root == std::string::npos)
+    throw InputError(path + ": not an hwloc topology XML (no <topology> element)");
   const auto end = text.find('>', root);
-  const std::string tag = text.substr(root, end == std::string::npos ? std::string::npos : end - root);
+  const std::string tag =
+      text.substr(root, end == std::string::npos ? std::string::npos : end - root);
   const auto attr = tag.find("version=\"");
   if (attr == std::string::npos)
-    throw InputError(path +
-                     ": hwloc 1.x XML format is not supported: capture it again with hwloc 2.x `lstopo --of xml`");
+    throw InputError(
+        path +
+        ": hwloc 1.x XML format is not supported: capture it again with hwloc 2.x `lstopo --of xml`");
   const auto start = attr + std::strlen("version=\"");
   const std::string version = tag.substr(start, tag.find('"', start) - start);
   if (version.rfind("2.", 0) != 0)
-    throw InputError(path + ": hwloc XML version " + version +
-                     " is not supported (this p2pcheck reads hwloc 2.x XML, as `lstopo --of xml` of hwloc 2.x writes)");
+    throw InputError(
+        path + ": hwloc XML version " + version +
+        " is not supported (this p2pcheck reads hwloc 2.x XML, as `lstopo --of xml` of hwloc 2.x writes)");
 }
 
 // The child's one line: {"snapshot": {...}}, {"input_error": "..."} or {"error": "..."}.
 // Strings from the XML (GPU names) need not be UTF-8: replaced, never a failed dump.
 std::string child_line(const json& j) { return json_text(j, -1); }
 
-void load_in_child(const XmlLoader& load, const std::string& text, const std::string& path, const Emit& emit) {
+void load_in_child(const XmlLoader& load, const std::string& text, const std::string& path,
+                   const Emit& emit) {
   try {
     emit(child_line({{"snapshot", load(text, path)}}));
   } catch (const InputError& e) {
@@ -62,16 +66,19 @@ TopologySnapshot snapshot_from_hwloc_xml(const std::string& path) {
 
 TopologySnapshot snapshot_from_hwloc_xml_text(const std::string& text, const std::string& path) {
   check_xml_text(text, path);  // here, not in the child: cheap, and the common failures
-  return load_hwloc_xml_isolated(text, path, snapshot_from_hwloc_xml_in_process, kHwlocXmlTimeoutMs);
+  return load_hwloc_xml_isolated(text, path, snapshot_from_hwloc_xml_in_process,
+                                 kHwlocXmlTimeoutMs);
 }
 
 void check_xml_text(const std::string& text, const std::string& path) {
   const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos || text[first] != '<') throw InputError(path + ": not an XML file");
+  if (first == std::string::npos || text[first] != '<')
+    throw InputError(path + ": not an XML file");
   check_xml_version(path, text);
 }
 
-TopologySnapshot snapshot_from_hwloc_xml_in_process(const std::string& text, const std::string& path) {
+TopologySnapshot snapshot_from_hwloc_xml_in_process(const std::string& text,
+                                                    const std::string& path) {
   check_xml_text(text, path);
   TopologySnapshot t;
   try {
@@ -81,7 +88,8 @@ TopologySnapshot snapshot_from_hwloc_xml_in_process(const std::string& text, con
     throw InputError(path + ": hwloc cannot load this XML (" + why + ")");
   }
   if (t.gpus.empty())
-    throw InputError(path + ": no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302) in this topology");
+    throw InputError(path +
+                     ": no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302) in this topology");
   t.source = path;
   t.environment = Environment{};
   t.environment.evidence = {"from XML"};
@@ -89,14 +97,17 @@ TopologySnapshot snapshot_from_hwloc_xml_in_process(const std::string& text, con
   return t;
 }
 
-TopologySnapshot load_hwloc_xml_isolated(const std::string& text, const std::string& path, const XmlLoader& load,
-                                         int timeout_ms) {
+TopologySnapshot load_hwloc_xml_isolated(const std::string& text, const std::string& path,
+                                         const XmlLoader& load, int timeout_ms) {
   const IsolatedResult r =
       run_isolated([&](const Emit& emit) { load_in_child(load, text, path, emit); }, timeout_ms);
-  if (r.status == "crashed") throw InputError(path + ": hwloc crashed reading this XML (" + r.detail + ")");
-  if (r.status == "timed_out") throw InputError(path + ": hwloc did not finish reading this XML (" + r.detail + ")");
+  if (r.status == "crashed")
+    throw InputError(path + ": hwloc crashed reading this XML (" + r.detail + ")");
+  if (r.status == "timed_out")
+    throw InputError(path + ": hwloc did not finish reading this XML (" + r.detail + ")");
   if (r.status != "completed" || r.output.empty()) {
-    throw InputError(path + ": hwloc stopped reading this XML (" + (r.detail.empty() ? "no result" : r.detail) + ")");
+    throw InputError(path + ": hwloc stopped reading this XML (" +
+                     (r.detail.empty() ? "no result" : r.detail) + ")");
   }
   // Our own child wrote this line: a line we cannot read back is our bug, not the user's.
   const json j = json::parse(r.output);

@@ -18,14 +18,15 @@ constexpr int kHwlocXmlTimeoutMs = 8'000;
 void check_xml_text(const std::string& text, const std::string& path);
 
 // Text -> snapshot in this process (hwloc, then classification): what the child runs.
-TopologySnapshot snapshot_from_hwloc_xml_in_process(const std::string& text, const std::string& path);
+TopologySnapshot snapshot_from_hwloc_xml_in_process(const std::string& text,
+                                                    const std::string& path);
 
 using XmlLoader = std::function<TopologySnapshot(const std::string& text, const std::string& path)>;
 
 // Runs `load` in a forked child and rebuilds its snapshot from the JSON it sends back.
 // InputError "<path>: hwloc crashed reading this XML (SIGSEGV)" when the child dies by a signal,
 // "... did not finish ..." past `timeout_ms`; the loader's own InputError passes through.
-TopologySnapshot load_hwloc_xml_isolated(const std::string& text, const std::string& path, const XmlLoader& load,
-                                         int timeout_ms);
+TopologySnapshot load_hwloc_xml_isolated(const std::string& text, const std::string& path,
+                                         const XmlLoader& load, int timeout_ms);
 
 }  // namespace p2p::topo

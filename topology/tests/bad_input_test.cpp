@@ -1,6 +1,5 @@
 // Every kind of bad --input gets one InputError line that names the file and the problem.
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -41,58 +40,71 @@ class BadInput : public ::testing::Test {
   fs::path dir_{tmp_.path()};
 };
 
-TEST_F(BadInput, MissingFile) { expect_input_error((dir_ / "nope.xml").string(), "cannot read: No such file"); }
+TEST_F(BadInput, MissingFile) {
+  expect_input_error((dir_ / "nope.xml").string(), "cannot read: No such file");
+}
 
 TEST_F(BadInput, EmptyFile) { expect_input_error(write("empty.xml", "  \n"), "empty file"); }
 
 TEST_F(BadInput, NeitherXmlNorJson) {
-  expect_input_error(write("notes.txt", "GPU0 X PHB\n"),
-                     "neither an hwloc XML topology, a p2pcheck snapshot (JSON) nor an nvidia-smi topo -m capture");
+  expect_input_error(
+      write("notes.txt", "GPU0 X PHB\n"),
+      "neither an hwloc XML topology, a p2pcheck snapshot (JSON) nor an nvidia-smi topo -m capture");
 }
 
 TEST_F(BadInput, XmlThatIsNotAnHwlocTopology) {
-  expect_input_error(write("other.xml", "<?xml version=\"1.0\"?>\n<html><body/></html>\n"), "no <topology> element");
+  expect_input_error(write("other.xml", "<?xml version=\"1.0\"?>\n<html><body/></html>\n"),
+                     "no <topology> element");
 }
 
 TEST_F(BadInput, XmlWithoutAnNvidiaGpu) {
   // A real capture of a GPU-less machine (the CI VM: virtio devices only).
-  expect_input_error(testing::fixture("no-gpu.xml"), "no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302)");
+  expect_input_error(testing::fixture("no-gpu.xml"),
+                     "no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302)");
 }
 
 TEST_F(BadInput, XmlThatHwlocRejects) {
   // Well-formed and version 2.0, but no NUMA node: hwloc refuses to load it.
-  expect_input_error(write("no-numa.xml",
-                           "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n"
-                           "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
-                           "gp_index=\"1\">\n<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" "
-                           "complete_cpuset=\"0x1\" gp_index=\"2\"/>\n</object>\n</topology>\n"),
-                     "hwloc cannot load this XML");
+  expect_input_error(
+      write("no-numa.xml",
+            "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n"
+            "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+            "gp_index=\"1\">\n<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" "
+            "complete_cpuset=\"0x1\" gp_index=\"2\"/>\n</object>\n</topology>\n"),
+      "hwloc cannot load this XML");
 }
 
 TEST_F(BadInput, HwlocThreeXml) {
-  expect_input_error(write("v3.xml",
-                           "<?xml version=\"1.0\"?>\n<topology version=\"3.0\">\n"
-                           "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\" gp_index=\"1\"/>\n</topology>\n"),
-                     "hwloc XML version 3.0 is not supported");
+  expect_input_error(
+      write(
+          "v3.xml",
+          "<?xml version=\"1.0\"?>\n<topology version=\"3.0\">\n"
+          "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\" gp_index=\"1\"/>\n</topology>\n"),
+      "hwloc XML version 3.0 is not supported");
 }
 
 TEST_F(BadInput, HwlocOneXml) {
-  expect_input_error(write("v1.xml",
-                           "<?xml version=\"1.0\"?>\n<!DOCTYPE topology SYSTEM \"hwloc.dtd\">\n<topology>\n"
-                           "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\"/>\n</topology>\n"),
-                     "hwloc 1.x XML format is not supported");
+  expect_input_error(
+      write("v1.xml",
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE topology SYSTEM \"hwloc.dtd\">\n<topology>\n"
+            "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\"/>\n</topology>\n"),
+      "hwloc 1.x XML format is not supported");
 }
 
 TEST_F(BadInput, TruncatedXmlIsRejectedByHwloc) {
   std::ifstream in(testing::fixture("rtxpro6000-vm.xml"));
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  expect_input_error(write("cut.xml", text.substr(0, text.size() / 2)), "hwloc cannot load this XML");
+  expect_input_error(write("cut.xml", text.substr(0, text.size() / 2)),
+                     "hwloc cannot load this XML");
 }
 
-TEST_F(BadInput, MalformedJson) { expect_input_error(write("snap.json", "{\"schema_version\": 1,"), "not valid JSON"); }
+TEST_F(BadInput, MalformedJson) {
+  expect_input_error(write("snap.json", "{\"schema_version\": 1,"), "not valid JSON");
+}
 
 TEST_F(BadInput, JsonThatIsNotASnapshot) {
-  expect_input_error(write("policy.json", "{\"max_path\": \"NODE\"}"), "not a p2pcheck topology snapshot");
+  expect_input_error(write("policy.json", "{\"max_path\": \"NODE\"}"),
+                     "not a p2pcheck topology snapshot");
 }
 
 TEST_F(BadInput, SnapshotOfAnotherSchemaVersion) {
@@ -126,7 +138,8 @@ TEST_F(BadInput, MalformedEnvironmentFacts) {
     apply_environment_facts_file(t, path);
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind(path + ": not p2pcheck environment facts", 0), 0u) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind(path + ": not p2pcheck environment facts", 0), 0u)
+        << e.what();
   }
 }
 

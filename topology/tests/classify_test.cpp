@@ -43,23 +43,26 @@ TEST(ClassifyPciePath, IsSymmetric) {
 }
 
 TEST(ClassifyPciePath, OneGpuDirectlyOnTheLowestBridgeAndOneBelowASwitchPortIsPix) {
-  // GPU 0 sits on the bus of bridge B itself, GPU 1 one bridge further down: one bridge between them.
+  // GPU 0 sits on the bus of bridge B itself, GPU 1 one bridge further down: one bridge between
+  // them.
   const auto t =
       make_snapshot({make_gpu("0000:02:00.0", "0000:[00-04]", {"0000:00:01.0", "0000:01:00.0"}, 0),
-                     make_gpu("0000:04:00.0", "0000:[00-04]", {"0000:00:01.0", "0000:01:00.0", "0000:02:01.0"}, 0)});
+                     make_gpu("0000:04:00.0", "0000:[00-04]",
+                              {"0000:00:01.0", "0000:01:00.0", "0000:02:01.0"}, 0)});
   EXPECT_EQ(classify_pcie_path(t, 0, 1), PathClass::kPix);
 }
 
 TEST(ClassifyPciePath, TwoBridgesBelowTheCommonOneIsPxbEvenOnOneSide) {
   const auto t = make_snapshot(
       {make_gpu("0000:02:00.0", "0000:[00-05]", {"0000:00:01.0", "0000:01:00.0"}, 0),
-       make_gpu("0000:05:00.0", "0000:[00-05]", {"0000:00:01.0", "0000:01:00.0", "0000:02:01.0", "0000:04:00.0"}, 0)});
+       make_gpu("0000:05:00.0", "0000:[00-05]",
+                {"0000:00:01.0", "0000:01:00.0", "0000:02:01.0", "0000:04:00.0"}, 0)});
   EXPECT_EQ(classify_pcie_path(t, 0, 1), PathClass::kPxb);
 }
 
 TEST(ClassifyPciePath, GpusDirectlyOnOneHostBridgeArePhb) {
-  const auto t =
-      make_snapshot({make_gpu("0000:00:05.0", "0000:[00-00]", {}, 0), make_gpu("0000:00:06.0", "0000:[00-00]", {}, 0)});
+  const auto t = make_snapshot({make_gpu("0000:00:05.0", "0000:[00-00]", {}, 0),
+                                make_gpu("0000:00:06.0", "0000:[00-00]", {}, 0)});
   EXPECT_EQ(classify_pcie_path(t, 0, 1), PathClass::kPhb);
 }
 
@@ -79,10 +82,12 @@ TEST(ClassifyPciePath, SameBridgeIdsUnderDifferentHostBridgesDoNotMakeAPath) {
 }
 
 TEST(ClassifyPciePath, UnknownHostBridgeOrNumaNodeReadsAsTheWorseCase) {
-  const auto t = make_snapshot({make_gpu("0000:01:00.0", "", {}, 0), make_gpu("0000:02:00.0", "", {}, 0),
-                                make_gpu("0000:03:00.0", "0000:[00-ff]", {}, -1)});
-  EXPECT_EQ(classify_pcie_path(t, 0, 1), PathClass::kNode);  // host bridge unknown: not assumed shared
-  EXPECT_EQ(classify_pcie_path(t, 0, 2), PathClass::kSys);   // NUMA node unknown on one side
+  const auto t =
+      make_snapshot({make_gpu("0000:01:00.0", "", {}, 0), make_gpu("0000:02:00.0", "", {}, 0),
+                     make_gpu("0000:03:00.0", "0000:[00-ff]", {}, -1)});
+  EXPECT_EQ(classify_pcie_path(t, 0, 1),
+            PathClass::kNode);  // host bridge unknown: not assumed shared
+  EXPECT_EQ(classify_pcie_path(t, 0, 2), PathClass::kSys);  // NUMA node unknown on one side
 }
 
 TEST(ClassifySnapshot, FillsTheMatrixAndSizesNvlinkCounts) {
@@ -116,8 +121,8 @@ TEST(PathRank, OrdersBestToWorst) {
 }
 
 TEST(PathClassStrings, RoundTripAndRejectJunk) {
-  for (auto c :
-       {PathClass::kSelf, PathClass::kPix, PathClass::kPxb, PathClass::kPhb, PathClass::kNode, PathClass::kSys})
+  for (auto c : {PathClass::kSelf, PathClass::kPix, PathClass::kPxb, PathClass::kPhb,
+                 PathClass::kNode, PathClass::kSys})
     EXPECT_EQ(path_class_from_string(to_string(c)), c);
   EXPECT_EQ(path_class_from_string("NV18"), PathClass::kNvLink);
   EXPECT_FALSE(path_class_from_string("NVx"));

@@ -27,9 +27,13 @@ struct Result {
 std::string fixture(const std::string& name) {
   return std::string(P2P_SOURCE_DIR) + "/topology/tests/fixtures/" + name;
 }
-std::string golden(const std::string& name) { return std::string(P2P_SOURCE_DIR) + "/topology/tests/golden/" + name; }
+std::string golden(const std::string& name) {
+  return std::string(P2P_SOURCE_DIR) + "/topology/tests/golden/" + name;
+}
 
-std::size_t count_lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+std::size_t count_lines(const std::string& s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
 
 class Cli : public ::testing::Test {
  protected:
@@ -38,8 +42,10 @@ class Cli : public ::testing::Test {
     const std::string out_path = (dir_ / "stdout").string(), err_path = (dir_ / "stderr").string();
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -59,8 +65,10 @@ class Cli : public ::testing::Test {
     return r;
   }
 
-  // Exit 2, nothing on stdout, exactly one stderr line naming `thing` and `problem`, no --save file.
-  void expect_bad_input(std::vector<std::string> args, const std::string& thing, const std::string& problem) {
+  // Exit 2, nothing on stdout, exactly one stderr line naming `thing` and `problem`, no --save
+  // file.
+  void expect_bad_input(std::vector<std::string> args, const std::string& thing,
+                        const std::string& problem) {
     const std::string saved = (dir_ / "saved.json").string();
     args.push_back("--save");
     args.push_back(saved);
@@ -92,13 +100,15 @@ TEST_F(Cli, VersionAndHelp) {
 }
 
 TEST_F(Cli, TopoTextShowsTheMatrixLegendAndEnvironment) {
-  const Result r = run(
-      {"topo", "--input", fixture("rtxpro6000-lxc.xml"), "--environment", fixture("rtxpro6000-lxc.environment.json")});
+  const Result r = run({"topo", "--input", fixture("rtxpro6000-lxc.xml"), "--environment",
+                        fixture("rtxpro6000-lxc.environment.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("GPU0  GPU1  GPU2  GPU3  GPU4  GPU5  GPU6  GPU7  CPU Affinity  NUMA Affinity"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("GPU0  GPU1  GPU2  GPU3  GPU4  GPU5  GPU6  GPU7  CPU Affinity  NUMA Affinity"),
+      std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("GPU4  SYS   SYS   SYS   SYS   X     NODE  NODE  NODE  32-63         1"), std::string::npos)
+  EXPECT_NE(r.out.find("GPU4  SYS   SYS   SYS   SYS   X     NODE  NODE  NODE  32-63         1"),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("NODE = through PCIe and between PCIe host bridges"), std::string::npos);
   EXPECT_NE(r.out.find("Environment: container (container lxc"), std::string::npos) << r.out;
@@ -107,8 +117,9 @@ TEST_F(Cli, TopoTextShowsTheMatrixLegendAndEnvironment) {
 
 TEST_F(Cli, TopoJsonIsTheGoldenSnapshotAndSaveWritesTheSame) {
   const std::string saved = (dir_ / "vm.json").string();
-  const Result r = run({"topo", "--input", fixture("rtxpro6000-vm.xml"), "--environment",
-                        fixture("rtxpro6000-vm.environment.json"), "--format", "json", "--save", saved});
+  const Result r =
+      run({"topo", "--input", fixture("rtxpro6000-vm.xml"), "--environment",
+           fixture("rtxpro6000-vm.environment.json"), "--format", "json", "--save", saved});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(p2p::read_text_file(saved), r.out);
@@ -130,18 +141,20 @@ TEST_F(Cli, TopoBadInputIsOneLineExit2AndWritesNothing) {
   expect_bad_input({"topo", "--input", missing}, missing, "cannot read");
   const std::string text = write("notes.txt", "hello\n");
   expect_bad_input({"topo", "--input", text}, text, "neither an hwloc XML");
-  const std::string v3 = write("v3.xml", "<?xml version=\"1.0\"?>\n<topology version=\"3.0\"></topology>\n");
+  const std::string v3 =
+      write("v3.xml", "<?xml version=\"1.0\"?>\n<topology version=\"3.0\"></topology>\n");
   expect_bad_input({"topo", "--input", v3}, v3, "hwloc XML version 3.0 is not supported");
   const std::string v1 = write("v1.xml", "<?xml version=\"1.0\"?>\n<topology>\n</topology>\n");
   expect_bad_input({"topo", "--input", v1}, v1, "hwloc 1.x XML format is not supported");
   const std::string bad_json = write("bad.json", "{\"gpus\": [");
   expect_bad_input({"topo", "--input", bad_json}, bad_json, "not valid JSON");
   const std::string no_gpu = fixture("no-gpu.xml");
-  const std::string no_numa = write("no-numa.xml",
-                                    "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n<object type=\"Machine\" "
-                                    "os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" gp_index=\"1\">\n"
-                                    "<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
-                                    "gp_index=\"2\"/>\n</object>\n</topology>\n");
+  const std::string no_numa =
+      write("no-numa.xml",
+            "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n<object type=\"Machine\" "
+            "os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" gp_index=\"1\">\n"
+            "<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+            "gp_index=\"2\"/>\n</object>\n</topology>\n");
   expect_bad_input({"topo", "--input", no_numa}, no_numa, "hwloc cannot load this XML");
   expect_bad_input({"topo", "--input", no_gpu}, no_gpu, "no NVIDIA GPU");
   const std::string bad_env = write("env.json", "[]");
@@ -161,8 +174,9 @@ TEST_F(Cli, SaveToAnUnwritablePlaceFailsWithoutOutput) {
 TEST_F(Cli, LiveTopoWorksOrSaysThereIsNoGpu) {
   const Result r = run({"topo"});
   if (r.exit_code == 3) {
-    EXPECT_EQ(r.err,
-              "p2pcheck: no usable GPU: no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302) found on this host\n");
+    EXPECT_EQ(
+        r.err,
+        "p2pcheck: no usable GPU: no NVIDIA GPU (PCI vendor 0x10de, class 0x0300/0x0302) found on this host\n");
   } else {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("Environment: "), std::string::npos);
@@ -170,7 +184,8 @@ TEST_F(Cli, LiveTopoWorksOrSaysThereIsNoGpu) {
 }
 
 TEST_F(Cli, DiffExitCodes) {
-  const Result differ = run({"topo", "diff", fixture("rtxpro6000-vm.xml"), fixture("rtxpro6000-lxc.xml")});
+  const Result differ =
+      run({"topo", "diff", fixture("rtxpro6000-vm.xml"), fixture("rtxpro6000-lxc.xml")});
   EXPECT_EQ(differ.exit_code, 1) << differ.err;
   EXPECT_NE(differ.out.find("28 of 28 pairs changed class"), std::string::npos) << differ.out;
   EXPECT_NE(differ.out.find("GPU0-GPU4     PHB -> SYS"), std::string::npos) << differ.out;
@@ -178,12 +193,13 @@ TEST_F(Cli, DiffExitCodes) {
   EXPECT_NE(differ.out.find("  NODE         0    12"), std::string::npos) << differ.out;
   EXPECT_NE(differ.out.find("  SYS          0    16"), std::string::npos) << differ.out;
 
-  const Result same = run({"topo", "diff", fixture("rtxpro6000-lxc.xml"), golden("rtxpro6000-lxc.json")});
+  const Result same =
+      run({"topo", "diff", fixture("rtxpro6000-lxc.xml"), golden("rtxpro6000-lxc.json")});
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
   EXPECT_NE(same.out.find("GPUs matched by PCI bus id"), std::string::npos);
 
-  const Result json =
-      run({"topo", "diff", fixture("rtxpro6000-vm.xml"), golden("rtxpro6000-lxc.json"), "--format", "json"});
+  const Result json = run({"topo", "diff", fixture("rtxpro6000-vm.xml"),
+                           golden("rtxpro6000-lxc.json"), "--format", "json"});
   EXPECT_EQ(json.exit_code, 1);
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_EQ(j.at("changed").size(), 28u);
@@ -198,7 +214,8 @@ TEST_F(Cli, DiffExitCodes) {
 }
 
 TEST_F(Cli, GateBlocksTheVmAgainstTheLxcGoldenAndPassesTheLxc) {
-  const Result vm = run({"gate", "--input", golden("rtxpro6000-vm.json"), "--expect", golden("rtxpro6000-lxc.json")});
+  const Result vm = run(
+      {"gate", "--input", golden("rtxpro6000-vm.json"), "--expect", golden("rtxpro6000-lxc.json")});
   EXPECT_EQ(vm.exit_code, 1) << vm.err;
   EXPECT_NE(vm.out.find("gate: BLOCKED (28 blocking reasons)"), std::string::npos) << vm.out;
   std::size_t blocks = 0;
@@ -207,12 +224,13 @@ TEST_F(Cli, GateBlocksTheVmAgainstTheLxcGoldenAndPassesTheLxc) {
     ++blocks;
   EXPECT_EQ(blocks, 28u);
 
-  const Result lxc = run({"gate", "--input", fixture("rtxpro6000-lxc.xml"), "--expect", golden("rtxpro6000-lxc.json")});
+  const Result lxc = run({"gate", "--input", fixture("rtxpro6000-lxc.xml"), "--expect",
+                          golden("rtxpro6000-lxc.json")});
   EXPECT_EQ(lxc.exit_code, 0) << lxc.out;
   EXPECT_NE(lxc.out.find("gate: PASS"), std::string::npos);
 
-  const Result json = run(
-      {"gate", "--input", fixture("rtxpro6000-vm.xml"), "--expect", fixture("rtxpro6000-lxc.xml"), "--format", "json"});
+  const Result json = run({"gate", "--input", fixture("rtxpro6000-vm.xml"), "--expect",
+                           fixture("rtxpro6000-lxc.xml"), "--format", "json"});
   EXPECT_EQ(json.exit_code, 1);
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_EQ(j.at("decision"), "blocked");
@@ -220,14 +238,16 @@ TEST_F(Cli, GateBlocksTheVmAgainstTheLxcGoldenAndPassesTheLxc) {
 }
 
 TEST_F(Cli, GatePolicy) {
-  const std::string ok = write("ok.json", R"({"min_gpus": 8, "max_path": "SYS", "min_link": {"gen": 5, "width": 16},
+  const std::string ok =
+      write("ok.json", R"({"min_gpus": 8, "max_path": "SYS", "min_link": {"gen": 5, "width": 16},
                                              "require_p2p": true})");
   const Result pass = run({"gate", "--input", fixture("rtxpro6000-lxc.xml"), "--policy", ok});
   EXPECT_EQ(pass.exit_code, 0) << pass.out;
   EXPECT_NE(pass.out.find("require_p2p: needs a live CUDA check"), std::string::npos) << pass.out;
 
   const std::string strict = write("strict.json", R"({"forbid": ["SYS"]})");
-  const Result blocked = run({"gate", "--input", fixture("rtxpro6000-lxc.xml"), "--policy", strict});
+  const Result blocked =
+      run({"gate", "--input", fixture("rtxpro6000-lxc.xml"), "--policy", strict});
   EXPECT_EQ(blocked.exit_code, 1);
   EXPECT_NE(blocked.out.find("GPU3-GPU7: SYS is forbidden"), std::string::npos) << blocked.out;
 }
@@ -258,9 +278,11 @@ TEST_F(Cli, GateBadInput) {
   expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", wrong},
                wrong + ": key `min_gpus`: expected an integer");
   const std::string broken = write("broken.json", "{min_gpus: 8}");
-  expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", broken}, broken + ": not valid JSON");
+  expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", broken},
+               broken + ": not valid JSON");
   const std::string missing = (dir_ / "golden.json").string();
-  expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--expect", missing}, missing + ": cannot read");
+  expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--expect", missing},
+               missing + ": cannot read");
   expect_exit2({"gate", "--input", fixture("h200-vm.xml")}, "gate: nothing to check");
   EXPECT_EQ(run({"gate", "--format", "yaml", "--policy", wrong}).exit_code, 2);
 }

@@ -33,7 +33,8 @@ TEST(DiffTopologies, VmAgainstHostListsEveryPairAndTheCounts) {
   EXPECT_EQ(d.counts_before, (ClassCounts{{"PHB", 28}}));
   EXPECT_EQ(d.counts_after, (ClassCounts{{"NODE", 12}, {"SYS", 16}}));
   ASSERT_EQ(d.matched_bus_ids.size(), 8u);
-  EXPECT_EQ(d.matched_bus_ids[7], std::make_pair(std::string("0000:08:00.0"), std::string("0000:71:00.0")));
+  EXPECT_EQ(d.matched_bus_ids[7],
+            std::make_pair(std::string("0000:08:00.0"), std::string("0000:71:00.0")));
 }
 
 TEST(DiffTopologies, IdenticalIsSame) {
@@ -67,8 +68,8 @@ TEST(OrderedLabels, BestFirst) {
 }
 
 TEST(FormatDiffText, NamesThePairingAndEveryChange) {
-  const auto text =
-      format_diff_text(diff_topologies(testing::flat_phb(8), testing::per_root_complex(8)), "vm.xml", "lxc.xml");
+  const auto text = format_diff_text(
+      diff_topologies(testing::flat_phb(8), testing::per_root_complex(8)), "vm.xml", "lxc.xml");
   EXPECT_NE(text.find("A: vm.xml (8 GPUs)"), std::string::npos) << text;
   EXPECT_NE(text.find("GPUs matched by index"), std::string::npos) << text;
   EXPECT_NE(text.find("  GPU2  A 0000:03:00.0  B 0000:21:00.0\n"), std::string::npos) << text;

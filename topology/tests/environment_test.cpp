@@ -73,7 +73,8 @@ class FactTree : public ::testing::Test {
 
 TEST_F(FactTree, ReadsTheRealH200VmCaptureAsAVm) {
   // /proc/cpuinfo flags and /proc/self/cgroup as captured on the project's H200 (a Firecracker VM).
-  write("proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme de pse tsc msr hypervisor lahf_lm abm\n");
+  write("proc/cpuinfo",
+        "processor\t: 0\nflags\t\t: fpu vme de pse tsc msr hypervisor lahf_lm abm\n");
   write("proc/self/cgroup", "0::/process_api/857618216072954ae27118e390cc3e94\n");
   const auto f = p2p::topo::read_environment_facts(root_.string(), /*live=*/false);
   EXPECT_TRUE(f.cpu_hypervisor_flag);

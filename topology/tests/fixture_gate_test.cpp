@@ -12,7 +12,9 @@ namespace {
 using testing::fixture;
 using testing::golden;
 
-GatePolicy policy(const std::string& text) { return policy_from_json(nlohmann::json::parse(text), "policy.json"); }
+GatePolicy policy(const std::string& text) {
+  return policy_from_json(nlohmann::json::parse(text), "policy.json");
+}
 
 TEST(FixtureGate, VmAgainstTheLxcGoldenIsBlockedWith28Pairs) {
   const auto vm = load_topology(golden("rtxpro6000-vm.json"));
@@ -45,28 +47,34 @@ TEST(FixtureGate, LxcAgainstItselfPasses) {
 
 TEST(FixtureGate, PolicyCases) {
   const auto lxc = load_topology(golden("rtxpro6000-lxc.json"));
-  EXPECT_TRUE(
-      evaluate_gate(lxc, std::nullopt, policy(R"({"min_gpus": 8, "min_link": {"gen": 5, "width": 16}})")).passed);
+  EXPECT_TRUE(evaluate_gate(lxc, std::nullopt,
+                            policy(R"({"min_gpus": 8, "min_link": {"gen": 5, "width": 16}})"))
+                  .passed);
   EXPECT_EQ(evaluate_gate(lxc, std::nullopt, policy(R"({"max_path": "NODE"})")).blocking(), 16u);
-  EXPECT_EQ(evaluate_gate(lxc, std::nullopt, policy(R"({"forbid": ["SYS"], "min_gpus": 9})")).blocking(), 17u);
+  EXPECT_EQ(
+      evaluate_gate(lxc, std::nullopt, policy(R"({"forbid": ["SYS"], "min_gpus": 9})")).blocking(),
+      17u);
 
   const auto sw = load_topology(fixture("pcie-switch.xml"));
   // PHB between the two root ports: 8 pairs; the NVLinked pairs count as NV, better than PIX.
   EXPECT_EQ(evaluate_gate(sw, std::nullopt, policy(R"({"max_path": "PXB"})")).blocking(), 8u);
   EXPECT_EQ(evaluate_gate(sw, std::nullopt, policy(R"({"max_path": "PIX"})")).blocking(), 12u);
   // The XML cannot tell Gen4 x16 from Gen5 x8: a link requirement cannot be confirmed.
-  EXPECT_EQ(evaluate_gate(sw, std::nullopt, policy(R"({"min_link": {"gen": 4, "width": 16}})")).blocking(), 6u);
+  EXPECT_EQ(evaluate_gate(sw, std::nullopt, policy(R"({"min_link": {"gen": 4, "width": 16}})"))
+                .blocking(),
+            6u);
 
   const auto h200 = load_topology(fixture("h200-vm.xml"));
-  const auto d = evaluate_gate(h200, std::nullopt, policy(R"({"min_gpus": 1, "min_link": {"gen": 5, "width": 16},
+  const auto d = evaluate_gate(h200, std::nullopt,
+                               policy(R"({"min_gpus": 1, "min_link": {"gen": 5, "width": 16},
                                                                "require_p2p": true})"));
   EXPECT_TRUE(d.passed);
   EXPECT_EQ(d.p2p_check, "needs a live CUDA check");
 }
 
 TEST(FixtureDiff, VmAgainstLxc) {
-  const auto d =
-      diff_topologies(load_topology(fixture("rtxpro6000-vm.xml")), load_topology(fixture("rtxpro6000-lxc.xml")));
+  const auto d = diff_topologies(load_topology(fixture("rtxpro6000-vm.xml")),
+                                 load_topology(fixture("rtxpro6000-lxc.xml")));
   EXPECT_FALSE(d.same());
   EXPECT_EQ(d.pairing, "index");
   EXPECT_EQ(d.changed.size(), 28u);
@@ -75,7 +83,8 @@ TEST(FixtureDiff, VmAgainstLxc) {
 }
 
 TEST(FixtureDiff, XmlAgainstItsOwnGoldenSnapshotIsSame) {
-  const auto d = diff_topologies(load_topology(fixture("pcie-switch.xml")), load_topology(golden("pcie-switch.json")));
+  const auto d = diff_topologies(load_topology(fixture("pcie-switch.xml")),
+                                 load_topology(golden("pcie-switch.json")));
   EXPECT_TRUE(d.same());
   EXPECT_EQ(d.pairing, "pci_bus_id");
   EXPECT_EQ(d.counts_before, (ClassCounts{{"NV12", 3}, {"PXB", 4}, {"PHB", 8}}));

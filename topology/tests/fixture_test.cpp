@@ -28,8 +28,9 @@ std::vector<std::string> bus_ids(const TopologySnapshot& t) {
 
 TEST(FixtureRtxPro6000Vm, EightGpusEveryPairPhb) {
   const auto t = snapshot_from_hwloc_xml(fixture("rtxpro6000-vm.xml"));
-  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:01:00.0", "0000:02:00.0", "0000:03:00.0", "0000:04:00.0",
-                                                  "0000:05:00.0", "0000:06:00.0", "0000:07:00.0", "0000:08:00.0"}));
+  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:01:00.0", "0000:02:00.0", "0000:03:00.0",
+                                                  "0000:04:00.0", "0000:05:00.0", "0000:06:00.0",
+                                                  "0000:07:00.0", "0000:08:00.0"}));
   Matrix expected(8, std::vector<std::string>(8, "PHB"));
   for (int i = 0; i < 8; ++i) expected[i][i] = "X";
   EXPECT_EQ(pcie_strings(t), expected);
@@ -53,8 +54,9 @@ TEST(FixtureRtxPro6000Vm, EightGpusEveryPairPhb) {
 TEST(FixtureRtxPro6000Lxc, NodeWithinASocketSysAcross) {
   const auto t = snapshot_from_hwloc_xml(fixture("rtxpro6000-lxc.xml"));
   // The audio functions (10de:22e8, class 0403) at .1 are not GPUs.
-  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:01:00.0", "0000:21:00.0", "0000:41:00.0", "0000:61:00.0",
-                                                  "0000:81:00.0", "0000:a1:00.0", "0000:c1:00.0", "0000:e1:00.0"}));
+  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:01:00.0", "0000:21:00.0", "0000:41:00.0",
+                                                  "0000:61:00.0", "0000:81:00.0", "0000:a1:00.0",
+                                                  "0000:c1:00.0", "0000:e1:00.0"}));
   const Matrix expected = {
       {"X", "NODE", "NODE", "NODE", "SYS", "SYS", "SYS", "SYS"},
       {"NODE", "X", "NODE", "NODE", "SYS", "SYS", "SYS", "SYS"},
@@ -78,8 +80,8 @@ TEST(FixtureRtxPro6000Lxc, NodeWithinASocketSysAcross) {
 
 TEST(FixturePcieSwitch, PixPxbPhbAndNvlinkBridges) {
   const auto t = snapshot_from_hwloc_xml(fixture("pcie-switch.xml"));
-  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:05:00.0", "0000:06:00.0", "0000:09:00.0", "0000:0a:00.0",
-                                                  "0000:12:00.0", "0000:13:00.0"}));
+  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:05:00.0", "0000:06:00.0", "0000:09:00.0",
+                                                  "0000:0a:00.0", "0000:12:00.0", "0000:13:00.0"}));
   EXPECT_EQ(pcie_strings(t), (Matrix{
                                  {"X", "PIX", "PXB", "PXB", "PHB", "PHB"},
                                  {"PIX", "X", "PXB", "PXB", "PHB", "PHB"},
@@ -97,7 +99,8 @@ TEST(FixturePcieSwitch, PixPxbPhbAndNvlinkBridges) {
                                    {"PHB", "PHB", "PHB", "PHB", "NV12", "X"},
                                }));
   EXPECT_EQ(t.gpus[0].pcie_path,
-            (std::vector<std::string>{"0000:00:01.0", "0000:01:00.0", "0000:02:00.0", "0000:03:00.0", "0000:04:00.0"}));
+            (std::vector<std::string>{"0000:00:01.0", "0000:01:00.0", "0000:02:00.0",
+                                      "0000:03:00.0", "0000:04:00.0"}));
   EXPECT_EQ(t.gpus[0].name, "NVIDIA A100 80GB PCIe");
   // 31.508 GB/s is Gen4 x16 or Gen5 x8: the XML cannot say which.
   EXPECT_FALSE(t.gpus[0].link_current.gen);
@@ -107,7 +110,8 @@ TEST(FixturePcieSwitch, PixPxbPhbAndNvlinkBridges) {
 
 TEST(FixtureHgxNvswitch, EveryPairIsNv18ThroughTheSwitches) {
   const auto t = snapshot_from_hwloc_xml(fixture("hgx-nvswitch.xml"));
-  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:12:00.0", "0000:13:00.0", "0000:22:00.0", "0000:23:00.0"}));
+  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:12:00.0", "0000:13:00.0", "0000:22:00.0",
+                                                  "0000:23:00.0"}));
   EXPECT_EQ(pcie_strings(t), (Matrix{{"X", "PIX", "PHB", "PHB"},
                                      {"PIX", "X", "PHB", "PHB"},
                                      {"PHB", "PHB", "X", "PIX"},

@@ -17,7 +17,9 @@ std::vector<GateReason> with_verdict(const GateDecision& d, const std::string& v
   return out;
 }
 
-GatePolicy policy(const std::string& text) { return policy_from_json(nlohmann::json::parse(text), "policy.json"); }
+GatePolicy policy(const std::string& text) {
+  return policy_from_json(nlohmann::json::parse(text), "policy.json");
+}
 
 TEST(GateExpect, FlatPhbAgainstANodeSysGoldenIsBlockedPairByPair) {
   auto vm = testing::flat_phb(8);
@@ -34,7 +36,8 @@ TEST(GateExpect, FlatPhbAgainstANodeSysGoldenIsBlockedPairByPair) {
       EXPECT_EQ(blocks[k].rule, "expect.pair_class");
       EXPECT_EQ(blocks[k].gpus, (std::vector<std::size_t>{i, j}));
       const std::string golden = i / 4 == j / 4 ? "NODE" : "SYS";
-      EXPECT_EQ(blocks[k].message, pair_name(i, j) + ": PHB here, " + golden + " in the golden topology");
+      EXPECT_EQ(blocks[k].message,
+                pair_name(i, j) + ": PHB here, " + golden + " in the golden topology");
     }
   }
   // PHB ranks better than NODE/SYS, and it is still blocked: the rule is equality.
@@ -44,7 +47,8 @@ TEST(GateExpect, FlatPhbAgainstANodeSysGoldenIsBlockedPairByPair) {
 }
 
 TEST(GateExpect, SameTopologyPasses) {
-  const auto d = evaluate_gate(testing::per_root_complex(8), testing::per_root_complex(8), std::nullopt);
+  const auto d =
+      evaluate_gate(testing::per_root_complex(8), testing::per_root_complex(8), std::nullopt);
   EXPECT_TRUE(d.passed);
   EXPECT_EQ(d.pairing, "pci_bus_id");
   EXPECT_EQ(d.blocking(), 0u);
@@ -52,7 +56,8 @@ TEST(GateExpect, SameTopologyPasses) {
 }
 
 TEST(GateExpect, GpuCountMismatchBlocks) {
-  const auto d = evaluate_gate(testing::per_root_complex(7), testing::per_root_complex(8), std::nullopt);
+  const auto d =
+      evaluate_gate(testing::per_root_complex(7), testing::per_root_complex(8), std::nullopt);
   EXPECT_FALSE(d.passed);
   ASSERT_EQ(d.blocking(), 1u);
   EXPECT_EQ(d.reasons[0].rule, "expect.gpu_count");
@@ -60,20 +65,25 @@ TEST(GateExpect, GpuCountMismatchBlocks) {
 }
 
 TEST(GatePolicy, MinGpus) {
-  EXPECT_TRUE(evaluate_gate(testing::flat_phb(8), std::nullopt, policy(R"({"min_gpus": 8})")).passed);
+  EXPECT_TRUE(
+      evaluate_gate(testing::flat_phb(8), std::nullopt, policy(R"({"min_gpus": 8})")).passed);
   const auto d = evaluate_gate(testing::flat_phb(4), std::nullopt, policy(R"({"min_gpus": 8})"));
   EXPECT_FALSE(d.passed);
   EXPECT_EQ(d.reasons[0].message, "4 GPUs, min_gpus 8");
 }
 
 TEST(GatePolicy, MaxPathBlocksEveryWorsePair) {
-  const auto d = evaluate_gate(testing::per_root_complex(8), std::nullopt, policy(R"({"max_path": "NODE"})"));
+  const auto d =
+      evaluate_gate(testing::per_root_complex(8), std::nullopt, policy(R"({"max_path": "NODE"})"));
   EXPECT_FALSE(d.passed);
   const auto blocks = with_verdict(d, "block");
   ASSERT_EQ(blocks.size(), 16u);  // every cross-socket pair
   EXPECT_EQ(blocks[0].message, "GPU0-GPU4: SYS is worse than max_path NODE");
-  EXPECT_TRUE(evaluate_gate(testing::per_root_complex(8), std::nullopt, policy(R"({"max_path": "SYS"})")).passed);
-  EXPECT_TRUE(evaluate_gate(testing::flat_phb(8), std::nullopt, policy(R"({"max_path": "PHB"})")).passed);
+  EXPECT_TRUE(
+      evaluate_gate(testing::per_root_complex(8), std::nullopt, policy(R"({"max_path": "SYS"})"))
+          .passed);
+  EXPECT_TRUE(
+      evaluate_gate(testing::flat_phb(8), std::nullopt, policy(R"({"max_path": "PHB"})")).passed);
 }
 
 TEST(GatePolicy, NvlinkCountsAsTheBestClass) {
@@ -84,10 +94,12 @@ TEST(GatePolicy, NvlinkCountsAsTheBestClass) {
 }
 
 TEST(GatePolicy, ForbidListsEachForbiddenPair) {
-  const auto d = evaluate_gate(testing::per_root_complex(8), std::nullopt, policy(R"({"forbid": ["SYS", "PHB"]})"));
+  const auto d = evaluate_gate(testing::per_root_complex(8), std::nullopt,
+                               policy(R"({"forbid": ["SYS", "PHB"]})"));
   EXPECT_EQ(d.blocking(), 16u);
   EXPECT_EQ(with_verdict(d, "block")[0].message, "GPU0-GPU4: SYS is forbidden");
-  const auto ok = evaluate_gate(testing::flat_phb(2), std::nullopt, policy(R"({"forbid": ["SYS"]})"));
+  const auto ok =
+      evaluate_gate(testing::flat_phb(2), std::nullopt, policy(R"({"forbid": ["SYS"]})"));
   EXPECT_TRUE(ok.passed);
   EXPECT_EQ(with_verdict(ok, "pass")[0].message, "no pair is SYS");
 }
@@ -106,17 +118,21 @@ TEST(GatePolicy, MinLinkJudgesWidthNowAndGenerationByWhatTheSlotCanTrain) {
   const auto blocks = with_verdict(d, "block");
   ASSERT_EQ(blocks.size(), 3u);
   EXPECT_EQ(blocks[0].gpus, std::vector<std::size_t>{1});
-  EXPECT_EQ(blocks[0].message, "GPU1 (0000:11:00.0): x8 below x16 (current Gen5 x8, max unknown), min_link Gen4 x16");
+  EXPECT_EQ(blocks[0].message,
+            "GPU1 (0000:11:00.0): x8 below x16 (current Gen5 x8, max unknown), min_link Gen4 x16");
   EXPECT_EQ(blocks[1].gpus, std::vector<std::size_t>{2});
-  EXPECT_NE(blocks[1].message.find("link generation/width unknown (current 31.508 GB/s (Gen4 x16 or Gen5 x8)"),
+  EXPECT_NE(blocks[1].message.find(
+                "link generation/width unknown (current 31.508 GB/s (Gen4 x16 or Gen5 x8)"),
             std::string::npos)
       << blocks[1].message;
-  EXPECT_EQ(blocks[2].message,
-            "GPU3 (0000:31:00.0): Gen3 below Gen4 (current Gen3 x16, max Gen3 x16), min_link Gen4 x16");
+  EXPECT_EQ(
+      blocks[2].message,
+      "GPU3 (0000:31:00.0): Gen3 below Gen4 (current Gen3 x16, max Gen3 x16), min_link Gen4 x16");
 }
 
 TEST(GatePolicy, RequireP2pIsPendingWithoutALiveCheck) {
-  const auto d = evaluate_gate(testing::flat_phb(2), std::nullopt, policy(R"({"require_p2p": true})"));
+  const auto d =
+      evaluate_gate(testing::flat_phb(2), std::nullopt, policy(R"({"require_p2p": true})"));
   EXPECT_TRUE(d.passed);
   EXPECT_EQ(d.p2p_check, "needs a live CUDA check");
   ASSERT_EQ(with_verdict(d, "pending").size(), 1u);
@@ -126,10 +142,12 @@ TEST(GatePolicy, RequireP2pUsesTheLiveCheckWhenGiven) {
   const PeerAccessCheck no_peer = [](const TopologySnapshot&) {
     return std::vector<PeerAccessResult>{{0, 1, false, "cudaDeviceCanAccessPeer = 0"}};
   };
-  const auto blocked = evaluate_gate(testing::flat_phb(2), std::nullopt, policy(R"({"require_p2p": true})"), no_peer);
+  const auto blocked = evaluate_gate(testing::flat_phb(2), std::nullopt,
+                                     policy(R"({"require_p2p": true})"), no_peer);
   EXPECT_FALSE(blocked.passed);
   EXPECT_EQ(blocked.p2p_check, "failed");
-  EXPECT_EQ(with_verdict(blocked, "block")[0].message, "GPU0-GPU1: no CUDA peer access (cudaDeviceCanAccessPeer = 0)");
+  EXPECT_EQ(with_verdict(blocked, "block")[0].message,
+            "GPU0-GPU1: no CUDA peer access (cudaDeviceCanAccessPeer = 0)");
 
   int calls = 0;
   const PeerAccessCheck peers = [&](const TopologySnapshot& t) {
@@ -137,7 +155,8 @@ TEST(GatePolicy, RequireP2pUsesTheLiveCheckWhenGiven) {
     EXPECT_EQ(t.gpus.size(), 2u);
     return std::vector<PeerAccessResult>{{0, 1, true, ""}};
   };
-  const auto ok = evaluate_gate(testing::flat_phb(2), std::nullopt, policy(R"({"require_p2p": true})"), peers);
+  const auto ok =
+      evaluate_gate(testing::flat_phb(2), std::nullopt, policy(R"({"require_p2p": true})"), peers);
   EXPECT_TRUE(ok.passed);
   EXPECT_EQ(ok.p2p_check, "passed");
   EXPECT_EQ(calls, 1);
@@ -164,8 +183,9 @@ TEST(GateText, ListsEveryReason) {
   const auto d = evaluate_gate(testing::flat_phb(8), testing::per_root_complex(8), std::nullopt);
   const std::string text = format_gate_text(d);
   EXPECT_EQ(text.rfind("gate: BLOCKED (28 blocking reasons)\n", 0), 0u) << text;
-  EXPECT_NE(text.find("BLOCK   expect.pair_class   GPU6-GPU7: PHB here, NODE in the golden topology"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("BLOCK   expect.pair_class   GPU6-GPU7: PHB here, NODE in the golden topology"),
+      std::string::npos)
       << text;
 }
 

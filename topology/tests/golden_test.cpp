@@ -26,7 +26,8 @@ TEST_P(Golden, SnapshotMatches) {
   const GoldenCase& c = GetParam();
   TopologySnapshot t = snapshot_from_hwloc_xml(testing::fixture(c.xml));
   if (*c.environment_facts) apply_environment_facts_file(t, testing::fixture(c.environment_facts));
-  t.source = std::string("topology/tests/fixtures/") + c.xml;  // not the absolute path of this checkout
+  t.source =
+      std::string("topology/tests/fixtures/") + c.xml;  // not the absolute path of this checkout
   const std::string actual = snapshot_to_json_text(t);
   const std::string path = testing::golden(c.golden);
   const char* update = std::getenv("P2P_UPDATE_GOLDEN");
@@ -39,17 +40,19 @@ TEST_P(Golden, SnapshotMatches) {
   const auto expected = try_read_text_file(path);
   ASSERT_TRUE(expected) << path << " is missing: run with P2P_UPDATE_GOLDEN=1 and review it";
   // Compare parsed JSON for a readable failure, then the text for formatting drift.
-  EXPECT_EQ(nlohmann::json::parse(actual), nlohmann::json::parse(*expected)) << "regenerate with P2P_UPDATE_GOLDEN=1";
+  EXPECT_EQ(nlohmann::json::parse(actual), nlohmann::json::parse(*expected))
+      << "regenerate with P2P_UPDATE_GOLDEN=1";
   EXPECT_EQ(actual, *expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Fixtures, Golden,
-    ::testing::Values(GoldenCase{"rtxpro6000-vm.xml", "rtxpro6000-vm.environment.json", "rtxpro6000-vm.json"},
-                      GoldenCase{"rtxpro6000-lxc.xml", "rtxpro6000-lxc.environment.json", "rtxpro6000-lxc.json"},
-                      GoldenCase{"pcie-switch.xml", "", "pcie-switch.json"},
-                      GoldenCase{"hgx-nvswitch.xml", "", "hgx-nvswitch.json"},
-                      GoldenCase{"h200-vm.xml", "h200-vm.environment.json", "h200-vm.json"}),
+    ::testing::Values(
+        GoldenCase{"rtxpro6000-vm.xml", "rtxpro6000-vm.environment.json", "rtxpro6000-vm.json"},
+        GoldenCase{"rtxpro6000-lxc.xml", "rtxpro6000-lxc.environment.json", "rtxpro6000-lxc.json"},
+        GoldenCase{"pcie-switch.xml", "", "pcie-switch.json"},
+        GoldenCase{"hgx-nvswitch.xml", "", "hgx-nvswitch.json"},
+        GoldenCase{"h200-vm.xml", "h200-vm.environment.json", "h200-vm.json"}),
     [](const ::testing::TestParamInfo<GoldenCase>& info) {
       std::string name = info.param.golden;
       name = name.substr(0, name.find('.'));

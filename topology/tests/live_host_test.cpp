@@ -26,7 +26,8 @@ std::vector<std::string> nvidia_gpus_in_sysfs() {
     const std::string dir = entry.path().string();
     const auto vendor = try_read_text_file(dir + "/vendor").value_or("");
     const auto cls = try_read_text_file(dir + "/class").value_or("");
-    if (vendor.rfind("0x10de", 0) == 0 && (cls.rfind("0x0300", 0) == 0 || cls.rfind("0x0302", 0) == 0))
+    if (vendor.rfind("0x10de", 0) == 0 &&
+        (cls.rfind("0x0300", 0) == 0 || cls.rfind("0x0302", 0) == 0))
       ids.push_back(entry.path().filename().string());
   }
   std::sort(ids.begin(), ids.end());
@@ -49,7 +50,8 @@ TEST(LiveHost, FindsTheGpusSysfsListsOrSaysThereAreNone) {
 }
 
 TEST(LiveHost, ProbesAreUsed) {
-  if (nvidia_gpus_in_sysfs().empty()) GTEST_SKIP() << "no NVIDIA GPU on this machine: live probes have nothing to add";
+  if (nvidia_gpus_in_sysfs().empty())
+    GTEST_SKIP() << "no NVIDIA GPU on this machine: live probes have nothing to add";
   LiveProbes probes;
   probes.virtualization_mode = [] { return std::string("Pass-Through"); };
   probes.nvlink_counts = [](const std::vector<Gpu>& gpus) {

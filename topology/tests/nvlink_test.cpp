@@ -33,7 +33,8 @@ TEST(NvlinkCounts, NvlinkOneAt20GBPerLink) {
 
 TEST(NvlinkCounts, NvswitchFabricGivesEveryPairTheSmallerLinkCount) {
   auto bw = empty(3);
-  for (std::size_t g = 0; g < 3; ++g) bw.switch_mbps[g] = {5 * 25000, 4 * 25000, 4 * 25000, 5 * 25000};
+  for (std::size_t g = 0; g < 3; ++g)
+    bw.switch_mbps[g] = {5 * 25000, 4 * 25000, 4 * 25000, 5 * 25000};
   bw.switch_mbps[2] = {5 * 25000, 4 * 25000, 0, 0};  // a GPU with only 9 links trained
   const auto c = nvlink_counts_from_bandwidth(bw);
   EXPECT_EQ(c[0][1], 18);
@@ -43,7 +44,8 @@ TEST(NvlinkCounts, NvswitchFabricGivesEveryPairTheSmallerLinkCount) {
 
 TEST(NvlinkCounts, NvlinkFiveTotalsAbove18x25GBMean50GBLinks) {
   auto bw = empty(2);
-  for (std::size_t g = 0; g < 2; ++g) bw.switch_mbps[g] = {9 * 50000, 9 * 50000};  // B200: 18 links of 50 GB/s
+  for (std::size_t g = 0; g < 2; ++g)
+    bw.switch_mbps[g] = {9 * 50000, 9 * 50000};  // B200: 18 links of 50 GB/s
   EXPECT_EQ(nvlink_counts_from_bandwidth(bw)[0][1], 18);
 }
 

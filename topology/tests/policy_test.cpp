@@ -10,9 +10,10 @@ namespace {
 using nlohmann::json;
 
 TEST(Policy, ParsesEveryKey) {
-  const auto p = policy_from_json(json::parse(R"({"min_gpus": 8, "max_path": "NODE", "forbid": ["SYS", "NV"],
+  const auto p =
+      policy_from_json(json::parse(R"({"min_gpus": 8, "max_path": "NODE", "forbid": ["SYS", "NV"],
                       "min_link": {"gen": 4, "width": 16}, "require_p2p": true})"),
-                                  "policy.json");
+                       "policy.json");
   EXPECT_EQ(p.min_gpus, 8);
   EXPECT_EQ(p.max_path, PathClass::kNode);
   EXPECT_EQ(p.forbid, (std::vector<PathClass>{PathClass::kSys, PathClass::kNvLink}));
@@ -32,7 +33,8 @@ TEST(Policy, EmptyObjectChecksNothing) {
 }
 
 TEST(Policy, RoundTripsThroughJson) {
-  const auto p = policy_from_json(json::parse(R"({"max_path": "PXB", "min_link": {"gen": 5, "width": 8}})"), "p");
+  const auto p = policy_from_json(
+      json::parse(R"({"max_path": "PXB", "min_link": {"gen": 5, "width": 8}})"), "p");
   const auto back = policy_from_json(json(p), "p");
   EXPECT_EQ(json(back), json(p));
   EXPECT_EQ(back.max_path, PathClass::kPxb);
@@ -54,7 +56,8 @@ void expect_error(const std::string& text, const std::string& key, const std::st
 TEST(Policy, UnknownKeysAreErrorsNamingTheKey) {
   expect_error(R"({"max_hops": 2})", "max_hops",
                "unknown key (known: min_gpus, max_path, forbid, min_link, require_p2p)");
-  expect_error(R"({"min_link": {"gen": 4, "lanes": 16}})", "min_link.lanes", "unknown key (known: gen, width)");
+  expect_error(R"({"min_link": {"gen": 4, "lanes": 16}})", "min_link.lanes",
+               "unknown key (known: gen, width)");
 }
 
 TEST(Policy, WrongTypesAreErrorsNamingTheKey) {
@@ -69,12 +72,15 @@ TEST(Policy, WrongTypesAreErrorsNamingTheKey) {
   expect_error(R"({"forbid": ["SYS", "sys"]})", "forbid[1]", "got \"sys\"");
   expect_error(R"({"min_link": 4})", "min_link", "expected {\"gen\"");
   expect_error(R"({"min_link": {"gen": 4}})", "min_link", "needs both \"gen\" and \"width\"");
-  expect_error(R"({"min_link": {"gen": 7, "width": 16}})", "min_link.gen", "expected an integer 1..6, got 7");
+  expect_error(R"({"min_link": {"gen": 7, "width": 16}})", "min_link.gen",
+               "expected an integer 1..6, got 7");
   expect_error(R"({"min_link": {"gen": 4, "width": "x16"}})", "min_link.width", "got \"x16\"");
   expect_error(R"({"require_p2p": "yes"})", "require_p2p", "expected true or false, got \"yes\"");
 }
 
-TEST(Policy, NonObjectIsAnError) { EXPECT_THROW(policy_from_json(json::parse("[1, 2]"), "policy.json"), InputError); }
+TEST(Policy, NonObjectIsAnError) {
+  EXPECT_THROW(policy_from_json(json::parse("[1, 2]"), "policy.json"), InputError);
+}
 
 }  // namespace
 }  // namespace p2p::topo

@@ -86,7 +86,8 @@ TEST(SnapshotJson, RejectsOtherSchemaVersions) {
 }
 
 TEST(SnapshotJson, RequiresEveryKey) {
-  for (const char* key : {"schema_version", "gpus", "pcie_matrix", "matrix", "environment", "source", "hostname"}) {
+  for (const char* key :
+       {"schema_version", "gpus", "pcie_matrix", "matrix", "environment", "source", "hostname"}) {
     json j = sample();
     j.erase(key);
     expect_rejected(j, key);

@@ -16,8 +16,8 @@ inline std::string golden(const std::string& name) {
   return std::string(P2P_SOURCE_DIR) + "/topology/tests/golden/" + name;
 }
 
-inline Gpu make_gpu(const std::string& bus_id, const std::string& host_bridge, std::vector<std::string> path,
-                    int numa_node) {
+inline Gpu make_gpu(const std::string& bus_id, const std::string& host_bridge,
+                    std::vector<std::string> path, int numa_node) {
   Gpu g;
   g.pci_bus_id = bus_id;
   g.device_id = 0x2bb5;
@@ -41,8 +41,8 @@ inline TopologySnapshot make_snapshot(std::vector<Gpu> gpus, const std::string& 
 inline TopologySnapshot flat_phb(std::size_t n, const std::string& bus_prefix = "0000:0") {
   std::vector<Gpu> gpus;
   for (std::size_t i = 0; i < n; ++i)
-    gpus.push_back(
-        make_gpu(bus_prefix + std::to_string(i + 1) + ":00.0", "0000:[00-08]", {"0000:00:02." + std::to_string(i)}, 0));
+    gpus.push_back(make_gpu(bus_prefix + std::to_string(i + 1) + ":00.0", "0000:[00-08]",
+                            {"0000:00:02." + std::to_string(i)}, 0));
   return make_snapshot(gpus);
 }
 
@@ -51,12 +51,15 @@ inline TopologySnapshot per_root_complex(std::size_t n) {
   std::vector<Gpu> gpus;
   for (std::size_t i = 0; i < n; ++i) {
     const std::string hb = "0000:[" + std::to_string(i) + "0-" + std::to_string(i) + "f]";
-    gpus.push_back(make_gpu("0000:" + std::to_string(i) + "1:00.0", hb, {"0000:" + std::to_string(i) + "0:01.1"},
-                            static_cast<int>(i / 4)));
+    gpus.push_back(make_gpu("0000:" + std::to_string(i) + "1:00.0", hb,
+                            {"0000:" + std::to_string(i) + "0:01.1"}, static_cast<int>(i / 4)));
   }
   return make_snapshot(gpus);
 }
 
-inline std::vector<std::vector<std::string>> rows(std::initializer_list<std::vector<std::string>> r) { return r; }
+inline std::vector<std::vector<std::string>> rows(
+    std::initializer_list<std::vector<std::string>> r) {
+  return r;
+}
 
 }  // namespace p2p::topo::testing

@@ -127,7 +127,8 @@ int cuMemsetD32_v2(unsigned long long ptr, unsigned value, std::size_t count) {
   return 0;
 }
 
-CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, std::size_t bytes) {
+CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx,
+                      std::size_t bytes) {
   if (env_is("P2P_FAKE_PEER", "drop") && dst_ctx != src_ctx) return 0;  // claimed, never arrives
   std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
   return 0;
@@ -152,15 +153,18 @@ CUresult cuModuleLoadData(CUmodule* module, const void* image) {
 }
 
 CUresult cuModuleGetFunction(CUfunction* fn, CUmodule, const char* name) {
-  if (std::strcmp(name, "p2p_fill") == 0) *fn = reinterpret_cast<CUfunction>(0x3001);
-  else if (std::strcmp(name, "p2p_verify") == 0) *fn = reinterpret_cast<CUfunction>(0x3002);
-  else return 500;  // CUDA_ERROR_NOT_FOUND
+  if (std::strcmp(name, "p2p_fill") == 0)
+    *fn = reinterpret_cast<CUfunction>(0x3001);
+  else if (std::strcmp(name, "p2p_verify") == 0)
+    *fn = reinterpret_cast<CUfunction>(0x3002);
+  else
+    return 500;  // CUDA_ERROR_NOT_FOUND
   return 0;
 }
 
 // The two kernels of the peer-copy probe, as loops over the same pattern.
-CUresult cuLaunchKernel(CUfunction fn, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
-                        void** params, void**) {
+CUresult cuLaunchKernel(CUfunction fn, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                        unsigned, CUstream, void** params, void**) {
   const auto buf = *static_cast<unsigned long long*>(params[0]);
   const unsigned n = *static_cast<unsigned*>(params[1]);
   const unsigned seed = *static_cast<unsigned*>(params[2]);

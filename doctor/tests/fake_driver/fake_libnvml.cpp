@@ -15,8 +15,12 @@ namespace {
 
 constexpr unsigned kDevices = 2;
 
-nvmlDevice_t handle(unsigned i) { return reinterpret_cast<nvmlDevice_t>(static_cast<std::uintptr_t>(0x100 + i)); }
-unsigned index_of(nvmlDevice_t d) { return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(d) - 0x100); }
+nvmlDevice_t handle(unsigned i) {
+  return reinterpret_cast<nvmlDevice_t>(static_cast<std::uintptr_t>(0x100 + i));
+}
+unsigned index_of(nvmlDevice_t d) {
+  return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(d) - 0x100);
+}
 
 }  // namespace
 
@@ -55,7 +59,10 @@ int nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_v3* pci) {
 }
 
 int nvmlDeviceGetUUID(nvmlDevice_t d, char* out, unsigned len) {
-  std::strncpy(out, index_of(d) == 0 ? "GPU-0a1b2c3d-0000-1111-2222-333344445555" : "GPU-9f8e7d6c-0000-1111-2222-333344445555", len);
+  std::strncpy(out,
+               index_of(d) == 0 ? "GPU-0a1b2c3d-0000-1111-2222-333344445555"
+                                : "GPU-9f8e7d6c-0000-1111-2222-333344445555",
+               len);
   return 0;
 }
 
@@ -68,7 +75,9 @@ int nvmlDeviceGetArchitecture(nvmlDevice_t, unsigned* v) { return *v = 10, 0; }
 int nvmlDeviceGetVirtualizationMode(nvmlDevice_t, unsigned* v) { return *v = 1, 0; }
 int nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t, unsigned* v) { return *v = 5, 0; }
 int nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t, unsigned* v) { return *v = 5, 0; }
-int nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned* v) { return *v = index_of(d) == 1 ? 8 : 16, 0; }
+int nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t d, unsigned* v) {
+  return *v = index_of(d) == 1 ? 8 : 16, 0;
+}
 int nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t, unsigned* v) { return *v = 16, 0; }
 int nvmlDeviceGetPersistenceMode(nvmlDevice_t, unsigned* v) { return *v = 1, 0; }
 int nvmlDeviceGetComputeMode(nvmlDevice_t, unsigned* v) { return *v = 0, 0; }
@@ -91,14 +100,20 @@ int nvmlDeviceGetGspFirmwareVersion(nvmlDevice_t, char* out) {
   return 0;
 }
 
-int nvmlDeviceGetGpuFabricInfo(nvmlDevice_t, nvmlGpuFabricInfo*) { return 3; }  // NOT_SUPPORTED: no NVSwitch
+int nvmlDeviceGetGpuFabricInfo(nvmlDevice_t, nvmlGpuFabricInfo*) {
+  return 3;
+}  // NOT_SUPPORTED: no NVSwitch
 
 int nvmlDeviceGetP2PStatus(nvmlDevice_t, nvmlDevice_t, int index, int* status) {
-  *status = index == kNvmlP2pNvlink ? 5 : 1;  // CHIPSET_NOT_SUPPORTED for read/write, NOT_SUPPORTED for NVLink
+  *status = index == kNvmlP2pNvlink
+                ? 5
+                : 1;  // CHIPSET_NOT_SUPPORTED for read/write, NOT_SUPPORTED for NVLink
   return 0;
 }
 
-int nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t, nvmlDevice_t, int* level) { return *level = 30, 0; }
+int nvmlDeviceGetTopologyCommonAncestor(nvmlDevice_t, nvmlDevice_t, int* level) {
+  return *level = 30, 0;
+}
 
 int nvmlDeviceGetHandleByPciBusId_v2(const char* bus, nvmlDevice_t* d) {
   if (std::strstr(bus, "41:00.0") != nullptr) return *d = handle(0), 0;
@@ -106,7 +121,8 @@ int nvmlDeviceGetHandleByPciBusId_v2(const char* bus, nvmlDevice_t* d) {
   return 6;  // NVML_ERROR_NOT_FOUND
 }
 
-using FakeProcessInfo = nvmlProcessInfo;  // the doctor's declaration: a sanitizer checks the types agree
+using FakeProcessInfo =
+    nvmlProcessInfo;  // the doctor's declaration: a sanitizer checks the types agree
 
 int fake_processes(nvmlDevice_t d, unsigned* count, FakeProcessInfo* out, const char* kind) {
   unsigned n = 0;
@@ -118,7 +134,8 @@ int fake_processes(nvmlDevice_t d, unsigned* count, FakeProcessInfo* out, const 
     const auto a = one.find(':'), b = one.find(':', a + 1);
     if (one.substr(a + 1, b - a - 1) != kind) continue;
     if (n == *count) return 7;  // NVML_ERROR_INSUFFICIENT_SIZE
-    out[n++] = {static_cast<unsigned>(std::stoul(one.substr(0, a))), std::stoull(one.substr(b + 1)), 0, 0};
+    out[n++] = {static_cast<unsigned>(std::stoul(one.substr(0, a))), std::stoull(one.substr(b + 1)),
+                0, 0};
   }
   *count = n;
   return 0;
@@ -127,7 +144,8 @@ int fake_processes(nvmlDevice_t d, unsigned* count, FakeProcessInfo* out, const 
 int nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned* count, FakeProcessInfo* out) {
   return fake_processes(d, count, out, "compute");
 }
-int nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t d, unsigned* count, FakeProcessInfo* out) {
+int nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t d, unsigned* count,
+                                             FakeProcessInfo* out) {
   return fake_processes(d, count, out, "graphics");
 }
 
