@@ -31,6 +31,9 @@ ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --test-dir "$cpu_dir" -L unit --output-on-failure -j "$(nproc)" "$@" || status=$?
 
+# Layout (.clang-format) and static checks (.clang-tidy) over the same configuration's sources.
+scripts/lint.sh "$cpu_dir" || status=$?
+
 # Every reader of untrusted input under libFuzzer, from the same build: 10,000 inputs each, or
 # 30 s (hwloc_xml, one child process per input, 5 min), whichever comes first.
 P2P_FUZZ_BUILD_DIR=$cpu_dir P2P_FUZZ_RUNS=${P2P_FUZZ_RUNS:-10000} scripts/fuzz.sh "${P2P_FUZZ_SECONDS:-30}" || status=$?
