@@ -11,10 +11,10 @@
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/json_text.hpp"
-#include "common/json_util.hpp"
 #include "nccl/report.hpp"
 #include "report/check_cases.hpp"
 #include "report/compare.hpp"
+#include "report/compare_json.hpp"
 
 namespace p2p::cli {
 namespace {
@@ -28,32 +28,6 @@ struct CompareCommandOptions {
   bool allow_logical = false;
   std::string junit;
 };
-
-nlohmann::json to_json(const report::Comparison& c, const bench::BenchDocument& baseline,
-                       const bench::BenchDocument& run) {
-  nlohmann::json figures = nlohmann::json::array();
-  for (const auto& f : c.figures) {
-    figures.push_back({{"figure", f.key},
-                       {"unit", f.unit},
-                       {"baseline", optional_json(f.baseline)},
-                       {"run", optional_json(f.run)},
-                       {"change_pct", optional_json(f.change_pct)},
-                       {"baseline_status", f.baseline_status},
-                       {"run_status", f.run_status},
-                       {"verdict", f.verdict},
-                       {"detail", f.detail},
-                       {"baseline_source", f.baseline_source},
-                       {"run_source", f.run_source}});
-  }
-  return {{"schema", "p2pcheck.compare"},
-          {"version", 1},
-          {"regressions", c.regressions()},
-          {"baseline_logical_gpus", baseline.logical_gpus},
-          {"run_logical_gpus", run.logical_gpus},
-          {"baseline_imported_from", bench::imported_from(baseline)},
-          {"run_imported_from", bench::imported_from(run)},
-          {"figures", figures}};
-}
 
 int run_compare(const CompareCommandOptions& o) {
   report::CompareOptions options;
@@ -69,7 +43,7 @@ int run_compare(const CompareCommandOptions& o) {
   }
   const report::Comparison c = report::compare_runs(baseline, run, options);
   if (o.format == "json") {
-    std::cout << json_text(to_json(c, baseline, run)) << "\n";
+    std::cout << json_text(report::comparison_json(c, baseline, run)) << "\n";
   } else {
     std::cout << report::imported_lines(baseline, run) << report::logical_gpus_lines(baseline, run)
               << report::format_comparison(c, o.baseline, o.run, options);

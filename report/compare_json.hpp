@@ -1,0 +1,15 @@
+// The comparison as `compare --format json` writes it: schema p2pcheck.compare v1 (README,
+// "Comparing runs").
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "bench/results.hpp"
+#include "report/compare.hpp"
+
+namespace p2p::report {
+
+nlohmann::json comparison_json(const Comparison& c, const bench::BenchDocument& baseline,
+                               const bench::BenchDocument& run);
+
+}  // namespace p2p::report
