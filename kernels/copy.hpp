@@ -29,7 +29,9 @@ void launch_copy(void* dst, const void* src, std::size_t bytes, const CopyShape&
                  cudaStream_t stream);
 
 // Two copies of `bytes` at once in one kernel, alternate warps on each: both directions of a
-// bidirectional SM copy share every SM for the whole run. Same rules as launch_copy.
+// bidirectional SM copy share every SM for the whole run. Same rules as launch_copy, except
+// that the grid covers the data (one vector per thread, `threads_per_block` per block), so
+// `blocks` and `unroll` of the shape apply to single copies only.
 void launch_copy_pair(void* dst0, const void* src0, void* dst1, const void* src1, std::size_t bytes,
                       const CopyShape& shape, cudaStream_t stream);
 

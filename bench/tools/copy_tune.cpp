@@ -51,29 +51,18 @@ int bidir_study(int gpu, std::uint64_t bytes) {
   MeasureOptions base;
   base.samples = 5;
   base.warmup_samples = 1;
-  int sms = 0;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu);
-  std::printf("SM pair kernel (alternate warps), %s, each way, by shape\n",
+  std::printf("SM pair kernel (alternate warps, the grid covers the data), %s, each way\n",
               format_bytes(bytes, ByteStyle::kCompact).c_str());
-  std::printf("%7s %6s %6s %15s %15s\n", "threads", "unroll", "blocks", "bidir h2d", "bidir d2h");
+  std::printf("%7s %15s %15s\n", "threads", "bidir h2d", "bidir d2h");
   for (int threads : {256, 512, 1024}) {
-    for (int unroll : {1, 2, 4, 8, 16}) {
-      for (int blocks : {0, sms, 2 * sms, 4 * sms}) {
-        MeasureOptions o = base;
-        o.samples = 3;
-        o.sm_shape = kernels::CopyShape{blocks, threads, unroll};
-        try {
-          const Measured bi = measure_bandwidth(
-              {{host, g, gpu, Method::kSm}, {g, host, gpu, Method::kSm}}, bytes, o);
-          std::printf("%7d %6d %6d %15s %15s\n", threads, unroll, blocks,
-                      cell(lane_figure(bi, bytes, 0)).c_str(),
-                      cell(lane_figure(bi, bytes, 1)).c_str());
-        } catch (const std::exception& e) {
-          std::printf("%7d %6d %6d  %s\n", threads, unroll, blocks, e.what());
-        }
-        std::fflush(stdout);
-      }
-    }
+    MeasureOptions o = base;
+    o.samples = 3;
+    o.sm_shape.threads_per_block = threads;
+    const Measured bi =
+        measure_bandwidth({{host, g, gpu, Method::kSm}, {g, host, gpu, Method::kSm}}, bytes, o);
+    std::printf("%7d %15s %15s\n", threads, cell(lane_figure(bi, bytes, 0)).c_str(),
+                cell(lane_figure(bi, bytes, 1)).c_str());
+    std::fflush(stdout);
   }
   std::printf("\ncopy engine pair, %s, 10 fresh allocations, copies 4 and 16, each way\n",
               format_bytes(bytes, ByteStyle::kCompact).c_str());
