@@ -107,7 +107,7 @@ void cuda_child(const std::string& soname, bool devices, const Emit& emit) {
 
 CudaProbe cuda_probe_from(const IsolatedResult& r) {
   return probe_from_isolated<CudaProbe>(r, [](const std::string& line) {
-    return cuda_from_json(json_io::json::parse(line), "cuda");
+    return cuda_from_json(nlohmann::json::parse(line), "cuda");
   });
 }
 

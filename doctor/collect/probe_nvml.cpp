@@ -166,7 +166,7 @@ void nvml_child(const std::string& soname, const Emit& emit) {
 
 NvmlProbe nvml_probe_from(const IsolatedResult& r) {
   return probe_from_isolated<NvmlProbe>(r, [](const std::string& line) {
-    return nvml_from_json(json_io::json::parse(line), "nvml");
+    return nvml_from_json(nlohmann::json::parse(line), "nvml");
   });
 }
 
@@ -179,7 +179,7 @@ std::map<std::string, std::string> probe_opens(const std::vector<std::string>& p
                                                int timeout_ms) {
   const auto r = run_isolated(
       [&paths](const Emit& emit) {
-        json_io::json results = json_io::json::object();
+        nlohmann::json results = nlohmann::json::object();
         for (const auto& path : paths) {
           const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
           results[path] = fd >= 0 ? std::string("ok") : errno_name(errno);
@@ -191,7 +191,7 @@ std::map<std::string, std::string> probe_opens(const std::vector<std::string>& p
   std::map<std::string, std::string> out;
   if (!r.output.empty()) {
     try {
-      out = json_io::json::parse(r.output).get<std::map<std::string, std::string>>();
+      out = nlohmann::json::parse(r.output).get<std::map<std::string, std::string>>();
     } catch (const std::exception&) {
       out.clear();
     }

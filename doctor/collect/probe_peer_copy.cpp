@@ -402,7 +402,7 @@ void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
 
 PeerCopyProbe peer_copy_probe_from(const IsolatedResult& r) {
   return probe_from_isolated<PeerCopyProbe>(r, [](const std::string& line) {
-    return peer_copy_from_json(json_io::json::parse(line), "peer_copy");
+    return peer_copy_from_json(nlohmann::json::parse(line), "peer_copy");
   });
 }
 
