@@ -5,6 +5,7 @@
 #include <cerrno>
 
 #include "common/dynamic_library.hpp"
+#include "common/file_io.hpp"
 #include "common/json_text.hpp"
 #include "doctor/codes.hpp"
 #include "doctor/collect/driver_api.hpp"
@@ -166,7 +167,7 @@ void nvml_child(const std::string& soname, const Emit& emit) {
 
 NvmlProbe nvml_probe_from(const IsolatedResult& r) {
   return probe_from_isolated<NvmlProbe>(r, [](const std::string& line) {
-    return nvml_from_json(nlohmann::json::parse(line), "nvml");
+    return nvml_from_json(parse_own_json(line, "NVML probe output"), "nvml");
   });
 }
 
@@ -191,7 +192,8 @@ std::map<std::string, std::string> probe_opens(const std::vector<std::string>& p
   std::map<std::string, std::string> out;
   if (!r.output.empty()) {
     try {
-      out = nlohmann::json::parse(r.output).get<std::map<std::string, std::string>>();
+      out = parse_own_json(r.output, "device node probe output")
+                .get<std::map<std::string, std::string>>();
     } catch (const std::exception&) {
       out.clear();
     }
