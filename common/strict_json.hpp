@@ -1,8 +1,9 @@
 // The strict reader for JSON a person writes or edits (policy files, topology snapshots, facts
-// files, fixtures, thresholds): every key it is asked for must be there, keys it was never asked
+// files, fixture manifests): every key it is asked for must be there, keys it was never asked
 // for are refused (a typo must be an error, not a setting silently left at its default), and
 // every error is one line naming the key path ("cuda.devices[1]: key 'name' not found").
-// load_json_file() (common/file_io.hpp) adds the file: "policy.json: min_link: unknown key 'gne' (known: gen, width)".
+// load_json_file() (common/file_io.hpp) adds the file:
+// "policy.json: min_link: unknown key 'gne' (known: gen, width)".
 //
 // Documents p2pcheck writes and reads back (results, reports) are read leniently instead, within
 // their schema version: see bench::read_bench_document_file.
