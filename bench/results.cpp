@@ -6,7 +6,9 @@
 #include "bench/placement.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "common/file_io.hpp"
 #include "common/json_util.hpp"
+#include "common/strict_json.hpp"
 
 namespace p2p::bench {
 namespace {
@@ -385,11 +387,12 @@ BenchDocument bench_document_from_json(const json& j, const std::string& source)
   } catch (const InputError& e) {
     throw InputError(source + ": " + e.what());
   } catch (const json::exception& e) {
-    std::string what = e.what();
-    const auto cut = what.find("] ");
-    if (cut != std::string::npos) what = what.substr(cut + 2);
-    throw InputError(source + ": " + what);
+    throw InputError(source + ": " + json_error_tail(e.what()));
   }
+}
+
+BenchDocument read_bench_document_file(const std::string& path) {
+  return bench_document_from_json(read_json_file(path), path);
 }
 
 }  // namespace p2p::bench

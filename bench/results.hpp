@@ -229,4 +229,11 @@ std::string imported_from(const BenchDocument& doc);
 // InputError("<source>: <problem>").
 BenchDocument bench_document_from_json(const nlohmann::json& j, const std::string& source);
 
+// The one way a results document is read from a file (compare, report, merge, fixtures): parsed,
+// `schema` and `version` checked, every problem one line "PATH: <problem>". Unlike the files a
+// person writes (common/strict_json.hpp), unknown keys are ignored here: a document written by a
+// newer p2pcheck within the same schema version may carry keys this one does not know, and
+// refusing them would make that document unreadable for no reason.
+BenchDocument read_bench_document_file(const std::string& path);
+
 }  // namespace p2p::bench

@@ -34,8 +34,8 @@ int run_compare(const CompareCommandOptions& o) {
   options.tolerance_pct = o.tolerance_pct;
   options.min_bytes = bench::parse_size_bytes(o.min_bytes, "--min-bytes");
   options.allow_logical = o.allow_logical;
-  const auto baseline = bench::bench_document_from_json(read_json_file(o.baseline), o.baseline);
-  const auto run = bench::bench_document_from_json(read_json_file(o.run), o.run);
+  const auto baseline = bench::read_bench_document_file(o.baseline);
+  const auto run = bench::read_bench_document_file(o.run);
   // A malformed NCCL section is named by its file, as any other problem of a document.
   for (const auto* d : {&baseline, &run}) {
     if (!d->nccl.is_null())

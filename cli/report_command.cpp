@@ -46,8 +46,7 @@ int run_report(const ReportCommandOptions& o) {
   if (o.results.empty() || o.results.size() > 2)
     throw InputError("report: give one results document, or two to show side by side");
   std::vector<bench::BenchDocument> docs;
-  for (const auto& path : o.results)
-    docs.push_back(bench::bench_document_from_json(read_json_file(path), path));
+  for (const auto& path : o.results) docs.push_back(bench::read_bench_document_file(path));
   const bool pair = docs.size() == 2;
   const std::string html = pair
                                ? report::render_side_by_side(docs[0], o.results[0], docs[1],

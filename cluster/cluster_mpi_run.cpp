@@ -11,6 +11,7 @@
 #include "cluster/host_lines.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "common/file_io.hpp"
 #include "common/json_lines.hpp"
 #include "mpi/session.hpp"
 
@@ -71,7 +72,7 @@ std::vector<int> agree_on_leaders(mpi::Session& s, const std::string& my_host, b
   const auto told = s.broadcast(0, text, kExchange);
   if (!told)
     throw std::runtime_error("cluster: rank 0 did not say which ranks run a chain within 60 s");
-  return nlohmann::json::parse(*told).get<std::vector<int>>();
+  return parse_own_json(*told, "chain ranks from MPI rank 0").get<std::vector<int>>();
 }
 
 // The chain of a host rank: lines to its own file as they happen, and to rank 0.

@@ -2,30 +2,42 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/strict_json.hpp"
 #include "topology/discovery/discovery.hpp"
 
 namespace p2p::cluster {
 
+namespace {
+
+struct Manifest {
+  std::string hostname, facts, topology, figures;  // the last three relative to the fixture dir
+};
+
+// Written by hand: strict, so a misspelt key is an error naming it.
+Manifest read_manifest(const nlohmann::json& j) {
+  StrictReader in(j, "");
+  Manifest m;
+  in.get("hostname", m.hostname);
+  if (m.hostname.empty()) throw InputError("hostname: expected a non-empty string");
+  in.get("facts", m.facts);
+  in.get("topology", m.topology);
+  in.get("figures", m.figures);
+  in.finish();
+  return m;
+}
+
+}  // namespace
+
 FixtureHost load_fixture_host(const std::string& dir) {
-  const std::string manifest = dir + "/host.json";
-  const nlohmann::json j = read_json_file(manifest);
-  const auto path_of = [&](const char* key) {
-    if (!j.is_object() || !j.contains(key) || !j.at(key).is_string())
-      throw InputError(manifest + ": `" + key + "` (a path relative to " + dir + ") is missing");
-    return dir + "/" + j.at(key).get<std::string>();
-  };
+  const Manifest m = load_json_file(dir + "/host.json", read_manifest);
   FixtureHost h;
   h.dir = dir;
-  if (!j.is_object() || !j.contains("hostname") || !j.at("hostname").is_string() ||
-      j.at("hostname").get<std::string>().empty())
-    throw InputError(manifest + ": `hostname` (a non-empty string) is missing");
-  h.hostname = j.at("hostname").get<std::string>();
-  h.facts = doctor::load_facts_file(path_of("facts"));
-  const std::string topology = path_of("topology");
+  h.hostname = m.hostname;
+  h.facts = doctor::load_facts_file(dir + "/" + m.facts);
+  const std::string topology = dir + "/" + m.topology;
   h.topology = topo::load_topology(topology);
   h.topology.source = topology;
-  const std::string figures = path_of("figures");
-  h.figures = bench::bench_document_from_json(read_json_file(figures), figures);
+  h.figures = bench::read_bench_document_file(dir + "/" + m.figures);
   return h;
 }
 

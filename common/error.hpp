@@ -27,7 +27,7 @@ class ApiError : public std::runtime_error {
 };
 
 // A file, option or document the user gave us is missing or wrong. The message names the
-// thing and the problem on one line ("policy.json: key `max_path`: expected a string").
+// thing and the problem on one line ("policy.json: max_path: expected one of ...").
 class InputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

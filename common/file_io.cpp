@@ -132,6 +132,11 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   return std::move(*r.data);
 }
 
+std::string json_error_tail(const std::string& what) {
+  const auto cut = what.find("] ");
+  return cut == std::string::npos ? what : what.substr(cut + 2);
+}
+
 nlohmann::json parse_json_text(const std::string& text, const std::string& source) {
   const nlohmann::json::parser_callback_t depth_limit =
       [&source](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
@@ -144,12 +149,16 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& sourc
   try {
     return nlohmann::json::parse(text, depth_limit);
   } catch (const nlohmann::json::exception& e) {
-    // nlohmann's message starts with "[json.exception.parse_error.101] "; keep the useful tail.
     // Numbers beyond a double's range come as out_of_range, not parse_error: bad input too.
-    std::string what = e.what();
-    const auto cut = what.find("] ");
-    if (cut != std::string::npos) what = what.substr(cut + 2);
-    throw InputError(source + ": not valid JSON: " + what);
+    throw InputError(source + ": not valid JSON: " + json_error_tail(e.what()));
+  }
+}
+
+nlohmann::json parse_own_json(const std::string& text, const std::string& what) {
+  try {
+    return parse_json_text(text, what);
+  } catch (const InputError& e) {
+    throw std::runtime_error(e.what());
   }
 }
 

@@ -9,6 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
+
+#include "common/error.hpp"
 
 namespace p2p {
 
@@ -34,6 +37,30 @@ std::optional<std::string> try_read_text_file(const std::string& path,
 nlohmann::json read_json_file(const std::string& path);
 // The same for text already read (`source` names it in the error).
 nlohmann::json parse_json_text(const std::string& text, const std::string& source);
+// JSON text p2pcheck wrote itself (a probe child's output, a rank process's line, an MPI
+// message), parsed as parse_json_text parses; a failure is std::runtime_error
+// "<what>: not valid JSON: <parser message>", not InputError: text we wrote and cannot read
+// back is a fault of the run (exit 4), not bad input.
+nlohmann::json parse_own_json(const std::string& text, const std::string& what);
+
+// nlohmann's messages start with "[json.exception.type_error.302] "; the readable tail.
+std::string json_error_tail(const std::string& what);
+
+// Parses `path` and hands the JSON to read(json); a parse error, an InputError from read() or a
+// type error nlohmann raised inside it becomes one line: InputError "PATH: <problem>". The one
+// way a JSON file is read into a value (strict readers: common/strict_json.hpp).
+template <class Read>
+auto load_json_file(const std::string& path, Read read)
+    -> decltype(read(std::declval<const nlohmann::json&>())) {
+  const nlohmann::json j = read_json_file(path);  // "PATH: not valid JSON: ..." already
+  try {
+    return read(j);
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path + ": " + json_error_tail(e.what()));
+  }
+}
 
 // Writes atomically (temp + fsync + rename). "-" means standard output. A symbolic link is
 // followed (its target is replaced, as a shell's `>` would write through it); a target that

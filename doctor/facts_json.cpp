@@ -9,10 +9,7 @@
 
 namespace p2p::doctor {
 
-using json_io::as;
-using json_io::json;
-using json_io::opt;
-using json_io::Reader;
+using nlohmann::json;
 
 namespace {
 
@@ -25,7 +22,7 @@ json plain(const T& v) {
 
 template <class T>
 auto read_plain(const json& j, const std::string& where) {
-  return as<T>(j, where);
+  return strict_as<T>(j, where);
 }
 
 json bridge_to_json(const Bridge& b) {
@@ -33,7 +30,7 @@ json bridge_to_json(const Bridge& b) {
 }
 
 Bridge bridge_from_json(const json& j, const std::string& where) {
-  Reader in(j, where);
+  StrictReader in(j, where);
   Bridge b;
   in.get("bdf", b.bdf);
   b.acs_control = read_observed<int>(in.at("acs_control"), in.path("acs_control"), read_plain<int>);
@@ -48,22 +45,22 @@ json pci_to_json(const PciFunction& p) {
           {"vendor_id", p.vendor_id},
           {"device_id", p.device_id},
           {"class_code", p.class_code},
-          {"numa_node", opt(p.numa_node)},
-          {"current_link_gts", opt(p.current_link_gts)},
-          {"max_link_gts", opt(p.max_link_gts)},
-          {"current_link_width", opt(p.current_link_width)},
-          {"max_link_width", opt(p.max_link_width)},
-          {"aer_correctable", opt(p.aer_correctable)},
-          {"aer_nonfatal", opt(p.aer_nonfatal)},
-          {"aer_fatal", opt(p.aer_fatal)},
+          {"numa_node", optional_json(p.numa_node)},
+          {"current_link_gts", optional_json(p.current_link_gts)},
+          {"max_link_gts", optional_json(p.max_link_gts)},
+          {"current_link_width", optional_json(p.current_link_width)},
+          {"max_link_width", optional_json(p.max_link_width)},
+          {"aer_correctable", optional_json(p.aer_correctable)},
+          {"aer_nonfatal", optional_json(p.aer_nonfatal)},
+          {"aer_fatal", optional_json(p.aer_fatal)},
           {"driver", write_observed(p.driver, plain<std::string>)},
-          {"bar1_bytes", opt(p.bar1_bytes)},
-          {"iommu_group_type", opt(p.iommu_group_type)},
+          {"bar1_bytes", optional_json(p.bar1_bytes)},
+          {"iommu_group_type", optional_json(p.iommu_group_type)},
           {"upstream", up}};
 }
 
 PciFunction pci_from_json(const json& j, const std::string& where) {
-  Reader in(j, where);
+  StrictReader in(j, where);
   PciFunction p;
   in.get("bdf", p.bdf);
   in.get("vendor_id", p.vendor_id);
@@ -81,7 +78,7 @@ PciFunction pci_from_json(const json& j, const std::string& where) {
       read_observed<std::string>(in.at("driver"), in.path("driver"), read_plain<std::string>);
   in.opt("bar1_bytes", p.bar1_bytes);
   in.opt("iommu_group_type", p.iommu_group_type);
-  p.upstream = read_list<Bridge>(in.at("upstream"), in.path("upstream"), bridge_from_json);
+  p.upstream = strict_list<Bridge>(in.at("upstream"), in.path("upstream"), bridge_from_json);
   in.finish();
   return p;
 }
@@ -89,12 +86,12 @@ PciFunction pci_from_json(const json& j, const std::string& where) {
 json info_to_json(const GpuInformation& g) {
   return {{"bdf", g.bdf},
           {"model", g.model},
-          {"device_minor", opt(g.device_minor)},
-          {"gsp_firmware", opt(g.gsp_firmware)}};
+          {"device_minor", optional_json(g.device_minor)},
+          {"gsp_firmware", optional_json(g.gsp_firmware)}};
 }
 
 GpuInformation info_from_json(const json& j, const std::string& where) {
-  Reader in(j, where);
+  StrictReader in(j, where);
   GpuInformation g;
   in.get("bdf", g.bdf);
   in.get("model", g.model);
@@ -107,13 +104,13 @@ GpuInformation info_from_json(const json& j, const std::string& where) {
 json node_to_json(const DeviceNode& n) {
   return {{"path", n.path},
           {"type", n.type},
-          {"major", opt(n.major)},
-          {"minor", opt(n.minor)},
-          {"open_rdwr", opt(n.open_rdwr)}};
+          {"major", optional_json(n.major)},
+          {"minor", optional_json(n.minor)},
+          {"open_rdwr", optional_json(n.open_rdwr)}};
 }
 
 DeviceNode node_from_json(const json& j, const std::string& where) {
-  Reader in(j, where);
+  StrictReader in(j, where);
   DeviceNode n;
   in.get("path", n.path);
   in.get("type", n.type);
@@ -148,7 +145,7 @@ KernelFacts kernel_from_json(const json& j, const std::string& where) {
   using Strings = std::vector<std::string>;
   using StringMap = std::map<std::string, std::string>;
   using IntMap = std::map<std::string, int>;
-  Reader in(j, where);
+  StrictReader in(j, where);
   KernelFacts k;
   k.modules = read_observed<Strings>(in.at("modules"), in.path("modules"), read_plain<Strings>);
   k.sys_module_nvidia = read_observed<bool>(in.at("sys_module_nvidia"),
@@ -198,7 +195,7 @@ json facts_to_json(const Facts& f) {
       {"version", Facts::kVersion},
       {"source", f.source},
       {"note", f.note},
-      {"built_cuda_runtime_version", opt(f.built_cuda_runtime_version)},
+      {"built_cuda_runtime_version", optional_json(f.built_cuda_runtime_version)},
       {"environment", env},
       {"kernel", kernel_to_json(f.kernel)},
       {"firmware",
@@ -216,11 +213,11 @@ json facts_to_json(const Facts& f) {
                                         return list_to_json(v, node_to_json);
                                       })},
       {"cgroup",
-       {{"hierarchy", opt(f.cgroup.hierarchy)},
-        {"v2_path", opt(f.cgroup.v2_path)},
-        {"v1_devices_path", opt(f.cgroup.v1_devices_path)},
+       {{"hierarchy", optional_json(f.cgroup.hierarchy)},
+        {"v2_path", optional_json(f.cgroup.v2_path)},
+        {"v1_devices_path", optional_json(f.cgroup.v1_devices_path)},
         {"devices_list", write_observed(f.cgroup.devices_list, plain<std::string>)},
-        {"devices_list_path", opt(f.cgroup.devices_list_path)}}},
+        {"devices_list_path", optional_json(f.cgroup.devices_list_path)}}},
       {"iommu",
        {{"units", write_observed(f.iommu.units, plain<Strings>)},
         {"group_types", write_observed(f.iommu.group_types, plain<std::map<std::string, int>>)}}},
@@ -236,7 +233,7 @@ json facts_to_json(const Facts& f) {
 
 Facts facts_from_json(const json& j) {
   using Strings = std::vector<std::string>;
-  Reader in(j, "");
+  StrictReader in(j, "");
   const std::string schema = in.get<std::string>("schema");
   if (schema != kSchema)
     throw InputError("not a doctor facts file (schema '" + schema + "', expected '" + kSchema +
@@ -250,21 +247,10 @@ Facts facts_from_json(const json& j) {
   in.get("source", f.source);
   in.get("note", f.note);
   in.opt("built_cuda_runtime_version", f.built_cuda_runtime_version);
-  {
-    // The environment's own from_json is the topology module's; give its errors our key path.
-    const json& e = in.at("environment");
-    Reader check(e, "environment");
-    for (const char* key :
-         {"cpu_hypervisor_flag", "hypervisor_vendor", "hypervisor_type", "dmi_sys_vendor",
-          "dmi_product_name", "pid1_container", "systemd_container", "dockerenv", "containerenv",
-          "self_cgroup", "nvml_virtualization_mode"})
-      check.at(key);
-    check.finish();
-    f.environment = as<topo::EnvironmentFacts>(e, "environment");
-  }
+  f.environment = topo::environment_facts_from_json(in.at("environment"), "environment");
   f.kernel = kernel_from_json(in.at("kernel"), "kernel");
   {
-    Reader fw(in.at("firmware"), "firmware");
+    StrictReader fw(in.at("firmware"), "firmware");
     f.firmware.versions =
         read_observed<Strings>(fw.at("versions"), fw.path("versions"), read_plain<Strings>);
     f.firmware.gsp_files =
@@ -273,18 +259,18 @@ Facts facts_from_json(const json& j) {
   }
   f.pci = read_observed<std::vector<PciFunction>>(
       in.at("pci"), "pci", [](const json& v, const std::string& w) {
-        return read_list<PciFunction>(v, w, pci_from_json);
+        return strict_list<PciFunction>(v, w, pci_from_json);
       });
   f.gpu_information = read_observed<std::vector<GpuInformation>>(
       in.at("gpu_information"), "gpu_information", [](const json& v, const std::string& w) {
-        return read_list<GpuInformation>(v, w, info_from_json);
+        return strict_list<GpuInformation>(v, w, info_from_json);
       });
   f.device_nodes = read_observed<std::vector<DeviceNode>>(
       in.at("device_nodes"), "device_nodes", [](const json& v, const std::string& w) {
-        return read_list<DeviceNode>(v, w, node_from_json);
+        return strict_list<DeviceNode>(v, w, node_from_json);
       });
   {
-    Reader cg(in.at("cgroup"), "cgroup");
+    StrictReader cg(in.at("cgroup"), "cgroup");
     cg.opt("hierarchy", f.cgroup.hierarchy);
     cg.opt("v2_path", f.cgroup.v2_path);
     cg.opt("v1_devices_path", f.cgroup.v1_devices_path);
@@ -295,7 +281,7 @@ Facts facts_from_json(const json& j) {
   }
   {
     using IntMap = std::map<std::string, int>;
-    Reader io(in.at("iommu"), "iommu");
+    StrictReader io(in.at("iommu"), "iommu");
     f.iommu.units = read_observed<Strings>(io.at("units"), io.path("units"), read_plain<Strings>);
     f.iommu.group_types =
         read_observed<IntMap>(io.at("group_types"), io.path("group_types"), read_plain<IntMap>);
@@ -307,7 +293,7 @@ Facts facts_from_json(const json& j) {
   f.nvml = nvml_from_json(in.at("nvml"), "nvml");
   // Added to version 1 later: a document without them knows nothing about them.
   if (const json* fm = in.find("fabric_manager")) {
-    Reader r(*fm, "fabric_manager");
+    StrictReader r(*fm, "fabric_manager");
     r.get("log_path", f.fabric_manager.log_path);
     f.fabric_manager.log_lines =
         read_observed<Strings>(r.at("log_lines"), r.path("log_lines"), read_plain<Strings>);
@@ -323,12 +309,7 @@ Facts facts_from_json(const json& j) {
 }
 
 Facts load_facts_file(const std::string& path) {
-  const json j = read_json_file(path);  // InputError "PATH: not valid JSON: ..." on syntax errors
-  try {
-    return facts_from_json(j);
-  } catch (const InputError& e) {
-    throw InputError(path + ": " + e.what());
-  }
+  return load_json_file(path, facts_from_json);  // "PATH: <key path>: <problem>"
 }
 
 }  // namespace p2p::doctor

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "common/strict_json.hpp"
 #include "doctor/facts.hpp"
-#include "doctor/json_reader.hpp"
 
 namespace p2p::doctor {
 
@@ -14,16 +14,16 @@ Seen seen_from_string(const std::string& s, const std::string& where);
 // {"state": "present", "value": ...} | {"state": "absent"} |
 // {"state": "unreadable", "error": "EACCES"} | {"state": "not_checked"}
 template <class T, class Write>
-json_io::json write_observed(const Observed<T>& o, Write write_value) {
-  json_io::json j = {{"state", to_string(o.seen)}};
+nlohmann::json write_observed(const Observed<T>& o, Write write_value) {
+  nlohmann::json j = {{"state", to_string(o.seen)}};
   if (o.present()) j["value"] = write_value(o.value);
   if (o.seen == Seen::kUnreadable) j["error"] = o.error;
   return j;
 }
 
 template <class T, class Read>
-Observed<T> read_observed(const json_io::json& j, const std::string& where, Read read_value) {
-  json_io::Reader in(j, where);
+Observed<T> read_observed(const nlohmann::json& j, const std::string& where, Read read_value) {
+  StrictReader in(j, where);
   Observed<T> o;
   o.seen = seen_from_string(in.get<std::string>("state"), in.path("state"));
   if (o.seen == Seen::kPresent) o.value = read_value(in.at("value"), in.path("value"));
@@ -32,20 +32,11 @@ Observed<T> read_observed(const json_io::json& j, const std::string& where, Read
   return o;
 }
 
-template <class T, class Read>
-std::vector<T> read_list(const json_io::json& j, const std::string& where, Read read_item) {
-  if (!j.is_array()) throw InputError(where + ": expected an array, got " + j.type_name());
-  std::vector<T> out;
-  for (std::size_t i = 0; i < j.size(); ++i)
-    out.push_back(read_item(j[i], where + "[" + std::to_string(i) + "]"));
-  return out;
-}
-
-json_io::json cuda_to_json(const CudaProbe& c);
-CudaProbe cuda_from_json(const json_io::json& j, const std::string& where);
-json_io::json nvml_to_json(const NvmlProbe& n);
-NvmlProbe nvml_from_json(const json_io::json& j, const std::string& where);
-json_io::json peer_copy_to_json(const PeerCopyProbe& p);
-PeerCopyProbe peer_copy_from_json(const json_io::json& j, const std::string& where);
+nlohmann::json cuda_to_json(const CudaProbe& c);
+CudaProbe cuda_from_json(const nlohmann::json& j, const std::string& where);
+nlohmann::json nvml_to_json(const NvmlProbe& n);
+NvmlProbe nvml_from_json(const nlohmann::json& j, const std::string& where);
+nlohmann::json peer_copy_to_json(const PeerCopyProbe& p);
+PeerCopyProbe peer_copy_from_json(const nlohmann::json& j, const std::string& where);
 
 }  // namespace p2p::doctor

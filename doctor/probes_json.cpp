@@ -4,16 +4,14 @@
 
 namespace p2p::doctor {
 
-using json_io::json;
-using json_io::opt;
-using json_io::Reader;
+using nlohmann::json;
 
 namespace {
 
 const char* const kStatuses[] = {"not_run", "library_missing", "completed",
                                  "crashed", "timed_out",       "failed"};
 
-std::string checked_status(Reader& in, const std::string& where) {
+std::string checked_status(StrictReader& in, const std::string& where) {
   std::string s = in.get<std::string>("status");  // returned: moved, not copied
   for (const char* ok : kStatuses)
     if (s == ok) return s;
@@ -24,14 +22,14 @@ json cuda_device_to_json(const CudaDevice& d) {
   return {{"ordinal", d.ordinal},
           {"name", d.name},
           {"pci_bus_id", d.pci_bus_id},
-          {"cc_major", opt(d.cc_major)},
-          {"cc_minor", opt(d.cc_minor)},
-          {"context_result", opt(d.context_result)},
-          {"alloc_result", opt(d.alloc_result)}};
+          {"cc_major", optional_json(d.cc_major)},
+          {"cc_minor", optional_json(d.cc_minor)},
+          {"context_result", optional_json(d.context_result)},
+          {"alloc_result", optional_json(d.alloc_result)}};
 }
 
 CudaDevice cuda_device_from_json(const json& j, const std::string& where) {
-  Reader in(j, where);
+  StrictReader in(j, where);
   CudaDevice d;
   in.get("ordinal", d.ordinal);
   in.get("name", d.name);
@@ -48,24 +46,24 @@ json nvml_device_to_json(const NvmlDevice& d) {
   return {{"index", d.index},
           {"pci_bus_id", d.pci_bus_id},
           {"name", d.name},
-          {"uuid", opt(d.uuid)},
-          {"architecture", opt(d.architecture)},
-          {"virtualization_mode", opt(d.virtualization_mode)},
-          {"pcie_gen_current", opt(d.pcie_gen_current)},
-          {"pcie_gen_max", opt(d.pcie_gen_max)},
-          {"pcie_width_current", opt(d.pcie_width_current)},
-          {"pcie_width_max", opt(d.pcie_width_max)},
-          {"bar1_total_bytes", opt(d.bar1_total_bytes)},
-          {"persistence_mode", opt(d.persistence_mode)},
-          {"compute_mode", opt(d.compute_mode)},
-          {"gsp_firmware_enabled", opt(d.gsp_firmware_enabled)},
-          {"gsp_firmware_version", opt(d.gsp_firmware_version)},
-          {"fabric_state", opt(d.fabric_state)},
-          {"fabric_status", opt(d.fabric_status)}};
+          {"uuid", optional_json(d.uuid)},
+          {"architecture", optional_json(d.architecture)},
+          {"virtualization_mode", optional_json(d.virtualization_mode)},
+          {"pcie_gen_current", optional_json(d.pcie_gen_current)},
+          {"pcie_gen_max", optional_json(d.pcie_gen_max)},
+          {"pcie_width_current", optional_json(d.pcie_width_current)},
+          {"pcie_width_max", optional_json(d.pcie_width_max)},
+          {"bar1_total_bytes", optional_json(d.bar1_total_bytes)},
+          {"persistence_mode", optional_json(d.persistence_mode)},
+          {"compute_mode", optional_json(d.compute_mode)},
+          {"gsp_firmware_enabled", optional_json(d.gsp_firmware_enabled)},
+          {"gsp_firmware_version", optional_json(d.gsp_firmware_version)},
+          {"fabric_state", optional_json(d.fabric_state)},
+          {"fabric_status", optional_json(d.fabric_status)}};
 }
 
 NvmlDevice nvml_device_from_json(const json& j, const std::string& where) {
-  Reader in(j, where);
+  StrictReader in(j, where);
   NvmlDevice d;
   in.get("index", d.index);
   in.get("pci_bus_id", d.pci_bus_id);
@@ -91,14 +89,14 @@ NvmlDevice nvml_device_from_json(const json& j, const std::string& where) {
 json pair_to_json(const NvmlPair& p) {
   return {{"a", p.a},
           {"b", p.b},
-          {"read", opt(p.read)},
-          {"write", opt(p.write)},
-          {"nvlink", opt(p.nvlink)},
-          {"common_ancestor", opt(p.common_ancestor)}};
+          {"read", optional_json(p.read)},
+          {"write", optional_json(p.write)},
+          {"nvlink", optional_json(p.nvlink)},
+          {"common_ancestor", optional_json(p.common_ancestor)}};
 }
 
 NvmlPair pair_from_json(const json& j, const std::string& where) {
-  Reader in(j, where);
+  StrictReader in(j, where);
   NvmlPair p;
   in.get("a", p.a);
   in.get("b", p.b);
@@ -115,16 +113,16 @@ json peer_pair_to_json(const PeerCopyPair& p) {
           {"dst", p.dst},
           {"src_bus_id", p.src_bus_id},
           {"dst_bus_id", p.dst_bus_id},
-          {"can_access_peer", opt(p.can_access_peer)},
+          {"can_access_peer", optional_json(p.can_access_peer)},
           {"copy_result", p.copy_result},
-          {"copy_mismatched_words", opt(p.copy_mismatched_words)},
+          {"copy_mismatched_words", optional_json(p.copy_mismatched_words)},
           {"store_result", p.store_result},
-          {"store_mismatched_words", opt(p.store_mismatched_words)},
+          {"store_mismatched_words", optional_json(p.store_mismatched_words)},
           {"words", p.words},
           {"detail", p.detail}};
 }
 
-std::string checked_result(Reader& in, const char* key) {
+std::string checked_result(StrictReader& in, const char* key) {
   std::string s = in.get<std::string>(key);  // returned: moved, not copied
   for (const char* ok : {"ok", "corrupt", "error", "not_run"})
     if (s == ok) return s;
@@ -133,7 +131,7 @@ std::string checked_result(Reader& in, const char* key) {
 }
 
 PeerCopyPair peer_pair_from_json(const json& j, const std::string& where) {
-  Reader in(j, where);
+  StrictReader in(j, where);
   PeerCopyPair p;
   in.get("src", p.src);
   in.get("dst", p.dst);
@@ -162,15 +160,15 @@ json list(const std::vector<T>& v, Fn fn) {
 json cuda_to_json(const CudaProbe& c) {
   return {{"status", c.status},
           {"detail", c.detail},
-          {"library_path", opt(c.library_path)},
-          {"driver_version", opt(c.driver_version)},
-          {"init_result", opt(c.init_result)},
-          {"device_count", opt(c.device_count)},
+          {"library_path", optional_json(c.library_path)},
+          {"driver_version", optional_json(c.driver_version)},
+          {"init_result", optional_json(c.init_result)},
+          {"device_count", optional_json(c.device_count)},
           {"devices", list(c.devices, cuda_device_to_json)}};
 }
 
 CudaProbe cuda_from_json(const json& j, const std::string& where) {
-  Reader in(j, where);
+  StrictReader in(j, where);
   CudaProbe c;
   c.status = checked_status(in, where);
   in.get("detail", c.detail);
@@ -178,7 +176,7 @@ CudaProbe cuda_from_json(const json& j, const std::string& where) {
   in.opt("driver_version", c.driver_version);
   in.opt("init_result", c.init_result);
   in.opt("device_count", c.device_count);
-  c.devices = read_list<CudaDevice>(in.at("devices"), in.path("devices"), cuda_device_from_json);
+  c.devices = strict_list<CudaDevice>(in.at("devices"), in.path("devices"), cuda_device_from_json);
   in.finish();
   return c;
 }
@@ -186,17 +184,17 @@ CudaProbe cuda_from_json(const json& j, const std::string& where) {
 json nvml_to_json(const NvmlProbe& n) {
   return {{"status", n.status},
           {"detail", n.detail},
-          {"library_path", opt(n.library_path)},
-          {"init_result", opt(n.init_result)},
-          {"driver_version", opt(n.driver_version)},
-          {"cuda_driver_version", opt(n.cuda_driver_version)},
-          {"device_count", opt(n.device_count)},
+          {"library_path", optional_json(n.library_path)},
+          {"init_result", optional_json(n.init_result)},
+          {"driver_version", optional_json(n.driver_version)},
+          {"cuda_driver_version", optional_json(n.cuda_driver_version)},
+          {"device_count", optional_json(n.device_count)},
           {"devices", list(n.devices, nvml_device_to_json)},
           {"pairs", list(n.pairs, pair_to_json)}};
 }
 
 NvmlProbe nvml_from_json(const json& j, const std::string& where) {
-  Reader in(j, where);
+  StrictReader in(j, where);
   NvmlProbe n;
   n.status = checked_status(in, where);
   in.get("detail", n.detail);
@@ -205,8 +203,8 @@ NvmlProbe nvml_from_json(const json& j, const std::string& where) {
   in.opt("driver_version", n.driver_version);
   in.opt("cuda_driver_version", n.cuda_driver_version);
   in.opt("device_count", n.device_count);
-  n.devices = read_list<NvmlDevice>(in.at("devices"), in.path("devices"), nvml_device_from_json);
-  n.pairs = read_list<NvmlPair>(in.at("pairs"), in.path("pairs"), pair_from_json);
+  n.devices = strict_list<NvmlDevice>(in.at("devices"), in.path("devices"), nvml_device_from_json);
+  n.pairs = strict_list<NvmlPair>(in.at("pairs"), in.path("pairs"), pair_from_json);
   in.finish();
   return n;
 }
@@ -219,7 +217,7 @@ json peer_copy_to_json(const PeerCopyProbe& p) {
 }
 
 PeerCopyProbe peer_copy_from_json(const json& j, const std::string& where) {
-  Reader in(j, where);
+  StrictReader in(j, where);
   PeerCopyProbe p;
   p.status = checked_status(in, where);
   in.get("detail", p.detail);
@@ -227,7 +225,7 @@ PeerCopyProbe peer_copy_from_json(const json& j, const std::string& where) {
   if (p.mode != "" && p.mode != "pairs" && p.mode != "self" && p.mode != "logical")
     throw InputError(in.path("mode") + ": unknown mode '" + p.mode +
                      "' (expected pairs, self, logical or empty)");
-  p.pairs = read_list<PeerCopyPair>(in.at("pairs"), in.path("pairs"), peer_pair_from_json);
+  p.pairs = strict_list<PeerCopyPair>(in.at("pairs"), in.path("pairs"), peer_pair_from_json);
   in.finish();
   return p;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "bench/results.hpp"
+#include "common/file_io.hpp"
 #include "common/json_text.hpp"
 #include "import/import_document.hpp"
 
@@ -15,7 +16,8 @@ inline void use_imported(const import::ImportedFigures& figures) {
   const bench::BenchDocument doc =
       import::import_document({figures}, options, "2026-12-03T00:00:00Z");
   const std::string text = json_text(nlohmann::json(doc));
-  (void)bench::bench_document_from_json(nlohmann::json::parse(text), "fuzz-import.json");
+  (void)bench::bench_document_from_json(parse_json_text(text, "fuzz-import.json"),
+                                        "fuzz-import.json");
 }
 
 }  // namespace p2p::fuzz

@@ -297,12 +297,12 @@ NcclTestsOutput parse_nccl_tests(const std::string& text, const std::string& sou
                                  const std::string& collective) {
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{') {
+    // Another tool's output: keys it adds in later versions are ignored, not refused (the
+    // strict reader is for files a person writes).
     try {
       return parse_json(text, source, collective);
     } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
-      std::string what = e.what();
-      throw not_nccl_tests(
-          source, what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
+      throw not_nccl_tests(source, json_error_tail(e.what()));
     }
   }
   return parse_text(text, source, collective);

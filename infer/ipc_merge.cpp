@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "common/file_io.hpp"
+
 namespace p2p::infer {
 
 std::string to_line(const IpcLine& l) {
@@ -17,7 +19,7 @@ std::vector<IpcLine> parse_ipc_lines(const std::string& text) {
   std::string line;
   while (std::getline(in, line)) {
     try {
-      const nlohmann::json j = nlohmann::json::parse(line);
+      const nlohmann::json j = parse_own_json(line, "IPC line");
       if (!j.is_object() || j.value("kind", "") != "ipc") continue;
       IpcLine l;
       l.side = j.at("side").get<std::string>();
@@ -26,7 +28,7 @@ std::vector<IpcLine> parse_ipc_lines(const std::string& text) {
       l.status = j.at("status").get<std::string>();
       l.detail = j.at("detail").get<std::string>();
       out.push_back(l);
-    } catch (const nlohmann::json::exception&) {
+    } catch (const std::exception&) {  // parse_own_json's runtime_error, or a key missing
       // a line cut short by a killed process, or another kind: rank_merge counts those
     }
   }

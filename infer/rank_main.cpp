@@ -35,7 +35,8 @@ nccl::CollectiveShape shape_of(const InferRankJob& job, const Message& m) {
 }  // namespace
 
 int run_infer_rank(const std::string& job_path, int rank) {
-  const InferRankJob job = read_json_file(job_path).get<InferRankJob>();
+  const InferRankJob job =
+      load_json_file(job_path, [](const nlohmann::json& j) { return j.get<InferRankJob>(); });
   const int n = static_cast<int>(job.devices.size());
   if (rank < 0 || rank >= n)
     throw InputError("infer-rank: --rank " + std::to_string(rank) + " is not a rank of " +

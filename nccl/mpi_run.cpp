@@ -95,7 +95,8 @@ RankLayout agree_on_layout(mpi::Session& s, const RunOptions& o, const MpiOption
         verdict["error_kind"] = "hang";
         break;
       }
-      const nlohmann::json h = nlohmann::json::parse(*hellos[p]);
+      const nlohmann::json h =
+          parse_own_json(*hellos[p], "MPI process " + std::to_string(p) + " start-up report");
       if (!h.at("error").get<std::string>().empty()) {
         verdict["error"] = "MPI process " + std::to_string(p) + " on " +
                            h.at("hostname").get<std::string>() + ": " +
@@ -110,7 +111,7 @@ RankLayout agree_on_layout(mpi::Session& s, const RunOptions& o, const MpiOption
   if (!got)
     fail("hang", "MPI rank 0 sent no rank layout within " +
                      std::to_string(static_cast<int>(kSetupDeadline.count() * 2)) + " s");
-  const nlohmann::json v = nlohmann::json::parse(*got);
+  const nlohmann::json v = parse_own_json(*got, "rank layout from MPI rank 0");
   if (!v.at("error").get<std::string>().empty()) fail(v.at("error_kind"), v.at("error"));
   std::vector<ProcessSlot> slots;
   for (const auto& h : v.at("processes")) {
@@ -257,7 +258,8 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
       reports.emplace_back();
       continue;
     }
-    const nlohmann::json j = nlohmann::json::parse(*reports_text[p]);
+    const nlohmann::json j =
+        parse_own_json(*reports_text[p], "MPI process " + std::to_string(p) + " report");
     expected_lines[p] = j.value("lines_posted", 0);
     reports.emplace_back(j.get<ProcessReport>());
   }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/exit_codes.hpp"
+#include "common/file_io.hpp"
 #include "common/median.hpp"
 #include "nccl/json_util.hpp"
 
@@ -101,7 +102,7 @@ RankLog parse_rank_log(int rank, const std::string& text) {
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     try {
-      const nlohmann::json j = nlohmann::json::parse(line);
+      const nlohmann::json j = parse_own_json(line, "rank line");
       const std::string kind = j.at("kind").get<std::string>();
       if (kind == "ready") {
         log.ready = RankReadyLine{j.at("rank").get<int>(), j.at("pid").get<int>(),
@@ -121,8 +122,8 @@ RankLog parse_rank_log(int rank, const std::string& text) {
                               j.at("detail").get<std::string>()};
       }
       // "progress" and kinds of later versions: nothing to merge.
-    } catch (const nlohmann::json::exception&) {
-      ++log.unreadable_lines;  // cut short by a killed process, or not ours
+    } catch (const std::exception&) {  // parse_own_json's runtime_error, or a key missing
+      ++log.unreadable_lines;          // cut short by a killed process, or not ours
     }
   }
   return log;

@@ -62,7 +62,8 @@ std::optional<int> kill_after_cases(const char* hook, int rank) {
 }
 
 int run_rank_process(const std::string& job_path, int rank) {
-  const RankJob job = read_json_file(job_path).get<RankJob>();
+  const RankJob job =
+      load_json_file(job_path, [](const nlohmann::json& j) { return j.get<RankJob>(); });
   const RunOptions& o = job.run;
   const RankPlacement placement = place_ranks(o.nranks, o.devices);
   if (rank < 0 || rank >= placement.nranks) {

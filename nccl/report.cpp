@@ -37,8 +37,7 @@ NcclReport nccl_report_from_document(const bench::BenchDocument& doc, const std:
 }
 
 NcclReport read_report(const std::string& path) {
-  return nccl_report_from_document(bench::bench_document_from_json(read_json_file(path), path),
-                                   path);
+  return nccl_report_from_document(bench::read_bench_document_file(path), path);
 }
 
 }  // namespace p2p::nccl

@@ -1,6 +1,7 @@
 #include "report/export_input.hpp"
 
 #include "common/error.hpp"
+#include "common/file_io.hpp"
 #include "report/prometheus_metrics.hpp"
 
 namespace p2p::report {
@@ -25,7 +26,7 @@ ExportInput read_export_input(const nlohmann::json& j, const std::string& source
     } catch (const InputError& e) {
       throw InputError(source + ": " + e.what());
     } catch (const nlohmann::json::exception& e) {
-      throw InputError(source + ": " + e.what());
+      throw InputError(source + ": " + json_error_tail(e.what()));
     }
   } else if (schema == "p2pcheck.doctor.report") {
     in.kind = ExportInput::Kind::kDoctor;

@@ -8,6 +8,7 @@
 #include "bench/no_gpu.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "common/file_io.hpp"
 #include "common/json_lines.hpp"
 #include "common/utc_time.hpp"
 #include "mpi/launch_env.hpp"
@@ -68,8 +69,12 @@ class ProcessLines {
   }
   void line(const std::string& text) {
     if (!lines_) return;
-    nlohmann::json record = nlohmann::json::parse(text, nullptr, false);
-    if (record.is_discarded()) return;
+    nlohmann::json record;
+    try {
+      record = parse_own_json(text, "a rank's line");
+    } catch (const std::runtime_error&) {
+      return;  // not a JSON line (a rank's plain output): nothing to record
+    }
     const std::string kind = "nccl_" + record.value("kind", std::string("line"));
     lines_->write(report::jsonl_line(kind, "nccl", host_, utc_now_iso8601(), std::move(record)));
   }

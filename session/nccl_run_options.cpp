@@ -50,7 +50,10 @@ nccl::RunOptions p2p_off_options(const nccl::RunOptions& parent, const std::stri
 }
 
 nccl::RunOptions read_p2p_off_options(const std::string& path) {
-  nccl::RunOptions r = read_json_file(path).get<nccl::RunOptions>();
+  // Written by the parent run for this child: its own schema, read leniently; any problem is one
+  // line naming the file.
+  nccl::RunOptions r =
+      load_json_file(path, [](const nlohmann::json& j) { return j.get<nccl::RunOptions>(); });
   r.p2p_disabled = true;
   return r;
 }

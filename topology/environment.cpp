@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/file_io.hpp"
+#include "common/strict_json.hpp"
 #include "common/text.hpp"
 
 namespace p2p::topo {
@@ -176,18 +177,26 @@ void to_json(nlohmann::json& j, const EnvironmentFacts& f) {
        {"nvml_virtualization_mode", f.nvml_virtualization_mode}};
 }
 
+EnvironmentFacts environment_facts_from_json(const nlohmann::json& j, const std::string& where) {
+  StrictReader in(j, where);
+  EnvironmentFacts f;
+  in.get("cpu_hypervisor_flag", f.cpu_hypervisor_flag);
+  in.get("hypervisor_vendor", f.hypervisor_vendor);
+  in.get("hypervisor_type", f.hypervisor_type);
+  in.get("dmi_sys_vendor", f.dmi_sys_vendor);
+  in.get("dmi_product_name", f.dmi_product_name);
+  in.get("pid1_container", f.pid1_container);
+  in.get("systemd_container", f.systemd_container);
+  in.get("dockerenv", f.dockerenv);
+  in.get("containerenv", f.containerenv);
+  in.get("self_cgroup", f.self_cgroup);
+  in.get("nvml_virtualization_mode", f.nvml_virtualization_mode);
+  in.finish();
+  return f;
+}
+
 void from_json(const nlohmann::json& j, EnvironmentFacts& f) {
-  j.at("cpu_hypervisor_flag").get_to(f.cpu_hypervisor_flag);
-  j.at("hypervisor_vendor").get_to(f.hypervisor_vendor);
-  j.at("hypervisor_type").get_to(f.hypervisor_type);
-  j.at("dmi_sys_vendor").get_to(f.dmi_sys_vendor);
-  j.at("dmi_product_name").get_to(f.dmi_product_name);
-  j.at("pid1_container").get_to(f.pid1_container);
-  j.at("systemd_container").get_to(f.systemd_container);
-  j.at("dockerenv").get_to(f.dockerenv);
-  j.at("containerenv").get_to(f.containerenv);
-  j.at("self_cgroup").get_to(f.self_cgroup);
-  j.at("nvml_virtualization_mode").get_to(f.nvml_virtualization_mode);
+  f = environment_facts_from_json(j, "environment");
 }
 
 void to_json(nlohmann::json& j, const Environment& e) {
@@ -198,12 +207,20 @@ void to_json(nlohmann::json& j, const Environment& e) {
        {"evidence", e.evidence}};
 }
 
+Environment environment_from_json(const nlohmann::json& j, const std::string& where) {
+  StrictReader in(j, where);
+  Environment e;
+  in.get("kind", e.kind);
+  in.get("hypervisor", e.hypervisor);
+  in.get("container", e.container);
+  in.get("virtualization_mode", e.virtualization_mode);
+  in.get("evidence", e.evidence);
+  in.finish();
+  return e;
+}
+
 void from_json(const nlohmann::json& j, Environment& e) {
-  j.at("kind").get_to(e.kind);
-  j.at("hypervisor").get_to(e.hypervisor);
-  j.at("container").get_to(e.container);
-  j.at("virtualization_mode").get_to(e.virtualization_mode);
-  j.at("evidence").get_to(e.evidence);
+  e = environment_from_json(j, "environment");
 }
 
 }  // namespace p2p::topo

@@ -34,8 +34,12 @@ EnvironmentFacts read_environment_facts(const std::string& root, bool live);
 Environment classify_environment(const EnvironmentFacts& facts);
 
 void to_json(nlohmann::json& j, const EnvironmentFacts& f);
+// Strict (common/strict_json.hpp): every key required, an unknown one refused; errors name
+// `where` and the key ("environment: key 'dockerenv' not found").
+EnvironmentFacts environment_facts_from_json(const nlohmann::json& j, const std::string& where);
 void from_json(const nlohmann::json& j, EnvironmentFacts& f);
 void to_json(nlohmann::json& j, const Environment& e);
+Environment environment_from_json(const nlohmann::json& j, const std::string& where);
 void from_json(const nlohmann::json& j, Environment& e);
 
 }  // namespace p2p::topo

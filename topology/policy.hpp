@@ -26,7 +26,8 @@ struct GatePolicy {
   bool require_p2p = false;           // every pair must have CUDA peer access (a live check)
 };
 
-// Strict parse; InputError "<source>: key `max_path`: ..." on any problem.
+// Strict parse (common/strict_json.hpp): an unknown key is refused. InputError
+// "<source>: max_path: ..." on any problem.
 GatePolicy policy_from_json(const nlohmann::json& j, const std::string& source);
 GatePolicy read_policy_file(const std::string& path);
 

@@ -1,11 +1,13 @@
 #include "topology/snapshot_json.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 #include "common/error.hpp"
 #include "common/json_text.hpp"
 #include "common/json_util.hpp"
+#include "common/strict_json.hpp"
 #include "topology/classify.hpp"
 #include "topology/environment.hpp"
 
@@ -27,17 +29,16 @@ std::string pci_id_text(std::uint16_t id) {
   return buf;
 }
 
-std::uint16_t pci_id_from_text(const std::string& s, const char* key) {
+std::uint16_t pci_id_from_text(const std::string& s, const std::string& key) {
   unsigned v = 0;
   char tail = 0;
   if (s.size() != 6 || std::sscanf(s.c_str(), "0x%4x%c", &v, &tail) != 1)
-    throw FormatError(std::string("key `") + key + "`: expected a PCI id like \"0x10de\", got \"" +
-                      s + "\"");
+    throw FormatError(key + ": expected a PCI id like \"0x10de\", got \"" + s + "\"");
   return static_cast<std::uint16_t>(v);
 }
 
-std::vector<std::vector<std::string>> read_square(const json& j, const char* key, std::size_t n) {
-  auto m = j.at(key).get<std::vector<std::vector<std::string>>>();
+std::vector<std::vector<std::string>> read_square(const json& v, const char* key, std::size_t n) {
+  auto m = strict_as<std::vector<std::vector<std::string>>>(v, key);
   if (m.size() != n) throw FormatError(std::string("`") + key + "` must have one row per GPU");
   for (const auto& row : m)
     if (row.size() != n)
@@ -61,6 +62,73 @@ std::string cell_name(const char* key, std::size_t i, std::size_t k) {
   return std::string(key) + "[" + std::to_string(i) + "][" + std::to_string(k) + "]";
 }
 
+PcieLink read_link(const json& j, const std::string& where) {
+  StrictReader in(j, where);
+  PcieLink l;
+  in.opt("gen", l.gen);
+  in.opt("width", l.width);
+  in.opt("gbps", l.gbps);
+  in.finish();
+  return l;
+}
+
+// `index`, which to_json(TopologySnapshot) adds, is checked by the snapshot's reader.
+Gpu read_gpu(StrictReader& in) {
+  Gpu g;
+  std::optional<std::string> bus_id;
+  in.opt("pci_bus_id", bus_id);
+  g.pci_bus_id = bus_id.value_or("");
+  g.vendor_id = pci_id_from_text(in.get<std::string>("vendor_id"), in.path("vendor_id"));
+  g.device_id = pci_id_from_text(in.get<std::string>("device_id"), in.path("device_id"));
+  in.get("name", g.name);
+  std::optional<int> numa;
+  in.opt("numa_node", numa);
+  g.numa_node = numa.value_or(-1);
+  in.get("cpuset", g.cpuset);
+  g.link_current = read_link(in.at("link_current"), in.path("link_current"));
+  g.link_max = read_link(in.at("link_max"), in.path("link_max"));
+  in.get("host_bridge", g.host_bridge);
+  in.get("pcie_path", g.pcie_path);
+  return g;
+}
+
+Gpu read_indexed_gpu(const json& j, const std::string& where, std::size_t index) {
+  StrictReader in(j, where);
+  Gpu g = read_gpu(in);
+  if (const json* i = in.find("index")) {
+    if (strict_as<std::size_t>(*i, in.path("index")) != index)
+      throw FormatError(in.path("index") + ": " + i->dump() + " where " + std::to_string(index) +
+                        " was expected (GPUs are listed in index order)");
+  }
+  in.finish();
+  return g;
+}
+
+Nic read_nic(const json& j, const std::string& where, std::size_t gpus) {
+  StrictReader in(j, where);
+  Nic nic;
+  in.get("name", nic.name);
+  in.get("device", nic.device);
+  in.get("gpu_paths", nic.gpu_paths);
+  in.finish();
+  if (nic.gpu_paths.size() != gpus)
+    throw FormatError("nics: \"" + nic.name + "\" must name one path per GPU");
+  return nic;
+}
+
+P2pStatus read_p2p_status(const json& j, const std::string& where, std::size_t n) {
+  StrictReader in(j, where);
+  P2pStatus status;
+  in.get("capability", status.capability);
+  in.get("cells", status.cells);
+  in.finish();
+  if (status.cells.size() != n) throw FormatError("p2p_status: one row per GPU expected");
+  for (const auto& row : status.cells)
+    if (row.size() != n)
+      throw FormatError("p2p_status: must be " + std::to_string(n) + " x " + std::to_string(n));
+  return status;
+}
+
 }  // namespace
 
 void to_json(json& j, const PcieLink& l) {
@@ -69,11 +137,7 @@ void to_json(json& j, const PcieLink& l) {
        {"gbps", optional_json(l.gbps)}};
 }
 
-void from_json(const json& j, PcieLink& l) {
-  l.gen = optional_at<int>(j, "gen");
-  l.width = optional_at<int>(j, "width");
-  l.gbps = optional_at<double>(j, "gbps");
-}
+void from_json(const json& j, PcieLink& l) { l = read_link(j, "link"); }
 
 void to_json(json& j, const Gpu& g) {
   // An nvidia-smi capture names no bus id: unknown, so null.
@@ -90,16 +154,10 @@ void to_json(json& j, const Gpu& g) {
 }
 
 void from_json(const json& j, Gpu& g) {
-  g.pci_bus_id = optional_at<std::string>(j, "pci_bus_id").value_or("");
-  g.vendor_id = pci_id_from_text(j.at("vendor_id").get<std::string>(), "vendor_id");
-  g.device_id = pci_id_from_text(j.at("device_id").get<std::string>(), "device_id");
-  j.at("name").get_to(g.name);
-  g.numa_node = optional_at<int>(j, "numa_node").value_or(-1);
-  j.at("cpuset").get_to(g.cpuset);
-  j.at("link_current").get_to(g.link_current);
-  j.at("link_max").get_to(g.link_max);
-  j.at("host_bridge").get_to(g.host_bridge);
-  j.at("pcie_path").get_to(g.pcie_path);
+  StrictReader in(j, "gpu");
+  g = read_gpu(in);
+  in.find("index");  // written beside each GPU of a snapshot
+  in.finish();
 }
 
 void to_json(json& j, const TopologySnapshot& t) {
@@ -138,21 +196,30 @@ void to_json(json& j, const TopologySnapshot& t) {
   }
 }
 
+// A golden snapshot is edited by hand: every key is read through StrictReader, so a misspelt one
+// is an error naming it rather than a value silently left out.
 void from_json(const json& j, TopologySnapshot& t) {
-  const int version = value_at<int>(j, "schema_version");
+  StrictReader in(j, "");
+  const int version = in.get<int>("schema_version");
   if (version != TopologySnapshot::kSchemaVersion)
     throw FormatError("schema_version " + std::to_string(version) +
                       " is not supported (this p2pcheck reads " +
                       std::to_string(TopologySnapshot::kSchemaVersion) + ")");
-  j.at("source").get_to(t.source);
-  j.at("hostname").get_to(t.hostname);
-  j.at("gpus").get_to(t.gpus);
+  in.get("source", t.source);
+  in.get("hostname", t.hostname);
+  t.gpus.clear();
+  const json& gpus = in.at("gpus");
+  if (!gpus.is_array())
+    throw FormatError(std::string("gpus: expected an array, got ") + gpus.type_name());
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    t.gpus.push_back(read_indexed_gpu(gpus[i], "gpus[" + std::to_string(i) + "]", i));
   if (t.gpus.empty())
     throw FormatError("`gpus` is empty: a snapshot records at least one NVIDIA GPU");
-  j.at("environment").get_to(t.environment);
+  t.environment = environment_from_json(in.at("environment"), "environment");
   const std::size_t n = t.gpus.size();
   // null cells: the PCIe class an nvidia-smi capture hides under NV# (allowed only there).
-  json pcie_json = j.at("pcie_matrix");
+  const json& pcie_original = in.at("pcie_matrix");
+  json pcie_json = pcie_original;
   bool hidden = false;
   if (pcie_json.is_array()) {
     for (auto& row : pcie_json) {
@@ -165,9 +232,8 @@ void from_json(const json& j, TopologySnapshot& t) {
       }
     }
   }
-  json pcie_holder = {{"pcie_matrix", pcie_json}};
-  const auto pcie = read_square(pcie_holder, "pcie_matrix", n);
-  const auto shown = read_square(j, "matrix", n);
+  const auto pcie = read_square(pcie_json, "pcie_matrix", n);
+  const auto shown = read_square(in.at("matrix"), "matrix", n);
   t.pcie_matrix.assign(n, std::vector<PathClass>(n, PathClass::kSelf));
   t.nvlink_count.assign(n, std::vector<int>(n, 0));
   for (std::size_t a = 0; a < n; ++a) {
@@ -180,7 +246,7 @@ void from_json(const json& j, TopologySnapshot& t) {
       t.pcie_matrix[a][b] = *c;
       const std::string& label = shown[a][b];
       const int links = nvlink_count_from_label(label);
-      if (j.at("pcie_matrix").at(a).at(b).is_null() && (diagonal || links == 0))
+      if (pcie_original.at(a).at(b).is_null() && (diagonal || links == 0))
         throw FormatError(cell_name("pcie_matrix", a, b) +
                           ": null is allowed only where `matrix` says NV<n>");
       if (!diagonal && links > 0) {
@@ -192,31 +258,19 @@ void from_json(const json& j, TopologySnapshot& t) {
     }
   }
   t.pcie_hidden_by_nvlink = hidden;
-  t.nics.clear();
-  if (j.contains("nics")) {
-    for (const auto& n : j.at("nics")) {
-      Nic nic;
-      n.at("name").get_to(nic.name);
-      n.at("device").get_to(nic.device);
-      n.at("gpu_paths").get_to(nic.gpu_paths);
-      if (nic.gpu_paths.size() != t.gpus.size())
-        throw FormatError("nics: \"" + nic.name + "\" must name one path per GPU");
-      t.nics.push_back(std::move(nic));
-    }
-  }
-  t.p2p_status.clear();
-  if (j.contains("p2p_status")) {
-    for (const auto& s : j.at("p2p_status")) {
-      P2pStatus status;
-      s.at("capability").get_to(status.capability);
-      s.at("cells").get_to(status.cells);
-      if (status.cells.size() != n) throw FormatError("p2p_status: one row per GPU expected");
-      for (const auto& row : status.cells)
-        if (row.size() != n)
-          throw FormatError("p2p_status: must be " + std::to_string(n) + " x " + std::to_string(n));
-      t.p2p_status.push_back(std::move(status));
-    }
-  }
+  // Added within schema 1: absent from snapshots that had none.
+  t.nics = in.find("nics") == nullptr ? std::vector<Nic>{}
+                                      : strict_list<Nic>(*in.find("nics"), "nics",
+                                                         [n](const json& v, const std::string& w) {
+                                                           return read_nic(v, w, n);
+                                                         });
+  t.p2p_status = in.find("p2p_status") == nullptr
+                     ? std::vector<P2pStatus>{}
+                     : strict_list<P2pStatus>(*in.find("p2p_status"), "p2p_status",
+                                              [n](const json& v, const std::string& w) {
+                                                return read_p2p_status(v, w, n);
+                                              });
+  in.finish();
 }
 
 TopologySnapshot snapshot_from_json(const json& j, const std::string& source) {
@@ -224,14 +278,10 @@ TopologySnapshot snapshot_from_json(const json& j, const std::string& source) {
     return j.get<TopologySnapshot>();
   } catch (const FormatError& e) {
     throw InputError(source + ": not a p2pcheck topology snapshot: " + e.what());
-  } catch (const InputError& e) {  // a number out of range (common/json_util.hpp)
+  } catch (const InputError& e) {  // a key or type StrictReader refused, a number out of range
     throw InputError(source + ": not a p2pcheck topology snapshot: " + e.what());
   } catch (const json::exception& e) {
-    // "[json.exception.out_of_range.403] key 'gpus' not found": keep what follows the tag.
-    std::string what = e.what();
-    const auto cut = what.find("] ");
-    if (cut != std::string::npos) what = what.substr(cut + 2);
-    throw InputError(source + ": not a p2pcheck topology snapshot: " + what);
+    throw InputError(source + ": not a p2pcheck topology snapshot: " + json_error_tail(e.what()));
   }
 }
 

@@ -3,6 +3,7 @@
 // no GPU and no MPI.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -141,6 +142,16 @@ TEST(FleetCli, BadInputIsOneLineAndExitTwo) {
   EXPECT_TRUE(contains(r.err, "nowhere/host.json")) << r.err;
   EXPECT_FALSE(
       p2p::try_read_text_file(dir.file("x.jsonl")));  // nothing written before the inputs were read
+
+  // A misspelt key in a fixture's manifest is named, not ignored.
+  std::filesystem::create_directories(dir.file("typo"));
+  p2p::write_text_file_atomically(
+      dir.file("typo/host.json"),
+      R"({"hostname": "n", "facts": "f.json", "topology": "t.xml", "figure": "r.json"})");
+  r = run("node --fixture-host " + dir.file("typo") + " --jsonl " + dir.file("y.jsonl"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, dir.file("typo/host.json") + ": key 'figures' not found")) << r.err;
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
 
   r = run("merge " + dir.file("a.jsonl") + " --golden " + dir.file("no-golden.json"));
   EXPECT_EQ(r.exit_code, 2);

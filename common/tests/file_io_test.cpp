@@ -163,6 +163,22 @@ TEST_F(FileIo, AtomicWriteRefusesDevicesAndFollowsLinksToTheirTarget) {
   EXPECT_FALSE(p2p::same_file(out.string(), victim.string()));
 }
 
+// Text p2pcheck wrote itself that does not parse is a fault of the run (exit 4), not bad input.
+TEST(ParseOwnJson, ParsesAndNamesWhatWasReadWhenItCannot) {
+  EXPECT_EQ(p2p::parse_own_json(R"({"rank": 3})", "rank line").at("rank"), 3);
+  try {
+    p2p::parse_own_json(R"({"rank": )", "MPI process 2 report");
+    ADD_FAILURE() << "a cut line parsed";
+  } catch (const p2p::InputError&) {
+    ADD_FAILURE() << "our own text reported as bad input";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("MPI process 2 report: not valid JSON: ", 0), 0u) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    EXPECT_EQ(what.find("json.exception"), std::string::npos) << what;
+  }
+}
+
 TEST(ApiError, NamesApiCodeCallAndPlace) {
   const p2p::ApiError e("CUDA", 2, "cudaErrorMemoryAllocation: out of memory",
                         p2p::CallSite{"cudaMalloc(&p, n)", "bench/x.cu", 42});

@@ -1,6 +1,7 @@
 // The CUDA driver API probe. Runs in a child (fork without exec), so it must not rely on
 // anything the parent initialised: it opens its own libcuda and reports through `emit`.
 #include "common/dynamic_library.hpp"
+#include "common/file_io.hpp"
 #include "common/json_text.hpp"
 #include "doctor/collect/driver_api.hpp"
 #include "doctor/collect/probes.hpp"
@@ -107,7 +108,7 @@ void cuda_child(const std::string& soname, bool devices, const Emit& emit) {
 
 CudaProbe cuda_probe_from(const IsolatedResult& r) {
   return probe_from_isolated<CudaProbe>(r, [](const std::string& line) {
-    return cuda_from_json(json_io::json::parse(line), "cuda");
+    return cuda_from_json(parse_own_json(line, "CUDA probe output"), "cuda");
   });
 }
 

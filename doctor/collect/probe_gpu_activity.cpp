@@ -1,6 +1,7 @@
 // Who else is on the GPUs we are about to measure: NVML's compute and graphics process lists and
 // the GPU utilisation, asked in a forked child (NVML can hang like the rest of the driver).
 #include "common/dynamic_library.hpp"
+#include "common/file_io.hpp"
 #include "common/json_text.hpp"
 #include "doctor/collect/driver_api.hpp"
 #include "doctor/collect/probes.hpp"
@@ -86,7 +87,8 @@ std::optional<std::vector<bench::GpuActivity>> probe_gpu_activity(
       run_isolated([&](const Emit& emit) { activity_child(bus_ids, soname, emit); }, timeout_ms);
   if (r.status != "completed" || r.output.empty()) return std::nullopt;
   try {
-    return nlohmann::json::parse(r.output).get<std::vector<bench::GpuActivity>>();
+    return parse_own_json(r.output, "GPU activity probe output")
+        .get<std::vector<bench::GpuActivity>>();
   } catch (const std::exception&) {
     return std::nullopt;  // a child that wrote nonsense answered nothing
   }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/dynamic_library.hpp"
+#include "common/file_io.hpp"
 #include "doctor/collect/driver_api.hpp"
 #include "doctor/collect/isolated.hpp"
 #include "doctor/collect/probes.hpp"
@@ -71,7 +72,7 @@ std::optional<std::vector<std::vector<std::string>>> probe_nvlink_remotes(
       run_isolated([&bus_ids](const Emit& emit) { nvlink_child(bus_ids, emit); }, timeout_ms);
   if (r.status != "completed" || r.output.empty()) return std::nullopt;
   try {
-    return nlohmann::json::parse(r.output)
+    return parse_own_json(r.output, "NVLink probe output")
         .at("remotes")
         .get<std::vector<std::vector<std::string>>>();
   } catch (const std::exception&) {

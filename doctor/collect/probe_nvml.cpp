@@ -5,6 +5,7 @@
 #include <cerrno>
 
 #include "common/dynamic_library.hpp"
+#include "common/file_io.hpp"
 #include "common/json_text.hpp"
 #include "doctor/codes.hpp"
 #include "doctor/collect/driver_api.hpp"
@@ -166,7 +167,7 @@ void nvml_child(const std::string& soname, const Emit& emit) {
 
 NvmlProbe nvml_probe_from(const IsolatedResult& r) {
   return probe_from_isolated<NvmlProbe>(r, [](const std::string& line) {
-    return nvml_from_json(json_io::json::parse(line), "nvml");
+    return nvml_from_json(parse_own_json(line, "NVML probe output"), "nvml");
   });
 }
 
@@ -179,7 +180,7 @@ std::map<std::string, std::string> probe_opens(const std::vector<std::string>& p
                                                int timeout_ms) {
   const auto r = run_isolated(
       [&paths](const Emit& emit) {
-        json_io::json results = json_io::json::object();
+        nlohmann::json results = nlohmann::json::object();
         for (const auto& path : paths) {
           const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
           results[path] = fd >= 0 ? std::string("ok") : errno_name(errno);
@@ -191,7 +192,8 @@ std::map<std::string, std::string> probe_opens(const std::vector<std::string>& p
   std::map<std::string, std::string> out;
   if (!r.output.empty()) {
     try {
-      out = json_io::json::parse(r.output).get<std::map<std::string, std::string>>();
+      out = parse_own_json(r.output, "device node probe output")
+                .get<std::map<std::string, std::string>>();
     } catch (const std::exception&) {
       out.clear();
     }

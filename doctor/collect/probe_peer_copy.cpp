@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/dynamic_library.hpp"
+#include "common/file_io.hpp"
 #include "common/json_text.hpp"
 #include "doctor/codes.hpp"
 #include "doctor/collect/driver_api.hpp"
@@ -402,7 +403,7 @@ void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
 
 PeerCopyProbe peer_copy_probe_from(const IsolatedResult& r) {
   return probe_from_isolated<PeerCopyProbe>(r, [](const std::string& line) {
-    return peer_copy_from_json(json_io::json::parse(line), "peer_copy");
+    return peer_copy_from_json(parse_own_json(line, "peer-copy probe output"), "peer_copy");
   });
 }
 

@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/strict_json.hpp"
 #include "import/nvidia_smi_topo.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/environment.hpp"
@@ -57,16 +58,14 @@ void apply_p2p_status_file(TopologySnapshot& t, const std::string& p2p_path) {
 }
 
 void apply_environment_facts_file(TopologySnapshot& t, const std::string& facts_path) {
-  const nlohmann::json j = read_json_file(facts_path);
-  EnvironmentFacts facts;
-  try {
-    facts = j.get<EnvironmentFacts>();
-  } catch (const nlohmann::json::exception& e) {
-    std::string what = e.what();
-    const auto cut = what.find("] ");
-    if (cut != std::string::npos) what = what.substr(cut + 2);
-    throw InputError(facts_path + ": not p2pcheck environment facts: " + what);
-  }
+  // A hand-written facts file: strict, so a misspelt key is an error naming it.
+  const EnvironmentFacts facts = load_json_file(facts_path, [](const nlohmann::json& j) {
+    try {
+      return environment_facts_from_json(j, "");
+    } catch (const InputError& e) {
+      throw InputError(std::string("not p2pcheck environment facts: ") + e.what());
+    }
+  });
   t.environment = classify_environment(facts);
   // Where the facts came from (the file name only, so snapshots do not embed local paths).
   t.environment.evidence.push_back("facts recorded in " +

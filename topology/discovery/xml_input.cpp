@@ -110,7 +110,7 @@ TopologySnapshot load_hwloc_xml_isolated(const std::string& text, const std::str
                      (r.detail.empty() ? "no result" : r.detail) + ")");
   }
   // Our own child wrote this line: a line we cannot read back is our bug, not the user's.
-  const json j = json::parse(r.output);
+  const json j = parse_own_json(r.output, path + ": hwloc reader output");
   if (j.contains("input_error")) throw InputError(j.at("input_error").get<std::string>());
   if (j.contains("error")) throw std::runtime_error(path + ": " + j.at("error").get<std::string>());
   return j.at("snapshot").get<TopologySnapshot>();

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "common/temp_dir.hpp"
 #include "topology/discovery/discovery.hpp"
+#include "topology/environment.hpp"
 #include "topology/tests/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -129,6 +130,23 @@ TEST_F(BadInput, ATopologyFromAPipeIsReadOnce) {
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   const auto t = load_topology(fifo);
   EXPECT_EQ(t.gpus.size(), 6u);
+}
+
+TEST_F(BadInput, EnvironmentFactsWithAMisspeltKeyNameTheKey) {
+  auto t = load_topology(testing::fixture("h200-vm.xml"));
+  nlohmann::json facts = read_environment_facts("/nonexistent-root", false);
+  facts["dockernv"] = true;
+  const std::string path = write("env.json", facts.dump());
+  try {
+    apply_environment_facts_file(t, path);
+    FAIL();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind(path + ": not p2pcheck environment facts: unknown key 'dockernv' (known: ",
+                         0),
+              0u)
+        << what;
+  }
 }
 
 TEST_F(BadInput, MalformedEnvironmentFacts) {

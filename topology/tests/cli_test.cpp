@@ -273,10 +273,10 @@ TEST_F(Cli, GateBadInput) {
   };
   const std::string unknown = write("unknown.json", R"({"max_path": "NODE", "min_bandwidth": 50})");
   expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", unknown},
-               unknown + ": key `min_bandwidth`: unknown key");
+               unknown + ": unknown key 'min_bandwidth'");
   const std::string wrong = write("wrong.json", R"({"min_gpus": "eight"})");
   expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", wrong},
-               wrong + ": key `min_gpus`: expected an integer");
+               wrong + ": min_gpus: expected an integer");
   const std::string broken = write("broken.json", "{min_gpus: 8}");
   expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", broken},
                broken + ": not valid JSON");

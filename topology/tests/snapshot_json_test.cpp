@@ -97,6 +97,31 @@ TEST(SnapshotJson, RequiresEveryKey) {
   expect_rejected(j, "pci_bus_id");
 }
 
+// A golden snapshot is edited by hand: a misspelt key is an error naming it, at any depth.
+TEST(SnapshotJson, RefusesUnknownKeysNamingTheirPath) {
+  json top = sample();
+  top["hostnmae"] = "node-a";
+  expect_rejected(top, "golden.json: not a p2pcheck topology snapshot: unknown key 'hostnmae'");
+  json gpu = sample();
+  gpu["gpus"][1]["numa"] = 0;
+  expect_rejected(gpu, "gpus[1]: unknown key 'numa' (known: ");
+  json link = sample();
+  link["gpus"][0]["link_max"]["lanes"] = 16;
+  expect_rejected(link, "gpus[0].link_max: unknown key 'lanes' (known: gen, width, gbps)");
+  json env = sample();
+  env["environment"]["kindd"] = "vm";
+  expect_rejected(env, "environment: unknown key 'kindd'");
+  json index = sample();
+  index["gpus"][1]["index"] = 0;
+  expect_rejected(index, "gpus[1].index: 0 where 1 was expected");
+}
+
+TEST(SnapshotJson, WrongTypesNameTheirPath) {
+  json j = sample();
+  j["gpus"][0]["link_current"]["gen"] = "4";
+  expect_rejected(j, "gpus[0].link_current.gen: type must be number, but is string");
+}
+
 TEST(SnapshotJson, RejectsBadMatricesAndIds) {
   json ragged = sample();
   ragged["pcie_matrix"][3].erase(0);
