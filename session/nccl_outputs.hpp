@@ -8,7 +8,7 @@
 
 #include "common/run_resources.hpp"
 #include "nccl/report.hpp"
-#include "nccl/runner.hpp"
+#include "nccl/run/runner.hpp"
 #include "session/exit_policy.hpp"
 #include "session/gate_verdict.hpp"
 #include "session/gpu_sharing_check.hpp"

@@ -1,8 +1,8 @@
-#include "nccl/nccl_api.hpp"
+#include "nccl/run/nccl_api.hpp"
 
 #include <gtest/gtest.h>
 
-#include "nccl/measure.hpp"
+#include "nccl/run/measure.hpp"
 
 namespace p2p::nccl {
 namespace {

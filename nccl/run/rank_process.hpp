@@ -22,7 +22,7 @@
 #include <string>
 
 #include "nccl/placement.hpp"
-#include "nccl/runner.hpp"
+#include "nccl/run/runner.hpp"
 
 namespace p2p::nccl {
 

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "common/cuda_resources.hpp"
-#include "nccl/clique.hpp"
-#include "nccl/measure.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/pattern.hpp"
 #include "nccl/plan.hpp"
-#include "nccl/runner.hpp"
-#include "nccl/tests/nccl_gpu_or_skip.hpp"
+#include "nccl/run/clique.hpp"
+#include "nccl/run/measure.hpp"
+#include "nccl/run/runner.hpp"
+#include "nccl/run/tests/nccl_gpu_or_skip.hpp"
 #include "spin_kernel.hpp"
 
 namespace p2p::nccl {

@@ -1,4 +1,4 @@
-#include "nccl/runner.hpp"
+#include "nccl/run/runner.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -13,7 +13,7 @@
 #include "nccl/harness.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/placement.hpp"
-#include "nccl/rank_process.hpp"
+#include "nccl/run/rank_process.hpp"
 
 namespace p2p::nccl {
 

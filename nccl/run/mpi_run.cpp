@@ -1,4 +1,4 @@
-#include "nccl/mpi_run.hpp"
+#include "nccl/run/mpi_run.hpp"
 
 #include <cuda_runtime_api.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@
 #include "nccl/mpi_merge.hpp"
 #include "nccl/rank_layout.hpp"
 #include "nccl/rank_merge.hpp"
-#include "nccl/rank_process.hpp"
+#include "nccl/run/rank_process.hpp"
 
 namespace p2p::nccl {
 

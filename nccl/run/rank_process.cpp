@@ -1,4 +1,4 @@
-#include "nccl/rank_process.hpp"
+#include "nccl/run/rank_process.hpp"
 
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -16,9 +16,9 @@
 #include "nccl/harness.hpp"
 #include "nccl/json_util.hpp"
 #include "nccl/rank_merge.hpp"
-#include "nccl/rank_spawn.hpp"
-#include "nccl/rank_sweep.hpp"
-#include "nccl/run_options_json.hpp"
+#include "nccl/run/rank_spawn.hpp"
+#include "nccl/run/rank_sweep.hpp"
+#include "nccl/run/run_options_json.hpp"
 
 namespace p2p::nccl {
 

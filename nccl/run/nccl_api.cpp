@@ -1,4 +1,4 @@
-#include "nccl/nccl_api.hpp"
+#include "nccl/run/nccl_api.hpp"
 
 #include <atomic>
 #include <memory>

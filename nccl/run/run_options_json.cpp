@@ -1,4 +1,4 @@
-#include "nccl/run_options_json.hpp"
+#include "nccl/run/run_options_json.hpp"
 
 #include "nccl/json_util.hpp"
 

@@ -1,6 +1,6 @@
 // Rank processes of this executable: started with the NCCL unique id on standard input,
 // watched with a deadline (see rank_spawn.hpp).
-#include "nccl/rank_spawn.hpp"
+#include "nccl/run/rank_spawn.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -18,8 +18,8 @@
 #include "common/file_io.hpp"
 #include "common/interrupt.hpp"
 #include "common/spawn_actions.hpp"
-#include "nccl/clique.hpp"
-#include "nccl/rank_process.hpp"
+#include "nccl/run/clique.hpp"
+#include "nccl/run/rank_process.hpp"
 
 extern char** environ;
 

@@ -1,4 +1,4 @@
-#include "nccl/clique.hpp"
+#include "nccl/run/clique.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "common/hang_watchdog.hpp"
-#include "nccl/verify_kernels.hpp"
+#include "nccl/run/verify_kernels.hpp"
 
 namespace p2p::nccl {
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "nccl/runner.hpp"
+#include "nccl/run/runner.hpp"
 #include "nccl/sweep_steps.hpp"
 
 namespace p2p::nccl {

@@ -1,4 +1,4 @@
-#include "nccl/rank_sweep.hpp"
+#include "nccl/run/rank_sweep.hpp"
 
 #include <unistd.h>
 
@@ -10,10 +10,10 @@
 
 #include "common/cuda_check.hpp"
 #include "common/exit_codes.hpp"
-#include "nccl/clique.hpp"
 #include "nccl/harness.hpp"
-#include "nccl/measure.hpp"
 #include "nccl/rank_merge.hpp"
+#include "nccl/run/clique.hpp"
+#include "nccl/run/measure.hpp"
 
 namespace p2p::nccl {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "nccl/rank_merge.hpp"
-#include "nccl/runner.hpp"
+#include "nccl/run/runner.hpp"
 
 namespace p2p::nccl {
 

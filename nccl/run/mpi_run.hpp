@@ -19,9 +19,9 @@
 #include <string>
 
 #include "mpi/session.hpp"
-#include "nccl/rank_sweep.hpp"
 #include "nccl/results.hpp"
-#include "nccl/runner.hpp"
+#include "nccl/run/rank_sweep.hpp"
+#include "nccl/run/runner.hpp"
 
 namespace p2p::nccl {
 

@@ -1,4 +1,4 @@
-#include "nccl/p2p_off.hpp"
+#include "nccl/run/p2p_off.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>

@@ -1,4 +1,4 @@
-#include "nccl/measure.hpp"
+#include "nccl/run/measure.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -6,8 +6,8 @@
 
 #include "common/cuda_check.hpp"
 #include "common/median.hpp"
+#include "nccl/run/verify_kernels.hpp"
 #include "nccl/sweep.hpp"
-#include "nccl/verify_kernels.hpp"
 
 namespace p2p::nccl {
 

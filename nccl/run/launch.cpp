@@ -1,4 +1,4 @@
-#include "nccl/launch.hpp"
+#include "nccl/run/launch.hpp"
 
 namespace p2p::nccl {
 

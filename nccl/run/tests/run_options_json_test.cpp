@@ -1,9 +1,9 @@
-#include "nccl/run_options_json.hpp"
+#include "nccl/run/run_options_json.hpp"
 
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
-#include "nccl/runner.hpp"
+#include "nccl/run/runner.hpp"
 #include "nccl/sweep.hpp"
 
 namespace p2p::nccl {

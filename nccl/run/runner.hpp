@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "nccl/clique.hpp"
-#include "nccl/measure.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/plan.hpp"
 #include "nccl/results.hpp"
+#include "nccl/run/clique.hpp"
+#include "nccl/run/measure.hpp"
 #include "nccl/sweep.hpp"
 
 namespace p2p::nccl {

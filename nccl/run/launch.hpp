@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "nccl/clique.hpp"
 #include "nccl/op_spec.hpp"
 #include "nccl/regions.hpp"
+#include "nccl/run/clique.hpp"
 
 namespace p2p::nccl {
 

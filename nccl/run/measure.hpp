@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "common/cuda_resources.hpp"
-#include "nccl/clique.hpp"
 #include "nccl/collective.hpp"
-#include "nccl/launch.hpp"
+#include "nccl/run/clique.hpp"
+#include "nccl/run/launch.hpp"
 
 namespace p2p::nccl {
 

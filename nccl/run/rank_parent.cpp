@@ -9,9 +9,9 @@
 #include "common/temp_dir.hpp"
 #include "nccl/harness.hpp"
 #include "nccl/rank_merge.hpp"
-#include "nccl/rank_process.hpp"
-#include "nccl/rank_spawn.hpp"
-#include "nccl/run_options_json.hpp"
+#include "nccl/run/rank_process.hpp"
+#include "nccl/run/rank_spawn.hpp"
+#include "nccl/run/run_options_json.hpp"
 
 namespace p2p::nccl {
 

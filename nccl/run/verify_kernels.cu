@@ -1,4 +1,4 @@
-#include "nccl/verify_kernels.hpp"
+#include "nccl/run/verify_kernels.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "common/cuda_resources.hpp"
-#include "nccl/nccl_api.hpp"
+#include "nccl/run/nccl_api.hpp"
 
 namespace p2p::nccl {
 

@@ -1,4 +1,4 @@
-#include "nccl/rank_process.hpp"
+#include "nccl/run/rank_process.hpp"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "nccl/nccl_api.hpp"
+#include "nccl/run/nccl_api.hpp"
 
 namespace p2p::testing {
 

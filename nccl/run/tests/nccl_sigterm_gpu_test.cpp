@@ -20,8 +20,8 @@
 
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
-#include "nccl/nccl_api.hpp"
-#include "nccl/tests/nccl_gpu_or_skip.hpp"
+#include "nccl/run/nccl_api.hpp"
+#include "nccl/run/tests/nccl_gpu_or_skip.hpp"
 
 namespace p2p::nccl {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "nccl/runner.hpp"
+#include "nccl/run/runner.hpp"
 
 namespace p2p::nccl {
 
