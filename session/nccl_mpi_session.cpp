@@ -130,7 +130,7 @@ int run_nccl_under_mpi(const NcclRequest& o, nccl::RunOptions options, mpi::Sess
     lines.end(outcome.exit_code);
     return outcome.exit_code;
   }
-  nccl::NcclReport report;
+  nccl::NcclResultsSection report;
   report.run = std::move(*outcome.run);
   const int code =
       report_and_judge(outputs_of(o), options, report, tg, started, clock, nullptr).exit_code;

@@ -86,7 +86,7 @@ int run_p2p_off_half(const NcclRequest& o) {
   const InterruptGuard stop_on_signal;
   std::unique_ptr<nccl::TempPath> temp_log;
   choose_nccl_log(options, temp_log);
-  nccl::NcclReport report;
+  nccl::NcclResultsSection report;
   if (interrupt_signal() == 0)
     report.run = nccl::run_nccl_sweep(options, progress_line("p2pcheck nccl (P2P off)"));
   NcclOutputs outputs;
@@ -154,7 +154,7 @@ int run_nccl_session(const NcclRequest& o) {
                                    nlohmann::json(r)));
     };
   }
-  nccl::NcclReport report;
+  nccl::NcclResultsSection report;
   // Before this process loads NCCL: the child must be the first NCCL user of its own process.
   if (o.compare_p2p_off) report.p2p_off = run_p2p_off(options, o.nccl_log);
 

@@ -11,7 +11,7 @@
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "mpi/launch_env.hpp"
-#include "nccl/harness.hpp"
+#include "nccl/benchmark_registration.hpp"
 #include "nccl/mpi_merge.hpp"
 #include "nccl/rank_layout.hpp"
 #include "nccl/rank_merge.hpp"

@@ -16,7 +16,7 @@
 #include "common/interrupt.hpp"
 #include "common/spawn_actions.hpp"
 #include "nccl/nccl_env.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 
 extern char** environ;
 
@@ -73,7 +73,7 @@ NcclRun run_in_child_process(const std::vector<std::string>& args) {
     throw std::runtime_error("the P2P-off run (child process) ended with exit code " +
                              std::to_string(code) + " and wrote no results (its message is above)");
   }
-  return read_report(json.path()).run;
+  return read_nccl_section(json.path()).run;
 }
 
 }  // namespace p2p::nccl

@@ -7,7 +7,7 @@
 #include "common/interrupt.hpp"
 #include "common/json_text.hpp"
 #include "common/temp_dir.hpp"
-#include "nccl/harness.hpp"
+#include "nccl/benchmark_registration.hpp"
 #include "nccl/rank_merge.hpp"
 #include "nccl/run/rank_process.hpp"
 #include "nccl/run/rank_spawn.hpp"

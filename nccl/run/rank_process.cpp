@@ -13,7 +13,7 @@
 #include "common/cuda_check.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
-#include "nccl/harness.hpp"
+#include "nccl/benchmark_registration.hpp"
 #include "nccl/json_util.hpp"
 #include "nccl/rank_merge.hpp"
 #include "nccl/run/rank_spawn.hpp"

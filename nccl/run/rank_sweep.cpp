@@ -10,7 +10,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/exit_codes.hpp"
-#include "nccl/harness.hpp"
+#include "nccl/benchmark_registration.hpp"
 #include "nccl/rank_merge.hpp"
 #include "nccl/run/clique.hpp"
 #include "nccl/run/measure.hpp"

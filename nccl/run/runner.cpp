@@ -10,7 +10,7 @@
 #include "common/file_io.hpp"
 #include "common/interrupt.hpp"
 #include "harness/google_benchmark.hpp"
-#include "nccl/harness.hpp"
+#include "nccl/benchmark_registration.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/placement.hpp"
 #include "nccl/run/rank_process.hpp"

@@ -1,6 +1,6 @@
 // `p2pcheck nccl` without the CLI: sets up NCCL's logging, loads NCCL, builds the clique,
-// runs the planned measurements as Google Benchmarks (see harness.hpp; a hang or a failed
-// call is recorded and a fresh clique is built for the next one), then reads NCCL's log for
+// runs the planned measurements as Google Benchmarks (see benchmark_registration.hpp; a hang or a
+// failed call is recorded and a fresh clique is built for the next one), then reads NCCL's log for
 // the transport matrix.
 #pragma once
 

@@ -17,7 +17,7 @@
 
 #include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 #include "nccl/run/nccl_api.hpp"
 #include "nccl/run/tests/nccl_gpu_or_skip.hpp"
 
@@ -69,7 +69,7 @@ TEST_F(NcclMpiGpu, FourHostsOnOneGpuVerifyEveryCollectiveOverTheNetwork) {
                             p2pcheck + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   ASSERT_TRUE(std::filesystem::exists(json)) << r.err;
-  const NcclReport report = read_report(json);
+  const NcclResultsSection report = read_nccl_section(json);
   const NcclRun& run = report.run;
   ASSERT_TRUE(run.cluster.has_value());
   const NcclCluster& c = *run.cluster;

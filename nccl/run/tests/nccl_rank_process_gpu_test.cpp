@@ -16,7 +16,7 @@
 
 #include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 #include "nccl/run/nccl_api.hpp"
 #include "nccl/run/tests/nccl_gpu_or_skip.hpp"
 
@@ -28,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 // Runs p2pcheck with `args` and reads the report it wrote.
 struct Ran {
   testing::CliResult cli;
-  std::optional<NcclReport> report;
+  std::optional<NcclResultsSection> report;
   double wall_s = 0.0;
 };
 
@@ -46,7 +46,7 @@ class RankProcessGpu : public ::testing::Test {
     r.cli = testing::run_captured(env + " '" + P2PCHECK_EXE + "' nccl --skip-gate " + args +
                                   " --json " + json);
     r.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
-    if (std::filesystem::exists(json)) r.report = read_report(json);
+    if (std::filesystem::exists(json)) r.report = read_nccl_section(json);
     return r;
   }
 

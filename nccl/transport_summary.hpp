@@ -15,7 +15,7 @@
 
 namespace p2p::nccl {
 
-struct TransportReport {
+struct TransportSummary {
   static constexpr int kVersion = 1;
   std::vector<std::string> files;  // as the user named them
   NcclLog log;                     // every file merged
@@ -27,10 +27,10 @@ struct TransportReport {
 
 // InputError "<file>: not an NCCL INFO log: ..." for a file with no NCCL line at all; a partly
 // readable file gives what it can, with log.unreadable_lines counting the rest.
-TransportReport transport_report(
+TransportSummary summarize_transports(
     const std::vector<std::pair<std::string, std::string>>& files_and_texts);
 
-std::string format_transport_report(const TransportReport& r);
-void to_json(nlohmann::json& j, const TransportReport& r);
+std::string format_transport_summary(const TransportSummary& r);
+void to_json(nlohmann::json& j, const TransportSummary& r);
 
 }  // namespace p2p::nccl

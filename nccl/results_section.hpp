@@ -14,7 +14,7 @@
 
 namespace p2p::nccl {
 
-struct NcclReport {
+struct NcclResultsSection {
   static constexpr int kVersion = 1;
   NcclRun run;                     // as configured (P2P allowed unless the user disabled it)
   std::optional<NcclRun> p2p_off;  // --compare-p2p-off: the same sweep with NCCL_P2P_DISABLE=1
@@ -22,15 +22,16 @@ struct NcclReport {
   std::vector<BusbwVerdict> verdicts;
 };
 
-void to_json(nlohmann::json& j, const NcclReport& r);
-void from_json(const nlohmann::json& j, NcclReport& r);
+void to_json(nlohmann::json& j, const NcclResultsSection& r);
+void from_json(const nlohmann::json& j, NcclResultsSection& r);
 
 // The NCCL section of a results document. InputError "<source>: ..." when the document holds
 // none (bench wrote it) or the section is malformed or of another version.
-NcclReport nccl_report_from_document(const bench::BenchDocument& doc, const std::string& source);
+NcclResultsSection nccl_section_from_document(const bench::BenchDocument& doc,
+                                              const std::string& source);
 
 // Reads a results document file and returns its NCCL section; InputError "PATH: ..." for a
 // missing or malformed file as well.
-NcclReport read_report(const std::string& path);
+NcclResultsSection read_nccl_section(const std::string& path);
 
 }  // namespace p2p::nccl

@@ -1,10 +1,11 @@
-// Google Benchmark as the harness of `p2pcheck nccl`, as it is for bench: each planned
-// measurement (operation, type, placement, size, and for sendrecv_pairs the pair) is one
-// registered benchmark with manual time. One benchmark iteration is one timed group of
-// operations, its time that group's time per operation; counters carry the reported (median)
-// algbw_gbps, busbw_gbps and time_us and the wrong_elements of the verification run, and
-// bytes_per_second is algbw. So --benchmark_filter selects operations, and
-// --benchmark_format=json prints Google Benchmark's own report beside p2pcheck's document.
+// Registers the planned measurements of `p2pcheck nccl` as Google Benchmark benchmarks, as bench
+// does for its cases: each planned measurement (operation, type, placement, size, and for
+// sendrecv_pairs the pair) is one registered benchmark with manual time. One benchmark
+// iteration is one timed group of operations, its time that group's time per operation;
+// counters carry the reported (median) algbw_gbps, busbw_gbps and time_us and the
+// wrong_elements of the verification run, and bytes_per_second is algbw. So --benchmark_filter
+// selects operations, and --benchmark_format=json prints Google Benchmark's own report beside
+// p2pcheck's document.
 #pragma once
 
 #include <benchmark/benchmark.h>

@@ -1,4 +1,4 @@
-#include "nccl/transport_report.hpp"
+#include "nccl/transport_summary.hpp"
 
 #include <algorithm>
 #include <iomanip>
@@ -9,9 +9,9 @@
 
 namespace p2p::nccl {
 
-TransportReport transport_report(
+TransportSummary summarize_transports(
     const std::vector<std::pair<std::string, std::string>>& files_and_texts) {
-  TransportReport r;
+  TransportSummary r;
   for (const auto& [file, text] : files_and_texts) {
     const NcclLog one = parse_nccl_log(text);
     if (one.nccl_lines == 0)
@@ -60,7 +60,7 @@ std::string channel_list(const std::map<int, std::set<std::string>>& by_channel)
 
 }  // namespace
 
-std::string format_transport_report(const TransportReport& r) {
+std::string format_transport_summary(const TransportSummary& r) {
   std::ostringstream out;
   out << "NCCL " << (r.log.version.empty() ? "(version not logged)" : r.log.version) << ", "
       << r.nranks << " rank" << (r.nranks == 1 ? "" : "s") << ", " << r.files.size() << " log file"
@@ -116,7 +116,7 @@ std::string format_transport_report(const TransportReport& r) {
   return out.str();
 }
 
-void to_json(nlohmann::json& j, const TransportReport& r) {
+void to_json(nlohmann::json& j, const TransportSummary& r) {
   nlohmann::json ranks = nlohmann::json::array();
   for (const LoggedRank& k : r.log.ranks) {
     ranks.push_back({{"rank", k.rank},
@@ -144,7 +144,7 @@ void to_json(nlohmann::json& j, const TransportReport& r) {
                      {"channels", std::move(chans)}});
   }
   j = nlohmann::json::object();
-  write_schema_header(j, "p2pcheck.nccl_transports", TransportReport::kVersion);
+  write_schema_header(j, "p2pcheck.nccl_transports", TransportSummary::kVersion);
   j["files"] = r.files;
   j["nccl_version"] = r.log.version;
   j["nranks"] = r.nranks;

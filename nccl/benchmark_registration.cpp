@@ -1,4 +1,4 @@
-#include "nccl/harness.hpp"
+#include "nccl/benchmark_registration.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,7 +9,7 @@
 namespace p2p::nccl {
 namespace {
 
-void report(benchmark::State& st, const MeasuredCase& m) {
+void record_in_state(benchmark::State& st, const MeasuredCase& m) {
   const CollectiveResult& r = m.result;
   if (m.sample_us.empty()) {
     st.SkipWithError((r.status + ": " + r.detail).c_str());
@@ -50,7 +50,8 @@ void register_nccl_benchmarks(const std::vector<PlannedCase>& plan, int timing_g
   auto shared = std::make_shared<MeasureCaseFn>(std::move(measure_one));
   for (const PlannedCase& c : plan) {
     auto* b = benchmark::RegisterBenchmark(
-        benchmark_name(c).c_str(), [c, shared](benchmark::State& st) { report(st, (*shared)(c)); });
+        benchmark_name(c).c_str(),
+        [c, shared](benchmark::State& st) { record_in_state(st, (*shared)(c)); });
     b->UseManualTime()->Iterations(std::max(1, timing_groups))->Unit(benchmark::kMicrosecond);
   }
 }
