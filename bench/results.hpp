@@ -162,7 +162,7 @@ struct BenchDocument {
   std::vector<LatencyResult> latency;
   std::vector<SweepSummary> sweeps;
   // `p2pcheck nccl`: the sweep as the NCCL module writes it (schema p2pcheck.nccl_report,
-  // read with nccl::nccl_report_from_document); null in bench's documents.
+  // read with nccl::nccl_section_from_document); null in bench's documents.
   nlohmann::json nccl = nullptr;
   std::vector<std::string> warnings;
   // What the whole command took (wall seconds, peak resident memory incl. child processes);

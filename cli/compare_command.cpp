@@ -11,7 +11,7 @@
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/json_text.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 #include "report/check_cases.hpp"
 #include "report/compare.hpp"
 #include "report/compare_json.hpp"
@@ -39,7 +39,7 @@ int run_compare(const CompareCommandOptions& o) {
   // A malformed NCCL section is named by its file, as any other problem of a document.
   for (const auto* d : {&baseline, &run}) {
     if (!d->nccl.is_null())
-      nccl::nccl_report_from_document(*d, d == &baseline ? o.baseline : o.run);
+      nccl::nccl_section_from_document(*d, d == &baseline ? o.baseline : o.run);
   }
   const report::Comparison c = report::compare_runs(baseline, run, options);
   if (o.format == "json") {

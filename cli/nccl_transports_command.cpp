@@ -8,7 +8,7 @@
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/json_text.hpp"
-#include "nccl/transport_report.hpp"
+#include "nccl/transport_summary.hpp"
 
 namespace p2p::cli {
 
@@ -22,11 +22,11 @@ struct NcclTransportsOptions {
 int run_nccl_transports(const NcclTransportsOptions& o) {
   std::vector<std::pair<std::string, std::string>> files;
   for (const auto& path : o.logs) files.emplace_back(path, read_text_file(path));
-  const nccl::TransportReport report = nccl::transport_report(files);
+  const nccl::TransportSummary summary = nccl::summarize_transports(files);
   if (o.format == "json") {
-    std::cout << json_text(nlohmann::json(report)) << "\n";
+    std::cout << json_text(nlohmann::json(summary)) << "\n";
   } else {
-    std::cout << nccl::format_transport_report(report);
+    std::cout << nccl::format_transport_summary(summary);
   }
   std::cout << std::flush;
   return kExitOk;

@@ -1,4 +1,4 @@
-# Finds NCCL's header. p2pcheck loads libnccl.so.2 at run time (see nccl/nccl_api.cpp) so the
+# Finds NCCL's header. p2pcheck loads libnccl.so.2 at run time (see nccl/run/nccl_api.cpp) so the
 # executable starts on hosts without NCCL; NCCL::nccl therefore carries include paths only.
 find_path(NCCL_INCLUDE_DIR nccl.h
   HINTS ${NCCL_ROOT} ENV NCCL_ROOT ${CUDAToolkit_INCLUDE_DIRS} /usr/local/cuda/include

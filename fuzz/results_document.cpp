@@ -3,7 +3,7 @@
 #include "bench/results.hpp"
 #include "common/file_io.hpp"
 #include "fuzz/fuzz_input.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 #include "nccl/table.hpp"
 #include "report/compare.hpp"
 #include "report/html_report.hpp"
@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto doc =
         bench::bench_document_from_json(parse_json_text(text, fuzz::kSource), fuzz::kSource);
     if (!doc.nccl.is_null()) {
-      const nccl::NcclReport r = nccl::nccl_report_from_document(doc, fuzz::kSource);
+      const nccl::NcclResultsSection r = nccl::nccl_section_from_document(doc, fuzz::kSource);
       (void)nccl::format_results_table(r.run);
       (void)nccl::format_transport_matrix(r.run);
       (void)nccl::format_pair_matrix(r.run);

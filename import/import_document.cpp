@@ -7,7 +7,7 @@
 #include "import/nccl_tests.hpp"
 #include "import/nvbandwidth.hpp"
 #include "import/p2p_bandwidth_latency.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 
 namespace p2p::import {
 
@@ -61,7 +61,7 @@ bench::BenchDocument import_document(const std::vector<ImportedFigures>& parts,
   }
   doc.sizes_bytes.assign(sizes.begin(), sizes.end());
   if (nccl) {
-    nccl::NcclReport report;
+    nccl::NcclResultsSection report;
     report.run = std::move(*nccl);
     doc.nccl = report;
   }

@@ -6,7 +6,7 @@
 #include "common/cuda_check.hpp"
 #include "common/cuda_resources.hpp"
 #include "infer/rank_job.hpp"
-#include "nccl/launch.hpp"
+#include "nccl/run/launch.hpp"
 
 namespace p2p::infer {
 

@@ -10,10 +10,10 @@
 #include <optional>
 #include <vector>
 
-#include "nccl/clique.hpp"
 #include "nccl/collective.hpp"
-#include "nccl/measure.hpp"
 #include "nccl/op_spec.hpp"
+#include "nccl/run/clique.hpp"
+#include "nccl/run/measure.hpp"
 
 namespace p2p::infer {
 

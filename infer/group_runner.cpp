@@ -4,9 +4,9 @@
 #include "common/temp_dir.hpp"
 #include "infer/group_merge.hpp"
 #include "infer/ipc_merge.hpp"
-#include "nccl/nccl_api.hpp"
-#include "nccl/rank_process.hpp"
-#include "nccl/rank_spawn.hpp"
+#include "nccl/run/nccl_api.hpp"
+#include "nccl/run/rank_process.hpp"
+#include "nccl/run/rank_spawn.hpp"
 
 namespace p2p::infer {
 

@@ -1,5 +1,5 @@
 // The parent side of one measured group: starts one `p2pcheck infer-rank` process per rank
-// (nccl/rank_spawn.hpp), watches them with the deadline, and merges what they wrote into the
+// (nccl/run/rank_spawn.hpp), watches them with the deadline, and merges what they wrote into the
 // group's results and its CUDA IPC pairs.
 #pragma once
 
@@ -7,7 +7,7 @@
 
 #include "infer/rank_job.hpp"
 #include "infer/results.hpp"
-#include "nccl/runner.hpp"
+#include "nccl/run/runner.hpp"
 
 namespace p2p::infer {
 

@@ -20,10 +20,10 @@
 #include "infer/ranking.hpp"
 #include "infer/results_html.hpp"
 #include "infer/results_text.hpp"
-#include "nccl/nccl_api.hpp"
 #include "nccl/placement.hpp"
 #include "nccl/results.hpp"
-#include "nccl/runner.hpp"
+#include "nccl/run/nccl_api.hpp"
+#include "nccl/run/runner.hpp"
 #include "session/live_topology.hpp"
 #include "session/machine_outputs.hpp"
 

@@ -8,12 +8,12 @@
 #include "infer/graph_timing.hpp"
 #include "infer/ipc_check.hpp"
 #include "infer/rank_job.hpp"
-#include "nccl/clique.hpp"
-#include "nccl/measure.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/rank_merge.hpp"
-#include "nccl/rank_process.hpp"
-#include "nccl/rank_spawn.hpp"
+#include "nccl/run/clique.hpp"
+#include "nccl/run/measure.hpp"
+#include "nccl/run/rank_process.hpp"
+#include "nccl/run/rank_spawn.hpp"
 
 namespace p2p::infer {
 

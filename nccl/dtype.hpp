@@ -1,5 +1,5 @@
 // Element types the collectives run on. Pure names and sizes; the mapping to ncclDataType_t
-// lives with the NCCL calls (launch.cpp) so this header stays free of NCCL and CUDA.
+// lives with the NCCL calls (run/launch.cpp) so this header stays free of NCCL and CUDA.
 #pragma once
 
 #include <cstddef>

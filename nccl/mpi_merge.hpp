@@ -21,7 +21,7 @@ namespace p2p::nccl {
 struct ProcessReport {
   int process = 0;  // MPI rank
   int pid = 0;
-  int exit_code = 0;                  // of its sweep (rank_sweep.hpp)
+  int exit_code = 0;                  // of its sweep (run/rank_sweep.hpp)
   std::vector<DeviceRecord> devices;  // one per NCCL rank it drove
   std::string nccl_log;               // its NCCL INFO log
 };

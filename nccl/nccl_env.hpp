@@ -2,7 +2,7 @@
 // before NCCL initialises so that NCCL writes its INFO log, which names the transport of every
 // connection, to a file p2pcheck parses. NCCL reads these variables once per process (debug
 // settings at its first call, NCCL_P2P_DISABLE at its first topology search), which is why the
-// P2P-off comparison runs in a child process (p2p_off.hpp).
+// P2P-off comparison runs in a child process (run/p2p_off.hpp).
 #pragma once
 
 #include <map>

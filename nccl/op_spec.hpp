@@ -1,4 +1,4 @@
-// One operation as the runner plans it and launch.cpp enqueues it. Plain data.
+// One operation as the runner plans it and run/launch.cpp enqueues it. Plain data.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 #include "nccl/sweep_steps.hpp"
 
 #include "common/byte_size.hpp"
-#include "nccl/harness.hpp"
+#include "nccl/benchmark_registration.hpp"
 
 namespace p2p::nccl {
 

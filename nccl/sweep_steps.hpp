@@ -1,4 +1,4 @@
-// The steps a sweep across processes runs, in order (rank_sweep.hpp): the planned cases one at
+// The steps a sweep across processes runs, in order (run/rank_sweep.hpp): the planned cases one at
 // a time, then, across MPI hosts, the host-pair rounds, whose pairs run at the same time.
 // Pure, so the CPU tests check which ranks meet when.
 #pragma once

@@ -5,7 +5,7 @@
 
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 #include "report/markup_text.hpp"
 
 namespace p2p::report {
@@ -134,7 +134,7 @@ void add_nccl_run(CheckSuite& s, const nccl::NcclRun& run, const std::string& ho
 }
 
 void add_nccl_cases(CheckSuite& s, const bench::BenchDocument& d, const std::string& source) {
-  const nccl::NcclReport report = nccl::nccl_report_from_document(d, source);
+  const nccl::NcclResultsSection report = nccl::nccl_section_from_document(d, source);
   add_nccl_run(s, report.run, d.hostname, "nccl.");
   if (report.p2p_off) add_nccl_run(s, *report.p2p_off, d.hostname, "nccl.p2p_off.");
   for (const auto& v : report.verdicts) {

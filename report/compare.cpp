@@ -6,7 +6,7 @@
 
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 
 namespace p2p::report {
 
@@ -72,7 +72,7 @@ Figures figures_of(const bench::BenchDocument& d, const std::string& source,
         Figure{l.median_ns, l.status, l.detail, true, true, source_text(l.source)};
   }
   if (!d.nccl.is_null()) {
-    const nccl::NcclReport report = nccl::nccl_report_from_document(d, source);
+    const nccl::NcclResultsSection report = nccl::nccl_section_from_document(d, source);
     const std::string tests = nccl_tests_source(d);
     add_collectives(out, report.run, "", o, tests);
     if (report.p2p_off) add_collectives(out, *report.p2p_off, "p2p_off ", o, tests);

@@ -9,7 +9,7 @@
 
 #include "bench/matrix.hpp"
 #include "common/byte_size.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 #include "nccl/table.hpp"
 #include "report/html_pairs.hpp"
 
@@ -390,7 +390,7 @@ std::string nccl_run_section(const nccl::NcclRun& run, const std::string& title)
 
 std::string nccl_sections(const bench::BenchDocument& d, const std::string& source) {
   if (d.nccl.is_null()) return "";
-  const nccl::NcclReport report = nccl::nccl_report_from_document(d, source);
+  const nccl::NcclResultsSection report = nccl::nccl_section_from_document(d, source);
   std::string out = nccl_run_section(report.run, "NCCL");
   if (report.p2p_off) out += nccl_run_section(*report.p2p_off, "NCCL with NCCL_P2P_DISABLE=1");
   if (!report.verdicts.empty())

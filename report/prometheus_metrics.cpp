@@ -4,7 +4,7 @@
 #include <map>
 
 #include "common/error.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 #include "report/check_cases.hpp"
 
 namespace p2p::report {
@@ -195,7 +195,7 @@ void add_document_metrics(Exposition& e, const bench::BenchDocument& doc,
   }
   add_bench(e, doc);
   if (!doc.nccl.is_null()) {
-    const nccl::NcclReport report = nccl::nccl_report_from_document(doc, source);
+    const nccl::NcclResultsSection report = nccl::nccl_section_from_document(doc, source);
     add_nccl_run(e, report.run, doc.hostname, "");
     if (report.p2p_off) add_nccl_run(e, *report.p2p_off, doc.hostname, "p2p_off.");
     for (const auto& v : report.verdicts) {

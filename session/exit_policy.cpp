@@ -38,7 +38,7 @@ RunVerdict bench_verdict(const bench::BenchDocument& doc, int interrupt_signal) 
   return v;
 }
 
-RunVerdict nccl_verdict(const nccl::NcclReport& report, const bench::BenchDocument& doc,
+RunVerdict nccl_verdict(const nccl::NcclResultsSection& report, const bench::BenchDocument& doc,
                         int interrupt_signal) {
   // Ranks as processes: a rank that hung (or was killed for silence) is a hang; one that died
   // while the others did not hang is a failure of the run itself (kExitRuntime), not a verdict.

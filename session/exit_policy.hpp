@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/results.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 
 namespace p2p::session {
 
@@ -22,7 +22,7 @@ RunVerdict bench_verdict(const bench::BenchDocument& doc, int interrupt_signal);
 // nccl (`report` is the document's `nccl` section): 128+N after signal N, 5 a hang, 4 a rank
 // process that died (or sent nothing) while none hung, 1 wrong/error/--min-busbw verdict
 // (in either sweep), else 0. Summary: results, interrupted, gpu_shared.
-RunVerdict nccl_verdict(const nccl::NcclReport& report, const bench::BenchDocument& doc,
+RunVerdict nccl_verdict(const nccl::NcclResultsSection& report, const bench::BenchDocument& doc,
                         int interrupt_signal);
 
 }  // namespace p2p::session

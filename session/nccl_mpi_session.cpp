@@ -13,8 +13,8 @@
 #include "common/utc_time.hpp"
 #include "mpi/launch_env.hpp"
 #include "mpi/session.hpp"
-#include "nccl/mpi_run.hpp"
 #include "nccl/nccl_env.hpp"
+#include "nccl/run/mpi_run.hpp"
 #include "report/check_cases.hpp"
 #include "report/run_lines.hpp"
 #include "session/machine_outputs.hpp"
@@ -135,7 +135,7 @@ int run_nccl_under_mpi(const NcclRequest& o, nccl::RunOptions options, mpi::Sess
     lines.end(outcome.exit_code);
     return outcome.exit_code;
   }
-  nccl::NcclReport report;
+  nccl::NcclResultsSection report;
   report.run = std::move(*outcome.run);
   const int code =
       report_and_judge(outputs_of(o), options, report, tg, started, clock, nullptr).exit_code;

@@ -1,4 +1,4 @@
-// `p2pcheck nccl` under MPI (nccl/mpi_run.hpp): rank 0 judges its host's gate, every process
+// `p2pcheck nccl` under MPI (nccl/run/mpi_run.hpp): rank 0 judges its host's gate, every process
 // runs its share, rank 0 writes everything the one-host run writes; the others return their
 // own sweep's exit code. With --jsonl every process writes its own lines as it goes. Builds
 // with NCCL and MPI only.
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/run_resources.hpp"
-#include "nccl/runner.hpp"
+#include "nccl/run/runner.hpp"
 #include "session/nccl_request.hpp"
 
 namespace p2p::mpi {

@@ -45,8 +45,9 @@ NcclOutputs outputs_of(const NcclRequest& r) {
   return o;
 }
 
-bench::BenchDocument nccl_document(const nccl::NcclReport& report, const TopologyAndGate& tg,
-                                   bool skip_gate, const std::string& started_utc) {
+bench::BenchDocument nccl_document(const nccl::NcclResultsSection& report,
+                                   const TopologyAndGate& tg, bool skip_gate,
+                                   const std::string& started_utc) {
   bench::BenchDocument doc;
   doc.written_by = "nccl";
   doc.started_utc = started_utc;
@@ -67,7 +68,7 @@ bench::BenchDocument nccl_document(const nccl::NcclReport& report, const Topolog
 }
 
 RunVerdict report_and_judge(const NcclOutputs& o, const nccl::RunOptions& options,
-                            nccl::NcclReport& report, const TopologyAndGate& tg,
+                            nccl::NcclResultsSection& report, const TopologyAndGate& tg,
                             const std::string& started, const RunClock& clock,
                             SharingCheck* sharing) {
   std::optional<std::uint64_t> saturation;

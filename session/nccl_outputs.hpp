@@ -7,8 +7,8 @@
 #include <string>
 
 #include "common/run_resources.hpp"
-#include "nccl/report.hpp"
-#include "nccl/runner.hpp"
+#include "nccl/results_section.hpp"
+#include "nccl/run/runner.hpp"
 #include "session/exit_policy.hpp"
 #include "session/gate_verdict.hpp"
 #include "session/gpu_sharing_check.hpp"
@@ -28,14 +28,15 @@ NcclOutputs outputs_of(const NcclRequest& r);
 
 // The results document bench writes, with the sweep in its `nccl` section: same host,
 // versions, topology, gate and GPUs, so one reader serves both.
-bench::BenchDocument nccl_document(const nccl::NcclReport& report, const TopologyAndGate& tg,
-                                   bool skip_gate, const std::string& started_utc);
+bench::BenchDocument nccl_document(const nccl::NcclResultsSection& report,
+                                   const TopologyAndGate& tg, bool skip_gate,
+                                   const std::string& started_utc);
 
 // After the sweep: --min-busbw verdicts, the tables, the results document (marked interrupted
 // after SIGINT/SIGTERM and shared when `sharing` saw another user of the GPUs), JUnit, and the
 // verdict (session/exit_policy.hpp). `sharing` may be null (MPI runs, the P2P-off half).
 RunVerdict report_and_judge(const NcclOutputs& o, const nccl::RunOptions& options,
-                            nccl::NcclReport& report, const TopologyAndGate& tg,
+                            nccl::NcclResultsSection& report, const TopologyAndGate& tg,
                             const std::string& started_utc, const RunClock& clock,
                             SharingCheck* sharing);
 

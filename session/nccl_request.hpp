@@ -14,7 +14,7 @@ struct NcclRequest {
   std::vector<int> devices;  // empty = all visible
   int ranks = 0;             // 0 = one per selected device
   bool rank_processes = false;
-  // Across MPI processes and hosts (nccl/mpi_run.hpp): --mpi, or found in the environment
+  // Across MPI processes and hosts (nccl/run/mpi_run.hpp): --mpi, or found in the environment
   // (mpi/launch_env.hpp).
   bool mpi = false;
   bool rank_per_gpu = false;   // one GPU per MPI process, chosen by the launcher's local rank

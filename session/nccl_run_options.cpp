@@ -5,7 +5,7 @@
 #include "common/byte_size.hpp"
 #include "common/file_io.hpp"
 #include "harness/google_benchmark.hpp"
-#include "nccl/run_options_json.hpp"
+#include "nccl/run/run_options_json.hpp"
 
 namespace p2p::session {
 

@@ -1,12 +1,12 @@
 // The sweep a `p2pcheck nccl` process runs, as nccl::RunOptions: from the request for the run
 // the user started, and for the P2P-off half of --compare-p2p-off the same sweep handed over as
-// a serialised options object (nccl/run_options_json.hpp), never rebuilt from flags. NCCL
+// a serialised options object (nccl/run/run_options_json.hpp), never rebuilt from flags. NCCL
 // builds only.
 #pragma once
 
 #include <string>
 
-#include "nccl/runner.hpp"
+#include "nccl/run/runner.hpp"
 #include "session/nccl_request.hpp"
 
 namespace p2p::session {

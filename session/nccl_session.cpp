@@ -19,9 +19,9 @@
 #include "common/utc_time.hpp"
 #include "harness/google_benchmark.hpp"
 #include "nccl/nccl_env.hpp"
-#include "nccl/p2p_off.hpp"
-#include "nccl/rank_process.hpp"
-#include "nccl/run_options_json.hpp"
+#include "nccl/run/p2p_off.hpp"
+#include "nccl/run/rank_process.hpp"
+#include "nccl/run/run_options_json.hpp"
 #include "report/check_cases.hpp"
 #include "report/run_lines.hpp"
 #include "session/driver_preflight.hpp"
@@ -76,8 +76,8 @@ int run_p2p_off_half(const NcclRequest& o) {
   const RunClock clock;
   nccl::RunOptions options = read_p2p_off_options(o.options_file);
   harness::initialize_benchmark("nccl", options.benchmark_args);
-  // In a process group of its own (p2p_off.cpp): if the parent ends at once (a second signal),
-  // nothing else would stop this half.
+  // In a process group of its own (nccl/run/p2p_off.cpp): if the parent ends at once (a second
+  // signal), nothing else would stop this half.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   TopologyAndGate tg;  // the P2P-off half measures what its parent's gate let through
   tg.snapshot = bench::snapshot_from_cuda(bench::discover_devices());
@@ -86,7 +86,7 @@ int run_p2p_off_half(const NcclRequest& o) {
   const InterruptGuard stop_on_signal;
   std::unique_ptr<nccl::TempPath> temp_log;
   choose_nccl_log(options, temp_log);
-  nccl::NcclReport report;
+  nccl::NcclResultsSection report;
   if (interrupt_signal() == 0)
     report.run = nccl::run_nccl_sweep(options, progress_line("p2pcheck nccl (P2P off)"));
   NcclOutputs outputs;
@@ -154,7 +154,7 @@ int run_nccl_session(const NcclRequest& o) {
                                    nlohmann::json(r)));
     };
   }
-  nccl::NcclReport report;
+  nccl::NcclResultsSection report;
   // Before this process loads NCCL: the child must be the first NCCL user of its own process.
   if (o.compare_p2p_off) report.p2p_off = run_p2p_off(options, o.nccl_log);
 

@@ -15,8 +15,8 @@
 #include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 #include "infer/document.hpp"
-#include "nccl/nccl_api.hpp"
-#include "nccl/tests/nccl_gpu_or_skip.hpp"
+#include "nccl/run/nccl_api.hpp"
+#include "nccl/run/tests/nccl_gpu_or_skip.hpp"
 
 namespace p2p::infer {
 namespace {

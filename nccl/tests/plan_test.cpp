@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "harness/google_benchmark.hpp"
-#include "nccl/harness.hpp"
+#include "nccl/benchmark_registration.hpp"
 #include "nccl/sweep.hpp"
 
 namespace p2p::nccl {

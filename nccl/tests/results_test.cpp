@@ -8,7 +8,7 @@
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 
 namespace p2p::nccl {
 namespace {
@@ -120,8 +120,8 @@ TEST(NcclRunJson, RoundTripsEnvironmentTransportAndResults) {
   EXPECT_EQ(back.results[0].dst_rank, 3);
 }
 
-TEST(NcclReportFile, WritesAtomicallyAndReadsBack) {
-  NcclReport report;
+TEST(NcclResultsSectionFile, WritesAtomicallyAndReadsBack) {
+  NcclResultsSection report;
   report.run = sample_run();
   report.p2p_off = sample_run();
   report.p2p_off->p2p_disabled = true;
@@ -138,7 +138,7 @@ TEST(NcclReportFile, WritesAtomicallyAndReadsBack) {
   doc.written_by = "nccl";
   doc.nccl = report;
   write_text_file_atomically(path, nlohmann::json(doc).dump(2));
-  const NcclReport back = read_report(path);
+  const NcclResultsSection back = read_nccl_section(path);
   ASSERT_TRUE(back.p2p_off.has_value());
   EXPECT_TRUE(back.p2p_off->p2p_disabled);
   EXPECT_DOUBLE_EQ(*back.min_busbw_gbps, 100.0);
@@ -147,38 +147,38 @@ TEST(NcclReportFile, WritesAtomicallyAndReadsBack) {
   EXPECT_EQ(back.verdicts[0].saturation_bytes, 1u << 24);
 }
 
-TEST(NcclReportFile, NullP2POffAndBadFilesAreOneLineInputErrors) {
-  NcclReport report;
+TEST(NcclResultsSectionFile, NullP2POffAndBadFilesAreOneLineInputErrors) {
+  NcclResultsSection report;
   report.run = sample_run();
   const nlohmann::json j = report;
   EXPECT_TRUE(j.at("p2p_off").is_null());
   EXPECT_TRUE(j.at("min_busbw_gbps").is_null());
 
-  EXPECT_THROW(read_report("/nonexistent/p2pcheck/report.json"), InputError);
+  EXPECT_THROW(read_nccl_section("/nonexistent/p2pcheck/report.json"), InputError);
   const TempDir tmp("nccl_report_bad");
   const std::string path = tmp.file("report.json");
   bench::BenchDocument doc;
   doc.nccl = nlohmann::json{{"schema", "p2pcheck.nccl_report"}, {"version", 9}};
   try {
-    nccl_report_from_document(doc, "run.json");
+    nccl_section_from_document(doc, "run.json");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("run.json: ", 0), 0u) << e.what();
     EXPECT_NE(std::string(e.what()).find("version 9 is not supported"), std::string::npos);
   }
   doc.nccl = nlohmann::json{{"schema", "p2pcheck.nccl_report"}, {"version", 1}};
-  EXPECT_THROW(nccl_report_from_document(doc, "run.json"), InputError);  // missing keys
+  EXPECT_THROW(nccl_section_from_document(doc, "run.json"), InputError);  // missing keys
   // A bench document has no NCCL section: named, not a crash.
   doc = bench::BenchDocument{};
   try {
-    nccl_report_from_document(doc, "bench.json");
+    nccl_section_from_document(doc, "bench.json");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
               "bench.json: holds no NCCL results (the document was written by `p2pcheck bench`)");
   }
   std::ofstream(path) << R"({"schema": "p2pcheck.bench.run", "version": 2})";
-  EXPECT_THROW(read_report(path), InputError);
+  EXPECT_THROW(read_nccl_section(path), InputError);
 }
 
 TEST(Versions, NcclAndCudaCodes) {

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "common/error.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 
 namespace p2p::report {
 namespace {
@@ -53,7 +53,7 @@ nccl::CollectiveResult coll(const std::string& op, int nranks, std::uint64_t byt
 bench::BenchDocument nccl_document(
     std::vector<nccl::CollectiveResult> results,
     std::optional<std::vector<nccl::CollectiveResult>> p2p_off = std::nullopt) {
-  nccl::NcclReport report;
+  nccl::NcclResultsSection report;
   report.run.results = std::move(results);
   if (p2p_off) {
     report.p2p_off = nccl::NcclRun{};

@@ -8,7 +8,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
-#include "nccl/report.hpp"
+#include "nccl/results_section.hpp"
 
 namespace p2p::report {
 namespace {

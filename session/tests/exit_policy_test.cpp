@@ -26,7 +26,7 @@ BenchDocument document(const std::string& name) {
 
 int nccl_exit(const std::string& name, int sig = 0) {
   const BenchDocument doc = document(name);
-  return nccl_verdict(p2p::nccl::nccl_report_from_document(doc, name), doc, sig).exit_code;
+  return nccl_verdict(p2p::nccl::nccl_section_from_document(doc, name), doc, sig).exit_code;
 }
 
 TEST(BenchExitPolicy, AWholeRunWithEveryFigureOkIsZero) {
@@ -76,7 +76,7 @@ TEST(NcclExitPolicy, KeptRunsEndAsTheyDidOnTheH200) {
 
 TEST(NcclExitPolicy, WrongResultsAndMissedThresholdsAreOne) {
   const BenchDocument doc = document("nccl-ranks8.json");
-  auto report = p2p::nccl::nccl_report_from_document(doc, "nccl-ranks8.json");
+  auto report = p2p::nccl::nccl_section_from_document(doc, "nccl-ranks8.json");
   ASSERT_FALSE(report.run.results.empty());
   EXPECT_EQ(nccl_verdict(report, doc, 0).summary.at("results"), report.run.results.size());
 
@@ -98,7 +98,7 @@ TEST(NcclExitPolicy, WrongResultsAndMissedThresholdsAreOne) {
 
 TEST(NcclExitPolicy, AHangOutranksADeadRankAndAWrongResult) {
   const BenchDocument doc = document("nccl-killed-rank.json");
-  auto report = p2p::nccl::nccl_report_from_document(doc, "nccl-killed-rank.json");
+  auto report = p2p::nccl::nccl_section_from_document(doc, "nccl-killed-rank.json");
   report.run.results.front().status = "wrong";
   EXPECT_EQ(nccl_verdict(report, doc, 0).exit_code, 4);  // the run itself failed before any verdict
   report.run.results.back().status = "hang";

@@ -12,7 +12,7 @@
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/json_text.hpp"
-#include "nccl/run_options_json.hpp"
+#include "nccl/run/run_options_json.hpp"
 
 namespace {
 

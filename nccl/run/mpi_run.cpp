@@ -1,0 +1,308 @@
+#include "nccl/run/mpi_run.hpp"
+
+#include <cuda_runtime_api.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <ostream>
+#include <thread>
+
+#include "common/exit_codes.hpp"
+#include "common/file_io.hpp"
+#include "mpi/launch_env.hpp"
+#include "nccl/benchmark_registration.hpp"
+#include "nccl/mpi_merge.hpp"
+#include "nccl/rank_layout.hpp"
+#include "nccl/rank_merge.hpp"
+#include "nccl/run/rank_process.hpp"
+
+namespace p2p::nccl {
+
+namespace {
+
+using Seconds = std::chrono::duration<double>;
+
+// Setting up (MPI start-up, CUDA, NCCL's unique id) legitimately takes seconds on a busy
+// node; past this a process is gone or stuck.
+constexpr Seconds kSetupDeadline{120.0};
+// After the sweep: the others may still be in their last step, whose waits each have the
+// timeout, and then stop at a barrier that has a deadline of its own.
+Seconds results_deadline(const MeasureOptions& o) { return 4 * o.timeout + Seconds(120.0); }
+// Lines a process streamed before its report are normally there already; give stragglers this.
+constexpr Seconds kLinesGrace{5.0};
+
+int visible_devices() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    throw NoGpuError(std::string("cudaGetDeviceCount failed: ") + cudaGetErrorName(e) + ": " +
+                     cudaGetErrorString(e));
+  }
+  if (count == 0) throw NoGpuError("no CUDA device is visible");
+  return count;
+}
+
+// What this process tells rank 0 first: who it is and which GPUs it drives, or why it cannot.
+nlohmann::json hello(const RunOptions& o, const MpiOptions& m, int process) {
+  nlohmann::json j = {{"process", process}, {"hostname", host_name()},
+                      {"host_id", ""},      {"devices", nlohmann::json::array()},
+                      {"error", ""},        {"error_kind", ""}};
+  if (const char* id = std::getenv("NCCL_HOSTID")) j["host_id"] = id;
+  try {
+    if (m.rank_per_gpu) {
+      const int count = visible_devices();
+      j["devices"] = {device_for_local_rank(mpi::launcher_local_rank(mpi::process_environment()),
+                                            o.devices, count)};
+    } else {
+      j["devices"] = select_devices(o.devices);
+    }
+  } catch (const NoGpuError& e) {
+    j["error"] = e.what();
+    j["error_kind"] = "no_gpu";
+  } catch (const InputError& e) {
+    j["error"] = e.what();
+    j["error_kind"] = "input";
+  }
+  return j;
+}
+
+[[noreturn]] void fail(const std::string& kind, const std::string& what) {
+  if (kind == "no_gpu") throw NoGpuError(what);
+  if (kind == "input") throw InputError(what);
+  if (kind == "hang") throw HangError(what);
+  if (kind == "refused") throw RunRefused(what);
+  throw std::runtime_error(what);
+}
+
+// Rank 0 numbers the ranks from everyone's hello; every process gets the layout, or the first
+// reason the run cannot start.
+RankLayout agree_on_layout(mpi::Session& s, const RunOptions& o, const MpiOptions& m) {
+  const auto hellos = s.gather(0, hello(o, m, s.rank()).dump(), kSetupDeadline);
+  nlohmann::json verdict = {
+      {"error", ""}, {"error_kind", ""}, {"processes", nlohmann::json::array()}};
+  if (s.rank() == 0 && !m.refusal.empty()) {
+    // The first line: the whole message (the gate's reasons) is rank 0's to print.
+    verdict["error"] =
+        "MPI rank 0 on " + host_name() + ": " + m.refusal.substr(0, m.refusal.find('\n'));
+    verdict["error_kind"] = "refused";
+  } else if (s.rank() == 0) {
+    for (std::size_t p = 0; p < hellos.size(); ++p) {
+      if (!hellos[p]) {
+        verdict["error"] = "MPI process " + std::to_string(p) + " did not report within " +
+                           std::to_string(static_cast<int>(kSetupDeadline.count())) +
+                           " s of start-up";
+        verdict["error_kind"] = "hang";
+        break;
+      }
+      const nlohmann::json h =
+          parse_own_json(*hellos[p], "MPI process " + std::to_string(p) + " start-up report");
+      if (!h.at("error").get<std::string>().empty()) {
+        verdict["error"] = "MPI process " + std::to_string(p) + " on " +
+                           h.at("hostname").get<std::string>() + ": " +
+                           h.at("error").get<std::string>();
+        verdict["error_kind"] = h.at("error_kind");
+        break;
+      }
+      verdict["processes"].push_back(h);
+    }
+  }
+  const auto got = s.broadcast(0, verdict.dump(), kSetupDeadline * 2);
+  if (!got)
+    fail("hang", "MPI rank 0 sent no rank layout within " +
+                     std::to_string(static_cast<int>(kSetupDeadline.count() * 2)) + " s");
+  const nlohmann::json v = parse_own_json(*got, "rank layout from MPI rank 0");
+  if (!v.at("error").get<std::string>().empty()) fail(v.at("error_kind"), v.at("error"));
+  std::vector<ProcessSlot> slots;
+  for (const auto& h : v.at("processes")) {
+    ProcessSlot p;
+    p.process = h.at("process").get<int>();
+    p.hostname = h.at("hostname").get<std::string>();
+    p.host_id = h.at("host_id").get<std::string>();
+    p.devices = h.at("devices").get<std::vector<int>>();
+    slots.push_back(std::move(p));
+  }
+  return lay_out_ranks(std::move(slots));
+}
+
+ncclUniqueId agree_on_unique_id(mpi::Session& s) {
+  ncclUniqueId id{};
+  std::string bytes;
+  if (s.rank() == 0) {
+    P2P_CHECK(nccl_api().get_unique_id(&id));  // NCCL's first call here: the environment is set
+    bytes.assign(reinterpret_cast<const char*>(&id), sizeof id);
+  }
+  const auto got = s.broadcast(0, bytes, kSetupDeadline);
+  if (!got || got->size() != sizeof id)
+    fail("hang", "MPI rank 0 sent no NCCL unique id within 120 s");
+  std::memcpy(&id, got->data(), sizeof id);
+  return id;
+}
+
+// Rank 0's view of the streamed lines, by process.
+struct Inbox {
+  std::vector<std::string> lines;
+  std::vector<int> counts;
+  void take(mpi::Session& s) {
+    for (auto& [source, line] : s.drain()) {
+      lines[static_cast<std::size_t>(source)] += line;
+      ++counts[static_cast<std::size_t>(source)];
+    }
+  }
+};
+
+}  // namespace
+
+MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& m,
+                        const LineSink& each_line, const Progress& progress) {
+  const RankLayout layout = agree_on_layout(s, o, m);
+  const int me = s.rank();
+  const ProcessSlot& slot = layout.processes[static_cast<std::size_t>(me)];
+
+  // Before NCCL's first call (agree_on_unique_id on rank 0, the communicator elsewhere).
+  const EnvMap user = nccl_variables(current_environment());
+  TempPath log("p2pcheck-nccl-mpi", ".log");
+  const EnvMap ours = nccl_settings(log.path(), o.p2p_disabled);
+  apply_environment(ours);
+
+  // Every process plans the same cases in the same order.
+  const std::vector<PlannedCase> plan = selected_plan(o, layout.nranks);
+  std::vector<SweepStep> steps = one_case_per_step(plan);
+  std::vector<std::vector<HostPairCase>> host_steps;
+  if (m.host_pairs) {
+    host_steps =
+        host_pair_steps(layout, o.dtypes.front(), o.sweep.max_bytes, static_cast<int>(plan.size()));
+  }
+  for (SweepStep& step : as_steps(host_steps)) steps.push_back(std::move(step));
+  std::vector<StepCase> all_cases;
+  for (const SweepStep& step : steps)
+    all_cases.insert(all_cases.end(), step.cases.begin(), step.cases.end());
+
+  RankStart start;
+  start.reporter = me;
+  start.nranks = layout.nranks;
+  start.ranks = ranks_of_process(layout, me);
+  start.devices = slot.devices;
+  start.id = agree_on_unique_id(s);
+
+  Inbox inbox;
+  inbox.lines.assign(layout.processes.size(), "");
+  inbox.counts.assign(layout.processes.size(), 0);
+  int posted = 0;
+  const LineSink out = [&](const std::string& line) {
+    each_line(line);
+    if (me != 0) {
+      s.post(0, line);
+      ++posted;
+      return;
+    }
+    inbox.lines[0] += line;
+    ++inbox.counts[0];
+    inbox.take(s);
+    const RankLog mine = parse_rank_log(0, line);
+    if (progress.out == nullptr || mine.cases.empty()) return;
+    // Rank 0's position in the sweep (it sits out host pairs of other hosts).
+    *progress.out << (progress.terminal ? "\r\033[K" : "") << progress.label << ": ["
+                  << mine.cases.back().index + 1 << "/" << all_cases.size() << "] "
+                  << mine.cases.back().case_name << " (" << layout.processes.size()
+                  << " MPI processes, " << layout.hosts.size() << " hosts)"
+                  << (progress.terminal ? "" : "\n") << std::flush;
+  };
+
+  MpiOutcome outcome;
+  try {
+    RankHooks hooks;  // the rank-process test hooks (rank_process.hpp), keyed by MPI rank here
+    hooks.kill_before_step = kill_after_cases(std::getenv("P2P_TEST_KILL_RANK"), me);
+    hooks.stall_in_step = kill_after_cases(std::getenv("P2P_TEST_STALL_RANK"), me);
+    outcome.exit_code = run_rank_sweep(o, start, largest_per_operation(plan), steps, out, hooks);
+  } catch (const HangError&) {
+    outcome.exit_code =
+        kExitHang;  // its end line names it; the others still get this process's report
+  } catch (const std::exception&) {
+    outcome.exit_code = kExitRuntime;
+  }
+  if (progress.out != nullptr && progress.terminal && me == 0) *progress.out << "\n" << std::flush;
+
+  ProcessReport report;
+  report.process = me;
+  report.pid = static_cast<int>(::getpid());
+  report.exit_code = outcome.exit_code;
+  try {
+    const NcclEnvironment env = describe_environment(nccl_api(), slot.devices, user, ours);
+    for (std::size_t k = 0; k < env.devices.size(); ++k) {
+      DeviceRecord d = env.devices[k];
+      d.rank = start.ranks[k];
+      d.pid = report.pid;
+      d.host_id = slot.host_id;
+      d.hostname = slot.hostname;
+      report.devices.push_back(std::move(d));
+    }
+  } catch (const std::exception&) {
+    // A GPU that went away: the merge describes the ranks from the layout instead.
+  }
+  report.nccl_log = try_read_text_file(log.path()).value_or("");
+  nlohmann::json sent = report;
+  sent["lines_posted"] = posted;
+  const auto reports_text = s.gather(0, sent.dump(), results_deadline(o.measure));
+
+  if (me != 0) {
+    const auto verdict = s.broadcast(0, "", results_deadline(o.measure) + Seconds(60.0));
+    if (!verdict || *verdict != "finalize") s.abandon();
+    return outcome;
+  }
+
+  std::vector<std::optional<ProcessReport>> reports;
+  std::vector<int> expected_lines(layout.processes.size(), 0);
+  for (std::size_t p = 0; p < reports_text.size(); ++p) {
+    if (!reports_text[p]) {
+      reports.emplace_back();
+      continue;
+    }
+    const nlohmann::json j =
+        parse_own_json(*reports_text[p], "MPI process " + std::to_string(p) + " report");
+    expected_lines[p] = j.value("lines_posted", 0);
+    reports.emplace_back(j.get<ProcessReport>());
+  }
+  const auto grace_until = std::chrono::steady_clock::now() + kLinesGrace;
+  for (;;) {
+    inbox.take(s);
+    bool all = true;
+    for (std::size_t p = 1; p < expected_lines.size(); ++p)
+      all = all && inbox.counts[p] >= expected_lines[p];
+    if (all || std::chrono::steady_clock::now() > grace_until) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  bool everyone = true;
+  for (const auto& r : reports) everyone = everyone && r.has_value();
+  s.broadcast(0, everyone ? "finalize" : "abandon", Seconds(10.0));
+  if (!everyone) s.abandon();
+
+  const ClusterMerge merged = merge_cluster(layout, all_cases, host_steps, inbox.lines, reports,
+                                            results_deadline(o.measure).count(), m.launch);
+  NcclRun run;
+  run.p2p_disabled = o.p2p_disabled;
+  run.environment = describe_environment(nccl_api(), {}, user, ours);
+  run.environment.rank_processes = true;
+  run.environment.devices = merged.devices;
+  run.environment.buffer_allocator = merged.merged.buffer_allocator.value_or("");
+  for (const MergedCase& c : merged.merged.cases) {
+    if (c.index >= static_cast<int>(plan.size())) continue;  // host pairs: in the cluster section
+    Measurement meas;
+    meas.status = c.status;
+    meas.detail = c.detail;
+    meas.time_us = c.time_us;
+    meas.sample_us = c.sample_us;
+    meas.wrong_elements = c.wrong_elements;
+    run.results.push_back(
+        make_result(plan[static_cast<std::size_t>(c.index)], layout.nranks, meas, o));
+  }
+  run.rank_process_ends = merged.merged.ends;
+  run.warnings = merged.merged.warnings;
+  run.transport = merged.transport;
+  run.cluster = merged.cluster;
+  if (!o.nccl_log_path.empty()) write_text_file_atomically(o.nccl_log_path, merged.nccl_log);
+  outcome.run = std::move(run);
+  return outcome;
+}
+
+}  // namespace p2p::nccl

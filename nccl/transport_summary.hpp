@@ -1,0 +1,36 @@
+// `p2pcheck nccl transports LOG...`: what NCCL's INFO log of any run says about its transports,
+// for people who hold a log and no GPU: per ordered pair of ranks and per channel the transport,
+// each rank's host and bus id, the NCCL version, and the lines that explain a missing P2P path.
+// Pure: built from parsed logs; the CLI reads the files.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nccl/transport_log.hpp"
+
+namespace p2p::nccl {
+
+struct TransportSummary {
+  static constexpr int kVersion = 1;
+  std::vector<std::string> files;  // as the user named them
+  NcclLog log;                     // every file merged
+  int nranks = 0;                  // from the init lines, else the highest rank seen + 1
+  TransportMatrix matrix;
+  // (src rank, dst rank) -> channel -> every "via" text logged for it
+  std::map<std::pair<int, int>, std::map<int, std::set<std::string>>> channels;
+};
+
+// InputError "<file>: not an NCCL INFO log: ..." for a file with no NCCL line at all; a partly
+// readable file gives what it can, with log.unreadable_lines counting the rest.
+TransportSummary summarize_transports(
+    const std::vector<std::pair<std::string, std::string>>& files_and_texts);
+
+std::string format_transport_summary(const TransportSummary& r);
+void to_json(nlohmann::json& j, const TransportSummary& r);
+
+}  // namespace p2p::nccl
