@@ -82,7 +82,7 @@ struct Variant {
 
 const Variant& variant_for(int unroll) {
   static const Variant kVariants[] = {
-      {1, copy_kernel<1>}, {2, copy_kernel<2>}, {4, copy_kernel<4>},
+      {1, copy_kernel<1>}, {2, copy_kernel<2>},   {4, copy_kernel<4>},
       {8, copy_kernel<8>}, {16, copy_kernel<16>},
   };
   for (const auto& v : kVariants) {

@@ -160,9 +160,9 @@ TEST(ResultsRegeneration, SideBySideSummaryComesOutAsCommitted) {
     GTEST_SKIP() << "python3 is not installed: scripts/side_by_side_summary.py cannot run";
   for (const std::string folder :
        {"h200-vm-2026-12-03-fleet/side-by-side", "h200-vm-2026-12-03-speed/side-by-side"}) {
-    const auto run =
-        p2p::testing::run_captured("cd '" + std::string(P2P_SOURCE_DIR) +
-                                   "' && python3 scripts/side_by_side_summary.py results/" + folder);
+    const auto run = p2p::testing::run_captured(
+        "cd '" + std::string(P2P_SOURCE_DIR) +
+        "' && python3 scripts/side_by_side_summary.py results/" + folder);
     ASSERT_EQ(run.exit_code, 0) << folder << ": " << run.err;
     Scratch scratch;
     ASSERT_FALSE(scratch.dir().empty());
