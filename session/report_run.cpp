@@ -50,7 +50,7 @@ std::string write_report(const ReportRequest& r) {
                                ? report::render_side_by_side(docs[0], r.results[0], docs[1],
                                                              r.results[1], report::CompareOptions{})
                                : report::render_html_report(docs[0], r.results[0]);
-  const std::string out = r.out.empty() ? report_output_path(r.results) : r.out;
+  std::string out = r.out.empty() ? report_output_path(r.results) : r.out;
   for (const auto& path : r.results) {
     if (same_file(out, path)) {
       throw InputError(
