@@ -13,6 +13,7 @@
 #include "report/prometheus_metrics.hpp"
 #include "report/run_lines.hpp"
 #include "session/doctor_run.hpp"
+#include "session/gate_verdict.hpp"
 #include "session/live_peer_access.hpp"
 #include "session/live_topology.hpp"
 #include "session/machine_outputs.hpp"
@@ -66,13 +67,7 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
     throw InputError(
         "check: --jsonl - would mix with the check's own lines on stdout: give --jsonl a file");
   // Every file first: bad input fails alone, before any probe runs.
-  std::optional<topo::GatePolicy> policy;
-  if (!o.policy.empty()) policy = topo::read_policy_file(o.policy);
-  std::optional<topo::TopologySnapshot> expected;
-  if (!o.expect.empty()) {
-    expected = topo::load_topology(o.expect);
-    expected->source = o.expect;
-  }
+  const session::GateFiles gate_files = session::read_policy_and_golden(o.policy, o.expect);
   if (!o.facts.empty()) (void)read_text_file(o.facts);
   const std::unique_ptr<JsonLines> lines = session::open_jsonl(o.jsonl);
   const std::string host = session::this_hostname();
@@ -98,7 +93,8 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
     steps.push_back(HealthStep{"topo", kExitOk,
                                "topology: " + std::to_string(t->gpus.size()) + " GPU(s), " +
                                    topo::describe_environment(t->environment)});
-    steps.push_back(gate_step(o, *t, expected, policy, host, lines.get(), suites, prom));
+    steps.push_back(
+        gate_step(o, *t, gate_files.expected, gate_files.policy, host, lines.get(), suites, prom));
   }
 
   const int code = worst_exit_code(steps);

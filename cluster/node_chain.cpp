@@ -10,6 +10,7 @@
 #include "common/utc_time.hpp"
 #include "report/run_lines.hpp"
 #include "session/doctor_run.hpp"
+#include "session/gate_verdict.hpp"
 #include "session/live_peer_access.hpp"
 #include "session/live_topology.hpp"
 #include "session/machine_outputs.hpp"
@@ -120,11 +121,9 @@ void bench_step(Chain& chain, const NodeOptions& o, const NodeInputs& in,
 
 NodeInputs read_node_inputs(const NodeOptions& o) {
   NodeInputs in;
-  if (!o.policy.empty()) in.policy = topo::read_policy_file(o.policy);
-  if (!o.expect.empty()) {
-    in.expected = topo::load_topology(o.expect);
-    in.expected->source = o.expect;
-  }
+  session::GateFiles gate_files = session::read_policy_and_golden(o.policy, o.expect);
+  in.policy = std::move(gate_files.policy);
+  in.expected = std::move(gate_files.expected);
   if (!o.fixture_host.empty()) in.fixture = load_fixture_host(o.fixture_host);
   return in;
 }

@@ -1,13 +1,11 @@
 #include "session/gate_run.hpp"
 
-#include <optional>
-
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "session/gate_verdict.hpp"
 #include "session/live_topology.hpp"
 #include "session/machine_outputs.hpp"
 #include "topology/discovery/discovery.hpp"
-#include "topology/policy.hpp"
 
 namespace p2p::session {
 
@@ -16,13 +14,7 @@ GateOutcome run_gate(const GateRequest& r, const topo::PeerAccessCheck& live_pee
     throw InputError(
         "gate: nothing to check: give --expect FILE (golden topology) and/or --policy FILE");
   // Every file before discovering anything, so bad input fails fast and alone.
-  std::optional<topo::GatePolicy> policy;
-  if (!r.policy.empty()) policy = topo::read_policy_file(r.policy);
-  std::optional<topo::TopologySnapshot> expected;
-  if (!r.expect.empty()) {
-    expected = topo::load_topology(r.expect);
-    expected->source = r.expect;  // the decision names the file the user gave as golden
-  }
+  const GateFiles files = read_policy_and_golden(r.policy, r.expect);
   if (!r.p2p.empty() && r.input.empty())
     throw InputError(
         "gate: --p2p describes a captured topology: give it with --input (this host is checked live)");
@@ -31,8 +23,8 @@ GateOutcome run_gate(const GateRequest& r, const topo::PeerAccessCheck& live_pee
   if (!r.p2p.empty()) topo::apply_p2p_status_file(t, r.p2p);
 
   GateOutcome o;
-  o.decision =
-      topo::evaluate_gate(t, expected, policy, live ? live_peer_access : topo::PeerAccessCheck{});
+  o.decision = topo::evaluate_gate(t, files.expected, files.policy,
+                                   live ? live_peer_access : topo::PeerAccessCheck{});
   o.source = live ? "this host" : r.input;
   o.gpu_count = t.gpus.size();
   o.environment = t.environment;
