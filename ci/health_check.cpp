@@ -9,23 +9,17 @@
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/utc_time.hpp"
-#include "doctor/collect/collect.hpp"
-#include "doctor/facts.hpp"
-#include "doctor/report.hpp"
-#include "doctor/rules.hpp"
-#include "doctor/verdict.hpp"
 #include "report/check_cases.hpp"
 #include "report/prometheus_metrics.hpp"
 #include "report/run_lines.hpp"
+#include "session/doctor_run.hpp"
+#include "session/gate_verdict.hpp"
+#include "session/live_peer_access.hpp"
 #include "session/live_topology.hpp"
 #include "session/machine_outputs.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
 #include "topology/topo_text.hpp"
-
-#if P2P_WITH_BENCH
-#include "bench/peer_access_check.hpp"
-#endif
 
 namespace p2p::ci {
 namespace {
@@ -34,36 +28,26 @@ namespace {
 // failures: the doctor's exit code is the health check's verdict on the driver stack.
 HealthStep doctor_step(const HealthCheckOptions& o, const std::string& host, JsonLines* lines,
                        std::vector<report::CheckSuite>& suites, report::Exposition& prom) {
-  doctor::Facts facts;
-  if (!o.facts.empty()) {
-    facts = doctor::load_facts_file(o.facts);
-  } else {
-    doctor::CollectOptions c;
-    c.probe_timeout_ms = static_cast<int>(o.probe_timeout_s * 1000);
-    facts = doctor::collect_facts(c);
-  }
-  const auto findings = doctor::judge(facts);
-  const auto verdict = doctor::conclude(facts, findings);
-  const nlohmann::json report_json = doctor::render_json(facts, findings, verdict);
+  session::DoctorRequest request;
+  request.facts_file = o.facts;
+  request.probe_timeout_ms = static_cast<int>(o.probe_timeout_s * 1000);
+  const session::DoctorOutcome d = session::run_doctor(request);
   if (lines) {
-    for (const auto& l : report::doctor_lines(report_json, host, utc_now_iso8601()))
+    for (const auto& l : report::doctor_lines(d.verdict_json, host, utc_now_iso8601()))
       lines->write(l);
   }
-  suites.push_back(report::doctor_suite(report_json, host, "doctor"));
-  report::add_doctor_metrics(prom, report_json, host, "doctor");
-  return HealthStep{"doctor", doctor::exit_code_of(findings),
-                    doctor_step_line(verdict.headline, findings)};
+  suites.push_back(report::doctor_suite(d.verdict_json, host, "doctor"));
+  report::add_doctor_metrics(prom, d.verdict_json, host, "doctor");
+  return HealthStep{"doctor", d.exit_code, doctor_step_line(d.verdict.headline, d.findings)};
 }
 
-HealthStep gate_step([[maybe_unused]] const HealthCheckOptions& o, const topo::TopologySnapshot& t,
+HealthStep gate_step(const HealthCheckOptions& o, const topo::TopologySnapshot& t,
                      const std::optional<topo::TopologySnapshot>& expected,
                      const std::optional<topo::GatePolicy>& policy, const std::string& host,
                      JsonLines* lines, std::vector<report::CheckSuite>& suites,
                      report::Exposition& prom) {
   topo::PeerAccessCheck peer_access;
-#if P2P_WITH_BENCH
-  if (o.input.empty()) peer_access = bench::cuda_peer_access_check();
-#endif
+  if (o.input.empty()) peer_access = session::live_peer_access_check();
   const topo::GateDecision d = topo::evaluate_gate(t, expected, policy, peer_access);
   if (lines) {
     for (const auto& l : report::gate_lines(d, "check", host, utc_now_iso8601())) lines->write(l);
@@ -83,13 +67,7 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
     throw InputError(
         "check: --jsonl - would mix with the check's own lines on stdout: give --jsonl a file");
   // Every file first: bad input fails alone, before any probe runs.
-  std::optional<topo::GatePolicy> policy;
-  if (!o.policy.empty()) policy = topo::read_policy_file(o.policy);
-  std::optional<topo::TopologySnapshot> expected;
-  if (!o.expect.empty()) {
-    expected = topo::load_topology(o.expect);
-    expected->source = o.expect;
-  }
+  const session::GateFiles gate_files = session::read_policy_and_golden(o.policy, o.expect);
   if (!o.facts.empty()) (void)read_text_file(o.facts);
   const std::unique_ptr<JsonLines> lines = session::open_jsonl(o.jsonl);
   const std::string host = session::this_hostname();
@@ -115,7 +93,8 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
     steps.push_back(HealthStep{"topo", kExitOk,
                                "topology: " + std::to_string(t->gpus.size()) + " GPU(s), " +
                                    topo::describe_environment(t->environment)});
-    steps.push_back(gate_step(o, *t, expected, policy, host, lines.get(), suites, prom));
+    steps.push_back(
+        gate_step(o, *t, gate_files.expected, gate_files.policy, host, lines.get(), suites, prom));
   }
 
   const int code = worst_exit_code(steps);

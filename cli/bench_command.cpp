@@ -32,23 +32,24 @@ Command add_bench_command(CLI::App& root) {
       "bench",
       "Measure bandwidth and latency of every GPU pair and host link, verifying every transfer");
   app->add_flag("--list", o->list, "List the benchmark cases, one line each, and exit");
-  app->add_option("--gpus", o->gpus, "CUDA ordinals to measure, e.g. 0,1 (default: all)");
+  app->add_option("--gpus", o->sweep.gpus, "CUDA ordinals to measure, e.g. 0,1 (default: all)");
   app->add_option(
-         "--logical-gpus", o->logical_gpus,
+         "--logical-gpus", o->sweep.logical_gpus,
          "Place N logical GPUs round-robin on the selected devices and measure every pair of them: "
          "the per-pair paths of an N-GPU host run here, but the figures measure the tool, not the links")
       ->check(CLI::Range(1, 64));
   app->add_option(
-      "--sizes", o->sizes,
+      "--sizes", o->sweep.sizes,
       "Copy sizes, e.g. 64M,1G, measured for every route (default: 4K, 16K, ... 256M and 512M, swept "
       "for one route per kind of path; every other route at 512M)");
-  app->add_flag("--full", o->full,
+  app->add_flag("--full", o->sweep.full,
                 "Sweep every size for every route (thousands of figures on 8 GPUs)");
-  app->add_option("--samples", o->samples, "Timed samples per figure; the median is reported")
+  app->add_option("--samples", o->sweep.samples, "Timed samples per figure; the median is reported")
       ->check(CLI::Range(1, 1000));
-  app->add_option("--warmup", o->warmup_samples, "Untimed (but verified) samples before timing")
+  app->add_option("--warmup", o->sweep.warmup_samples,
+                  "Untimed (but verified) samples before timing")
       ->check(CLI::Range(0, 100));
-  app->add_option("--copies", o->copies,
+  app->add_option("--copies", o->sweep.copies,
                   "Copies per timed sample (default: about 2 GiB per sample, 4 to 64)")
       ->check(CLI::Range(0, 64));
   app->add_option("--json", o->json_path, "Write the results document to FILE (atomically)");
@@ -57,10 +58,10 @@ Command add_bench_command(CLI::App& root) {
   add_gate_options(app, o->gate);
   add_init_timeout_option(app, o->init_timeout_s);
   add_exclusive_option(app, o->exclusive);
-  app->add_flag("--no-affinity", o->no_affinity,
+  app->add_flag("--no-affinity", o->sweep.no_affinity,
                 "Do not pin the host thread to the GPU's local CPUs");
   app->add_option(
-         "--host-memory", o->host_memory,
+         "--host-memory", o->sweep.host_memory,
          "Host buffers: pinned (cudaHostAlloc) or hugepages (2 MiB pages, cudaHostRegister)")
       ->check(CLI::IsMember({"pinned", "hugepages"}));
   // --benchmark_* flags go to Google Benchmark unchanged.

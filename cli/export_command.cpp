@@ -5,45 +5,13 @@
 #include <memory>
 #include <string>
 
-#include "cli/machine_outputs.hpp"
-#include "common/error.hpp"
 #include "common/exit_codes.hpp"
-#include "common/file_io.hpp"
-#include "report/export_input.hpp"
-#include "report/junit.hpp"
+#include "session/export_run.hpp"
 
 namespace p2p::cli {
-namespace {
-
-struct ExportOptions {
-  std::string document;
-  std::string to;
-  std::string out = "-";
-  std::string hostname;
-};
-
-int run_export(const ExportOptions& o) {
-  const bool override_host = !o.hostname.empty();
-  const report::ExportInput in =
-      report::read_export_input(read_json_file(o.document), o.document,
-                                override_host ? o.hostname : this_hostname(), override_host);
-  if (o.out != "-" && same_file(o.out, o.document)) {
-    throw InputError(o.out + ": is the document being read; refusing to overwrite it");
-  }
-  std::string text;
-  if (o.to == "junit") {
-    text = report::render_junit(report::export_suites(in));
-  } else {
-    text = report::export_prometheus(in, static_cast<double>(std::time(nullptr)));
-  }
-  write_text_file_atomically(o.out, text);
-  return kExitOk;
-}
-
-}  // namespace
 
 Command add_export_command(CLI::App& root) {
-  auto o = std::make_shared<ExportOptions>();
+  auto o = std::make_shared<session::ExportRequest>();
   CLI::App* app = root.add_subcommand(
       "export",
       "Turn a results document, gate decision or doctor report into JUnit XML or a Prometheus textfile");
@@ -61,7 +29,10 @@ Command add_export_command(CLI::App& root) {
       "--hostname", o->hostname,
       "Host name the output is filed under (default: the document's own; for gate and doctor output, "
       "this host's)");
-  return Command{app, [o] { return run_export(*o); }};
+  return Command{app, [o] {
+                   session::write_export(*o, static_cast<double>(std::time(nullptr)));
+                   return static_cast<int>(kExitOk);
+                 }};
 }
 
 }  // namespace p2p::cli

@@ -4,14 +4,12 @@
 #include <string>
 
 #include "cli/command.hpp"
+#include "session/gate_run.hpp"
 
 namespace p2p::cli {
 
 struct GateOptions {
-  std::string input;   // hwloc XML, snapshot JSON or nvidia-smi topo -m capture; "" = this host
-  std::string p2p;     // nvidia-smi topo -p2p capture: answers require_p2p for --input
-  std::string expect;  // golden topology (XML or snapshot)
-  std::string policy;  // policy JSON
+  session::GateRequest request;  // --input, --p2p, --expect, --policy
   std::string format = "text";
   std::string junit;  // JUnit XML of the reasons, "" = none
   std::string jsonl;  // JSON lines of the reasons, "" = none, "-" = stdout

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <string>
 
 #include "session/machine_outputs.hpp"
@@ -17,5 +18,9 @@ using session::write_junit;
 void add_junit_option(CLI::App* app, std::string& path);
 
 void add_jsonl_option(CLI::App* app, std::string& path);
+
+// The --jsonl stream of a command that also prints `format` ("text" or "json") to stdout, opened
+// now: InputError when both would write to stdout (the JSON would not parse).
+std::unique_ptr<JsonLines> open_jsonl_beside(const std::string& path, const std::string& format);
 
 }  // namespace p2p::cli

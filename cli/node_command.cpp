@@ -25,7 +25,7 @@ void add_node_options(CLI::App* app, cluster::NodeOptions& o) {
   app->add_option("--probe-timeout", o.probe_timeout_s,
                   "Seconds each doctor probe may take (default 15)")
       ->check(CLI::Range(1.0, 600.0));
-  cluster::NodeBenchOptions& b = o.bench;
+  session::BenchSweepRequest& b = o.bench;
   app->add_option("--gpus", b.gpus, "bench: CUDA ordinals to measure, e.g. 0,1 (default: all)");
   app->add_option("--sizes", b.sizes, "bench: copy sizes, e.g. 64M,1G (default: bench's sweep)");
   app->add_flag("--full", b.full, "bench: sweep every size for every route");

@@ -4,61 +4,34 @@
 #include <memory>
 
 #include "common/exit_codes.hpp"
-#include "common/file_io.hpp"
 #include "common/json_text.hpp"
-#include "session/live_topology.hpp"
-#include "topology/diff.hpp"
-#include "topology/discovery/discovery.hpp"
-#include "topology/gate.hpp"
-#include "topology/snapshot_json.hpp"
+#include "session/topo_run.hpp"
 #include "topology/topo_text.hpp"
 
 namespace p2p::cli {
 
-namespace {
-
-topo::TopologySnapshot snapshot_for(const TopoOptions& opts) {
-  topo::TopologySnapshot t =
-      opts.input.empty() ? session::live_topology() : topo::load_topology(opts.input);
-  if (!opts.environment.empty()) topo::apply_environment_facts_file(t, opts.environment);
-  if (!opts.p2p.empty()) topo::apply_p2p_status_file(t, opts.p2p);
-  return t;
-}
-
-}  // namespace
-
 int run_topo_command(const TopoOptions& opts) {
-  const topo::TopologySnapshot t = snapshot_for(opts);
-  const std::string json_text = topo::snapshot_to_json_text(t);
-  const std::string shown = opts.format == "json" ? json_text : topo::format_topology_text(t);
-  // Save before printing: a failed save leaves neither a partial file nor output that looks like
-  // success.
-  if (!opts.save.empty()) write_text_file_atomically(opts.save, json_text);
-  std::cout << shown << std::flush;
+  const session::TopoOutcome t = session::run_topo(opts.request);
+  std::cout << (opts.format == "json" ? t.snapshot_json : topo::format_topology_text(t.snapshot))
+            << std::flush;
   return kExitOk;
 }
 
 int run_topo_diff_command(const TopoDiffOptions& opts) {
-  const topo::TopologySnapshot before = topo::load_topology(opts.inputs.at(0));
-  const topo::TopologySnapshot after = topo::load_topology(opts.inputs.at(1));
-  const topo::TopologyDiff d = topo::diff_topologies(before, after);
-  // The gate's verdict on A with B as its golden topology: what `gate --input A --expect B` says.
-  topo::TopologySnapshot golden = after;
-  golden.source = opts.inputs[1];
-  const topo::GateDecision gate = topo::evaluate_gate(before, golden, std::nullopt);
+  const session::TopoDiffOutcome d = session::run_topo_diff(opts.inputs.at(0), opts.inputs.at(1));
   if (opts.format == "json") {
-    nlohmann::json j = d;
+    nlohmann::json j = d.diff;
     j["before"] = opts.inputs[0];
     j["after"] = opts.inputs[1];
-    j["gate"] = gate;
+    j["gate"] = d.gate;
     std::cout << json_text(j) << "\n";
   } else {
-    std::cout << topo::format_diff_text(d, opts.inputs[0], opts.inputs[1])
+    std::cout << topo::format_diff_text(d.diff, opts.inputs[0], opts.inputs[1])
               << "\nGate on A with B as the golden topology (gate --input A --expect B):\n"
-              << topo::format_gate_text(gate);
+              << topo::format_gate_text(d.gate);
   }
   std::cout << std::flush;
-  return d.same() ? kExitOk : kExitFailed;
+  return d.exit_code;
 }
 
 Command add_topo_command(CLI::App& root) {
@@ -67,17 +40,18 @@ Command add_topo_command(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
       "topo", "Show the GPU topology (PCIe path classes, NVLink, affinity, environment)");
   app->add_option(
-      "--input", opts->input,
+      "--input", opts->request.input,
       "Read an hwloc XML (lstopo --of xml, hwloc 2.x), a p2pcheck snapshot (JSON) or a text capture of "
       "nvidia-smi topo -m instead of this host");
-  app->add_option("--p2p", opts->p2p,
+  app->add_option("--p2p", opts->request.p2p,
                   "Add the per-pair P2P status of an nvidia-smi topo -p2p r|w|n|a|p capture");
-  app->add_option("--environment", opts->environment,
+  app->add_option("--environment", opts->request.environment,
                   "Environment facts (JSON) recorded where the --input XML was captured");
   app->add_option("--format", opts->format,
                   "text (matrix like nvidia-smi topo -m) or json (the snapshot)")
       ->check(CLI::IsMember({"text", "json"}));
-  app->add_option("--save", opts->save, "Also write the snapshot JSON to FILE (atomically)");
+  app->add_option("--save", opts->request.save,
+                  "Also write the snapshot JSON to FILE (atomically)");
   app->require_subcommand(0, 1);
 
   CLI::App* diff = app->add_subcommand(

@@ -5,15 +5,13 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "session/topo_run.hpp"
 
 namespace p2p::cli {
 
 struct TopoOptions {
-  std::string input;  // hwloc XML, snapshot JSON or nvidia-smi topo -m capture; "" = this host
-  std::string p2p;    // nvidia-smi topo -p2p capture to add to the snapshot
-  std::string environment;  // EnvironmentFacts JSON recorded where the XML was captured
+  session::TopoRequest request;  // --input, --p2p, --environment, --save
   std::string format = "text";
-  std::string save;  // write the snapshot JSON here (atomically)
 };
 
 struct TopoDiffOptions {

@@ -4,11 +4,9 @@
 #include "common/exit_codes.hpp"
 
 #if P2P_WITH_BENCH
-#include "bench/host_memory.hpp"
 #include "bench/no_gpu.hpp"
 #include "bench/run.hpp"
-#include "bench/selection.hpp"
-#include "bench/sizes.hpp"
+#include "session/bench_options.hpp"
 #endif
 
 namespace p2p::cluster {
@@ -34,20 +32,10 @@ NodeBenchResult replay_figures(const bench::BenchDocument& doc, const FigureSink
 
 #if P2P_WITH_BENCH
 
-NodeBenchResult run_live_bench(const NodeBenchOptions& o, const topo::TopologySnapshot& t,
+NodeBenchResult run_live_bench(const session::BenchSweepRequest& o, const topo::TopologySnapshot& t,
                                const topo::GateDecision& gate, bool skip_gate,
                                const FigureSink& emit, std::ostream& progress) {
-  bench::BenchOptions opts;
-  if (!o.gpus.empty()) opts.gpus = bench::parse_gpu_list(o.gpus);
-  if (!o.sizes.empty()) opts.sizes_bytes = bench::parse_size_list(o.sizes);
-  opts.full_sweep =
-      o.full || !o.sizes.empty();  // as bench: sizes asked for by name are measured everywhere
-  opts.measure.samples = o.samples;
-  opts.measure.warmup_samples = o.warmup_samples;
-  opts.measure.copies_per_batch = o.copies;
-  opts.cpu_affinity = !o.no_affinity;
-  opts.logical_gpus = o.logical_gpus;
-  opts.measure.host_memory = *bench::host_memory_from_string(o.host_memory);  // checked by CLI11
+  bench::BenchOptions opts = session::bench_options_for(o);  // as bench builds them
   opts.on_figure = emit;
   bench::require_usable_gpus();  // NoGpuError: the step fails with exit 3
   bench::GateRecord record;
@@ -64,7 +52,7 @@ NodeBenchResult run_live_bench(const NodeBenchOptions& o, const topo::TopologySn
 
 #else
 
-NodeBenchResult run_live_bench(const NodeBenchOptions&, const topo::TopologySnapshot&,
+NodeBenchResult run_live_bench(const session::BenchSweepRequest&, const topo::TopologySnapshot&,
                                const topo::GateDecision&, bool, const FigureSink&, std::ostream&) {
   throw NoGpuError("this p2pcheck was built without CUDA: the bench step cannot measure");
 }

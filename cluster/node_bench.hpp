@@ -9,22 +9,11 @@
 #include <string>
 
 #include "bench/results.hpp"
+#include "session/bench_sweep.hpp"
 #include "topology/gate.hpp"
 #include "topology/snapshot.hpp"
 
 namespace p2p::cluster {
-
-struct NodeBenchOptions {
-  std::string gpus;
-  std::string sizes;
-  int samples = 5;
-  int warmup_samples = 1;
-  int copies = 0;
-  int logical_gpus = 0;
-  bool full = false;
-  bool no_affinity = false;
-  std::string host_memory = "pinned";
-};
 
 struct NodeBenchResult {
   int exit_code = 0;  // 0 every figure verified, 1 a verification failed, 4 a case hit an error
@@ -34,7 +23,7 @@ struct NodeBenchResult {
 using FigureSink = std::function<void(const nlohmann::json& figure)>;
 
 // Measures this host. NoGpuError when it has no usable GPU or p2pcheck was built without CUDA.
-NodeBenchResult run_live_bench(const NodeBenchOptions& o, const topo::TopologySnapshot& t,
+NodeBenchResult run_live_bench(const session::BenchSweepRequest& o, const topo::TopologySnapshot& t,
                                const topo::GateDecision& gate, bool skip_gate,
                                const FigureSink& emit, std::ostream& progress);
 

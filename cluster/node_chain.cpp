@@ -8,20 +8,15 @@
 #include "common/exit_codes.hpp"
 #include "common/json_lines.hpp"
 #include "common/utc_time.hpp"
-#include "doctor/collect/collect.hpp"
-#include "doctor/report.hpp"
-#include "doctor/rules.hpp"
-#include "doctor/verdict.hpp"
 #include "report/run_lines.hpp"
+#include "session/doctor_run.hpp"
+#include "session/gate_verdict.hpp"
+#include "session/live_peer_access.hpp"
 #include "session/live_topology.hpp"
 #include "session/machine_outputs.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
 #include "topology/topo_text.hpp"
-
-#if P2P_WITH_BENCH
-#include "bench/peer_access_check.hpp"
-#endif
 
 namespace p2p::cluster {
 namespace {
@@ -49,20 +44,13 @@ class Chain {
 };
 
 void doctor_step(Chain& chain, const NodeOptions& o, const NodeInputs& in) {
-  doctor::Facts facts;
-  if (in.fixture) {
-    facts = in.fixture->facts;
-  } else {
-    doctor::CollectOptions c;
-    c.probe_timeout_ms = static_cast<int>(o.probe_timeout_s * 1000);
-    facts = doctor::collect_facts(c);
-  }
-  const auto findings = doctor::judge(facts);
-  const auto verdict = doctor::conclude(facts, findings);
-  for (const auto& l : report::doctor_lines(doctor::render_json(facts, findings, verdict),
-                                            chain.host(), utc_now_iso8601()))
+  session::DoctorRequest request;
+  if (in.fixture) request.facts = in.fixture->facts;
+  request.probe_timeout_ms = static_cast<int>(o.probe_timeout_s * 1000);
+  const session::DoctorOutcome d = session::run_doctor(request);
+  for (const auto& l : report::doctor_lines(d.verdict_json, chain.host(), utc_now_iso8601()))
     chain.emit(l);
-  chain.finish_step("doctor", doctor::exit_code_of(findings), "doctor: " + verdict.headline);
+  chain.finish_step("doctor", d.exit_code, "doctor: " + d.verdict.headline);
 }
 
 std::optional<topo::TopologySnapshot> topo_step(Chain& chain, const NodeInputs& in) {
@@ -83,9 +71,7 @@ std::optional<topo::TopologySnapshot> topo_step(Chain& chain, const NodeInputs& 
 
 topo::GateDecision gate_step(Chain& chain, const NodeInputs& in, const topo::TopologySnapshot& t) {
   topo::PeerAccessCheck peer_access;
-#if P2P_WITH_BENCH
-  if (!in.fixture) peer_access = bench::cuda_peer_access_check();
-#endif
+  if (!in.fixture) peer_access = session::live_peer_access_check();
   topo::GateDecision d =
       topo::evaluate_gate(t, in.expected, in.policy, peer_access);  // returned: moved, not copied
   for (const auto& l : report::gate_lines(d, kNodeCommand, chain.host(), utc_now_iso8601()))
@@ -135,11 +121,9 @@ void bench_step(Chain& chain, const NodeOptions& o, const NodeInputs& in,
 
 NodeInputs read_node_inputs(const NodeOptions& o) {
   NodeInputs in;
-  if (!o.policy.empty()) in.policy = topo::read_policy_file(o.policy);
-  if (!o.expect.empty()) {
-    in.expected = topo::load_topology(o.expect);
-    in.expected->source = o.expect;
-  }
+  session::GateFiles gate_files = session::read_policy_and_golden(o.policy, o.expect);
+  in.policy = std::move(gate_files.policy);
+  in.expected = std::move(gate_files.expected);
   if (!o.fixture_host.empty()) in.fixture = load_fixture_host(o.fixture_host);
   return in;
 }

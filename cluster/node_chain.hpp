@@ -24,7 +24,7 @@ struct NodeOptions {
   std::string policy;  // gate: policy JSON
   bool skip_gate = false;
   double probe_timeout_s = 15;
-  NodeBenchOptions bench;
+  session::BenchSweepRequest bench;
   std::string fixture_host;  // test only: the host's facts, topology and figures from files
 };
 

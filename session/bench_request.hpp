@@ -5,25 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "session/bench_sweep.hpp"
 #include "session/measurement_options.hpp"
 
 namespace p2p::session {
 
 struct BenchRequest {
   bool list = false;
-  std::string gpus;
-  std::string sizes;
-  int samples = 5;
-  int warmup_samples = 1;
-  int copies = 0;
+  BenchSweepRequest sweep;  // what to measure: GPUs, sizes, samples, host memory, ...
   std::string json_path;
   std::string junit;
   std::string jsonl;
   MeasurementGateOptions gate;
-  bool no_affinity = false;
-  std::string host_memory = "pinned";
-  int logical_gpus = 0;
-  bool full = false;
   double init_timeout_s = kDefaultInitTimeoutS;
   bool exclusive = false;
   std::vector<std::string> extras;  // what the command line left over: --benchmark_* flags, checked

@@ -4,12 +4,9 @@
 #include <memory>
 
 #include "bench/cases.hpp"
-#include "bench/host_memory.hpp"
 #include "bench/inventory.hpp"
 #include "bench/no_gpu.hpp"
 #include "bench/run.hpp"
-#include "bench/selection.hpp"
-#include "bench/sizes.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/interrupt.hpp"
@@ -19,6 +16,7 @@
 #include "harness/google_benchmark.hpp"
 #include "report/check_cases.hpp"
 #include "report/run_lines.hpp"
+#include "session/bench_options.hpp"
 #include "session/driver_preflight.hpp"
 #include "session/exit_policy.hpp"
 #include "session/gpu_sharing_check.hpp"
@@ -36,19 +34,11 @@ std::vector<std::string> device_bus_ids() {
 }
 
 bench::BenchOptions bench_options(const BenchRequest& r) {
-  bench::BenchOptions opts;
-  opts.benchmark_args = harness::checked_pass_through("bench", r.extras);
+  const std::vector<std::string> benchmark_args = harness::checked_pass_through("bench", r.extras);
   // Google Benchmark gets the flags once, here: a bad flag exits 2 before any GPU work.
-  harness::initialize_benchmark("bench", opts.benchmark_args);
-  if (!r.gpus.empty()) opts.gpus = bench::parse_gpu_list(r.gpus);
-  if (!r.sizes.empty()) opts.sizes_bytes = bench::parse_size_list(r.sizes);
-  opts.full_sweep = r.full || !r.sizes.empty();  // sizes asked for by name are measured everywhere
-  opts.measure.samples = r.samples;
-  opts.measure.warmup_samples = r.warmup_samples;
-  opts.measure.copies_per_batch = r.copies;
-  opts.cpu_affinity = !r.no_affinity;
-  opts.logical_gpus = r.logical_gpus;
-  opts.measure.host_memory = *bench::host_memory_from_string(r.host_memory);  // checked by CLI11
+  harness::initialize_benchmark("bench", benchmark_args);
+  bench::BenchOptions opts = bench_options_for(r.sweep);
+  opts.benchmark_args = benchmark_args;
   return opts;
 }
 

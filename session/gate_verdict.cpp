@@ -13,6 +13,16 @@ GateFiles read_gate_files(const MeasurementGateOptions& o) {
   return files;
 }
 
+GateFiles read_policy_and_golden(const std::string& policy, const std::string& expect) {
+  GateFiles files;
+  if (!policy.empty()) files.policy = topo::read_policy_file(policy);
+  if (!expect.empty()) {
+    files.expected = topo::load_topology(expect);
+    files.expected->source = expect;
+  }
+  return files;
+}
+
 TopologyAndGate judge_gate(topo::TopologySnapshot snapshot, const GateFiles& files,
                            const topo::PeerAccessCheck& peer_access, bool skip_gate) {
   TopologyAndGate out;

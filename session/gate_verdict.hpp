@@ -23,6 +23,10 @@ struct GateFiles {
 // InputError naming a --expect or --policy file that cannot be read.
 GateFiles read_gate_files(const MeasurementGateOptions& o);
 
+// The --policy and --expect files of gate, check and node, the policy first; the golden
+// topology's source is the file name given, which the decision names.
+GateFiles read_policy_and_golden(const std::string& policy, const std::string& expect);
+
 struct TopologyAndGate {
   topo::TopologySnapshot snapshot;
   bench::GateRecord gate;

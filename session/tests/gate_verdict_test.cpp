@@ -122,4 +122,21 @@ TEST(GateFiles, AFileThatCannotBeReadIsBadInput) {
   EXPECT_THROW(p2p::session::read_gate_files(o), p2p::InputError);
 }
 
+TEST(GateFilesOfGateCheckAndNode, ThePolicyIsReadFirstAndTheGoldenKeepsItsFileName) {
+  const std::string missing_policy = fixture("no-such-policy.json");
+  const std::string missing_golden = fixture("no-such-golden.xml");
+  try {
+    p2p::session::read_policy_and_golden(missing_policy, missing_golden);
+    FAIL() << "expected InputError";
+  } catch (const p2p::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no-such-policy.json"), std::string::npos) << e.what();
+  }
+  const auto files = p2p::session::read_policy_and_golden(fixture("policy-rtxpro6000.json"),
+                                                          fixture("h200-vm.xml"));
+  ASSERT_TRUE(files.policy.has_value());
+  ASSERT_TRUE(files.expected.has_value());
+  EXPECT_EQ(files.expected->source, fixture("h200-vm.xml"));
+  EXPECT_FALSE(p2p::session::read_policy_and_golden("", "").expected.has_value());
+}
+
 }  // namespace

@@ -1,4 +1,4 @@
-#include "doctor/report.hpp"
+#include "doctor/render.hpp"
 
 #include <sstream>
 
@@ -24,7 +24,8 @@ const char* status_symbol(Status s) {
   return "?";
 }
 
-std::string render_text(const Facts& f, const std::vector<Finding>& findings, const Verdict& v) {
+std::string render_verdict_text(const Facts& f, const std::vector<Finding>& findings,
+                                const Verdict& v) {
   std::ostringstream out;
   out << "p2pcheck doctor: " << (f.source.empty() ? "facts" : f.source) << "\n";
   if (!f.note.empty()) out << "  (" << f.note << ")\n";
@@ -63,7 +64,8 @@ std::string render_text(const Facts& f, const std::vector<Finding>& findings, co
   return out.str();
 }
 
-nlohmann::json render_json(const Facts& f, const std::vector<Finding>& findings, const Verdict& v) {
+nlohmann::json render_verdict_json(const Facts& f, const std::vector<Finding>& findings,
+                                   const Verdict& v) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& x : findings) list.push_back(to_json(x));
   return {{"schema", "p2pcheck.doctor.report"},  {"version", 1},     {"source", f.source},

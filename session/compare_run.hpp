@@ -1,0 +1,33 @@
+// `p2pcheck compare` without its command line: both results documents read and checked (a
+// malformed NCCL section is named by its file, as any other problem of a document), the run
+// judged against the baseline, and the exit code.
+#pragma once
+
+#include <string>
+
+#include "bench/results.hpp"
+#include "report/compare.hpp"
+
+namespace p2p::session {
+
+struct CompareRequest {
+  std::string baseline;  // results document
+  std::string run;       // results document judged against it
+  double tolerance_pct = 5.0;
+  std::string min_bytes = "64M";  // a size, as --min-bytes takes it
+  bool allow_logical = false;
+};
+
+struct CompareOutcome {
+  report::CompareOptions options;
+  bench::BenchDocument baseline;
+  bench::BenchDocument run;
+  report::Comparison comparison;
+  std::string host;   // the run's host name, else this host's
+  int exit_code = 0;  // 0 nothing regressed, 1 a figure regressed or was lost
+};
+
+// InputError naming the file or option that cannot be read.
+CompareOutcome run_compare(const CompareRequest& r);
+
+}  // namespace p2p::session

@@ -1,0 +1,36 @@
+#include "session/gate_run.hpp"
+
+#include "common/error.hpp"
+#include "common/exit_codes.hpp"
+#include "session/gate_verdict.hpp"
+#include "session/live_topology.hpp"
+#include "session/machine_outputs.hpp"
+#include "topology/discovery/discovery.hpp"
+
+namespace p2p::session {
+
+GateOutcome run_gate(const GateRequest& r, const topo::PeerAccessCheck& live_peer_access) {
+  if (r.expect.empty() && r.policy.empty())
+    throw InputError(
+        "gate: nothing to check: give --expect FILE (golden topology) and/or --policy FILE");
+  // Every file before discovering anything, so bad input fails fast and alone.
+  const GateFiles files = read_policy_and_golden(r.policy, r.expect);
+  if (!r.p2p.empty() && r.input.empty())
+    throw InputError(
+        "gate: --p2p describes a captured topology: give it with --input (this host is checked live)");
+  const bool live = r.input.empty();
+  topo::TopologySnapshot t = live ? live_topology() : topo::load_topology(r.input);
+  if (!r.p2p.empty()) topo::apply_p2p_status_file(t, r.p2p);
+
+  GateOutcome o;
+  o.decision = topo::evaluate_gate(t, files.expected, files.policy,
+                                   live ? live_peer_access : topo::PeerAccessCheck{});
+  o.source = live ? "this host" : r.input;
+  o.gpu_count = t.gpus.size();
+  o.environment = t.environment;
+  o.host = live || t.hostname.empty() ? this_hostname() : t.hostname;
+  o.exit_code = o.decision.passed ? kExitOk : kExitFailed;
+  return o;
+}
+
+}  // namespace p2p::session

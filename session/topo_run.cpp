@@ -1,0 +1,35 @@
+#include "session/topo_run.hpp"
+
+#include <optional>
+
+#include "common/exit_codes.hpp"
+#include "common/file_io.hpp"
+#include "session/live_topology.hpp"
+#include "topology/discovery/discovery.hpp"
+#include "topology/snapshot_json.hpp"
+
+namespace p2p::session {
+
+TopoOutcome run_topo(const TopoRequest& r) {
+  TopoOutcome o;
+  o.snapshot = r.input.empty() ? live_topology() : topo::load_topology(r.input);
+  if (!r.environment.empty()) topo::apply_environment_facts_file(o.snapshot, r.environment);
+  if (!r.p2p.empty()) topo::apply_p2p_status_file(o.snapshot, r.p2p);
+  o.snapshot_json = topo::snapshot_to_json_text(o.snapshot);
+  if (!r.save.empty()) write_text_file_atomically(r.save, o.snapshot_json);
+  return o;
+}
+
+TopoDiffOutcome run_topo_diff(const std::string& before_path, const std::string& after_path) {
+  const topo::TopologySnapshot before = topo::load_topology(before_path);
+  const topo::TopologySnapshot after = topo::load_topology(after_path);
+  TopoDiffOutcome o;
+  o.diff = topo::diff_topologies(before, after);
+  topo::TopologySnapshot golden = after;
+  golden.source = after_path;  // the decision names the file given as golden
+  o.gate = topo::evaluate_gate(before, golden, std::nullopt);
+  o.exit_code = o.diff.same() ? kExitOk : kExitFailed;
+  return o;
+}
+
+}  // namespace p2p::session
