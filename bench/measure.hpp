@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,14 +19,7 @@
 
 namespace p2p::bench {
 
-// TEST ONLY: after a sample's copies finish, invert `words` words of the destination of the
-// lane from `src` to `dst`, so a test can show that the corruption is caught for that lane and
-// no other. Never set by the command line.
-struct Corruption {
-  Endpoint src;
-  Endpoint dst;
-  std::uint64_t words = 1;
-};
+class LaneVerifier;  // lane_verifier.hpp
 
 struct MeasureOptions {
   // The device of every GPU id the lanes name (empty: ids are CUDA ordinals). Two logical
@@ -52,7 +44,9 @@ struct MeasureOptions {
   // Without it, whichever direction finishes first leaves the other running alone for the
   // tail of its batch, and that direction's figure swings with the skew between them.
   bool each_lane_under_load = false;
-  std::optional<Corruption> corrupt_for_tests;  // TEST ONLY, see Corruption
+  // Checks each lane's destination after every sample (null: MismatchCounter, the verifying
+  // GPU counts the words that differ from the pattern).
+  std::shared_ptr<const LaneVerifier> verifier;
 };
 
 struct LaneSamples {

@@ -13,10 +13,12 @@
 #include "bench/placement.hpp"
 #include "bench/run.hpp"
 #include "bench/sizes.hpp"
+#include "bench/tests/corrupting_verifier.hpp"
 
 namespace {
 
 using namespace p2p::bench;
+using p2p::bench::testing::corrupting;
 
 #define REQUIRE_GPUS(n)                                                                   \
   do {                                                                                    \
@@ -101,7 +103,7 @@ TEST(Measure, PlantedCorruptionIsCaughtForThatTransferOnly) {
   REQUIRE_GPUS(1);
   const Endpoint g = Endpoint::on_gpu(0), h = Endpoint::host();
   MeasureOptions o = quick();
-  o.corrupt_for_tests = Corruption{h, g, 17};
+  o.verifier = corrupting(h, g, 17);
   // Both directions at once: only host -> gpu0 was corrupted.
   const Measured both = measure_bandwidth(
       {{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
@@ -128,7 +130,7 @@ TEST(Measure, EachDirectionUnderLoadIsVerifiedPerLane) {
     const double rate_sum = 1.0 / clean.lanes[0].seconds[s] + 1.0 / clean.lanes[1].seconds[s];
     EXPECT_NEAR(clean.total_seconds[s], 2.0 / rate_sum, 1e-12) << "sample " << s;
   }
-  o.corrupt_for_tests = Corruption{g, h, 9};
+  o.verifier = corrupting(g, h, 9);
   const Measured m = measure_bandwidth(
       {{h, g, 0, Method::kCopyEngine}, {g, h, 0, Method::kCopyEngine}}, kBytes, o);
   EXPECT_EQ(m.lanes[0].bad_words, 0u);
@@ -146,7 +148,7 @@ TEST(Measure, StagedPipelineAndDeviceLatencyRunWithOneGpu) {
   expect_clean(measure_bandwidth({{g, g, 0, Method::kStaged}}, kStagedBytes, quick()), 1,
                "staged loopback");
   MeasureOptions o = quick();
-  o.corrupt_for_tests = Corruption{g, g, 2};
+  o.verifier = corrupting(g, g, 2);
   const Measured bad = measure_bandwidth({{g, g, 0, Method::kStaged}}, kStagedBytes, o);
   EXPECT_EQ(bad.lanes[0].bad_words, 2u * 3);
   const Measured lat = measure_latency({{g, g, 0, Method::kPointerChase}}, 0, quick());
@@ -176,7 +178,7 @@ TEST(Measure, PairCopiesAreVerifiedByTheDestinationGpu) {
   expect_clean(measure_bandwidth({{a, b, 0, Method::kSm}, {b, a, 1, Method::kSm}}, kBytes, pair), 2,
                "sm bidir");
   MeasureOptions o = pair;
-  o.corrupt_for_tests = Corruption{a, b, 5};
+  o.verifier = corrupting(a, b, 5);
   const Measured m = measure_bandwidth(
       {{a, b, 0, Method::kCopyEngine}, {b, a, 1, Method::kCopyEngine}}, kBytes, o);
   EXPECT_EQ(m.lanes[0].bad_words, 15u);
@@ -206,7 +208,7 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
   opts.measure.samples = 1;
   opts.measure.copies_per_batch = 1;
   const Endpoint bad_src = Endpoint::on_gpu(3), bad_dst = Endpoint::on_gpu(5);
-  opts.measure.corrupt_for_tests = Corruption{bad_src, bad_dst, 7};
+  opts.measure.verifier = corrupting(bad_src, bad_dst, 7);
   BenchInputs in;
   in.topology = snapshot_from_cuda(discover_devices());
   std::ostringstream progress;
@@ -276,7 +278,7 @@ TEST(Measure, RunGoesOnAfterAFailedPairAndReportsIt) {
   opts.gpus = {0};
   opts.sizes_bytes = {4ull << 20};
   opts.measure = quick();
-  opts.measure.corrupt_for_tests = Corruption{Endpoint::host(), Endpoint::on_gpu(0), 4};
+  opts.measure.verifier = corrupting(Endpoint::host(), Endpoint::on_gpu(0), 4);
   opts.benchmark_args = {"--benchmark_filter=^(h2d_d2h_ce|device_local_ce|d2h_sm)/"};
   BenchInputs in;
   in.topology = snapshot_from_cuda(discover_devices());
