@@ -17,6 +17,7 @@
 #include "common/error.hpp"
 #include "common/interrupt.hpp"
 #include "common/utc_time.hpp"
+#include "kernels/preload.hpp"
 #include "topology/snapshot_json.hpp"
 
 namespace p2p::bench {
@@ -88,6 +89,9 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs,
       select_gpus(options.gpus, static_cast<int>(ctx->inventory.devices.size()));
   if (options.logical_gpus > 0) ctx->placement = place_logical_gpus(options.logical_gpus, devices);
   ctx->gpus = gpu_ids(ctx->placement, devices);
+  // Before any figure: with lazy module loading a kernel's first launch would otherwise load its
+  // module inside a sample (kernels/preload.hpp).
+  for (int device : devices) kernels::preload_bench_kernels(device);
 
   BenchOptions opts = options;
   if (opts.sizes_bytes.empty()) opts.sizes_bytes = default_sweep_bytes();
