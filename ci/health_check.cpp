@@ -24,7 +24,7 @@
 #include "topology/topo_text.hpp"
 
 #if P2P_WITH_BENCH
-#include "bench/peer_access_check.hpp"
+#include "bench/measure/peer_access_check.hpp"
 #endif
 
 namespace p2p::ci {

@@ -4,10 +4,10 @@
 #include "common/exit_codes.hpp"
 
 #if P2P_WITH_BENCH
-#include "bench/host_memory.hpp"
-#include "bench/no_gpu.hpp"
-#include "bench/run.hpp"
-#include "bench/selection.hpp"
+#include "bench/measure/host_memory.hpp"
+#include "bench/measure/no_gpu.hpp"
+#include "bench/measure/run.hpp"
+#include "bench/measure/selection.hpp"
 #include "bench/sizes.hpp"
 #endif
 
