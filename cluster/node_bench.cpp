@@ -4,8 +4,8 @@
 #include "common/exit_codes.hpp"
 
 #if P2P_WITH_BENCH
-#include "bench/no_gpu.hpp"
-#include "bench/run.hpp"
+#include "bench/measure/no_gpu.hpp"
+#include "bench/measure/run.hpp"
 #include "session/bench_options.hpp"
 #endif
 

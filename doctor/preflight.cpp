@@ -27,7 +27,7 @@ std::optional<PreflightFailure> preflight_failure(const CudaProbe& p) {
     return PreflightFailure{kExitNoGpu, with_detail("the CUDA driver probe failed", p.detail) +
                                             "; " + kStuckDriverHint};
   // No driver, a cuInit that returned an error, no device: safe to meet in this process, where
-  // bench's own check (bench/no_gpu.hpp) names them as it always has.
+  // bench's own check (bench/measure/no_gpu.hpp) names them as it always has.
   return std::nullopt;
 }
 

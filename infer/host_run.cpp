@@ -7,8 +7,8 @@
 #include <iostream>
 #include <map>
 
-#include "bench/inventory.hpp"
-#include "bench/no_gpu.hpp"
+#include "bench/measure/inventory.hpp"
+#include "bench/measure/no_gpu.hpp"
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/run_resources.hpp"

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/cuda_check.hpp"
+#include "kernels/preload.hpp"
 
 namespace p2p::kernels {
 namespace {
@@ -170,6 +171,15 @@ void launch_copy_pair(void* dst0, const void* src0, void* dst1, const void* src1
       static_cast<uint4*>(dst0), static_cast<const uint4*>(src0), static_cast<uint4*>(dst1),
       static_cast<const uint4*>(src1), vectors, tail_words);
   P2P_CHECK(cudaGetLastError());
+}
+
+void preload_copy_kernels(std::vector<LoadedKernel>& loaded) {
+  for (int unroll : {1, 2, 4, 8, 16}) {
+    const std::string name = "copy<" + std::to_string(unroll) + ">";
+    const void* entry = reinterpret_cast<const void*>(variant_for(unroll).single);
+    loaded.push_back(load_kernel(name.c_str(), entry));
+  }
+  loaded.push_back(load_kernel("copy_pair", reinterpret_cast<const void*>(copy_pair_kernel)));
 }
 
 }  // namespace p2p::kernels

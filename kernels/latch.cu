@@ -1,6 +1,7 @@
 #include "kernels/latch.hpp"
 
 #include "common/cuda_check.hpp"
+#include "kernels/preload.hpp"
 
 namespace p2p::kernels {
 namespace {
@@ -31,6 +32,10 @@ __global__ void latch_kernel(LatchWords* words, std::uint64_t timeout_ns) {
 void launch_latch(LatchWords* words, std::uint64_t timeout_ns, cudaStream_t stream) {
   latch_kernel<<<1, 1, 0, stream>>>(words, timeout_ns);
   P2P_CHECK(cudaGetLastError());
+}
+
+void preload_latch_kernels(std::vector<LoadedKernel>& loaded) {
+  loaded.push_back(load_kernel("latch", reinterpret_cast<const void*>(latch_kernel)));
 }
 
 }  // namespace p2p::kernels

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "common/cuda_check.hpp"
+#include "kernels/preload.hpp"
 
 namespace p2p::kernels {
 namespace {
@@ -102,6 +103,12 @@ std::uint64_t launch_flip_words(void* buffer, std::size_t bytes, std::uint64_t w
   flip_kernel<<<blocks, kThreads, 0, stream>>>(static_cast<std::uint32_t*>(buffer), total, n);
   P2P_CHECK(cudaGetLastError());
   return n;
+}
+
+void preload_pattern_kernels(std::vector<LoadedKernel>& loaded) {
+  loaded.push_back(load_kernel("fill_pattern", reinterpret_cast<const void*>(fill_kernel)));
+  loaded.push_back(load_kernel("count_mismatches", reinterpret_cast<const void*>(count_kernel)));
+  loaded.push_back(load_kernel("flip_words", reinterpret_cast<const void*>(flip_kernel)));
 }
 
 }  // namespace p2p::kernels

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "common/cuda_check.hpp"
+#include "kernels/preload.hpp"
 
 namespace p2p::kernels {
 namespace {
@@ -47,6 +48,11 @@ void launch_pointer_chase(const void* start, std::uint64_t loads, const void** e
                           cudaStream_t stream) {
   chase_kernel<<<1, 1, 0, stream>>>(start, loads, end);
   P2P_CHECK(cudaGetLastError());
+}
+
+void preload_pointer_chase_kernels(std::vector<LoadedKernel>& loaded) {
+  loaded.push_back(load_kernel("build_chain", reinterpret_cast<const void*>(build_chain_kernel)));
+  loaded.push_back(load_kernel("pointer_chase", reinterpret_cast<const void*>(chase_kernel)));
 }
 
 }  // namespace p2p::kernels

@@ -1,7 +1,7 @@
 #include "session/bench_options.hpp"
 
-#include "bench/host_memory.hpp"
-#include "bench/selection.hpp"
+#include "bench/measure/host_memory.hpp"
+#include "bench/measure/selection.hpp"
 #include "bench/sizes.hpp"
 
 namespace p2p::session {

@@ -2,7 +2,7 @@
 // `bench` and the node chain's bench step build them. CUDA builds only (bench/ is CUDA).
 #pragma once
 
-#include "bench/run.hpp"
+#include "bench/measure/run.hpp"
 #include "session/bench_sweep.hpp"
 
 namespace p2p::session {

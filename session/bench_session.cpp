@@ -3,10 +3,11 @@
 #include <iostream>
 #include <memory>
 
-#include "bench/cases.hpp"
-#include "bench/inventory.hpp"
-#include "bench/no_gpu.hpp"
-#include "bench/run.hpp"
+#include "bench/measure/cases.hpp"
+#include "bench/measure/inventory.hpp"
+#include "bench/measure/no_gpu.hpp"
+#include "bench/measure/run.hpp"
+#include "bench/text_tables.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/interrupt.hpp"
@@ -84,7 +85,7 @@ int run_bench_session(const BenchRequest& r) {
   outcome.document.peak_rss_bytes = used.peak_rss_bytes;
 
   std::ostream& tables = outcome.benchmark_owns_stdout || log.to_stdout() ? std::cerr : std::cout;
-  tables << bench::render_text_report(outcome.document)
+  tables << bench::render_text_tables(outcome.document)
          << bench::sharing_warning(*outcome.document.gpu_sharing) << std::flush;
   if (!r.json_path.empty()) {
     const nlohmann::json j = outcome.document;

@@ -1,6 +1,6 @@
 #include "session/live_peer_access.hpp"
 
-#include "bench/peer_access_check.hpp"
+#include "bench/measure/peer_access_check.hpp"
 
 namespace p2p::session {
 

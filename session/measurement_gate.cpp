@@ -2,8 +2,8 @@
 
 #include <iostream>
 
-#include "bench/inventory.hpp"
-#include "bench/peer_access_check.hpp"
+#include "bench/measure/inventory.hpp"
+#include "bench/measure/peer_access_check.hpp"
 #include "session/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 

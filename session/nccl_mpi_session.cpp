@@ -5,7 +5,7 @@
 #include <iostream>
 #include <memory>
 
-#include "bench/no_gpu.hpp"
+#include "bench/measure/no_gpu.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"

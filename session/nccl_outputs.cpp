@@ -5,8 +5,8 @@
 #include <iostream>
 #include <optional>
 
-#include "bench/inventory.hpp"
-#include "bench/run.hpp"
+#include "bench/measure/inventory.hpp"
+#include "bench/measure/run.hpp"
 #include "common/byte_size.hpp"
 #include "common/file_io.hpp"
 #include "common/interrupt.hpp"

@@ -7,8 +7,8 @@
 #include <iostream>
 #include <memory>
 
-#include "bench/inventory.hpp"
-#include "bench/no_gpu.hpp"
+#include "bench/measure/inventory.hpp"
+#include "bench/measure/no_gpu.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"

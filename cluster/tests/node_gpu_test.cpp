@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/no_gpu.hpp"
+#include "bench/measure/no_gpu.hpp"
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"

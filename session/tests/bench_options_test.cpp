@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/host_memory.hpp"
+#include "bench/measure/host_memory.hpp"
 #include "common/error.hpp"
 
 namespace {

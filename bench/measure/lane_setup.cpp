@@ -1,0 +1,82 @@
+#include "bench/measure/lane_setup.hpp"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "common/cuda_check.hpp"
+
+namespace p2p::bench {
+
+std::string lane_name(const Lane& l) { return l.src.label() + "->" + l.dst.label(); }
+
+int owner_of(const Endpoint& e, const Lane& lane) { return e.is_gpu() ? e.gpu : lane.issuer; }
+
+cudaStream_t UtilityStreams::of(int gpu) {
+  auto it = streams_.find(gpu);
+  if (it == streams_.end()) it = streams_.emplace(gpu, cuda::make_stream(place_.device(gpu))).first;
+  return it->second.get();
+}
+
+void UtilityStreams::wait_all(Deadline deadline, const std::string& what) {
+  for (auto& [gpu, stream] : streams_) wait_until_done(stream.get(), deadline, what);
+}
+
+std::vector<cuda::PeerAccess> enable_peer_access(const std::vector<Lane>& lanes,
+                                                 const GpuPlacement& place) {
+  std::set<std::pair<int, int>> wanted;
+  for (const Lane& l : lanes) {
+    if (!l.src.is_gpu() || !l.dst.is_gpu() || l.src == l.dst || l.method == Method::kStaged)
+      continue;
+    const int issuer = place.device(l.issuer);
+    const int other = place.device(l.issuer == l.src.gpu ? l.dst.gpu : l.src.gpu);
+    if (issuer == other) continue;
+    wanted.insert({issuer, other});
+    if (l.method == Method::kCopyEngine) {
+      int ok = 0;
+      P2P_CHECK(cudaDeviceCanAccessPeer(&ok, other, issuer));
+      if (ok) wanted.insert({other, issuer});
+    }
+  }
+  std::vector<cuda::PeerAccess> peers;
+  for (const auto& [dev, peer] : wanted) peers.emplace_back(dev, peer);
+  return peers;
+}
+
+LaneRuns set_up_lanes(const std::vector<Lane>& lanes, std::uint64_t bytes, const BatchPlan& plan,
+                      const MeasureOptions& opt, UtilityStreams& utility) {
+  const GpuPlacement& place = opt.placement;
+  const auto dev = [&](int gpu) { return place.device(gpu); };
+  std::map<int, int> sm_lanes_per_device;
+  for (const Lane& l : lanes) {
+    if (l.method == Method::kSm) ++sm_lanes_per_device[dev(l.issuer)];
+  }
+  if (plan.fused_pair) sm_lanes_per_device[dev(lanes[0].issuer)] = 1;
+  const auto allocate = [&](const Endpoint& where) {
+    return Buffer::allocate(where, bytes, opt.host_memory, where.is_gpu() ? dev(where.gpu) : -1,
+                            opt.host_cache);
+  };
+  LaneRuns runs;
+  for (const Lane& l : lanes) {
+    auto run = std::make_unique<LaneRun>();
+    run->lane = l;
+    run->src = allocate(l.src);
+    run->dst = allocate(l.dst);
+    run->stream = cuda::make_stream(dev(l.issuer));
+    run->start = cuda::make_event(dev(l.issuer));
+    run->end = cuda::make_event(dev(l.issuer));
+    run->mismatches = cuda::make_device_buffer(dev(verifying_gpu(l)), sizeof(unsigned long long));
+    if (l.method == Method::kSm) {
+      run->shape = kernels::resolve_copy_shape(dev(l.issuer), opt.sm_shape);
+      run->shape.blocks = std::max(1, run->shape.blocks / sm_lanes_per_device[dev(l.issuer)]);
+    }
+    if (l.method == Method::kStaged)
+      run->staged = std::make_unique<StagedPipeline>(l, bytes, plan.copies, opt);
+    utility.of(owner_of(l.src, l));
+    utility.of(verifying_gpu(l));
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+}  // namespace p2p::bench
