@@ -44,8 +44,7 @@ std::string write_report(const ReportRequest& r) {
   if (r.results.empty() || r.results.size() > 2)
     throw InputError("report: give one results document, or two to show side by side");
   std::vector<bench::BenchDocument> docs;
-  for (const auto& path : r.results)
-    docs.push_back(bench::read_bench_document_file(path));
+  for (const auto& path : r.results) docs.push_back(bench::read_bench_document_file(path));
   const std::string html = docs.size() == 2
                                ? report::render_side_by_side(docs[0], r.results[0], docs[1],
                                                              r.results[1], report::CompareOptions{})

@@ -47,7 +47,8 @@ TEST(Preflight, ACrashIsExitThreeAndNamesTheSignal) {
   EXPECT_NE(f->message.find("kernel log"), std::string::npos) << f->message;
 }
 
-// These the process meets safely itself, and bench's own check names them (bench/measure/no_gpu.hpp).
+// These the process meets safely itself, and bench's own check names them
+// (bench/measure/no_gpu.hpp).
 TEST(Preflight, NoDriverACuInitErrorAndNoDeviceAreLeftToTheInProcessCheck) {
   CudaProbe missing;
   missing.status = "library_missing";

@@ -142,9 +142,9 @@ TEST_F(BadInput, EnvironmentFactsWithAMisspeltKeyNameTheKey) {
     FAIL();
   } catch (const InputError& e) {
     const std::string what = e.what();
-    EXPECT_EQ(what.rfind(path + ": not p2pcheck environment facts: unknown key 'dockernv' (known: ",
-                         0),
-              0u)
+    EXPECT_EQ(
+        what.rfind(path + ": not p2pcheck environment facts: unknown key 'dockernv' (known: ", 0),
+        0u)
         << what;
   }
 }

@@ -1,7 +1,7 @@
 // Developer tool, not part of `p2pcheck`: measures copy-engine batch lengths, SM copy kernel
 // launch shapes, host memory kinds and pointer-chase spans on one GPU (host<->GPU and within
-// the GPU), so the defaults in kernels/copy.hpp, bench/sizes.cpp and bench/measure/measure.hpp can be
-// chosen on real hardware.
+// the GPU), so the defaults in kernels/copy.hpp, bench/sizes.cpp and bench/measure/measure.hpp can
+// be chosen on real hardware.
 //   p2p_copy_tune [gpu=0] [size=512M] [bidir]   (bidir: the bidirectional study only)
 #include <cuda_runtime_api.h>
 
