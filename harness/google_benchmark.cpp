@@ -1,5 +1,6 @@
 #include "harness/google_benchmark.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <ostream>
 
@@ -143,6 +144,15 @@ const benchmark::Counter* find_counter(const benchmark::BenchmarkReporter::Run& 
                                        const std::string& name) {
   const auto it = run.counters.find(name);
   return it == run.counters.end() ? nullptr : &it->second;
+}
+
+void replay_samples(benchmark::State& state, const std::vector<double>& seconds) {
+  if (seconds.empty()) return;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    state.SetIterationTime(seconds[std::min(i, seconds.size() - 1)]);
+    ++i;
+  }
 }
 
 }  // namespace p2p::harness

@@ -89,6 +89,12 @@ struct ProgressDisplay {
 void run_registered_benchmarks(const std::vector<std::string>& args, std::size_t total,
                                const ProgressDisplay& display);
 
+// Replays samples measured beforehand (with CUDA events, outside Google Benchmark's loop) as the
+// benchmark's iterations under manual time: iteration i takes seconds[i], and iterations past
+// the last sample repeat it (--benchmark_repetitions or a minimum time can ask for more).
+// Nothing is replayed when `seconds` is empty; the caller reports that run as skipped.
+void replay_samples(benchmark::State& state, const std::vector<double>& seconds);
+
 // A counter of a finished run, or nullptr when it has none of that name.
 const benchmark::Counter* find_counter(const benchmark::BenchmarkReporter::Run& run,
                                        const std::string& name);

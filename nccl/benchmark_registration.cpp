@@ -15,11 +15,9 @@ void record_in_state(benchmark::State& st, const MeasuredCase& m) {
     st.SkipWithError((r.status + ": " + r.detail).c_str());
     return;
   }
-  std::size_t i = 0;
-  for (auto _ : st) {
-    st.SetIterationTime(m.sample_us[std::min(i, m.sample_us.size() - 1)] * 1e-6);
-    ++i;
-  }
+  std::vector<double> seconds;
+  for (double us : m.sample_us) seconds.push_back(us * 1e-6);
+  harness::replay_samples(st, seconds);
   // algbw counts the bytes one operation moves as nccl-tests does (algbw_bytes = algbw * time).
   if (r.algbw_gbps && r.time_us) {
     const double bytes_per_op = *r.algbw_gbps * 1e9 * *r.time_us * 1e-6;

@@ -70,11 +70,7 @@ void run_one(benchmark::State& st, const Case& c, const Route& route,
     if (r.spread_pct) st.counters["spread_pct"] = *r.spread_pct;
     if (r.status == "failed") failure = r.detail;
   }
-  std::size_t i = 0;
-  for (auto _ : st) {
-    st.SetIterationTime(iteration_s.at(std::min(i, iteration_s.size() - 1)));
-    ++i;
-  }
+  harness::replay_samples(st, iteration_s);
   if (c.metric == Metric::kBandwidth) {
     st.SetBytesProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(bytes) *
                          static_cast<int64_t>(lanes.size()));

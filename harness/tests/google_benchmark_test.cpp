@@ -155,4 +155,23 @@ TEST(RunRegistered, ShowsTheProgressLineAndClearsTheRegistry) {
   EXPECT_EQ(runs, 2);
 }
 
+// Samples measured beforehand become the iterations' manual times, the last one repeated when
+// Google Benchmark asks for more iterations than there are samples.
+TEST(ReplaySamples, EachIterationTakesItsSampleAndTheLastRepeats) {
+  initialize_benchmark("test", {});
+  benchmark::RegisterBenchmark("replay/1KiB",
+                               [](benchmark::State& st) {
+                                 replay_samples(st, {1e-3, 3e-3});
+                               })
+      ->UseManualTime()
+      ->Iterations(4);
+  std::ostringstream out;
+  const auto describe = [](const benchmark::BenchmarkReporter::Run& r) {
+    return std::to_string(r.iterations) + " iterations, " +
+           std::to_string(static_cast<int>(r.real_accumulated_time * 1e3 + 0.5)) + " ms";
+  };
+  run_registered_benchmarks({}, 1, {&out, false, "", describe});
+  EXPECT_EQ(out.str(), "[1/1] replay/1KiB: 4 iterations, 10 ms\n");
+}
+
 }  // namespace
