@@ -1,6 +1,7 @@
 #include "nccl/transport_log.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <map>
 #include <regex>
@@ -16,10 +17,22 @@ namespace {
 
 // "Channel 00/0 : 0[0] -> 1[1] via P2P/direct pointer" (p2p.cc), "Channel 00 : 0[0] -> 1[1]
 // via SHM/direct/direct" (shm.cc has no connection index), "Channel 00/0 : 0[0] -> 8[0] [send]
-// via NET/IB/0/GDRDMA" (net.cc logs both ends, the receiver with the sender first).
+// via NET/IB/0/GDRDMA" (net.cc logs both ends, the receiver with the sender first). Releases
+// before 2.7 said "Ring 00 : 3[3] -> 2[2] via P2P/IPC", 2.4 also without brackets ("Ring 00 : 35 ->
+// 34 [send] via NET/Socket/0") and "via direct shared memory". The via text is one word except
+// those two; what follows it is not NCCL's transport: some releases append " comm 0x.. nRanks N",
+// and a pasted log may carry the next process's prefix on the same line.
 const std::regex& connection_re() {
   static const std::regex re(
-      R"(^Channel (\d+)(?:/(\d+))? : (\d+)\[([0-9a-fA-F]+)\] -> (\d+)\[([0-9a-fA-F]+)\](?: \[(?:send|receive)\])? via (.+?)\s*$)");
+      R"(^(?:Channel|Ring) (\d+)(?:/(\d+))? : (\d+)(?:\[([0-9a-fA-F]+)\])? -> (\d+)(?:\[([0-9a-fA-F]+)\])?(?: \[(?:send|receive)\])? via (P2P/direct pointer(?:/\S+)?|direct shared memory|\S+)(?:\s.*)?$)");
+  return re;
+}
+// The start of a connection line cut short ("Channel 04/1 : 3[1] -> 0[0] [re", "Channel"): not
+// a ring order ("Channel 00/02 :    0   1") nor a 2.19+ ring neighbour line ("Ring 02 : 2 -> 0 ->
+// 1"), both of which lack the "[" after the first rank.
+const std::regex& cut_connection_re() {
+  static const std::regex re(
+      R"(^(?:Channel|Ring)(?: \d+(?:/\d+)?(?: :(?: \d+(?:\[[0-9a-fA-F]*(?:\](?: ->.*)?)?)?)?)?)?$)");
   return re;
 }
 // rings.cc: "Channel 00/24 :    0   1" (the ring order; printed by rank 0).
@@ -27,12 +40,12 @@ const std::regex& ring_re() {
   static const std::regex re(R"(^Channel (\d+)/(\d+) :(?: +\d+)+(?: *\.\.\.)?\s*$)");
   return re;
 }
-// init.cc: "[ncclCommInitRank[Config] ]comm 0x.. rank R nranks N cudaDev C [nvmlDev V ]busId B
-// [commId 0x..] - Init COMPLETE" (nvmlDev since 2.12, the function name since 2.19); the same
-// with "Init START" from 2.19 on.
+// init.cc: "[ncclCommInitRank[Config] ]comm 0x.. rank R nranks N cudaDev C [nvmlDev V ][busId B
+// ][commId 0x..] - Init COMPLETE" (the function name since 2.19; 2.4-era releases print no
+// busId, 2.7 to 2.11 no nvmlDev); the same with "Init START" from 2.19 on.
 const std::regex& init_re() {
   static const std::regex re(
-      R"(rank (\d+) nranks (\d+) cudaDev (\d+)(?: nvmlDev (\d+))? busId ([0-9a-fA-F]+)\b.*Init (COMPLETE|START))");
+      R"(rank (\d+) nranks (\d+) cudaDev (\d+)(?: nvmlDev (\d+))?(?: busId ([0-9a-fA-F]+))?\b.*Init (COMPLETE|START))");
   return re;
 }
 // The prefix NCCL writes before the level: "host:pid:tid [dev] ".
@@ -64,8 +77,10 @@ int rank_int(const std::string& digits) {
 constexpr std::size_t kMaxLogLineBytes = 4096;
 
 int device_of_tag(const std::string& tag) {
-  // 2.19+ prints a device index; older releases a hex bus id, which is not a device.
-  if (tag.size() > 3 || tag.find_first_not_of("0123456789") != std::string::npos) return -1;
+  // 2.19+ prints a device index; older releases a hex bus id, which is not a device, and 2.4
+  // sometimes nothing at all.
+  if (tag.empty() || tag.size() > 3 || tag.find_first_not_of("0123456789") != std::string::npos)
+    return -1;
   return small_int(tag);
 }
 
@@ -99,23 +114,34 @@ std::optional<int> number_before(const std::string& msg, const std::string& labe
   return std::nullopt;
 }
 
+// A connection line read into log.connections; false when msg is not one.
+bool parse_connection(const std::string& msg, NcclLog& log) {
+  std::smatch m;
+  if (!std::regex_match(msg, m, connection_re())) return false;
+  LoggedConnection c;
+  c.channel = rank_int(m[1].str());
+  c.conn_index = m[2].matched ? rank_int(m[2].str()) : -1;
+  c.src_rank = rank_int(m[3].str());
+  c.src_tag = m[4].str();
+  c.src_device = device_of_tag(c.src_tag);
+  c.dst_rank = rank_int(m[5].str());
+  c.dst_tag = m[6].str();
+  c.dst_device = device_of_tag(c.dst_tag);
+  c.via = m[7].str();
+  c.transport = transport_class(c.via);
+  log.connections.push_back(std::move(c));
+  return true;
+}
+
+bool looks_like_connection(const std::string& msg) {
+  const bool channel_or_ring = msg.rfind("Channel", 0) == 0 || msg.rfind("Ring", 0) == 0;
+  return channel_or_ring &&
+         (msg.find(" via ") != std::string::npos || std::regex_match(msg, cut_connection_re()));
+}
+
 void parse_info(const std::string& msg, const std::string& prefix, NcclLog& log) {
   std::smatch m;
-  if (std::regex_match(msg, m, connection_re())) {
-    LoggedConnection c;
-    c.channel = rank_int(m[1].str());
-    c.conn_index = m[2].matched ? rank_int(m[2].str()) : -1;
-    c.src_rank = rank_int(m[3].str());
-    c.src_tag = m[4].str();
-    c.src_device = device_of_tag(c.src_tag);
-    c.dst_rank = rank_int(m[5].str());
-    c.dst_tag = m[6].str();
-    c.dst_device = device_of_tag(c.dst_tag);
-    c.via = m[7].str();
-    c.transport = transport_class(c.via);
-    log.connections.push_back(std::move(c));
-    return;
-  }
+  if (parse_connection(msg, log)) return;
   if (std::regex_match(msg, m, ring_re())) {
     log.rings = rank_int(m[2].str());
     return;
@@ -150,8 +176,7 @@ void parse_info(const std::string& msg, const std::string& prefix, NcclLog& log)
     return;
   }
   if (msg.find("Init COMPLETE") != std::string::npos ||
-      msg.find("Init START") != std::string::npos ||
-      (msg.rfind("Channel ", 0) == 0 && msg.find(" via ") != std::string::npos)) {
+      msg.find("Init START") != std::string::npos || looks_like_connection(msg)) {
     ++log.unreadable_lines;  // looks like an init or connection line, but is cut or mangled
     return;
   }
@@ -165,6 +190,122 @@ void parse_info(const std::string& msg, const std::string& prefix, NcclLog& log)
   if (explains_missing_p2p(msg)) add_explanation(log, msg);
 }
 
+// vLLM and Ray colour their line prefixes: "\x1b[36m(VllmWorkerProcess pid=7)\x1b[0;0m host:...".
+// The escapes are no part of NCCL's text and would make the line look mangled.
+void strip_ansi_escapes(std::string& line) {
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {
+      std::size_t j = i + 2;
+      while (j < line.size() && ((line[j] >= '0' && line[j] <= '9') || line[j] == ';')) ++j;
+      if (j < line.size() && std::isalpha(static_cast<unsigned char>(line[j]))) {
+        i = j;
+        continue;
+      }
+    }
+    line[out++] = line[i];
+  }
+  line.resize(out);
+}
+
+struct TaggedMessage {
+  bool info = true;    // "NCCL INFO" (else "NCCL WARN")
+  std::string prefix;  // the text before the tag: "host:pid:tid [dev] ", maybe more before it
+  std::string msg;
+};
+
+// The prefix of a message that follows another on the same line: "host:pid:tid [dev] ", for a
+// WARN also "file.cc:123 ".
+const std::regex& trailing_prefix_re() {
+  static const std::regex re(R"([^\s:\]]+:\d+:\d+ \[\d+\] (?:\S+:\d+ )?$)");
+  return re;
+}
+
+void trim_right(std::string& s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+}
+
+// Every NCCL message of a line. Processes writing at the same moment can leave two messages on
+// one line ("h:1:2 [6] NCCL INFO h:1:3 [7] NCCL INFO Ring 04 : 7[7] -> 3[3] via P2P/IPC", or one
+// appended after the other's padding in a pasted log): each ends where the next one's prefix
+// begins.
+std::vector<TaggedMessage> tagged_messages(const std::string& line) {
+  static const std::string kInfo = "NCCL INFO ";
+  static const std::string kWarn = "NCCL WARN ";   // as long as kInfo
+  std::vector<std::pair<std::size_t, bool>> tags;  // position, is INFO
+  for (auto at = line.find("NCCL "); at != std::string::npos; at = line.find("NCCL ", at + 1)) {
+    if (line.compare(at, kInfo.size(), kInfo) == 0) tags.emplace_back(at, true);
+    if (line.compare(at, kWarn.size(), kWarn) == 0) tags.emplace_back(at, false);
+  }
+  std::vector<TaggedMessage> out;
+  if (tags.empty() || line.size() > kMaxLogLineBytes) {
+    if (!tags.empty()) out.push_back({tags[0].second, "", ""});  // counted, not read
+    return out;
+  }
+  std::string prefix = line.substr(0, tags[0].first);
+  for (std::size_t i = 0; i < tags.size(); ++i) {
+    const std::size_t begin = tags[i].first + kInfo.size();
+    const std::size_t end = i + 1 < tags.size() ? tags[i + 1].first : line.size();
+    std::string msg = line.substr(begin, end - begin);
+    std::string next_prefix;
+    std::smatch p;
+    if (i + 1 < tags.size() && std::regex_search(msg, p, trailing_prefix_re())) {
+      next_prefix = p.str(0);
+      msg.erase(static_cast<std::size_t>(p.position(0)));
+    }
+    trim_right(msg);
+    out.push_back({tags[i].second, std::move(prefix), std::move(msg)});
+    prefix = std::move(next_prefix);
+  }
+  return out;
+}
+
+// "NCCL version 2.5.6+cuda10.2" as rank 0 prints it at some debug levels and in many releases: on
+// a line of its own, without the INFO tag (behind an "[1,0]<stdout>:" of mpirun at most). The
+// "+cuda" tells it from an application quoting the version ("unhandled cuda error, NCCL
+// version 2.7.8").
+const std::regex& bare_version_re() {
+  static const std::regex re(R"(^NCCL version (\d+\.\d+\.\d+\+cuda\S*))");
+  return re;
+}
+
+// A line without an NCCL tag: the application's own output, or what NCCL wrote without one.
+void read_untagged_line(std::string line, NcclLog& log) {
+  if (line.size() > kMaxLogLineBytes) return;
+  if (has_foreign_bytes(line)) {
+    // Not an NCCL line (the application's own output), unless it is a mangled one.
+    if (line.find("NCCL") != std::string::npos) ++log.unreadable_lines;
+    return;
+  }
+  trim_right(line);
+  // The rest of a line whose prefix an interleaving process wrote onto the line before.
+  try {
+    if (parse_connection(line, log)) {
+      ++log.nccl_lines;
+      return;
+    }
+  } catch (const UnreadableLine&) {
+    ++log.nccl_lines;
+    ++log.unreadable_lines;
+    return;
+  }
+  const auto version_at = line.find("NCCL version ");
+  std::smatch v;
+  const std::string from_version = version_at == std::string::npos ? "" : line.substr(version_at);
+  if (std::regex_search(from_version, v, bare_version_re())) {
+    ++log.nccl_lines;
+    if (log.version.empty()) log.version = v[1].str();
+    return;
+  }
+  // "host:1:2 [0] NCCL ININFO 10-24 ...": the tag cut by another process's output.
+  const bool cut_tag =
+      line.find("] NCCL IN") != std::string::npos || line.find("] NCCL WA") != std::string::npos;
+  if (cut_tag) {
+    ++log.nccl_lines;
+    ++log.unreadable_lines;
+  }
+}
+
 }  // namespace
 
 std::string transport_class(const std::string& via) {
@@ -174,7 +315,7 @@ std::string transport_class(const std::string& via) {
   if (starts("P2P/IPC")) return "P2P/IPC";
   if (starts("P2P/MNNVL")) return "P2P/MNNVL";
   if (starts("P2P/indirect")) return "P2P/indirect";
-  if (starts("SHM")) return "SHM";
+  if (starts("SHM") || starts("direct shared memory")) return "SHM";  // the latter: before 2.7
   if (starts("NET/")) {
     const auto end = via.find('/', 4);
     return via.substr(0, end);
@@ -186,18 +327,14 @@ NcclLog parse_nccl_log(const std::string& text) {
   NcclLog log;
   std::istringstream in(text);
   std::string line;
-  const std::string info_tag = "NCCL INFO ";
-  const std::string warn_tag = "NCCL WARN ";
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    // Lines start with "host:pid:tid [dev] " (optionally a timestamp before it); the message
-    // follows the level tag.
-    auto at = line.find(info_tag);
-    const bool info = at != std::string::npos;
-    if (!info) at = line.find(warn_tag);
-    if (at == std::string::npos) {
-      // Not an NCCL line (the application's own output), unless it is a mangled one.
-      if (has_foreign_bytes(line) && line.find("NCCL") != std::string::npos) ++log.unreadable_lines;
+    strip_ansi_escapes(line);
+    // Lines start with "host:pid:tid [dev] " (optionally a timestamp, an MPI or Ray tag before
+    // it); the message follows the level tag.
+    const std::vector<TaggedMessage> messages = tagged_messages(line);
+    if (messages.empty()) {
+      read_untagged_line(line, log);
       continue;
     }
     ++log.nccl_lines;
@@ -205,16 +342,17 @@ NcclLog parse_nccl_log(const std::string& text) {
       ++log.unreadable_lines;
       continue;
     }
-    const std::string msg = line.substr(at + info_tag.size());
-    if (info) {
-      try {
-        parse_info(msg, line.substr(0, at), log);
-      } catch (const UnreadableLine&) {
-        ++log.unreadable_lines;
+    for (const TaggedMessage& t : messages) {
+      if (t.info) {
+        try {
+          parse_info(t.msg, t.prefix, log);
+        } catch (const UnreadableLine&) {
+          ++log.unreadable_lines;
+        }
+      } else {
+        log.warnings.push_back(t.msg);
+        if (explains_missing_p2p(t.msg)) add_explanation(log, t.msg);
       }
-    } else {
-      log.warnings.push_back(msg);
-      if (explains_missing_p2p(msg)) add_explanation(log, msg);
     }
   }
   return log;

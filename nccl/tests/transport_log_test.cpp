@@ -33,6 +33,7 @@ TEST(TransportClass, FamiliesOfEveryViaText) {
   EXPECT_EQ(transport_class("NET/IB/0/GDRDMA"), "NET/IB");
   EXPECT_EQ(transport_class("NET/IB/1(0)/GDRDMA"), "NET/IB");
   EXPECT_EQ(transport_class("NET/Socket/0"), "NET/Socket");
+  EXPECT_EQ(transport_class("direct shared memory"), "SHM");  // releases before 2.7
   EXPECT_EQ(transport_class("CollNet/whatever"), "CollNet");
 }
 
@@ -237,6 +238,35 @@ TEST(NcclLogParser, ConcatenatedLogsOfRankProcessesOnOneGpuNameNetSocketForEvery
       }
     }
   }
+}
+
+// Written by hand: vLLM colours its "(VllmWorkerProcess pid=N)" prefix; the NCCL lines after it
+// are modelled on https://github.com/vllm-project/vllm/issues/9329.
+TEST(NcclLogParser, AnsiColouredPrefixIsNotMangling) {
+  const NcclLog log = parse_nccl_log(
+      "\x1b[1;36m(VllmWorkerProcess pid=4527)\x1b[0;0m 3837134f4773:4527:4527 [1] NCCL INFO "
+      "Channel 00/0 : 1[1] -> 2[2] via P2P/IPC\n"
+      "\x1b[1;36m(VllmWorkerProcess pid=4527)\x1b[0;0m 3837134f4773:4527:4527 [1] NCCL INFO "
+      "comm 0x564a3eb123a0 rank 1 nranks 4 cudaDev 1 nvmlDev 1 busId 3d000 commId 0x1 - Init "
+      "COMPLETE\n");
+  EXPECT_EQ(log.unreadable_lines, 0);
+  ASSERT_EQ(log.connections.size(), 1u);
+  EXPECT_EQ(log.connections[0].via, "P2P/IPC");
+  ASSERT_EQ(log.ranks.size(), 1u);
+  EXPECT_EQ(log.ranks[0].host, "3837134f4773");
+}
+
+TEST(NcclLogParser, ACutConnectionLineIsCountedButRingLinesAreNot) {
+  const NcclLog log = parse_nccl_log(
+      "h:1:2 [0] NCCL INFO Channel 04/1 : 3[1] -> 0[0] [re\n"
+      "h:1:2 [0] NCCL INFO Channel\n"
+      "h:1:2 [0] NCCL INFO Channel 00/02 :    0   1\n"
+      "h:1:2 [0] NCCL INFO Ring 02 : 2 -> 0 -> 1\n"
+      "h:1:2 [0] NCCL INFO Ring 00 : 7[7] -> 0[0] via P2P/IPC\n");
+  EXPECT_EQ(log.unreadable_lines, 2);
+  EXPECT_EQ(log.rings, 2);
+  ASSERT_EQ(log.connections.size(), 1u);
+  EXPECT_EQ(log.connections[0].src_rank, 7);
 }
 
 }  // namespace
