@@ -41,7 +41,7 @@ Command add_topo_command(CLI::App& root) {
       "topo", "Show the GPU topology (PCIe path classes, NVLink, affinity, environment)");
   app->add_option(
       "--input", opts->request.input,
-      "Read an hwloc XML (lstopo --of xml, hwloc 2.x), a p2pcheck snapshot (JSON) or a text capture of "
+      "Read an hwloc XML (lstopo --of xml, hwloc 1.x or 2.x), a p2pcheck snapshot (JSON) or a text capture of "
       "nvidia-smi topo -m instead of this host");
   app->add_option("--p2p", opts->request.p2p,
                   "Add the per-pair P2P status of an nvidia-smi topo -p2p r|w|n|a|p capture");

@@ -11,8 +11,11 @@ PathClass classify_pcie_path(const TopologySnapshot& t, std::size_t a, std::size
   const Gpu& y = t.gpus.at(b);
   if (x.host_bridge.empty() || y.host_bridge.empty() || x.host_bridge != y.host_bridge) {
     // Different root complexes: the traffic crosses the CPU's fabric between host bridges,
-    // and the SMP interconnect as well when the NUMA nodes differ.
-    return x.numa_node == y.numa_node ? PathClass::kNode : PathClass::kSys;
+    // and the SMP interconnect as well when the NUMA nodes differ. Two unknown NUMA nodes are
+    // not one node: firmware without PCI locality hangs every host bridge on the machine (the
+    // JUROPA3 capture), though its root complexes sit on different sockets.
+    const bool same_node = x.numa_node >= 0 && x.numa_node == y.numa_node;
+    return same_node ? PathClass::kNode : PathClass::kSys;
   }
   const auto mismatch =
       std::mismatch(x.pcie_path.begin(), x.pcie_path.end(), y.pcie_path.begin(), y.pcie_path.end());

@@ -18,7 +18,7 @@ namespace p2p::topo {
 //   PHB  the only thing they share is their host bridge;
 //   NODE different host bridges, same NUMA node;
 //   SYS  different NUMA nodes. A GPU whose host bridge or NUMA node is unknown is treated as
-//        the worse case (different host bridge; SYS unless both NUMA nodes are equal).
+//        the worse case (different host bridge; SYS unless both NUMA nodes are known and equal).
 PathClass classify_pcie_path(const TopologySnapshot& t, std::size_t a, std::size_t b);
 
 // N x N matrix of classify_pcie_path, kSelf on the diagonal.

@@ -11,9 +11,9 @@
 
 namespace p2p::topo {
 
-// From `lstopo --of xml` (hwloc 2.x format). An XML says nothing about where it was taken, so
-// the environment is "unknown" with evidence "from XML". InputError naming the file when it is
-// unreadable, not hwloc XML, of another hwloc XML version (1.x, 3.x), rejected by hwloc, or
+// From `lstopo --of xml` (hwloc 1.x or 2.x format). An XML says nothing about where it was
+// taken, so the environment is "unknown" with evidence "from XML". InputError naming the file
+// when it is unreadable, not hwloc XML, of hwloc XML version 3.x, rejected by hwloc, or
 // without an NVIDIA GPU. hwloc reads the XML in a forked child (xml_isolation.hpp): a crash or
 // hang inside hwloc is an InputError naming the file too.
 TopologySnapshot snapshot_from_hwloc_xml(const std::string& path);

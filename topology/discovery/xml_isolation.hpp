@@ -14,7 +14,7 @@ namespace p2p::topo {
 // a slower load is a hang inside hwloc.
 constexpr int kHwlocXmlTimeoutMs = 8'000;
 
-// InputError unless `text` looks like hwloc 2.x XML (checked before any child is started).
+// InputError unless `text` looks like hwloc 1.x or 2.x XML (checked before any child is started).
 void check_xml_text(const std::string& text, const std::string& path);
 
 // Text -> snapshot in this process (hwloc, then classification): what the child runs.

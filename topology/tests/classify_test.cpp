@@ -90,6 +90,17 @@ TEST(ClassifyPciePath, UnknownHostBridgeOrNumaNodeReadsAsTheWorseCase) {
   EXPECT_EQ(classify_pcie_path(t, 0, 2), PathClass::kSys);  // NUMA node unknown on one side
 }
 
+TEST(ClassifyPciePath, TwoUnknownNumaNodesAreNotOneNode) {
+  // Host bridges without PCI locality (hung on the machine, numa_node -1): nothing says the two
+  // root complexes share a socket, so the pair is SYS, not NODE. Under one host bridge the tree
+  // alone decides.
+  const auto t = make_snapshot({make_gpu("0000:01:00.0", "0000:[00-08]", {"0000:00:02.0"}, -1),
+                                make_gpu("0000:82:00.0", "0000:[80-82]", {"0000:80:02.0"}, -1),
+                                make_gpu("0000:02:00.0", "0000:[00-08]", {"0000:00:03.0"}, -1)});
+  EXPECT_EQ(classify_pcie_path(t, 0, 1), PathClass::kSys);
+  EXPECT_EQ(classify_pcie_path(t, 0, 2), PathClass::kPhb);
+}
+
 TEST(ClassifySnapshot, FillsTheMatrixAndSizesNvlinkCounts) {
   auto t = switch_tree();
   ASSERT_EQ(t.pcie_matrix.size(), 5u);

@@ -52,7 +52,14 @@ INSTANTIATE_TEST_SUITE_P(
         GoldenCase{"rtxpro6000-lxc.xml", "rtxpro6000-lxc.environment.json", "rtxpro6000-lxc.json"},
         GoldenCase{"pcie-switch.xml", "", "pcie-switch.json"},
         GoldenCase{"hgx-nvswitch.xml", "", "hgx-nvswitch.json"},
-        GoldenCase{"h200-vm.xml", "h200-vm.environment.json", "h200-vm.json"}),
+        GoldenCase{"h200-vm.xml", "h200-vm.environment.json", "h200-vm.json"},
+        GoldenCase{"dgx2-v100.xml", "", "dgx2-v100.json"},
+        GoldenCase{"power8-p100-nvlink.xml", "", "power8-p100-nvlink.json"},
+        GoldenCase{"x58-m2070-no-osdev.xml", "", "x58-m2070-no-osdev.json"},
+        GoldenCase{"k80-two-sockets-hwloc1.xml", "", "k80-two-sockets-hwloc1.json"},
+        GoldenCase{"juwels-booster-a100.xml", "", "juwels-booster-a100.json"},
+        GoldenCase{"juwels-cluster-v100-hwloc1.xml", "", "juwels-cluster-v100-hwloc1.json"},
+        GoldenCase{"juropa3-k20x-hwloc1.xml", "", "juropa3-k20x-hwloc1.json"}),
     [](const ::testing::TestParamInfo<GoldenCase>& info) {
       std::string name = info.param.golden;
       name = name.substr(0, name.find('.'));
