@@ -77,7 +77,8 @@ std::string cu_init_explanation(int code) {
       return "forward-compatibility libcuda on a GPU that does not support forward compatibility "
              "(only data-centre and selected RTX server GPUs do)";
     case 999:
-      return "unknown driver error: often a missing or wrong-major /dev/nvidia-uvm, or nvidia_uvm not loaded";
+      return "unknown driver error: often a missing or wrong-major /dev/nvidia-uvm, nvidia_uvm not loaded, "
+             "or nvidia_uvm left broken by a suspend/resume (reload it)";
     default: return "";
   }
 }

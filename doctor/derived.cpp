@@ -115,6 +115,8 @@ bool no_driver(const Facts& f) {
   if (!b.other.empty() && b.nvidia_userspace) return false;
   // A proprietary module that refused every GPU did not load, but a driver is installed.
   if (!log_signals(f).open_required.empty()) return false;
+  // Nor did one whose signature the kernel rejected (Secure Boot): it is installed, not missing.
+  if (!log_signals(f).module_rejected.empty()) return false;
   // A user-space library that initialises would contradict "no driver"; anything else agrees.
   return !(f.nvml.init_result && *f.nvml.init_result == 0) &&
          !(f.cuda.init_result && *f.cuda.init_result == 0);
@@ -211,7 +213,26 @@ bool is_compat_path(const std::optional<std::string>& path) {
 LogSignals log_signals(const Facts& f) {
   LogSignals s;
   if (!f.kernel.log_lines.present()) return s;
+  std::string gpu_line;  // the last "The NVIDIA GPU <bdf>" line: a multi-line record's first line
   for (const auto& line : f.kernel.log_lines.value) {
+    const auto xid = xid_code(line);
+    if (contains(line, "The NVIDIA GPU ") && !bdfs_in_line(line).empty()) gpu_line = line;
+    if (contains(line, "fallen off the bus") || (xid && *xid == 79))
+      s.gpu_lost.push_back(bdfs_in_line(line).empty() && !gpu_line.empty() ? gpu_line + " " + line
+                                                                           : line);
+    const bool gsp_timeout = contains(line, "Timeout waiting for RPC from GSP") ||
+                             (contains(line, "GSP") && contains(line, "heartbeat timed out")) ||
+                             (xid && (*xid == 119 || *xid == 120));
+    if (gsp_timeout) s.gsp_timeout.push_back(line);
+    if (contains(line, "PM: suspend") || contains(line, "PM: hibernation"))
+      s.suspend.push_back(line);
+    if (contains(line, "Loading of module with unavailable key is rejected") ||
+        contains(line, "unsigned module loading is restricted") ||
+        contains(line, "Key was rejected by service"))
+      s.module_rejected.push_back(line);
+    if (contains(line, "Secure boot enabled")) s.secure_boot.push_back(line);
+    // A GSP that stops answering is not a firmware file problem: those lines are gsp_timeout only.
+    if (gsp_timeout) continue;
     if ((contains(line, "Direct firmware load") && contains(line, "nvidia/")) ||
         contains(line, "RmFetchGspRmImages") || contains(line, "Cannot initialize GSP firmware") ||
         (contains(line, "GSP") &&

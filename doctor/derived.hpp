@@ -3,6 +3,7 @@
 // and version, what the kernel log says, whether the GSP firmware is where the module looks.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -75,12 +76,25 @@ struct LogSignals {
                                           // space for", "BAR1 is 0M")
   std::vector<std::string> iommu_faults;  // "AMD-Vi: Event logged [IO_PAGE_FAULT ...", "DMAR: [DMA
                                           // Write ...] Request device ..."
+  // "... has fallen off the bus" and Xid 79: the GPU stopped answering on PCIe. The driver prints
+  // the first form as several lines; the line naming the GPU is joined to it.
+  std::vector<std::string> gpu_lost;
+  std::vector<std::string> gsp_timeout;  // "Timeout waiting for RPC from GSP!", Xid 119/120
+  std::vector<std::string> suspend;  // "PM: suspend exit", "PM: hibernation: ...": a sleep cycle
+  // The kernel refused to load a module for its signature (Secure Boot / lockdown): "Loading of
+  // module with unavailable key is rejected", "unsigned module loading is restricted".
+  std::vector<std::string> module_rejected;
+  std::vector<std::string> secure_boot;  // "secureboot: Secure boot enabled"
 };
 LogSignals log_signals(const Facts& f);
 
+// The Xid number of an "NVRM: Xid (PCI:0000:61:00): 119, ..." line; nullopt on other lines.
+std::optional<int> xid_code(const std::string& line);
+
 // PCI addresses a kernel log line names, normalised ("0000:41:00.0"): the device prefix
-// ("nvidia 0000:41:00.0: ..."), "(PCI:0000:41:00.0)", "device=41:00.0", "Request device [41:00.0]"
-// and "[0x41:0x00.0]". A short form without a domain is taken as domain 0000.
+// ("nvidia 0000:41:00.0: ..."), "(PCI:0000:41:00.0)", "device=41:00.0", "Request device [41:00.0]",
+// "[0x41:0x00.0]" and an Xid's "(PCI:0000:41:00)", which leaves out the function (0). A short form
+// without a domain is taken as domain 0000.
 std::vector<std::string> bdfs_in_line(const std::string& line);
 // The GPUs (bus ids, sorted) that these log lines name.
 std::vector<std::string> gpus_named(const Facts& f, const std::vector<std::string>& lines);
@@ -120,6 +134,20 @@ struct GpuUse {
   bool masked = false;  // CUDA_VISIBLE_DEVICES selects a subset on purpose: no count to compare
 };
 GpuUse gpu_use(const Facts& f);
+
+// GPUs whose BAR1 is the legacy 256 MiB aperture. Ampere and newer can map all their memory once
+// the BIOS enables Above 4G Decoding and Resizable BAR; older GPUs (GeForce up to Turing, T4) have
+// no larger BAR1 to enable. A GPU whose adapter initialisation failed with such a BAR (recent
+// GeForce cards need the large one) is listed in init_failed as well.
+constexpr std::uint64_t kSmallBar1Bytes = 256ull * 1024 * 1024;
+struct SmallBar1 {
+  std::vector<std::string> fixable;     // Ampere or newer (or generation unknown)
+  std::vector<std::string> fixed_size;  // no Resizable BAR on this generation
+  std::vector<std::string> init_failed;
+  std::vector<std::string> sizes;  // "0000:01:00.0 BAR1 256 MiB" for every GPU of known size
+  int known = 0;
+};
+SmallBar1 small_bar1(const Facts& f);
 
 // Which driver holds each GPU. A GPU held by nouveau, vfio-pci or any other module cannot be
 // driven by nvidia however well the NVIDIA driver is installed.

@@ -9,6 +9,7 @@
 
 #include "common/text.hpp"
 #include "doctor/derived.hpp"
+#include "doctor/rules_util.hpp"
 
 namespace p2p::doctor {
 
@@ -88,6 +89,9 @@ std::vector<std::string> bdfs_in_line(const std::string& line) {
   static const std::regex kFull("([0-9a-fA-F]{4,8}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\\.([0-7])");
   static const std::regex kShort(
       "(?:device=|device \\[)(?:0x)?([0-9a-fA-F]{2}):(?:0x)?([0-9a-fA-F]{2})\\.([0-7])");
+  // Xid lines: "NVRM: Xid (PCI:0000:61:00): 119, ..." (no function number: function 0).
+  static const std::regex kXid(
+      "PCI:([0-9a-fA-F]{4,8}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})(?![.0-9a-fA-F])");
   std::vector<std::string> out;
   auto add = [&](const std::string& b) {
     const std::string n = normalize_bdf(b);
@@ -99,6 +103,38 @@ std::vector<std::string> bdfs_in_line(const std::string& line) {
   for (auto it = std::sregex_iterator(line.begin(), line.end(), kShort);
        it != std::sregex_iterator(); ++it)
     add((*it)[1].str() + ":" + (*it)[2].str() + "." + (*it)[3].str());
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), kXid); it != std::sregex_iterator();
+       ++it)
+    add((*it)[1].str() + ":" + (*it)[2].str() + ":" + (*it)[3].str() + ".0");
+  return out;
+}
+
+std::optional<int> xid_code(const std::string& line) {
+  static const std::regex kXidCode("Xid \\([^)]*\\): ([0-9]{1,6})");
+  std::smatch m;
+  if (!std::regex_search(line, m, kXidCode)) return std::nullopt;
+  return std::stoi(m[1].str());
+}
+
+SmallBar1 small_bar1(const Facts& f) {
+  SmallBar1 out;
+  const auto failed_init = gpus_named(f, log_signals(f).rm_init);
+  for (const auto& g : gpus(f)) {
+    std::optional<std::uint64_t> bytes;
+    if (g.nvml != nullptr && g.nvml->bar1_total_bytes)
+      bytes = g.nvml->bar1_total_bytes;
+    else if (g.pci != nullptr && g.pci->bar1_bytes)
+      bytes = g.pci->bar1_bytes;
+    if (!bytes) continue;
+    ++out.known;
+    out.sizes.push_back(g.bdf + " BAR1 " + bytes_text(*bytes));
+    if (*bytes > kSmallBar1Bytes) continue;
+    const bool no_resizable_bar =
+        g.generation.name == "pre-Turing" || g.generation.name == "Turing";
+    (no_resizable_bar ? out.fixed_size : out.fixable).push_back(g.bdf);
+    if (std::find(failed_init.begin(), failed_init.end(), g.bdf) != failed_init.end())
+      out.init_failed.push_back(g.bdf);
+  }
   return out;
 }
 

@@ -168,6 +168,14 @@ Finding check_opens(const Facts& f) {
   if (a.eperm)
     hint =
         "EPERM is the cgroup device filter: allow c 195:* rwm and c <uvm major>:* rwm for the container; ";
+  // Containers that had their GPUs and lost them: systemd rewrote the device rules on a
+  // `systemctl daemon-reload`, dropping those the runtime added behind its back.
+  if (a.eperm && in_container(f))
+    hint +=
+        "if the GPUs worked when the container started, a `systemctl daemon-reload` on the host (systemd cgroup "
+        "driver) revoked them: restart the container, and prevent it with `nvidia-ctk system "
+        "create-dev-char-symlinks --create-all` run from a udev rule, or Docker's cgroupfs driver "
+        "(native.cgroupdriver=cgroupfs); ";
   if (a.eacces)
     hint +=
         "EACCES is file mode/ownership: NVreg_DeviceFileMode/UID/GID or the bind mount's permissions; ";

@@ -70,6 +70,11 @@ Finding check_module_loaded(const Facts& f) {
               ? "the host must load it (modprobe nvidia, or install the driver on the host)"
               : "install the NVIDIA driver (the -open flavour for Turing and newer) and load it: modprobe nvidia";
       std::string summary = "NVIDIA kernel module not loaded";
+      if (!log_signals(f).module_rejected.empty()) {
+        summary += ": the kernel rejected the module's signature (Secure Boot)";
+        hint =
+            "enroll the module's signing key (mokutil --import, then reboot) or turn Secure Boot off";
+      }
       if (!b.other.empty() && b.nvidia_userspace) {
         summary += "; the GPUs are held by " + b.other.begin()->first +
                    " while the NVIDIA libraries are installed";
@@ -195,11 +200,16 @@ Finding check_binding(const Facts& f) {
     return finding("module.binding", Status::kFail, summary, ev, unbind_fix(driver, bdfs));
   }
   if (!b.unbound.empty()) {
-    const auto bar = gpus_named(f, log_signals(f).bar_space);
+    const LogSignals log = log_signals(f);
+    const auto bar = gpus_named(f, log.bar_space);
     std::string why, hint = "load the nvidia module; check `dmesg` for probe errors";
     if (!bar.empty()) {
       why = " (the kernel could not give them PCI address space: see kernel.log)";
       hint = "see the verdict: the GPUs' BARs were not assigned";
+    } else if (!gpus_named(f, log.gpu_lost).empty()) {
+      why = " (fell off the bus: see kernel.log)";
+      hint =
+          "see the verdict: a GPU that fell off the bus needs a power cycle and a hardware check";
     } else if (b.nouveau_loaded) {
       hint = unbind_fix("nouveau", b.unbound);
     }
@@ -308,7 +318,8 @@ Finding check_kernel_log(const Facts& f) {
   const LogSignals s = log_signals(f);
   std::vector<std::string> bad;
   for (const auto* group : {&s.firmware_load, &s.rm_init, &s.wpr2, &s.hmm, &s.api_mismatch,
-                            &s.open_required, &s.not_probed, &s.bar_space, &s.iommu_faults})
+                            &s.open_required, &s.not_probed, &s.bar_space, &s.iommu_faults,
+                            &s.gpu_lost, &s.gsp_timeout, &s.module_rejected})
     for (const auto& line : *group)
       if (std::find(bad.begin(), bad.end(), line) == bad.end()) bad.push_back(line);
   // nouveau's own lines are a failure only where nouveau holds a GPU (it may have been unloaded
@@ -334,6 +345,9 @@ Finding check_kernel_log(const Facts& f) {
     kinds.push_back("nouveau (or another driver) owns the GPU");
   if (!s.bar_space.empty()) kinds.push_back("PCI BAR space not assigned");
   if (!s.iommu_faults.empty()) kinds.push_back("IOMMU faults");
+  if (!s.gpu_lost.empty()) kinds.push_back("GPU fell off the bus");
+  if (!s.gsp_timeout.empty()) kinds.push_back("GSP RPC timeout");
+  if (!s.module_rejected.empty()) kinds.push_back("module signature rejected");
   std::string hint;
   if (!s.wpr2.empty())
     hint =

@@ -68,7 +68,8 @@ Finding check_iommu(const Facts& f) {
                    "IOMMU translates DMA (" + join_some(st.translating) +
                        "): peer traffic is remapped, a classic cause of slow or hanging P2P",
                    ev,
-                   "boot with iommu=pt if the host still needs VFIO, otherwise turn the IOMMU off");
+                   "boot with iommu=pt if the host still needs VFIO, otherwise turn the IOMMU off "
+                   "(intel_iommu=off / amd_iommu=off); then reboot");
   if (st.mode == IommuState::Mode::kOff)
     return finding("iommu", Status::kPass, "IOMMU off (no units in /sys/class/iommu)", ev);
   return finding("iommu", Status::kPass, "IOMMU on in passthrough (identity) mode for the GPUs",

@@ -13,8 +13,6 @@ namespace p2p::doctor::rules {
 
 namespace {
 
-constexpr std::uint64_t kSmallBar1Bytes = 256ull * 1024 * 1024;
-
 std::optional<int> gen_of_gts(const std::optional<double>& gts) {
   return gts ? topo::gen_from_gts(*gts) : std::nullopt;
 }
@@ -102,35 +100,38 @@ Finding check_aer(const Facts& f) {
 }
 
 Finding check_bar1(const Facts& f) {
-  std::vector<std::string> ev, small;
-  int known = 0;
-  for (const auto& g : gpus(f)) {
-    std::optional<std::uint64_t> bytes;
-    if (g.nvml != nullptr && g.nvml->bar1_total_bytes)
-      bytes = g.nvml->bar1_total_bytes;
-    else if (g.pci != nullptr && g.pci->bar1_bytes)
-      bytes = g.pci->bar1_bytes;
-    if (!bytes) continue;
-    ++known;
-    ev.push_back(g.bdf + " BAR1 " + bytes_text(*bytes));
-    if (*bytes <= kSmallBar1Bytes) small.push_back(g.bdf);
-  }
-  if (known == 0)
+  const SmallBar1 b = small_bar1(f);
+  const std::string bios =
+      "enable Above 4G Decoding and Resizable BAR in the BIOS (disable CSM), then reboot "
+      "(or NVreg_EnableResizableBar=1)";
+  if (b.known == 0)
     return gpus(f).empty() ? finding("bar1", Status::kSkip, "no NVIDIA GPU")
-                           : finding("bar1", Status::kUnknown, "BAR1 size unknown", ev);
+                           : finding("bar1", Status::kUnknown, "BAR1 size unknown");
+  // Recent GeForce cards do not initialise without the large aperture: not a P2P matter.
+  if (!b.init_failed.empty())
+    return finding("bar1", Status::kFail,
+                   "BAR1 only 256 MiB on " + join_some(b.init_failed) +
+                       ", and the driver failed to initialise it (RmInitAdapter)",
+                   b.sizes, bios);
   // BAR1 is the window a peer writes through; with a single GPU there is no peer to write.
   if (gpu_use(f).expected == 1 || (gpu_use(f).expected == 0 && gpus(f).size() == 1))
-    return finding("bar1", small.empty() ? Status::kPass : Status::kSkip,
-                   small.empty() ? "BAR1 large enough on 1 GPU(s)"
-                                 : "one GPU: a " + bytes_text(kSmallBar1Bytes) +
-                                       " BAR1 limits only peer access, and there is no peer",
-                   ev);
-  if (!small.empty())
-    return finding(
-        "bar1", Status::kFail, "BAR1 only 256 MiB on " + join_some(small) + ": P2P is crippled", ev,
-        "enable Above 4G Decoding and Resizable BAR in the BIOS (or NVreg_EnableResizableBar=1)");
-  return finding("bar1", Status::kPass, "BAR1 large enough on " + std::to_string(known) + " GPU(s)",
-                 ev);
+    return finding("bar1", b.fixable.empty() ? Status::kPass : Status::kSkip,
+                   b.fixable.empty() ? "BAR1 large enough on 1 GPU(s)"
+                                     : "one GPU: a " + bytes_text(kSmallBar1Bytes) +
+                                           " BAR1 limits only peer access, and there is no peer",
+                   b.sizes);
+  if (!b.fixable.empty())
+    return finding("bar1", Status::kFail,
+                   "BAR1 only 256 MiB on " + join_some(b.fixable) + ": P2P is crippled", b.sizes,
+                   bios);
+  if (!b.fixed_size.empty())
+    return finding("bar1", Status::kWarn,
+                   "BAR1 256 MiB on " + join_some(b.fixed_size) +
+                       ": the fixed size of this GPU generation (no Resizable BAR before Ampere), "
+                       "so peer mappings share 256 MiB",
+                   b.sizes);
+  return finding("bar1", Status::kPass,
+                 "BAR1 large enough on " + std::to_string(b.known) + " GPU(s)", b.sizes);
 }
 
 Finding check_compute_mode(const Facts& f) {

@@ -67,6 +67,84 @@ void bar_space_cause(const Facts& f, std::vector<Cause>& out) {
   out.back().gpus = affected;
 }
 
+// Lines as cause evidence: "kernel log: <line>" each.
+std::vector<std::string> log_evidence(const std::vector<std::string>& lines) {
+  std::vector<std::string> ev;
+  for (const auto& l : lines) ev.push_back("kernel log: " + l);
+  return ev;
+}
+
+// A GPU that fell off the bus answers nothing until the host is power-cycled: whatever else fails
+// on it (no driver bound, no NVML handle, no CUDA device) follows from that.
+void gpu_lost_cause(const Facts& f, std::vector<Cause>& out) {
+  const LogSignals log = log_signals(f);
+  if (log.gpu_lost.empty()) return;
+  out.push_back(make(
+      "gpu_lost", "GPU fell off the bus (Xid 79)", 26, log_evidence(log.gpu_lost),
+      "the GPU stopped answering on PCIe: power the host off and on (a warm reboot may not bring it back), "
+      "reseat the GPU, its power cables and any riser, check the power supply and the GPU's temperature, update "
+      "the BIOS; if the fault follows the card to another slot, the card is failing"));
+  out.back().gpus = gpus_named(f, log.gpu_lost);
+}
+
+// GSP-RM, the firmware that runs the GPU, stopped answering the driver (Xid 119/120): the firmware
+// file was found and booted, so reinstalling it does not help.
+void gsp_timeout_cause(const Facts& f, std::vector<Cause>& out) {
+  const LogSignals log = log_signals(f);
+  if (log.gsp_timeout.empty()) return;
+  out.push_back(make(
+      "gsp_timeout", "GSP firmware stopped answering (Xid 119/120)", 16,
+      log_evidence(log.gsp_timeout),
+      "reset the GPU (nvidia-smi -r -i <bdf>, no process may use it) or reboot; install a newer driver of the branch "
+      "(the Xid 119 timeouts of the first 525 releases are fixed in 525.105.17); with the proprietary module on a GPU "
+      "older than Blackwell, `options nvidia NVreg_EnableGpuFirmware=0` runs it without GSP"));
+  out.back().gpus = gpus_named(f, log.gsp_timeout);
+}
+
+// cuInit = 999 while nvidia_uvm is loaded, its node has the right major and every node opens:
+// UVM itself is in a bad state, the classic aftermath of a suspend/resume cycle.
+void uvm_stale_cause(const Facts& f, const std::vector<Finding>& all, std::vector<Cause>& out) {
+  const auto init = cuinit_result(f);
+  if (!init || *init != 999 || uvm_loaded(f) != Tri::kYes || !nvml_works(f)) return;
+  if (failed(all, "uvm.major") || failed(all, "devices.open") || failed(all, "devices.nodes"))
+    return;
+  const LogSignals log = log_signals(f);
+  std::vector<std::string> ev{
+      "cuInit = 999 CUDA_ERROR_UNKNOWN while NVML works, nvidia_uvm is "
+      "loaded and its node has the right major"};
+  const auto slept = log_evidence(log.suspend);
+  ev.insert(ev.end(), slept.begin(), slept.end());
+  out.push_back(make(
+      "uvm_stale",
+      log.suspend.empty() ? "nvidia_uvm in a bad state" : "nvidia_uvm broken by suspend/resume",
+      log.suspend.empty() ? 4 : 10, ev,
+      "stop the processes that use the GPU, then reload nvidia_uvm (rmmod nvidia_uvm && modprobe nvidia_uvm) or "
+      "reboot; to keep CUDA working across suspend, set `options nvidia NVreg_PreserveVideoMemoryAllocations=1` and "
+      "enable nvidia-suspend.service, nvidia-resume.service and nvidia-hibernate.service"));
+}
+
+// The module is installed but the kernel will not load it: Secure Boot wants a signature from an
+// enrolled key. "Install the driver" would send the user round in circles.
+void module_rejected_cause(const Facts& f, std::vector<Cause>& out) {
+  if (nvidia_loaded(f) != Tri::kNo) return;
+  const LogSignals log = log_signals(f);
+  const bool userspace = binding(f).nvidia_userspace;
+  int score = 0;
+  if (!log.module_rejected.empty())
+    score = 30;
+  else if (!log.secure_boot.empty() && userspace)
+    score = 6;  // Secure Boot is on and the module is missing: the usual reason, not a proof
+  if (score == 0) return;
+  auto ev = log_evidence(log.module_rejected.empty() ? log.secure_boot : log.module_rejected);
+  if (userspace)
+    ev.push_back("the NVIDIA user-space libraries are installed, the nvidia module is not loaded");
+  out.push_back(make(
+      "module_signature", "Secure Boot refuses the nvidia kernel module", score, ev,
+      "enroll the key the module was signed with (DKMS: sudo mokutil --import /var/lib/shim-signed/mok/MOK.der, "
+      "reboot and confirm it in MokManager), or sign the module with an enrolled key, or turn Secure Boot off; "
+      "then modprobe nvidia"));
+}
+
 void no_driver_cause(const Facts& f, std::vector<Cause>& out) {
   if (!no_driver(f)) return;
   std::vector<std::string> ev{
@@ -84,12 +162,25 @@ void no_driver_cause(const Facts& f, std::vector<Cause>& out) {
           : "install the NVIDIA driver (open kernel modules for Turing and newer) and reboot"));
 }
 
+// RmInitAdapter failed only on GPUs with a 256 MiB BAR1, with no sign of a firmware problem: the
+// BAR (Resizable BAR / Above 4G Decoding off) is the cause, and the bar1 check says so.
+bool rm_init_explained_by_bar1(const Facts& f, const LogSignals& log, const FirmwareCheck& fw) {
+  if (log.rm_init.empty() || !log.firmware_load.empty()) return false;
+  if (fw.state == FirmwareCheck::State::kMissing) return false;
+  const auto failing = gpus_named(f, log.rm_init);
+  const auto small = small_bar1(f).init_failed;
+  return !failing.empty() && std::all_of(failing.begin(), failing.end(), [&](const std::string& b) {
+    return std::find(small.begin(), small.end(), b) != small.end();
+  });
+}
+
 void gsp_cause(const Facts& f, std::vector<Cause>& out) {
   // GSP running on every GPU clears the firmware, whatever older log lines say.
   if (gsp_running_everywhere(f)) return;
   const LogSignals log = log_signals(f);
   const FirmwareCheck fw = firmware_check(f);
   const GspRun run = gsp_run(f);
+  if (rm_init_explained_by_bar1(f, log, fw)) return;
   bool needs_gsp = module_flavour(f) == Flavour::kOpen;
   for (const auto& g : gpus(f)) needs_gsp = needs_gsp || g.generation.needs_open_module;
   int score = 0;
@@ -225,8 +316,15 @@ void p2p_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cau
     from_finding(out, all, "p2p.copy", "p2p_data_lost", "P2P claimed but data did not arrive", 11,
                  affected);
   }
-  if (failed(all, "bar1"))
-    from_finding(out, all, "bar1", "bar1", "256 MiB BAR1 (Above-4G / Resizable BAR off)", 9);
+  if (failed(all, "bar1")) {
+    const auto init_failed = small_bar1(f).init_failed;
+    if (init_failed.empty())
+      from_finding(out, all, "bar1", "bar1", "256 MiB BAR1 (Above-4G / Resizable BAR off)", 9);
+    else
+      from_finding(out, all, "bar1", "bar1",
+                   "GPU cannot initialise with a 256 MiB BAR1 (Above-4G / Resizable BAR off)", 20,
+                   init_failed);
+  }
   if (failed(all, "pcie.link"))
     from_finding(out, all, "pcie.link", "link_width", "PCIe link trained narrower than capable", 8);
   if (failed(all, "pcie.aer"))
@@ -271,14 +369,21 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
         "install the -open kernel module packages (or run the .run installer with -M open), then reboot"));
   }
   bar_space_cause(f, out);
+  gpu_lost_cause(f, out);
+  module_rejected_cause(f, out);
   if (failed(all, "module.binding") && !no_driver(f)) {
     const Binding b = binding(f);
-    const auto bar = gpus_named(f, log.bar_space);
+    // A GPU without BAR space or one that fell off the bus cannot be bound; with no nvidia module
+    // loaded nothing can be: those causes speak for themselves.
+    auto known_reason = gpus_named(f, log.bar_space);
+    const auto lost = gpus_named(f, log.gpu_lost);
+    known_reason.insert(known_reason.end(), lost.begin(), lost.end());
     const bool explained =
         b.other.empty() && !b.unbound.empty() &&
-        std::all_of(b.unbound.begin(), b.unbound.end(), [&](const std::string& x) {
-          return std::find(bar.begin(), bar.end(), x) != bar.end();
-        });
+        (nvidia_loaded(f) == Tri::kNo ||
+         std::all_of(b.unbound.begin(), b.unbound.end(), [&](const std::string& x) {
+           return std::find(known_reason.begin(), known_reason.end(), x) != known_reason.end();
+         }));
     if (!b.other.empty()) {
       const std::string driver = b.other.begin()->first;
       std::vector<std::string> held;
@@ -296,7 +401,9 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
     }
   }
   gsp_cause(f, out);
+  gsp_timeout_cause(f, out);
   hmm_cause(f, out, out);
+  uvm_stale_cause(f, all, out);
   if (failed(all, "cuda.library")) {
     const bool stub = is_stub_path(f.cuda.library_path) || cuinit_result(f).value_or(0) == 34;
     const bool compat = is_compat_path(f.cuda.library_path);

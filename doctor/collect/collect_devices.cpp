@@ -126,10 +126,13 @@ Observed<std::vector<std::string>> read_syslog(const std::vector<std::string>& b
 
 bool is_relevant_log_line(const std::string& m, const std::vector<std::string>& gpu_bdfs) {
   // The NVIDIA driver itself, and the subsystems that decide whether it gets a GPU at all: another
-  // driver (nouveau, vfio-pci), the IOMMU (AMD-Vi / DMAR faults) and the PCI core's BAR assignment.
+  // driver (nouveau, vfio-pci), the IOMMU (AMD-Vi / DMAR faults), the PCI core's BAR assignment,
+  // module signature checks (Secure Boot), and suspend/resume, after which UVM can be left broken.
   for (const char* needle :
        {"NVRM", "nvidia", "GSP", "RmInitAdapter", "devmem", "uvm", "UVM", "request_free_mem_region",
-        "nouveau", "vfio-pci", "AMD-Vi", "IO_PAGE_FAULT", "DMAR", "Xid"})
+        "nouveau", "vfio-pci", "AMD-Vi", "IO_PAGE_FAULT", "DMAR", "Xid", "PM: suspend",
+        "PM: hibernation", "Secure boot enabled", "Loading of module with unavailable key",
+        "unsigned module loading is restricted"})
     if (m.find(needle) != std::string::npos) return true;
   // Lines naming a GPU or a bridge above it that report a problem: "pci 0000:41:00.0: BAR 1: no
   // space for ...". Only problems: every GPU prints a dozen enumeration lines at boot, which would

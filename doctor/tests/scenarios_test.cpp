@@ -262,4 +262,25 @@ TEST(Scenario, CgroupV1InDockerReadsTheContainersOwnDevicesList) {
   EXPECT_TRUE(contains(top(j).fix, "c 195:* rwm")) << top(j).fix;
 }
 
+// --- Hosts from published reports (stories_test.cpp judges them) ---
+
+TEST(Scenario, EveryLogLineOfThePublishedStoriesIsOneTheCollectorKeeps) {
+  // Suspend/resume, Secure Boot and module-signature lines name no NVIDIA device: the collector
+  // must keep them by their wording, or the doctor never sees the evidence these stories rest on.
+  for (const char* name :
+       {"rtx5090-rebar-off.json", "probe-fallen-off-bus.json", "xid79-under-load.json",
+        "gsp-rpc-timeout.json", "cuda-broken-after-suspend.json",
+        "driver-upgrade-without-reboot.json", "secure-boot-key-rejected.json"}) {
+    const Facts f = load_facts_file(test::fixture(name));
+    ASSERT_TRUE(f.kernel.log_lines.present()) << name;
+    EXPECT_FALSE(f.kernel.log_lines.value.empty()) << name;
+    std::vector<std::string> bdfs;
+    for (const auto& p : f.pci.value) bdfs.push_back(p.bdf);
+    for (const auto& line : f.kernel.log_lines.value)
+      EXPECT_TRUE(is_relevant_log_line(line, bdfs)) << name << ": " << line;
+  }
+  EXPECT_FALSE(is_relevant_log_line("PM: Image saving progress:  10%", {}))
+      << "hibernation progress lines would crowd the bounded log";
+}
+
 }  // namespace
