@@ -3,6 +3,7 @@
 // actually ran and pasted them. Every expectation is read off the capture.
 #include <gtest/gtest.h>
 
+#include "import/nvbandwidth.hpp"
 #include "import/p2p_bandwidth_latency.hpp"
 #include "import/tests/test_support.hpp"
 
@@ -122,6 +123,65 @@ TEST(RealP2pBandwidthLatency, SixteenV100OfADgx2WithTwoDigitDeviceNumbers) {
   const auto* lat = find_figure(f.latency, "memcpy_latency_p2p_read", "gpu0", "gpu1");
   ASSERT_NE(lat, nullptr);
   EXPECT_DOUBLE_EQ(lat->median_ns.value(), 9470.0);
+}
+
+// --- nvbandwidth ---
+
+TEST(RealNvbandwidth, MultinodeGb200RunNamesProcessesHostsAndDevices) {
+  const auto out =
+      parse_nvbandwidth(fixture_text("nvbandwidth-v0.7-mpi-multinode-8x-gb200.txt"), "gb200.txt");
+  EXPECT_EQ(out.version, "v0.7");
+  EXPECT_EQ(out.cuda_runtime_version.value_or(0), 12080);
+  EXPECT_EQ(out.driver_version, "570.124.06");
+  ASSERT_EQ(out.devices.size(), 8u);  // "Process N (host): device k: ..." lines
+  EXPECT_EQ(out.devices[4], "HGX GB200 (00000008:01:00)");
+  ASSERT_EQ(out.process_hosts.size(), 8u);
+  EXPECT_EQ(out.process_hosts[3], "nvbandwidth-test-worker-0");
+  EXPECT_EQ(out.process_hosts[4], "nvbandwidth-test-worker-1");
+  EXPECT_EQ(out.hostname, "");  // two hosts: no one hostname
+  ASSERT_EQ(out.matrices.size(), 1u);
+  EXPECT_EQ(out.matrices[0].key, "multinode_device_to_device_memcpy_read_ce");
+  EXPECT_FALSE(out.matrices[0].cells[5][5].has_value());
+  EXPECT_DOUBLE_EQ(out.matrices[0].cells[1][0].value(), 798.10);
+  EXPECT_DOUBLE_EQ(out.matrices[0].sum.value(), 44685.29);
+
+  const auto f = nvbandwidth_figures(out, "gb200.txt");
+  ASSERT_EQ(f.gpus.size(), 8u);
+  EXPECT_EQ(f.gpus[7].name, "HGX GB200");
+  EXPECT_EQ(f.bandwidth.size(), 56u);  // 8 x 8 less the diagonal's N/A
+  EXPECT_TRUE(has_note(f, "8 processes on 2 hosts"));
+}
+
+TEST(RealNvbandwidth, APasteWithoutItsRunningLineStillNamesTheTestcaseBySum) {
+  const auto out =
+      parse_nvbandwidth(fixture_text("nvbandwidth-v0.8-6x-a6000-d2d-read-elided.txt"), "a6000.txt");
+  EXPECT_EQ(out.version, "v0.8");
+  EXPECT_EQ(out.driver_version, "580.95.05");
+  EXPECT_TRUE(out.devices.empty());  // left out of the paste ("...")
+  ASSERT_EQ(out.matrices.size(), 1u);
+  EXPECT_EQ(out.matrices[0].testcase, "device_to_device_memcpy_read_ce");
+  EXPECT_DOUBLE_EQ(out.matrices[0].cells[3][0].value(), 21.82);
+  EXPECT_DOUBLE_EQ(out.matrices[0].sum.value(), 715.53);
+  const auto f = nvbandwidth_figures(out, "a6000.txt");
+  EXPECT_EQ(f.bandwidth.size(), 30u);
+  // read: the row GPU reads from the column GPU: data flows column -> row
+  const auto* read = find_figure(f.bandwidth, "ce_unidir_read", "gpu5", "gpu4");
+  ASSERT_NE(read, nullptr);
+  EXPECT_DOUBLE_EQ(read->median_gbps.value(), 26.34);
+}
+
+TEST(RealNvbandwidth, AnAssertAbortingTheRunIsTheRunningTestcasesError) {
+  const auto out =
+      parse_nvbandwidth(fixture_text("nvbandwidth-v0.7-8x-a100-assert.txt"), "assert.txt");
+  ASSERT_EQ(out.devices.size(), 8u);
+  EXPECT_EQ(out.devices[7], "NVIDIA A100-SXM4-80GB (00000000:9e:00)");
+  EXPECT_TRUE(out.matrices.empty());
+  ASSERT_EQ(out.not_measured.size(), 1u);
+  EXPECT_EQ(out.not_measured[0].first, "device_to_device_memcpy_read_ce");
+  EXPECT_EQ(out.not_measured[0].second, "ASSERT in expression h_errorFlag == 0");
+  const auto f = nvbandwidth_figures(out, "assert.txt");
+  EXPECT_EQ(f.file.figures, 0);
+  EXPECT_TRUE(has_note(f, "device_to_device_memcpy_read_ce: ASSERT"));
 }
 
 }  // namespace
