@@ -3,6 +3,7 @@
 // actually ran and pasted them. Every expectation is read off the capture.
 #include <gtest/gtest.h>
 
+#include "import/nccl_tests.hpp"
 #include "import/nvbandwidth.hpp"
 #include "import/p2p_bandwidth_latency.hpp"
 #include "import/tests/test_support.hpp"
@@ -182,6 +183,137 @@ TEST(RealNvbandwidth, AnAssertAbortingTheRunIsTheRunningTestcasesError) {
   const auto f = nvbandwidth_figures(out, "assert.txt");
   EXPECT_EQ(f.file.figures, 0);
   EXPECT_TRUE(has_note(f, "device_to_device_memcpy_read_ce: ASSERT"));
+}
+
+// --- nccl-tests ---
+
+TEST(RealNcclTests, OneRtx5090WithThePromptNamingTheProgram) {
+  // No version or "Collective test starting" line: the pasted command line names the program.
+  const auto out =
+      parse_nccl_tests(fixture_text("nccl-tests-1x-rtx5090-all_reduce.txt"), "5090.txt");
+  EXPECT_EQ(out.version, "");
+  ASSERT_EQ(out.runs.size(), 1u);
+  const auto& run = out.runs[0];
+  EXPECT_EQ(run.collective, "all_reduce");
+  EXPECT_EQ(run.hostname, "GENOA-06");
+  EXPECT_EQ(run.iterations, 20);
+  EXPECT_EQ(run.warmup_iterations, 5);
+  ASSERT_EQ(run.rows.size(), 50u);
+  EXPECT_EQ(run.rows[48].size_bytes, 134217728u);
+  EXPECT_DOUBLE_EQ(run.rows[48].time_us.value(), 175.6);
+  EXPECT_DOUBLE_EQ(run.rows[49].algbw_gbps.value(), 1777718.25);  // wider than its column
+  EXPECT_DOUBLE_EQ(run.avg_busbw_gbps.value(), 0);                // one rank: nothing crosses a bus
+  EXPECT_EQ(run.out_of_bounds.value_or(-1), 0);
+  // --collective still wins over the prompt.
+  EXPECT_EQ(parse_nccl_tests(fixture_text("nccl-tests-1x-rtx5090-all_reduce.txt"), "5090.txt",
+                             "broadcast")
+                .runs[0]
+                .collective,
+            "broadcast");
+}
+
+TEST(RealNcclTests, ATestThatFailedBeforeItsFirstRowSaysWhy) {
+  const std::string e = input_error_of([] {
+    parse_nccl_tests(fixture_text("bad-nccl-tests-2x-rtx5090-test-failure.txt"), "fail.txt");
+  });
+  EXPECT_EQ(e.rfind("fail.txt: not nccl-tests output: the test failed before its first result "
+                    "row: GENOA-06: Test NCCL failure common.cu:392 'unhandled cuda error",
+                    0),
+            0u)
+      << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos);
+}
+
+TEST(RealNcclTests, SixteenRanksOnTwoHostsKeepEachRanksDeviceAndHost) {
+  const auto out =
+      parse_nccl_tests(fixture_text("nccl-tests-16-ranks-2-hosts-h100-all_reduce.txt"), "16.txt");
+  ASSERT_EQ(out.runs.size(), 1u);
+  const auto& run = out.runs[0];
+  EXPECT_EQ(run.collective, "all_reduce");  // from the quoted mpirun line
+  EXPECT_EQ(run.devices.size(), 16u);
+  EXPECT_EQ(run.hostname, "ztan-mig-235z");  // rank 0's
+  ASSERT_EQ(run.rows.size(), 62u);
+  EXPECT_DOUBLE_EQ(run.rows[60].busbw_gbps.value(), 338.82);
+  EXPECT_DOUBLE_EQ(run.avg_busbw_gbps.value(), 70.742);
+
+  const auto f = nccl_tests_figures(out, "16.txt");
+  EXPECT_EQ(f.hostname, "ztan-mig-235z");
+  EXPECT_EQ(f.nccl->results.front().nranks, 16);
+  const auto& devices = f.nccl->environment.devices;
+  ASSERT_EQ(devices.size(), 16u);
+  EXPECT_EQ(devices[8].rank, 8);
+  EXPECT_EQ(devices[8].cuda_device, 0);  // "device  0" on the second host, not the rank
+  EXPECT_EQ(devices[8].hostname, "ztan-mig-gq73");
+  EXPECT_EQ(devices[8].pid.value_or(0), 6733);
+  EXPECT_EQ(devices[15].cuda_device, 7);
+  EXPECT_EQ(devices[0].hostname, "ztan-mig-235z");
+  EXPECT_EQ(devices[0].name, "NVIDIA H100 80GB HBM3");
+  EXPECT_TRUE(has_note(f, "16 ranks on 2 hosts"));
+}
+
+TEST(RealNcclTests, MpiBuildWithTwoRanksSharingOneGpu) {
+  const auto out =
+      parse_nccl_tests(fixture_text("nccl-tests-2.18.0-mpi-2-ranks-all_reduce.txt"), "mpi.txt");
+  EXPECT_EQ(out.version, "2.18.0");
+  EXPECT_EQ(out.nccl_library_code.value_or(0), 22907);
+  ASSERT_EQ(out.runs.size(), 1u);
+  const auto& run = out.runs[0];
+  EXPECT_EQ(run.collective, "all_reduce");  // "all_reduce_perf_mpi"
+  EXPECT_EQ(run.hostname, "lab");
+  ASSERT_EQ(run.rows.size(), 50u);
+  EXPECT_DOUBLE_EQ(run.rows[0].time_us.value(), 4247.13);
+  EXPECT_DOUBLE_EQ(run.rows[49].time_us.value(), 50660.9);
+  EXPECT_FALSE(run.out_of_bounds.has_value());  // this run printed no such line
+  EXPECT_DOUBLE_EQ(run.avg_busbw_gbps.value(), 0.56824);
+
+  const auto f = nccl_tests_figures(out, "mpi.txt");
+  EXPECT_EQ(f.nccl->environment.nccl_library_version, "2.29.7");
+  const auto& devices = f.nccl->environment.devices;
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_EQ(devices[1].cuda_device, 0);  // both ranks on device 0
+  EXPECT_EQ(devices[1].pid.value_or(0), 2224660);
+  EXPECT_EQ(devices[1].hostname, "");  // one host: named once, in the environment
+  EXPECT_EQ(f.nccl->environment.hostname, "lab");
+}
+
+TEST(RealNcclTests, CorruptedTransfersOnFourGh200HostsAreWrongRowsNotABadFile) {
+  // The page trimmed the output after its last row; the rows reach maxBytes, so only the summary
+  // is missing. The point of the capture is its #wrong counts.
+  const auto out = parse_nccl_tests(
+      fixture_text("nccl-tests-2.17.9-16x-gh200-wrong-elements-no-summary.txt"), "gh200.txt");
+  EXPECT_EQ(out.version, "2.17.9");
+  ASSERT_EQ(out.runs.size(), 1u);
+  const auto& run = out.runs[0];
+  EXPECT_EQ(run.max_bytes.value_or(0), 134217728u);
+  EXPECT_FALSE(run.avg_busbw_gbps.has_value());
+  ASSERT_EQ(run.rows.size(), 56u);
+  EXPECT_EQ(run.rows[42].size_bytes, 2097152u);
+  EXPECT_EQ(run.rows[42].type, "int8");
+  EXPECT_DOUBLE_EQ(run.rows[42].wrong.value(), 18134);
+  EXPECT_DOUBLE_EQ(run.rows[45].wrong.value(), 124342);
+
+  const auto f = nccl_tests_figures(out, "gh200.txt");
+  const auto& results = f.nccl->results;
+  ASSERT_EQ(results.size(), 56u);
+  EXPECT_EQ(results[42].status, "wrong");
+  EXPECT_EQ(results[42].wrong_elements.value_or(0), 18134u);
+  EXPECT_EQ(results[43].wrong_elements.value_or(0), 9609u);
+  EXPECT_EQ(results[53].status, "ok");  // 64 MiB in place: 0 wrong
+  EXPECT_EQ(results[0].dtype, "int8");
+  EXPECT_EQ(results[0].nranks, 16);
+  EXPECT_EQ(f.nccl->environment.devices[5].cuda_device, 1);
+  EXPECT_EQ(f.nccl->environment.devices[5].hostname, "gpu-1-47");
+  EXPECT_EQ(f.nccl->environment.devices[15].name, "NVIDIA GH200 120GB");
+  EXPECT_TRUE(has_note(f, "16 ranks on 4 hosts"));
+  EXPECT_TRUE(has_note(f, "the summary was left out"));
+
+  // Cut before maxBytes, the same file is refused as cut.
+  std::string text = fixture_text("nccl-tests-2.17.9-16x-gh200-wrong-elements-no-summary.txt");
+  text = text.substr(0, text.find("    67108864"));
+  EXPECT_NE(input_error_of([&] {
+              parse_nccl_tests(text, "cut.txt");
+            }).find("cut.txt: not nccl-tests output: all_reduce: no \"# Avg bus bandwidth\" line"),
+            std::string::npos);
 }
 
 }  // namespace
