@@ -26,6 +26,30 @@ std::string collective_of_program(std::string p) {
   return perf == std::string::npos ? "" : p.substr(0, perf);
 }
 
+// The collective a pasted command line runs ("$ ./build/all_reduce_perf -b 8 ...", "mpirun ...
+// /opt/nccl-tests/build/all_gather_perf_mpi ..."): "" when no token of the line is a *_perf or
+// *_perf_mpi program.
+std::string collective_of_command_line(const std::string& line) {
+  for (const auto& token : split_ws(line)) {
+    const std::string program = token.substr(token.find_last_of('/') + 1);  // npos + 1 == 0
+    const auto perf = program.find("_perf");
+    if (perf == std::string::npos || perf == 0) continue;
+    const std::string tail = program.substr(perf);
+    if (tail != "_perf" && tail != "_perf_mpi") continue;
+    std::string name = program.substr(0, perf);
+    if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos) return name;
+  }
+  return "";
+}
+
+// The first line saying the test itself failed ("GENOA-06: Test NCCL failure common.cu:392
+// 'unhandled cuda error ...'", " .. host pid 5068: Test failure common.cu:590").
+bool is_test_failure(const std::string& line) {
+  return line.find("Test NCCL failure") != std::string::npos ||
+         line.find("Test CUDA failure") != std::string::npos ||
+         line.find("Test failure") != std::string::npos;
+}
+
 // The table's columns, from its header line ("# size count type redop root time algbw ...").
 struct Columns {
   bool root = false;
@@ -123,9 +147,11 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source,
   const auto lines = clean_lines(text);
   NcclTestsRun* run = nullptr;
   std::optional<Columns> columns;
+  std::string command_collective;  // from the last pasted command line, for outputs naming none
+  std::string failure;             // the first "Test ... failure" line
   const auto start_run = [&]() -> NcclTestsRun& {
     out.runs.emplace_back();
-    out.runs.back().collective = collective;
+    out.runs.back().collective = collective.empty() ? command_collective : collective;
     run = &out.runs.back();
     columns.reset();
     return *run;
@@ -159,13 +185,16 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source,
             (k == 0 || tokens[k - 1] != "agg"))
           run->iterations = std::atoi(tokens[k + 1].c_str());
       }
+      for (std::size_t k = 0; k + 1 < tokens.size(); ++k)
+        if (tokens[k] == "maxBytes") run->max_bytes = whole_number(tokens[k + 1]);
       continue;
     }
     if (starts_with(t, "#  Rank") || starts_with(t, "# Rank")) {
       if (!run) start_run();
       run->devices.push_back(trim(t.substr(1)));
       const auto tokens = split_ws(t);
-      for (std::size_t k = 0; k + 1 < tokens.size(); ++k)
+      // Rank 0's host: a run over several hosts names each rank's (kept per device).
+      for (std::size_t k = 0; k + 1 < tokens.size() && run->hostname.empty(); ++k)
         if (tokens[k] == "on") run->hostname = tokens[k + 1];
       continue;
     }
@@ -186,6 +215,8 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source,
       continue;
     }
     if (t[0] == '#') continue;
+    if (failure.empty() && is_test_failure(t)) failure = t;
+    if (const auto c = collective_of_command_line(t); !c.empty()) command_collective = c;
     // A result row starts with its size; anything else (NCCL INFO lines, warnings) is not ours.
     const auto tokens = split_ws(t);
     if (!columns || !parse_number(tokens[0])) continue;
@@ -194,6 +225,8 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source,
   out.runs.erase(std::remove_if(out.runs.begin(), out.runs.end(),
                                 [](const NcclTestsRun& r) { return r.rows.empty(); }),
                  out.runs.end());
+  if (out.runs.empty() && !failure.empty())
+    throw not_nccl_tests(source, "the test failed before its first result row: " + failure);
   if (out.runs.empty())
     throw not_nccl_tests(source,
                          "no result table (a \"# size count type ...\" header and its rows)");
@@ -202,7 +235,10 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source,
       throw not_nccl_tests(
           source,
           "the output does not name its collective (nccl-tests before 2.13): give --collective");
-    if (!r.avg_busbw_gbps)
+    // The summary is missing from a cut file, and from a paste trimmed after its last row: the
+    // rows reaching the maxBytes the run announced tell the two apart.
+    const bool table_complete = r.max_bytes && r.rows.back().size_bytes >= *r.max_bytes;
+    if (!r.avg_busbw_gbps && !table_complete)
       throw not_nccl_tests(source, r.collective + ": no \"# Avg bus bandwidth\" line (cut short?)");
   }
   return out;
@@ -275,6 +311,27 @@ NcclTestsOutput parse_json(const std::string& text, const std::string& source,
   return out;
 }
 
+// What a "#  Rank  8 Group  0 Pid   6733 on ztan-mig-gq73 device  0 [0000:04:00] NVIDIA H100 80GB
+// HBM3" line says of its rank (older versions print no Group). `line` is the text after '#'.
+nccl::DeviceRecord rank_device(const std::string& line, int rank) {
+  nccl::DeviceRecord d;
+  d.rank = rank;
+  d.cuda_device = rank;  // one process, one GPU per rank: the device is the rank's index
+  const auto tokens = split_ws(line);
+  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
+    const auto value = parse_number(tokens[k + 1]);
+    // Whole numbers that fit an int (pids reach 4194304), never a cast of "1e300".
+    const bool whole = value && *value >= 0 && *value < 1e9 && *value == std::floor(*value);
+    if (tokens[k] == "device" && whole) d.cuda_device = static_cast<int>(*value);
+    if (tokens[k] == "Pid" && whole) d.pid = static_cast<int>(*value);
+    if (tokens[k] == "on") d.hostname = tokens[k + 1];
+  }
+  const auto bracket = line.find(']');
+  if (bracket != std::string::npos) d.name = trim(line.substr(bracket + 1));
+  if (d.name.empty()) d.name = line;  // JSON: the device_info text
+  return d;
+}
+
 std::string p2pcheck_dtype(const std::string& t) {
   if (t == "float") return "float32";
   if (t == "half") return "float16";
@@ -330,6 +387,10 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
       std::snprintf(note, sizeof note, "%s: Avg bus bandwidth %.4g GB/s over %zu sizes",
                     r.collective.c_str(), *r.avg_busbw_gbps, r.rows.size() / 2);
       f.file.notes.push_back(note);
+    } else {
+      f.file.notes.push_back(r.collective +
+                             ": no \"# Avg bus bandwidth\" line, though the rows reach maxBytes "
+                             "(the summary was left out)");
     }
     if (r.wrong_is_error_magnitude)
       f.file.notes.push_back(r.collective +
@@ -358,17 +419,23 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
       run.results.push_back(std::move(c));
     }
   }
+  std::vector<std::string> hosts;
   for (int k = 0; k < nranks; ++k) {
     nccl::DeviceRecord d;
     d.rank = k;
     d.cuda_device = k;
-    if (!out.runs.empty() && static_cast<std::size_t>(k) < out.runs.front().devices.size()) {
-      const std::string& line = out.runs.front().devices[static_cast<std::size_t>(k)];
-      const auto bracket = line.find(']');
-      if (bracket != std::string::npos) d.name = trim(line.substr(bracket + 1));
-      if (d.name.empty()) d.name = line;  // JSON: the device_info text
-    }
+    if (!out.runs.empty() && static_cast<std::size_t>(k) < out.runs.front().devices.size())
+      d = rank_device(out.runs.front().devices[static_cast<std::size_t>(k)], k);
+    if (!d.hostname.empty() && std::find(hosts.begin(), hosts.end(), d.hostname) == hosts.end())
+      hosts.push_back(d.hostname);
     run.environment.devices.push_back(d);
+  }
+  // A device's hostname is for runs over several hosts only (see DeviceRecord).
+  if (hosts.size() > 1) {
+    f.file.notes.push_back(std::to_string(nranks) + " ranks on " + std::to_string(hosts.size()) +
+                           " hosts; the hostname is rank 0's");
+  } else {
+    for (auto& d : run.environment.devices) d.hostname.clear();
   }
   run.environment.hostname = f.hostname;
   run.transport.nranks = nranks;

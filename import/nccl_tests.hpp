@@ -32,7 +32,8 @@ struct NcclTestsRun {
       devices;  // "#  Rank  0 Group  0 Pid 1 on host device  0 [...] NVIDIA H200" lines
   std::string hostname;
   std::vector<NcclTestsRow> rows;
-  std::optional<double> avg_busbw_gbps;  // "# Avg bus bandwidth"
+  std::optional<double> avg_busbw_gbps;    // "# Avg bus bandwidth"
+  std::optional<std::uint64_t> max_bytes;  // "maxBytes" of the "# nThread ..." line
   std::optional<int> out_of_bounds;
   bool wrong_is_error_magnitude = false;  // the older `error` column: a max deviation, not a count
 };

@@ -1,5 +1,6 @@
 #include "import/nvbandwidth.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "common/error.hpp"
@@ -95,12 +96,39 @@ std::size_t read_matrix(const std::vector<std::string>& lines, std::size_t i,
   return i + 1;
 }
 
+// "Process 4 (nvbandwidth-test-worker-1): device 0: HGX GB200 (00000008:01:00)": the multinode
+// build names each MPI process, its host and its device instead of "Device N: ...". Sets `host`
+// and returns the device text, or nullopt for any other line.
+std::optional<std::string> process_device(const std::string& line, std::string& host) {
+  if (!starts_with(line, "Process ")) return std::nullopt;
+  const auto open = line.find(" (");
+  const auto close = line.find("): device ");
+  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
+  const auto name_at = line.find(": ", close + 10);
+  if (name_at == std::string::npos) return std::nullopt;
+  host = line.substr(open + 2, close - open - 2);
+  return trim(line.substr(name_at + 2));
+}
+
+// The testcase of a matrix whose "Running <testcase>." line was left out of a paste: the key of
+// the SUM line after it ("SUM device_to_device_memcpy_read_ce 715.53"), or "" when none follows.
+std::string testcase_from_sum(const std::vector<std::string>& lines, std::size_t i) {
+  for (; i < lines.size(); ++i) {
+    auto tokens = split_ws(lines[i]);
+    if (tokens.size() >= 4 && tokens[0] == "&&&&") tokens.erase(tokens.begin());
+    if (tokens.size() >= 3 && (tokens[0] == "SUM" || tokens[0] == "PERF")) return tokens[1];
+    if (is_description(lines[i])) return "";  // the next matrix: this one has no SUM line
+  }
+  return "";
+}
+
 NvbandwidthOutput parse_text(const std::string& text, const std::string& source) {
   NvbandwidthOutput out;
   out.format = "text";
   const auto lines = clean_lines(text);
   std::string testcase;
   bool saw_version = false;
+  std::vector<std::string> process_hosts;
   for (std::size_t i = 0; i < lines.size();) {
     const std::string t = trim(lines[i]);
     if (starts_with(t, "nvbandwidth Version:")) {
@@ -118,6 +146,9 @@ NvbandwidthOutput parse_text(const std::string& text, const std::string& source)
           trim(lines[i - 1]).find(':') == std::string::npos)
         out.hostname = trim(lines[i - 1]);
       out.devices.push_back(trim(t.substr(t.find(": ") + 2)));
+    } else if (std::string host; const auto device = process_device(t, host)) {
+      out.devices.push_back(*device);
+      process_hosts.push_back(host);
     } else if (starts_with(t, "Running ") && t.back() == '.') {
       testcase = t.substr(8, t.size() - 9);
     } else if (starts_with(t, "Waiving ") && t.back() == '.') {
@@ -125,13 +156,28 @@ NvbandwidthOutput parse_text(const std::string& text, const std::string& source)
     } else if (starts_with(t, "Waived:") || starts_with(t, "ERROR:") || starts_with(t, "Error:")) {
       out.not_measured.emplace_back("", t.substr(0, t.find(':')));
       if (t[0] != 'W') out.not_measured.back().first = testcase;
-    } else if (is_description(t) && !testcase.empty()) {
-      i = read_matrix(lines, i, testcase, out, source);
-      continue;
+    } else if (starts_with(t, "ASSERT in expression")) {
+      // A failed check aborts the run (a data-pattern mismatch, a CUDA error): the testcase
+      // that was running has no result, and none after it ran.
+      out.not_measured.emplace_back(testcase, t.substr(0, t.find(" in ", 7)));
+    } else if (is_description(t)) {
+      // A paste may leave out the "Running <testcase>." line; the SUM line still names it.
+      const std::string name = testcase.empty() ? testcase_from_sum(lines, i + 1) : testcase;
+      if (!name.empty()) {
+        i = read_matrix(lines, i, name, out, source);
+        continue;
+      }
     }
     ++i;
   }
   if (!saw_version) throw not_nvbandwidth(source, "no \"nvbandwidth Version:\" line");
+  // A multinode run names a host per process: keep it when all are on one host, else none (the
+  // hosts are in the device list's order, one per process).
+  if (!process_hosts.empty() &&
+      std::all_of(process_hosts.begin(), process_hosts.end(),
+                  [&](const std::string& h) { return h == process_hosts.front(); }))
+    out.hostname = process_hosts.front();
+  out.process_hosts = std::move(process_hosts);
   return out;
 }
 

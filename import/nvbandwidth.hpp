@@ -28,6 +28,8 @@ struct NvbandwidthOutput {
   std::string driver_version;
   std::string hostname;
   std::vector<std::string> devices;  // "NVIDIA H200 (00000000:00:06)", by index
+  // Multinode runs: the host of each process, in the order of `devices` (empty otherwise).
+  std::vector<std::string> process_hosts;
   std::vector<NvbandwidthMatrix> matrices;
   std::vector<std::pair<std::string, std::string>>
       not_measured;                           // (testcase or "", status: Waived, Error ...)

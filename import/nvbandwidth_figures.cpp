@@ -1,4 +1,5 @@
 // nvbandwidth matrices -> p2pcheck figures, named by what they measure.
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -110,6 +111,16 @@ ImportedFigures nvbandwidth_figures(const NvbandwidthOutput& out, const std::str
     g.cuda_ordinal = static_cast<int>(i);
     g.name = out.devices[i].substr(0, out.devices[i].find(" ("));
     f.gpus.push_back(g);
+  }
+  if (!out.process_hosts.empty()) {
+    std::vector<std::string> hosts;
+    for (const auto& h : out.process_hosts)
+      if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+    std::string names;
+    for (const auto& h : hosts) names += (names.empty() ? "" : ", ") + h;
+    f.file.notes.push_back("multinode run: gpuN is MPI process N (" +
+                           std::to_string(out.process_hosts.size()) + " processes on " +
+                           std::to_string(hosts.size()) + " hosts: " + names + ")");
   }
   std::uint64_t bytes = 0;
   if (buffer_bytes) {

@@ -129,6 +129,15 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
     g.name = out.devices[i];
     f.gpus.push_back(g);
   }
+  // Where two GPUs have no peer access, the sample copies through the host even in its
+  // P2P=Enabled matrices (its connectivity matrix says which pairs): those are no P2P figures.
+  const auto peer_access = [&](std::size_t a, std::size_t b) {
+    const auto& c = out.connectivity;
+    if (c.empty()) return true;  // not printed: the titles are all there is to go by
+    return a < c.size() && b < c[a].size() && b < c.size() && a < c[b].size() && c[a][b] == 1 &&
+           c[b][a] == 1;
+  };
+  bool fell_back = false;
   std::set<std::string> mappings;
   bool local_done = false;
   for (const auto& m : out.matrices) {
@@ -157,6 +166,8 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
         if (bidir && r > c) continue;  // one total per unordered pair
         // Reads: the row GPU's stream copies from the column GPU into its own memory.
         const int from = static_cast<int>(reads ? c : r), to = static_cast<int>(reads ? r : c);
+        const bool peer = enabled && peer_access(r, c);
+        if (enabled && r != c && !peer) fell_back = true;
         if (latency) {
           bench::LatencyResult l;
           l.case_name = case_name;
@@ -164,7 +175,7 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
           l.dst = gpu_name(static_cast<int>(c));
           l.median_ns = v * 1000.0;
           l.samples_ns = {v * 1000.0};
-          l.p2p = enabled;
+          l.p2p = peer;
           l.source = source;
           f.latency.push_back(std::move(l));
           continue;
@@ -175,11 +186,11 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
         b.dst = gpu_name(to);
         b.part = bidir ? "sum" : "";
         b.issued_by = r == c || bidir ? "" : gpu_name(static_cast<int>(r));
-        b.method = enabled || r == c ? "copy_engine" : "staged";
+        b.method = peer || r == c ? "copy_engine" : "staged";
         b.bytes = copy_bytes;
         b.median_gbps = v;
         b.samples_gbps = {v};
-        if (r != c) b.p2p = enabled;
+        if (r != c) b.p2p = peer;
         b.source = source;
         f.bandwidth.push_back(std::move(b));
       }
@@ -189,6 +200,10 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
       mappings.insert(m.title + " (diagonal) -> device_local_ce");
     }
   }
+  if (fell_back)
+    f.file.notes.push_back(
+        "P2P=Enabled figures of pairs without peer access (0 in the P2P Connectivity Matrix) are "
+        "copies staged through the host: recorded with p2p false");
   f.file.mappings.assign(mappings.begin(), mappings.end());
   f.file.figures = static_cast<int>(f.bandwidth.size() + f.latency.size());
   return f;

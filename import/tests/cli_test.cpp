@@ -159,4 +159,26 @@ TEST_F(ImportCli, BadPeerOutputIsOneLineAndWritesNothing) {
       << other.err;
 }
 
+TEST_F(ImportCli, RealPublishedCapturesImportAndGateWithoutAGpu) {
+  // Published outputs of three tools into one document: every figure lands, nothing is refused.
+  const std::string doc = (dir_ / "real.json").string();
+  const auto r = run_captured(
+      p2pcheck("import " + fixture("p2p-bandwidth-latency-4x-a100-nvlink-pairs.txt") + " " +
+               fixture("nvbandwidth-v0.7-mpi-multinode-8x-gb200.txt") + " " +
+               fixture("nccl-tests-16-ranks-2-hosts-h100-all_reduce.txt") + " --json " + doc));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("p2pBandwidthLatencyTest (text), 88 figures"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("nvbandwidth v0.7 (text), 56 figures"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("nccl-tests (text), 62 figures"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(p2p::read_text_file(doc));
+  EXPECT_EQ(j.at("imported").size(), 3u);
+
+  // A real two-GPU paste whose P2P matrix says GNS blocks a gate that requires P2P.
+  const auto gate =
+      run_captured(p2pcheck("gate --input " + fixture("topo-2x-rtx5090-phb-and-p2p-rw-gns.txt") +
+                            " --policy " + fixture("policy-require-p2p.json")));
+  EXPECT_EQ(gate.exit_code, 1) << gate.err;
+  EXPECT_NE(gate.out.find("GNS (GPU not supported)"), std::string::npos) << gate.out;
+}
+
 }  // namespace
