@@ -98,3 +98,41 @@ TEST(ImportDocument, NcclTestsComparesWithP2pcheckNccl) {
 
 }  // namespace
 }  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+using Access = std::vector<std::vector<bool>>;
+
+// The document's p2p_access was left empty although the sample prints cudaDeviceCanAccessPeer
+// per pair in its P2P Connectivity Matrix.
+TEST(ImportedPeerAccess, FromTheSamplesConnectivityMatrix) {
+  const auto doc = imported({"p2p-bandwidth-latency-4x-a100-nvlink-pairs.txt"});
+  EXPECT_EQ(doc.p2p_access, (Access{{false, true, false, false},
+                                    {true, false, false, false},
+                                    {false, false, false, true},
+                                    {false, false, true, false}}));
+  const auto none = imported({"p2p-bandwidth-latency-2x-rtx5090-no-peer-access.txt"});
+  EXPECT_EQ(none.p2p_access, (Access{{false, false}, {false, false}}));
+  const auto back =
+      bench::bench_document_from_json(nlohmann::json(doc), "imported.json");  // schema as is
+  EXPECT_EQ(back.p2p_access, doc.p2p_access);
+}
+
+TEST(ImportedPeerAccess, FromAnNvidiaSmiTopoP2pCaptureWhereNothingElseSays) {
+  const auto doc = imported({"rtxpro6000-vm-p2p-r.txt"});
+  ASSERT_EQ(doc.imported.size(), 1u);
+  EXPECT_EQ(doc.imported[0].tool, "nvidia-smi");
+  EXPECT_EQ(doc.imported[0].figures, 0);
+  ASSERT_EQ(doc.gpus.size(), 4u);
+  EXPECT_EQ(doc.p2p_access[0], (std::vector<bool>{false, true, true, true}));
+  const auto gns = imported({"topo-2x-rtx5090-phb-and-p2p-rw-gns.txt"});
+  EXPECT_EQ(gns.p2p_access, (Access{{false, false}, {false, false}}));
+  // With the sample's own answer in the same import, the sample's is kept.
+  const auto both = imported(
+      {"topo-2x-rtx5090-phb-and-p2p-rw-gns.txt", "p2p-bandwidth-latency-2gpu-p2p-read.txt"});
+  EXPECT_EQ(both.p2p_access, (Access{{false, true}, {true, false}}));
+}
+
+}  // namespace
+}  // namespace p2p::import
