@@ -441,12 +441,11 @@ bool looks_like_nccl_tests(const std::string& text) {
 
 NcclTestsOutput parse_nccl_tests(const std::string& text, const std::string& source,
                                  const std::string& collective) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '{') {
+  if (starts_json_object(text)) {
     // Another tool's output: keys it adds in later versions are ignored, not refused (the
     // strict reader is for files a person writes).
     try {
-      return parse_json(text, source, collective);
+      return parse_json(without_bom(text), source, collective);
     } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
       throw not_nccl_tests(source, json_error_tail(e.what()));
     }

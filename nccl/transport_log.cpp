@@ -441,7 +441,10 @@ std::string transport_class(const std::string& via) {
 NcclLog parse_nccl_log(const std::string& text) {
   NcclLog log;
   RankWriters writers;
-  std::istringstream in(text);
+  // A log saved by a Windows editor starts with a UTF-8 byte order mark, which would become part
+  // of the first line's host name.
+  static const std::string kBom = "\xEF\xBB\xBF";
+  std::istringstream in(text.compare(0, kBom.size(), kBom) == 0 ? text.substr(kBom.size()) : text);
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
