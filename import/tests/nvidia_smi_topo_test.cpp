@@ -231,12 +231,15 @@ TEST(NvidiaSmiP2pCapability, ALetterNvidiaSmiHasNotIsRefused) {
             "letters are r, w, n, a and p (read, write, nvlink, atomics, prop)");
 }
 
-// A read+write matrix answers peer access as a read or write one does; an NVLink one then not.
+// A read+write matrix answers peer access as a read or write one does: beside a read capture
+// it is not passed over as NVLink, atomics and prop captures are.
 TEST(NvidiaSmiP2pCapability, ReadPlusWriteAnswersPeerAccess) {
   topo::TopologySnapshot t;
-  t.p2p_status.push_back({"nvlink", {{"X", "OK"}, {"OK", "X"}}});
+  t.p2p_status.push_back({"read", {{"X", "OK"}, {"OK", "X"}}});
   t.p2p_status.push_back({"read+write", {{"X", "GNS"}, {"GNS", "X"}}});
   EXPECT_EQ(topo::p2p_status_of(t, 0, 1).value_or(""), "GNS");
+  t.p2p_status[1].capability = "nvlink";
+  EXPECT_EQ(topo::p2p_status_of(t, 0, 1).value_or(""), "OK");
 }
 
 }  // namespace
