@@ -332,7 +332,8 @@ int writing_rank(const LoggedConnection& c) {
 // lines their processes wrote; a rank with an init line keeps it, its host filled only where the
 // init line had no prefix.
 void add_ranks_from_prefixes(NcclLog& log, const RankWriters& writers) {
-  for (const auto& [rank, w] : writers.by_rank) {
+  for (const auto& [rank_of_writer, w] : writers.by_rank) {
+    const int rank = rank_of_writer;  // a plain variable: lambdas cannot capture bindings in C++17
     if (writers.ambiguous.count(rank)) continue;
     auto same = std::find_if(log.ranks.begin(), log.ranks.end(),
                              [&](const LoggedRank& x) { return x.rank == rank; });
