@@ -31,8 +31,9 @@ Command add_import_command(CLI::App& root) {
   auto o = std::make_shared<session::ImportRequest>();
   CLI::App* app = root.add_subcommand(
       "import",
-      "Read nvbandwidth (text or -j JSON), nccl-tests (text or -J JSON) and p2pBandwidthLatencyTest outputs into a "
-      "p2pcheck results document for compare and report (format told by content). No GPU needed");
+      "Read nvbandwidth (text or -j JSON), nccl-tests (text or -J JSON) and p2pBandwidthLatencyTest outputs "
+      "(and nvidia-smi topo -p2p captures, for peer access) into a p2pcheck results document for compare and "
+      "report (format told by content). No GPU needed");
   app->add_option("FILE", o->files, "Peer tools' outputs")->required()->expected(1, -1);
   app->add_option("--json", o->json, "Write the results document to FILE (atomically)");
   app->add_option(

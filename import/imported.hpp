@@ -21,6 +21,9 @@ struct ImportedFigures {
   std::vector<bench::BandwidthResult> bandwidth;
   std::vector<bench::LatencyResult> latency;
   std::optional<nccl::NcclRun> nccl;  // nccl-tests rows
+  // [i][j] over `gpus`: can GPU i access GPU j's memory (false on the diagonal, as bench writes
+  // it); empty where the output does not say.
+  std::vector<std::vector<bool>> p2p_access;
 };
 
 // "13.0" from CUDA's 13000; "" for 0.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "common/error.hpp"
@@ -50,23 +51,103 @@ bool is_test_failure(const std::string& line) {
          line.find("Test failure") != std::string::npos;
 }
 
-// The table's columns, from its header line ("# size count type redop root time algbw ...").
+// The table's columns, from its header line. nccl-tests printed several layouts over the years:
+// "size count type redop root time algbw busbw #wrong time ..." (2.13+, every test), per-test
+// lead columns before that ("size count type" for all_gather, "+ root" for broadcast, "+ redop"
+// for all_reduce, both for reduce; `error` for `#wrong`), and the first releases "bytes N type
+// [op|root] time algbw busbw res", broadcast with no in-place half. A row has the lead columns,
+// then one group (time algbw busbw [#wrong] [per-iteration]) per placement printed.
 struct Columns {
-  bool root = false;
-  bool per_iteration = false;
-  bool error_column = false;  // `error` (before 2.10) instead of `#wrong`
-  std::size_t group() const { return per_iteration ? 8 : 4; }
-  std::size_t lead() const { return root ? 5 : 4; }
+  std::size_t type = 2;
+  std::optional<std::size_t> redop, root;
+  std::vector<std::size_t> groups;  // where each placement's group starts: out-of-place, in-place
+  std::size_t time = 0, algbw = 1, busbw = 2;  // offsets within a group
+  std::optional<std::size_t> wrong;            // #wrong, error or res; absent in none so far
+  bool error_column = false;                   // `error`/`res` (before 2.10): a deviation
+  std::size_t width() const { return groups.back() + group_size; }
+  std::size_t group_size = 0;
 };
 
-std::optional<Columns> header_columns(const std::string& line) {
+bool is_time_label(const std::string& t) { return t == "time" || t == "cputime"; }
+
+std::optional<std::size_t> offset_of(const std::vector<std::string>& group, const char* name) {
+  const auto it = std::find(group.begin(), group.end(), name);
+  if (it == group.end()) return std::nullopt;
+  return static_cast<std::size_t>(it - group.begin());
+}
+
+// The lead columns before the first time label: size and count first, then type, redop (`op`)
+// and root as the test printed them.
+void read_lead_columns(const std::vector<std::string>& tokens, std::size_t end, Columns& c,
+                       const std::function<InputError(const std::string&)>& refuse) {
+  bool type = false;
+  for (std::size_t k = 2; k < end; ++k) {
+    if (tokens[k] == "type") {
+      c.type = k;
+      type = true;
+    } else if (tokens[k] == "redop" || tokens[k] == "op") {
+      c.redop = k;
+    } else if (tokens[k] == "root") {
+      c.root = k;
+    } else {
+      throw refuse("unknown column \"" + tokens[k] + "\" before the timings");
+    }
+  }
+  if (!type) throw refuse("no \"type\" column");
+}
+
+// The groups after the lead columns: each starts at a time label and names algbw and busbw at
+// the same offsets; a trailing `timestamp` column (2.18+ with -Z) is no part of them.
+void read_groups(std::vector<std::string> tokens, std::size_t first, Columns& c,
+                 const std::function<InputError(const std::string&)>& refuse) {
+  if (tokens.back() == "timestamp") tokens.pop_back();
+  std::vector<std::vector<std::string>> groups;
+  for (std::size_t k = first; k < tokens.size(); ++k) {
+    if (is_time_label(tokens[k])) {
+      c.groups.push_back(k);
+      groups.emplace_back();
+    }
+    groups.back().push_back(tokens[k]);
+  }
+  if (groups.size() > 2)
+    throw refuse(std::to_string(groups.size()) +
+                 " timing groups (out-of-place and in-place are all there are)");
+  const auto& g = groups.front();
+  const auto algbw = offset_of(g, "algbw"), busbw = offset_of(g, "busbw");
+  if (!algbw || !busbw) throw refuse("no \"algbw\" and \"busbw\" after \"time\"");
+  if (groups.size() == 2 && groups[1] != g)
+    throw refuse("the in-place columns differ from the out-of-place ones");
+  c.group_size = g.size();
+  c.algbw = *algbw;
+  c.busbw = *busbw;
+  c.wrong = offset_of(g, "#wrong");
+  for (const char* deviation : {"error", "res"}) {
+    if (!c.wrong && offset_of(g, deviation)) {
+      c.wrong = offset_of(g, deviation);
+      c.error_column = true;
+    }
+  }
+}
+
+// nullopt for a line that is no table header; InputError for a header whose columns this reader
+// cannot place (a row read against a guessed layout would put figures in the wrong fields).
+std::optional<Columns> header_columns(const std::string& line, const std::string& source,
+                                      std::size_t line_no) {
   if (!starts_with(trim(line), "#")) return std::nullopt;
   const auto tokens = split_ws(line.substr(line.find('#') + 1));
-  if (tokens.size() < 6 || tokens[0] != "size" || tokens[1] != "count") return std::nullopt;
+  if (tokens.size() < 2 || (tokens[0] != "size" && tokens[0] != "bytes") ||
+      (tokens[1] != "count" && tokens[1] != "N"))
+    return std::nullopt;
+  const auto refuse = [&](const std::string& why) {
+    return not_nccl_tests(source, "line " + std::to_string(line_no) +
+                                      ": a table header whose columns cannot be read: " + why);
+  };
+  const auto first_time = std::find_if(tokens.begin(), tokens.end(), is_time_label);
+  if (first_time == tokens.end()) throw refuse("no \"time\" column");
+  const auto lead_end = static_cast<std::size_t>(first_time - tokens.begin());
   Columns c;
-  c.root = std::find(tokens.begin(), tokens.end(), "root") != tokens.end();
-  c.per_iteration = std::find(tokens.begin(), tokens.end(), "i_min") != tokens.end();
-  c.error_column = std::find(tokens.begin(), tokens.end(), "error") != tokens.end();
+  read_lead_columns(tokens, lead_end, c, refuse);
+  read_groups(tokens, lead_end, c, refuse);
   return c;
 }
 
@@ -105,7 +186,7 @@ T json_whole_number(const nlohmann::json& j, const char* key, T hi, const std::s
 
 void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTestsRun& run,
               const std::string& source, std::size_t line_no) {
-  const std::size_t needed = c.lead() + 2 * c.group();
+  const std::size_t needed = c.width();
   if (tokens.size() < needed)
     throw not_nccl_tests(source, "line " + std::to_string(line_no) + ": a result row with " +
                                      std::to_string(tokens.size()) + " fields, " +
@@ -118,21 +199,21 @@ void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTest
         source, "line " + std::to_string(line_no) + ": size and count must be whole numbers");
   base.size_bytes = *size;
   base.count = *count;
-  base.type = tokens[2];
-  base.redop = tokens[3];
+  base.type = tokens[c.type];
+  if (c.redop) base.redop = tokens[*c.redop];
   if (c.root) {
-    const int root = std::atoi(tokens[4].c_str());
+    const int root = std::atoi(tokens[*c.root].c_str());
     if (root >= 0) base.root = root;
   }
-  for (int half = 0; half < 2; ++half) {
+  for (std::size_t half = 0; half < c.groups.size(); ++half) {
     NcclTestsRow r = base;
     r.in_place = half == 1;
-    const std::size_t at = c.lead() + static_cast<std::size_t>(half) * c.group();
-    bool ok_time = false, ok_alg = false, ok_bus = false, ok_wrong = false;
-    r.time_us = number_or_na(tokens[at], ok_time);
-    r.algbw_gbps = number_or_na(tokens[at + 1], ok_alg);
-    r.busbw_gbps = number_or_na(tokens[at + 2], ok_bus);
-    r.wrong = number_or_na(tokens[at + 3], ok_wrong);
+    const std::size_t at = c.groups[half];
+    bool ok_time = false, ok_alg = false, ok_bus = false, ok_wrong = true;
+    r.time_us = number_or_na(tokens[at + c.time], ok_time);
+    r.algbw_gbps = number_or_na(tokens[at + c.algbw], ok_alg);
+    r.busbw_gbps = number_or_na(tokens[at + c.busbw], ok_bus);
+    if (c.wrong) r.wrong = number_or_na(tokens[at + *c.wrong], ok_wrong);
     if (!ok_time || !ok_alg || !ok_bus || !ok_wrong)
       throw not_nccl_tests(source, "line " + std::to_string(line_no) +
                                        ": a result field is neither a number nor N/A");
@@ -189,7 +270,8 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source,
         if (tokens[k] == "maxBytes") run->max_bytes = whole_number(tokens[k + 1]);
       continue;
     }
-    if (starts_with(t, "#  Rank") || starts_with(t, "# Rank")) {
+    // "#  Rank  0 Group  0 Pid ..." (2.10+), "#   Rank  0 Pid ..." (before Group was printed).
+    if (t[0] == '#' && starts_with(trim(t.substr(1)), "Rank ")) {
       if (!run) start_run();
       run->devices.push_back(trim(t.substr(1)));
       const auto tokens = split_ws(t);
@@ -198,7 +280,7 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source,
         if (tokens[k] == "on") run->hostname = tokens[k + 1];
       continue;
     }
-    if (auto c = header_columns(t)) {
+    if (auto c = header_columns(t, source, i + 1)) {
       if (!run) start_run();
       columns = c;
       run->wrong_is_error_magnitude = c->error_column;
@@ -332,6 +414,13 @@ nccl::DeviceRecord rank_device(const std::string& line, int rank) {
   return d;
 }
 
+// The sizes a run measured: one out-of-place row each (the first releases printed no in-place
+// half for some tests).
+std::size_t sizes_of(const NcclTestsRun& r) {
+  return static_cast<std::size_t>(std::count_if(r.rows.begin(), r.rows.end(),
+                                                [](const NcclTestsRow& x) { return !x.in_place; }));
+}
+
 std::string p2pcheck_dtype(const std::string& t) {
   if (t == "float") return "float32";
   if (t == "half") return "float16";
@@ -352,12 +441,11 @@ bool looks_like_nccl_tests(const std::string& text) {
 
 NcclTestsOutput parse_nccl_tests(const std::string& text, const std::string& source,
                                  const std::string& collective) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '{') {
+  if (starts_json_object(text)) {
     // Another tool's output: keys it adds in later versions are ignored, not refused (the
     // strict reader is for files a person writes).
     try {
-      return parse_json(text, source, collective);
+      return parse_json(without_bom(text), source, collective);
     } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
       throw not_nccl_tests(source, json_error_tail(e.what()));
     }
@@ -385,7 +473,7 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
     if (r.avg_busbw_gbps) {
       char note[128];
       std::snprintf(note, sizeof note, "%s: Avg bus bandwidth %.4g GB/s over %zu sizes",
-                    r.collective.c_str(), *r.avg_busbw_gbps, r.rows.size() / 2);
+                    r.collective.c_str(), *r.avg_busbw_gbps, sizes_of(r));
       f.file.notes.push_back(note);
     } else {
       f.file.notes.push_back(r.collective +

@@ -290,12 +290,11 @@ bool looks_like_nvbandwidth(const std::string& text) {
 }
 
 NvbandwidthOutput parse_nvbandwidth(const std::string& text, const std::string& source) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '{') {
+  if (starts_json_object(text)) {
     // Another tool's output: keys it adds in later versions are ignored, not refused (the
     // strict reader is for files a person writes).
     try {
-      return parse_json(text, source);
+      return parse_json(without_bom(text), source);
     } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
       throw not_nvbandwidth(source, json_error_tail(e.what()));
     }

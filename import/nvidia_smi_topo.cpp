@@ -1,6 +1,7 @@
 #include "import/nvidia_smi_topo.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "common/error.hpp"
@@ -131,16 +132,74 @@ std::map<std::string, std::string> nic_legend(const std::vector<std::string>& li
   return out;
 }
 
+// A word as pasted in prose or markdown, without the quotes and brackets around it: "(topo -p2p
+// rw)" has "rw)".
+std::string strip_quoting(const std::string& word) {
+  static const std::string kQuoting = "`'\"()[]:,.";
+  const auto first = word.find_first_not_of(kQuoting);
+  if (first == std::string::npos) return "";
+  return word.substr(first, word.find_last_not_of(kQuoting) - first + 1);
+}
+
+// nvidia-smi's `-p2p` letters: r (read), w (write), n (nvlink), a (atomics), p (prop).
+const char* capability_name(char letter) {
+  switch (letter) {
+    case 'r': return "read";
+    case 'w': return "write";
+    case 'n': return "nvlink";
+    case 'a': return "atomics";
+    case 'p': return "prop";
+    default: return nullptr;
+  }
+}
+
+// The capability a `-p2p <letters>` argument names: one letter, its name; several ("rw"), their
+// names joined by '+' in r, w, n, a, p order ("read+write"): nvidia-smi prints one matrix for
+// them and does not say which capability it answered, so none of them is claimed alone. nullopt
+// for a word that is no letter argument ("-p2p status"); InputError for a single letter
+// nvidia-smi has not.
+std::optional<std::string> capability_of_letters(const std::string& argument,
+                                                 const std::string& source) {
+  // The letters end where markup or punctuation begins: "rw)</summary>" is "rw".
+  const std::string quoted = strip_quoting(argument);
+  std::size_t end = 0;
+  while (end < quoted.size() && std::isalnum(static_cast<unsigned char>(quoted[end]))) ++end;
+  const std::string word = quoted.substr(0, end);
+  if (word.empty() || word.size() > 5) return std::nullopt;
+  for (char c : word)
+    if (!std::islower(static_cast<unsigned char>(c))) return std::nullopt;
+  const auto bad = word.find_first_not_of("rwnap");
+  if (bad != std::string::npos && word.size() > 1) return std::nullopt;  // a word, not letters
+  if (bad != std::string::npos)
+    throw InputError(source + ": not an nvidia-smi topo -p2p capture: \"-p2p " + word +
+                     "\": nvidia-smi's capability letters are r, w, n, a and p (read, write, "
+                     "nvlink, atomics, prop)");
+  std::string joined;
+  for (const char letter : std::string("rwnap")) {
+    if (word.find(letter) == std::string::npos) continue;
+    joined += (joined.empty() ? "" : "+") + std::string(capability_name(letter));
+  }
+  return joined;
+}
+
+// The capability named on a line shortly before the matrix (`nvidia-smi topo -p2p w`,
+// `--p2pstatus=rw`); "read" where none says (`r` is what people run first).
 std::string capability_before(const std::vector<std::string>& lines, std::size_t header,
-                              std::size_t floor) {
-  static const std::pair<char, const char*> kCapabilities[] = {
-      {'r', "read"}, {'w', "write"}, {'n', "nvlink"}, {'a', "atomics"}, {'p', "prop"}};
+                              std::size_t floor, const std::string& source) {
   for (std::size_t i = header; i-- > floor && i + 6 > header;) {
-    const auto at = lines[i].find("-p2p");
-    if (at == std::string::npos) continue;
-    const auto rest = trim(lines[i].substr(at + 4));
-    for (const auto& [letter, name] : kCapabilities)
-      if (!rest.empty() && rest[0] == letter) return name;
+    const auto tokens = split_ws(lines[i]);
+    for (std::size_t k = 0; k < tokens.size(); ++k) {
+      const std::string t = strip_quoting(tokens[k]);
+      std::string argument;
+      if (starts_with(t, "--p2pstatus=")) {
+        argument = t.substr(12);
+      } else if ((t == "-p2p" || t == "--p2pstatus") && k + 1 < tokens.size()) {
+        argument = tokens[k + 1];
+      } else {
+        continue;
+      }
+      if (const auto capability = capability_of_letters(argument, source)) return *capability;
+    }
   }
   return "read";
 }
@@ -266,7 +325,7 @@ std::vector<topo::P2pStatus> p2p_status_from_nvidia_smi(const std::string& text,
       throw fail("the header names " + std::to_string(n) + " GPUs but " +
                  std::to_string(m.rows.size()) + " rows follow (cut short?)");
     topo::P2pStatus s;
-    s.capability = capability_before(lines, m.header_line, floor);
+    s.capability = capability_before(lines, m.header_line, floor, source);
     for (std::size_t i = 0; i < n; ++i) {
       const auto& [name, cells] = m.rows[i];
       if (name != "GPU" + std::to_string(i))

@@ -29,8 +29,9 @@ topo::TopologySnapshot snapshot_from_nvidia_smi_topo(const std::string& text,
 
 // Every `topo -p2p` matrix in the text (a capture may hold several, e.g. `-p2p r` then `-p2p w`).
 // The capability comes from a line before the matrix naming it (`nvidia-smi topo -p2p w`,
-// "write"); "read" where the capture does not say (`r` is what people run first). InputError
-// "<source>: not an nvidia-smi topo -p2p capture: ..." when none is found or one is mangled.
+// "write"; `-p2p rw`, one matrix for two letters, "read+write"); "read" where the capture does not
+// say (`r` is what people run first). InputError "<source>: not an nvidia-smi topo -p2p capture:
+// ..." when none is found, one is mangled or names a letter nvidia-smi has not.
 std::vector<topo::P2pStatus> p2p_status_from_nvidia_smi(const std::string& text,
                                                         const std::string& source);
 

@@ -129,6 +129,14 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
     g.name = out.devices[i];
     f.gpus.push_back(g);
   }
+  // The connectivity matrix is cudaDeviceCanAccessPeer per ordered pair: what bench records.
+  if (out.connectivity.size() == out.devices.size()) {
+    for (std::size_t a = 0; a < out.connectivity.size(); ++a) {
+      f.p2p_access.emplace_back();
+      for (std::size_t b = 0; b < out.connectivity[a].size() && b < out.devices.size(); ++b)
+        f.p2p_access.back().push_back(a != b && out.connectivity[a][b] == 1);
+    }
+  }
   // Where two GPUs have no peer access, the sample copies through the host even in its
   // P2P=Enabled matrices (its connectivity matrix says which pairs): those are no P2P figures.
   const auto peer_access = [&](std::size_t a, std::size_t b) {

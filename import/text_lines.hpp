@@ -1,6 +1,6 @@
 // Line and token helpers shared by the capture parsers: pasted output arrives with CRLF line
-// ends, tabs, ANSI escapes (or what is left of them when the escape byte was lost) and stray
-// spaces. Header-only, pure.
+// ends, a UTF-8 byte order mark, tabs, ANSI escapes (or what is left of them when the escape byte
+// was lost) and stray spaces. Header-only, pure.
 #pragma once
 
 #include <cctype>
@@ -39,10 +39,23 @@ inline std::string strip_ansi(const std::string& line) {
   return out;
 }
 
-// The text's lines, CR removed and ANSI escapes stripped.
+// The text without the UTF-8 byte order mark Windows editors put before a saved paste.
+inline std::string without_bom(const std::string& text) {
+  static const std::string kBom = "\xEF\xBB\xBF";
+  return text.compare(0, kBom.size(), kBom) == 0 ? text.substr(kBom.size()) : text;
+}
+
+// Whether the text, past a byte order mark and white space, is a JSON object.
+inline bool starts_json_object(const std::string& text) {
+  const std::string t = without_bom(text);
+  const auto first = t.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && t[first] == '{';
+}
+
+// The text's lines, byte order mark and CR removed, ANSI escapes stripped.
 inline std::vector<std::string> clean_lines(const std::string& text) {
   std::vector<std::string> lines;
-  std::istringstream in(text);
+  std::istringstream in(without_bom(text));
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <system_error>
+#include <tuple>
 
 #include "nccl/json_util.hpp"
 
@@ -24,7 +26,7 @@ namespace {
 // and a pasted log may carry the next process's prefix on the same line.
 const std::regex& connection_re() {
   static const std::regex re(
-      R"(^(?:Channel|Ring) (\d+)(?:/(\d+))? : (\d+)(?:\[([0-9a-fA-F]+)\])? -> (\d+)(?:\[([0-9a-fA-F]+)\])?(?: \[(?:send|receive)\])? via (P2P/direct pointer(?:/\S+)?|direct shared memory|\S+)(?:\s.*)?$)");
+      R"(^(?:Channel|Ring) (\d+)(?:/(\d+))? : (\d+)(?:\[([0-9a-fA-F]+)\])? -> (\d+)(?:\[([0-9a-fA-F]+)\])?(?: \[(send|receive)\])? via (P2P/direct pointer(?:/\S+)?|direct shared memory|\S+)(?:\s.*)?$)");
   return re;
 }
 // The start of a connection line cut short ("Channel 04/1 : 3[1] -> 0[0] [re", "Channel"): not
@@ -50,7 +52,7 @@ const std::regex& init_re() {
 }
 // The prefix NCCL writes before the level: "host:pid:tid [dev] ".
 const std::regex& prefix_re() {
-  static const std::regex re(R"(([^\s:\]]+):(\d+):(\d+) \[\d+\] $)");
+  static const std::regex re(R"(([^\s:\]]+):(\d+):(\d+) \[(\d+)\] $)");
   return re;
 }
 
@@ -64,6 +66,19 @@ int small_int(const std::string& digits) {
   return v;
 }
 
+// The process that wrote a line, from its "host:pid:tid [dev] " prefix.
+struct LineWriter {
+  std::string host;
+  int pid = 0;
+  int cuda_device = 0;
+};
+
+std::optional<LineWriter> writer_of_prefix(const std::string& prefix) {
+  std::smatch p;
+  if (!std::regex_search(prefix, p, prefix_re())) return std::nullopt;
+  return LineWriter{p[1].str(), small_int(p[2].str()), small_int(p[4].str())};
+}
+
 // Ranks, rank counts and channels size the matrices built from a log: beyond 4095 the line is
 // not one NCCL wrote (NCCL_MAX_CHANNELS and real communicator sizes are far below).
 int rank_int(const std::string& digits) {
@@ -75,14 +90,6 @@ int rank_int(const std::string& digits) {
 // NCCL writes at most about 1 KiB per message; std::regex recurses per character and can
 // overflow the stack on a line of ~100 KiB, so longer lines are not NCCL's and are skipped.
 constexpr std::size_t kMaxLogLineBytes = 4096;
-
-int device_of_tag(const std::string& tag) {
-  // 2.19+ prints a device index; older releases a hex bus id, which is not a device, and 2.4
-  // sometimes nothing at all.
-  if (tag.empty() || tag.size() > 3 || tag.find_first_not_of("0123456789") != std::string::npos)
-    return -1;
-  return small_int(tag);
-}
 
 bool has_foreign_bytes(const std::string& line) {
   for (unsigned char c : line)
@@ -123,11 +130,10 @@ bool parse_connection(const std::string& msg, NcclLog& log) {
   c.conn_index = m[2].matched ? rank_int(m[2].str()) : -1;
   c.src_rank = rank_int(m[3].str());
   c.src_tag = m[4].str();
-  c.src_device = device_of_tag(c.src_tag);
   c.dst_rank = rank_int(m[5].str());
   c.dst_tag = m[6].str();
-  c.dst_device = device_of_tag(c.dst_tag);
-  c.via = m[7].str();
+  c.logged_by_receiver = m[7].str() == "receive";
+  c.via = m[8].str();
   c.transport = transport_class(c.via);
   log.connections.push_back(std::move(c));
   return true;
@@ -161,10 +167,9 @@ void parse_info(const std::string& msg, const std::string& prefix, NcclLog& log)
     r.nvml_device = m[4].matched ? small_int(m[4].str()) : r.cuda_device;
     r.bus_id = m[5].str();
     r.complete = m[6].str() == "COMPLETE";
-    std::smatch p;
-    if (std::regex_search(prefix, p, prefix_re())) {
-      r.host = p[1].str();
-      r.pid = small_int(p[2].str());
+    if (const auto writer = writer_of_prefix(prefix)) {
+      r.host = writer->host;
+      r.pid = writer->pid;
     }
     auto same = std::find_if(log.ranks.begin(), log.ranks.end(),
                              [&](const LoggedRank& x) { return x.rank == r.rank; });
@@ -306,6 +311,117 @@ void read_untagged_line(std::string line, NcclLog& log) {
   }
 }
 
+// Per rank, the process that wrote its connection lines; a rank whose lines name two hosts (two
+// communicators numbering their ranks alike) gets none.
+struct RankWriters {
+  std::map<int, LineWriter> by_rank;
+  std::set<int> ambiguous;
+  void add(int rank, const LineWriter& w) {
+    const auto [it, added] = by_rank.emplace(rank, w);
+    if (!added && it->second.host != w.host) ambiguous.insert(rank);
+  }
+};
+
+// P2P and SHM lines are written by the sending rank's process (p2p.cc, shm.cc log in their send
+// setup), NET lines by each end: "[send]" by the sender, "[receive]" by the receiver.
+int writing_rank(const LoggedConnection& c) {
+  return c.logged_by_receiver ? c.dst_rank : c.src_rank;
+}
+
+// Ranks the log names no init line for, with their host, pid and device from the prefixes of the
+// lines their processes wrote; a rank with an init line keeps it, its host filled only where the
+// init line had no prefix.
+void add_ranks_from_prefixes(NcclLog& log, const RankWriters& writers) {
+  for (const auto& [rank_of_writer, w] : writers.by_rank) {
+    const int rank = rank_of_writer;  // a plain variable: lambdas cannot capture bindings in C++17
+    if (writers.ambiguous.count(rank)) continue;
+    auto same = std::find_if(log.ranks.begin(), log.ranks.end(),
+                             [&](const LoggedRank& x) { return x.rank == rank; });
+    if (same != log.ranks.end()) {
+      if (same->host.empty()) {
+        same->host = w.host;
+        same->pid = w.pid;
+      }
+      continue;
+    }
+    LoggedRank r;
+    r.rank = rank;
+    r.host = w.host;
+    r.pid = w.pid;
+    r.cuda_device = w.cuda_device;
+    r.nvml_device = w.cuda_device;
+    r.from_prefixes_only = true;
+    log.ranks.push_back(r);
+  }
+  std::sort(log.ranks.begin(), log.ranks.end(),
+            [](const LoggedRank& a, const LoggedRank& b) { return a.rank < b.rank; });
+}
+
+// "2.5.6+cuda10.2" -> 20506; nullopt when the log named none.
+std::optional<int> version_code(const std::string& version) {
+  int major = 0, minor = 0, patch = 0;
+  if (std::sscanf(version.c_str(), "%d.%d.%d", &major, &minor, &patch) != 3) return std::nullopt;
+  return major * 10000 + minor * 100 + patch;
+}
+
+// 2.18.1's P2P/CUMEM lines print the CUDA device while its other lines print bus ids.
+bool always_device(const LoggedConnection& c) { return c.transport == "P2P/CUMEM"; }
+
+// What the brackets of the log's connection lines hold; see NcclLog::bracket_tags.
+std::string bracket_tags_of(const NcclLog& log) {
+  std::vector<std::string> tags;
+  for (const auto& c : log.connections) {
+    if (always_device(c)) continue;
+    for (const std::string* t : {&c.src_tag, &c.dst_tag})
+      if (!t->empty()) tags.push_back(*t);
+  }
+  if (tags.empty()) return "";
+  // p2p.cc and shm.cc printed the device up to 2.4, the bus id (%lx) from 2.5, the NVML device
+  // again from 2.18.3.
+  if (const auto v = version_code(log.version))
+    return *v >= 20500 && *v < 21803 ? "bus_id" : "device";
+  for (const auto& t : tags)
+    if (t.size() > 3 || t.find_first_not_of("0123456789") != std::string::npos) return "bus_id";
+  // A GPU's bus id ends in its PCI function, 0, and is never 0 (00:00.0 is the host bridge).
+  for (const auto& t : tags)
+    if (t == "0" || t.back() != '0') return "device";
+  // Tags like "80" and "90" only: an init line's busId or device of the same rank tells.
+  for (const auto& c : log.connections) {
+    for (const auto& [rank, tag] : {std::pair{c.src_rank, c.src_tag}, {c.dst_rank, c.dst_tag}}) {
+      for (const auto& r : log.ranks) {
+        if (r.rank != rank || r.from_prefixes_only || tag.empty()) continue;
+        if (!r.bus_id.empty() && tag == r.bus_id) return "bus_id";
+        if (tag == std::to_string(r.nvml_device) || tag == std::to_string(r.cuda_device))
+          return "device";
+      }
+    }
+  }
+  return "bus_id";  // two-digit tags ending in 0, none of them 0: bus ids on bus 00
+}
+
+// Reads each bracket as what the log's release printed in it.
+void read_bracket_tags(NcclLog& log) {
+  log.bracket_tags = bracket_tags_of(log);
+  for (auto& c : log.connections) {
+    const bool device = always_device(c) || log.bracket_tags == "device";
+    for (auto [tag, dev, bus] : {std::tuple{&c.src_tag, &c.src_device, &c.src_bus_id},
+                                 std::tuple{&c.dst_tag, &c.dst_device, &c.dst_bus_id}}) {
+      *dev = -1;
+      bus->clear();
+      if (tag->empty()) continue;
+      if (!device) {
+        *bus = log.bracket_tags == "bus_id" ? *tag : "";
+        continue;
+      }
+      // 2.18.1's CUMEM lines print the device in hex (%x); every other release in decimal.
+      const int base = always_device(c) && log.bracket_tags == "bus_id" ? 16 : 10;
+      int v = 0;
+      const auto [end, ec] = std::from_chars(tag->data(), tag->data() + tag->size(), v, base);
+      if (ec == std::errc() && end == tag->data() + tag->size() && v < 4096) *dev = v;
+    }
+  }
+}
+
 }  // namespace
 
 std::string transport_class(const std::string& via) {
@@ -325,7 +441,11 @@ std::string transport_class(const std::string& via) {
 
 NcclLog parse_nccl_log(const std::string& text) {
   NcclLog log;
-  std::istringstream in(text);
+  RankWriters writers;
+  // A log saved by a Windows editor starts with a UTF-8 byte order mark, which would become part
+  // of the first line's host name.
+  static const std::string kBom = "\xEF\xBB\xBF";
+  std::istringstream in(text.compare(0, kBom.size(), kBom) == 0 ? text.substr(kBom.size()) : text);
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -345,7 +465,11 @@ NcclLog parse_nccl_log(const std::string& text) {
     for (const TaggedMessage& t : messages) {
       if (t.info) {
         try {
+          const std::size_t connections = log.connections.size();
           parse_info(t.msg, t.prefix, log);
+          const auto writer = writer_of_prefix(t.prefix);
+          if (log.connections.size() > connections && writer)
+            writers.add(writing_rank(log.connections.back()), *writer);
         } catch (const UnreadableLine&) {
           ++log.unreadable_lines;
         }
@@ -355,6 +479,8 @@ NcclLog parse_nccl_log(const std::string& text) {
       }
     }
   }
+  add_ranks_from_prefixes(log, writers);
+  read_bracket_tags(log);
   return log;
 }
 
@@ -365,6 +491,15 @@ void merge_nccl_log(NcclLog& into, const NcclLog& more) {
                              [&](const LoggedRank& x) { return x.rank == r.rank; });
     if (same == into.ranks.end()) {
       into.ranks.push_back(r);
+    } else if (r.from_prefixes_only != same->from_prefixes_only) {
+      // The init line, from either file, is authoritative; prefixes fill only a missing host.
+      const LoggedRank& prefixes = same->from_prefixes_only ? *same : r;
+      LoggedRank init = same->from_prefixes_only ? r : *same;
+      if (init.host.empty()) {
+        init.host = prefixes.host;
+        init.pid = prefixes.pid;
+      }
+      *same = init;
     } else if (r.complete || !same->complete) {
       *same = r;
     }
@@ -382,6 +517,8 @@ void merge_nccl_log(NcclLog& into, const NcclLog& more) {
   for (const auto& e : more.p2p_explanations) add_explanation(into, e);
   into.nccl_lines += more.nccl_lines;
   into.unreadable_lines += more.unreadable_lines;
+  // One file may name the version (rank 0's) or the init line that tells the others' brackets.
+  read_bracket_tags(into);
 }
 
 TransportMatrix transport_matrix(const NcclLog& log, int nranks) {

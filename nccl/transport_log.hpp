@@ -11,19 +11,22 @@
 namespace p2p::nccl {
 
 // One "Channel CC/I : a[da] -> b[db] via ..." line: the connection rank a opened to rank b.
+// What the brackets hold depends on the release (see NcclLog::bracket_tags): a device index
+// (2.3-2.4 and 2.18.3+; P2P/CUMEM lines of 2.18.1 too) or a PCI bus id in hex (2.5 to 2.18.2).
 struct LoggedConnection {
   int channel = 0;
   int conn_index = -1;  // the "/I" part; SHM lines have none
   int src_rank = 0;
-  int src_device =
-      0;  // NCCL 2.19+ prints the device index here (older releases the bus id: see src_tag)
+  int src_device = -1;  // the bracket as a device index; -1 when it holds a bus id or nothing
   int dst_rank = 0;
-  int dst_device = 0;
-  std::string
-      src_tag;  // the bracket text as printed: "1" (2.19+) or "1a000" (a bus id, 2.18 and older)
+  int dst_device = -1;
+  std::string src_tag;  // the bracket text as printed: "1", "1a000", "80" ("" without one)
   std::string dst_tag;
-  std::string transport;  // transport_class(via)
-  std::string via;        // text after "via ", e.g. "P2P/CUMEM/read", "SHM/direct/direct"
+  std::string src_bus_id;  // the bracket when it holds a bus id, as printed ("1a000", "80")
+  std::string dst_bus_id;
+  bool logged_by_receiver = false;  // a "[receive]" line: written by the dst rank's process
+  std::string transport;            // transport_class(via)
+  std::string via;                  // text after "via ", e.g. "P2P/CUMEM/read", "SHM/direct/direct"
 };
 
 // One "... rank R nranks N cudaDev C nvmlDev V busId B ... Init COMPLETE" line.
@@ -37,12 +40,20 @@ struct LoggedRank {
   std::optional<int> pid;
   bool complete =
       false;  // "Init COMPLETE" seen (else only "Init START": the rank may have hung in init)
+  // No init line of this rank was logged: host, pid and cuda_device come from the prefixes of
+  // the connection lines its process wrote (nvml_device is then the CUDA device, bus_id "").
+  bool from_prefixes_only = false;
 };
 
 struct NcclLog {
   std::vector<LoggedConnection> connections;
-  std::vector<LoggedRank> ranks;  // one per rank (the last communicator's line wins)
-  std::optional<int> rings;       // from "Channel 00/24 :  0 1" (rank 0 prints its rings)
+  std::vector<LoggedRank> ranks;  // one per rank (the last communicator's line wins); ranks
+                                  // without an init line from their lines' prefixes
+  // What the connection lines' brackets hold: "device", "bus_id", or "" (no bracket, or nothing
+  // tells). Told by the logged version, else by the tags themselves (hex digits; a bus id of a
+  // GPU ends in its function 0 and is never 0), else by the init lines.
+  std::string bracket_tags;
+  std::optional<int> rings;  // from "Channel 00/24 :  0 1" (rank 0 prints its rings)
   std::optional<int> coll_channels;
   std::optional<int> nvls_channels;
   std::optional<int> p2p_channels;

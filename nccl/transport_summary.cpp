@@ -58,6 +58,11 @@ std::string channel_list(const std::map<int, std::set<std::string>>& by_channel)
   return out.str();
 }
 
+std::string init_state(const LoggedRank& k) {
+  if (k.from_prefixes_only) return "no init line (host from its lines' prefixes)";
+  return k.complete ? "complete" : "started, no COMPLETE line";
+}
+
 }  // namespace
 
 std::string format_transport_summary(const TransportSummary& r) {
@@ -76,8 +81,7 @@ std::string format_transport_summary(const TransportSummary& r) {
     for (const LoggedRank& k : r.log.ranks) {
       out << std::setw(6) << k.rank << std::setw(18) << (k.host.empty() ? "-" : k.host)
           << std::setw(9) << (k.pid ? std::to_string(*k.pid) : "-") << std::setw(9) << k.cuda_device
-          << std::setw(10) << k.bus_id << (k.complete ? "complete" : "started, no COMPLETE line")
-          << "\n";
+          << std::setw(10) << k.bus_id << init_state(k) << "\n";
     }
     out << std::right << "\n";
   }

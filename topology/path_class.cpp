@@ -39,15 +39,23 @@ bool pcie_class_known(const TopologySnapshot& t, std::size_t a, std::size_t b) {
   return a >= t.nvlink_count.size() || b >= t.nvlink_count[a].size() || t.nvlink_count[a][b] == 0;
 }
 
+namespace {
+
+// "read", "write" or "read+write" (one matrix for `-p2p rw`): a capture of peer reads and writes.
+bool is_read_write(const std::string& capability) {
+  return capability == "read" || capability == "write" || capability == "read+write";
+}
+
+}  // namespace
+
 std::optional<std::string> p2p_status_of(const TopologySnapshot& t, std::size_t a, std::size_t b) {
   // Peer access is a question of reads and writes; NVLink, atomics and prop captures answer it
   // only where nothing else was captured.
   bool have_read_write = false;
-  for (const P2pStatus& s : t.p2p_status)
-    have_read_write |= s.capability == "read" || s.capability == "write";
+  for (const P2pStatus& s : t.p2p_status) have_read_write |= is_read_write(s.capability);
   std::optional<std::string> seen;
   for (const P2pStatus& s : t.p2p_status) {
-    if (have_read_write && s.capability != "read" && s.capability != "write") continue;
+    if (have_read_write && !is_read_write(s.capability)) continue;
     if (a >= s.cells.size() || b >= s.cells[a].size()) continue;
     const std::string& code = s.cells[a][b];
     if (!seen || (*seen == "OK" && code != "OK")) seen = code;

@@ -62,7 +62,8 @@ struct Nic {
 // Per ordered GPU pair, what `nvidia-smi topo -p2p r|w|n|a|p` said: "OK", "CNS", "GNS", "TNS",
 // "NS", "DR", "U" ("X" on the diagonal). Empty when nobody captured it.
 struct P2pStatus {
-  std::string capability;                       // read | write | nvlink | atomics | prop
+  std::string capability;  // read | write | nvlink | atomics | prop; several joined by '+'
+                           // ("read+write") for one matrix printed for `-p2p rw`
   std::vector<std::vector<std::string>> cells;  // [i][j]
 };
 

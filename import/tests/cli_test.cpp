@@ -182,3 +182,37 @@ TEST_F(ImportCli, RealPublishedCapturesImportAndGateWithoutAGpu) {
 }
 
 }  // namespace
+
+namespace {
+
+// The readers' fixes seen from the command line: peer access on import, hosts of a log without
+// init lines, and a Windows-saved `topo -p2p rw` paste read with its combined capability.
+TEST_F(ImportCli, PeerAccessHostsFromPrefixesAndAWindowsSavedPaste) {
+  const std::string doc = (dir_ / "a100.json").string();
+  const auto imp = run_captured(p2pcheck(
+      "import " + fixture("p2p-bandwidth-latency-4x-a100-nvlink-pairs.txt") + " --json " + doc));
+  ASSERT_EQ(imp.exit_code, 0) << imp.err;
+  const auto j = nlohmann::json::parse(p2p::read_text_file(doc));
+  EXPECT_EQ(j.at("p2p_access").at(0), (nlohmann::json{false, true, false, false}));
+  const auto smi = run_captured(p2pcheck("import " + fixture("rtxpro6000-lxc-p2p-w.txt")));
+  ASSERT_EQ(smi.exit_code, 0) << smi.err;
+  EXPECT_NE(smi.out.find("nvidia-smi (text), 0 figures"), std::string::npos) << smi.out;
+
+  const auto log = run_captured(
+      p2pcheck("nccl transports " + nccl_log("real_nccl429_busid_tags_ib_gdrdma.log")));
+  ASSERT_EQ(log.exit_code, 0) << log.err;
+  EXPECT_NE(log.out.find("machine-2"), std::string::npos) << log.out;
+
+  std::string windows = "\xEF\xBB\xBF";
+  for (char c : p2p::read_text_file(fixture("topo-2x-rtx5090-phb-and-p2p-rw-gns.txt"))) {
+    if (c == '\n') windows += '\r';
+    windows += c;
+  }
+  const std::string pasted = (dir_ / "pasted.txt").string();
+  p2p::write_text_file_atomically(pasted, windows);
+  const auto topo = run_captured(p2pcheck("topo --input " + pasted + " --format json"));
+  ASSERT_EQ(topo.exit_code, 0) << topo.err;
+  EXPECT_EQ(nlohmann::json::parse(topo.out).at("p2p_status").at(0).at("capability"), "read+write");
+}
+
+}  // namespace

@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
+#include "import/nvidia_smi_topo.hpp"
 #include "import/tests/test_support.hpp"
 #include "report/compare.hpp"
+#include "topology/snapshot_json.hpp"
 
 namespace p2p::import {
 namespace {
@@ -94,6 +98,100 @@ TEST(ImportDocument, NcclTestsComparesWithP2pcheckNccl) {
   ASSERT_TRUE(ar->baseline && ar->run);
   EXPECT_NEAR(*ar->baseline, 2102.1, 1e-9);
   EXPECT_EQ(ar->baseline_source, "nccl-tests 2.19.6 all_reduce_perf");
+}
+
+}  // namespace
+}  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+using Access = std::vector<std::vector<bool>>;
+
+// The document's p2p_access was left empty although the sample prints cudaDeviceCanAccessPeer
+// per pair in its P2P Connectivity Matrix.
+TEST(ImportedPeerAccess, FromTheSamplesConnectivityMatrix) {
+  const auto doc = imported({"p2p-bandwidth-latency-4x-a100-nvlink-pairs.txt"});
+  EXPECT_EQ(doc.p2p_access, (Access{{false, true, false, false},
+                                    {true, false, false, false},
+                                    {false, false, false, true},
+                                    {false, false, true, false}}));
+  const auto none = imported({"p2p-bandwidth-latency-2x-rtx5090-no-peer-access.txt"});
+  EXPECT_EQ(none.p2p_access, (Access{{false, false}, {false, false}}));
+  const auto back =
+      bench::bench_document_from_json(nlohmann::json(doc), "imported.json");  // schema as is
+  EXPECT_EQ(back.p2p_access, doc.p2p_access);
+}
+
+TEST(ImportedPeerAccess, FromAnNvidiaSmiTopoP2pCaptureWhereNothingElseSays) {
+  const auto doc = imported({"rtxpro6000-vm-p2p-r.txt"});
+  ASSERT_EQ(doc.imported.size(), 1u);
+  EXPECT_EQ(doc.imported[0].tool, "nvidia-smi");
+  EXPECT_EQ(doc.imported[0].figures, 0);
+  ASSERT_EQ(doc.gpus.size(), 4u);
+  EXPECT_EQ(doc.p2p_access[0], (std::vector<bool>{false, true, true, true}));
+  const auto gns = imported({"topo-2x-rtx5090-phb-and-p2p-rw-gns.txt"});
+  EXPECT_EQ(gns.p2p_access, (Access{{false, false}, {false, false}}));
+  // With the sample's own answer in the same import, the sample's is kept.
+  const auto both = imported(
+      {"topo-2x-rtx5090-phb-and-p2p-rw-gns.txt", "p2p-bandwidth-latency-2gpu-p2p-read.txt"});
+  EXPECT_EQ(both.p2p_access, (Access{{false, true}, {true, false}}));
+}
+
+}  // namespace
+}  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+// A file as Windows tools save it: CRLF line ends and a UTF-8 byte order mark.
+std::string as_windows_file(const std::string& text) {
+  std::string out = "\xEF\xBB\xBF";
+  for (char c : text) {
+    if (c == '\n') out += '\r';
+    out += c;
+  }
+  return out;
+}
+
+// What each reader makes of a text: its JSON, or its one-line error.
+std::string import_outcome(const std::string& text, const std::string& name) {
+  ImportOptions o;
+  o.collective = "all_reduce";  // for the outputs that name none
+  try {
+    return nlohmann::json(import_document({import_text(text, name, o)}, o, "2026-12-02T11:00:00Z"))
+        .dump();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+}
+
+std::string topo_outcome(const std::string& text, const std::string& name) {
+  try {
+    nlohmann::json j = snapshot_from_nvidia_smi_topo(text, name);
+    for (const auto& s : p2p_status_from_nvidia_smi(text, name))
+      j["p2p"].push_back(nlohmann::json{{"capability", s.capability}, {"cells", s.cells}});
+    j["looks_like"] = {looks_like_nvidia_smi_topo(text), looks_like_nvidia_smi_p2p(text)};
+    return j.dump();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+}
+
+// Every fixture, converted here: each reader must read it as it reads the original.
+TEST(WindowsLineEndsAndBom, EveryImportFixtureReadsAsTheOriginal) {
+  const std::string dir = std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name == "README.md" || name == "policy-require-p2p.json") continue;
+    const std::string text = fixture_text(name);
+    const std::string windows = as_windows_file(text);
+    EXPECT_EQ(import_outcome(windows, name), import_outcome(text, name)) << name;
+    EXPECT_EQ(topo_outcome(windows, name), topo_outcome(text, name)) << name;
+    ++files;
+  }
+  EXPECT_GT(files, 40);
 }
 
 }  // namespace

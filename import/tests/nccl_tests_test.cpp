@@ -144,3 +144,75 @@ TEST(NcclTests, SizesThatAreNotWholeNumbersAreBadRowsNotCasts) {
 
 }  // namespace
 }  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+using testing::fixture_text;
+using testing::input_error_of;
+
+// nccl-tests before 2.13 printed per-test lead columns: all_gather had no redop and no root. The
+// reader took the fourth field for redop, so every timing landed one column to the left.
+TEST(NcclTestsHeader, AllGatherWithoutRedopTakesItsColumnsFromTheHeader) {
+  const auto out =
+      parse_nccl_tests(fixture_text("nccl-tests-2.x-2gpu-all_gather-no-redop.txt"), "ag.txt");
+  ASSERT_EQ(out.runs.size(), 1u);
+  const auto& run = out.runs[0];
+  EXPECT_EQ(run.collective, "all_gather");  // from the pasted command line
+  ASSERT_EQ(run.rows.size(), 26u);          // 13 sizes, out-of-place and in-place
+  EXPECT_EQ(run.rows[0].redop, "");
+  EXPECT_FALSE(run.rows[0].root.has_value());
+  EXPECT_DOUBLE_EQ(run.rows[0].time_us.value(), 13.39);
+  EXPECT_DOUBLE_EQ(run.rows[0].algbw_gbps.value(), 1.22);
+  EXPECT_DOUBLE_EQ(run.rows[0].busbw_gbps.value(), 1.22);
+  EXPECT_TRUE(run.rows[1].in_place);
+  EXPECT_DOUBLE_EQ(run.rows[1].time_us.value(), 11.85);
+  EXPECT_DOUBLE_EQ(run.rows[1].busbw_gbps.value(), 1.38);
+  EXPECT_DOUBLE_EQ(run.rows.back().busbw_gbps.value(), 21.86);
+  EXPECT_TRUE(run.wrong_is_error_magnitude);
+  const auto f = nccl_tests_figures(out, "ag.txt");
+  EXPECT_EQ(f.nccl->results.front().nranks, 2);
+  EXPECT_EQ(f.nccl->results.front().dtype, "float32");
+}
+
+// The first releases: "bytes N type root" and, for broadcast, no in-place half at all.
+TEST(NcclTestsHeader, FirstReleaseBroadcastHasOneTimingGroupAndARootColumn) {
+  const std::string text =
+      "# Using devices\n"
+      "#   Rank  0 on     host device  0 [0x04] Tesla P100-SXM2-16GB\n"
+      "#   Rank  1 on     host device  1 [0x05] Tesla P100-SXM2-16GB\n"
+      "#                                              out-of-place\n"
+      "#      bytes             N    type    root     time  algbw  busbw      res\n"
+      "     1048576        262144   float       0    62.50  16.78  16.78    0e+00\n"
+      "     2097152        524288   float       0   110.20  19.03  19.03    0e+00\n"
+      "# Avg bus bandwidth    : 17.905\n";
+  const auto out = parse_nccl_tests(text, "bc.txt", "broadcast");
+  ASSERT_EQ(out.runs.size(), 1u);
+  ASSERT_EQ(out.runs[0].rows.size(), 2u);
+  EXPECT_FALSE(out.runs[0].rows[1].in_place);
+  EXPECT_EQ(out.runs[0].rows[1].root, 0);
+  EXPECT_DOUBLE_EQ(out.runs[0].rows[1].busbw_gbps.value(), 19.03);
+  const auto f = nccl_tests_figures(out, "bc.txt");
+  EXPECT_NE(f.file.notes.front().find("over 2 sizes"), std::string::npos) << f.file.notes.front();
+}
+
+TEST(NcclTestsHeader, AHeaderItCannotPlaceIsRefusedNamingTheLine) {
+  std::string text = fixture_text("nccl-tests-2.19.6-h200-all_reduce.txt");
+  const auto at = text.find("   redop    root");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 16, "   redop   chunk");
+  const std::string e = input_error_of([&] { parse_nccl_tests(text, "h.txt"); });
+  EXPECT_EQ(e,
+            "h.txt: not nccl-tests output: line 9: a table header whose columns cannot be read: "
+            "unknown column \"chunk\" before the timings");
+  std::string no_busbw = fixture_text("nccl-tests-2.19.6-h200-all_reduce.txt");
+  const auto busbw = no_busbw.find("busbw");
+  no_busbw.replace(busbw, 5, "xxxxx");
+  EXPECT_NE(input_error_of([&] {
+              parse_nccl_tests(no_busbw, "h.txt");
+            }).find("no \"algbw\" and \"busbw\" after \"time\""),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace p2p::import

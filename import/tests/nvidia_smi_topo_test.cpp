@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "import/tests/test_support.hpp"
 #include "topology/classify.hpp"
 #include "topology/diff.hpp"
 #include "topology/gate.hpp"
@@ -185,6 +186,60 @@ TEST(NvidiaSmiTopo, OtherToolsOutputIsRefused) {
               p2p_status_from_nvidia_smi("hello\n", "x.txt");
             }).find("x.txt: not an nvidia-smi topo -p2p"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+// The rtx5090 workstation capture with the command line above its P2P matrix replaced.
+std::string p2p_capture_run_as(const std::string& command) {
+  std::string text = testing::fixture_text("rtx5090-workstation-topo-and-p2p.txt");
+  const auto at = text.find("nvidia-smi topo -p2p w");
+  EXPECT_NE(at, std::string::npos);
+  text.replace(at, std::string("nvidia-smi topo -p2p w").size(), command);
+  return text;
+}
+
+std::string capability_when_run_as(const std::string& command) {
+  const auto s = p2p_status_from_nvidia_smi(p2p_capture_run_as(command), "p2p.txt");
+  return s.size() == 1 ? s[0].capability : "(" + std::to_string(s.size()) + " matrices)";
+}
+
+// The capability was the first letter after -p2p: "rw" was recorded as "read", although
+// nvidia-smi printed one matrix for both letters.
+TEST(NvidiaSmiP2pCapability, EachLetterAndEachCombinationIsRecordedAsNamed) {
+  EXPECT_EQ(capability_when_run_as("nvidia-smi topo -p2p r"), "read");
+  EXPECT_EQ(capability_when_run_as("nvidia-smi topo -p2p w"), "write");
+  EXPECT_EQ(capability_when_run_as("nvidia-smi topo -p2p n"), "nvlink");
+  EXPECT_EQ(capability_when_run_as("nvidia-smi topo -p2p a"), "atomics");
+  EXPECT_EQ(capability_when_run_as("nvidia-smi topo -p2p p"), "prop");
+  EXPECT_EQ(capability_when_run_as("nvidia-smi topo -p2p rw"), "read+write");
+  EXPECT_EQ(capability_when_run_as("nvidia-smi topo -p2p wr"), "read+write");
+  EXPECT_EQ(capability_when_run_as("nvidia-smi topo --p2pstatus=na"), "nvlink+atomics");
+  EXPECT_EQ(capability_when_run_as("nvidia-smi topo --p2pstatus `w`"), "write");
+  EXPECT_EQ(capability_when_run_as("nvidia-smi topo -p2p status"), "read");  // prose: unnamed
+}
+
+TEST(NvidiaSmiP2pCapability, ALetterNvidiaSmiHasNotIsRefused) {
+  EXPECT_EQ(testing::input_error_of([] {
+              p2p_status_from_nvidia_smi(p2p_capture_run_as("nvidia-smi topo -p2p x"), "p2p.txt");
+            }),
+            "p2p.txt: not an nvidia-smi topo -p2p capture: \"-p2p x\": nvidia-smi's capability "
+            "letters are r, w, n, a and p (read, write, nvlink, atomics, prop)");
+}
+
+// A read+write matrix answers peer access as a read or write one does: beside a read capture
+// it is not passed over as NVLink, atomics and prop captures are.
+TEST(NvidiaSmiP2pCapability, ReadPlusWriteAnswersPeerAccess) {
+  topo::TopologySnapshot t;
+  t.p2p_status.push_back({"read", {{"X", "OK"}, {"OK", "X"}}});
+  t.p2p_status.push_back({"read+write", {{"X", "GNS"}, {"GNS", "X"}}});
+  EXPECT_EQ(topo::p2p_status_of(t, 0, 1).value_or(""), "GNS");
+  t.p2p_status[1].capability = "nvlink";
+  EXPECT_EQ(topo::p2p_status_of(t, 0, 1).value_or(""), "OK");
 }
 
 }  // namespace

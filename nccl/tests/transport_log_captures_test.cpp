@@ -3,6 +3,7 @@
 // programs' output, interleaved by several processes, cut short.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "common/file_io.hpp"
@@ -11,9 +12,12 @@
 namespace p2p::nccl {
 namespace {
 
+std::string fixture_text(const std::string& name) {
+  return read_text_file(std::string(P2P_SOURCE_DIR) + "/nccl/tests/fixtures/" + name);
+}
+
 TransportSummary capture(const std::string& name) {
-  const std::string path = std::string(P2P_SOURCE_DIR) + "/nccl/tests/fixtures/" + name;
-  return summarize_transports({{name, read_text_file(path)}});
+  return summarize_transports({{name, fixture_text(name)}});
 }
 
 const TransportCell& cell(const TransportSummary& r, int s, int d) {
@@ -27,6 +31,14 @@ std::set<std::string> hosts_of(const TransportSummary& r) {
   std::set<std::string> hosts;
   for (const LoggedRank& k : r.log.ranks) hosts.insert(k.host);
   return hosts;
+}
+
+const LoggedRank& rank_of(const TransportSummary& r, int rank) {
+  static const LoggedRank none{};
+  for (const LoggedRank& k : r.log.ranks)
+    if (k.rank == rank) return k;
+  ADD_FAILURE() << "no rank " << rank;
+  return none;
 }
 
 int channels_of(const TransportSummary& r, int s, int d) { return cell(r, s, d).channels; }
@@ -55,13 +67,15 @@ TEST(RealNcclLogs, Nccl24RingLinesWithoutBracketsAndInitWithoutBusId) {
   EXPECT_EQ(r.channels.at({39, 38}).at(0), Vias{"NET/Socket/0"});
   EXPECT_EQ(r.log.connections.front().src_tag, "");
   EXPECT_EQ(r.log.connections.front().src_device, -1);
-  ASSERT_EQ(r.log.ranks.size(), 2u);
-  EXPECT_EQ(r.log.ranks[0].rank, 15);
-  EXPECT_EQ(r.log.ranks[0].nranks, 64);
-  EXPECT_EQ(r.log.ranks[0].host, "ip-172-31-7-247");
-  EXPECT_EQ(r.log.ranks[0].bus_id, "");
-  EXPECT_TRUE(r.log.ranks[1].complete);
-  EXPECT_EQ(hosts_of(r).size(), 2u);
+  // Two init lines (ranks 15 and 19); ten more ranks known from their lines' prefixes.
+  ASSERT_EQ(r.log.ranks.size(), 12u);
+  const LoggedRank& r15 = rank_of(r, 15);
+  EXPECT_FALSE(r15.from_prefixes_only);
+  EXPECT_EQ(r15.nranks, 64);
+  EXPECT_EQ(r15.host, "ip-172-31-7-247");
+  EXPECT_EQ(r15.bus_id, "");
+  EXPECT_TRUE(rank_of(r, 19).complete);
+  EXPECT_EQ(hosts_of(r).size(), 12u);
   EXPECT_EQ(r.log.unreadable_lines, 0);
 }
 
@@ -287,6 +301,106 @@ TEST(RealNcclLogs, VllmOutputCuttingAnNcclTag) {
   EXPECT_EQ(r.channels.at({1, 2}).at(6), Vias{"P2P/CUMEM/read"});
   EXPECT_EQ(r.log.unreadable_lines, 1);  // "NCCL ININFO 10-24 13:17:20 [custom_all_reduce.py:37]"
   EXPECT_EQ(r.log.nccl_lines, 5);
+}
+
+}  // namespace
+}  // namespace p2p::nccl
+
+namespace p2p::nccl {
+namespace {
+
+// Hosts came only from init lines: these logs have none, so no rank had a host although every
+// line's "host:pid:tid [dev]" prefix names the process that wrote it.
+TEST(RealNcclLogHosts, TwoMachinesWithoutInitLinesGetHostsFromLinePrefixes) {
+  const auto r = capture("real_nccl429_busid_tags_ib_gdrdma.log");
+  EXPECT_EQ(hosts_of(r), (std::set<std::string>{"machine-1", "machine-2"}));
+  EXPECT_EQ(rank_of(r, 11).host, "machine-1");  // P2P lines: written by the sender
+  EXPECT_EQ(rank_of(r, 13).host, "machine-1");
+  EXPECT_EQ(rank_of(r, 1).host, "machine-2");
+  EXPECT_EQ(rank_of(r, 5).host, "machine-2");
+  EXPECT_EQ(rank_of(r, 14).host, "machine-1");  // "7 -> 14 [receive]": written by rank 14
+  EXPECT_EQ(rank_of(r, 7).host, "machine-2");   // "7 -> 14 [send]": written by rank 7
+  EXPECT_EQ(rank_of(r, 15).host, "machine-1");
+  EXPECT_EQ(rank_of(r, 7).pid, 41626);
+  EXPECT_TRUE(rank_of(r, 7).from_prefixes_only);
+  EXPECT_FALSE(rank_of(r, 7).complete);
+  // Rank 9 is only ever the receiving end of P2P lines, which its process did not write.
+  EXPECT_TRUE(std::none_of(r.log.ranks.begin(), r.log.ranks.end(),
+                           [](const LoggedRank& k) { return k.rank == 9; }));
+  EXPECT_EQ(r.log.ranks.size(), 7u);
+  const std::string text = format_transport_summary(r);
+  EXPECT_NE(text.find("machine-2"), std::string::npos) << text;
+  EXPECT_NE(text.find("no init line"), std::string::npos) << text;
+}
+
+TEST(RealNcclLogHosts, FourHostsOfTheCollNetLogAndTheirDevices) {
+  const auto r = capture("real_nccl_tests311_collnet_ibext_4hosts.log");
+  EXPECT_EQ(rank_of(r, 6).host, "gpu41");  // "5[1] -> 6[0] [receive]" on gpu41
+  EXPECT_EQ(rank_of(r, 6).cuda_device, 0);
+  EXPECT_EQ(rank_of(r, 0).host, "gpu34");  // "7[1] -> 0[0] [receive]" and "0[0] -> 1[1]" agree
+  EXPECT_GE(hosts_of(r).size(), 3u);
+}
+
+// Init lines stay authoritative: a rank's init line (here in another file) wins over the
+// prefixes of its connection lines.
+TEST(RealNcclLogHosts, AnInitLineInAnotherFileWinsOverPrefixes) {
+  const std::string init =
+      "nodeA:7:9 [3] NCCL INFO comm 0x1 rank 11 nranks 16 cudaDev 3 busId 3e000 - Init COMPLETE\n";
+  const auto r = summarize_transports(
+      {{"connections.log", fixture_text("real_nccl429_busid_tags_ib_gdrdma.log")},
+       {"init.log", init}});
+  EXPECT_EQ(rank_of(r, 11).host, "nodeA");
+  EXPECT_FALSE(rank_of(r, 11).from_prefixes_only);
+  EXPECT_TRUE(rank_of(r, 11).complete);
+  EXPECT_EQ(rank_of(r, 11).bus_id, "3e000");
+  EXPECT_EQ(rank_of(r, 13).host, "machine-1");
+}
+
+// NCCL 2.5's "[80]" is the bus id 0000:00:08.0 (a VM's GPUs sit on bus 00), not device 80.
+TEST(RealNcclLogBrackets, TwoDigitBusIdsOfNccl25AreNotDevices) {
+  const auto r = capture("real_nccl300_mpirun_direct_shm.log");
+  EXPECT_EQ(r.log.bracket_tags, "bus_id");
+  const LoggedConnection& c = r.log.connections.front();  // "3[b0] -> 0[80]"
+  EXPECT_EQ(c.dst_tag, "80");
+  EXPECT_EQ(c.dst_device, -1);
+  EXPECT_EQ(c.dst_bus_id, "80");
+  EXPECT_EQ(c.src_bus_id, "b0");
+  EXPECT_EQ(rank_of(r, 3).host, "73e9f9f45158");
+}
+
+TEST(RealNcclLogBrackets, EachReleaseFamilyReadsAsItPrinted) {
+  const auto early = capture("real_nccl147_ring_ipc_interleaved.log");  // 2.3: cudaDev
+  EXPECT_EQ(early.log.bracket_tags, "device");
+  EXPECT_EQ(early.log.connections.front().src_device, 3);
+  EXPECT_EQ(early.log.connections.front().src_bus_id, "");
+  const auto bus = capture("real_nccl429_busid_tags_ib_gdrdma.log");
+  EXPECT_EQ(bus.log.bracket_tags, "bus_id");
+  EXPECT_EQ(bus.log.connections.front().src_bus_id, "3e000");
+  const auto recent = capture("real_nccl1609_h800_shm_rank_dev_differ.log");
+  EXPECT_EQ(recent.log.bracket_tags, "device");
+  const auto none = capture("real_nccl226_ring_socket_no_busid.log");
+  EXPECT_EQ(none.log.bracket_tags, "");
+}
+
+// The logged version decides where the tags alone cannot: 2.5 to 2.18.2 print bus ids, even
+// "10" and "20"; 2.18.1's P2P/CUMEM lines print the CUDA device in hex.
+TEST(RealNcclLogBrackets, TheLoggedVersionDecidesAndCuMemLinesAreDevices) {
+  const std::string p = "h:1:2 [0] NCCL INFO ";
+  const NcclLog old = parse_nccl_log(p + "NCCL version 2.7.8+cuda11.0\n" + p +
+                                     "Channel 00 : 0[10] -> 1[20] via P2P/IPC\n");
+  EXPECT_EQ(old.bracket_tags, "bus_id");
+  EXPECT_EQ(old.connections[0].src_device, -1);
+  EXPECT_EQ(old.connections[0].dst_bus_id, "20");
+  const NcclLog newer = parse_nccl_log(p + "NCCL version 2.19.3+cuda12.3\n" + p +
+                                       "Channel 00/0 : 0[10] -> 1[20] via P2P/IPC\n");
+  EXPECT_EQ(newer.bracket_tags, "device");
+  EXPECT_EQ(newer.connections[0].dst_device, 20);
+  const NcclLog cumem = parse_nccl_log(p + "NCCL version 2.18.1+cuda12.1\n" + p +
+                                       "Channel 00/0 : 0[1a000] -> 1[1b000] via P2P/IPC\n" + p +
+                                       "Channel 00/0 : 2[a] -> 3[b] via P2P/CUMEM\n");
+  EXPECT_EQ(cumem.connections[0].src_bus_id, "1a000");
+  EXPECT_EQ(cumem.connections[1].src_device, 10);
+  EXPECT_EQ(cumem.connections[1].dst_device, 11);
 }
 
 }  // namespace

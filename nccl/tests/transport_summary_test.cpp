@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 
@@ -113,6 +115,46 @@ TEST(TransportSummary, AFileWithoutNcclLinesIsBadInput) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("nvbw.txt: not an NCCL INFO log:", 0), 0u) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace p2p::nccl
+
+namespace p2p::nccl {
+namespace {
+
+// A log as Windows tools save it: CRLF line ends and a UTF-8 byte order mark.
+std::string as_windows_file(const std::string& text) {
+  std::string out = "\xEF\xBB\xBF";
+  for (char c : text) {
+    if (c == '\n') out += '\r';
+    out += c;
+  }
+  return out;
+}
+
+std::string transports_outcome(const std::string& text, const std::string& name) {
+  try {
+    return nlohmann::json(summarize_transports({{name, text}})).dump();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+}
+
+// Every log fixture, converted here: read as the original is (the first line's host was read
+// with the mark in front of it).
+TEST(WindowsLineEndsAndBom, EveryLogFixtureReadsAsTheOriginal) {
+  const std::string dir = std::string(P2P_SOURCE_DIR) + "/nccl/tests/fixtures";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".log") continue;
+    const std::string text = read_text_file(entry.path().string());
+    EXPECT_EQ(transports_outcome(as_windows_file(text), name), transports_outcome(text, name))
+        << name;
+    ++files;
+  }
+  EXPECT_GT(files, 30);
 }
 
 }  // namespace
