@@ -77,6 +77,7 @@ KernelFacts collect_kernel(const std::string& root, const std::vector<std::strin
   k.char_majors.error = devices.error;
   if (devices.present()) k.char_majors.value = char_majors(devices.value);
   k.cmdline = io::read_trimmed(r + "/proc/cmdline");
+  k.release = io::read_trimmed(r + "/proc/sys/kernel/osrelease");
   k.log_lines = collect_kernel_log(root, k.log_source, gpu_bdfs);
   return k;
 }
