@@ -176,6 +176,34 @@ bool in_vm_passthrough(const Facts& f) {
   return e.virtualization_mode == "Pass-Through" || (e.kind == "vm" && !gpus(f).empty());
 }
 
+bool in_wsl(const Facts& f) {
+  const auto& r = f.kernel.release;
+  // "5.15.133.1-microsoft-standard-WSL2"; WSL1 spells it "4.4.0-19041-Microsoft".
+  if (r.present() && (r.value.find("microsoft") != std::string::npos ||
+                      r.value.find("Microsoft") != std::string::npos))
+    return true;
+  if (f.device_nodes.present())
+    for (const auto& n : f.device_nodes.value)
+      if (n.path == "/dev/dxg") return true;
+  return f.cuda.library_path && f.cuda.library_path->rfind("/usr/lib/wsl/", 0) == 0;
+}
+
+bool container_without_gpus(const Facts& f) {
+  if (!in_container(f) || environment(f).container == "lxc") return false;
+  if (nvidia_loaded(f) != Tri::kYes || !f.device_nodes.present()) return false;
+  for (const auto& n : f.device_nodes.value)
+    if (n.path.rfind("/dev/nvidia", 0) == 0) return false;
+  return f.cuda.status == "library_missing";
+}
+
+bool geforce_without_pcie_p2p(const GpuView& g) {
+  const bool consumer =
+      g.name.find("GeForce") != std::string::npos || g.name.find("TITAN") != std::string::npos;
+  const std::string& gen = g.generation.name;
+  if (!g.generation.known) return false;
+  return consumer && gen != "pre-Turing";
+}
+
 std::optional<int> cuinit_result(const Facts& f) {
   if (f.cuda.status != "completed") return std::nullopt;
   return f.cuda.init_result;

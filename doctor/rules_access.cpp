@@ -48,6 +48,9 @@ Finding check_nodes(const Facts& f) {
                                     : gpus(f).size();
   if (nvidia_loaded(f) == Tri::kNo && nodes.value.empty())
     return finding("devices.nodes", Status::kSkip, "no driver, no /dev/nvidia* nodes");
+  if (in_wsl(f) && nvidia_loaded(f) != Tri::kYes)
+    return finding("devices.nodes", Status::kSkip,
+                   "WSL2: the GPUs are reached through /dev/dxg, there are no /dev/nvidia* nodes");
   std::vector<std::string> ev, problems;
   int gpu_nodes = 0;
   for (const auto& n : nodes.value) {
@@ -63,6 +66,10 @@ Finding check_nodes(const Facts& f) {
   }
   if (node(f, "/dev/nvidiactl") == nullptr)
     problems.insert(problems.begin(), "/dev/nvidiactl missing");
+  if (!problems.empty() && container_without_gpus(f))
+    return finding("devices.nodes", Status::kFail,
+                   join_some(problems) + ": the container runtime injected no GPU", ev,
+                   container_gpus_fix());
   if (!problems.empty())
     return finding(
         "devices.nodes", Status::kFail, join_some(problems), ev,

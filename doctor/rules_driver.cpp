@@ -27,6 +27,11 @@ Finding check_environment(const Facts& f) {
         "virtual machine" + (e.hypervisor.empty() ? std::string() : " (" + e.hypervisor + ")");
     if (in_vm_passthrough(f))
       summary += " with pass-through GPUs: PHB on every pair is expected here";
+  } else if (in_wsl(f)) {
+    summary =
+        "WSL2" +
+        (f.kernel.release.present() ? " (kernel " + f.kernel.release.value + ")" : std::string()) +
+        ": the Windows driver serves the GPUs through /dev/dxg; no Linux module, no peer-to-peer";
   } else {
     summary = "bare metal";
   }
@@ -57,6 +62,10 @@ Finding check_module_loaded(const Facts& f) {
     ev.push_back(std::string("/proc/driver/nvidia/version: ") +
                  to_string(k.nvidia_version_text.seen));
   }
+  if (in_wsl(f) && nvidia_loaded(f) != Tri::kYes)
+    return finding("module.loaded", Status::kSkip,
+                   "WSL2: no Linux nvidia module; the Windows driver serves the GPUs (/dev/dxg)",
+                   ev);
   switch (nvidia_loaded(f)) {
     case Tri::kYes:
       return finding(
