@@ -117,6 +117,9 @@ bool no_driver(const Facts& f) {
   if (!log_signals(f).open_required.empty()) return false;
   // Nor did one whose signature the kernel rejected (Secure Boot): it is installed, not missing.
   if (!log_signals(f).module_rejected.empty()) return false;
+  // Nor did one never built for the running kernel while its libraries are installed (a failed
+  // DKMS build after a kernel upgrade).
+  if (module_not_built(f)) return false;
   // A user-space library that initialises would contradict "no driver"; anything else agrees.
   return !(f.nvml.init_result && *f.nvml.init_result == 0) &&
          !(f.cuda.init_result && *f.cuda.init_result == 0);
@@ -194,6 +197,21 @@ bool container_without_gpus(const Facts& f) {
   for (const auto& n : f.device_nodes.value)
     if (n.path.rfind("/dev/nvidia", 0) == 0) return false;
   return f.cuda.status == "library_missing";
+}
+
+bool module_not_built(const Facts& f) {
+  const auto& files = f.kernel.module_files;
+  // Without NVIDIA's libraries no driver was installed at all: that is no_driver, not a build.
+  return nvidia_loaded(f) == Tri::kNo && !in_container(f) && files.present() &&
+         files.value.empty() && binding(f).nvidia_userspace;
+}
+
+std::string module_not_built_fix(const Facts& f) {
+  const std::string kernel = f.kernel.release.present() ? f.kernel.release.value : "<kernel>";
+  return "the driver's module was never built for kernel " + kernel +
+         ": see dkms status and /var/lib/dkms/nvidia/<version>/build/make.log; install this kernel's headers and "
+         "run dkms autoinstall, or install a driver release that supports this kernel (an old branch may not build "
+         "on a new kernel at all), or boot the previous kernel; then modprobe nvidia";
 }
 
 bool geforce_without_pcie_p2p(const GpuView& g) {

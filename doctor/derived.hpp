@@ -55,6 +55,12 @@ bool in_wsl(const Facts& f);
 // A Docker/Podman/Kubernetes container started without GPUs: the host's module is visible through
 // /proc, but the runtime injected no /dev/nvidia* node and no driver library (no --gpus).
 bool container_without_gpus(const Facts& f);
+// The driver's libraries are installed, its module is not loaded and modules.dep of the running
+// kernel lists none: after a kernel upgrade whose DKMS build failed (or a driver older than the
+// kernel), modprobe has nothing to load.
+bool module_not_built(const Facts& f);
+// The fix for module_not_built, naming the running kernel.
+std::string module_not_built_fix(const Facts& f);
 // GeForce/TITAN cards of Turing or newer: NVIDIA's driver offers them no P2P over PCIe (only over
 // an NVLink bridge, where the card has one), whatever the platform.
 bool geforce_without_pcie_p2p(const GpuView& g);

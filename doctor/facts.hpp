@@ -7,9 +7,9 @@
 // file-like probe that can also be absent or unreadable (see observed.hpp).
 //
 // Version 1 grew fields after its first release (nvml.devices[].uuid, cgroup.devices_list_path,
-// fabric_manager, peer_copy, kernel.release). A document written before them lacks those keys; the
-// reader takes a missing key of these as "not known" (null, not_checked, not_run), never as a
-// fault.
+// fabric_manager, peer_copy, kernel.release, kernel.module_files). A document written before them
+// lacks those keys; the reader takes a missing key of these as "not known" (null, not_checked,
+// not_run), never as a fault.
 #pragma once
 
 #include <cstdint>
@@ -79,6 +79,10 @@ struct KernelFacts {
   // /proc/sys/kernel/osrelease ("6.8.0-41-generic", "5.15.133.1-microsoft-standard-WSL2"). Added to
   // version 1 later: not_checked in older documents.
   Observed<std::string> release;
+  // The NVIDIA modules (nvidia.ko, nvidia-uvm.ko, ...) that /lib/modules/<release>/modules.dep
+  // lists: what modprobe can load for the running kernel. Empty after a kernel upgrade whose DKMS
+  // build failed. Added later: not_checked in older documents and where the release is unknown.
+  Observed<std::vector<std::string>> module_files;
   Observed<std::vector<std::string>> log_lines;  // matching kernel log lines, bounded
   std::string log_source;                        // "/dev/kmsg", "syslog(2)", a file, or ""
 };

@@ -66,6 +66,10 @@ Finding check_module_loaded(const Facts& f) {
     return finding("module.loaded", Status::kSkip,
                    "WSL2: no Linux nvidia module; the Windows driver serves the GPUs (/dev/dxg)",
                    ev);
+  if (k.module_files.present() && k.release.present())
+    ev.push_back("/lib/modules/" + k.release.value + "/modules.dep: " +
+                 (k.module_files.value.empty() ? std::string("no nvidia module")
+                                               : join_some(k.module_files.value)));
   switch (nvidia_loaded(f)) {
     case Tri::kYes:
       return finding(
@@ -79,6 +83,11 @@ Finding check_module_loaded(const Facts& f) {
               ? "the host must load it (modprobe nvidia, or install the driver on the host)"
               : "install the NVIDIA driver (the -open flavour for Turing and newer) and load it: modprobe nvidia";
       std::string summary = "NVIDIA kernel module not loaded";
+      if (module_not_built(f)) {
+        summary += ": the running kernel " + f.kernel.release.value +
+                   " has no nvidia module (modules.dep lists none)";
+        hint = module_not_built_fix(f);
+      }
       if (!log_signals(f).module_rejected.empty()) {
         summary += ": the kernel rejected the module's signature (Secure Boot)";
         hint =

@@ -391,6 +391,13 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
               "the container runtime injects both only for a container started with GPUs"},
              container_gpus_fix()));
   module_rejected_cause(f, out);
+  if (module_not_built(f)) {
+    std::vector<std::string> ev{"/lib/modules/" + f.kernel.release.value +
+                                "/modules.dep lists no nvidia module, and none is loaded"};
+    ev.push_back("the NVIDIA user-space libraries are installed: the driver is, its module is not");
+    out.push_back(make("module_not_built", "No nvidia module built for the running kernel", 28, ev,
+                       module_not_built_fix(f)));
+  }
   if (failed(all, "module.binding") && !no_driver(f)) {
     const Binding b = binding(f);
     // A GPU without BAR space or one that fell off the bus cannot be bound; with no nvidia module

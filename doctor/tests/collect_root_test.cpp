@@ -238,6 +238,31 @@ TEST(CollectRoot, KernelReleaseAndTheWslNodeMarkWsl2) {
   EXPECT_TRUE(in_wsl(f));
 }
 
+TEST(ModulesDep, ListsTheNvidiaModulesButNotTheKernelsFramebufferDriver) {
+  const std::string dep =
+      "kernel/drivers/video/fbdev/nvidia/nvidiafb.ko.zst: kernel/drivers/video/fbdev/core/fb_ddc.ko.zst\n"
+      "updates/dkms/nvidia.ko.zst:\n"
+      "updates/dkms/nvidia-uvm.ko.zst: updates/dkms/nvidia.ko.zst\n"
+      "kernel/sound/core/snd.ko.zst:\n";
+  EXPECT_EQ(nvidia_module_files(dep), (std::vector<std::string>{"updates/dkms/nvidia.ko.zst",
+                                                                "updates/dkms/nvidia-uvm.ko.zst"}));
+  EXPECT_TRUE(nvidia_module_files("kernel/sound/core/snd.ko:\n").empty());
+
+  // Through the collector: the running kernel's modules.dep, found by its release.
+  const p2p::TempDir tmp("p2p_modules_dep");
+  const fs::path root = tmp.path();
+  fs::create_directories(root / "proc/sys/kernel");
+  fs::create_directories(root / "lib/modules/6.14.4-arch1-2");
+  std::ofstream(root / "proc/sys/kernel/osrelease") << "6.14.4-arch1-2\n";
+  std::ofstream(root / "lib/modules/6.14.4-arch1-2/modules.dep")
+      << "kernel/sound/core/snd.ko.zst:\n";
+  const KernelFacts k = collect_kernel(root.string());
+  ASSERT_TRUE(k.module_files.present());
+  EXPECT_TRUE(k.module_files.value.empty());
+  // Without the release there is no directory to look in.
+  EXPECT_EQ(collect_kernel(tree()).module_files.seen, Seen::kNotChecked);
+}
+
 TEST(CgroupV1, DockerWithoutACgroupNamespaceReadsItsOwnDevicesList) {
   // /proc/self/cgroup names the host's path; the container's own cgroup is what is mounted.
   const std::string mountinfo =

@@ -153,4 +153,33 @@ TEST(PublishedStory, Wsl2IsToldByDxgOrTheLibraryPathToo) {
   EXPECT_FALSE(in_wsl(load_facts_file(test::fixture("bare-metal-healthy.json"))));
 }
 
+// korvahannu/arch-nvidia-drivers-installation-guide#37: DKMS could not build 470.256.02 for
+// the new kernel; the libraries are installed, modules.dep of the running kernel has no nvidia.
+TEST(PublishedStory, KernelWithoutABuiltModuleIsNotAMissingDriver) {
+  const auto j = judge_fixture("kernel-too-new-for-dkms.json");
+  EXPECT_EQ(j.verdict.state, "broken") << "the driver is installed: not no_driver";
+  EXPECT_EQ(top(j).id, "module_not_built");
+  EXPECT_FALSE(j.has_cause("no_driver"));
+  EXPECT_TRUE(contains(top(j).fix, "kernel 6.14.4-arch1-2")) << top(j).fix;
+  EXPECT_TRUE(contains(top(j).fix, "dkms")) << top(j).fix;
+  EXPECT_TRUE(contains(top(j).fix, "boot the previous kernel")) << top(j).fix;
+  EXPECT_EQ(j.status("module.loaded"), Status::kFail);
+  EXPECT_TRUE(contains(j.at("module.loaded").summary, "has no nvidia module"))
+      << j.at("module.loaded").summary;
+  EXPECT_FALSE(j.has_cause("vfio_bound")) << "nothing binds a GPU while no module is loaded";
+}
+
+TEST(PublishedStory, ABuiltButUnloadedModuleIsAnotherStory) {
+  Facts f = load_facts_file(test::fixture("kernel-too-new-for-dkms.json"));
+  f.kernel.module_files.value = {"updates/dkms/nvidia.ko.zst"};
+  EXPECT_FALSE(module_not_built(f));
+  f.kernel.module_files.value.clear();
+  f.cuda.library_path.reset();
+  f.nvml.library_path.reset();
+  EXPECT_FALSE(module_not_built(f)) << "no libraries either: no driver installed, nothing to build";
+  f.kernel.module_files = {};  // older facts: not looked at
+  EXPECT_FALSE(module_not_built(f));
+  EXPECT_FALSE(judge_facts(f).has_cause("module_not_built"));
+}
+
 }  // namespace
