@@ -173,6 +173,7 @@ topo::Environment environment(const Facts& f) {
 bool in_container(const Facts& f) { return environment(f).kind == "container"; }
 
 bool in_vm_passthrough(const Facts& f) {
+  if (in_vgpu_guest(f)) return false;  // a VM, but its GPUs are vGPUs, not passed-through devices
   for (const auto& d : f.nvml.devices)
     if (d.virtualization_mode && *d.virtualization_mode == 1) return true;
   const auto e = environment(f);
@@ -189,6 +190,12 @@ bool in_wsl(const Facts& f) {
     for (const auto& n : f.device_nodes.value)
       if (n.path == "/dev/dxg") return true;
   return f.cuda.library_path && f.cuda.library_path->rfind("/usr/lib/wsl/", 0) == 0;
+}
+
+bool in_vgpu_guest(const Facts& f) {
+  for (const auto& d : f.nvml.devices)
+    if (d.virtualization_mode && *d.virtualization_mode == 2) return true;
+  return false;
 }
 
 bool container_without_gpus(const Facts& f) {

@@ -52,6 +52,9 @@ bool in_vm_passthrough(const Facts& f);
 // /dev/nvidia* node and no peer-to-peer. Told by the kernel release
 // ("...-microsoft-standard-WSL2"), /dev/dxg, or libcuda loaded from /usr/lib/wsl.
 bool in_wsl(const Facts& f);
+// A guest whose GPUs are NVIDIA vGPUs (NVML virtualization mode 2). P2P between vGPUs exists only
+// over NVLink, between time-sliced vGPUs that own a whole GPU's framebuffer; never over PCIe.
+bool in_vgpu_guest(const Facts& f);
 // A Docker/Podman/Kubernetes container started without GPUs: the host's module is visible through
 // /proc, but the runtime injected no /dev/nvidia* node and no driver library (no --gpus).
 bool container_without_gpus(const Facts& f);

@@ -289,6 +289,15 @@ Finding check_p2p_status(const Facts& f) {
         "p2p.status", Status::kWarn, summary + " - WSL2 offers no peer-to-peer between GPUs", ev,
         "nothing to fix inside WSL2: NCCL moves data through host memory (or fails; "
         "NCCL_P2P_DISABLE=1 makes it fall back cleanly); for P2P run native Linux on the machine");
+  if (in_vgpu_guest(f) && regkey == 0)
+    return finding(
+        "p2p.status", Status::kWarn,
+        summary +
+            " - vGPU guest: vGPUs have no P2P over PCIe, and over NVLink only as time-sliced vGPUs that own a "
+            "whole GPU's framebuffer (not MIG-backed)",
+        ev,
+        "for P2P give the VM full-framebuffer time-sliced vGPU profiles (e.g. H100-80C) on NVLink-connected GPUs, or "
+        "pass the GPUs through whole; otherwise NCCL moves data through host memory");
   if (regkey == 0 && geforce_pcie_limit(f, n.pairs))
     return finding(
         "p2p.status", Status::kWarn,

@@ -309,6 +309,8 @@ void p2p_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cau
     from_finding(out, all, "pcie.acs", "acs", "ACS redirection on the GPUs' root ports", 6);
   if (p2p != nullptr && p2p->status == Status::kWarn && in_wsl(f))
     from_finding(out, all, "p2p.status", "wsl_p2p", "WSL2: no peer-to-peer between GPUs", 6);
+  else if (p2p != nullptr && p2p->status == Status::kWarn && in_vgpu_guest(f))
+    from_finding(out, all, "p2p.status", "vgpu_p2p", "vGPU guest: no P2P between these vGPUs", 5);
   else if (p2p != nullptr && p2p->status == Status::kWarn && !in_vm_passthrough(f))
     from_finding(out, all, "p2p.status", "geforce_p2p",
                  "GeForce: no PCIe P2P on this product (not a misconfiguration)", 4);

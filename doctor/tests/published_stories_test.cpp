@@ -153,6 +153,19 @@ TEST(PublishedStory, Wsl2IsToldByDxgOrTheLibraryPathToo) {
   EXPECT_FALSE(in_wsl(load_facts_file(test::fixture("bare-metal-healthy.json"))));
 }
 
+// NVIDIA AI Enterprise vGPU P2P documentation: no P2P between vGPUs over PCIe.
+TEST(PublishedStory, VgpuGuestWithoutP2pIsTheProfileNotTheVfioTopology) {
+  const auto j = judge_fixture("vgpu-guest-no-p2p.json");
+  EXPECT_TRUE(in_vgpu_guest(j.facts));
+  EXPECT_FALSE(in_vm_passthrough(j.facts)) << "vGPUs are not passed-through devices";
+  EXPECT_EQ(j.status("p2p.status"), Status::kWarn);
+  EXPECT_EQ(top(j).id, "vgpu_p2p");
+  EXPECT_FALSE(j.has_cause("vm_p2p"));
+  EXPECT_FALSE(j.has_cause("p2p_unsupported"));
+  EXPECT_TRUE(contains(top(j).fix, "full-framebuffer time-sliced vGPU")) << top(j).fix;
+  EXPECT_TRUE(contains(top(j).fix, "NVLink")) << top(j).fix;
+}
+
 // korvahannu/arch-nvidia-drivers-installation-guide#37: DKMS could not build 470.256.02 for
 // the new kernel; the libraries are installed, modules.dep of the running kernel has no nvidia.
 TEST(PublishedStory, KernelWithoutABuiltModuleIsNotAMissingDriver) {
