@@ -117,6 +117,9 @@ bool no_driver(const Facts& f) {
   if (!log_signals(f).open_required.empty()) return false;
   // Nor did one whose signature the kernel rejected (Secure Boot): it is installed, not missing.
   if (!log_signals(f).module_rejected.empty()) return false;
+  // Nor did one never built for the running kernel while its libraries are installed (a failed
+  // DKMS build after a kernel upgrade).
+  if (module_not_built(f)) return false;
   // A user-space library that initialises would contradict "no driver"; anything else agrees.
   return !(f.nvml.init_result && *f.nvml.init_result == 0) &&
          !(f.cuda.init_result && *f.cuda.init_result == 0);
@@ -170,10 +173,60 @@ topo::Environment environment(const Facts& f) {
 bool in_container(const Facts& f) { return environment(f).kind == "container"; }
 
 bool in_vm_passthrough(const Facts& f) {
+  if (in_vgpu_guest(f)) return false;  // a VM, but its GPUs are vGPUs, not passed-through devices
   for (const auto& d : f.nvml.devices)
     if (d.virtualization_mode && *d.virtualization_mode == 1) return true;
   const auto e = environment(f);
   return e.virtualization_mode == "Pass-Through" || (e.kind == "vm" && !gpus(f).empty());
+}
+
+bool in_wsl(const Facts& f) {
+  const auto& r = f.kernel.release;
+  // "5.15.133.1-microsoft-standard-WSL2"; WSL1 spells it "4.4.0-19041-Microsoft".
+  if (r.present() && (r.value.find("microsoft") != std::string::npos ||
+                      r.value.find("Microsoft") != std::string::npos))
+    return true;
+  if (f.device_nodes.present())
+    for (const auto& n : f.device_nodes.value)
+      if (n.path == "/dev/dxg") return true;
+  return f.cuda.library_path && f.cuda.library_path->rfind("/usr/lib/wsl/", 0) == 0;
+}
+
+bool in_vgpu_guest(const Facts& f) {
+  for (const auto& d : f.nvml.devices)
+    if (d.virtualization_mode && *d.virtualization_mode == 2) return true;
+  return false;
+}
+
+bool container_without_gpus(const Facts& f) {
+  if (!in_container(f) || environment(f).container == "lxc") return false;
+  if (nvidia_loaded(f) != Tri::kYes || !f.device_nodes.present()) return false;
+  for (const auto& n : f.device_nodes.value)
+    if (n.path.rfind("/dev/nvidia", 0) == 0) return false;
+  return f.cuda.status == "library_missing";
+}
+
+bool module_not_built(const Facts& f) {
+  const auto& files = f.kernel.module_files;
+  // Without NVIDIA's libraries no driver was installed at all: that is no_driver, not a build.
+  return nvidia_loaded(f) == Tri::kNo && !in_container(f) && files.present() &&
+         files.value.empty() && binding(f).nvidia_userspace;
+}
+
+std::string module_not_built_fix(const Facts& f) {
+  const std::string kernel = f.kernel.release.present() ? f.kernel.release.value : "<kernel>";
+  return "the driver's module was never built for kernel " + kernel +
+         ": see dkms status and /var/lib/dkms/nvidia/<version>/build/make.log; install this kernel's headers and "
+         "run dkms autoinstall, or install a driver release that supports this kernel (an old branch may not build "
+         "on a new kernel at all), or boot the previous kernel; then modprobe nvidia";
+}
+
+bool geforce_without_pcie_p2p(const GpuView& g) {
+  const bool consumer =
+      g.name.find("GeForce") != std::string::npos || g.name.find("TITAN") != std::string::npos;
+  const std::string& gen = g.generation.name;
+  if (!g.generation.known) return false;
+  return consumer && gen != "pre-Turing";
 }
 
 std::optional<int> cuinit_result(const Facts& f) {

@@ -48,6 +48,25 @@ std::optional<std::string> module_version(const Facts& f);
 topo::Environment environment(const Facts& f);
 bool in_container(const Facts& f);
 bool in_vm_passthrough(const Facts& f);
+// WSL2: the Windows driver serves the GPUs through /dev/dxg; there is no Linux nvidia module, no
+// /dev/nvidia* node and no peer-to-peer. Told by the kernel release
+// ("...-microsoft-standard-WSL2"), /dev/dxg, or libcuda loaded from /usr/lib/wsl.
+bool in_wsl(const Facts& f);
+// A guest whose GPUs are NVIDIA vGPUs (NVML virtualization mode 2). P2P between vGPUs exists only
+// over NVLink, between time-sliced vGPUs that own a whole GPU's framebuffer; never over PCIe.
+bool in_vgpu_guest(const Facts& f);
+// A Docker/Podman/Kubernetes container started without GPUs: the host's module is visible through
+// /proc, but the runtime injected no /dev/nvidia* node and no driver library (no --gpus).
+bool container_without_gpus(const Facts& f);
+// The driver's libraries are installed, its module is not loaded and modules.dep of the running
+// kernel lists none: after a kernel upgrade whose DKMS build failed (or a driver older than the
+// kernel), modprobe has nothing to load.
+bool module_not_built(const Facts& f);
+// The fix for module_not_built, naming the running kernel.
+std::string module_not_built_fix(const Facts& f);
+// GeForce/TITAN cards of Turing or newer: NVIDIA's driver offers them no P2P over PCIe (only over
+// an NVLink bridge, where the card has one), whatever the platform.
+bool geforce_without_pcie_p2p(const GpuView& g);
 
 // cuInit's result, when the probe completed.
 std::optional<int> cuinit_result(const Facts& f);
@@ -121,6 +140,9 @@ struct VisibleDevices {
   int usable = 0;                 // entries CUDA will use
   int entries = 0;
   int gpus_here = -1;  // what the entries were compared with (-1: unknown)
+  // Entries naming MIG instances ("MIG-<uuid>"): NVML's GPU list cannot check them, and CUDA has
+  // no peer-to-peer between MIG instances.
+  std::vector<std::string> mig;
 };
 std::vector<VisibleDevices> visible_devices(const Facts& f);  // only the variables that are set
 

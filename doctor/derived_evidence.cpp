@@ -60,7 +60,10 @@ VisibleDevices judge_list(const std::string& variable, const std::string& value,
       // Indices of NVIDIA_VISIBLE_DEVICES are the host's, renumbered from 0 inside the
       // container: they cannot be checked from in here.
       if (indices_are_local && gpus_here >= 0) here = std::stoll(e) < gpus_here;
-    } else if (e.rfind("GPU-", 0) == 0 || e.rfind("MIG-", 0) == 0) {
+    } else if (e.rfind("MIG-", 0) == 0) {
+      // A MIG instance: NVML's list holds the parent GPUs' UUIDs only, so it cannot be checked.
+      v.mig.push_back(e);
+    } else if (e.rfind("GPU-", 0) == 0) {
       // CUDA accepts any unique prefix of a UUID.
       if (!uuids.empty())
         here = std::any_of(uuids.begin(), uuids.end(),

@@ -7,8 +7,9 @@
 // file-like probe that can also be absent or unreadable (see observed.hpp).
 //
 // Version 1 grew fields after its first release (nvml.devices[].uuid, cgroup.devices_list_path,
-// fabric_manager, peer_copy). A document written before them lacks those keys; the reader takes
-// a missing key of these as "not known" (null, not_checked, not_run), never as a fault.
+// fabric_manager, peer_copy, kernel.release, kernel.module_files). A document written before them
+// lacks those keys; the reader takes a missing key of these as "not known" (null, not_checked,
+// not_run), never as a fault.
 #pragma once
 
 #include <cstdint>
@@ -59,7 +60,7 @@ struct GpuInformation {
 
 // One /dev/nvidia* node.
 struct DeviceNode {
-  std::string path;  // "/dev/nvidia-uvm"
+  std::string path;  // "/dev/nvidia-uvm"; also /dev/dxg, WSL2's GPU paravirtualisation node
   std::string type;  // char | block | regular | directory | other
   std::optional<int> major;
   std::optional<int> minor;
@@ -75,8 +76,15 @@ struct KernelFacts {
   Observed<std::string> uvm_disable_hmm;                // "Y" / "N"
   Observed<std::map<std::string, int>> char_majors;     // /proc/devices, character section
   Observed<std::string> cmdline;                        // /proc/cmdline
-  Observed<std::vector<std::string>> log_lines;         // matching kernel log lines, bounded
-  std::string log_source;                               // "/dev/kmsg", "syslog(2)", a file, or ""
+  // /proc/sys/kernel/osrelease ("6.8.0-41-generic", "5.15.133.1-microsoft-standard-WSL2"). Added to
+  // version 1 later: not_checked in older documents.
+  Observed<std::string> release;
+  // The NVIDIA modules (nvidia.ko, nvidia-uvm.ko, ...) that /lib/modules/<release>/modules.dep
+  // lists: what modprobe can load for the running kernel. Empty after a kernel upgrade whose DKMS
+  // build failed. Added later: not_checked in older documents and where the release is unknown.
+  Observed<std::vector<std::string>> module_files;
+  Observed<std::vector<std::string>> log_lines;  // matching kernel log lines, bounded
+  std::string log_source;                        // "/dev/kmsg", "syslog(2)", a file, or ""
 };
 
 struct FirmwareFacts {

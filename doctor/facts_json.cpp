@@ -137,6 +137,8 @@ json kernel_to_json(const KernelFacts& k) {
           {"uvm_disable_hmm", write_observed(k.uvm_disable_hmm, plain<std::string>)},
           {"char_majors", write_observed(k.char_majors, plain<std::map<std::string, int>>)},
           {"cmdline", write_observed(k.cmdline, plain<std::string>)},
+          {"release", write_observed(k.release, plain<std::string>)},
+          {"module_files", write_observed(k.module_files, plain<std::vector<std::string>>)},
           {"log_lines", write_observed(k.log_lines, plain<std::vector<std::string>>)},
           {"log_source", k.log_source}};
 }
@@ -161,6 +163,11 @@ KernelFacts kernel_from_json(const json& j, const std::string& where) {
       read_observed<IntMap>(in.at("char_majors"), in.path("char_majors"), read_plain<IntMap>);
   k.cmdline =
       read_observed<std::string>(in.at("cmdline"), in.path("cmdline"), read_plain<std::string>);
+  // Added to version 1 later: a document without it did not look.
+  if (const json* release = in.find("release"))
+    k.release = read_observed<std::string>(*release, in.path("release"), read_plain<std::string>);
+  if (const json* files = in.find("module_files"))
+    k.module_files = read_observed<Strings>(*files, in.path("module_files"), read_plain<Strings>);
   k.log_lines =
       read_observed<Strings>(in.at("log_lines"), in.path("log_lines"), read_plain<Strings>);
   in.get("log_source", k.log_source);

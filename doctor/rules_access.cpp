@@ -1,5 +1,6 @@
 // Device nodes, the UVM major, read-write opens, and the cgroup device policy.
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 #include "doctor/derived.hpp"
@@ -48,6 +49,9 @@ Finding check_nodes(const Facts& f) {
                                     : gpus(f).size();
   if (nvidia_loaded(f) == Tri::kNo && nodes.value.empty())
     return finding("devices.nodes", Status::kSkip, "no driver, no /dev/nvidia* nodes");
+  if (in_wsl(f) && nvidia_loaded(f) != Tri::kYes)
+    return finding("devices.nodes", Status::kSkip,
+                   "WSL2: the GPUs are reached through /dev/dxg, there are no /dev/nvidia* nodes");
   std::vector<std::string> ev, problems;
   int gpu_nodes = 0;
   for (const auto& n : nodes.value) {
@@ -63,6 +67,10 @@ Finding check_nodes(const Facts& f) {
   }
   if (node(f, "/dev/nvidiactl") == nullptr)
     problems.insert(problems.begin(), "/dev/nvidiactl missing");
+  if (!problems.empty() && container_without_gpus(f))
+    return finding("devices.nodes", Status::kFail,
+                   join_some(problems) + ": the container runtime injected no GPU", ev,
+                   container_gpus_fix());
   if (!problems.empty())
     return finding(
         "devices.nodes", Status::kFail, join_some(problems), ev,
@@ -141,6 +149,39 @@ Finding check_uvm_major(const Facts& f) {
                  ev);
 }
 
+// The cgroup rules that let the nodes denied with EPERM open, with their real majors: the UVM major
+// is assigned at load time and differs between hosts (508, 510, 511, ...), so a copied "c 510:*"
+// line is a classic way to lose CUDA while nvidia-smi keeps working. Written in the container's
+// own syntax where it is known.
+std::string cgroup_allow_fix(const Facts& f) {
+  const auto uvm = uvm_major(f);
+  std::set<int> majors;
+  if (f.device_nodes.present())
+    for (const auto& n : f.device_nodes.value) {
+      if (!n.open_rdwr || *n.open_rdwr != "EPERM" || !n.major) continue;
+      // A UVM node may carry a stale major itself: the kernel's is the one to allow.
+      const bool uvm_node = n.path.rfind("/dev/nvidia-uvm", 0) == 0;
+      majors.insert(uvm_node && uvm ? *uvm : *n.major);
+    }
+  if (majors.empty()) majors = {kNvidiaMajor};
+  const std::string container = environment(f).container;
+  std::vector<std::string> rules, lines;
+  for (int m : majors) {
+    rules.push_back("c " + std::to_string(m) + ":* rwm");
+    if (container == "lxc") lines.push_back("lxc.cgroup2.devices.allow: " + rules.back());
+    if (container == "docker" || container == "podman")
+      lines.push_back("--device-cgroup-rule='" + rules.back() + "'");
+  }
+  std::string fix = "allow " + join(rules);
+  if (container == "lxc")
+    fix += " (in the container's config on the host: " + join(lines, ", ") + ")";
+  if (container == "docker" || container == "podman") fix += " (" + join(lines, " ") + ")";
+  if (uvm)
+    fix += "; nvidia-uvm is major " + std::to_string(*uvm) +
+           " on this host: read it from /proc/devices, never copy it from another host";
+  return fix;
+}
+
 Finding check_opens(const Facts& f) {
   if (!f.device_nodes.present())
     return finding("devices.open", Status::kUnknown, "/dev not listed");
@@ -165,9 +206,7 @@ Finding check_opens(const Facts& f) {
                        " required nodes opened read-write",
                    ev);
   std::string hint;
-  if (a.eperm)
-    hint =
-        "EPERM is the cgroup device filter: allow c 195:* rwm and c <uvm major>:* rwm for the container; ";
+  if (a.eperm) hint = "EPERM is the cgroup device filter: " + cgroup_allow_fix(f) + "; ";
   // Containers that had their GPUs and lost them: systemd rewrote the device rules on a
   // `systemctl daemon-reload`, dropping those the runtime added behind its back.
   if (a.eperm && in_container(f))
@@ -236,9 +275,9 @@ Finding check_cgroup(const Facts& f) {
         "cgroup v2 (device policy is an eBPF program): every required node opened, so it allows them",
         ev);
   if (a.eperm)
-    return finding(
-        "cgroup", Status::kFail, "cgroup v2 device program denies some nodes (EPERM on open)", ev,
-        "allow c 195:* rwm and c <uvm major>:* rwm (lxc.cgroup2.devices.allow / --device-cgroup-rule)");
+    return finding("cgroup", Status::kFail,
+                   "cgroup v2 device program denies some nodes (EPERM on open)", ev,
+                   cgroup_allow_fix(f));
   return finding(
       "cgroup", Status::kUnknown,
       "cgroup v2: device policy is an eBPF program and cannot be read; no successful open proves it",

@@ -27,6 +27,11 @@ Finding check_environment(const Facts& f) {
         "virtual machine" + (e.hypervisor.empty() ? std::string() : " (" + e.hypervisor + ")");
     if (in_vm_passthrough(f))
       summary += " with pass-through GPUs: PHB on every pair is expected here";
+  } else if (in_wsl(f)) {
+    summary =
+        "WSL2" +
+        (f.kernel.release.present() ? " (kernel " + f.kernel.release.value + ")" : std::string()) +
+        ": the Windows driver serves the GPUs through /dev/dxg; no Linux module, no peer-to-peer";
   } else {
     summary = "bare metal";
   }
@@ -57,6 +62,14 @@ Finding check_module_loaded(const Facts& f) {
     ev.push_back(std::string("/proc/driver/nvidia/version: ") +
                  to_string(k.nvidia_version_text.seen));
   }
+  if (in_wsl(f) && nvidia_loaded(f) != Tri::kYes)
+    return finding("module.loaded", Status::kSkip,
+                   "WSL2: no Linux nvidia module; the Windows driver serves the GPUs (/dev/dxg)",
+                   ev);
+  if (k.module_files.present() && k.release.present())
+    ev.push_back("/lib/modules/" + k.release.value + "/modules.dep: " +
+                 (k.module_files.value.empty() ? std::string("no nvidia module")
+                                               : join_some(k.module_files.value)));
   switch (nvidia_loaded(f)) {
     case Tri::kYes:
       return finding(
@@ -70,6 +83,11 @@ Finding check_module_loaded(const Facts& f) {
               ? "the host must load it (modprobe nvidia, or install the driver on the host)"
               : "install the NVIDIA driver (the -open flavour for Turing and newer) and load it: modprobe nvidia";
       std::string summary = "NVIDIA kernel module not loaded";
+      if (module_not_built(f)) {
+        summary += ": the running kernel " + f.kernel.release.value +
+                   " has no nvidia module (modules.dep lists none)";
+        hint = module_not_built_fix(f);
+      }
       if (!log_signals(f).module_rejected.empty()) {
         summary += ": the kernel rejected the module's signature (Secure Boot)";
         hint =

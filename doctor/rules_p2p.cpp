@@ -97,6 +97,31 @@ std::optional<std::set<std::string>> turning_bridges(const std::vector<GpuView>&
   return out;
 }
 
+bool redirects(const Bridge& b) {
+  return b.acs_control.present() &&
+         (b.acs_control.value &
+          (kAcsRequestRedirect | kAcsCompletionRedirect | kAcsEgressControl)) != 0;
+}
+
+// The root ports of GPU pairs that hang off different root ports of the same NUMA node (or of
+// unknown ones): pairs whose peer traffic crosses one root complex from port to port.
+std::set<std::string> shared_complex_root_ports(const std::vector<GpuView>& all) {
+  std::set<std::string> out;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    for (std::size_t j = i + 1; j < all.size(); ++j) {
+      const PciFunction* a = all[i].pci;
+      const PciFunction* b = all[j].pci;
+      if (a == nullptr || b == nullptr || a->upstream.empty() || b->upstream.empty()) continue;
+      const Bridge& ra = a->upstream.front();
+      const Bridge& rb = b->upstream.front();
+      if (ra.bdf == rb.bdf) continue;  // one root port: the turning bridges decide
+      if (a->numa_node && b->numa_node && *a->numa_node != *b->numa_node) continue;
+      out.insert(ra.bdf);
+      out.insert(rb.bdf);
+    }
+  return out;
+}
+
 Finding check_acs(const Facts& f) {
   const auto all = gpus(f);
   if (all.size() < 2)
@@ -136,21 +161,41 @@ Finding check_acs(const Facts& f) {
         "ACS redirects peer traffic to the root complex on " + std::to_string(redirecting.size()) +
             " bridge(s): " + join_some(redirecting),
         ev,
-        "disable ACS in the BIOS, or boot with pci=disable_acs_redir=<bdf>, or clear it with setpci at boot "
-        "(weakens isolation, which matters for VFIO)");
+        "disable ACS in the BIOS, or boot with pci=disable_acs_redir=" + join(in_path, ";") +
+            ", or clear it at boot with setpci -s <bdf> ECAP_ACS+6.w=0000 on each (weakens isolation, which matters "
+            "for VFIO)");
+  const auto complex_ports = shared_complex_root_ports(all);
   bool unreadable_in_path = false;
   for (const auto& b : unreadable)
-    unreadable_in_path = unreadable_in_path || !turning || turning->count(b);
+    unreadable_in_path =
+        unreadable_in_path || !turning || turning->count(b) || complex_ports.count(b);
   if (unreadable_in_path)
     return finding("pcie.acs", Status::kUnknown,
                    "ACS of " + std::to_string(unreadable.size()) +
                        " bridge(s) unreadable: full config space needs CAP_SYS_ADMIN "
                        "in the initial user namespace",
                    ev, "run as root on the host: lspci -vvv | grep ACSCtl");
+  // Root ports of GPUs that meet in one root complex: with request redirection on, peer requests
+  // between them go up to the IOMMU instead of across the root complex, and NCCL has been seen to
+  // hang there until ACS was cleared. GPUs on different NUMA nodes cross the socket link anyway.
+  std::vector<std::string> ports;
+  for (const auto& b : redirecting)
+    if (complex_ports.count(b)) ports.push_back(b);
+  if (!ports.empty())
+    return finding(
+        "pcie.acs", Status::kWarn,
+        "ACS redirection on the root ports of GPUs that meet in the root complex (" +
+            join_some(ports) +
+            "): peer requests detour through the IOMMU instead of crossing the root complex",
+        ev,
+        "if P2P hangs or is slow, clear ACS on those root ports: setpci -s <bdf> ECAP_ACS+6.w=0000 for " +
+            join(ports) + " (until reboot; pci=disable_acs_redir=" + join(ports, ";") +
+            " at boot), or disable ACS in the BIOS (weakens isolation, which matters for VFIO)");
   if (turning && turning->empty())
     return finding(
         "pcie.acs", Status::kPass,
-        "no two GPUs share a bridge: their peer traffic meets in the root complex, where ACS cannot redirect it" +
+        "no two GPUs share a bridge and no root port between them redirects: their peer traffic meets in the root "
+        "complex" +
             (redirecting.empty()
                  ? std::string()
                  : " (ACS redirection set on " + join_some(redirecting) + ", harmless here)") +
@@ -171,6 +216,27 @@ Finding check_acs(const Facts& f) {
   return finding(
       "pcie.acs", Status::kPass,
       "no ACS redirection on the " + std::to_string(bridges) + " bridge(s) above the GPUs", ev);
+}
+
+// Every pair without P2P joins two GeForce cards that the driver gives no PCIe P2P, and no pair is
+// refused for the platform's reasons (topology, regkey): the product, not the host, says no.
+bool geforce_pcie_limit(const Facts& f, const std::vector<NvmlPair>& pairs) {
+  const auto all = gpus(f);
+  const auto limited = [&](int index) {
+    for (const auto& g : all)
+      if (g.nvml != nullptr && g.nvml->index == index) return geforce_without_pcie_p2p(g);
+    return false;
+  };
+  bool any = false;
+  for (const auto& p : pairs) {
+    const bool good = p.read && *p.read == 0 && p.write && *p.write == 0;
+    if (good) continue;
+    for (const auto& s : {p.read, p.write})
+      if (s && *s != 1 && *s != 2 && *s != 5 && *s != 0) return false;  // TNS, DR, U: other causes
+    if (!limited(p.a) || !limited(p.b)) return false;
+    any = true;
+  }
+  return any;
 }
 
 Finding check_p2p_status(const Facts& f) {
@@ -218,6 +284,29 @@ Finding check_p2p_status(const Facts& f) {
   std::vector<std::string> reason_list(reasons.begin(), reasons.end());
   const std::string summary = "P2P not available on " + std::to_string(bad.size()) + " of " +
                               total + " pair(s): " + join(reason_list);
+  if (in_wsl(f))
+    return finding(
+        "p2p.status", Status::kWarn, summary + " - WSL2 offers no peer-to-peer between GPUs", ev,
+        "nothing to fix inside WSL2: NCCL moves data through host memory (or fails; "
+        "NCCL_P2P_DISABLE=1 makes it fall back cleanly); for P2P run native Linux on the machine");
+  if (in_vgpu_guest(f) && regkey == 0)
+    return finding(
+        "p2p.status", Status::kWarn,
+        summary +
+            " - vGPU guest: vGPUs have no P2P over PCIe, and over NVLink only as time-sliced vGPUs that own a "
+            "whole GPU's framebuffer (not MIG-backed)",
+        ev,
+        "for P2P give the VM full-framebuffer time-sliced vGPU profiles (e.g. H100-80C) on NVLink-connected GPUs, or "
+        "pass the GPUs through whole; otherwise NCCL moves data through host memory");
+  if (regkey == 0 && geforce_pcie_limit(f, n.pairs))
+    return finding(
+        "p2p.status", Status::kWarn,
+        summary +
+            " - GeForce cards: the driver offers no PCIe P2P on this product (a product limitation, not a "
+            "misconfiguration)",
+        ev,
+        "nothing to fix on this host: NVIDIA's driver enables P2P on GeForce cards since Turing only over an NVLink "
+        "bridge; NCCL falls back to host shared memory. For PCIe P2P use workstation or data-centre GPUs");
   if (in_vm_passthrough(f) && regkey == 0) {
     const bool phb = ancestors.size() == 1 && *ancestors.begin() == 30;
     return finding(

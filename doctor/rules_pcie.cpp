@@ -184,6 +184,16 @@ Finding check_env(const Facts& f) {
               : "start the container with the GPUs it needs (--gpus, or NVIDIA_VISIBLE_DEVICES=all / their UUIDs)";
       continue;
     }
+    if (v.mig.size() >= 2) {
+      st = worst(st, Status::kWarn);
+      warn.push_back(
+          v.variable + " names " + std::to_string(v.mig.size()) +
+          " MIG instances: CUDA has no peer-to-peer between MIG instances, so NCCL moves "
+          "their data through host shared memory");
+      hint =
+          "for P2P give each process a whole GPU (MIG off: nvidia-smi -mig 0), or accept the shared-memory path "
+          "between instances";
+    }
     if (v.missing.empty()) continue;
     // Every entry missing, or CUDA stopped before the first usable one: nothing is visible.
     const bool none_left = v.usable == 0;

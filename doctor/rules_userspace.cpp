@@ -129,7 +129,9 @@ Finding check_cuda_library(const Facts& f) {
     return finding(
         "cuda.library", Status::kFail,
         "libcuda.so.1 not found: no driver user space on the library path", ev,
-        "install the driver's user-space libraries (in a container: the same version as the host module)");
+        container_without_gpus(f)
+            ? container_gpus_fix()
+            : "install the driver's user-space libraries (in a container: the same version as the host module)");
   }
   if (is_stub_path(c.library_path) || (init && *init == 34))
     return finding(

@@ -31,6 +31,14 @@ inline std::string bytes_text(std::uint64_t bytes) {
   return std::to_string(bytes) + " B";
 }
 
+// The fix for a container the runtime gave no GPU (container_without_gpus): the toolkit injects the
+// nodes and the driver libraries only when asked to.
+inline std::string container_gpus_fix() {
+  return "start the container with its GPUs: docker run --gpus all (or --runtime=nvidia with NVIDIA_VISIBLE_DEVICES, "
+         "or CDI --device nvidia.com/gpu=all; Kubernetes: a resources.limits nvidia.com/gpu request), with the "
+         "NVIDIA Container Toolkit installed and configured on the host (nvidia-ctk runtime configure)";
+}
+
 inline Status worst(Status a, Status b) {
   auto rank = [](Status s) {
     switch (s) {

@@ -101,6 +101,7 @@ std::string where_text(const Facts& f) {
     return "container (" + e.container + ")" + vm;
   }
   if (e.kind == "vm") return in_vm_passthrough(f) ? "VM with pass-through GPU(s)" : "VM";
+  if (in_wsl(f)) return "WSL2";  // a VM that CPUID and DMI do not always show
   return e.kind == "bare-metal" ? "bare metal" : e.kind;
 }
 

@@ -303,6 +303,20 @@ void p2p_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cau
                  gpus_named(f, log_signals(f).iommu_faults));
   if (failed(all, "pcie.acs"))
     from_finding(out, all, "pcie.acs", "acs", "PCIe ACS redirects peer traffic", 9);
+  // Redirection on the root ports is the direct mechanism, the IOMMU's translation (5) only where
+  // it ends up: ranked just above it.
+  if (warned(all, "pcie.acs"))
+    from_finding(out, all, "pcie.acs", "acs", "ACS redirection on the GPUs' root ports", 6);
+  if (p2p != nullptr && p2p->status == Status::kWarn && in_wsl(f))
+    from_finding(out, all, "p2p.status", "wsl_p2p", "WSL2: no peer-to-peer between GPUs", 6);
+  else if (p2p != nullptr && p2p->status == Status::kWarn && in_vgpu_guest(f))
+    from_finding(out, all, "p2p.status", "vgpu_p2p", "vGPU guest: no P2P between these vGPUs", 5);
+  else if (p2p != nullptr && p2p->status == Status::kWarn && !in_vm_passthrough(f))
+    from_finding(out, all, "p2p.status", "geforce_p2p",
+                 "GeForce: no PCIe P2P on this product (not a misconfiguration)", 4);
+  for (const auto& v : visible_devices(f))
+    if (v.mig.size() >= 2)
+      from_finding(out, all, "env", "mig_p2p", "MIG instances: no peer-to-peer between them", 4);
   if (warned(all, "iommu"))
     from_finding(out, all, "iommu", "iommu", "IOMMU translation on the GPUs", 5);
   if (failed(all, "p2p.copy")) {
@@ -370,7 +384,22 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
   }
   bar_space_cause(f, out);
   gpu_lost_cause(f, out);
+  if (container_without_gpus(f))
+    out.push_back(
+        make("container_no_gpus", "Container started without GPUs", 30,
+             {"no /dev/nvidia* node and no libcuda.so.1 in this container, while the host's nvidia "
+              "module " +
+                  module_version(f).value_or("") + " is loaded",
+              "the container runtime injects both only for a container started with GPUs"},
+             container_gpus_fix()));
   module_rejected_cause(f, out);
+  if (module_not_built(f)) {
+    std::vector<std::string> ev{"/lib/modules/" + f.kernel.release.value +
+                                "/modules.dep lists no nvidia module, and none is loaded"};
+    ev.push_back("the NVIDIA user-space libraries are installed: the driver is, its module is not");
+    out.push_back(make("module_not_built", "No nvidia module built for the running kernel", 28, ev,
+                       module_not_built_fix(f)));
+  }
   if (failed(all, "module.binding") && !no_driver(f)) {
     const Binding b = binding(f);
     // A GPU without BAR space or one that fell off the bus cannot be bound; with no nvidia module

@@ -28,6 +28,10 @@ Facts collect_facts(const CollectOptions& options);
 
 // The parts, each reading host paths under `root` (exposed for the fixture-tree tests).
 // `gpu_bdfs`: the GPUs and the bridges above them; kernel log lines that name one are kept.
+// The NVIDIA modules a modules.dep lists ("updates/dkms/nvidia.ko.zst"), in its order; nvidiafb,
+// the kernel's own framebuffer driver, is not one of them.
+std::vector<std::string> nvidia_module_files(const std::string& modules_dep);
+
 KernelFacts collect_kernel(const std::string& root, const std::vector<std::string>& gpu_bdfs = {});
 FirmwareFacts collect_firmware(const std::string& root,
                                const std::optional<std::string>& module_version);

@@ -1,4 +1,5 @@
-// /dev/nvidia* nodes (type and major:minor) and the GPU-related lines of the kernel log.
+// /dev/nvidia* nodes (and WSL2's /dev/dxg) (type and major:minor) and the GPU-related lines of the
+// kernel log.
 #include <fcntl.h>
 #include <sys/klog.h>
 #include <sys/stat.h>
@@ -177,6 +178,8 @@ Observed<std::vector<DeviceNode>> collect_device_nodes(const std::string& root) 
   out.error = dev.error;
   if (!dev.present()) return out;
   for (const auto& name : dev.value) {
+    // /dev/dxg is how WSL2 reaches the Windows driver: there the GPUs have no /dev/nvidia* at all.
+    if (name == "dxg") add_node(r, "/dev/dxg", out.value);
     if (name.rfind("nvidia", 0) != 0) continue;
     if (name == "nvidia-caps") {
       const auto caps = io::list_dir(r + "/dev/nvidia-caps");

@@ -77,8 +77,29 @@ KernelFacts collect_kernel(const std::string& root, const std::vector<std::strin
   k.char_majors.error = devices.error;
   if (devices.present()) k.char_majors.value = char_majors(devices.value);
   k.cmdline = io::read_trimmed(r + "/proc/cmdline");
+  k.release = io::read_trimmed(r + "/proc/sys/kernel/osrelease");
+  if (k.release.present() && !k.release.value.empty()) {
+    const auto dep = io::read_file(r + "/lib/modules/" + k.release.value + "/modules.dep");
+    k.module_files.seen = dep.seen;
+    k.module_files.error = dep.error;
+    if (dep.present()) k.module_files.value = nvidia_module_files(dep.value);
+  }
   k.log_lines = collect_kernel_log(root, k.log_source, gpu_bdfs);
   return k;
+}
+
+std::vector<std::string> nvidia_module_files(const std::string& modules_dep) {
+  std::vector<std::string> out;
+  for (const auto& line : io::split_lines(modules_dep)) {
+    const std::string path = line.substr(0, line.find(':'));
+    const std::string base =
+        path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+    const std::string name = base.substr(0, base.find(".ko"));
+    if (base.find(".ko") == std::string::npos) continue;
+    if (name == "nvidia" || name.rfind("nvidia-", 0) == 0 || name.rfind("nvidia_", 0) == 0)
+      out.push_back(path);
+  }
+  return out;
 }
 
 FirmwareFacts collect_firmware(const std::string& root,

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "common/temp_dir.hpp"
 #include "doctor/collect/collect.hpp"
+#include "doctor/derived.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -215,6 +216,51 @@ TEST(LogParser, KeepsTheLinesThatDecideAGpusFate) {
   EXPECT_TRUE(is_relevant_log_line(
       "DMAR: [DMA Write NO_PASID] Request device [41:00.0] fault addr 0x38000000000 [fault reason 0x05] PTE Write access is not set"));
   EXPECT_TRUE(is_relevant_log_line("vfio-pci 0000:41:00.0: enabling device (0000 -> 0003)"));
+}
+
+TEST(CollectRoot, KernelReleaseAndTheWslNodeMarkWsl2) {
+  // The lxc-blackwell tree has no /proc/sys/kernel/osrelease: absent, not a fault.
+  EXPECT_TRUE(collect_tree().kernel.release.absent());
+  const p2p::TempDir tmp("p2p_wsl_root");
+  const fs::path root = tmp.path();
+  fs::create_directories(root / "proc/sys/kernel");
+  fs::create_directories(root / "dev");
+  std::ofstream(root / "proc/sys/kernel/osrelease") << "5.15.133.1-microsoft-standard-WSL2\n";
+  std::ofstream(root / "dev/dxg");  // a plain file here; on WSL2 a character device
+  CollectOptions o;
+  o.root = root.string();
+  const Facts f = collect_facts(o);
+  ASSERT_TRUE(f.kernel.release.present());
+  EXPECT_EQ(f.kernel.release.value, "5.15.133.1-microsoft-standard-WSL2");
+  ASSERT_TRUE(f.device_nodes.present());
+  ASSERT_EQ(f.device_nodes.value.size(), 1u);
+  EXPECT_EQ(f.device_nodes.value[0].path, "/dev/dxg");
+  EXPECT_TRUE(in_wsl(f));
+}
+
+TEST(ModulesDep, ListsTheNvidiaModulesButNotTheKernelsFramebufferDriver) {
+  const std::string dep =
+      "kernel/drivers/video/fbdev/nvidia/nvidiafb.ko.zst: kernel/drivers/video/fbdev/core/fb_ddc.ko.zst\n"
+      "updates/dkms/nvidia.ko.zst:\n"
+      "updates/dkms/nvidia-uvm.ko.zst: updates/dkms/nvidia.ko.zst\n"
+      "kernel/sound/core/snd.ko.zst:\n";
+  EXPECT_EQ(nvidia_module_files(dep), (std::vector<std::string>{"updates/dkms/nvidia.ko.zst",
+                                                                "updates/dkms/nvidia-uvm.ko.zst"}));
+  EXPECT_TRUE(nvidia_module_files("kernel/sound/core/snd.ko:\n").empty());
+
+  // Through the collector: the running kernel's modules.dep, found by its release.
+  const p2p::TempDir tmp("p2p_modules_dep");
+  const fs::path root = tmp.path();
+  fs::create_directories(root / "proc/sys/kernel");
+  fs::create_directories(root / "lib/modules/6.14.4-arch1-2");
+  std::ofstream(root / "proc/sys/kernel/osrelease") << "6.14.4-arch1-2\n";
+  std::ofstream(root / "lib/modules/6.14.4-arch1-2/modules.dep")
+      << "kernel/sound/core/snd.ko.zst:\n";
+  const KernelFacts k = collect_kernel(root.string());
+  ASSERT_TRUE(k.module_files.present());
+  EXPECT_TRUE(k.module_files.value.empty());
+  // Without the release there is no directory to look in.
+  EXPECT_EQ(collect_kernel(tree()).module_files.seen, Seen::kNotChecked);
 }
 
 TEST(CgroupV1, DockerWithoutACgroupNamespaceReadsItsOwnDevicesList) {

@@ -39,6 +39,8 @@ json without_later_keys(json written, const json& original) {
     if (!original.contains(key)) written.erase(key);
   if (!original.at("cgroup").contains("devices_list_path"))
     written["cgroup"].erase("devices_list_path");
+  if (!original.at("kernel").contains("release")) written["kernel"].erase("release");
+  if (!original.at("kernel").contains("module_files")) written["kernel"].erase("module_files");
   auto& devices = written["nvml"]["devices"];
   const auto& old_devices = original.at("nvml").at("devices");
   for (std::size_t i = 0; i < devices.size() && i < old_devices.size(); ++i)
@@ -69,10 +71,34 @@ TEST(FactsJson, ADocumentFromBeforeTheLaterKeysReadsThemAsUnknown) {
   EXPECT_EQ(f.fabric_manager.log_lines.seen, Seen::kNotChecked);
   EXPECT_FALSE(f.cgroup.devices_list_path.has_value());
   for (const auto& d : f.nvml.devices) EXPECT_FALSE(d.uuid.has_value());
+  EXPECT_EQ(f.kernel.release.seen, Seen::kNotChecked);
+  EXPECT_EQ(f.kernel.module_files.seen, Seen::kNotChecked);
   // Written again, it carries them, and that reads back the same.
   const json again = facts_to_json(f);
   EXPECT_TRUE(again.contains("peer_copy"));
   EXPECT_EQ(facts_to_json(facts_from_json(again)), again);
+}
+
+TEST(FactsJson, ReadsTheKernelReleaseAndItsNvidiaModules) {
+  json doc = fixture_json("bare-metal-healthy.json");
+  doc["kernel"]["release"] = {{"state", "present"},
+                              {"value", "5.15.133.1-microsoft-standard-WSL2"}};
+  const Facts f = facts_from_json(doc);
+  ASSERT_TRUE(f.kernel.release.present());
+  EXPECT_EQ(f.kernel.release.value, "5.15.133.1-microsoft-standard-WSL2");
+  EXPECT_EQ(facts_to_json(f)["kernel"]["release"], doc["kernel"]["release"]);
+  doc["kernel"]["module_files"] = {{"state", "present"}, {"value", json::array()}};
+  const Facts none_built = facts_from_json(doc);
+  ASSERT_TRUE(none_built.kernel.module_files.present());
+  EXPECT_TRUE(none_built.kernel.module_files.value.empty());
+  json bad = doc;
+  bad["kernel"]["release"] = {{"state", "present"}, {"value", 5}};
+  try {
+    facts_from_json(bad);
+    ADD_FAILURE() << "a number as the release was accepted";
+  } catch (const p2p::InputError& e) {
+    EXPECT_TRUE(contains(e.what(), "kernel.release")) << e.what();
+  }
 }
 
 TEST(FactsJson, KeepsTheThreeStatesOfAProbeApart) {

@@ -163,6 +163,26 @@ TEST(Rules, PermissionDeniedOpensPointAtTheCgroup) {
   EXPECT_EQ(j.status("cgroup"), Status::kFail);
   EXPECT_TRUE(j.has_cause("device_access"));
   EXPECT_FALSE(j.ruled_out_starts_with("device permissions and cgroups ruled out"));
+  // The fix names the UVM node's real major, not a placeholder.
+  EXPECT_TRUE(contains(j.at("cgroup").hint, "c 510:* rwm")) << j.at("cgroup").hint;
+  EXPECT_FALSE(contains(j.at("cgroup").hint, "c 195:* rwm")) << "the nvidia nodes opened";
+}
+
+TEST(Rules, AnLxcDenyingTheUvmNodeGetsItsOwnConfigLine) {
+  Facts f = healthy();
+  f.environment.pid1_container = "lxc";
+  f.kernel.char_majors.value["nvidia-uvm"] = 511;
+  for (auto& n : f.device_nodes.value)
+    if (n.path.rfind("/dev/nvidia-uvm", 0) == 0) {
+      n.major = 511;
+      n.open_rdwr = "EPERM";
+    }
+  const auto j = judge_facts(f);
+  EXPECT_EQ(j.status("cgroup"), Status::kFail);
+  EXPECT_TRUE(contains(j.at("cgroup").hint, "lxc.cgroup2.devices.allow: c 511:* rwm"))
+      << j.at("cgroup").hint;
+  EXPECT_TRUE(contains(j.at("devices.open").hint, "nvidia-uvm is major 511 on this host"))
+      << j.at("devices.open").hint;
 }
 
 TEST(Rules, CgroupV1DevicesListWithoutTheUvmMajor) {

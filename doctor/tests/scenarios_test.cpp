@@ -80,11 +80,15 @@ TEST(Scenario, IommuFaultsOnGpuAddressesOutrankAcs) {
   EXPECT_EQ(top(j).confidence, "confirmed");
   EXPECT_EQ(top(j).gpus, (Gpus{"0000:01:00.0", "0000:41:00.0"}));
   EXPECT_TRUE(contains(top(j).fix, "iommu=pt")) << top(j).fix;
-  // The kernel set ACS on the root ports because the IOMMU is on; no pair turns below a root port.
-  EXPECT_EQ(j.status("pcie.acs"), Status::kPass);
-  EXPECT_TRUE(contains(j.at("pcie.acs").summary, "meets in the root complex"))
+  // The kernel set ACS on the root ports because the IOMMU is on; no pair turns below a root port,
+  // but the GPUs meet in one root complex, where redirection sends their requests to the IOMMU
+  // (published_stories_test.cpp: NCCL hung there). The faults themselves stay the first cause.
+  EXPECT_EQ(j.status("pcie.acs"), Status::kWarn);
+  EXPECT_TRUE(
+      contains(j.at("pcie.acs").summary, "root ports of GPUs that meet in the root complex"))
       << j.at("pcie.acs").summary;
-  EXPECT_FALSE(j.has_cause("acs"));
+  ASSERT_TRUE(j.has_cause("acs"));
+  EXPECT_GT(j.cause_rank("acs"), j.cause_rank("iommu"));
   EXPECT_EQ(j.verdict.state, "degraded");
   EXPECT_EQ(exit_code_of(j.findings), p2p::kExitFailed);
 }
