@@ -16,14 +16,9 @@ using namespace p2p::doctor;
 using test::contains;
 using test::judge_facts;
 using test::judge_fixture;
+using test::top;
 
 using Gpus = std::vector<std::string>;
-
-const Cause& top(const test::Judged& j) {
-  if (j.verdict.causes.empty()) ADD_FAILURE() << "no cause: " << j.verdict.headline;
-  static const Cause none{};
-  return j.verdict.causes.empty() ? none : j.verdict.causes.front();
-}
 
 // --- An environment variable that names GPUs that do not exist ---
 

@@ -57,6 +57,13 @@ inline Judged judge_fixture(const std::string& name) {
   return judge_facts(load_facts_file(fixture(name)));
 }
 
+// The top-ranked cause of a verdict; a verdict without one fails the test that asks.
+inline const Cause& top(const Judged& j) {
+  if (j.verdict.causes.empty()) ADD_FAILURE() << "no cause: " << j.verdict.headline;
+  static const Cause none{};
+  return j.verdict.causes.empty() ? none : j.verdict.causes.front();
+}
+
 inline bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
