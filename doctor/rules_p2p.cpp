@@ -138,9 +138,7 @@ Finding check_acs(const Facts& f) {
       ++bridges;
       if (b.acs_control.present()) {
         ev.push_back(b.bdf + " ACSCtl " + acs_text(b.acs_control.value));
-        if (b.acs_control.value &
-            (kAcsRequestRedirect | kAcsCompletionRedirect | kAcsEgressControl))
-          redirecting.push_back(b.bdf);
+        if (redirects(b)) redirecting.push_back(b.bdf);
       } else if (b.acs_control.absent()) {
         ev.push_back(b.bdf + " no ACS capability");
       } else {
