@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "common/testing/windows_file.hpp"
 #include "import/nvidia_smi_topo.hpp"
 #include "import/tests/test_support.hpp"
 #include "report/compare.hpp"
@@ -144,15 +145,7 @@ TEST(ImportedPeerAccess, FromAnNvidiaSmiTopoP2pCaptureWhereNothingElseSays) {
 namespace p2p::import {
 namespace {
 
-// A file as Windows tools save it: CRLF line ends and a UTF-8 byte order mark.
-std::string as_windows_file(const std::string& text) {
-  std::string out = "\xEF\xBB\xBF";
-  for (char c : text) {
-    if (c == '\n') out += '\r';
-    out += c;
-  }
-  return out;
-}
+using p2p::testing::as_windows_file;
 
 // What each reader makes of a text: its JSON, or its one-line error.
 std::string import_outcome(const std::string& text, const std::string& name) {

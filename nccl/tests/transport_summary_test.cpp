@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/testing/windows_file.hpp"
 
 namespace p2p::nccl {
 namespace {
@@ -123,15 +124,7 @@ TEST(TransportSummary, AFileWithoutNcclLinesIsBadInput) {
 namespace p2p::nccl {
 namespace {
 
-// A log as Windows tools save it: CRLF line ends and a UTF-8 byte order mark.
-std::string as_windows_file(const std::string& text) {
-  std::string out = "\xEF\xBB\xBF";
-  for (char c : text) {
-    if (c == '\n') out += '\r';
-    out += c;
-  }
-  return out;
-}
+using p2p::testing::as_windows_file;
 
 std::string transports_outcome(const std::string& text, const std::string& name) {
   try {
