@@ -29,4 +29,10 @@ inline std::string join(const std::vector<std::string>& items, std::string_view 
   return out;
 }
 
+// The text without the UTF-8 byte order mark Windows editors put before a saved file or paste.
+inline std::string without_bom(const std::string& text) {
+  static const std::string kBom = "\xEF\xBB\xBF";
+  return text.compare(0, kBom.size(), kBom) == 0 ? text.substr(kBom.size()) : text;
+}
+
 }  // namespace p2p

@@ -39,12 +39,6 @@ inline std::string strip_ansi(const std::string& line) {
   return out;
 }
 
-// The text without the UTF-8 byte order mark Windows editors put before a saved paste.
-inline std::string without_bom(const std::string& text) {
-  static const std::string kBom = "\xEF\xBB\xBF";
-  return text.compare(0, kBom.size(), kBom) == 0 ? text.substr(kBom.size()) : text;
-}
-
 // Whether the text, past a byte order mark and white space, is a JSON object.
 inline bool starts_json_object(const std::string& text) {
   const std::string t = without_bom(text);

@@ -11,6 +11,7 @@
 #include <system_error>
 #include <tuple>
 
+#include "common/text.hpp"
 #include "nccl/json_util.hpp"
 
 namespace p2p::nccl {
@@ -444,8 +445,7 @@ NcclLog parse_nccl_log(const std::string& text) {
   RankWriters writers;
   // A log saved by a Windows editor starts with a UTF-8 byte order mark, which would become part
   // of the first line's host name.
-  static const std::string kBom = "\xEF\xBB\xBF";
-  std::istringstream in(text.compare(0, kBom.size(), kBom) == 0 ? text.substr(kBom.size()) : text);
+  std::istringstream in(without_bom(text));
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();

@@ -8,6 +8,7 @@
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
+#include "common/testing/windows_file.hpp"
 
 namespace {
 
@@ -203,13 +204,9 @@ TEST_F(ImportCli, PeerAccessHostsFromPrefixesAndAWindowsSavedPaste) {
   ASSERT_EQ(log.exit_code, 0) << log.err;
   EXPECT_NE(log.out.find("machine-2"), std::string::npos) << log.out;
 
-  std::string windows = "\xEF\xBB\xBF";
-  for (char c : p2p::read_text_file(fixture("topo-2x-rtx5090-phb-and-p2p-rw-gns.txt"))) {
-    if (c == '\n') windows += '\r';
-    windows += c;
-  }
   const std::string pasted = (dir_ / "pasted.txt").string();
-  p2p::write_text_file_atomically(pasted, windows);
+  p2p::write_text_file_atomically(pasted, p2p::testing::as_windows_file(p2p::read_text_file(
+                                              fixture("topo-2x-rtx5090-phb-and-p2p-rw-gns.txt"))));
   const auto topo = run_captured(p2pcheck("topo --input " + pasted + " --format json"));
   ASSERT_EQ(topo.exit_code, 0) << topo.err;
   EXPECT_EQ(nlohmann::json::parse(topo.out).at("p2p_status").at(0).at("capability"), "read+write");
