@@ -46,8 +46,9 @@ std::string route_of(const Record& r) {
 
 template <class Record>
 void add_note(std::vector<std::string>& notes, const Record& r) {
-  if (r.status == "ok" && r.detail.empty()) return;
-  const std::string prefix = r.status == "ok" ? "" : r.status + ": ";
+  if (r.status == doc::FigureStatus::kOk && r.detail.empty()) return;
+  const std::string prefix =
+      r.status == doc::FigureStatus::kOk ? "" : std::string(doc::to_string(r.status)) + ": ";
   notes.push_back(route_of(r) + ": " + prefix + r.detail);
 }
 
@@ -59,7 +60,7 @@ std::string kind_title(const std::string& part) {
 
 }  // namespace
 
-std::vector<Matrix> bandwidth_matrices(const std::vector<BandwidthResult>& records,
+std::vector<Matrix> bandwidth_matrices(const std::vector<doc::BandwidthResult>& records,
                                        bool largest_size_only) {
   std::vector<std::string> case_order;
   std::map<std::string, std::set<std::uint64_t>> sizes;
@@ -73,7 +74,7 @@ std::vector<Matrix> bandwidth_matrices(const std::vector<BandwidthResult>& recor
     if (largest_size_only) wanted = {wanted.back()};
     for (std::uint64_t bytes : wanted) {
       for (bool sum : {false, true}) {
-        std::vector<const BandwidthResult*> picked;
+        std::vector<const doc::BandwidthResult*> picked;
         for (const auto& r : records) {
           if (r.case_name == name && r.bytes == bytes && (r.part == "sum") == sum)
             picked.push_back(&r);
@@ -109,7 +110,7 @@ std::vector<Matrix> bandwidth_matrices(const std::vector<BandwidthResult>& recor
   return out;
 }
 
-std::vector<Matrix> latency_matrices(const std::vector<LatencyResult>& records) {
+std::vector<Matrix> latency_matrices(const std::vector<doc::LatencyResult>& records) {
   std::vector<std::string> case_order;
   for (const auto& r : records) {
     if (std::find(case_order.begin(), case_order.end(), r.case_name) == case_order.end()) {
@@ -140,7 +141,7 @@ std::vector<Matrix> latency_matrices(const std::vector<LatencyResult>& records) 
   return out;
 }
 
-std::vector<Matrix> sweep_tables(const std::vector<BandwidthResult>& records) {
+std::vector<Matrix> sweep_tables(const std::vector<doc::BandwidthResult>& records) {
   std::vector<std::string> case_order;
   std::map<std::string, std::set<std::uint64_t>> sizes;
   for (const auto& r : records) {
@@ -172,9 +173,9 @@ std::vector<Matrix> sweep_tables(const std::vector<BandwidthResult>& records) {
       }
       for (const auto& s : summaries) {
         if (s.case_name != name || s.src != src || s.dst != dst || s.part != part) continue;
-        row[m.cols.size() - 2] = MatrixCell{s.peak_gbps, std::nullopt, "ok", ""};
+        row[m.cols.size() - 2] = MatrixCell{s.peak_gbps, std::nullopt, doc::FigureStatus::kOk, ""};
         if (s.bytes_at_90pct) {
-          row[m.cols.size() - 1] = MatrixCell{std::nullopt, std::nullopt, "ok",
+          row[m.cols.size() - 1] = MatrixCell{std::nullopt, std::nullopt, doc::FigureStatus::kOk,
                                               format_bytes(*s.bytes_at_90pct, ByteStyle::kCompact)};
         }
       }
@@ -188,11 +189,11 @@ std::vector<Matrix> sweep_tables(const std::vector<BandwidthResult>& records) {
 std::string cell_text(const std::optional<MatrixCell>& c) {
   if (!c) return "-";
   if (!c->text.empty()) return c->text;
-  if (c->status == "waived") return "waived";
-  if (c->status == "error") return "error";
+  if (c->status == doc::FigureStatus::kWaived) return "waived";
+  if (c->status == doc::FigureStatus::kError) return "error";
   std::string t = c->value ? number(*c->value) : "?";
   if (c->achieved_pct) t += " (" + std::to_string(std::lround(*c->achieved_pct)) + "%)";
-  if (c->status == "failed") t += " FAILED";
+  if (c->status == doc::FigureStatus::kFailed) t += " FAILED";
   return t;
 }
 

@@ -8,15 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 
 namespace p2p::bench {
 
 struct MatrixCell {
   std::optional<double> value;         // median GB/s or ns
   std::optional<double> achieved_pct;  // of the link ceiling
-  std::string status = "ok";           // ok | waived | failed | error
-  std::string text;                    // shown instead of a number where set ("16MiB")
+  doc::FigureStatus status = doc::FigureStatus::kOk;
+  std::string text;  // shown instead of a number where set ("16MiB")
 };
 
 struct Matrix {
@@ -30,14 +30,14 @@ struct Matrix {
 // One matrix per (case, size, kind) where kind separates single transfers and the directions
 // of concurrent runs ("dir") from their totals ("sum"). Cases keep their first-seen order,
 // sizes ascend. With `largest_size_only`, only each case's largest size is kept.
-std::vector<Matrix> bandwidth_matrices(const std::vector<BandwidthResult>& records,
+std::vector<Matrix> bandwidth_matrices(const std::vector<doc::BandwidthResult>& records,
                                        bool largest_size_only);
 
 // One matrix per latency case: row = GPU doing the loads, column = where the memory is.
-std::vector<Matrix> latency_matrices(const std::vector<LatencyResult>& records);
+std::vector<Matrix> latency_matrices(const std::vector<doc::LatencyResult>& records);
 
 // Per case with more than one size: rows = routes, columns = sizes, then "peak" and "90% at".
-std::vector<Matrix> sweep_tables(const std::vector<BandwidthResult>& records);
+std::vector<Matrix> sweep_tables(const std::vector<doc::BandwidthResult>& records);
 
 // Fixed-width text. Values print with 2 decimals (1 above 1000), achieved % in parentheses.
 std::string render(const Matrix& m);

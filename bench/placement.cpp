@@ -41,11 +41,4 @@ std::vector<int> gpu_ids(const GpuPlacement& placement, const std::vector<int>& 
   return ids;
 }
 
-std::string logical_gpus_banner(int logical_gpus, int devices) {
-  if (logical_gpus <= 0) return "";
-  return std::to_string(logical_gpus) + " logical GPU" + (logical_gpus == 1 ? "" : "s") + " on " +
-         std::to_string(devices) + " device" + (devices == 1 ? "" : "s") +
-         ": figures measure the tool, not the links";
-}
-
 }  // namespace p2p::bench

@@ -32,7 +32,4 @@ GpuPlacement place_logical_gpus(int count, const std::vector<int>& devices);
 // The ids the run measures: 0..N-1 for logical GPUs, else the selected ordinals themselves.
 std::vector<int> gpu_ids(const GpuPlacement& placement, const std::vector<int>& selected_devices);
 
-// "8 logical GPUs on 1 device: figures measure the tool, not the links"; "" without logical GPUs.
-std::string logical_gpus_banner(int logical_gpus, int devices);
-
 }  // namespace p2p::bench

@@ -42,9 +42,9 @@ SharingLook look_for_sharing(const std::vector<GpuActivity>& gpus, const std::se
   return look;
 }
 
-SharingRecord sharing_record(const std::vector<SharingLook>& looks, bool nvml_answered,
-                             bool locks_held) {
-  SharingRecord r;
+doc::SharingRecord sharing_record(const std::vector<SharingLook>& looks, bool nvml_answered,
+                                  bool locks_held) {
+  doc::SharingRecord r;
   if (nvml_answered) r.checked.push_back("nvml");
   if (locks_held) r.checked.push_back("locks");
   std::set<long> pids;
@@ -70,13 +70,6 @@ std::string exclusive_refusal(const SharingLook& before) {
   if (before.notes.size() > 1)
     line += " (and " + std::to_string(before.notes.size() - 1) + " more)";
   return line;
-}
-
-std::string sharing_warning(const SharingRecord& r) {
-  if (!r.shared) return "";
-  std::string w = "WARNING: the GPU was shared while measuring; the figures may be low. ";
-  for (std::size_t i = 0; i < r.notes.size(); ++i) w += (i == 0 ? "" : "; ") + r.notes[i];
-  return w + "\n";
 }
 
 void to_json(nlohmann::json& j, const GpuProcess& p) {
@@ -107,20 +100,6 @@ void from_json(const nlohmann::json& j, GpuActivity& g) {
   g.processes = j.at("processes").get<std::vector<GpuProcess>>();
   g.utilization_percent = optional_integer_at<int>(j, "utilization_percent", 0, 100);
   g.p2pcheck_runs = integers_at<long>(j, "p2pcheck_runs", 0, 1L << 31);
-}
-
-void to_json(nlohmann::json& j, const SharingRecord& r) {
-  j = {{"shared", r.shared},
-       {"checked", r.checked},
-       {"notes", r.notes},
-       {"other_pids", r.other_pids}};
-}
-
-void from_json(const nlohmann::json& j, SharingRecord& r) {
-  r.shared = value_at<bool>(j, "shared");
-  r.checked = value_at<std::vector<std::string>>(j, "checked");
-  r.notes = value_at<std::vector<std::string>>(j, "notes");
-  r.other_pids = integers_at<long>(j, "other_pids", 0, 1L << 31);
 }
 
 }  // namespace p2p::bench

@@ -12,7 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "document/gpu_sharing.hpp"
+
 namespace p2p::bench {
+
+using doc::SharingRecord;
 
 struct GpuProcess {
   long pid = 0;
@@ -46,30 +50,17 @@ struct SharingLook {
 SharingLook look_for_sharing(const std::vector<GpuActivity>& gpus, const std::set<long>& own,
                              const std::string& when);
 
-// In the results document, key "gpu_sharing"; null in documents of versions that did not look.
-struct SharingRecord {
-  bool shared = false;
-  std::vector<std::string> checked;  // what looked: "nvml", "locks"
-  std::vector<std::string> notes;    // every finding, before and after
-  std::vector<long> other_pids;      // ascending
-};
-
 // The record of a run from its looks (before, after).
-SharingRecord sharing_record(const std::vector<SharingLook>& looks, bool nvml_answered,
-                             bool locks_held);
+doc::SharingRecord sharing_record(const std::vector<SharingLook>& looks, bool nvml_answered,
+                                  bool locks_held);
 
 // The one line `--exclusive` refuses with ("GPU 0000:41:00.0 is in use by pid 4242
 // (python3, compute)"), built from the first note of the look before measuring.
 std::string exclusive_refusal(const SharingLook& before);
 
-// The warning the text output prints for a shared run; "" when it was not shared.
-std::string sharing_warning(const SharingRecord& r);
-
 void to_json(nlohmann::json& j, const GpuProcess& p);
 void from_json(const nlohmann::json& j, GpuProcess& p);
 void to_json(nlohmann::json& j, const GpuActivity& g);
 void from_json(const nlohmann::json& j, GpuActivity& g);
-void to_json(nlohmann::json& j, const SharingRecord& r);
-void from_json(const nlohmann::json& j, SharingRecord& r);
 
 }  // namespace p2p::bench

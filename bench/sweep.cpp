@@ -18,22 +18,22 @@ std::optional<std::uint64_t> smallest_size_reaching(const std::vector<SweepPoint
   return best;
 }
 
-std::vector<SweepSummary> summarize_sweeps(const std::vector<BandwidthResult>& records) {
+std::vector<doc::SweepSummary> summarize_sweeps(const std::vector<doc::BandwidthResult>& records) {
   using Key = std::tuple<std::string, std::string, std::string, std::string>;
   std::vector<Key> order;
   std::map<Key, std::vector<SweepPoint>> points;
   for (const auto& r : records) {
-    if (r.status != "ok" || !r.median_gbps) continue;
+    if (r.status != doc::FigureStatus::kOk || !r.median_gbps) continue;
     const Key k{r.case_name, r.src, r.dst, r.part};
     auto [it, inserted] = points.try_emplace(k);
     if (inserted) order.push_back(k);
     it->second.push_back({r.bytes, *r.median_gbps});
   }
-  std::vector<SweepSummary> out;
+  std::vector<doc::SweepSummary> out;
   for (const Key& k : order) {
     const auto& ps = points[k];
     if (ps.size() < 2) continue;
-    SweepSummary s;
+    doc::SweepSummary s;
     std::tie(s.case_name, s.src, s.dst, s.part) = k;
     const auto peak =
         std::max_element(ps.begin(), ps.end(),

@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 
 namespace p2p::bench {
 
@@ -21,6 +21,6 @@ std::optional<std::uint64_t> smallest_size_reaching(const std::vector<SweepPoint
 
 // One summary per (case, src, dst, part) that has medians at two or more sizes, in the order
 // the records first appear. Records that are not "ok" are left out.
-std::vector<SweepSummary> summarize_sweeps(const std::vector<BandwidthResult>& records);
+std::vector<doc::SweepSummary> summarize_sweeps(const std::vector<doc::BandwidthResult>& records);
 
 }  // namespace p2p::bench

@@ -8,15 +8,15 @@
 namespace p2p::bench {
 namespace {
 
-std::string header(const BenchDocument& d) {
+std::string header(const doc::BenchDocument& d) {
   std::ostringstream os;
   os << "p2pcheck bench on " << (d.hostname.empty() ? "this host" : d.hostname) << ": driver "
      << (d.nvidia_driver_version.empty() ? "?" : d.nvidia_driver_version) << ", CUDA driver "
      << d.cuda_driver_version << ", runtime " << d.cuda_runtime_version << "; " << d.samples
      << " samples (+" << d.warmup_samples << " warm-up) per figure, median shown\n";
-  if (const std::string note = logical_gpus_note(d); !note.empty()) os << "  " << note << "\n";
+  if (const std::string note = doc::logical_gpus_note(d); !note.empty()) os << "  " << note << "\n";
   for (const auto& g : d.gpus) {
-    os << "  " << gpu_label(g)
+    os << "  " << doc::gpu_label(g)
        << (g.logical_gpu ? "  device " + std::to_string(g.cuda_ordinal) : "") << "  "
        << g.pci_bus_id << "  " << g.name << "  " << (g.link.empty() ? "link unknown" : g.link)
        << "  NUMA " << g.numa_node << "  CPUs " << (g.cpuset.empty() ? "?" : g.cpuset) << "\n";
@@ -24,7 +24,7 @@ std::string header(const BenchDocument& d) {
   if (d.gpus.size() > 1) {
     os << "  P2P (cudaDeviceCanAccessPeer, row -> column):\n";
     for (std::size_t i = 0; i < d.gpus.size(); ++i) {
-      os << "    " << gpu_label(d.gpus[i]);
+      os << "    " << doc::gpu_label(d.gpus[i]);
       for (std::size_t j = 0; j < d.gpus.size(); ++j) {
         os << (i == j ? "    X" : d.p2p_access[i][j] ? "  yes" : "   no");
       }
@@ -41,16 +41,16 @@ std::string header(const BenchDocument& d) {
 
 }  // namespace
 
-std::string render_text_tables(const BenchDocument& d) {
+std::string render_text_tables(const doc::BenchDocument& d) {
   std::ostringstream os;
   os << header(d) << "\n";
   for (const auto& m : bandwidth_matrices(d.bandwidth, true)) os << render(m) << "\n";
   for (const auto& m : sweep_tables(d.bandwidth)) os << render(m) << "\n";
   for (const auto& m : latency_matrices(d.latency)) os << render(m) << "\n";
-  const FigureCounts c = count_figures(d);
+  const doc::FigureCounts c = doc::count_figures(d);
   os << "summary: " << c.ok << " figures verified, " << c.failed << " FAILED verification, "
      << c.waived << " waived, " << c.errors << " errors\n";
-  os << describe_resources(d);
+  os << doc::describe_resources(d);
   return os.str();
 }
 

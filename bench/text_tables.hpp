@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 
 namespace p2p::bench {
 
-std::string render_text_tables(const BenchDocument& doc);
+std::string render_text_tables(const doc::BenchDocument& doc);
 
 }  // namespace p2p::bench

@@ -42,7 +42,9 @@ Command add_compare_command(CLI::App& root) {
   auto o = std::make_shared<CompareCommandOptions>();
   CLI::App* app = root.add_subcommand(
       "compare",
-      "Compare a bench or nccl run with a baseline run: exit 0 nothing regressed, 1 a figure regressed or was lost");
+      "Compare a bench or nccl run with a baseline run: exit 0 when the run may stand in for the "
+      "baseline, 1 when a figure regressed, was lost or is missing, or the run carries a caveat "
+      "(interrupted, shared, ...) the baseline does not");
   app->add_option(
          "baseline", o->request.baseline,
          "Baseline results (p2pcheck bench --json, nccl --json, or import --json of peer tools' outputs)")
@@ -57,6 +59,14 @@ Command add_compare_command(CLI::App& root) {
   app->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   app->add_flag("--allow-logical", o->request.allow_logical,
                 "compare a run on logical GPUs (bench --logical-gpus) with one on physical GPUs");
+  app->add_option("--allow-missing", o->request.allow_missing,
+                  "Figures of the baseline the run lacks do not fail the comparison; say why "
+                  "(\"gpu7 is out for repair\")");
+  app->add_option("--allow-caveat", o->request.allow_caveats,
+                  "A caveat of the run that does not fail the comparison: interrupted, shared, "
+                  "logical, unverified, waived or gate_override (repeatable)")
+      ->check(CLI::IsMember(
+          {"interrupted", "shared", "logical", "unverified", "waived", "gate_override"}));
   add_junit_option(app, o->junit);
   return Command{app, [o] { return run_compare_command(*o); }};
 }

@@ -15,7 +15,11 @@ inline void add_gate_options(CLI::App* app, session::MeasurementGateOptions& o) 
   app->add_option("--expect", o.expect,
                   "Gate: golden topology (hwloc XML or snapshot) this host must match");
   app->add_option("--policy", o.policy,
-                  "Gate: policy JSON (min_gpus, max_path, forbid, min_link, require_p2p)");
+                  "Policy JSON: the gate's keys (min_gpus, max_path, ...) and the acceptance "
+                  "thresholds (min_bandwidth, thresholds, floors, models, hosts)");
+  app->add_option("--expect-gpus", o.expect_gpus,
+                  "The GPUs this host must show; fewer fails the run's verdict")
+      ->check(CLI::Range(1, 4096));
 }
 
 inline void add_init_timeout_option(CLI::App* app, double& seconds) {

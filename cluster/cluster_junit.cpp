@@ -13,10 +13,10 @@ report::CheckCase host_case(const HostVerdict& v) {
   c.name = "fleet/host/" + v.host;
   c.classname = "p2pcheck.cluster.host";
   if (v.status == "pass") {
-    c.outcome = report::CaseOutcome::kPass;
+    c.outcome = doc::Outcome::kPass;
     c.message = std::to_string(v.figures_ok) + " figure(s), topology " + v.topology.match;
   } else {
-    c.outcome = v.status == "no_result" ? report::CaseOutcome::kError : report::CaseOutcome::kFail;
+    c.outcome = v.status == "no_result" ? doc::Outcome::kError : doc::Outcome::kFail;
     c.message = join(v.reasons, "; ");
     if (!v.root_cause.empty()) c.message += " (doctor: " + v.root_cause + ")";
   }
@@ -37,7 +37,7 @@ report::CheckCase figure_case(const FigureSpread& s) {
     std::snprintf(b, sizeof b, "; %s %.4g (%+.3g%%, z %.3g)", d.host.c_str(), d.value, d.delta_pct,
                   d.z);
     c.message += b;
-    if (d.worse) c.outcome = report::CaseOutcome::kFail;
+    if (d.worse) c.outcome = doc::Outcome::kFail;
   }
   c.message = report::single_line(c.message);
   return c;
@@ -50,7 +50,7 @@ report::CheckSuite cluster_suite(const ClusterRun& run, const std::string& times
   report::CheckCase gate;
   gate.name = "fleet/gate";
   gate.classname = "p2pcheck.cluster.gate";
-  gate.outcome = run.gate_passed ? report::CaseOutcome::kPass : report::CaseOutcome::kFail;
+  gate.outcome = run.gate_passed ? doc::Outcome::kPass : doc::Outcome::kFail;
   gate.message =
       report::single_line(run.gate_passed ? "topology reference: " + run.topology_reference
                                           : join(run.gate_reasons, "; "));

@@ -37,7 +37,7 @@ FixtureHost load_fixture_host(const std::string& dir) {
   const std::string topology = dir + "/" + m.topology;
   h.topology = topo::load_topology(topology);
   h.topology.source = topology;
-  h.figures = bench::read_bench_document_file(dir + "/" + m.figures);
+  h.figures = doc::read_bench_document_file(dir + "/" + m.figures);
   return h;
 }
 

@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "bench/results.hpp"
 #include "doctor/facts.hpp"
+#include "document/bench_document.hpp"
 #include "topology/snapshot.hpp"
 
 namespace p2p::cluster {
@@ -19,7 +19,7 @@ struct FixtureHost {
   std::string hostname;
   doctor::Facts facts;
   topo::TopologySnapshot topology;
-  bench::BenchDocument figures;
+  doc::BenchDocument figures;
 };
 
 FixtureHost load_fixture_host(const std::string& dir);

@@ -1,9 +1,9 @@
 #include "cluster/host_lines.hpp"
 
-#include "bench/results.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "document/bench_document.hpp"
 #include "report/run_lines.hpp"
 #include "topology/snapshot_json.hpp"
 
@@ -11,8 +11,8 @@ namespace p2p::cluster {
 namespace {
 
 Figure bandwidth_figure(const nlohmann::json& record) {
-  bench::BandwidthResult r;
-  bench::from_json(record, r);
+  doc::BandwidthResult r;
+  doc::from_json(record, r);
   Figure f;
   f.kind = "bandwidth";
   f.case_name = r.case_name;
@@ -26,8 +26,8 @@ Figure bandwidth_figure(const nlohmann::json& record) {
 }
 
 Figure latency_figure(const nlohmann::json& record) {
-  bench::LatencyResult r;
-  bench::from_json(record, r);
+  doc::LatencyResult r;
+  doc::from_json(record, r);
   Figure f;
   f.kind = "latency";
   f.case_name = r.case_name;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "document/outcome.hpp"
 #include "topology/snapshot.hpp"
 
 namespace p2p::cluster {
@@ -31,7 +32,7 @@ struct Figure {
   std::string kind;  // bandwidth | latency
   std::string case_name, src, dst, part;
   std::uint64_t bytes = 0;  // 0 for latency
-  std::string status;       // ok | waived | failed | error
+  doc::FigureStatus status = doc::FigureStatus::kOk;
   std::optional<double> value;
   // "ce_unidir_write gpu0->gpu1 64MiB": the same figure on every host of the fleet (GPUs by
   // position, not bus id, which differ from host to host).

@@ -22,7 +22,8 @@ HostVerdict describe_host(const HostRun& h, const HostTopology& topology) {
     v.doctor_state = h.doctor_verdict.value("state", "");
     v.root_cause = h.doctor_verdict.value("headline", "");
   }
-  for (const auto& f : h.figures) v.figures_ok += f.status == "ok" && f.value ? 1 : 0;
+  for (const auto& f : h.figures)
+    v.figures_ok += f.status == doc::FigureStatus::kOk && f.value ? 1 : 0;
   if (!h.ended) v.reasons.push_back("no result: stopped after step `" + v.last_step + "`");
   for (const auto& s : h.steps) {
     if (s.exit_code != kExitOk)
@@ -45,7 +46,7 @@ HostVerdict describe_host(const HostRun& h, const HostTopology& topology) {
 std::size_t figures_missing(const HostRun& h, const std::vector<FigureSpread>& spreads) {
   std::set<std::string> own;
   for (const auto& f : h.figures) {
-    if (f.status == "ok" && f.value) own.insert(f.kind + " " + f.key());
+    if (f.status == doc::FigureStatus::kOk && f.value) own.insert(f.kind + " " + f.key());
   }
   std::size_t missing = 0;
   for (const auto& s : spreads) missing += own.count(s.figure.kind + " " + s.key) ? 0 : 1;

@@ -1,5 +1,6 @@
 #include "cluster/node_bench.hpp"
 
+#include "acceptance/judge.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
 
@@ -13,7 +14,7 @@ namespace p2p::cluster {
 namespace {
 
 // The same rule as bench::exit_code_for, from the counts (which need no CUDA).
-int exit_code_of(const bench::FigureCounts& c) {
+int exit_code_of(const doc::FigureCounts& c) {
   if (c.failed > 0) return kExitFailed;
   if (c.errors > 0) return kExitRuntime;
   return kExitOk;
@@ -21,11 +22,11 @@ int exit_code_of(const bench::FigureCounts& c) {
 
 }  // namespace
 
-NodeBenchResult replay_figures(const bench::BenchDocument& doc, const FigureSink& emit) {
+NodeBenchResult replay_figures(const doc::BenchDocument& doc, const FigureSink& emit) {
   for (const auto& f : doc.bandwidth) emit(nlohmann::json(f));
   for (const auto& f : doc.latency) emit(nlohmann::json(f));
   NodeBenchResult r;
-  r.counts = bench::count_figures(doc);
+  r.counts = doc::count_figures(doc);
   r.exit_code = exit_code_of(r.counts);
   return r;
 }
@@ -38,15 +39,16 @@ NodeBenchResult run_live_bench(const session::BenchSweepRequest& o, const topo::
   bench::BenchOptions opts = session::bench_options_for(o);  // as bench builds them
   opts.on_figure = emit;
   bench::require_usable_gpus();  // NoGpuError: the step fails with exit 3
-  bench::GateRecord record;
+  doc::GateRecord record;
   record.decision = gate.passed ? "pass" : "block";
   record.reasons = gate;
   record.detail = gate.passed ? "passed" : std::to_string(gate.blocking()) + " blocking reason(s)";
   const bench::BenchOutcome outcome =
       bench::run_bench(opts, bench::BenchInputs{t, record, skip_gate}, progress);
   NodeBenchResult r;
-  r.counts = bench::count_figures(outcome.document);
-  r.exit_code = bench::exit_code_for(outcome.document);
+  r.counts = doc::count_figures(outcome.document);
+  r.exit_code = doc::exit_code(
+      accept::judge_document(outcome.document, accept::AcceptancePolicy{}, {}, "node"));
   return r;
 }
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 #include "session/bench_sweep.hpp"
 #include "topology/gate.hpp"
 #include "topology/snapshot.hpp"
@@ -17,7 +17,7 @@ namespace p2p::cluster {
 
 struct NodeBenchResult {
   int exit_code = 0;  // 0 every figure verified, 1 a verification failed, 4 a case hit an error
-  bench::FigureCounts counts;
+  doc::FigureCounts counts;
 };
 
 using FigureSink = std::function<void(const nlohmann::json& figure)>;
@@ -28,6 +28,6 @@ NodeBenchResult run_live_bench(const session::BenchSweepRequest& o, const topo::
                                const FigureSink& emit, std::ostream& progress);
 
 // The figures a document holds, bandwidth then latency, each through `emit`.
-NodeBenchResult replay_figures(const bench::BenchDocument& doc, const FigureSink& emit);
+NodeBenchResult replay_figures(const doc::BenchDocument& doc, const FigureSink& emit);
 
 }  // namespace p2p::cluster

@@ -30,7 +30,9 @@ std::vector<FigureSpread> fleet_spreads(const std::vector<HostRun>& hosts,
   std::map<std::string, std::size_t> index;
   for (const auto& h : hosts) {
     for (const auto& f : h.figures) {
-      if (f.status != "ok" || !f.value || !std::isfinite(*f.value) || *f.value < 0) continue;
+      if (f.status != doc::FigureStatus::kOk || !f.value || !std::isfinite(*f.value) ||
+          *f.value < 0)
+        continue;
       const std::string key = f.kind + " " + f.key();
       auto [it, inserted] = index.emplace(key, figures.size());
       if (inserted) {

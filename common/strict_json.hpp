@@ -6,7 +6,7 @@
 // "policy.json: min_link: unknown key 'gne' (known: gen, width)".
 //
 // Documents p2pcheck writes and reads back (results, reports) are read leniently instead, within
-// their schema version: see bench::read_bench_document_file.
+// their schema version: see doc::read_bench_document_file.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -3,9 +3,9 @@
 // a document its own reader accepts.
 #pragma once
 
-#include "bench/results.hpp"
 #include "common/file_io.hpp"
 #include "common/json_text.hpp"
+#include "document/bench_document.hpp"
 #include "import/import_document.hpp"
 
 namespace p2p::fuzz {
@@ -13,11 +13,11 @@ namespace p2p::fuzz {
 inline void use_imported(const import::ImportedFigures& figures) {
   import::ImportOptions options;
   options.tool_version = "p2pcheck fuzz";
-  const bench::BenchDocument doc =
+  const doc::BenchDocument doc =
       import::import_document({figures}, options, "2026-12-03T00:00:00Z");
   const std::string text = json_text(nlohmann::json(doc));
-  (void)bench::bench_document_from_json(parse_json_text(text, "fuzz-import.json"),
-                                        "fuzz-import.json");
+  (void)doc::bench_document_from_json(parse_json_text(text, "fuzz-import.json"),
+                                      "fuzz-import.json");
 }
 
 }  // namespace p2p::fuzz

@@ -1,9 +1,8 @@
 // A results document (bench --json or nccl --json) given to `report` and `compare`: read, its
 // NCCL section read, rendered as HTML, and compared with itself as text and JSON.
-#include "bench/results.hpp"
 #include "common/file_io.hpp"
+#include "document/bench_document.hpp"
 #include "fuzz/fuzz_input.hpp"
-#include "nccl/results_section.hpp"
 #include "nccl/table.hpp"
 #include "report/compare.hpp"
 #include "report/html_report.hpp"
@@ -12,9 +11,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace p2p;
   return fuzz::feed(data, size, [](const std::string& text) {
     const auto doc =
-        bench::bench_document_from_json(parse_json_text(text, fuzz::kSource), fuzz::kSource);
+        doc::bench_document_from_json(parse_json_text(text, fuzz::kSource), fuzz::kSource);
     if (!doc.nccl.is_null()) {
-      const nccl::NcclResultsSection r = nccl::nccl_section_from_document(doc, fuzz::kSource);
+      const doc::NcclResultsSection r = doc::nccl_section_of(doc, fuzz::kSource);
       (void)nccl::format_results_table(r.run);
       (void)nccl::format_transport_matrix(r.run);
       (void)nccl::format_pair_matrix(r.run);

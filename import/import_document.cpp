@@ -4,11 +4,11 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "document/bench_document.hpp"
 #include "import/nccl_tests.hpp"
 #include "import/nvbandwidth.hpp"
 #include "import/nvidia_smi_topo.hpp"
 #include "import/p2p_bandwidth_latency.hpp"
-#include "nccl/results_section.hpp"
 
 namespace p2p::import {
 
@@ -35,7 +35,7 @@ ImportedFigures nvidia_smi_p2p_access(const std::vector<topo::P2pStatus>& status
   }
   const std::size_t n = t.p2p_status.front().cells.size();
   for (std::size_t i = 0; i < n; ++i) {
-    bench::GpuRecord g;
+    doc::GpuRecord g;
     g.cuda_ordinal = static_cast<int>(i);
     f.gpus.push_back(g);
     f.p2p_access.emplace_back();
@@ -82,9 +82,9 @@ ImportedFigures import_text(const std::string& text, const std::string& file,
       "(text or -J JSON), p2pBandwidthLatencyTest output or an nvidia-smi topo -p2p capture");
 }
 
-bench::BenchDocument import_document(const std::vector<ImportedFigures>& parts,
-                                     const ImportOptions& options, const std::string& started_utc) {
-  bench::BenchDocument doc;
+doc::BenchDocument import_document(const std::vector<ImportedFigures>& parts,
+                                   const ImportOptions& options, const std::string& started_utc) {
+  doc::BenchDocument doc;
   doc.written_by = "import";
   doc.tool_version = options.tool_version.empty() ? std::string(P2P_VERSION) : options.tool_version;
   doc.started_utc = started_utc;
@@ -92,7 +92,7 @@ bench::BenchDocument import_document(const std::vector<ImportedFigures>& parts,
   doc.topology_source = "imported";
   doc.gate.detail = "not run: figures imported from peer tools' outputs";
   std::set<std::uint64_t> sizes;
-  std::optional<nccl::NcclRun> nccl;
+  std::optional<doc::NcclRun> nccl;
   for (const auto& p : parts) {
     doc.imported.push_back(p.file);
     if (doc.hostname.empty()) doc.hostname = p.hostname;
@@ -120,7 +120,7 @@ bench::BenchDocument import_document(const std::vector<ImportedFigures>& parts,
   doc.sizes_bytes.assign(sizes.begin(), sizes.end());
   doc.p2p_access = p2p_access_of(parts, doc.gpus.size());
   if (nccl) {
-    nccl::NcclResultsSection report;
+    doc::NcclResultsSection report;
     report.run = std::move(*nccl);
     doc.nccl = report;
   }

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 #include "import/imported.hpp"
 
 namespace p2p::import {
@@ -26,7 +26,7 @@ ImportedFigures import_text(const std::string& text, const std::string& file,
                             const ImportOptions& options);
 
 // Every file's figures in one document.
-bench::BenchDocument import_document(const std::vector<ImportedFigures>& parts,
-                                     const ImportOptions& options, const std::string& started_utc);
+doc::BenchDocument import_document(const std::vector<ImportedFigures>& parts,
+                                   const ImportOptions& options, const std::string& started_utc);
 
 }  // namespace p2p::import

@@ -7,20 +7,20 @@
 #include <string>
 #include <vector>
 
-#include "bench/results.hpp"
-#include "nccl/results.hpp"
+#include "document/bench_document.hpp"
+#include "document/nccl_run.hpp"
 
 namespace p2p::import {
 
 struct ImportedFigures {
-  bench::ImportedFile file;
+  doc::ImportedFile file;
   std::string hostname;
   std::string nvidia_driver_version;  // "580.159.04"
   std::string cuda_driver_version;    // "13.0"
-  std::vector<bench::GpuRecord> gpus;
-  std::vector<bench::BandwidthResult> bandwidth;
-  std::vector<bench::LatencyResult> latency;
-  std::optional<nccl::NcclRun> nccl;  // nccl-tests rows
+  std::vector<doc::GpuRecord> gpus;
+  std::vector<doc::BandwidthResult> bandwidth;
+  std::vector<doc::LatencyResult> latency;
+  std::optional<doc::NcclRun> nccl;  // nccl-tests rows
   // [i][j] over `gpus`: can GPU i access GPU j's memory (false on the diagonal, as bench writes
   // it); empty where the output does not say.
   std::vector<std::vector<bool>> p2p_access;

@@ -8,8 +8,8 @@
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/json_util.hpp"
+#include "document/nccl_run.hpp"
 #include "import/text_lines.hpp"
-#include "nccl/results.hpp"
 
 namespace p2p::import {
 
@@ -395,8 +395,8 @@ NcclTestsOutput parse_json(const std::string& text, const std::string& source,
 
 // What a "#  Rank  8 Group  0 Pid   6733 on ztan-mig-gq73 device  0 [0000:04:00] NVIDIA H100 80GB
 // HBM3" line says of its rank (older versions print no Group). `line` is the text after '#'.
-nccl::DeviceRecord rank_device(const std::string& line, int rank) {
-  nccl::DeviceRecord d;
+doc::DeviceRecord rank_device(const std::string& line, int rank) {
+  doc::DeviceRecord d;
   d.rank = rank;
   d.cuda_device = rank;  // one process, one GPU per rank: the device is the rank's index
   const auto tokens = split_ws(line);
@@ -459,10 +459,10 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
   f.file.tool = "nccl-tests";
   f.file.version = out.version;
   f.file.format = out.format;
-  nccl::NcclRun run;
+  doc::NcclRun run;
   if (out.nccl_library_code) {
     run.environment.nccl_library_version_code = out.nccl_library_code;
-    run.environment.nccl_library_version = nccl::format_nccl_version(*out.nccl_library_code);
+    run.environment.nccl_library_version = doc::format_nccl_version(*out.nccl_library_code);
   }
   int nranks = 0;
   for (const auto& r : out.runs) {
@@ -484,7 +484,7 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
       f.file.notes.push_back(r.collective +
                              ": an `error` column (a deviation, not a count): #wrong left null");
     for (const auto& row : r.rows) {
-      nccl::CollectiveResult c;
+      doc::CollectiveResult c;
       c.collective = r.collective;
       c.dtype = p2pcheck_dtype(row.type);
       c.in_place = row.in_place;
@@ -501,7 +501,7 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
       // A #wrong that is no count (negative, fractional, 1e300: a mangled file) is left null.
       if (!r.wrong_is_error_magnitude && row.wrong) c.wrong_elements = whole_number(*row.wrong);
       if (c.wrong_elements && *c.wrong_elements > 0) {
-        c.status = "wrong";
+        c.status = doc::CollectiveStatus::kWrong;
         c.detail = std::to_string(*c.wrong_elements) + " wrong elements (nccl-tests #wrong)";
       }
       run.results.push_back(std::move(c));
@@ -509,7 +509,7 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
   }
   std::vector<std::string> hosts;
   for (int k = 0; k < nranks; ++k) {
-    nccl::DeviceRecord d;
+    doc::DeviceRecord d;
     d.rank = k;
     d.cuda_device = k;
     if (!out.runs.empty() && static_cast<std::size_t>(k) < out.runs.front().devices.size())
@@ -528,7 +528,7 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
   run.environment.hostname = f.hostname;
   run.transport.nranks = nranks;
   run.transport.cells.assign(static_cast<std::size_t>(nranks),
-                             std::vector<nccl::TransportCell>(static_cast<std::size_t>(nranks)));
+                             std::vector<doc::TransportCell>(static_cast<std::size_t>(nranks)));
   f.file.figures = static_cast<int>(run.results.size());
   f.nccl = std::move(run);
   return f;

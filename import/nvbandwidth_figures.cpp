@@ -107,7 +107,7 @@ ImportedFigures nvbandwidth_figures(const NvbandwidthOutput& out, const std::str
   if (out.cuda_runtime_version)
     f.cuda_driver_version = cuda_version_text(*out.cuda_runtime_version);
   for (std::size_t i = 0; i < out.devices.size(); ++i) {
-    bench::GpuRecord g;
+    doc::GpuRecord g;
     g.cuda_ordinal = static_cast<int>(i);
     g.name = out.devices[i].substr(0, out.devices[i].find(" ("));
     f.gpus.push_back(g);
@@ -171,9 +171,9 @@ ImportedFigures nvbandwidth_figures(const NvbandwidthOutput& out, const std::str
             break;
         }
         if (mapped && it->second.unordered_sum && r > c) continue;
-        const bench::FigureSource source{"nvbandwidth", out.version, m.key, m.unit};
+        const doc::FigureSource source{"nvbandwidth", out.version, m.key, m.unit};
         if (m.unit == "ns") {
-          bench::LatencyResult l;
+          doc::LatencyResult l;
           l.case_name = case_name;
           l.src = src;
           l.dst = dst;
@@ -184,7 +184,7 @@ ImportedFigures nvbandwidth_figures(const NvbandwidthOutput& out, const std::str
           f.latency.push_back(std::move(l));
           continue;
         }
-        bench::BandwidthResult b;
+        doc::BandwidthResult b;
         b.case_name = case_name;
         b.src = src;
         b.dst = dst;

@@ -124,7 +124,7 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
       " bytes assumed (the sample's default numElems; its output names neither the size nor "
       "--sm_copy)");
   for (std::size_t i = 0; i < out.devices.size(); ++i) {
-    bench::GpuRecord g;
+    doc::GpuRecord g;
     g.cuda_ordinal = static_cast<int>(i);
     g.name = out.devices[i];
     f.gpus.push_back(g);
@@ -168,8 +168,8 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
     for (std::size_t r = 0; r < m.cells.size(); ++r) {
       for (std::size_t c = 0; c < m.cells[r].size(); ++c) {
         const double v = m.cells[r][c];
-        const bench::FigureSource source{"p2pBandwidthLatencyTest", "", m.title,
-                                         latency ? "us" : "GB/s"};
+        const doc::FigureSource source{"p2pBandwidthLatencyTest", "", m.title,
+                                       latency ? "us" : "GB/s"};
         if (r == c && !take_diagonal) continue;
         if (bidir && r > c) continue;  // one total per unordered pair
         // Reads: the row GPU's stream copies from the column GPU into its own memory.
@@ -177,7 +177,7 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
         const bool peer = enabled && peer_access(r, c);
         if (enabled && r != c && !peer) fell_back = true;
         if (latency) {
-          bench::LatencyResult l;
+          doc::LatencyResult l;
           l.case_name = case_name;
           l.src = gpu_name(static_cast<int>(r));
           l.dst = gpu_name(static_cast<int>(c));
@@ -188,7 +188,7 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
           f.latency.push_back(std::move(l));
           continue;
         }
-        bench::BandwidthResult b;
+        doc::BandwidthResult b;
         b.case_name = r == c ? "device_local_ce" : case_name;
         b.src = gpu_name(from);
         b.dst = gpu_name(to);

@@ -21,14 +21,15 @@ GroupRun group_run_from(const std::vector<Message>& messages, int tp, int calls_
       if (c.index == static_cast<int>(i)) found = &c;
     }
     MessageResult r;
-    if (found != nullptr && found->status == "ok" && !found->sample_us.empty()) {
+    if (found != nullptr && found->status == doc::CollectiveStatus::kOk &&
+        !found->sample_us.empty()) {
       r = measured_message(m, tp, calls_per_step, found->sample_us);
     } else {
       r.message = message_name(m);
       r.phase = m.phase;
       r.tokens = m.tokens;
       r.bytes = m.bytes;
-      r.status = found != nullptr ? found->status : "not_run";
+      r.status = found != nullptr ? doc::to_string(found->status) : "not_run";
       r.detail =
           found != nullptr ? found->detail : "no rank reported it (the run stopped before it)";
       if (r.status == "ok") {  // every rank said ok but not every one had times

@@ -13,6 +13,7 @@
 #include "common/file_io.hpp"
 #include "common/run_resources.hpp"
 #include "common/utc_time.hpp"
+#include "document/nccl_run.hpp"
 #include "infer/budget.hpp"
 #include "infer/document.hpp"
 #include "infer/group_runner.hpp"
@@ -21,7 +22,6 @@
 #include "infer/results_html.hpp"
 #include "infer/results_text.hpp"
 #include "nccl/placement.hpp"
-#include "nccl/results.hpp"
 #include "nccl/run/nccl_api.hpp"
 #include "nccl/run/runner.hpp"
 #include "session/live_topology.hpp"
@@ -107,7 +107,7 @@ std::vector<Target> host_targets(const InferPlan& plan, const std::vector<int>& 
 
 std::string nccl_version() {
   int code = 0;
-  return nccl::nccl_api().get_version(&code) == ncclSuccess ? nccl::format_nccl_version(code) : "";
+  return nccl::nccl_api().get_version(&code) == ncclSuccess ? doc::format_nccl_version(code) : "";
 }
 
 }  // namespace

@@ -54,9 +54,10 @@ int run_infer_rank(const std::string& job_path, int rank) {
 
   nccl::LineFile out(nccl::rank_results_path(job.work_dir, rank));
   nccl::stop_on_sigterm();
-  const auto end = [&](const std::string& how, const std::string& detail) {
+  const auto end = [&](doc::RankEnd how, const std::string& detail) {
     out.write(nccl::to_line(nccl::RankEndLine{rank, how, detail}));
-    return how == "hang" ? static_cast<int>(kExitHang) : static_cast<int>(kExitRuntime);
+    return how == doc::RankEnd::kHang ? static_cast<int>(kExitHang)
+                                      : static_cast<int>(kExitRuntime);
   };
   try {
     if (job.ipc_check)
@@ -81,7 +82,7 @@ int run_infer_rank(const std::string& job_path, int rank) {
                           [](const Message& a, const Message& b) { return a.bytes < b.bytes; });
     if (!nccl::warm_up(clique, buffers, all_reduce(job, shape_of(job, largest)),
                        shape_of(job, largest), warm)) {
-      return end(nccl::stop_requested() ? "stopped" : "hang",
+      return end(nccl::stop_requested() ? doc::RankEnd::kStopped : doc::RankEnd::kHang,
                  "no completion within the timeout in the warm-up");
     }
     out.write(nccl::progress_line(rank, "warm-up"));
@@ -104,32 +105,34 @@ int run_infer_rank(const std::string& job_path, int rank) {
         line.status = checked.status;
         line.detail = checked.detail;
         line.wrong_elements = checked.wrong_elements;
-        if (checked.status == "ok") {
+        if (checked.status == doc::CollectiveStatus::kOk) {
           const auto times = time_calls_in_graphs(clique, buffers, op, shape, job.calls,
                                                   job.calls_per_graph, timeout);
           if (times) {
             line.sample_us = *times;
           } else {
-            line.status = "hang";
+            line.status = doc::CollectiveStatus::kHang;
             line.detail = "no completion within " + std::to_string(job.timeout_s) +
                           " s (timed graphs); communicator aborted";
           }
         }
       } catch (const ApiError& e) {
         clique.abort();
-        line.status = "error";
+        line.status = doc::CollectiveStatus::kError;
         line.detail = e.what();
       }
-      if (line.status == "hang" && nccl::stop_requested())
-        return end("stopped", "stopped in " + line.case_name);
+      if (line.status == doc::CollectiveStatus::kHang && nccl::stop_requested())
+        return end(doc::RankEnd::kStopped, "stopped in " + line.case_name);
       out.write(nccl::to_line(line));
       // A communicator that hung or failed is aborted and cannot be formed again alone.
-      if (line.status == "hang" || line.status == "error")
-        return end(line.status, line.case_name + ": " + line.detail);
+      if (line.status == doc::CollectiveStatus::kHang)
+        return end(doc::RankEnd::kHang, line.case_name + ": " + line.detail);
+      if (line.status == doc::CollectiveStatus::kError)
+        return end(doc::RankEnd::kError, line.case_name + ": " + line.detail);
     }
-    out.write(nccl::to_line(nccl::RankEndLine{rank, "done", ""}));
+    out.write(nccl::to_line(nccl::RankEndLine{rank, doc::RankEnd::kDone, ""}));
   } catch (const std::exception& e) {
-    out.write(nccl::to_line(nccl::RankEndLine{rank, "error", e.what()}));
+    out.write(nccl::to_line(nccl::RankEndLine{rank, doc::RankEnd::kError, e.what()}));
     throw;  // main prints it and exits with the code of its kind
   }
   return kExitOk;

@@ -10,9 +10,13 @@ namespace p2p::nccl {
 namespace {
 
 void record_in_state(benchmark::State& st, const MeasuredCase& m) {
-  const CollectiveResult& r = m.result;
+  const doc::CollectiveResult& r = m.result;
+  if (!m.not_measured.empty()) {
+    st.SkipWithError(m.not_measured.c_str());
+    return;
+  }
   if (m.sample_us.empty()) {
-    st.SkipWithError((r.status + ": " + r.detail).c_str());
+    st.SkipWithError((std::string(doc::to_string(r.status)) + ": " + r.detail).c_str());
     return;
   }
   std::vector<double> seconds;
@@ -28,7 +32,8 @@ void record_in_state(benchmark::State& st, const MeasuredCase& m) {
   if (r.busbw_gbps) st.counters["busbw_gbps"] = *r.busbw_gbps;
   if (r.time_us) st.counters["time_us"] = *r.time_us;
   if (r.wrong_elements) st.counters["wrong_elements"] = static_cast<double>(*r.wrong_elements);
-  if (r.status != "ok") st.SkipWithError((r.status + ": " + r.detail).c_str());
+  if (r.status != doc::CollectiveStatus::kOk)
+    st.SkipWithError((std::string(doc::to_string(r.status)) + ": " + r.detail).c_str());
 }
 
 }  // namespace

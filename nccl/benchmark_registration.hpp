@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "document/nccl_run.hpp"
 #include "nccl/plan.hpp"
-#include "nccl/results.hpp"
 
 namespace p2p::nccl {
 
@@ -26,8 +26,9 @@ std::string benchmark_name(const PlannedCase& c);
 // What one measurement hands back to its benchmark: the record and the per-operation time of
 // every timed group (empty when nothing was timed: hang, error).
 struct MeasuredCase {
-  CollectiveResult result;
+  doc::CollectiveResult result;
   std::vector<double> sample_us;
+  std::string not_measured;  // why nothing was measured (a stop was asked for); "" = measured
 };
 
 using MeasureCaseFn = std::function<MeasuredCase(const PlannedCase&)>;

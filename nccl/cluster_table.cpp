@@ -25,7 +25,7 @@ std::string number(double v) {
 
 std::string host_label(int h) { return "host" + std::to_string(h); }
 
-std::string rank_list(const NcclCluster& c, int host) {
+std::string rank_list(const doc::NcclCluster& c, int host) {
   std::string out;
   for (const auto& r : c.ranks) {
     if (r.host == host) out += (out.empty() ? "" : ",") + std::to_string(r.rank);
@@ -33,7 +33,7 @@ std::string rank_list(const NcclCluster& c, int host) {
   return out;
 }
 
-std::string hostname_of(const NcclCluster& c, int host) {
+std::string hostname_of(const doc::NcclCluster& c, int host) {
   for (const auto& r : c.ranks) {
     if (r.host == host) return r.hostname;
   }
@@ -42,9 +42,9 @@ std::string hostname_of(const NcclCluster& c, int host) {
 
 }  // namespace
 
-std::string format_cluster(const NcclRun& run) {
+std::string format_cluster(const doc::NcclRun& run) {
   if (!run.cluster) return "";
-  const NcclCluster& c = *run.cluster;
+  const doc::NcclCluster& c = *run.cluster;
   const int h = static_cast<int>(c.hosts.size());
   std::string out = "#\n# Across hosts (MPI, " + std::to_string(c.processes) + " process" +
                     (c.processes == 1 ? "" : "es") + ", launch: " + c.launch + ")\n";
@@ -60,13 +60,14 @@ std::string format_cluster(const NcclRun& run) {
   for (int i = 0; i < h; ++i) {
     out += "# " + cell("%8s", host_label(i));
     for (int j = 0; j < h; ++j) {
-      const TransportCell& t =
+      const doc::TransportCell& t =
           c.host_transport[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
-      out += cell(" %-22s", t.transports.empty() ? std::string(i == j ? "X" : "-") : cell_label(t));
+      out += cell(" %-22s",
+                  t.transports.empty() ? std::string(i == j ? "X" : "-") : doc::cell_label(t));
     }
     out += "\n";
   }
-  for (const auto& [a, b] : host_pairs_without_network(c)) {
+  for (const auto& [a, b] : doc::host_pairs_without_network(c)) {
     out +=
         "#   " + host_label(a) + " -> " + host_label(b) +
         ": no NET transport; NCCL found a path inside one machine (same host under two names?)\n";
@@ -75,7 +76,7 @@ std::string format_cluster(const NcclRun& run) {
 
   std::uint64_t largest = 0;
   for (const auto& p : c.host_pairs) largest = std::max(largest, p.size_bytes);
-  std::map<std::pair<int, int>, const HostPairResult*> at;
+  std::map<std::pair<int, int>, const doc::HostPairResult*> at;
   for (const auto& p : c.host_pairs) {
     if (p.size_bytes == largest) at[{p.src_host, p.dst_host}] = &p;
   }
@@ -92,15 +93,17 @@ std::string format_cluster(const NcclRun& run) {
       const auto it = at.find({i, j});
       std::string text = i == j ? "X" : "-";
       if (it != at.end()) {
-        const HostPairResult& p = *it->second;
+        const doc::HostPairResult& p = *it->second;
         if (p.algbw_gbps) {
           text = number(*p.algbw_gbps);
           row.push_back(*p.algbw_gbps);
           by_column[static_cast<std::size_t>(j)].push_back(*p.algbw_gbps);
         } else {
-          text = p.status == "hang" ? "HANG" : p.status == "error" ? "ERROR" : p.status;
+          text = p.status == doc::CollectiveStatus::kHang    ? "HANG"
+                 : p.status == doc::CollectiveStatus::kError ? "ERROR"
+                                                             : doc::to_string(p.status);
         }
-        if (p.status == "wrong") text += "!";
+        if (p.status == doc::CollectiveStatus::kWrong) text += "!";
       }
       out += cell(" %9s", text);
     }

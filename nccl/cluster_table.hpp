@@ -4,13 +4,13 @@
 
 #include <string>
 
-#include "nccl/results.hpp"
+#include "document/nccl_run.hpp"
 
 namespace p2p::nccl {
 
 // Hosts with their ranks and processes, the host-by-host transport matrix, and the host-pair
 // send bandwidth (row sends to column) at the largest size measured, with each row's and
 // column's median so one slow host stands out.
-std::string format_cluster(const NcclRun& run);
+std::string format_cluster(const doc::NcclRun& run);
 
 }  // namespace p2p::nccl

@@ -6,6 +6,7 @@
 #include "nccl/collective.hpp"
 #include "nccl/json_util.hpp"
 #include "nccl/op_spec.hpp"
+#include "nccl/transport_log.hpp"
 
 namespace p2p::nccl {
 
@@ -24,7 +25,7 @@ void from_json(const nlohmann::json& j, ProcessReport& r) {
   r.process = integer_at(j, "process", 0, kMaxRanks - 1);
   r.pid = value_at<int>(j, "pid");
   r.exit_code = value_at<int>(j, "exit_code");
-  r.devices = j.at("devices").get<std::vector<DeviceRecord>>();
+  r.devices = j.at("devices").get<std::vector<doc::DeviceRecord>>();
   r.nccl_log = j.at("nccl_log").get<std::string>();
 }
 
@@ -79,7 +80,7 @@ ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>
   for (int r = 0; r < layout.nranks; ++r) {
     const int p = layout.rank_process[static_cast<std::size_t>(r)];
     const ProcessSlot& slot = layout.processes[static_cast<std::size_t>(p)];
-    DeviceRecord d;
+    doc::DeviceRecord d;
     d.rank = r;
     d.cuda_device = slot.devices[static_cast<std::size_t>(r - slot.first_rank)];
     d.host_id = slot.host_id;
@@ -87,7 +88,7 @@ ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>
                              ? reports[static_cast<std::size_t>(p)]
                              : std::optional<ProcessReport>();
     if (report) {
-      for (const DeviceRecord& mine : report->devices) {
+      for (const doc::DeviceRecord& mine : report->devices) {
         if (mine.rank == r) d = mine;
       }
     }
@@ -103,7 +104,7 @@ ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>
   }
   out.transport = transport_matrix(log, layout.nranks);
 
-  NcclCluster& c = out.cluster;
+  doc::NcclCluster& c = out.cluster;
   c.launch = launch;
   c.processes = processes;
   c.hosts = layout.hosts;
@@ -112,13 +113,13 @@ ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>
     c.ranks.push_back({r, p, layout.rank_host[static_cast<std::size_t>(r)],
                        layout.processes[static_cast<std::size_t>(p)].hostname});
   }
-  c.host_transport =
-      host_transport_matrix(out.transport, layout.rank_host, static_cast<int>(layout.hosts.size()));
+  c.host_transport = doc::host_transport_matrix(out.transport, layout.rank_host,
+                                                static_cast<int>(layout.hosts.size()));
   for (const auto& step : host_steps) {
     for (const HostPairCase& hp : step) {
       const MergedCase* m = merged_case(out.merged, hp.step_case.index);
       if (m == nullptr) continue;  // never reached: not invented
-      HostPairResult r;
+      doc::HostPairResult r;
       r.src_host = hp.src_host;
       r.dst_host = hp.dst_host;
       r.src_rank = hp.step_case.planned.op.src_rank;

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "nccl/cluster_results.hpp"
+#include "document/nccl_cluster.hpp"
+#include "document/nccl_run.hpp"
 #include "nccl/rank_layout.hpp"
 #include "nccl/rank_merge.hpp"
-#include "nccl/results.hpp"
 #include "nccl/sweep_steps.hpp"
 
 namespace p2p::nccl {
@@ -21,20 +21,20 @@ namespace p2p::nccl {
 struct ProcessReport {
   int process = 0;  // MPI rank
   int pid = 0;
-  int exit_code = 0;                  // of its sweep (run/rank_sweep.hpp)
-  std::vector<DeviceRecord> devices;  // one per NCCL rank it drove
-  std::string nccl_log;               // its NCCL INFO log
+  int exit_code = 0;                       // of its sweep (run/rank_sweep.hpp)
+  std::vector<doc::DeviceRecord> devices;  // one per NCCL rank it drove
+  std::string nccl_log;                    // its NCCL INFO log
 };
 void to_json(nlohmann::json& j, const ProcessReport& r);  // schema p2pcheck.nccl_process_report v1
 void from_json(const nlohmann::json& j, ProcessReport& r);
 
 struct ClusterMerge {
   MergedRun merged;  // every case in index order (plan, then host pairs); ends by MPI rank
-  std::vector<DeviceRecord>
+  std::vector<doc::DeviceRecord>
       devices;           // by NCCL rank; a silent process's ranks with only what the layout knows
   std::string nccl_log;  // the reports' logs, in process order
-  TransportMatrix transport;  // rank by rank, from every log
-  NcclCluster cluster;
+  doc::TransportMatrix transport;  // rank by rank, from every log
+  doc::NcclCluster cluster;
 };
 
 // `cases`: every case of the sweep by index (plan first, then host pairs), with its NCCL ranks

@@ -35,14 +35,14 @@ std::string last_case_of(const RankLog& log) {
   return log.cases.empty() ? "" : log.cases.back().case_name;
 }
 
-std::string ended_of(const RankExit& e, const RankLog& log) {
-  if (e.no_result) return "no result";
-  if (e.killed_by_parent) return "killed";
+doc::RankEnd ended_of(const RankExit& e, const RankLog& log) {
+  if (e.no_result) return doc::RankEnd::kNoResult;
+  if (e.killed_by_parent) return doc::RankEnd::kKilled;
   if (log.end) return log.end->end;
   // A rank whose HangWatchdog fired (NCCL init, abort or destroy never returned) exits with the
   // hang code and no final line.
-  if (!e.signal && e.exit_code == kExitHang) return "hang";
-  return "died";
+  if (!e.signal && e.exit_code == kExitHang) return doc::RankEnd::kHang;
+  return doc::RankEnd::kDied;
 }
 
 std::string rank_label(const RankExit& e) {
@@ -56,13 +56,14 @@ std::string why_missing(int rank, const RankLog* log, const RankExit* e) {
   if (e == nullptr) return "rank " + std::to_string(rank) + " reported nothing for this case";
   const std::string last = last_case_of(l);
   const std::string when = last.empty() ? "before its first case" : "after " + last;
-  const std::string ended = ended_of(*e, l);
-  if (ended == "hang" || ended == "error") {
-    return rank_label(*e) + " had stopped its sweep (" + ended + ") " + when;
+  const doc::RankEnd ended = ended_of(*e, l);
+  if (ended == doc::RankEnd::kHang || ended == doc::RankEnd::kError) {
+    return rank_label(*e) + " had stopped its sweep (" + doc::to_string(ended) + ") " + when;
   }
-  if (ended == "stopped")
+  if (ended == doc::RankEnd::kStopped)
     return rank_label(*e) + " was stopped when another rank process ended, " + when;
-  if (ended == "done") return rank_label(*e) + " finished without a line for this case";
+  if (ended == doc::RankEnd::kDone)
+    return rank_label(*e) + " finished without a line for this case";
   return rank_label(*e) + " " + describe_exit(*e, l) + " " + when;
 }
 
@@ -112,13 +113,13 @@ RankLog parse_rank_log(int rank, const std::string& text) {
         c.case_name = j.at("case").get<std::string>();
         c.index = j.at("index").get<int>();
         c.rank = j.at("rank").get<int>();
-        c.status = j.at("status").get<std::string>();
+        c.status = j.at("status").get<doc::CollectiveStatus>();
         c.detail = j.at("detail").get<std::string>();
         c.sample_us = j.at("sample_us").get<std::vector<double>>();
         c.wrong_elements = optional_from<std::uint64_t>(j, "wrong_elements");
         log.cases.push_back(std::move(c));
       } else if (kind == "end") {
-        log.end = RankEndLine{j.at("rank").get<int>(), j.at("end").get<std::string>(),
+        log.end = RankEndLine{j.at("rank").get<int>(), j.at("end").get<doc::RankEnd>(),
                               j.at("detail").get<std::string>()};
       }
       // "progress" and kinds of later versions: nothing to merge.
@@ -129,10 +130,10 @@ RankLog parse_rank_log(int rank, const std::string& text) {
   return log;
 }
 
-int status_severity(const std::string& status) {
-  if (status == "hang") return 3;
-  if (status == "error") return 2;
-  if (status == "wrong") return 1;
+int status_severity(doc::CollectiveStatus status) {
+  if (status == doc::CollectiveStatus::kHang) return 3;
+  if (status == doc::CollectiveStatus::kError) return 2;
+  if (status == doc::CollectiveStatus::kWrong) return 1;
   return 0;
 }
 
@@ -172,7 +173,8 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
       const auto it = by_rank.find(r);
       if (it == by_rank.end()) {
         all_timed = false;
-        if (status_severity("error") > status_severity(m.status)) m.status = "error";
+        if (status_severity(doc::CollectiveStatus::kError) > status_severity(m.status))
+          m.status = doc::CollectiveStatus::kError;
         details.push_back(why_missing(r, log_of(logs, r), exit_of(exits, r)));
         continue;
       }
@@ -185,7 +187,8 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
       for (std::size_t s = 0; s < c.sample_us.size(); ++s)
         m.sample_us[s] = std::max(m.sample_us[s], c.sample_us[s]);
     }
-    if (all_timed && !m.sample_us.empty() && (m.status == "ok" || m.status == "wrong")) {
+    if (all_timed && !m.sample_us.empty() &&
+        (m.status == doc::CollectiveStatus::kOk || m.status == doc::CollectiveStatus::kWrong)) {
       m.time_us = median(m.sample_us);
     } else {
       m.sample_us.clear();
@@ -198,7 +201,7 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
     static const RankLog kEmpty;
     const RankLog* lp = log_of(logs, e.rank);
     const RankLog& l = lp != nullptr ? *lp : kEmpty;
-    RankProcessEnd end;
+    doc::RankProcessEnd end;
     end.rank = e.rank;
     end.pid = e.pid;
     end.ended = ended_of(e, l);
@@ -208,10 +211,11 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
     end.detail = l.end && !e.no_result ? l.end->detail : describe_exit(e, l);
     const std::string last =
         end.last_case.empty() ? "no case completed" : "last completed case " + end.last_case;
-    if (end.ended == "died" || end.ended == "killed" || end.ended == "no result") {
+    if (end.ended == doc::RankEnd::kDied || end.ended == doc::RankEnd::kKilled ||
+        end.ended == doc::RankEnd::kNoResult) {
       out.warnings.push_back(rank_label(e) + " " + describe_exit(e, l) + "; " + last);
-    } else if (end.ended == "hang" || end.ended == "error") {
-      out.warnings.push_back(rank_label(e) + " stopped its sweep (" + end.ended +
+    } else if (end.ended == doc::RankEnd::kHang || end.ended == doc::RankEnd::kError) {
+      out.warnings.push_back(rank_label(e) + " stopped its sweep (" + doc::to_string(end.ended) +
                              "): " + end.detail + "; " + last);
     }
     if (l.unreadable_lines > 0) {
@@ -221,11 +225,13 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
     }
     out.ends.push_back(std::move(end));
   }
-  std::sort(out.ends.begin(), out.ends.end(),
-            [](const RankProcessEnd& a, const RankProcessEnd& b) { return a.rank < b.rank; });
+  std::sort(
+      out.ends.begin(), out.ends.end(),
+      [](const doc::RankProcessEnd& a, const doc::RankProcessEnd& b) { return a.rank < b.rank; });
   std::string stopped;
   for (const auto& end : out.ends) {
-    if (end.ended == "stopped") stopped += (stopped.empty() ? "" : ", ") + std::to_string(end.rank);
+    if (end.ended == doc::RankEnd::kStopped)
+      stopped += (stopped.empty() ? "" : ", ") + std::to_string(end.rank);
   }
   if (!stopped.empty()) {
     out.warnings.push_back(

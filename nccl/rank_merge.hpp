@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "nccl/results.hpp"
+#include "document/nccl_run.hpp"
 
 namespace p2p::nccl {
 
@@ -22,7 +22,7 @@ struct RankCaseLine {
   std::string case_name;  // benchmark_name(case)
   int index = 0;          // position in the plan
   int rank = 0;
-  std::string status = "ok";  // ok | wrong | hang | error
+  doc::CollectiveStatus status = doc::CollectiveStatus::kOk;
   std::string detail;
   std::vector<double> sample_us;  // per-operation time of each timed group, on this rank's streams
   std::optional<std::uint64_t> wrong_elements;  // counted on this rank's GPU; null = not verified
@@ -37,7 +37,7 @@ struct RankReadyLine {
 struct RankEndLine {
   int rank = 0;
   // done | hang | error | stopped (aborted on the parent's SIGTERM after another rank ended)
-  std::string end = "done";
+  doc::RankEnd end = doc::RankEnd::kDone;
   std::string detail;
 };
 
@@ -79,7 +79,7 @@ struct MergeCase {
 
 struct MergedCase {
   int index = 0;  // position in the plan
-  std::string status = "ok";
+  doc::CollectiveStatus status = doc::CollectiveStatus::kOk;
   std::string detail;
   std::vector<double> sample_us;                // per sample, the slowest participating rank
   std::optional<double> time_us;                // median of sample_us
@@ -87,14 +87,14 @@ struct MergedCase {
 };
 
 struct MergedRun {
-  std::vector<MergedCase> cases;     // plan order; only cases at least one rank reported
-  std::vector<RankProcessEnd> ends;  // by rank
+  std::vector<MergedCase> cases;          // plan order; only cases at least one rank reported
+  std::vector<doc::RankProcessEnd> ends;  // by rank
   std::vector<std::string> warnings;
   std::optional<std::string> buffer_allocator;  // as the ranks reported it
 };
 
 // hang > error > wrong > ok.
-int status_severity(const std::string& status);
+int status_severity(doc::CollectiveStatus status);
 
 // Per case: each sample's time is the slowest participating rank's, the time the median of
 // those; wrong elements are summed; the status is the worst. A participating rank without a

@@ -33,10 +33,13 @@ std::string type_column(const std::string& dtype) {
 }
 
 // time, algbw, busbw, #wrong of one placement, or the status word where there is no number.
-std::string placement_columns(const CollectiveResult* r) {
+std::string placement_columns(const doc::CollectiveResult* r) {
   if (r == nullptr) return fmt(" %9s %8s %8s %7s", "n/a", "", "", "");
-  if (r->status == "hang" || r->status == "error" || !r->time_us) {
-    const std::string word = r->status == "hang" ? "HANG" : r->status == "error" ? "ERROR" : "-";
+  if (r->status == doc::CollectiveStatus::kHang || r->status == doc::CollectiveStatus::kError ||
+      !r->time_us) {
+    const std::string word = r->status == doc::CollectiveStatus::kHang    ? "HANG"
+                             : r->status == doc::CollectiveStatus::kError ? "ERROR"
+                                                                          : "-";
     return fmt(" %9s %8s %8s %7s", word.c_str(), "-", "-", "-");
   }
   const std::string wrong = r->wrong_elements ? std::to_string(*r->wrong_elements) : "-";
@@ -44,7 +47,7 @@ std::string placement_columns(const CollectiveResult* r) {
              r->busbw_gbps.value_or(0.0), wrong.c_str());
 }
 
-std::string device_label(const NcclRun& run, int rank) {
+std::string device_label(const doc::NcclRun& run, int rank) {
   for (const auto& d : run.environment.devices) {
     // Across hosts every host has its GPU0: the rank tells them apart.
     if (d.rank == rank && !d.hostname.empty())
@@ -56,20 +59,20 @@ std::string device_label(const NcclRun& run, int rank) {
 
 using GroupKey = std::tuple<std::string, std::string, int, int>;  // collective, dtype, src, dst
 
-GroupKey group_of(const CollectiveResult& r) {
+GroupKey group_of(const doc::CollectiveResult& r) {
   return {r.collective, r.dtype, r.src_rank.value_or(-1), r.dst_rank.value_or(-1)};
 }
 
 }  // namespace
 
-std::string format_environment(const NcclEnvironment& env) {
+std::string format_environment(const doc::NcclEnvironment& env) {
   std::string out = "# p2pcheck nccl on " +
                     (env.hostname.empty() ? std::string("this host") : env.hostname) + "\n";
   out += "# NCCL library " +
          (env.nccl_library_version.empty() ? "unknown" : env.nccl_library_version) + " (" +
          env.nccl_library_path + "), headers " + env.nccl_header_version + "\n";
-  out += "# CUDA driver " + format_cuda_version(env.cuda_driver_version.value_or(0)) +
-         ", runtime " + format_cuda_version(env.cuda_runtime_version.value_or(0)) + "\n";
+  out += "# CUDA driver " + doc::format_cuda_version(env.cuda_driver_version.value_or(0)) +
+         ", runtime " + doc::format_cuda_version(env.cuda_runtime_version.value_or(0)) + "\n";
   if (env.rank_processes) out += "# one process per rank\n";
   for (const auto& d : env.devices) {
     out += fmt("#   rank %d: GPU%d %s %s", d.rank, d.cuda_device, d.pci_bus_id.c_str(),
@@ -88,16 +91,16 @@ std::string format_environment(const NcclEnvironment& env) {
   return out;
 }
 
-std::string format_run_warnings(const NcclRun& run) {
+std::string format_run_warnings(const doc::NcclRun& run) {
   std::string out;
   for (const auto& w : run.warnings) out += "# warning: " + w + "\n";
   return out;
 }
 
-std::string format_results_table(const NcclRun& run) {
+std::string format_results_table(const doc::NcclRun& run) {
   std::vector<GroupKey> order;
-  std::map<GroupKey,
-           std::map<std::uint64_t, std::pair<const CollectiveResult*, const CollectiveResult*>>>
+  std::map<GroupKey, std::map<std::uint64_t, std::pair<const doc::CollectiveResult*,
+                                                       const doc::CollectiveResult*>>>
       groups;
   for (const auto& r : run.results) {
     const GroupKey key = group_of(r);
@@ -121,7 +124,7 @@ std::string format_results_table(const NcclRun& run) {
     out += fmt("# %12s %12s %9s %6s %5s %9s %8s %8s %7s %9s %8s %8s %7s\n", "(B)", "(elements)", "",
                "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
     for (const auto& [bytes, row] : groups[key]) {
-      const CollectiveResult* any = row.first != nullptr ? row.first : row.second;
+      const doc::CollectiveResult* any = row.first != nullptr ? row.first : row.second;
       const std::string root = any->root ? std::to_string(*any->root) : "-1";
       const char* redop =
           collective == "all_reduce" || collective == "reduce_scatter" ? "sum" : "none";
@@ -134,8 +137,8 @@ std::string format_results_table(const NcclRun& run) {
   return out;
 }
 
-std::string format_transport_matrix(const NcclRun& run) {
-  const TransportMatrix& m = run.transport;
+std::string format_transport_matrix(const doc::NcclRun& run) {
+  const doc::TransportMatrix& m = run.transport;
   std::string out = "#\n# NCCL transport per pair (row sends to column), from NCCL's INFO log";
   out += run.p2p_disabled ? " [NCCL_P2P_DISABLE=1]\n" : "\n";
   if (run.p2p_disabled) {
@@ -153,8 +156,9 @@ std::string format_transport_matrix(const NcclRun& run) {
   for (int s = 0; s < m.nranks; ++s) {
     out += fmt("# %8s", device_label(run, s).c_str());
     for (int d = 0; d < m.nranks; ++d) {
-      const TransportCell& cell = m.cells[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)];
-      std::string label = s == d && cell.transports.empty() ? "X" : cell_label(cell);
+      const doc::TransportCell& cell =
+          m.cells[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)];
+      std::string label = s == d && cell.transports.empty() ? "X" : doc::cell_label(cell);
       if (!cell.transports.empty()) label += "(" + std::to_string(cell.channels) + "ch)";
       out += fmt(" %-18s", label.c_str());
     }
@@ -162,7 +166,7 @@ std::string format_transport_matrix(const NcclRun& run) {
   }
   if (m.nranks > 1 && std::all_of(m.cells.begin(), m.cells.end(), [](const auto& row) {
         return std::all_of(row.begin(), row.end(),
-                           [](const TransportCell& c) { return c.transports.empty(); });
+                           [](const doc::TransportCell& c) { return c.transports.empty(); });
       })) {
     out +=
         "#   (NCCL logged no connection: was the log redirected elsewhere, or did nothing run?)\n";
@@ -171,7 +175,7 @@ std::string format_transport_matrix(const NcclRun& run) {
   return out;
 }
 
-std::string format_pair_matrix(const NcclRun& run) {
+std::string format_pair_matrix(const doc::NcclRun& run) {
   std::optional<std::string> dtype;
   std::uint64_t largest = 0;
   for (const auto& r : run.results) {
@@ -196,12 +200,13 @@ std::string format_pair_matrix(const NcclRun& run) {
         if (r.collective != "sendrecv_pairs" || r.dtype != *dtype || r.size_bytes != largest ||
             r.src_rank.value_or(-1) != s || r.dst_rank.value_or(-1) != d)
           continue;
-        if (r.status == "hang") {
+        if (r.status == doc::CollectiveStatus::kHang) {
           cell = "HANG";
-        } else if (r.status == "error") {
+        } else if (r.status == doc::CollectiveStatus::kError) {
           cell = "ERROR";
         } else if (r.busbw_gbps) {
-          cell = fmt("%.1f", *r.busbw_gbps) + (r.status == "wrong" ? "!" : "");
+          cell =
+              fmt("%.1f", *r.busbw_gbps) + (r.status == doc::CollectiveStatus::kWrong ? "!" : "");
         }
       }
       out += fmt(" %10s", cell.c_str());
@@ -212,9 +217,9 @@ std::string format_pair_matrix(const NcclRun& run) {
   return out;
 }
 
-std::string format_p2p_comparison(const NcclRun& on, const NcclRun& off) {
-  std::map<GroupKey,
-           std::map<std::uint64_t, std::pair<const CollectiveResult*, const CollectiveResult*>>>
+std::string format_p2p_comparison(const doc::NcclRun& on, const doc::NcclRun& off) {
+  std::map<GroupKey, std::map<std::uint64_t, std::pair<const doc::CollectiveResult*,
+                                                       const doc::CollectiveResult*>>>
       rows;
   std::vector<GroupKey> order;
   for (const auto& r : on.results) {
@@ -230,26 +235,27 @@ std::string format_p2p_comparison(const NcclRun& on, const NcclRun& off) {
     rows[key][r.size_bytes].second = &r;
   }
   // busbw, except where one rank moves nothing across a bus (factor 0): algbw then.
-  using Metric = std::optional<double> CollectiveResult::*;
-  const auto cell = [](const CollectiveResult* r, Metric metric) -> std::string {
+  using Metric = std::optional<double> doc::CollectiveResult::*;
+  const auto cell = [](const doc::CollectiveResult* r, Metric metric) -> std::string {
     if (r == nullptr) return "-";
-    if (r->status == "hang") return "HANG";
-    if (r->status == "error") return "ERROR";
+    if (r->status == doc::CollectiveStatus::kHang) return "HANG";
+    if (r->status == doc::CollectiveStatus::kError) return "ERROR";
     if (!(r->*metric)) return "-";
-    return fmt("%.2f", *(r->*metric)) + (r->status == "wrong" ? "!" : "");
+    return fmt("%.2f", *(r->*metric)) + (r->status == doc::CollectiveStatus::kWrong ? "!" : "");
   };
   std::string out =
       "#\n# P2P on vs off (NCCL_P2P_DISABLE=1): out-of-place bandwidth (GB/s); ! = wrong data\n";
   for (const auto& key : order) {
     const auto& [collective, dtype, src, dst] = key;
     const auto& first = rows[key].begin()->second;
-    const CollectiveResult* any = first.first != nullptr ? first.first : first.second;
+    const doc::CollectiveResult* any = first.first != nullptr ? first.first : first.second;
     bool bus = true;
     try {
       bus = bus_factor(parse_collective(collective), any->nranks) > 0.0;
     } catch (...) {
     }
-    const Metric metric = bus ? &CollectiveResult::busbw_gbps : &CollectiveResult::algbw_gbps;
+    const Metric metric =
+        bus ? &doc::CollectiveResult::busbw_gbps : &doc::CollectiveResult::algbw_gbps;
     out += "# " + collective + "  " + dtype;
     if (src >= 0) out += "  rank " + std::to_string(src) + " -> rank " + std::to_string(dst);
     out += bus ? "  busbw\n" : "  algbw (one rank: busbw is 0)\n";
@@ -268,7 +274,7 @@ std::string format_p2p_comparison(const NcclRun& on, const NcclRun& off) {
   return out;
 }
 
-std::string format_verdicts(const std::vector<BusbwVerdict>& verdicts) {
+std::string format_verdicts(const std::vector<doc::BusbwVerdict>& verdicts) {
   if (verdicts.empty()) return "";
   std::string out = "#\n# --min-busbw, judged on sizes at or above each series' saturation size\n";
   for (const auto& v : verdicts) {
@@ -277,9 +283,9 @@ std::string format_verdicts(const std::vector<BusbwVerdict>& verdicts) {
     if (v.src_rank)
       series += " " + std::to_string(*v.src_rank) + "->" + std::to_string(v.dst_rank.value_or(-1));
     std::string line = fmt("# %-6s %-42s",
-                           v.status == "pass"   ? "PASS"
-                           : v.status == "fail" ? "FAIL"
-                                                : "-",
+                           v.status == doc::ThresholdStatus::kPass   ? "PASS"
+                           : v.status == doc::ThresholdStatus::kFail ? "FAIL"
+                                                                     : "-",
                            series.c_str());
     if (v.median_busbw_gbps) {
       line += fmt(" median %.2f GB/s (lowest %.2f) over %d size(s) from %s, minimum %.2f",

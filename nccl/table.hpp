@@ -6,23 +6,23 @@
 #include <string>
 #include <vector>
 
-#include "nccl/results.hpp"
+#include "document/nccl_run.hpp"
 #include "nccl/threshold.hpp"
 
 namespace p2p::nccl {
 
-std::string format_environment(const NcclEnvironment& env);
+std::string format_environment(const doc::NcclEnvironment& env);
 // The run's warnings (a rank process that died or stopped), one "# warning: " line each.
-std::string format_run_warnings(const NcclRun& run);
+std::string format_run_warnings(const doc::NcclRun& run);
 // One block per (collective, dtype[, pair]); columns as nccl-tests: size, count, type, root,
 // then time/algbw/busbw/#wrong out-of-place and in-place. HANG/ERROR/n/a where no number.
-std::string format_results_table(const NcclRun& run);
+std::string format_results_table(const doc::NcclRun& run);
 // Which transport NCCL used from each rank (row) to each rank (column), with channel counts.
-std::string format_transport_matrix(const NcclRun& run);
+std::string format_transport_matrix(const doc::NcclRun& run);
 // sendrecv_pairs busbw at the largest measured size, first data type, rows = sender.
-std::string format_pair_matrix(const NcclRun& run);
+std::string format_pair_matrix(const doc::NcclRun& run);
 // Out-of-place busbw with P2P allowed and with NCCL_P2P_DISABLE=1, size by size.
-std::string format_p2p_comparison(const NcclRun& on, const NcclRun& off);
-std::string format_verdicts(const std::vector<BusbwVerdict>& verdicts);
+std::string format_p2p_comparison(const doc::NcclRun& on, const doc::NcclRun& off);
+std::string format_verdicts(const std::vector<doc::BusbwVerdict>& verdicts);
 
 }  // namespace p2p::nccl

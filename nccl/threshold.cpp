@@ -23,9 +23,10 @@ std::optional<std::uint64_t> saturation_size(const std::vector<BusbwPoint>& poin
   return smallest;
 }
 
-BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busbw_gbps,
-                          double bus_factor, std::optional<std::uint64_t> saturation_override) {
-  BusbwVerdict v;
+doc::BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busbw_gbps,
+                               double bus_factor,
+                               std::optional<std::uint64_t> saturation_override) {
+  doc::BusbwVerdict v;
   v.min_busbw_gbps = min_busbw_gbps;
   if (bus_factor <= 0.0) {
     v.detail = "one rank: no data crosses a bus (bus factor 0)";
@@ -55,28 +56,30 @@ BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busb
   }
   v.median_busbw_gbps = median(judged);
   v.lowest_busbw_gbps = *std::min_element(judged.begin(), judged.end());
-  v.status = *v.median_busbw_gbps >= min_busbw_gbps ? "pass" : "fail";
+  v.status = *v.median_busbw_gbps >= min_busbw_gbps ? doc::ThresholdStatus::kPass
+                                                    : doc::ThresholdStatus::kFail;
   return v;
 }
 
-std::vector<BusbwVerdict> judge_min_busbw(const std::vector<CollectiveResult>& results,
-                                          double min_busbw_gbps,
-                                          std::optional<std::uint64_t> saturation_override) {
+std::vector<doc::BusbwVerdict> judge_min_busbw(const std::vector<doc::CollectiveResult>& results,
+                                               double min_busbw_gbps,
+                                               std::optional<std::uint64_t> saturation_override) {
   using Key = std::tuple<std::string, std::string, bool, int, int>;
   std::map<Key, std::vector<BusbwPoint>> series;
-  std::map<Key, const CollectiveResult*> first;
+  std::map<Key, const doc::CollectiveResult*> first;
   for (const auto& r : results) {
     const Key key{r.collective, r.dtype, r.in_place, r.src_rank.value_or(-1),
                   r.dst_rank.value_or(-1)};
     first.emplace(key, &r);
     auto& points = series[key];
-    if (r.status == "ok" && r.busbw_gbps) points.push_back({r.size_bytes, *r.busbw_gbps});
+    if (r.status == doc::CollectiveStatus::kOk && r.busbw_gbps)
+      points.push_back({r.size_bytes, *r.busbw_gbps});
   }
-  std::vector<BusbwVerdict> verdicts;
+  std::vector<doc::BusbwVerdict> verdicts;
   for (const auto& [key, points] : series) {
-    const CollectiveResult& r = *first.at(key);
+    const doc::CollectiveResult& r = *first.at(key);
     const double factor = bus_factor(parse_collective(r.collective), r.nranks);
-    BusbwVerdict v = judge_series(points, min_busbw_gbps, factor, saturation_override);
+    doc::BusbwVerdict v = judge_series(points, min_busbw_gbps, factor, saturation_override);
     v.collective = r.collective;
     v.dtype = r.dtype;
     v.in_place = r.in_place;
@@ -87,43 +90,10 @@ std::vector<BusbwVerdict> judge_min_busbw(const std::vector<CollectiveResult>& r
   return verdicts;
 }
 
-bool any_failed(const std::vector<BusbwVerdict>& verdicts) {
-  return std::any_of(verdicts.begin(), verdicts.end(),
-                     [](const BusbwVerdict& v) { return v.status == "fail"; });
-}
-
-void to_json(nlohmann::json& j, const BusbwVerdict& v) {
-  j = {{"schema", "p2pcheck.nccl_busbw_verdict"},
-       {"version", BusbwVerdict::kVersion},
-       {"collective", v.collective},
-       {"dtype", v.dtype},
-       {"in_place", v.in_place},
-       {"src_rank", optional_json(v.src_rank)},
-       {"dst_rank", optional_json(v.dst_rank)},
-       {"saturation_bytes", optional_json(v.saturation_bytes)},
-       {"judged_sizes", v.judged_sizes},
-       {"median_busbw_gbps", optional_json(v.median_busbw_gbps)},
-       {"lowest_busbw_gbps", optional_json(v.lowest_busbw_gbps)},
-       {"min_busbw_gbps", v.min_busbw_gbps},
-       {"status", v.status},
-       {"detail", v.detail}};
-}
-
-void from_json(const nlohmann::json& j, BusbwVerdict& v) {
-  require_schema(j, "p2pcheck.nccl_busbw_verdict", BusbwVerdict::kVersion);
-  v.collective = j.at("collective").get<std::string>();
-  v.dtype = j.at("dtype").get<std::string>();
-  v.in_place = j.at("in_place").get<bool>();
-  v.src_rank = optional_integer_at(j, "src_rank", 0, kMaxRanks - 1);
-  v.dst_rank = optional_integer_at(j, "dst_rank", 0, kMaxRanks - 1);
-  v.saturation_bytes =
-      optional_integer_at<std::uint64_t>(j, "saturation_bytes", 1, kMaxDocumentBytes);
-  v.judged_sizes = integer_at(j, "judged_sizes", 0, kMaxCount);
-  v.median_busbw_gbps = optional_from<double>(j, "median_busbw_gbps");
-  v.lowest_busbw_gbps = optional_from<double>(j, "lowest_busbw_gbps");
-  v.min_busbw_gbps = j.at("min_busbw_gbps").get<double>();
-  v.status = j.at("status").get<std::string>();
-  v.detail = j.at("detail").get<std::string>();
+bool any_failed(const std::vector<doc::BusbwVerdict>& verdicts) {
+  return std::any_of(verdicts.begin(), verdicts.end(), [](const doc::BusbwVerdict& v) {
+    return v.status == doc::ThresholdStatus::kFail;
+  });
 }
 
 }  // namespace p2p::nccl

@@ -9,9 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "nccl/results.hpp"
+#include "document/nccl_section.hpp"
 
 namespace p2p::nccl {
+
+using doc::BusbwVerdict;
+using doc::CollectiveResult;
 
 // A series reaches saturation at the first size whose busbw is at least this share of its peak.
 constexpr double kSaturationFraction = 0.9;
@@ -25,35 +28,16 @@ struct BusbwPoint {
 // empty series or one with no positive bandwidth.
 std::optional<std::uint64_t> saturation_size(const std::vector<BusbwPoint>& points);
 
-struct BusbwVerdict {
-  static constexpr int kVersion = 1;
-  std::string collective;
-  std::string dtype;
-  bool in_place = false;
-  std::optional<int> src_rank;
-  std::optional<int> dst_rank;
-  std::optional<std::uint64_t> saturation_bytes;
-  int judged_sizes = 0;
-  std::optional<double> median_busbw_gbps;  // over the judged sizes
-  std::optional<double> lowest_busbw_gbps;
-  double min_busbw_gbps = 0.0;
-  std::string status = "not_judged";  // pass | fail | not_judged
-  std::string detail;
-};
-
 // One series: `bus_factor` 0 (one rank) means no data crosses a bus: not judged. A fixed
 // `saturation_override` replaces the computed saturation size.
-BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busbw_gbps,
-                          double bus_factor, std::optional<std::uint64_t> saturation_override);
+doc::BusbwVerdict judge_series(const std::vector<BusbwPoint>& points, double min_busbw_gbps,
+                               double bus_factor, std::optional<std::uint64_t> saturation_override);
 
 // Every series of a run (collective x dtype x placement [x pair]); only "ok" results count.
-std::vector<BusbwVerdict> judge_min_busbw(const std::vector<CollectiveResult>& results,
-                                          double min_busbw_gbps,
-                                          std::optional<std::uint64_t> saturation_override);
+std::vector<doc::BusbwVerdict> judge_min_busbw(const std::vector<doc::CollectiveResult>& results,
+                                               double min_busbw_gbps,
+                                               std::optional<std::uint64_t> saturation_override);
 
-bool any_failed(const std::vector<BusbwVerdict>& verdicts);
-
-void to_json(nlohmann::json& j, const BusbwVerdict& v);
-void from_json(const nlohmann::json& j, BusbwVerdict& v);
+bool any_failed(const std::vector<doc::BusbwVerdict>& verdicts);
 
 }  // namespace p2p::nccl

@@ -17,7 +17,7 @@ std::string lower(std::string s) {
 }
 
 // The topology's index for a rank's GPU, matched by PCI bus id.
-std::optional<std::size_t> topology_index(const NcclRun& run, int rank,
+std::optional<std::size_t> topology_index(const doc::NcclRun& run, int rank,
                                           const topo::TopologySnapshot& t) {
   for (const auto& d : run.environment.devices) {
     if (d.rank != rank) continue;
@@ -36,16 +36,16 @@ std::string path_label(const topo::TopologySnapshot& t, std::size_t a, std::size
   return "?";
 }
 
-bool uses_p2p(const TransportCell& c) {
+bool uses_p2p(const doc::TransportCell& c) {
   return std::any_of(c.transports.begin(), c.transports.end(),
                      [](const std::string& t) { return t.rfind("P2P", 0) == 0; });
 }
 
 }  // namespace
 
-std::string format_transport_vs_topology(const NcclRun& run,
+std::string format_transport_vs_topology(const doc::NcclRun& run,
                                          const topo::TopologySnapshot& topology) {
-  const TransportMatrix& m = run.transport;
+  const doc::TransportMatrix& m = run.transport;
   if (m.nranks < 2) return "";
   std::string out = "#\n# NCCL transport / topology path per pair (row sends to column)";
   out += run.p2p_disabled ? " [NCCL_P2P_DISABLE=1]\n" : "\n";
@@ -63,12 +63,13 @@ std::string format_transport_vs_topology(const NcclRun& run,
     out += buf;
     const auto ts = topology_index(run, s, topology);
     for (int d = 0; d < m.nranks; ++d) {
-      const TransportCell& cell = m.cells[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)];
+      const doc::TransportCell& cell =
+          m.cells[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)];
       const auto td = topology_index(run, d, topology);
       std::string label = "X";
       if (s != d) {
         const std::string path = ts && td ? path_label(topology, *ts, *td) : "?";
-        label = (cell.transports.empty() ? std::string("-") : cell_label(cell)) + " / " + path;
+        label = (cell.transports.empty() ? std::string("-") : doc::cell_label(cell)) + " / " + path;
         if (!cell.transports.empty() && !uses_p2p(cell)) ++fell_back;
       }
       std::snprintf(buf, sizeof(buf), " %-20s", label.c_str());

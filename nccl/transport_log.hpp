@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "document/transport_matrix.hpp"
+
 namespace p2p::nccl {
 
 // One "Channel CC/I : a[da] -> b[db] via ..." line: the connection rank a opened to rank b.
@@ -81,30 +83,7 @@ void merge_nccl_log(NcclLog& into, const NcclLog& more);
 // NET/<plugin> (IB, Socket, ...). Anything else: its first path element.
 std::string transport_class(const std::string& via);
 
-// Which transports connected each ordered pair of ranks and over how many channels.
-struct TransportCell {
-  std::vector<std::string> transports;  // sorted, unique; empty = NCCL opened no connection
-  int channels = 0;                     // distinct channel ids seen for the pair
-};
-
-struct TransportMatrix {
-  static constexpr int kVersion = 1;
-  int nranks = 0;
-  std::vector<std::vector<TransportCell>> cells;  // [src][dst]
-  std::optional<int> rings;
-  std::optional<int> coll_channels;
-  std::optional<int> p2p_channels;
-  std::string nccl_version;           // as the log printed it
-  bool nccl_saw_p2p_disable = false;  // NCCL logged "NCCL_P2P_DISABLE set by environment to 1"
-  std::vector<std::string> warnings;
-};
-
-TransportMatrix transport_matrix(const NcclLog& log, int nranks);
-
-// The short label a matrix cell shows: "P2P/direct", "SHM", "P2P/CUMEM+SHM", "-" for none.
-std::string cell_label(const TransportCell& cell);
-
-void to_json(nlohmann::json& j, const TransportMatrix& m);
-void from_json(const nlohmann::json& j, TransportMatrix& m);
+// The matrix of a log (document/transport_matrix.hpp) over `nranks` ranks.
+doc::TransportMatrix transport_matrix(const NcclLog& log, int nranks);
 
 }  // namespace p2p::nccl

@@ -90,7 +90,7 @@ std::string format_transport_summary(const TransportSummary& r) {
   } else {
     std::size_t width = 4;
     for (const auto& row : r.matrix.cells)
-      for (const auto& c : row) width = std::max(width, cell_label(c).size() + 2);
+      for (const auto& c : row) width = std::max(width, doc::cell_label(c).size() + 2);
     out << "Transport per ordered pair (row = sending rank, column = receiving rank):\n"
         << std::left << std::setw(6) << "";
     for (int d = 0; d < r.nranks; ++d)
@@ -100,7 +100,7 @@ std::string format_transport_summary(const TransportSummary& r) {
       out << std::setw(6) << ("r" + std::to_string(s));
       for (int d = 0; d < r.nranks; ++d) {
         const auto& c = r.matrix.cells[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)];
-        out << std::setw(static_cast<int>(width)) << (s == d ? "X" : cell_label(c));
+        out << std::setw(static_cast<int>(width)) << (s == d ? "X" : doc::cell_label(c));
       }
       out << "\n";
     }

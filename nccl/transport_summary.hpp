@@ -20,7 +20,7 @@ struct TransportSummary {
   std::vector<std::string> files;  // as the user named them
   NcclLog log;                     // every file merged
   int nranks = 0;                  // from the init lines, else the highest rank seen + 1
-  TransportMatrix matrix;
+  doc::TransportMatrix matrix;
   // (src rank, dst rank) -> channel -> every "via" text logged for it
   std::map<std::pair<int, int>, std::map<int, std::set<std::string>>> channels;
 };

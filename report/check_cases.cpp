@@ -5,7 +5,7 @@
 
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
-#include "nccl/results_section.hpp"
+#include "document/bench_document.hpp"
 #include "report/markup_text.hpp"
 
 namespace p2p::report {
@@ -25,18 +25,13 @@ std::string number(double v, const char* unit) {
   return b;
 }
 
-CaseOutcome outcome_of_status(const std::string& status) {
-  if (status == "ok") return CaseOutcome::kPass;
-  if (status == "waived") return CaseOutcome::kSkipped;
-  if (status == "failed" || status == "wrong" || status == "hang") return CaseOutcome::kFail;
-  return CaseOutcome::kError;
-}
-
 // What a figure's case says: the failure's cause, the waiver's reason, else the measured value.
-std::string figure_message(const std::string& status, const std::string& detail,
-                           const std::string& value) {
-  if (status == "ok") return value.empty() ? "verified" : value + ", verified";
-  const std::string why = detail.empty() ? status : status + ": " + detail;
+template <class Status>
+std::string figure_message(Status status, const std::string& detail, const std::string& value) {
+  if (doc::outcome_of(status) == doc::Outcome::kPass)
+    return value.empty() ? "verified" : value + ", verified";
+  const std::string word = doc::to_string(status);
+  const std::string why = detail.empty() ? word : word + ": " + detail;
   return single_line(why);
 }
 
@@ -47,14 +42,14 @@ std::string gate_pair(const topo::GateReason& r) {
   return pair;
 }
 
-void add_bench_cases(CheckSuite& s, const bench::BenchDocument& d) {
+void add_bench_cases(CheckSuite& s, const doc::BenchDocument& d) {
   for (const auto& b : d.bandwidth) {
     CheckCase c;
     c.name = join_name(d.hostname, b.case_name,
                        b.src + "->" + b.dst + (b.part.empty() ? "" : " " + b.part),
                        format_bytes(b.bytes, ByteStyle::kCompact));
     c.classname = "p2pcheck.bench." + b.case_name;
-    c.outcome = outcome_of_status(b.status);
+    c.outcome = doc::outcome_of(b.status);
     std::string value;
     if (b.median_gbps) value = number(*b.median_gbps, "GB/s") + " median";
     if (b.median_gbps && b.achieved_pct)
@@ -72,7 +67,7 @@ void add_bench_cases(CheckSuite& s, const bench::BenchDocument& d) {
     CheckCase c;
     c.name = join_name(d.hostname, l.case_name, l.src + "->" + l.dst, "");
     c.classname = "p2pcheck.bench." + l.case_name;
-    c.outcome = outcome_of_status(l.status);
+    c.outcome = doc::outcome_of(l.status);
     c.message = figure_message(l.status, l.detail,
                                l.median_ns ? number(*l.median_ns, "ns") + " median" : "");
     s.cases.push_back(std::move(c));
@@ -81,13 +76,13 @@ void add_bench_cases(CheckSuite& s, const bench::BenchDocument& d) {
     CheckCase c;
     c.name = join_name(d.hostname, "bench.completed", "", "");
     c.classname = "p2pcheck.bench";
-    c.outcome = CaseOutcome::kError;
+    c.outcome = doc::Outcome::kError;
     c.message = single_line("interrupted: " + d.interrupted);
     s.cases.push_back(std::move(c));
   }
 }
 
-std::string placement(const nccl::CollectiveResult& r) {
+std::string placement(const doc::CollectiveResult& r) {
   if (r.src_rank && r.dst_rank)
     return "rank" + std::to_string(*r.src_rank) + "->rank" + std::to_string(*r.dst_rank);
   std::string p = std::to_string(r.nranks) + (r.nranks == 1 ? " rank" : " ranks");
@@ -95,7 +90,7 @@ std::string placement(const nccl::CollectiveResult& r) {
   return p;
 }
 
-void add_nccl_run(CheckSuite& s, const nccl::NcclRun& run, const std::string& host,
+void add_nccl_run(CheckSuite& s, const doc::NcclRun& run, const std::string& host,
                   const std::string& prefix) {
   for (const auto& r : run.results) {
     CheckCase c;
@@ -104,14 +99,14 @@ void add_nccl_run(CheckSuite& s, const nccl::NcclRun& run, const std::string& ho
                            (r.cuda_graph ? ".graph" : "");
     c.name = join_name(host, op, placement(r), format_bytes(r.size_bytes, ByteStyle::kCompact));
     c.classname = "p2pcheck." + prefix + r.collective;
-    c.outcome = outcome_of_status(r.status);
+    c.outcome = doc::outcome_of(r.status);
     std::string value;
     // One rank moves nothing over a bus (busbw 0) and in place nothing at all: the time says it.
     if (r.nranks > 1 && r.busbw_gbps) value = "busbw " + number(*r.busbw_gbps, "GB/s") + ", ";
     if (r.time_us) value += number(*r.time_us, "us") + " per call, ";
-    if (r.status == "ok") {
+    if (r.status == doc::CollectiveStatus::kOk) {
       c.message = value + (r.wrong_elements ? "verified" : "not verified");
-    } else if (r.status == "wrong" && r.wrong_elements) {
+    } else if (r.status == doc::CollectiveStatus::kWrong && r.wrong_elements) {
       c.message = single_line(std::to_string(*r.wrong_elements) + " wrong elements" +
                               (r.detail.empty() ? "" : ": " + r.detail));
     } else {
@@ -124,17 +119,16 @@ void add_nccl_run(CheckSuite& s, const nccl::NcclRun& run, const std::string& ho
     CheckCase c;
     c.name = join_name(host, prefix + "rank_process", "rank" + std::to_string(e.rank), "");
     c.classname = "p2pcheck." + prefix + "rank_process";
-    c.outcome = e.ended == "done"    ? CaseOutcome::kPass
-                : e.ended == "error" ? CaseOutcome::kError
-                                     : CaseOutcome::kFail;
-    c.message = single_line(e.ended + (e.detail.empty() ? "" : ": " + e.detail) +
-                            (e.last_case.empty() ? "" : " (last case " + e.last_case + ")"));
+    c.outcome = doc::outcome_of(e.ended);
+    c.message =
+        single_line(doc::to_string(e.ended) + std::string(e.detail.empty() ? "" : ": " + e.detail) +
+                    (e.last_case.empty() ? "" : " (last case " + e.last_case + ")"));
     s.cases.push_back(std::move(c));
   }
 }
 
-void add_nccl_cases(CheckSuite& s, const bench::BenchDocument& d, const std::string& source) {
-  const nccl::NcclResultsSection report = nccl::nccl_section_from_document(d, source);
+void add_nccl_cases(CheckSuite& s, const doc::BenchDocument& d, const std::string& source) {
+  const doc::NcclResultsSection& report = doc::nccl_section_of(d, source);
   add_nccl_run(s, report.run, d.hostname, "nccl.");
   if (report.p2p_off) add_nccl_run(s, *report.p2p_off, d.hostname, "nccl.p2p_off.");
   for (const auto& v : report.verdicts) {
@@ -146,9 +140,7 @@ void add_nccl_cases(CheckSuite& s, const bench::BenchDocument& d, const std::str
       pair = "rank" + std::to_string(*v.src_rank) + "->rank" + std::to_string(*v.dst_rank);
     c.name = join_name(d.hostname, "nccl.min_busbw." + series, pair, "");
     c.classname = "p2pcheck.nccl.min_busbw";
-    c.outcome = v.status == "pass"   ? CaseOutcome::kPass
-                : v.status == "fail" ? CaseOutcome::kFail
-                                     : CaseOutcome::kSkipped;
+    c.outcome = doc::outcome_of(v.status);
     std::string value = "min " + number(v.min_busbw_gbps, "GB/s");
     if (v.median_busbw_gbps)
       value = "median busbw " + number(*v.median_busbw_gbps, "GB/s") + ", " + value;
@@ -159,16 +151,6 @@ void add_nccl_cases(CheckSuite& s, const bench::BenchDocument& d, const std::str
 
 }  // namespace
 
-const char* to_string(CaseOutcome o) {
-  switch (o) {
-    case CaseOutcome::kPass: return "pass";
-    case CaseOutcome::kFail: return "fail";
-    case CaseOutcome::kError: return "error";
-    case CaseOutcome::kSkipped: return "skipped";
-  }
-  return "error";
-}
-
 CheckSuite gate_suite(const topo::GateDecision& d, const std::string& hostname,
                       const std::string& timestamp) {
   CheckSuite s{"gate", hostname, timestamp, {}};
@@ -176,32 +158,25 @@ CheckSuite gate_suite(const topo::GateDecision& d, const std::string& hostname,
     CheckCase c;
     c.name = join_name(hostname, "gate." + r.rule, gate_pair(r), "");
     c.classname = "p2pcheck.gate";
-    c.outcome = r.verdict == "block"  ? CaseOutcome::kFail
-                : r.verdict == "pass" ? CaseOutcome::kPass
-                                      : CaseOutcome::kSkipped;
+    c.outcome = r.verdict == "block"  ? doc::Outcome::kFail
+                : r.verdict == "pass" ? doc::Outcome::kPass
+                                      : doc::Outcome::kSkipped;
     c.message = single_line(r.verdict == "pending" ? "pending: " + r.message : r.message);
     s.cases.push_back(std::move(c));
   }
   return s;
 }
 
-std::vector<CheckSuite> document_suites(const bench::BenchDocument& doc,
-                                        const std::string& source) {
+std::vector<CheckSuite> document_suites(const doc::BenchDocument& doc, const std::string& source) {
   std::vector<CheckSuite> out;
-  if (doc.gate.decision && doc.gate.reasons.is_object()) {
-    topo::GateDecision d;
-    try {
-      d = doc.gate.reasons.get<topo::GateDecision>();
-    } catch (const std::exception& e) {
-      throw InputError(source + ": gate: " + e.what());
-    }
-    out.push_back(gate_suite(d, doc.hostname, doc.started_utc));
-  }
+  if (doc.gate.decision && doc.gate.reasons)
+    out.push_back(gate_suite(*doc.gate.reasons, doc.hostname, doc.started_utc));
   CheckSuite figures{
       doc.written_by == "nccl" ? "nccl" : "bench", doc.hostname, doc.started_utc, {}};
   add_bench_cases(figures, doc);
-  if (!doc.nccl.is_null()) add_nccl_cases(figures, doc, source);
+  if (doc.nccl) add_nccl_cases(figures, doc, source);
   out.push_back(std::move(figures));
+  if (doc.verdict) out.push_back(verdict_suite(*doc.verdict, doc.hostname, doc.started_utc));
   make_case_names_unique(out);
   return out;
 }
@@ -224,20 +199,20 @@ CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostnam
       c.name = join_name(hostname, "doctor." + id, "", "");
       c.classname = "p2pcheck.doctor";
       if (status == "pass") {
-        c.outcome = CaseOutcome::kPass;
+        c.outcome = doc::Outcome::kPass;
         c.message = summary;
       } else if (status == "warn") {
         c.outcome =
-            CaseOutcome::kPass;  // doctor exits 0 on warnings: a CI job must not fail on them
+            doc::Outcome::kPass;  // doctor exits 0 on warnings: a CI job must not fail on them
         c.message = "warning: " + summary + (hint.empty() ? "" : " -> " + hint);
       } else if (status == "fail") {
-        c.outcome = CaseOutcome::kFail;
+        c.outcome = doc::Outcome::kFail;
         c.message = summary + (hint.empty() ? "" : " -> " + hint);
       } else if (status == "skip") {
-        c.outcome = CaseOutcome::kSkipped;
+        c.outcome = doc::Outcome::kSkipped;
         c.message = summary;
       } else if (status == "unknown") {
-        c.outcome = CaseOutcome::kSkipped;
+        c.outcome = doc::Outcome::kSkipped;
         c.message = "not verified from here: " + summary;
       } else {
         throw InputError("finding `" + id + "`: unknown status `" + status + "`");
@@ -253,28 +228,45 @@ CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostnam
   return s;
 }
 
+CheckSuite verdict_suite(const doc::RunVerdict& v, const std::string& hostname,
+                         const std::string& timestamp) {
+  CheckSuite s{"acceptance", hostname, timestamp, {}, {}};
+  s.properties.emplace_back("p2pcheck.verdict", headline(v));
+  for (const auto& c : v.caveats)
+    s.properties.emplace_back(std::string("p2pcheck.caveat.") + doc::to_string(c.kind), c.detail);
+  for (const auto& k : v.checks) {
+    CheckCase c;
+    c.name = join_name(hostname, "acceptance." + k.rule, k.subject, "");
+    c.classname = "p2pcheck.acceptance." + k.rule;
+    c.outcome = k.outcome;
+    c.message = single_line(k.outcome == doc::Outcome::kWarn ? "warning: " + k.message : k.message);
+    s.cases.push_back(std::move(c));
+  }
+  return s;
+}
+
 CheckSuite compare_suite(const Comparison& cmp, const std::string& hostname,
                          const std::string& timestamp) {
-  CheckSuite s{"compare", hostname, timestamp, {}};
-  for (const auto& f : cmp.figures) {
+  // Every check of the comparison's verdict: the run's caveats, its own verdict, then each
+  // figure (regressed, lost and missing fail; missing allowed, not judged and one side only are
+  // skipped).
+  CheckSuite s{"compare", hostname, timestamp, {}, {}};
+  s.properties.emplace_back("p2pcheck.verdict", headline(cmp.verdict));
+  for (const auto& c : cmp.verdict.caveats)
+    s.properties.emplace_back(std::string("p2pcheck.caveat.") + doc::to_string(c.kind), c.detail);
+  for (const auto& k : cmp.verdict.checks) {
     CheckCase c;
-    c.name = join_name(hostname, "compare", f.key, "");
+    c.name =
+        join_name(hostname, k.rule == "compare" ? "compare" : "compare." + k.rule, k.subject, "");
     c.classname = "p2pcheck.compare";
-    const auto value = [&](const std::optional<double>& v) {
-      return v ? number(*v, f.unit.c_str()) : "-";
-    };
-    std::string text = "baseline " + value(f.baseline) + ", run " + value(f.run);
-    if (f.change_pct) text += " (" + number(*f.change_pct, "%") + ")";
-    if (f.verdict == "regressed" || f.verdict == "lost") {
-      c.outcome = CaseOutcome::kFail;
-      text = f.verdict + ": " + text;
-    } else if (f.verdict == "not judged" || f.verdict == "missing") {
-      c.outcome = CaseOutcome::kSkipped;
-      text = f.verdict + ": " + text;
-    } else {
-      text = f.verdict + ": " + text;
+    c.outcome = k.outcome;
+    std::string text = k.message;
+    if (k.rule == "compare") {
+      const auto value = [&](const std::optional<double>& v) {
+        return v ? number(*v, k.unit.c_str()) : "-";
+      };
+      text += "; baseline " + value(k.expected) + ", run " + value(k.value);
     }
-    if (!f.detail.empty()) text += "; " + f.detail;
     c.message = single_line(text);
     s.cases.push_back(std::move(c));
   }

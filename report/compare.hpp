@@ -1,15 +1,24 @@
 // Run against baseline: which figures of a results document (`p2pcheck bench --json`, and the
-// NCCL section of `p2pcheck nccl --json`) moved, and which of them regressed. A pure function of
-// two results documents, so a CI job on a GPU host can keep a baseline and fail on a regression,
-// and a VFIO VM run can be read against the LXC run.
+// NCCL section of `p2pcheck nccl --json`) moved, which of them regressed, and whether the run
+// may stand in for the baseline at all. A pure function of two results documents, so a CI job
+// on a GPU host can keep a baseline and fail on a regression, and a VFIO VM run can be read
+// against the LXC run.
+//
+// The comparison is a gate: it ends in one verdict (document/verdict.hpp). A figure that
+// regressed, was lost or is missing fails it; so does a run that was interrupted or shared, or
+// that carries a caveat (logical GPUs, unverified or waived figures, an overridden gate) its
+// baseline does not — unless the user allowed it, saying why.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
+#include "document/outcome.hpp"
+#include "document/verdict.hpp"
 
 namespace p2p::report {
 
@@ -19,6 +28,11 @@ struct CompareOptions {
   // A run on logical GPUs (several GPUs on one device) measures the tool, not the host's
   // links: judging it against a physical run is refused unless this is set.
   bool allow_logical = false;
+  // --allow-missing REASON: figures of the baseline the run lacks pass as skipped, with this
+  // reason; "" = each one fails.
+  std::string allow_missing;
+  // --allow-caveat KIND: a caveat of the run that does not fail the comparison (still shown).
+  std::set<doc::CaveatKind> allowed_caveats;
 };
 
 // One figure present in either document. Keyed by case, endpoints (gpuN/host), part and size;
@@ -30,13 +44,11 @@ struct FigureChange {
   std::optional<double> baseline;  // median; null when absent or not measured
   std::optional<double> run;
   std::optional<double> change_pct;  // (run - baseline) / baseline * 100
-  std::string baseline_status;       // ok | waived | failed | error | missing
+  std::string baseline_status;       // the document's word (ok, waived, failed, ...) or missing
   std::string run_status;
-  // regressed | improved | same | lost (ok before, not now) | new | missing | not judged |
-  // one side only (new or missing where a side was imported: a peer tool measures only its own
-  // figures)
-  std::string verdict;
-  std::string detail;  // why: the run's waiver or failure text
+  doc::Change change = doc::Change::kSame;
+  doc::Outcome outcome = doc::Outcome::kPass;  // doc::outcome_of(change, missing allowed)
+  std::string detail;  // why: the run's waiver or failure text, or what was true of the run
   // Imported figures: the tool, version and the tool's own name of the figure ("nvbandwidth v0.8
   // device_to_device_memcpy_read_ce"), matched by meaning to p2pcheck's key; "" for p2pcheck's own.
   std::string baseline_source;
@@ -45,25 +57,34 @@ struct FigureChange {
 
 struct Comparison {
   std::vector<FigureChange> figures;
+  // The comparison's one verdict: the run's caveats first, then its own verdict where it was
+  // judged when measured, then every figure's change.
+  doc::RunVerdict verdict;
+  int count(doc::Change c) const;
   int regressions() const;  // regressed + lost
 };
 
-// InputError ("baseline: ..." / "run: ...") for a malformed NCCL section, for documents
-// written by different subcommands (bench against nccl: nothing could be judged; an imported
-// document may stand against either), and for a
-// logical-GPU run against a physical one without options.allow_logical.
-Comparison compare_runs(const bench::BenchDocument& baseline, const bench::BenchDocument& run,
+// InputError ("baseline: ..." / "run: ...") for documents written by different subcommands
+// (bench against nccl: nothing could be judged; an imported document may stand against
+// either), and for a logical-GPU run against a physical one without options.allow_logical.
+Comparison compare_runs(const doc::BenchDocument& baseline, const doc::BenchDocument& run,
                         const CompareOptions& options);
 
 // The lines saying which side was imported from which peer tool and version, and how its figures
 // were matched by meaning to p2pcheck's ("" when both sides are p2pcheck's own runs).
-std::string imported_lines(const bench::BenchDocument& baseline, const bench::BenchDocument& run);
+std::string imported_lines(const doc::BenchDocument& baseline, const doc::BenchDocument& run);
 
 // The lines saying which side ran on logical GPUs ("" when neither did).
-std::string logical_gpus_lines(const bench::BenchDocument& baseline,
-                               const bench::BenchDocument& run);
+std::string logical_gpus_lines(const doc::BenchDocument& baseline, const doc::BenchDocument& run);
 
+// The caveats of both sides, for the top of the output: which fail the comparison and why.
+std::string caveat_lines(const Comparison& c);
+
+// The table of what moved, the count of every change, and the verdict block last.
 std::string format_comparison(const Comparison& c, const std::string& baseline_name,
                               const std::string& run_name, const CompareOptions& options);
+
+// "745 figures: 0 regressed, 0 lost, 306 missing, ..." (every change, the zeros too).
+std::string change_counts(const Comparison& c);
 
 }  // namespace p2p::report

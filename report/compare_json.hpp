@@ -4,12 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 #include "report/compare.hpp"
 
 namespace p2p::report {
 
-nlohmann::json comparison_json(const Comparison& c, const bench::BenchDocument& baseline,
-                               const bench::BenchDocument& run);
+nlohmann::json comparison_json(const Comparison& c, const doc::BenchDocument& baseline,
+                               const doc::BenchDocument& run);
 
 }  // namespace p2p::report

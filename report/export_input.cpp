@@ -14,9 +14,9 @@ ExportInput read_export_input(const nlohmann::json& j, const std::string& source
   const std::string schema = j.is_object() && j.contains("schema") && j.at("schema").is_string()
                                  ? j.at("schema").get<std::string>()
                                  : std::string();
-  if (schema == bench::BenchDocument::kSchema) {
+  if (schema == doc::BenchDocument::kSchema) {
     in.kind = ExportInput::Kind::kResults;
-    in.results = bench::bench_document_from_json(j, source);
+    in.results = doc::bench_document_from_json(j, source);
     if (hostname_override || in.results.hostname.empty()) in.results.hostname = hostname;
     in.hostname = in.results.hostname;
   } else if (schema == "p2pcheck.gate") {

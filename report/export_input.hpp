@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 #include "report/check_cases.hpp"
 #include "topology/gate.hpp"
 
@@ -17,7 +17,7 @@ struct ExportInput {
   enum class Kind { kResults, kGate, kDoctor } kind = Kind::kResults;
   std::string source;    // the file name, for errors
   std::string hostname;  // the results document's own; for gate and doctor, the caller's
-  bench::BenchDocument results;
+  doc::BenchDocument results;
   topo::GateDecision gate;
   nlohmann::json doctor;
 };

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "report/html_report.hpp"
+#include "topology/classify.hpp"
 
 namespace p2p::report {
 namespace {
@@ -19,34 +20,32 @@ struct PairState {
   int worst = 0;       // 3 failed, 2 error, 1 waived / no P2P
 };
 
-void note(PairState& p, const std::string& status, const std::string& detail) {
-  const int rank = status == "failed" ? 3 : status == "error" ? 2 : status == "waived" ? 1 : 0;
+void note(PairState& p, doc::FigureStatus status, const std::string& detail) {
+  const int rank = status == doc::FigureStatus::kFailed   ? 3
+                   : status == doc::FigureStatus::kError  ? 2
+                   : status == doc::FigureStatus::kWaived ? 1
+                                                          : 0;
   if (rank == 0) return;
   p.failed += rank == 3;
   p.errors += rank == 2;
   p.waived += rank == 1;
   if (rank > p.worst) {
     p.worst = rank;
-    p.reason = detail.empty() ? status : detail;
+    p.reason = detail.empty() ? doc::to_string(status) : detail;
   }
 }
 
 }  // namespace
 
-PairPaths::PairPaths(const bench::BenchDocument& doc) {
+PairPaths::PairPaths(const doc::BenchDocument& doc) {
   std::map<std::string, int> by_pci;
-  if (doc.topology.is_object() && doc.topology.contains("gpus") &&
-      doc.topology.at("gpus").is_array()) {
-    const auto& gpus = doc.topology.at("gpus");
-    for (std::size_t i = 0; i < gpus.size(); ++i) {
-      if (gpus[i].is_object() && gpus[i].contains("pci_bus_id") &&
-          gpus[i].at("pci_bus_id").is_string())
-        by_pci[gpus[i].at("pci_bus_id").get<std::string>()] = static_cast<int>(i);
-    }
-    if (doc.topology.contains("matrix")) matrix_ = doc.topology.at("matrix");
+  if (doc.topology) {
+    const auto& gpus = doc.topology->gpus;
+    for (std::size_t i = 0; i < gpus.size(); ++i) by_pci[gpus[i].pci_bus_id] = static_cast<int>(i);
+    matrix_ = topo::display_matrix(*doc.topology);
   }
   for (const auto& g : doc.gpus) {
-    const std::string label = bench::gpu_label(g);
+    const std::string label = doc::gpu_label(g);
     device_[label] = g.cuda_ordinal;
     if (const auto it = by_pci.find(g.pci_bus_id); it != by_pci.end())
       topology_index_[label] = it->second;
@@ -58,15 +57,13 @@ std::string PairPaths::between(const std::string& a, const std::string& b) const
   const auto da = device_.find(a), db = device_.find(b);
   if (da != device_.end() && db != device_.end() && da->second == db->second) return "same device";
   const auto ia = topology_index_.find(a), ib = topology_index_.find(b);
-  if (ia == topology_index_.end() || ib == topology_index_.end() || !matrix_.is_array()) return "";
+  if (ia == topology_index_.end() || ib == topology_index_.end()) return "";
   const auto i = static_cast<std::size_t>(ia->second), j = static_cast<std::size_t>(ib->second);
-  if (i >= matrix_.size() || !matrix_[i].is_array() || j >= matrix_[i].size() ||
-      !matrix_[i][j].is_string())
-    return "";
-  return matrix_[i][j].get<std::string>();
+  if (i >= matrix_.size() || j >= matrix_[i].size()) return "";
+  return matrix_[i][j];
 }
 
-std::string attention_section(const bench::BenchDocument& doc, const PairPaths& paths) {
+std::string attention_section(const doc::BenchDocument& doc, const PairPaths& paths) {
   std::map<std::pair<std::string, std::string>, PairState> pairs;
   for (const auto& r : doc.bandwidth) {
     if (is_gpu(r.src) && is_gpu(r.dst) && r.src != r.dst)
@@ -79,7 +76,7 @@ std::string attention_section(const bench::BenchDocument& doc, const PairPaths& 
   for (std::size_t i = 0; i < doc.p2p_access.size() && i < doc.gpus.size(); ++i) {
     for (std::size_t j = 0; j < doc.p2p_access[i].size() && j < doc.gpus.size(); ++j) {
       if (i == j || doc.p2p_access[i][j]) continue;
-      PairState& p = pairs[{bench::gpu_label(doc.gpus[i]), bench::gpu_label(doc.gpus[j])}];
+      PairState& p = pairs[{doc::gpu_label(doc.gpus[i]), doc::gpu_label(doc.gpus[j])}];
       p.no_peer_access = true;
       if (p.worst == 0) {
         p.worst = 1;

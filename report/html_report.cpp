@@ -7,11 +7,14 @@
 #include <sstream>
 #include <tuple>
 
+#include "acceptance/judge.hpp"
 #include "bench/matrix.hpp"
 #include "common/byte_size.hpp"
-#include "nccl/results_section.hpp"
+#include "document/bench_document.hpp"
 #include "nccl/table.hpp"
 #include "report/html_pairs.hpp"
+#include "report/html_verdict.hpp"
+#include "topology/classify.hpp"
 
 namespace p2p::report {
 
@@ -37,7 +40,8 @@ constexpr const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", 
 // A cell's colour: the share of the link's ceiling when known, else the share of the best
 // (or, for latency, the lowest) figure of the same matrix.
 std::optional<double> fraction_of(const bench::MatrixCell& c, double best, bool lower_is_better) {
-  if (c.status != "ok" || !c.value || *c.value <= 0 || best <= 0) return std::nullopt;
+  if (c.status != doc::FigureStatus::kOk || !c.value || *c.value <= 0 || best <= 0)
+    return std::nullopt;
   if (c.achieved_pct) return *c.achieved_pct / 100.0;
   return lower_is_better ? best / *c.value : *c.value / best;
 }
@@ -50,9 +54,9 @@ std::string heat_cell(const std::optional<bench::MatrixCell>& cell, const std::s
   std::string cls = "cell", style;
   if (!cell) {
     cls += " na";
-  } else if (cell->status == "waived") {
+  } else if (cell->status == doc::FigureStatus::kWaived) {
     cls += " waived";
-  } else if (cell->status != "ok") {
+  } else if (cell->status != doc::FigureStatus::kOk) {
     cls += " bad";
   } else if (const auto f = fraction_of(*cell, best, lower_is_better)) {
     style = " style=\"background:" + heat_colour(*f) + "\"";
@@ -69,7 +73,7 @@ std::string heatmap(const bench::Matrix& m, bool lower_is_better, const PairPath
   double best = 0;
   for (const auto& row : m.cells) {
     for (const auto& c : row) {
-      if (!c || c->status != "ok" || !c->value) continue;
+      if (!c || c->status != doc::FigureStatus::kOk || !c->value) continue;
       if (best == 0 || (lower_is_better ? *c->value < best : *c->value > best)) best = *c->value;
     }
   }
@@ -235,7 +239,7 @@ std::string chart(const std::string& title, const std::string& unit,
   return os.str();
 }
 
-std::string header(const bench::BenchDocument& d, const std::string& source) {
+std::string header(const doc::BenchDocument& d, const std::string& source) {
   std::ostringstream os;
   os << "<h1>p2pcheck " << html_escape(d.written_by)
      << " report: " << html_escape(d.hostname.empty() ? "this host" : d.hostname)
@@ -260,7 +264,7 @@ std::string header(const bench::BenchDocument& d, const std::string& source) {
   }
   os << html_escape(d.gate.detail) << (d.skip_gate ? " (--skip-gate given)" : "")
      << "</td></tr>\n</table>\n";
-  if (const std::string note = bench::logical_gpus_note(d); !note.empty()) {
+  if (const std::string note = doc::logical_gpus_note(d); !note.empty()) {
     os << "<div class=\"note logical\">" << html_escape(note) << "</div>\n";
   }
   for (const auto& w : d.warnings)
@@ -271,7 +275,7 @@ std::string header(const bench::BenchDocument& d, const std::string& source) {
     os << "<h2>GPUs</h2>\n<table><tr><th>GPU</th><th>device</th><th class=\"l\">PCI</th><th class=\"l\">name</th><th class=\"l\">link</th>"
           "<th>NUMA</th><th class=\"l\">CPUs</th></tr>\n";
     for (const auto& g : d.gpus) {
-      os << "<tr><td>" << bench::gpu_label(g) << "</td><td>" << g.cuda_ordinal
+      os << "<tr><td>" << doc::gpu_label(g) << "</td><td>" << g.cuda_ordinal
          << "</td><td class=\"l\">" << html_escape(g.pci_bus_id) << "</td><td class=\"l\">"
          << html_escape(g.name) << "</td><td class=\"l\">"
          << html_escape(g.link.empty() ? "unknown" : g.link) << "</td><td>" << g.numa_node
@@ -284,10 +288,10 @@ std::string header(const bench::BenchDocument& d, const std::string& source) {
 
 // The snapshot's own display matrix (NV#, PIX, PXB, PHB, NODE, SYS), coloured from the best
 // path class to the worst, with CUDA's peer access beside it where the document has it.
-std::string topology_section(const bench::BenchDocument& d) {
-  if (!d.topology.is_object() || !d.topology.contains("matrix")) return "";
-  const auto& matrix = d.topology.at("matrix");
-  if (!matrix.is_array() || matrix.size() < 2) return "";
+std::string topology_section(const doc::BenchDocument& d) {
+  if (!d.topology) return "";
+  const std::vector<std::vector<std::string>> matrix = topo::display_matrix(*d.topology);
+  if (matrix.size() < 2) return "";
   const auto rank = [](const std::string& label) -> std::optional<double> {
     if (label.rfind("NV", 0) == 0) return 1.0;
     static const std::map<std::string, double> order = {
@@ -302,7 +306,7 @@ std::string topology_section(const bench::BenchDocument& d) {
   for (std::size_t i = 0; i < matrix.size(); ++i) {
     os << "<tr><th class=\"l\">GPU" << i << "</th>";
     for (std::size_t j = 0; j < matrix[i].size(); ++j) {
-      const std::string label = matrix[i][j].is_string() ? matrix[i][j].get<std::string>() : "?";
+      const std::string& label = matrix[i][j];
       std::string p2p;
       // p2p_access is over the run's GPUs, which are the topology's only in a physical run.
       if (i != j && d.logical_gpus == 0 && i < d.p2p_access.size() && j < d.p2p_access[i].size())
@@ -317,7 +321,7 @@ std::string topology_section(const bench::BenchDocument& d) {
   return os.str();
 }
 
-std::string bench_sections(const bench::BenchDocument& d) {
+std::string bench_sections(const doc::BenchDocument& d) {
   std::ostringstream os;
   const PairPaths paths(d);
   os << attention_section(d, paths);
@@ -327,7 +331,7 @@ std::string bench_sections(const bench::BenchDocument& d) {
   // One chart per case: each route (and part) measured at two sizes or more a line.
   ChartSet sweeps;
   for (const auto& r : d.bandwidth) {
-    if (r.status != "ok" || !r.median_gbps) continue;
+    if (r.status != doc::FigureStatus::kOk || !r.median_gbps) continue;
     sweeps.add(r.case_name, r.src + "->" + r.dst + (r.part.empty() ? "" : " " + r.part),
                static_cast<double>(r.bytes), *r.median_gbps);
   }
@@ -340,7 +344,7 @@ std::string bench_sections(const bench::BenchDocument& d) {
   const auto latency = bench::latency_matrices(d.latency);
   if (!latency.empty()) os << "<h2>Latency</h2>\n";
   for (const auto& m : latency) os << heatmap(m, true, &paths);
-  const bench::FigureCounts c = bench::count_figures(d);
+  const doc::FigureCounts c = doc::count_figures(d);
   if (c.ok + c.failed + c.waived + c.errors > 0) {
     os << "<p>" << c.ok << " figures verified, " << c.failed << " FAILED verification, " << c.waived
        << " waived, " << c.errors << " errors</p>\n";
@@ -348,7 +352,7 @@ std::string bench_sections(const bench::BenchDocument& d) {
   return os.str();
 }
 
-std::string nccl_run_section(const nccl::NcclRun& run, const std::string& title) {
+std::string nccl_run_section(const doc::NcclRun& run, const std::string& title) {
   std::ostringstream os;
   os << "<h2>" << html_escape(title) << "</h2>\n";
   // Per operation: one line per (type, placement, pair), busbw. With one rank no data crosses
@@ -359,9 +363,9 @@ std::string nccl_run_section(const nccl::NcclRun& run, const std::string& title)
   std::map<std::string, int> bad;
   for (const auto& r : run.results) {
     by_op.start(r.collective);
-    if (r.status != "ok") ++bad[r.collective];
+    if (r.status != doc::CollectiveStatus::kOk) ++bad[r.collective];
     const auto value = one_rank ? r.time_us : r.busbw_gbps;
-    if (r.status != "ok" || !value) continue;
+    if (r.status != doc::CollectiveStatus::kOk || !value) continue;
     std::string name = r.dtype + (r.in_place ? " in-place" : " out-of-place");
     if (r.src_rank && r.dst_rank)
       name += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
@@ -388,9 +392,9 @@ std::string nccl_run_section(const nccl::NcclRun& run, const std::string& title)
   return os.str();
 }
 
-std::string nccl_sections(const bench::BenchDocument& d, const std::string& source) {
-  if (d.nccl.is_null()) return "";
-  const nccl::NcclResultsSection report = nccl::nccl_section_from_document(d, source);
+std::string nccl_sections(const doc::BenchDocument& d, const std::string& source) {
+  if (!d.nccl) return "";
+  const doc::NcclResultsSection& report = *d.nccl;
   std::string out = nccl_run_section(report.run, "NCCL");
   if (report.p2p_off) out += nccl_run_section(*report.p2p_off, "NCCL with NCCL_P2P_DISABLE=1");
   if (!report.verdicts.empty())
@@ -429,15 +433,15 @@ std::string render_heatmap(const bench::Matrix& m, bool lower_is_better, const P
   return heatmap(m, lower_is_better, paths);
 }
 
-std::string render_html_report(const bench::BenchDocument& doc, const std::string& source) {
+std::string render_html_report(const doc::BenchDocument& doc, const std::string& source) {
   const std::string nccl =
       nccl_sections(doc, source);  // first: a malformed section throws before any output
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>p2pcheck "
      << html_escape(doc.written_by) << ": " << html_escape(doc.hostname) << "</title>\n"
-     << kStyle << "</head><body>\n"
-     << header(doc, source) << topology_section(doc) << bench_sections(doc) << nccl
-     << "</body></html>\n";
+     << kStyle << "<style>" << verdict_style() << "</style></head><body>\n"
+     << verdict_banner(accept::verdict_of(doc, "report")) << header(doc, source)
+     << topology_section(doc) << bench_sections(doc) << nccl << "</body></html>\n";
   return os.str();
 }
 

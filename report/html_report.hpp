@@ -9,7 +9,7 @@
 #include <string>
 
 #include "bench/matrix.hpp"
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 
 namespace p2p::report {
 
@@ -17,7 +17,7 @@ class PairPaths;  // html_pairs.hpp
 
 // `source` names the document in the page (its file name). InputError "<source>: ..." for a
 // malformed NCCL section.
-std::string render_html_report(const bench::BenchDocument& doc, const std::string& source);
+std::string render_html_report(const doc::BenchDocument& doc, const std::string& source);
 
 // "&lt;" and friends: text and attribute values are escaped alike.
 std::string html_escape(const std::string& text);

@@ -32,9 +32,9 @@ CaseCounts count(const CheckSuite& s) {
   CaseCounts c;
   for (const auto& k : s.cases) {
     ++c.tests;
-    c.failures += k.outcome == CaseOutcome::kFail;
-    c.errors += k.outcome == CaseOutcome::kError;
-    c.skipped += k.outcome == CaseOutcome::kSkipped;
+    c.failures += k.outcome == doc::Outcome::kFail;
+    c.errors += k.outcome == doc::Outcome::kError;
+    c.skipped += k.outcome == doc::Outcome::kSkipped || k.outcome == doc::Outcome::kNotMeaningful;
   }
   return c;
 }
@@ -80,12 +80,20 @@ std::string render_junit(const std::vector<CheckSuite>& suites) {
     if (const std::string t = junit_timestamp(s.timestamp); !t.empty())
       os << " timestamp=\"" << t << "\"";
     os << ">\n";
+    if (!s.properties.empty()) {
+      os << "    <properties>\n";
+      for (const auto& [name, value] : s.properties)
+        os << "      <property name=\"" << attr(name) << "\" value=\"" << attr(single_line(value))
+           << "\"/>\n";
+      os << "    </properties>\n";
+    }
     for (const auto& c : s.cases) {
       os << "    <testcase name=\"" << attr(c.name) << "\" classname=\"" << attr(c.classname)
          << "\" time=\"" << seconds(c.time_s.value_or(0)) << "\"";
       const std::string message = attr(single_line(c.message));
       switch (c.outcome) {
-        case CaseOutcome::kPass:
+        case doc::Outcome::kPass:
+        case doc::Outcome::kWarn:
           // A passing case keeps what it measured where reporters show it.
           if (message.empty()) {
             os << "/>\n";
@@ -94,15 +102,16 @@ std::string render_junit(const std::vector<CheckSuite>& suites) {
                << "</system-out>\n    </testcase>\n";
           }
           break;
-        case CaseOutcome::kFail:
+        case doc::Outcome::kFail:
           os << ">\n      <failure message=\"" << message << "\" type=\"" << attr(s.name) << "\">"
              << xml_escape(c.message, false) << "</failure>\n    </testcase>\n";
           break;
-        case CaseOutcome::kError:
+        case doc::Outcome::kError:
           os << ">\n      <error message=\"" << message << "\" type=\"" << attr(s.name) << "\">"
              << xml_escape(c.message, false) << "</error>\n    </testcase>\n";
           break;
-        case CaseOutcome::kSkipped:
+        case doc::Outcome::kSkipped:
+        case doc::Outcome::kNotMeaningful:
           os << ">\n      <skipped message=\"" << message << "\"/>\n    </testcase>\n";
           break;
       }

@@ -3,8 +3,9 @@
 #include <ctime>
 #include <map>
 
+#include "acceptance/judge.hpp"
 #include "common/error.hpp"
-#include "nccl/results_section.hpp"
+#include "document/bench_document.hpp"
 #include "report/check_cases.hpp"
 
 namespace p2p::report {
@@ -20,8 +21,8 @@ struct GpuLabels {
 
 class GpuIndex {
  public:
-  explicit GpuIndex(const bench::BenchDocument& d) {
-    for (const auto& g : d.gpus) by_label_[bench::gpu_label(g)] = &g;
+  explicit GpuIndex(const doc::BenchDocument& d) {
+    for (const auto& g : d.gpus) by_label_[doc::gpu_label(g)] = &g;
   }
   GpuLabels of(const std::string& endpoint) const {
     GpuLabels l;
@@ -35,7 +36,7 @@ class GpuIndex {
   }
 
  private:
-  std::map<std::string, const bench::GpuRecord*> by_label_;
+  std::map<std::string, const doc::GpuRecord*> by_label_;
 };
 
 bool is_gpu(const std::string& endpoint) { return endpoint.rfind("gpu", 0) == 0; }
@@ -95,31 +96,39 @@ void declare_all(Exposition& e) {
   e.gauge("p2pcheck_doctor_checks", "Doctor checks by status: pass, warn, fail, skip, unknown");
   e.gauge("p2pcheck_run_interrupted",
           "The run was stopped by a signal before its end: 1 yes, 0 no");
+  e.gauge("p2pcheck_run_passed",
+          "The run's one verdict: 1 passed (with or without warnings), 0 failed or erred");
+  e.gauge("p2pcheck_run_reasons",
+          "Checks of the run's verdict that did not pass, by outcome: fail, error, warn");
+  e.gauge("p2pcheck_run_caveat",
+          "What was true of the whole run, by kind (interrupted, shared, logical, unverified, "
+          "waived, gate_override): 1 yes, 0 no");
   e.gauge("p2pcheck_last_run_timestamp_seconds",
           "When the command last ran on this host (Unix time)");
 }
 
-void add_bench(Exposition& e, const bench::BenchDocument& d) {
+void add_bench(Exposition& e, const doc::BenchDocument& d) {
   const GpuIndex gpus(d);
   std::map<std::string, int> by_status = {{"ok", 0}, {"failed", 0}, {"waived", 0}, {"error", 0}};
   for (const auto& b : d.bandwidth) {
-    ++by_status[b.status];
+    ++by_status[doc::to_string(b.status)];
     Labels l = figure_labels(d.hostname, gpus, b.src, b.dst, b.case_name);
     l.emplace_back("part", b.part);
     l.emplace_back("size_bytes", std::to_string(b.bytes));
     e.add("p2pcheck_verification_failed_words", l, static_cast<double>(b.bad_words));
-    if (b.status != "ok" || !b.median_gbps) continue;
+    if (b.status != doc::FigureStatus::kOk || !b.median_gbps) continue;
     e.add("p2pcheck_bandwidth_bytes_per_second", l, *b.median_gbps * 1e9);
     if (b.achieved_pct) e.add("p2pcheck_bandwidth_ceiling_ratio", l, *b.achieved_pct / 100);
   }
   for (const auto& r : d.latency) {
-    ++by_status[r.status];
+    ++by_status[doc::to_string(r.status)];
     // Latency is the GPU's load from the peer's memory: always filed under the loading GPU.
     const GpuLabels g = gpus.of(r.src);
     Labels l = gpu_labels(d.hostname, g);
     l.emplace_back("peer_gpu", is_gpu(r.dst) ? r.dst.substr(3) : r.dst);
     l.emplace_back("case", r.case_name);
-    if (r.status == "ok" && r.median_ns) e.add("p2pcheck_latency_seconds", l, *r.median_ns * 1e-9);
+    if (r.status == doc::FigureStatus::kOk && r.median_ns)
+      e.add("p2pcheck_latency_seconds", l, *r.median_ns * 1e-9);
   }
   if (d.written_by != "nccl") {
     for (const auto& [status, n] : by_status)
@@ -127,11 +136,11 @@ void add_bench(Exposition& e, const bench::BenchDocument& d) {
   }
 }
 
-void add_nccl_run(Exposition& e, const nccl::NcclRun& run, const std::string& host,
+void add_nccl_run(Exposition& e, const doc::NcclRun& run, const std::string& host,
                   const std::string& prefix) {
   std::map<std::string, int> by_status = {{"ok", 0}, {"wrong", 0}, {"hang", 0}, {"error", 0}};
   for (const auto& r : run.results) {
-    ++by_status[r.status];
+    ++by_status[doc::to_string(r.status)];
     const std::string c = prefix + r.collective + "." + r.dtype +
                           (r.in_place ? ".in_place" : ".out_of_place") +
                           (r.cuda_graph ? ".graph" : "");
@@ -144,7 +153,7 @@ void add_nccl_run(Exposition& e, const nccl::NcclRun& run, const std::string& ho
     l.emplace_back("size_bytes", std::to_string(r.size_bytes));
     if (r.wrong_elements)
       e.add("p2pcheck_nccl_wrong_elements", l, static_cast<double>(*r.wrong_elements));
-    if (r.status != "ok") continue;
+    if (r.status != doc::CollectiveStatus::kOk) continue;
     if (r.time_us) e.add("p2pcheck_nccl_time_seconds", l, *r.time_us * 1e-6);
     if (r.nranks > 1 && r.busbw_gbps)
       e.add("p2pcheck_nccl_busbw_bytes_per_second", l, *r.busbw_gbps * 1e9);
@@ -183,23 +192,35 @@ void add_gate_metrics(Exposition& e, const topo::GateDecision& d, const std::str
         static_cast<double>(d.blocking()));
 }
 
-void add_document_metrics(Exposition& e, const bench::BenchDocument& doc,
-                          const std::string& source) {
-  declare_all(e);
-  if (doc.gate.decision && doc.gate.reasons.is_object()) {
-    try {
-      add_gate_metrics(e, doc.gate.reasons.get<topo::GateDecision>(), doc.hostname);
-    } catch (const std::exception& ex) {
-      throw InputError(source + ": gate: " + ex.what());
-    }
+// Every kind is exported, 0 where absent, so an alert on a caveat has a series to watch.
+void add_verdict(Exposition& e, const doc::RunVerdict& v, const std::string& host,
+                 const std::string& command) {
+  const Labels run = {{"Hostname", host}, {"command", command}};
+  e.add("p2pcheck_run_passed", run, doc::passes(v.outcome) ? 1 : 0);
+  for (doc::Outcome o : {doc::Outcome::kFail, doc::Outcome::kError, doc::Outcome::kWarn}) {
+    Labels l = run;
+    l.emplace_back("outcome", doc::to_string(o));
+    e.add("p2pcheck_run_reasons", l, v.count(o));
   }
+  for (doc::CaveatKind k :
+       {doc::CaveatKind::kInterrupted, doc::CaveatKind::kShared, doc::CaveatKind::kLogicalGpus,
+        doc::CaveatKind::kUnverified, doc::CaveatKind::kWaived, doc::CaveatKind::kGateOverride}) {
+    Labels l = run;
+    l.emplace_back("kind", doc::to_string(k));
+    e.add("p2pcheck_run_caveat", l, v.has_caveat(k) ? 1 : 0);
+  }
+}
+
+void add_document_metrics(Exposition& e, const doc::BenchDocument& doc, const std::string& source) {
+  declare_all(e);
+  if (doc.gate.decision && doc.gate.reasons) add_gate_metrics(e, *doc.gate.reasons, doc.hostname);
   add_bench(e, doc);
-  if (!doc.nccl.is_null()) {
-    const nccl::NcclResultsSection report = nccl::nccl_section_from_document(doc, source);
+  if (doc.nccl) {
+    const doc::NcclResultsSection& report = *doc.nccl;
     add_nccl_run(e, report.run, doc.hostname, "");
     if (report.p2p_off) add_nccl_run(e, *report.p2p_off, doc.hostname, "p2p_off.");
     for (const auto& v : report.verdicts) {
-      if (v.status == "not_judged") continue;
+      if (v.status == doc::ThresholdStatus::kNotJudged) continue;
       Labels l = {
           {"Hostname", doc.hostname},
           {"case", v.collective + "." + v.dtype + (v.in_place ? ".in_place" : ".out_of_place")}};
@@ -207,11 +228,12 @@ void add_document_metrics(Exposition& e, const bench::BenchDocument& doc,
         l.emplace_back("rank", std::to_string(*v.src_rank));
         l.emplace_back("peer_rank", std::to_string(*v.dst_rank));
       }
-      e.add("p2pcheck_nccl_min_busbw_passed", l, v.status == "pass" ? 1 : 0);
+      e.add("p2pcheck_nccl_min_busbw_passed", l, v.status == doc::ThresholdStatus::kPass ? 1 : 0);
     }
   }
   e.add("p2pcheck_run_interrupted", {{"Hostname", doc.hostname}, {"command", doc.written_by}},
         doc.interrupted.empty() ? 0 : 1);
+  add_verdict(e, accept::verdict_of(doc, "export"), doc.hostname, doc.written_by);
   if (const auto t = unix_seconds_of(doc.started_utc))
     add_last_run(e, doc.hostname, doc.written_by, *t);
 }

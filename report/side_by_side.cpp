@@ -20,13 +20,13 @@ std::string number(const std::optional<double>& v) {
   return b;
 }
 
-std::string gate_text(const bench::BenchDocument& d) {
+std::string gate_text(const doc::BenchDocument& d) {
   return (d.gate.decision ? *d.gate.decision : std::string("not run")) +
          (d.skip_gate ? " (--skip-gate)" : "");
 }
 
-std::string hosts_table(const bench::BenchDocument& a, const std::string& a_name,
-                        const bench::BenchDocument& b, const std::string& b_name) {
+std::string hosts_table(const doc::BenchDocument& a, const std::string& a_name,
+                        const doc::BenchDocument& b, const std::string& b_name) {
   std::ostringstream os;
   os << "<table><tr><th></th><th class=\"l\">" << html_escape(a_name) << "</th><th class=\"l\">"
      << html_escape(b_name) << "</th></tr>\n";
@@ -62,14 +62,14 @@ std::string changes_table(const Comparison& c) {
   std::vector<const FigureChange*> moved;
   int quiet = 0;
   for (const auto& f : c.figures) {
-    if (f.verdict == "same" || f.verdict == "not judged") {
+    if (f.change == doc::Change::kSame || f.change == doc::Change::kNotJudged) {
       ++quiet;
       continue;
     }
     moved.push_back(&f);
   }
   std::stable_sort(moved.begin(), moved.end(), [](const FigureChange* x, const FigureChange* y) {
-    return verdict_rank(x->verdict) < verdict_rank(y->verdict);
+    return verdict_rank(doc::to_string(x->change)) < verdict_rank(doc::to_string(y->change));
   });
   std::ostringstream os;
   os << "<h2>What changed, worst first</h2>\n";
@@ -81,14 +81,14 @@ std::string changes_table(const Comparison& c) {
   os << "<table class=\"changes\"><tr><th class=\"l\">figure</th><th>first</th><th>second</th><th>change</th>"
         "<th class=\"l\">verdict</th><th class=\"l\">why</th></tr>\n";
   for (const auto* f : moved) {
-    const bool bad = f->verdict == "lost" || f->verdict == "regressed";
+    const bool bad = f->outcome == doc::Outcome::kFail;
     char change[32] = "-";
     if (f->change_pct) std::snprintf(change, sizeof change, "%+.1f%%", *f->change_pct);
     os << "<tr" << (bad ? " class=\"bad\"" : "") << "><td class=\"l\">"
        << html_escape(f->key + " " + f->unit) << "</td><td>" << number(f->baseline) << "</td><td>"
        << number(f->run) << "</td><td>" << change << "</td><td class=\"l\">"
-       << html_escape(f->verdict) << "</td><td class=\"l\">" << html_escape(f->detail)
-       << "</td></tr>\n";
+       << html_escape(doc::to_string(f->change)) << "</td><td class=\"l\">"
+       << html_escape(f->detail) << "</td></tr>\n";
   }
   os << "</table>\n<p class=\"note\">" << quiet
      << " more figures the same or too small to judge.</p>\n";
@@ -97,7 +97,7 @@ std::string changes_table(const Comparison& c) {
 
 // Each matrix of either document, the first's beside the second's; a matrix only one of them
 // has stands alone.
-std::string matrices(const bench::BenchDocument& a, const bench::BenchDocument& b) {
+std::string matrices(const doc::BenchDocument& a, const doc::BenchDocument& b) {
   const PairPaths pa(a), pb(b);
   std::vector<bench::Matrix> ma = bench::bandwidth_matrices(a.bandwidth, true);
   std::vector<bench::Matrix> mb = bench::bandwidth_matrices(b.bandwidth, true);
@@ -128,8 +128,8 @@ std::string matrices(const bench::BenchDocument& a, const bench::BenchDocument& 
 
 }  // namespace
 
-std::string render_side_by_side(const bench::BenchDocument& a, const std::string& a_name,
-                                const bench::BenchDocument& b, const std::string& b_name,
+std::string render_side_by_side(const doc::BenchDocument& a, const std::string& a_name,
+                                const doc::BenchDocument& b, const std::string& b_name,
                                 CompareOptions options) {
   options.allow_logical = true;  // shown, not judged: the header says which side is logical
   const Comparison c = compare_runs(a, b, options);

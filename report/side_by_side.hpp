@@ -7,15 +7,15 @@
 
 #include <string>
 
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 #include "report/compare.hpp"
 
 namespace p2p::report {
 
 // InputError as compare_runs gives it (a bench document against an nccl one, a malformed
 // NCCL section). A run on logical GPUs beside a physical one is shown, and said to be.
-std::string render_side_by_side(const bench::BenchDocument& a, const std::string& a_name,
-                                const bench::BenchDocument& b, const std::string& b_name,
+std::string render_side_by_side(const doc::BenchDocument& a, const std::string& a_name,
+                                const doc::BenchDocument& b, const std::string& b_name,
                                 CompareOptions options);
 
 }  // namespace p2p::report

@@ -19,11 +19,11 @@
 #include "report/run_lines.hpp"
 #include "session/bench_options.hpp"
 #include "session/driver_preflight.hpp"
-#include "session/exit_policy.hpp"
 #include "session/gpu_sharing_check.hpp"
 #include "session/machine_outputs.hpp"
 #include "session/measurement_gate.hpp"
 #include "session/run_log.hpp"
+#include "session/run_verdict.hpp"
 
 namespace p2p::session {
 namespace {
@@ -64,9 +64,9 @@ int run_bench_session(const BenchRequest& r) {
   if (tg.blocked) {
     std::cerr << blocked_message("bench", tg);
     // CI still gets its test report: the gate's reasons, the blocking ones failed.
-    if (tg.gate.reasons.is_object())
-      write_junit(r.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(),
-                                               this_hostname(), utc_now_iso8601())});
+    if (tg.gate.reasons)
+      write_junit(r.junit,
+                  {report::gate_suite(*tg.gate.reasons, this_hostname(), utc_now_iso8601())});
     return log.end(kExitFailed, {{"gate", "block"}});
   }
   bench::BenchInputs inputs{tg.snapshot, tg.gate, r.gate.skip_gate};
@@ -83,18 +83,22 @@ int run_bench_session(const BenchRequest& r) {
   const RunResources used = clock.now();
   outcome.document.wall_s = used.wall_s;
   outcome.document.peak_rss_bytes = used.peak_rss_bytes;
+  const doc::RunVerdict& verdict =
+      judge_measured(outcome.document, gate_files.acceptance,
+                     r.gate.expect_gpus > 0 ? std::optional<int>(r.gate.expect_gpus) : std::nullopt,
+                     interrupt_signal(), "bench");
 
   std::ostream& tables = outcome.benchmark_owns_stdout || log.to_stdout() ? std::cerr : std::cout;
-  tables << bench::render_text_tables(outcome.document)
-         << bench::sharing_warning(*outcome.document.gpu_sharing) << std::flush;
+  tables << bench::render_text_tables(outcome.document) << doc::format_verdict(verdict, "bench")
+         << std::flush;
   if (!r.json_path.empty()) {
     const nlohmann::json j = outcome.document;
     write_text_file_atomically(r.json_path, json_text(j) + "\n");
   }
   write_junit(r.junit, report::document_suites(outcome.document,
                                                r.json_path.empty() ? "bench" : r.json_path));
-  const RunVerdict verdict = bench_verdict(outcome.document, interrupt_signal());
-  return log.end(verdict.exit_code, verdict.summary);
+  const RunEnd end = run_end(outcome.document);
+  return log.end(end.exit_code, end.summary);
 }
 
 }  // namespace p2p::session

@@ -4,8 +4,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 #include "report/compare.hpp"
 
 namespace p2p::session {
@@ -16,15 +17,17 @@ struct CompareRequest {
   double tolerance_pct = 5.0;
   std::string min_bytes = "64M";  // a size, as --min-bytes takes it
   bool allow_logical = false;
+  std::string allow_missing;               // --allow-missing REASON
+  std::vector<std::string> allow_caveats;  // --allow-caveat KIND (interrupted, shared, ...)
 };
 
 struct CompareOutcome {
   report::CompareOptions options;
-  bench::BenchDocument baseline;
-  bench::BenchDocument run;
+  doc::BenchDocument baseline;
+  doc::BenchDocument run;
   report::Comparison comparison;
   std::string host;   // the run's host name, else this host's
-  int exit_code = 0;  // 0 nothing regressed, 1 a figure regressed or was lost
+  int exit_code = 0;  // the comparison's verdict (document/verdict.hpp exit_code)
 };
 
 // InputError naming the file or option that cannot be read.

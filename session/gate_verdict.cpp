@@ -2,20 +2,30 @@
 
 #include <utility>
 
+#include "acceptance/policy_file.hpp"
 #include "topology/discovery/discovery.hpp"
 
 namespace p2p::session {
 
+namespace {
+void read_policy(GateFiles& files, const std::string& path) {
+  if (path.empty()) return;
+  accept::PolicyFile p = accept::read_policy_file(path);
+  files.policy = p.gate;
+  files.acceptance = std::move(p.acceptance);
+}
+}  // namespace
+
 GateFiles read_gate_files(const MeasurementGateOptions& o) {
   GateFiles files;
   if (!o.expect.empty()) files.expected = topo::load_topology(o.expect);
-  if (!o.policy.empty()) files.policy = topo::read_policy_file(o.policy);
+  read_policy(files, o.policy);
   return files;
 }
 
 GateFiles read_policy_and_golden(const std::string& policy, const std::string& expect) {
   GateFiles files;
-  if (!policy.empty()) files.policy = topo::read_policy_file(policy);
+  read_policy(files, policy);
   if (!expect.empty()) {
     files.expected = topo::load_topology(expect);
     files.expected->source = expect;
@@ -39,7 +49,7 @@ TopologyAndGate judge_gate(topo::TopologySnapshot snapshot, const GateFiles& fil
 }
 
 std::string blocked_message(const std::string& command, const TopologyAndGate& tg) {
-  return topo::format_gate_text(tg.gate.reasons.get<topo::GateDecision>()) + "p2pcheck " + command +
+  return topo::format_gate_text(*tg.gate.reasons) + "p2pcheck " + command +
          ": the gate blocked this host; nothing was measured (--skip-gate overrides, and is recorded)\n";
 }
 

@@ -7,7 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "bench/results.hpp"
+#include "acceptance/policy.hpp"
+#include "document/bench_document.hpp"
 #include "session/measurement_options.hpp"
 #include "topology/gate.hpp"
 #include "topology/policy.hpp"
@@ -18,6 +19,8 @@ namespace p2p::session {
 struct GateFiles {
   std::optional<topo::TopologySnapshot> expected;
   std::optional<topo::GatePolicy> policy;
+  // The same --policy file's acceptance keys (defaults where it has none, or no file).
+  accept::AcceptancePolicy acceptance;
 };
 
 // InputError naming a --expect or --policy file that cannot be read.
@@ -29,7 +32,7 @@ GateFiles read_policy_and_golden(const std::string& policy, const std::string& e
 
 struct TopologyAndGate {
   topo::TopologySnapshot snapshot;
-  bench::GateRecord gate;
+  doc::GateRecord gate;
   bool blocked = false;  // the gate blocked and --skip-gate was not given
 };
 

@@ -82,7 +82,7 @@ std::vector<bench::GpuActivity> SharingCheck::look() {
   return seen;
 }
 
-bench::SharingRecord SharingCheck::finish() {
+doc::SharingRecord SharingCheck::finish() {
   const auto seen = look();
   looks_.push_back(bench::look_for_sharing(seen, own_pids(seen), "after"));
   return bench::sharing_record(looks_, nvml_answered_, locks_->held() > 0);

@@ -17,7 +17,7 @@ class SharingCheck {
   // Takes the locks and looks; throws BusyError when `exclusive` and the look found anyone.
   SharingCheck(const std::vector<std::string>& bus_ids, bool exclusive);
   // Looks again (processes this one started count as its own) and returns the record.
-  bench::SharingRecord finish();
+  doc::SharingRecord finish();
 
  private:
   std::vector<bench::GpuActivity> look();

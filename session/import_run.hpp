@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 #include "import/imported.hpp"
 
 namespace p2p::session {
@@ -22,7 +22,7 @@ struct ImportRequest {
 
 struct ImportOutcome {
   std::vector<import::ImportedFigures> parts;  // one per file, in order
-  bench::BenchDocument document;
+  doc::BenchDocument document;
 };
 
 // InputError naming the file or option that cannot be read.

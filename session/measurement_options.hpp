@@ -10,7 +10,9 @@ namespace p2p::session {
 struct MeasurementGateOptions {
   bool skip_gate = false;
   std::string expect;  // golden topology (hwloc XML or snapshot)
-  std::string policy;  // gate policy JSON
+  std::string policy;  // policy JSON: the gate's keys and the acceptance thresholds
+  // The GPUs this host must show; fewer fails the run's verdict. 0: not given.
+  int expect_gpus = 0;
 };
 
 // Seconds the cuInit preflight child may take; the doctor allows its probes as long.

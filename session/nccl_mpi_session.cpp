@@ -29,7 +29,8 @@ namespace {
 // Rank 0 judges the gate of its own host, as a one-host run does; the verdict travels with the
 // rank layout (a blocked gate refuses the run on every process). A host whose topology cannot
 // be read still runs: the topology is context here, and each process checks its own GPUs.
-TopologyAndGate rank0_gate(const NcclRequest& o, std::string& refusal, bool& bad_input) {
+TopologyAndGate rank0_gate(const NcclRequest& o, std::string& refusal, bool& bad_input,
+                           accept::AcceptancePolicy& acceptance) {
   TopologyAndGate tg;
   try {
     bench::require_usable_gpus();
@@ -40,6 +41,7 @@ TopologyAndGate rank0_gate(const NcclRequest& o, std::string& refusal, bool& bad
   }
   try {
     const GateFiles files = read_gate_files(o.gate);
+    acceptance = files.acceptance;
     tg = load_topology_and_gate("nccl", o.gate, files);
   } catch (
       const InputError& e) {  // a bad --expect or --policy file: refused everywhere, exit 2 here
@@ -103,7 +105,8 @@ int run_nccl_under_mpi(const NcclRequest& o, nccl::RunOptions options, mpi::Sess
   m.host_pairs = !o.no_host_pairs;
   TopologyAndGate tg;
   bool bad_input = false;
-  if (root) tg = rank0_gate(o, m.refusal, bad_input);
+  NcclOutputs outputs = outputs_of(o);
+  if (root) tg = rank0_gate(o, m.refusal, bad_input, outputs.acceptance);
   options.nccl_log_path = root ? o.nccl_log : "";
 
   nccl::Progress progress;
@@ -119,10 +122,9 @@ int run_nccl_under_mpi(const NcclRequest& o, nccl::RunOptions options, mpi::Sess
   } catch (const nccl::RunRefused& e) {
     if (root) {
       std::cerr << m.refusal;
-      if (tg.gate.reasons.is_object()) {
-        write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(),
-                                                 this_hostname(), utc_now_iso8601())});
-      }
+      if (tg.gate.reasons)
+        write_junit(o.junit,
+                    {report::gate_suite(*tg.gate.reasons, this_hostname(), utc_now_iso8601())});
     } else {
       std::cerr << "p2pcheck nccl: MPI rank " << mpi_session.rank()
                 << ": refused by rank 0: " << e.what() << "\n";
@@ -135,10 +137,10 @@ int run_nccl_under_mpi(const NcclRequest& o, nccl::RunOptions options, mpi::Sess
     lines.end(outcome.exit_code);
     return outcome.exit_code;
   }
-  nccl::NcclResultsSection report;
+  doc::NcclResultsSection report;
   report.run = std::move(*outcome.run);
   const int code =
-      report_and_judge(outputs_of(o), options, report, tg, started, clock, nullptr).exit_code;
+      report_and_judge(outputs, options, report, tg, started, clock, nullptr).exit_code;
   lines.end(code);
   return code;
 }

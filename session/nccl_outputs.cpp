@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -23,7 +24,7 @@ namespace {
 
 // The live topology is context, not a precondition: a host hwloc cannot read still gets its
 // NCCL figures, with a note in place of the side-by-side view.
-std::string transport_beside_topology(const nccl::NcclRun& run,
+std::string transport_beside_topology(const doc::NcclRun& run,
                                       const topo::TopologySnapshot& topology) {
   if (run.transport.nranks < 2) return "";
   try {
@@ -42,19 +43,19 @@ NcclOutputs outputs_of(const NcclRequest& r) {
   o.min_busbw_gbps = r.min_busbw_gbps;
   o.saturation_bytes = r.saturation_bytes;
   o.skip_gate = r.gate.skip_gate;
+  o.expect_gpus = r.gate.expect_gpus;
   return o;
 }
 
-bench::BenchDocument nccl_document(const nccl::NcclResultsSection& report,
-                                   const TopologyAndGate& tg, bool skip_gate,
-                                   const std::string& started_utc) {
-  bench::BenchDocument doc;
+doc::BenchDocument nccl_document(const doc::NcclResultsSection& report, const TopologyAndGate& tg,
+                                 bool skip_gate, const std::string& started_utc) {
+  doc::BenchDocument doc;
   doc.written_by = "nccl";
   doc.started_utc = started_utc;
   bench::BenchContext ctx;
   ctx.topology = tg.snapshot;
   ctx.inventory = bench::discover_devices();
-  const nccl::NcclEnvironment& env = report.run.environment;
+  const doc::NcclEnvironment& env = report.run.environment;
   for (const auto& d : env.devices) {
     if (d.hostname.empty() || d.hostname == env.hostname)
       ctx.gpus.push_back(d.cuda_device);  // this host's only
@@ -67,10 +68,9 @@ bench::BenchDocument nccl_document(const nccl::NcclResultsSection& report,
   return doc;
 }
 
-RunVerdict report_and_judge(const NcclOutputs& o, const nccl::RunOptions& options,
-                            nccl::NcclResultsSection& report, const TopologyAndGate& tg,
-                            const std::string& started, const RunClock& clock,
-                            SharingCheck* sharing) {
+RunEnd report_and_judge(const NcclOutputs& o, const nccl::RunOptions& options,
+                        doc::NcclResultsSection& report, const TopologyAndGate& tg,
+                        const std::string& started, const RunClock& clock, SharingCheck* sharing) {
   std::optional<std::uint64_t> saturation;
   if (!o.saturation_bytes.empty())
     saturation = p2p::parse_bytes(o.saturation_bytes, "--saturation-bytes");
@@ -78,6 +78,21 @@ RunVerdict report_and_judge(const NcclOutputs& o, const nccl::RunOptions& option
     report.min_busbw_gbps = o.min_busbw_gbps;
     report.verdicts = nccl::judge_min_busbw(report.run.results, o.min_busbw_gbps, saturation);
   }
+
+  doc::BenchDocument doc = nccl_document(report, tg, o.skip_gate, started);
+  doc.gpu_selection = doc::gpu_selection_text(options.devices, std::getenv("CUDA_VISIBLE_DEVICES"));
+  if (const int sig = interrupt_signal()) {
+    doc.interrupted = interrupt_name(sig) + " after " + std::to_string(report.run.results.size()) +
+                      " results; the rest were not measured";
+  }
+  if (sharing) doc.gpu_sharing = sharing->finish();
+  const RunResources used = clock.now();
+  doc.wall_s = used.wall_s;
+  doc.peak_rss_bytes = used.peak_rss_bytes;
+  const doc::RunVerdict& verdict = judge_measured(
+      doc, o.acceptance, o.expect_gpus > 0 ? std::optional<int>(o.expect_gpus) : std::nullopt,
+      interrupt_signal(), "nccl");
+  report = *doc.nccl;  // with the figures that mean nothing marked
 
   // With --benchmark_format, Google Benchmark's report owns stdout and the tables go to stderr.
   std::ostream& tables =
@@ -94,25 +109,12 @@ RunVerdict report_and_judge(const NcclOutputs& o, const nccl::RunOptions& option
            << nccl::format_pair_matrix(*report.p2p_off)
            << nccl::format_p2p_comparison(report.run, *report.p2p_off);
   }
-  tables << nccl::format_verdicts(report.verdicts) << std::flush;
-  bench::BenchDocument doc = nccl_document(report, tg, o.skip_gate, started);
-  if (const int sig = interrupt_signal()) {
-    doc.interrupted = interrupt_name(sig) + " after " + std::to_string(report.run.results.size()) +
-                      " results; the rest were not measured";
-    tables << "#   INTERRUPTED: " << doc.interrupted << "\n";
-  }
-  if (sharing) {
-    doc.gpu_sharing = sharing->finish();
-    tables << bench::sharing_warning(*doc.gpu_sharing);
-  }
-  const RunResources used = clock.now();
-  doc.wall_s = used.wall_s;
-  doc.peak_rss_bytes = used.peak_rss_bytes;
-  tables << bench::describe_resources(doc) << std::flush;
+  tables << nccl::format_verdicts(report.verdicts) << doc::describe_resources(doc)
+         << doc::format_verdict(verdict, "nccl") << std::flush;
   if (!o.json.empty()) write_text_file_atomically(o.json, json_text(nlohmann::json(doc)) + "\n");
   if (!o.junit.empty())
     write_junit(o.junit, report::document_suites(doc, o.json.empty() ? "nccl" : o.json));
-  return nccl_verdict(report, doc, interrupt_signal());
+  return run_end(doc);
 }
 
 }  // namespace p2p::session

@@ -1,18 +1,19 @@
 // What every `p2pcheck nccl` process that reports writes after its sweep (one host, rank 0 of
 // an MPI job, the P2P-off half): --min-busbw verdicts, the tables, the results document, JUnit,
-// and the exit code from session/exit_policy.hpp. NCCL builds only.
+// and the run's verdict (session/run_verdict.hpp). NCCL builds only.
 #pragma once
 
 #include <limits>
 #include <string>
 
+#include "acceptance/policy.hpp"
 #include "common/run_resources.hpp"
-#include "nccl/results_section.hpp"
+#include "document/bench_document.hpp"
 #include "nccl/run/runner.hpp"
-#include "session/exit_policy.hpp"
 #include "session/gate_verdict.hpp"
 #include "session/gpu_sharing_check.hpp"
 #include "session/nccl_request.hpp"
+#include "session/run_verdict.hpp"
 
 namespace p2p::session {
 
@@ -23,21 +24,23 @@ struct NcclOutputs {
   double min_busbw_gbps = std::numeric_limits<double>::quiet_NaN();  // NaN = not judged
   std::string saturation_bytes;  // judge --min-busbw from this size on; "" = found per series
   bool skip_gate = false;
+  accept::AcceptancePolicy acceptance;  // --policy's thresholds (defaults without one)
+  int expect_gpus = 0;                  // --expect-gpus; 0 = not given
 };
 NcclOutputs outputs_of(const NcclRequest& r);
 
 // The results document bench writes, with the sweep in its `nccl` section: same host,
 // versions, topology, gate and GPUs, so one reader serves both.
-bench::BenchDocument nccl_document(const nccl::NcclResultsSection& report,
-                                   const TopologyAndGate& tg, bool skip_gate,
-                                   const std::string& started_utc);
+doc::BenchDocument nccl_document(const doc::NcclResultsSection& report, const TopologyAndGate& tg,
+                                 bool skip_gate, const std::string& started_utc);
 
-// After the sweep: --min-busbw verdicts, the tables, the results document (marked interrupted
-// after SIGINT/SIGTERM and shared when `sharing` saw another user of the GPUs), JUnit, and the
-// verdict (session/exit_policy.hpp). `sharing` may be null (MPI runs, the P2P-off half).
-RunVerdict report_and_judge(const NcclOutputs& o, const nccl::RunOptions& options,
-                            nccl::NcclResultsSection& report, const TopologyAndGate& tg,
-                            const std::string& started_utc, const RunClock& clock,
-                            SharingCheck* sharing);
+// After the sweep: --min-busbw verdicts, the results document (marked interrupted after
+// SIGINT/SIGTERM and shared when `sharing` saw another user of the GPUs) judged into its one
+// verdict, the tables ending with that verdict, JUnit, and how the run ends. `sharing` may be
+// null (MPI runs, the P2P-off half).
+RunEnd report_and_judge(const NcclOutputs& o, const nccl::RunOptions& options,
+                        doc::NcclResultsSection& report, const TopologyAndGate& tg,
+                        const std::string& started_utc, const RunClock& clock,
+                        SharingCheck* sharing);
 
 }  // namespace p2p::session

@@ -44,7 +44,7 @@ namespace {
 // The P2P-off half of --compare-p2p-off, in a fresh process (NCCL reads NCCL_P2P_DISABLE once
 // per process), running the same sweep: handed over as the serialised run options, so the
 // child's command line carries only where they are.
-nccl::NcclRun run_p2p_off(const nccl::RunOptions& options, const std::string& nccl_log) {
+doc::NcclRun run_p2p_off(const nccl::RunOptions& options, const std::string& nccl_log) {
   nccl::TempPath file("p2pcheck-nccl-p2p-off", ".options.json");
   write_text_file_atomically(file.path(),
                              json_text(nlohmann::json(p2p_off_options(options, nccl_log))) + "\n");
@@ -86,7 +86,7 @@ int run_p2p_off_half(const NcclRequest& o) {
   const InterruptGuard stop_on_signal;
   std::unique_ptr<nccl::TempPath> temp_log;
   choose_nccl_log(options, temp_log);
-  nccl::NcclResultsSection report;
+  doc::NcclResultsSection report;
   if (interrupt_signal() == 0)
     report.run = nccl::run_nccl_sweep(options, progress_line("p2pcheck nccl (P2P off)"));
   NcclOutputs outputs;
@@ -133,9 +133,9 @@ int run_nccl_session(const NcclRequest& o) {
   if (tg.blocked) {
     std::cerr << blocked_message("nccl", tg);
     // CI still gets its test report: the gate's reasons, the blocking ones failed.
-    if (tg.gate.reasons.is_object())
-      write_junit(o.junit, {report::gate_suite(tg.gate.reasons.get<topo::GateDecision>(),
-                                               this_hostname(), utc_now_iso8601())});
+    if (tg.gate.reasons)
+      write_junit(o.junit,
+                  {report::gate_suite(*tg.gate.reasons, this_hostname(), utc_now_iso8601())});
     return log.end(kExitFailed, {{"gate", "block"}});
   }
   log.gate(tg);
@@ -149,12 +149,12 @@ int run_nccl_session(const NcclRequest& o) {
   // stopped with its parent: same process group, or the signal the parent forwards).
   const InterruptGuard stop_on_signal;
   if (log.active()) {
-    options.on_result = [&log](const nccl::CollectiveResult& r) {
+    options.on_result = [&log](const doc::CollectiveResult& r) {
       log.write(report::jsonl_line("nccl_result", "nccl", log.host(), utc_now_iso8601(),
                                    nlohmann::json(r)));
     };
   }
-  nccl::NcclResultsSection report;
+  doc::NcclResultsSection report;
   // Before this process loads NCCL: the child must be the first NCCL user of its own process.
   if (o.compare_p2p_off) report.p2p_off = run_p2p_off(options, o.nccl_log);
 
@@ -163,9 +163,10 @@ int run_nccl_session(const NcclRequest& o) {
   choose_nccl_log(options, temp_log);
   if (interrupt_signal() == 0)
     report.run = nccl::run_nccl_sweep(options, progress_line("p2pcheck nccl"));
-  const RunVerdict verdict =
-      report_and_judge(outputs_of(o), options, report, tg, started, clock, &sharing);
-  return log.end(verdict.exit_code, verdict.summary);
+  NcclOutputs outputs = outputs_of(o);
+  outputs.acceptance = gate_files.acceptance;
+  const RunEnd end = report_and_judge(outputs, options, report, tg, started, clock, &sharing);
+  return log.end(end.exit_code, end.summary);
 }
 
 }  // namespace p2p::session

@@ -1,8 +1,8 @@
 #include "session/report_run.hpp"
 
-#include "bench/results.hpp"
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "document/bench_document.hpp"
 #include "report/compare.hpp"
 #include "report/html_report.hpp"
 #include "report/side_by_side.hpp"
@@ -43,8 +43,8 @@ std::string report_output_path(const std::vector<std::string>& results) {
 std::string write_report(const ReportRequest& r) {
   if (r.results.empty() || r.results.size() > 2)
     throw InputError("report: give one results document, or two to show side by side");
-  std::vector<bench::BenchDocument> docs;
-  for (const auto& path : r.results) docs.push_back(bench::read_bench_document_file(path));
+  std::vector<doc::BenchDocument> docs;
+  for (const auto& path : r.results) docs.push_back(doc::read_bench_document_file(path));
   const std::string html = docs.size() == 2
                                ? report::render_side_by_side(docs[0], r.results[0], docs[1],
                                                              r.results[1], report::CompareOptions{})

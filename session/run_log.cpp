@@ -23,9 +23,8 @@ void RunLog::write(const nlohmann::json& line) {
 }
 
 void RunLog::gate(const TopologyAndGate& tg) {
-  if (!lines_ || !tg.gate.reasons.is_object()) return;
-  for (const auto& l : report::gate_lines(tg.gate.reasons.get<topo::GateDecision>(), command_,
-                                          host_, utc_now_iso8601()))
+  if (!lines_ || !tg.gate.reasons) return;
+  for (const auto& l : report::gate_lines(*tg.gate.reasons, command_, host_, utc_now_iso8601()))
     lines_->write(l);
 }
 

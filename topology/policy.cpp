@@ -39,7 +39,7 @@ PathClass pair_class(const json& v, const std::string& key) {
 
 // Every key is optional; an unknown one (a misspelt key) is refused first, before the values of
 // the others are judged.
-GatePolicy read_policy(const json& j) {
+GatePolicy read_policy(const json& j, const std::vector<std::string>& other_keys) {
   if (!j.is_object()) throw InputError("expected a JSON object of policy keys, got " + shown(j));
   StrictReader in(j, "");
   const json* min_gpus = in.find("min_gpus");
@@ -47,6 +47,7 @@ GatePolicy read_policy(const json& j) {
   const json* forbid = in.find("forbid");
   const json* min_link = in.find("min_link");
   const json* require_p2p = in.find("require_p2p");
+  for (const auto& k : other_keys) in.find(k);
   in.finish();
   GatePolicy p;
   if (const json* v = min_gpus) p.min_gpus = integer_in(*v, "min_gpus", 1, 4096);
@@ -77,9 +78,10 @@ GatePolicy read_policy(const json& j) {
 
 }  // namespace
 
-GatePolicy policy_from_json(const json& j, const std::string& source) {
+GatePolicy policy_from_json(const json& j, const std::string& source,
+                            const std::vector<std::string>& other_keys) {
   try {
-    return read_policy(j);
+    return read_policy(j, other_keys);
   } catch (const InputError& e) {
     throw InputError(source + ": " + e.what());
   }

@@ -27,8 +27,11 @@ struct GatePolicy {
 };
 
 // Strict parse (common/strict_json.hpp): an unknown key is refused. InputError
-// "<source>: max_path: ..." on any problem.
-GatePolicy policy_from_json(const nlohmann::json& j, const std::string& source);
+// "<source>: max_path: ..." on any problem. `other_keys` belong to another reader of the same
+// file (the acceptance thresholds, acceptance/policy_file.hpp): left alone here, and named
+// among the known keys when a key is unknown.
+GatePolicy policy_from_json(const nlohmann::json& j, const std::string& source,
+                            const std::vector<std::string>& other_keys = {});
 GatePolicy read_policy_file(const std::string& path);
 
 void to_json(nlohmann::json& j, const GatePolicy& p);

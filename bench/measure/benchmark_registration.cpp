@@ -39,11 +39,11 @@ void run_one(benchmark::State& st, const Case& c, const Route& route,
     m = c.time(lanes, bytes, opt.measure);
   } catch (const std::exception& e) {
     if (c.metric == Metric::kBandwidth) {
-      for (const auto& r :
-           unmeasured_bandwidth_records(c, route, lanes, bytes, "error", e.what(), ctx))
+      for (const auto& r : unmeasured_bandwidth_records(c, route, lanes, bytes,
+                                                        doc::FigureStatus::kError, e.what(), ctx))
         col.add(r);
     } else {
-      col.add(unmeasured_latency_record(c, route, "error", e.what(), ctx));
+      col.add(unmeasured_latency_record(c, route, doc::FigureStatus::kError, e.what(), ctx));
     }
     st.SkipWithError(e.what());
     return;
@@ -54,21 +54,21 @@ void run_one(benchmark::State& st, const Case& c, const Route& route,
   if (c.metric == Metric::kBandwidth) {
     const auto records = bandwidth_records(c, route, lanes, bytes, m, ctx);
     for (const auto& r : records) col.add(r);
-    const BandwidthResult& headline = records.back();  // the single figure, or the total
+    const doc::BandwidthResult& headline = records.back();  // the single figure, or the total
     const auto& seconds = lanes.size() > 1 ? m.total_seconds : m.lanes[0].seconds;
     for (double s : seconds) iteration_s.push_back(s / m.copies_per_sample);
     if (headline.median_gbps) st.counters["median_gbps"] = *headline.median_gbps;
     if (headline.spread_pct) st.counters["spread_pct"] = *headline.spread_pct;
     if (headline.achieved_pct) st.counters["achieved_pct"] = *headline.achieved_pct;
     st.counters["bad_words"] = static_cast<double>(headline.bad_words);
-    if (headline.status == "failed") failure = headline.detail;
+    if (headline.status == doc::FigureStatus::kFailed) failure = headline.detail;
   } else {
-    const LatencyResult r = latency_record(c, route, m, ctx);
+    const doc::LatencyResult r = latency_record(c, route, m, ctx);
     col.add(r);
     for (double ns : m.latency_ns) iteration_s.push_back(ns * 1e-9);
     if (r.median_ns) st.counters["median_ns"] = *r.median_ns;
     if (r.spread_pct) st.counters["spread_pct"] = *r.spread_pct;
-    if (r.status == "failed") failure = r.detail;
+    if (r.status == doc::FigureStatus::kFailed) failure = r.detail;
   }
   harness::replay_samples(st, iteration_s);
   if (c.metric == Metric::kBandwidth) {
@@ -110,12 +110,13 @@ std::size_t register_benchmarks(std::shared_ptr<const BenchContext> ctx,
         if (!filter.matches(name)) continue;
         if (waiver) {
           if (c.metric == Metric::kBandwidth) {
-            for (const auto& r :
-                 unmeasured_bandwidth_records(c, route, lanes, *size, "waived", *waiver, *ctx)) {
+            for (const auto& r : unmeasured_bandwidth_records(
+                     c, route, lanes, *size, doc::FigureStatus::kWaived, *waiver, *ctx)) {
               collector->add(r);
             }
           } else {
-            collector->add(unmeasured_latency_record(c, route, "waived", *waiver, *ctx));
+            collector->add(
+                unmeasured_latency_record(c, route, doc::FigureStatus::kWaived, *waiver, *ctx));
           }
           continue;
         }

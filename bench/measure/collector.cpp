@@ -5,10 +5,14 @@
 namespace p2p::bench {
 namespace {
 
-int severity(const std::string& status) {
-  if (status == "failed") return 3;
-  if (status == "error") return 2;
-  if (status == "waived") return 1;
+// failed > error > waived > ok: the worst of the merged records is the figure's.
+int severity(doc::FigureStatus status) {
+  switch (status) {
+    case doc::FigureStatus::kFailed: return 3;
+    case doc::FigureStatus::kError: return 2;
+    case doc::FigureStatus::kWaived: return 1;
+    case doc::FigureStatus::kOk: return 0;
+  }
   return 0;
 }
 
@@ -17,7 +21,7 @@ bool same_figure(const R& a, const R& b) {
   return a.case_name == b.case_name && a.src == b.src && a.dst == b.dst;
 }
 
-void merge_status(std::string& status, std::string& detail, const std::string& s,
+void merge_status(doc::FigureStatus& status, std::string& detail, doc::FigureStatus s,
                   const std::string& d) {
   if (severity(s) > severity(status)) {
     status = s;
@@ -27,7 +31,7 @@ void merge_status(std::string& status, std::string& detail, const std::string& s
 
 }  // namespace
 
-void refresh_statistics(BandwidthResult& r) {
+void refresh_statistics(doc::BandwidthResult& r) {
   if (r.samples_gbps.empty()) return;
   const SampleStats st = summarize(r.samples_gbps);
   r.median_gbps = st.median;
@@ -37,7 +41,7 @@ void refresh_statistics(BandwidthResult& r) {
   if (r.ceiling_gbps && *r.ceiling_gbps > 0) r.achieved_pct = st.median / *r.ceiling_gbps * 100;
 }
 
-void refresh_statistics(LatencyResult& r) {
+void refresh_statistics(doc::LatencyResult& r) {
   if (r.samples_ns.empty()) return;
   const SampleStats st = summarize(r.samples_ns);
   r.median_ns = st.median;
@@ -51,9 +55,9 @@ void Collector::set_listener(FigureListener listener) {
   listener_ = std::move(listener);
 }
 
-void Collector::add(const BandwidthResult& r) {
+void Collector::add(const doc::BandwidthResult& r) {
   std::lock_guard<std::mutex> lock(mu_);
-  const BandwidthResult* added = nullptr;
+  const doc::BandwidthResult* added = nullptr;
   for (auto& have : bandwidth_) {
     if (!same_figure(have, r) || have.part != r.part || have.bytes != r.bytes) continue;
     have.samples_gbps.insert(have.samples_gbps.end(), r.samples_gbps.begin(), r.samples_gbps.end());
@@ -70,9 +74,9 @@ void Collector::add(const BandwidthResult& r) {
   if (listener_) listener_(nlohmann::json(*added));
 }
 
-void Collector::add(const LatencyResult& r) {
+void Collector::add(const doc::LatencyResult& r) {
   std::lock_guard<std::mutex> lock(mu_);
-  const LatencyResult* added = nullptr;
+  const doc::LatencyResult* added = nullptr;
   for (auto& have : latency_) {
     if (!same_figure(have, r)) continue;
     have.samples_ns.insert(have.samples_ns.end(), r.samples_ns.begin(), r.samples_ns.end());
@@ -93,12 +97,12 @@ void Collector::warn(const std::string& text) {
   if (seen_warnings_.insert(text).second) warnings_.push_back(text);
 }
 
-std::vector<BandwidthResult> Collector::bandwidth() const {
+std::vector<doc::BandwidthResult> Collector::bandwidth() const {
   std::lock_guard<std::mutex> lock(mu_);
   return bandwidth_;
 }
 
-std::vector<LatencyResult> Collector::latency() const {
+std::vector<doc::LatencyResult> Collector::latency() const {
   std::lock_guard<std::mutex> lock(mu_);
   return latency_;
 }

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 
 namespace p2p::bench {
 
@@ -20,25 +20,25 @@ using FigureListener = std::function<void(const nlohmann::json& figure)>;
 class Collector {
  public:
   void set_listener(FigureListener listener);
-  void add(const BandwidthResult& r);
-  void add(const LatencyResult& r);
+  void add(const doc::BandwidthResult& r);
+  void add(const doc::LatencyResult& r);
   void warn(const std::string& text);  // each distinct warning once
 
-  std::vector<BandwidthResult> bandwidth() const;
-  std::vector<LatencyResult> latency() const;
+  std::vector<doc::BandwidthResult> bandwidth() const;
+  std::vector<doc::LatencyResult> latency() const;
   std::vector<std::string> warnings() const;
 
  private:
   mutable std::mutex mu_;
-  std::vector<BandwidthResult> bandwidth_;
-  std::vector<LatencyResult> latency_;
+  std::vector<doc::BandwidthResult> bandwidth_;
+  std::vector<doc::LatencyResult> latency_;
   std::vector<std::string> warnings_;
   std::set<std::string> seen_warnings_;
   FigureListener listener_;
 };
 
 // Recomputes median/min/max/spread/achieved from samples_gbps (after a merge).
-void refresh_statistics(BandwidthResult& r);
-void refresh_statistics(LatencyResult& r);
+void refresh_statistics(doc::BandwidthResult& r);
+void refresh_statistics(doc::LatencyResult& r);
 
 }  // namespace p2p::bench

@@ -7,11 +7,11 @@
 
 #include "bench/link_ceiling.hpp"
 #include "bench/measure/affinity.hpp"
-#include "bench/results.hpp"
 #include "common/cuda_check.hpp"
 #include "common/file_io.hpp"
 #include "common/sysfs_pci_link.hpp"
 #include "common/text.hpp"
+#include "document/bench_document.hpp"
 #include "topology/pcie_link.hpp"
 
 namespace p2p::bench {
@@ -46,7 +46,7 @@ DeviceInventory discover_devices() {
     info.name = prop.name;
     unsigned char uuid[16];
     for (int i = 0; i < 16; ++i) uuid[i] = static_cast<unsigned char>(prop.uuid.bytes[i]);
-    info.uuid = gpu_uuid_text(uuid);
+    info.uuid = doc::gpu_uuid_text(uuid);
     info.cc_major = prop.major;
     info.cc_minor = prop.minor;
     info.sm_count = prop.multiProcessorCount;

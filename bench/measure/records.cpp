@@ -29,9 +29,9 @@ std::string method_of(const std::vector<Lane>& lanes) {
   return m;
 }
 
-BandwidthResult base_record(const Case& c, const Endpoint& src, const Endpoint& dst,
-                            std::uint64_t bytes, const BenchContext& ctx) {
-  BandwidthResult r;
+doc::BandwidthResult base_record(const Case& c, const Endpoint& src, const Endpoint& dst,
+                                 std::uint64_t bytes, const BenchContext& ctx) {
+  doc::BandwidthResult r;
   r.case_name = c.name;
   r.src = src.label();
   r.dst = dst.label();
@@ -57,7 +57,7 @@ std::string path_note(const Case& c, const std::vector<Lane>& lanes, const Bench
   return note;
 }
 
-void append_detail(BandwidthResult& r, const std::string& text) {
+void append_detail(doc::BandwidthResult& r, const std::string& text) {
   if (text.empty()) return;
   r.detail = r.detail.empty() ? text : r.detail + "; " + text;
 }
@@ -71,7 +71,10 @@ double gbps(std::uint64_t bytes, int copies, double seconds) {
 Ceiling gpu_link_ceiling(const BenchContext& ctx, int ordinal) {
   const topo::Gpu* g = ctx.topology_gpu(ordinal);
   if (g == nullptr) return {};
-  for (const topo::PcieLink* link : {&g->link_current, &g->link_max}) {
+  // The best link the GPU and its slot can both train, not the one negotiated when the snapshot
+  // was taken: an idle GPU's link drops to a power-saving speed, and a downtrained link must
+  // count against the host, not lower the bar its figures are held to.
+  for (const topo::PcieLink* link : {&g->link_max, &g->link_current}) {
     if (auto v = pcie_gbps_per_direction(*link)) return {v, describe_pcie_link(*link)};
   }
   return {};
@@ -141,17 +144,18 @@ Ceiling total_ceiling(const BenchContext& ctx, const std::vector<Lane>& lanes) {
   return out;
 }
 
-std::vector<BandwidthResult> bandwidth_records(const Case& c, const Route& route,
-                                               const std::vector<Lane>& lanes, std::uint64_t bytes,
-                                               const Measured& m, const BenchContext& ctx) {
-  std::vector<BandwidthResult> out;
+std::vector<doc::BandwidthResult> bandwidth_records(const Case& c, const Route& route,
+                                                    const std::vector<Lane>& lanes,
+                                                    std::uint64_t bytes, const Measured& m,
+                                                    const BenchContext& ctx) {
+  std::vector<doc::BandwidthResult> out;
   const std::string note = path_note(c, lanes, ctx);
   std::uint64_t all_bad = 0;
   std::string failures;
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     const Lane& l = lanes[i];
     const LaneSamples& s = m.lanes.at(i);
-    BandwidthResult r = base_record(c, l.src, l.dst, bytes, ctx);
+    doc::BandwidthResult r = base_record(c, l.src, l.dst, bytes, ctx);
     r.part = lanes.size() == 1 ? "" : "dir";
     r.issued_by = "gpu" + std::to_string(l.issuer);
     r.method = to_string(l.method);
@@ -163,7 +167,7 @@ std::vector<BandwidthResult> bandwidth_records(const Case& c, const Route& route
     refresh_statistics(r);
     r.bad_words = s.bad_words;
     if (s.bad_words > 0 || s.bad_samples > 0) {
-      r.status = "failed";
+      r.status = doc::FigureStatus::kFailed;
       r.detail = "verification failed: " + std::to_string(s.bad_words) + " bad words in " +
                  std::to_string(s.bad_samples) + " of " + std::to_string(s.verified_samples) +
                  " samples (checked by " + s.verified_by + ")";
@@ -174,7 +178,7 @@ std::vector<BandwidthResult> bandwidth_records(const Case& c, const Route& route
     out.push_back(std::move(r));
   }
   if (lanes.size() > 1) {
-    BandwidthResult sum = base_record(c, route.src, route.dst, bytes, ctx);
+    doc::BandwidthResult sum = base_record(c, route.src, route.dst, bytes, ctx);
     sum.part = "sum";
     sum.method = method_of(lanes);
     sum.copies_per_sample = m.copies_per_sample;
@@ -188,7 +192,7 @@ std::vector<BandwidthResult> bandwidth_records(const Case& c, const Route& route
     refresh_statistics(sum);
     sum.bad_words = all_bad;
     if (!failures.empty()) {
-      sum.status = "failed";
+      sum.status = doc::FigureStatus::kFailed;
       sum.detail = "verification failed on " + failures;
     }
     append_detail(sum, note);
@@ -197,13 +201,13 @@ std::vector<BandwidthResult> bandwidth_records(const Case& c, const Route& route
   return out;
 }
 
-std::vector<BandwidthResult> unmeasured_bandwidth_records(
+std::vector<doc::BandwidthResult> unmeasured_bandwidth_records(
     const Case& c, const Route& route, const std::vector<Lane>& lanes, std::uint64_t bytes,
-    const std::string& status, const std::string& detail, const BenchContext& ctx) {
-  std::vector<BandwidthResult> out;
+    doc::FigureStatus status, const std::string& detail, const BenchContext& ctx) {
+  std::vector<doc::BandwidthResult> out;
   auto add = [&](const Endpoint& s, const Endpoint& d, const std::string& part,
                  const std::string& issuer, const Ceiling& ceil, const std::string& method) {
-    BandwidthResult r = base_record(c, s, d, bytes, ctx);
+    doc::BandwidthResult r = base_record(c, s, d, bytes, ctx);
     r.part = part;
     r.issued_by = issuer;
     r.method = method;
@@ -222,9 +226,9 @@ std::vector<BandwidthResult> unmeasured_bandwidth_records(
   return out;
 }
 
-LatencyResult latency_record(const Case& c, const Route& route, const Measured& m,
-                             const BenchContext& ctx) {
-  LatencyResult r = unmeasured_latency_record(c, route, "ok", "", ctx);
+doc::LatencyResult latency_record(const Case& c, const Route& route, const Measured& m,
+                                  const BenchContext& ctx) {
+  doc::LatencyResult r = unmeasured_latency_record(c, route, "ok", "", ctx);
   r.loads_per_sample = m.loads_per_sample;
   r.stride_bytes = m.stride_bytes;
   r.samples_ns = m.latency_ns;
@@ -236,7 +240,7 @@ LatencyResult latency_record(const Case& c, const Route& route, const Measured& 
     r.spread_pct = st.spread * 100;
   }
   if (!m.lanes.empty() && m.lanes[0].bad_samples > 0) {
-    r.status = "failed";
+    r.status = doc::FigureStatus::kFailed;
     r.detail = "the pointer chain was not walked correctly in " +
                std::to_string(m.lanes[0].bad_samples) + " of " +
                std::to_string(m.lanes[0].verified_samples) + " samples";
@@ -244,10 +248,10 @@ LatencyResult latency_record(const Case& c, const Route& route, const Measured& 
   return r;
 }
 
-LatencyResult unmeasured_latency_record(const Case& c, const Route& route,
-                                        const std::string& status, const std::string& detail,
-                                        const BenchContext& ctx) {
-  LatencyResult r;
+doc::LatencyResult unmeasured_latency_record(const Case& c, const Route& route,
+                                             doc::FigureStatus status, const std::string& detail,
+                                             const BenchContext& ctx) {
+  doc::LatencyResult r;
   r.case_name = c.name;
   r.src = route.src.label();
   r.dst = route.dst.label();

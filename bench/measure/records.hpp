@@ -10,7 +10,7 @@
 #include "bench/measure/cases.hpp"
 #include "bench/measure/context.hpp"
 #include "bench/measure/measure.hpp"
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 
 namespace p2p::bench {
 
@@ -30,20 +30,21 @@ Ceiling total_ceiling(const BenchContext& ctx, const std::vector<Lane>& lanes);
 
 // The records of one measured (case, route, size): one for a single lane; one per lane
 // ("dir") and the total ("sum") when several lanes ran at once.
-std::vector<BandwidthResult> bandwidth_records(const Case& c, const Route& route,
-                                               const std::vector<Lane>& lanes, std::uint64_t bytes,
-                                               const Measured& m, const BenchContext& ctx);
+std::vector<doc::BandwidthResult> bandwidth_records(const Case& c, const Route& route,
+                                                    const std::vector<Lane>& lanes,
+                                                    std::uint64_t bytes, const Measured& m,
+                                                    const BenchContext& ctx);
 
 // The same records without figures: status "waived" or "error" with `detail`.
-std::vector<BandwidthResult> unmeasured_bandwidth_records(
+std::vector<doc::BandwidthResult> unmeasured_bandwidth_records(
     const Case& c, const Route& route, const std::vector<Lane>& lanes, std::uint64_t bytes,
-    const std::string& status, const std::string& detail, const BenchContext& ctx);
+    doc::FigureStatus status, const std::string& detail, const BenchContext& ctx);
 
-LatencyResult latency_record(const Case& c, const Route& route, const Measured& m,
-                             const BenchContext& ctx);
-LatencyResult unmeasured_latency_record(const Case& c, const Route& route,
-                                        const std::string& status, const std::string& detail,
-                                        const BenchContext& ctx);
+doc::LatencyResult latency_record(const Case& c, const Route& route, const Measured& m,
+                                  const BenchContext& ctx);
+doc::LatencyResult unmeasured_latency_record(const Case& c, const Route& route,
+                                             doc::FigureStatus status, const std::string& detail,
+                                             const BenchContext& ctx);
 
 // Decimal GB/s of `copies` copies of `bytes` in `seconds`.
 double gbps(std::uint64_t bytes, int copies, double seconds);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 
 #include "bench/link_ceiling.hpp"
@@ -23,8 +24,8 @@
 namespace p2p::bench {
 namespace {
 
-GpuRecord gpu_record(const BenchContext& ctx, int ordinal) {
-  GpuRecord g;
+doc::GpuRecord gpu_record(const BenchContext& ctx, int ordinal) {
+  doc::GpuRecord g;
   const DeviceInfo* d = ctx.device(ordinal);
   g.cuda_ordinal = ctx.placement.device(ordinal);
   if (ctx.placement.logical()) g.logical_gpu = ordinal;
@@ -49,7 +50,8 @@ GpuRecord gpu_record(const BenchContext& ctx, int ordinal) {
 
 }  // namespace
 
-void describe_run_host(BenchDocument& doc, const BenchContext& ctx, const BenchInputs& inputs) {
+void describe_run_host(doc::BenchDocument& doc, const BenchContext& ctx,
+                       const BenchInputs& inputs) {
   if (doc.started_utc.empty()) doc.started_utc = utc_now_iso8601();
   doc.tool_version = P2P_VERSION;
   int driver = 0, runtime = 0;
@@ -79,7 +81,7 @@ void describe_run_host(BenchDocument& doc, const BenchContext& ctx, const BenchI
 BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs,
                        std::ostream& progress) {
   BenchOutcome out;
-  BenchDocument& doc = out.document;
+  doc::BenchDocument& doc = out.document;
   doc.started_utc = utc_now_iso8601();
 
   auto ctx = std::make_shared<BenchContext>();
@@ -89,6 +91,7 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs,
       select_gpus(options.gpus, static_cast<int>(ctx->inventory.devices.size()));
   if (options.logical_gpus > 0) ctx->placement = place_logical_gpus(options.logical_gpus, devices);
   ctx->gpus = gpu_ids(ctx->placement, devices);
+  doc.gpu_selection = doc::gpu_selection_text(options.gpus, std::getenv("CUDA_VISIBLE_DEVICES"));
   // Before any figure: with lazy module loading a kernel's first launch would otherwise load its
   // module inside a sample (kernels/preload.hpp).
   for (int device : devices) kernels::preload_bench_kernels(device);

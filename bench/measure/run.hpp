@@ -11,7 +11,7 @@
 
 #include "bench/measure/context.hpp"
 #include "bench/measure/measure.hpp"
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 #include "topology/snapshot.hpp"
 
 namespace p2p::bench {
@@ -33,12 +33,12 @@ struct BenchOptions {
 
 struct BenchInputs {
   topo::TopologySnapshot topology;
-  GateRecord gate;
+  doc::GateRecord gate;
   bool skip_gate = false;
 };
 
 struct BenchOutcome {
-  BenchDocument document;
+  doc::BenchDocument document;
   // True when --benchmark_format was given: Google Benchmark then writes its own report to
   // stdout and the matrix tables must go elsewhere.
   bool benchmark_owns_stdout = false;
@@ -47,7 +47,7 @@ struct BenchOutcome {
 // The part of the results document every measuring subcommand fills alike: tool version,
 // start time (kept when already set), host, driver and CUDA versions, environment, topology,
 // gate, and the GPUs of ctx.gpus with their links and peer access. Needs the CUDA runtime.
-void describe_run_host(BenchDocument& doc, const BenchContext& ctx, const BenchInputs& inputs);
+void describe_run_host(doc::BenchDocument& doc, const BenchContext& ctx, const BenchInputs& inputs);
 
 // Requires a usable GPU (call require_usable_gpus() first for the one-line no-GPU error).
 BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs,

@@ -5,23 +5,24 @@
 namespace {
 
 using namespace p2p::bench;
+namespace doc = p2p::doc;
 
-BandwidthResult rec(const std::string& c, const std::string& src, const std::string& dst,
-                    std::uint64_t bytes, double gbps, const std::string& part = "",
-                    const std::string& status = "ok") {
-  BandwidthResult r;
+doc::BandwidthResult rec(const std::string& c, const std::string& src, const std::string& dst,
+                         std::uint64_t bytes, double gbps, const std::string& part = "",
+                         const std::string& status = "ok") {
+  doc::BandwidthResult r;
   r.case_name = c;
   r.src = src;
   r.dst = dst;
   r.bytes = bytes;
   r.part = part;
-  r.status = status;
+  r.status = nlohmann::json(status).get<decltype(r.status)>();
   if (status == "ok" || status == "failed") r.median_gbps = gbps;
   return r;
 }
 
 TEST(Matrix, RowsAreSourcesColumnsAreDestinationsInEndpointOrder) {
-  std::vector<BandwidthResult> rs = {
+  std::vector<doc::BandwidthResult> rs = {
       rec("ce_unidir_write", "gpu10", "gpu2", 64, 10.2),
       rec("ce_unidir_write", "gpu2", "gpu10", 64, 2.1),
       rec("ce_unidir_write", "gpu2", "gpu0", 64, 2.0),
@@ -40,7 +41,7 @@ TEST(Matrix, RowsAreSourcesColumnsAreDestinationsInEndpointOrder) {
 }
 
 TEST(Matrix, HostRowComesFirstAndEachSizeAndKindGetsItsOwnMatrix) {
-  std::vector<BandwidthResult> rs = {
+  std::vector<doc::BandwidthResult> rs = {
       rec("h2d_d2h_ce", "host", "gpu0", 4096, 5, "dir"),
       rec("h2d_d2h_ce", "gpu0", "host", 4096, 6, "dir"),
       rec("h2d_d2h_ce", "host", "gpu0", 4096, 11, "sum"),
@@ -97,7 +98,7 @@ TEST(Matrix, RenderAlignsColumnsAndListsCeilings) {
 }
 
 TEST(Matrix, LatencyMatrixHasGpuRowsAndMemoryColumns) {
-  LatencyResult r;
+  doc::LatencyResult r;
   r.case_name = "latency_host";
   r.src = "gpu0";
   r.dst = "host";
@@ -110,9 +111,9 @@ TEST(Matrix, LatencyMatrixHasGpuRowsAndMemoryColumns) {
 }
 
 TEST(Matrix, SweepTableHasOneColumnPerSizeThenPeakAndNinetyPercentSize) {
-  std::vector<BandwidthResult> rs = {rec("h2d_ce", "host", "gpu0", 4096, 5),
-                                     rec("h2d_ce", "host", "gpu0", 8192, 50),
-                                     rec("h2d_ce", "host", "gpu0", 16384, 54)};
+  std::vector<doc::BandwidthResult> rs = {rec("h2d_ce", "host", "gpu0", 4096, 5),
+                                          rec("h2d_ce", "host", "gpu0", 8192, 50),
+                                          rec("h2d_ce", "host", "gpu0", 16384, 54)};
   const auto ts = sweep_tables(rs);
   ASSERT_EQ(ts.size(), 1u);
   EXPECT_EQ(ts[0].cols, (std::vector<std::string>{"4KiB", "8KiB", "16KiB", "peak", "90% at"}));

@@ -7,6 +7,7 @@
 namespace {
 
 using namespace p2p::bench;
+namespace doc = p2p::doc;
 
 GpuActivity gpu(const std::string& bus, std::vector<GpuProcess> processes,
                 std::optional<int> util = 0, std::vector<long> runs = {}) {
@@ -61,18 +62,17 @@ TEST(Sharing, TheRecordCollectsBothLooks) {
   const auto before = look_for_sharing({gpu("0000:41:00.0", {})}, {1}, "before");
   const auto after =
       look_for_sharing({gpu("0000:41:00.0", {{5, "graphics", "Xorg", {}}}, 0, {6})}, {1}, "after");
-  const SharingRecord r = sharing_record({before, after}, true, true);
+  const doc::SharingRecord r = sharing_record({before, after}, true, true);
   EXPECT_TRUE(r.shared);
   EXPECT_EQ(r.checked, (std::vector<std::string>{"nvml", "locks"}));
   EXPECT_EQ(r.other_pids, (std::vector<long>{5, 6}));
   EXPECT_EQ(r.notes.size(), 2u);
-  EXPECT_NE(sharing_warning(r).find("pid 5 (Xorg, graphics)"), std::string::npos)
-      << sharing_warning(r);
+  EXPECT_NE(r.notes[0].find("pid 5 (Xorg, graphics)"), std::string::npos) << r.notes[0];
 
-  const SharingRecord alone = sharing_record({before}, false, true);
+  const doc::SharingRecord alone = sharing_record({before}, false, true);
   EXPECT_FALSE(alone.shared);
   EXPECT_EQ(alone.checked, std::vector<std::string>{"locks"});
-  EXPECT_EQ(sharing_warning(alone), "");
+  EXPECT_TRUE(alone.notes.empty());
 }
 
 TEST(Sharing, ExclusiveRefusesWithOneLineNamingTheGpuAndTheProcess) {
@@ -85,12 +85,12 @@ TEST(Sharing, ExclusiveRefusesWithOneLineNamingTheGpuAndTheProcess) {
 }
 
 TEST(Sharing, TheRecordRoundTripsThroughJson) {
-  SharingRecord r;
+  doc::SharingRecord r;
   r.shared = true;
   r.checked = {"locks"};
   r.notes = {"after: 0000:41:00.0: another p2pcheck run, pid 7, holds its lock"};
   r.other_pids = {7};
-  const SharingRecord back = nlohmann::json(r).get<SharingRecord>();
+  const doc::SharingRecord back = nlohmann::json(r).get<doc::SharingRecord>();
   EXPECT_EQ(back.shared, r.shared);
   EXPECT_EQ(back.checked, r.checked);
   EXPECT_EQ(back.notes, r.notes);

@@ -5,6 +5,7 @@
 namespace {
 
 using namespace p2p::bench;
+namespace doc = p2p::doc;
 
 TEST(Sweep, SmallestSizeReachingNinetyPercentOfPeak) {
   const std::vector<SweepPoint> pts = {
@@ -23,17 +24,17 @@ TEST(Sweep, OrderOfPointsDoesNotMatter) {
 TEST(Sweep, SummariesPerRouteAndPartSkippingUnmeasured) {
   auto r = [](std::string src, std::string part, std::uint64_t b, std::optional<double> g,
               std::string status = "ok") {
-    BandwidthResult x;
+    doc::BandwidthResult x;
     x.case_name = "ce_bidir";
     x.src = std::move(src);
     x.dst = "gpu1";
     x.part = std::move(part);
     x.bytes = b;
     x.median_gbps = g;
-    x.status = std::move(status);
+    x.status = nlohmann::json(status).get<decltype(x.status)>();
     return x;
   };
-  const std::vector<BandwidthResult> rs = {
+  const std::vector<doc::BandwidthResult> rs = {
       r("gpu0", "dir", 4096, 1.0),  r("gpu0", "sum", 4096, 2.0),
       r("gpu0", "dir", 8192, 10.0), r("gpu0", "sum", 8192, 19.0),
       r("gpu0", "dir", 16384, 9.5), r("gpu0", "sum", 16384, 90.0, "failed")};

@@ -11,10 +11,11 @@
 namespace {
 
 using namespace p2p::bench;
+namespace doc = p2p::doc;
 
-BenchDocument kept_h200_run() {
+doc::BenchDocument kept_h200_run() {
   std::ifstream in(std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json");
-  return bench_document_from_json(nlohmann::json::parse(in), "h200-bench.json");
+  return doc::bench_document_from_json(nlohmann::json::parse(in), "h200-bench.json");
 }
 
 bool contains(const std::string& text, const std::string& what) {
@@ -22,7 +23,7 @@ bool contains(const std::string& text, const std::string& what) {
 }
 
 TEST(TextTables, AKeptH200RunShowsItsGpuAndEveryFigureVerified) {
-  const BenchDocument d = kept_h200_run();
+  const doc::BenchDocument d = kept_h200_run();
   ASSERT_EQ(d.gpus.size(), 1u);
   const std::string text = render_text_tables(d);
   EXPECT_EQ(text.rfind("p2pcheck bench on ", 0), 0u) << text.substr(0, 200);
@@ -36,9 +37,9 @@ TEST(TextTables, AKeptH200RunShowsItsGpuAndEveryFigureVerified) {
 }
 
 TEST(TextTables, AFailedFigureAndAnInterruptionAreCounted) {
-  BenchDocument d = kept_h200_run();
+  doc::BenchDocument d = kept_h200_run();
   ASSERT_FALSE(d.bandwidth.empty());
-  d.bandwidth[0].status = "failed";
+  d.bandwidth[0].status = nlohmann::json("failed").get<decltype(d.bandwidth[0].status)>();
   d.bandwidth[0].bad_words = 3;
   d.interrupted = "SIGINT after 229 figures; the rest were not measured";
   const std::string text = render_text_tables(d);

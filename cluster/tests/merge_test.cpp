@@ -151,13 +151,13 @@ TEST(ClusterJunit, OneCasePerHostAndJudgedFigure) {
   const report::CheckSuite s = cluster_suite(r, "2026-12-03T12:00:00Z");
   ASSERT_EQ(s.cases.size(), 1u + 5u + 5u);
   EXPECT_EQ(s.cases[0].name, "fleet/gate");
-  EXPECT_EQ(s.cases[0].outcome, report::CaseOutcome::kFail);
+  EXPECT_EQ(s.cases[0].outcome, doc::Outcome::kFail);
   EXPECT_EQ(s.cases[1].name, "fleet/host/node-e");
-  EXPECT_EQ(s.cases[1].outcome, report::CaseOutcome::kError);
+  EXPECT_EQ(s.cases[1].outcome, doc::Outcome::kError);
   EXPECT_EQ(s.cases[6].name, "fleet/bandwidth/ce_unidir_write gpu0->gpu1 64MiB");
-  EXPECT_EQ(s.cases[6].outcome, report::CaseOutcome::kFail);
+  EXPECT_EQ(s.cases[6].outcome, doc::Outcome::kFail);
   EXPECT_TRUE(contains(s.cases[6].message, "node-d")) << s.cases[6].message;
-  EXPECT_EQ(s.cases[7].outcome, report::CaseOutcome::kPass);
+  EXPECT_EQ(s.cases[7].outcome, doc::Outcome::kPass);
 }
 
 }  // namespace

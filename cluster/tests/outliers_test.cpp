@@ -21,7 +21,7 @@ HostRun host_with(const std::string& name, const std::string& kind, double value
   f.src = "gpu0";
   f.dst = "gpu1";
   f.bytes = kind == "latency" ? 0 : 1 << 30;
-  f.status = status;
+  f.status = nlohmann::json(status).get<decltype(f.status)>();
   f.value = value;
   h.figures.push_back(f);
   return h;

@@ -50,7 +50,7 @@ TEST(NcclTests, FiguresAreNcclRecordsWithOneRank) {
   EXPECT_EQ(r.nranks, 1);
   EXPECT_NEAR(r.algbw_gbps.value(), 2102.1, 1e-9);
   EXPECT_EQ(r.wrong_elements.value_or(99), 0u);
-  EXPECT_EQ(r.status, "ok");
+  EXPECT_STREQ(doc::to_string(r.status), "ok");
   EXPECT_EQ(f.nccl->environment.devices.at(0).name, "NVIDIA H200");
 }
 

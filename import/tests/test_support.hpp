@@ -5,9 +5,9 @@
 #include <string>
 #include <type_traits>
 
-#include "bench/results.hpp"
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "document/bench_document.hpp"
 
 namespace p2p::import::testing {
 
@@ -30,7 +30,7 @@ const auto* find_figure(const Records& records, const std::string& case_name,
                         const std::string& part = "") {
   for (const auto& r : records) {
     if (r.case_name == case_name && r.src == src && r.dst == dst) {
-      if constexpr (std::is_same_v<std::decay_t<decltype(r)>, bench::BandwidthResult>) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(r)>, doc::BandwidthResult>) {
         if (r.part != part) continue;
       }
       return &r;

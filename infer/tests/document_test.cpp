@@ -179,12 +179,12 @@ TEST(GroupMerge, MeasuredStoppedAndMissingMessages) {
   ok.sample_us = {5, 6, 7};
   nccl::MergedCase hung;
   hung.index = 1;
-  hung.status = "hang";
+  hung.status = doc::CollectiveStatus::kHang;
   hung.detail = "no completion";
   merged.cases = {ok, hung};
-  merged.ends = {nccl::RankProcessEnd{0, 1, "done", 0, std::nullopt, "prefill_t64", ""},
-                 nccl::RankProcessEnd{1, 2, "hang", 5, std::nullopt, "decode_b1",
-                                      "decode_b16: no completion"}};
+  merged.ends = {doc::RankProcessEnd{0, 1, doc::RankEnd::kDone, 0, std::nullopt, "prefill_t64", ""},
+                 doc::RankProcessEnd{1, 2, doc::RankEnd::kHang, 5, std::nullopt, "decode_b1",
+                                     "decode_b16: no completion"}};
   merged.warnings = {
       "rank 1 stopped its sweep (hang): decode_b16: no completion; last completed case decode_b1"};
   const GroupRun run = group_run_from(plan.messages, 2, plan.calls_per_step, merged, true);

@@ -17,7 +17,7 @@ using cuda::DeviceGuard;
 
 Measurement hang(const char* phase, std::chrono::duration<double> timeout) {
   Measurement m;
-  m.status = "hang";
+  m.status = doc::CollectiveStatus::kHang;
   std::ostringstream why;
   why << "no completion within " << timeout.count() << " s (" << phase
       << "); communicators aborted";
@@ -293,7 +293,7 @@ Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op,
     if (!wrong) return hang("verification run", o.timeout);
     m.wrong_elements = *wrong;
     if (*wrong != 0) {
-      m.status = "wrong";
+      m.status = doc::CollectiveStatus::kWrong;
       m.detail = std::to_string(*wrong) + " wrong element(s) after one run on fresh inputs";
     }
   }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/cuda_resources.hpp"
+#include "document/outcome.hpp"
 #include "nccl/collective.hpp"
 #include "nccl/run/clique.hpp"
 #include "nccl/run/launch.hpp"
@@ -70,7 +71,7 @@ struct MeasureOptions {
 };
 
 struct Measurement {
-  std::string status = "ok";  // ok | wrong | hang
+  doc::CollectiveStatus status = doc::CollectiveStatus::kOk;  // ok | wrong | hang
   std::string detail;
   std::optional<double> time_us;  // the median of sample_us
   std::vector<double> sample_us;  // time per operation of every timed group

@@ -228,9 +228,9 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
   report.pid = static_cast<int>(::getpid());
   report.exit_code = outcome.exit_code;
   try {
-    const NcclEnvironment env = describe_environment(nccl_api(), slot.devices, user, ours);
+    const doc::NcclEnvironment env = describe_environment(nccl_api(), slot.devices, user, ours);
     for (std::size_t k = 0; k < env.devices.size(); ++k) {
-      DeviceRecord d = env.devices[k];
+      doc::DeviceRecord d = env.devices[k];
       d.rank = start.ranks[k];
       d.pid = report.pid;
       d.host_id = slot.host_id;
@@ -279,7 +279,7 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
 
   const ClusterMerge merged = merge_cluster(layout, all_cases, host_steps, inbox.lines, reports,
                                             results_deadline(o.measure).count(), m.launch);
-  NcclRun run;
+  doc::NcclRun run;
   run.p2p_disabled = o.p2p_disabled;
   run.environment = describe_environment(nccl_api(), {}, user, ours);
   run.environment.rank_processes = true;

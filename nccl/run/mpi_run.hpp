@@ -18,8 +18,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "document/nccl_run.hpp"
 #include "mpi/session.hpp"
-#include "nccl/results.hpp"
 #include "nccl/run/rank_sweep.hpp"
 #include "nccl/run/runner.hpp"
 
@@ -41,7 +41,7 @@ class RunRefused : public std::runtime_error {
 };
 
 struct MpiOutcome {
-  std::optional<NcclRun> run;  // rank 0 only
+  std::optional<doc::NcclRun> run;  // rank 0 only
   int exit_code = 0;  // this process's sweep (rank_sweep.hpp); rank 0 judges the run itself
 };
 

@@ -15,14 +15,14 @@
 #include "common/file_io.hpp"
 #include "common/interrupt.hpp"
 #include "common/spawn_actions.hpp"
+#include "document/bench_document.hpp"
 #include "nccl/nccl_env.hpp"
-#include "nccl/results_section.hpp"
 
 extern char** environ;
 
 namespace p2p::nccl {
 
-NcclRun run_in_child_process(const std::vector<std::string>& args) {
+doc::NcclRun run_in_child_process(const std::vector<std::string>& args) {
   TempPath json("p2pcheck-nccl-p2p-off", ".json");
   std::vector<std::string> full = {"p2pcheck"};
   full.insert(full.end(), args.begin(), args.end());
@@ -73,7 +73,7 @@ NcclRun run_in_child_process(const std::vector<std::string>& args) {
     throw std::runtime_error("the P2P-off run (child process) ended with exit code " +
                              std::to_string(code) + " and wrote no results (its message is above)");
   }
-  return read_nccl_section(json.path()).run;
+  return doc::read_nccl_section(json.path()).run;
 }
 
 }  // namespace p2p::nccl

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "nccl/results.hpp"
+#include "document/nccl_run.hpp"
 
 namespace p2p::nccl {
 
@@ -15,6 +15,6 @@ namespace p2p::nccl {
 // that makes the child disable P2P), standard output discarded, standard error shared (its
 // progress lines). Returns the child's run. std::runtime_error when it could not start or
 // ended other than 0 (ok), 1 (verdict) or 5 (hang).
-NcclRun run_in_child_process(const std::vector<std::string>& args);
+doc::NcclRun run_in_child_process(const std::vector<std::string>& args);
 
 }  // namespace p2p::nccl

@@ -12,6 +12,7 @@
 #include "nccl/run/rank_process.hpp"
 #include "nccl/run/rank_spawn.hpp"
 #include "nccl/run/run_options_json.hpp"
+#include "nccl/transport_log.hpp"
 
 namespace p2p::nccl {
 
@@ -29,8 +30,8 @@ Measurement measurement_of(const MergedCase& m) {
 
 }  // namespace
 
-NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement,
-                           const Progress& progress) {
+doc::NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement,
+                                const Progress& progress) {
   const int n = placement.nranks;
   const std::vector<PlannedCase> plan =
       selected_plan(o, n);  // a bad filter stops here, before any process
@@ -101,7 +102,7 @@ NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement,
   if (interrupt_signal() != 0)
     merged.cases = cases_every_rank_finished(merge_plan, logs, merged.cases);
 
-  NcclRun run;
+  doc::NcclRun run;
   run.p2p_disabled = o.p2p_disabled;
   EnvMap ours = nccl_settings(o.nccl_log_path, o.p2p_disabled);
   if (placement.shares_device)
@@ -109,7 +110,7 @@ NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placement,
   run.environment = describe_environment(api, rank_devices(placement), user, ours);
   run.environment.rank_processes = true;
   run.environment.buffer_allocator = merged.buffer_allocator.value_or("");
-  for (DeviceRecord& d : run.environment.devices) {
+  for (doc::DeviceRecord& d : run.environment.devices) {
     const auto r = static_cast<std::size_t>(d.rank);
     d.pid = children[r].exit.pid;
     d.host_id = placement.ranks[r].host_id;

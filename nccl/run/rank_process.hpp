@@ -50,8 +50,8 @@ std::optional<int> kill_after_cases(const char* hook, int rank);
 // The parent: runs `options` with one process per rank as `placement` says and merges what they
 // wrote into one run (results in plan order, per-rank environment, transport matrix from every
 // rank's NCCL log). Writes the concatenated NCCL logs to options.nccl_log_path.
-NcclRun run_rank_processes(const RunOptions& options, const RankPlacement& placement,
-                           const Progress& progress);
+doc::NcclRun run_rank_processes(const RunOptions& options, const RankPlacement& placement,
+                                const Progress& progress);
 
 // The hidden `nccl-rank` subcommand: rank `rank` of the job in `job_path`, the unique id on
 // standard input. Returns the exit code: 0 when its sweep ran to the end, kExitHang or

@@ -19,7 +19,9 @@ namespace p2p::nccl {
 
 namespace {
 
-int stop_code(const std::string& status) { return status == "hang" ? kExitHang : kExitRuntime; }
+int stop_code(doc::CollectiveStatus status) {
+  return status == doc::CollectiveStatus::kHang ? kExitHang : kExitRuntime;
+}
 
 // The stall hook (see the header): silent, but ends early when a stop was requested.
 void stall(std::chrono::duration<double> how_long) {
@@ -31,7 +33,7 @@ void stall(std::chrono::duration<double> how_long) {
 
 RankEndLine stopped(int reporter, const std::string& where) {
   return RankEndLine{
-      reporter, "stopped",
+      reporter, doc::RankEnd::kStopped,
       "stopped " + where + " because another rank process ended; communicator aborted"};
 }
 
@@ -82,7 +84,7 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start,
         if (barrier(clique, buffers, barrier_deadline(o.measure))) return 0;
       } catch (const ApiError& e) {
         clique.abort();
-        out(to_line(RankEndLine{me, "error",
+        out(to_line(RankEndLine{me, doc::RankEnd::kError,
                                 "waiting for the other ranks before " + before + ": " + e.what()}));
         return static_cast<int>(kExitRuntime);
       }
@@ -90,7 +92,7 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start,
         out(to_line(stopped(me, "before " + before)));
         return static_cast<int>(kExitRuntime);
       }
-      out(to_line(RankEndLine{me, "hang",
+      out(to_line(RankEndLine{me, doc::RankEnd::kHang,
                               "the other ranks did not reach " + before + " within " +
                                   seconds(barrier_deadline(o.measure)) +
                                   "; communicator aborted"}));
@@ -105,7 +107,8 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start,
         finished = warm_up(clique, buffers, c.op, c.shape, o.measure);
       } catch (const ApiError& e) {
         clique.abort();
-        out(to_line(RankEndLine{me, "error", "warm-up of " + benchmark_name(c) + ": " + e.what()}));
+        out(to_line(RankEndLine{me, doc::RankEnd::kError,
+                                "warm-up of " + benchmark_name(c) + ": " + e.what()}));
         return kExitRuntime;
       }
       if (!finished && stop_requested()) {
@@ -113,7 +116,7 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start,
         return kExitRuntime;
       }
       if (!finished) {
-        out(to_line(RankEndLine{me, "hang",
+        out(to_line(RankEndLine{me, doc::RankEnd::kHang,
                                 "no completion within " + seconds(o.measure.timeout) +
                                     " in the warm-up of " + benchmark_name(c) +
                                     "; communicator aborted"}));
@@ -138,11 +141,12 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start,
         m = measure(clique, buffers, c.op, c.shape, c.in_place, o.measure);
       } catch (const ApiError& e) {
         m = Measurement{};
-        m.status = "error";
+        m.status = doc::CollectiveStatus::kError;
         m.detail = e.what();
         clique.abort();
       }
-      if (m.status == "hang" && stop_requested()) {  // cut short, not measured: no line for it
+      if (m.status == doc::CollectiveStatus::kHang &&
+          stop_requested()) {  // cut short, not measured: no line for it
         out(to_line(stopped(me, "in " + mine->name)));
         return kExitRuntime;
       }
@@ -155,16 +159,18 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start,
       line.sample_us = m.sample_us;
       line.wrong_elements = m.wrong_elements;
       out(to_line(line));
-      if (m.status == "hang" || m.status == "error") {
+      if (m.status == doc::CollectiveStatus::kHang || m.status == doc::CollectiveStatus::kError) {
         // The communicator is aborted and cannot be formed again without the other ranks.
-        out(to_line(
-            RankEndLine{me, m.status, line.case_name + ": " + m.detail + "; sweep stopped"}));
+        out(to_line(RankEndLine{
+            me,
+            m.status == doc::CollectiveStatus::kHang ? doc::RankEnd::kHang : doc::RankEnd::kError,
+            line.case_name + ": " + m.detail + "; sweep stopped"}));
         return stop_code(m.status);
       }
     }
-    out(to_line(RankEndLine{me, "done", ""}));
+    out(to_line(RankEndLine{me, doc::RankEnd::kDone, ""}));
   } catch (const std::exception& e) {
-    out(to_line(RankEndLine{me, "error", e.what()}));
+    out(to_line(RankEndLine{me, doc::RankEnd::kError, e.what()}));
     throw;
   }
   return kExitOk;

@@ -14,6 +14,7 @@
 #include "nccl/nccl_env.hpp"
 #include "nccl/placement.hpp"
 #include "nccl/run/rank_process.hpp"
+#include "nccl/transport_log.hpp"
 
 namespace p2p::nccl {
 
@@ -42,24 +43,24 @@ std::vector<int> select_devices(const std::vector<int>& requested) {
   return requested;
 }
 
-NcclEnvironment describe_environment(const NcclApi& api, const std::vector<int>& devices,
-                                     const EnvMap& user, const EnvMap& ours) {
-  NcclEnvironment env;
+doc::NcclEnvironment describe_environment(const NcclApi& api, const std::vector<int>& devices,
+                                          const EnvMap& user, const EnvMap& ours) {
+  doc::NcclEnvironment env;
   int code = 0;
   if (api.get_version(&code) == ncclSuccess) {
     env.nccl_library_version_code = code;
-    env.nccl_library_version = format_nccl_version(code);
+    env.nccl_library_version = doc::format_nccl_version(code);
   }
   env.nccl_library_path = api.library_path;
   env.nccl_header_version_code = NCCL_VERSION_CODE;
-  env.nccl_header_version = format_nccl_version(NCCL_VERSION_CODE);
+  env.nccl_header_version = doc::format_nccl_version(NCCL_VERSION_CODE);
   int v = 0;
   if (cudaDriverGetVersion(&v) == cudaSuccess) env.cuda_driver_version = v;
   if (cudaRuntimeGetVersion(&v) == cudaSuccess) env.cuda_runtime_version = v;
   env.nccl_env_user = user;
   env.nccl_env_p2pcheck = ours;
   for (std::size_t r = 0; r < devices.size(); ++r) {
-    DeviceRecord d;
+    doc::DeviceRecord d;
     d.rank = static_cast<int>(r);
     d.cuda_device = devices[r];
     char bus[32] = {};
@@ -97,9 +98,9 @@ std::vector<PlannedCase> selected_plan(const RunOptions& o, int nranks) {
   return plan;
 }
 
-CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement& m,
-                             const RunOptions& o) {
-  CollectiveResult r;
+doc::CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement& m,
+                                  const RunOptions& o) {
+  doc::CollectiveResult r;
   r.collective = to_string(c.op.collective);
   r.dtype = to_string(c.op.dtype);
   r.in_place = c.in_place;
@@ -128,7 +129,7 @@ CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement
   return r;
 }
 
-NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
+doc::NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
   if (o.nccl_log_path.empty()) throw InputError("nccl: no path for NCCL's log");
   // Flags first: a bad one costs nothing and touches no GPU.
   harness::initialize_benchmark("nccl", o.benchmark_args);
@@ -150,7 +151,7 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
   const std::vector<int> devices = rank_devices(placement);
   const int n = static_cast<int>(devices.size());
 
-  NcclRun run;
+  doc::NcclRun run;
   run.p2p_disabled = o.p2p_disabled;
   run.environment = describe_environment(api, devices, user, ours);
 
@@ -177,8 +178,7 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
         plan, timing_groups(o.measure), [&, clique, buffers](const PlannedCase& c) {
           if (interrupt_signal() != 0) {  // stopping: nothing more is measured, nothing is recorded
             MeasuredCase skipped;
-            skipped.result.status = "interrupted";
-            skipped.result.detail = "not measured";
+            skipped.not_measured = "interrupted: not measured";
             return skipped;
           }
           std::unique_ptr<Clique>& current = *clique;
@@ -193,7 +193,7 @@ NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
           } catch (const ApiError& e) {
             // One failed call must not end the sweep; the clique's state is unknown, so replace it.
             m = Measurement{};
-            m.status = "error";
+            m.status = doc::CollectiveStatus::kError;
             m.detail = e.what();
             current->abort();
           }

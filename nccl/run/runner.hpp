@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "document/nccl_run.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/plan.hpp"
-#include "nccl/results.hpp"
 #include "nccl/run/clique.hpp"
 #include "nccl/run/measure.hpp"
 #include "nccl/sweep.hpp"
@@ -41,7 +41,7 @@ struct RunOptions {
   std::function<void(Clique&, const PlannedCase&)> before_case;
   // Called with each result as its case finishes (`nccl --jsonl`); not serialised. With rank
   // processes, once every participating rank has reported the case (in the order they finish).
-  std::function<void(const CollectiveResult&)> on_result;
+  std::function<void(const doc::CollectiveResult&)> on_result;
 };
 
 // The default sweep for ranks that share a GPU. Their kernels take turns on it, so every
@@ -67,7 +67,7 @@ struct Progress {
 // (NCCL reads its environment once). With `rank_processes`, or more ranks than devices, the
 // ranks run as processes of this executable (run_rank_processes): only the p2pcheck binary,
 // whose hidden `nccl-rank` subcommand they run, can do that.
-NcclRun run_nccl_sweep(const RunOptions& options, const Progress& progress);
+doc::NcclRun run_nccl_sweep(const RunOptions& options, const Progress& progress);
 
 // The devices the run uses: `requested` checked against the visible ones, or all of them.
 // NoGpuError when there is none; InputError for one that does not exist or is listed twice.
@@ -79,11 +79,11 @@ std::vector<int> select_devices(const std::vector<int>& requested);
 std::vector<PlannedCase> selected_plan(const RunOptions& options, int nranks);
 
 // Versions, NCCL_* variables and one record per rank (`devices` in rank order).
-NcclEnvironment describe_environment(const NcclApi& api, const std::vector<int>& devices,
-                                     const EnvMap& user, const EnvMap& ours);
+doc::NcclEnvironment describe_environment(const NcclApi& api, const std::vector<int>& devices,
+                                          const EnvMap& user, const EnvMap& ours);
 
 // A result record for one planned case (bandwidths from the measured time). Pure.
-CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement& m,
-                             const RunOptions& o);
+doc::CollectiveResult make_result(const PlannedCase& c, int nranks, const Measurement& m,
+                                  const RunOptions& o);
 
 }  // namespace p2p::nccl

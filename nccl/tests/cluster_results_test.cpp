@@ -1,13 +1,12 @@
-#include "nccl/cluster_results.hpp"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
 #include "common/error.hpp"
+#include "document/nccl_cluster.hpp"
+#include "document/nccl_run.hpp"
 #include "nccl/cluster_table.hpp"
-#include "nccl/results.hpp"
 
 namespace p2p::nccl {
 namespace {
@@ -21,8 +20,8 @@ std::string fixture(const std::string& name) {
 
 TEST(HostTransportMatrix, FoldsRanksIntoHostsFromARealTwoNodeLog) {
   // net_2node.log: ranks 0,1 on gpu-a and 2,3 on gpu-b.
-  const TransportMatrix ranks = transport_matrix(parse_nccl_log(fixture("net_2node.log")), 4);
-  const auto hosts = host_transport_matrix(ranks, {0, 0, 1, 1}, 2);
+  const doc::TransportMatrix ranks = transport_matrix(parse_nccl_log(fixture("net_2node.log")), 4);
+  const auto hosts = doc::host_transport_matrix(ranks, {0, 0, 1, 1}, 2);
   ASSERT_EQ(hosts.size(), 2u);
   EXPECT_EQ(hosts[0][0].transports, (std::vector<std::string>{"P2P/CUMEM"}));
   EXPECT_EQ(hosts[1][1].transports, (std::vector<std::string>{"P2P/CUMEM"}));
@@ -32,27 +31,27 @@ TEST(HostTransportMatrix, FoldsRanksIntoHostsFromARealTwoNodeLog) {
 }
 
 TEST(HostTransportMatrix, RanksBeyondTheMappingAreIgnored) {
-  TransportMatrix m;
+  doc::TransportMatrix m;
   m.nranks = 3;
-  m.cells.assign(3, std::vector<TransportCell>(3));
+  m.cells.assign(3, std::vector<doc::TransportCell>(3));
   m.cells[0][2].transports = {"NET/IB"};
   m.cells[0][1].transports = {"SHM"};
   m.cells[0][1].channels = 4;
-  const auto hosts = host_transport_matrix(m, {0, 1}, 2);
+  const auto hosts = doc::host_transport_matrix(m, {0, 1}, 2);
   EXPECT_EQ(hosts[0][1].transports, (std::vector<std::string>{"SHM"}));
   EXPECT_EQ(hosts[0][1].channels, 4);
 }
 
-NcclCluster two_hosts() {
-  NcclCluster c;
+doc::NcclCluster two_hosts() {
+  doc::NcclCluster c;
   c.launch = "OMPI_COMM_WORLD_SIZE=2";
   c.processes = 2;
   c.hosts = {"node-a", "node-b"};
   c.ranks = {{0, 0, 0, "node-a"}, {1, 1, 1, "node-b"}};
-  c.host_transport.assign(2, std::vector<TransportCell>(2));
+  c.host_transport.assign(2, std::vector<doc::TransportCell>(2));
   c.host_transport[0][1].transports = {"NET/IB"};
   c.host_transport[1][0].transports = {"SHM"};  // as if both were one machine
-  HostPairResult p;
+  doc::HostPairResult p;
   p.src_host = 0;
   p.dst_host = 1;
   p.dst_rank = 1;
@@ -64,10 +63,10 @@ NcclCluster two_hosts() {
   return c;
 }
 
-TEST(NcclCluster, RoundTripsAndIsKeptInTheRun) {
-  NcclRun run;
+TEST(doc::NcclCluster, RoundTripsAndIsKeptInTheRun) {
+  doc::NcclRun run;
   run.cluster = two_hosts();
-  const NcclRun back = nlohmann::json(run).get<NcclRun>();
+  const doc::NcclRun back = nlohmann::json(run).get<doc::NcclRun>();
   ASSERT_TRUE(back.cluster.has_value());
   EXPECT_EQ(back.cluster->hosts, run.cluster->hosts);
   EXPECT_EQ(back.cluster->ranks[1].hostname, "node-b");
@@ -75,34 +74,34 @@ TEST(NcclCluster, RoundTripsAndIsKeptInTheRun) {
   ASSERT_EQ(back.cluster->host_pairs.size(), 1u);
   EXPECT_EQ(back.cluster->host_pairs[0].algbw_gbps, 67.1);
   // A one-host run has no cluster section, and older documents none either.
-  nlohmann::json one = NcclRun{};
+  nlohmann::json one = doc::NcclRun{};
   EXPECT_FALSE(one.contains("cluster"));
-  EXPECT_FALSE(one.get<NcclRun>().cluster.has_value());
+  EXPECT_FALSE(one.get<doc::NcclRun>().cluster.has_value());
 }
 
-TEST(NcclCluster, RaggedMatrixOrUnknownHostIsRefused) {
+TEST(doc::NcclCluster, RaggedMatrixOrUnknownHostIsRefused) {
   nlohmann::json j = two_hosts();
   j["host_transport"][1].erase(1);
-  EXPECT_THROW(j.get<NcclCluster>(), InputError);
+  EXPECT_THROW(j.get<doc::NcclCluster>(), InputError);
   j = two_hosts();
   j["ranks"][0]["host"] = 5;
-  EXPECT_THROW(j.get<NcclCluster>(), InputError);
+  EXPECT_THROW(j.get<doc::NcclCluster>(), InputError);
   j = two_hosts();
   j["host_pairs"][0]["dst_host"] = 2;
-  EXPECT_THROW(j.get<NcclCluster>(), InputError);
+  EXPECT_THROW(j.get<doc::NcclCluster>(), InputError);
 }
 
-TEST(NcclCluster, APairWithoutNetworkIsNamedAndTheTableShowsBoth) {
-  const NcclCluster c = two_hosts();
-  EXPECT_EQ(host_pairs_without_network(c), (std::vector<std::pair<int, int>>{{1, 0}}));
-  NcclRun run;
+TEST(doc::NcclCluster, APairWithoutNetworkIsNamedAndTheTableShowsBoth) {
+  const doc::NcclCluster c = two_hosts();
+  EXPECT_EQ(doc::host_pairs_without_network(c), (std::vector<std::pair<int, int>>{{1, 0}}));
+  doc::NcclRun run;
   run.cluster = c;
   const std::string text = format_cluster(run);
   EXPECT_NE(text.find("host0 = node-a: ranks 0"), std::string::npos) << text;
   EXPECT_NE(text.find("NET/IB"), std::string::npos) << text;
   EXPECT_NE(text.find("host1 -> host0: no NET transport"), std::string::npos) << text;
   EXPECT_NE(text.find("67.10"), std::string::npos) << text;
-  EXPECT_EQ(format_cluster(NcclRun{}), "");
+  EXPECT_EQ(format_cluster(doc::NcclRun{}), "");
 }
 
 }  // namespace

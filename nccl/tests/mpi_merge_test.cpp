@@ -57,7 +57,7 @@ class MpiMerge : public ::testing::Test {
       if (std::find(who.begin(), who.end(), p) == who.end()) continue;
       out += to_line(case_line(c, p, {10.0 + p, 20.0 + p, 30.0 + p}));
     }
-    if (done) out += to_line(RankEndLine{p, "done", ""});
+    if (done) out += to_line(RankEndLine{p, doc::RankEnd::kDone, ""});
     return out;
   }
 
@@ -65,7 +65,7 @@ class MpiMerge : public ::testing::Test {
     ProcessReport r;
     r.process = p;
     r.pid = 500 + p;
-    DeviceRecord d;
+    doc::DeviceRecord d;
     d.rank = p;
     d.cuda_device = 0;
     d.pci_bus_id = "0000:00:05.0";
@@ -89,11 +89,11 @@ TEST_F(MpiMerge, EveryProcessAnsweredGivesEveryCaseHostsAndHostPairs) {
                     {lines_of(0, all, true), lines_of(1, all, true), lines_of(2, all, true)},
                     {report_of(0), report_of(1), report_of(2)}, 120.0, "--mpi");
   ASSERT_EQ(static_cast<int>(m.merged.cases.size()), all);
-  for (const auto& c : m.merged.cases) EXPECT_EQ(c.status, "ok") << c.detail;
+  for (const auto& c : m.merged.cases) EXPECT_STREQ(doc::to_string(c.status), "ok") << c.detail;
   // All-reduce: per sample the slowest process (rank 2: +2 us).
   EXPECT_EQ(m.merged.cases[0].sample_us, (std::vector<double>{12.0, 22.0, 32.0}));
   EXPECT_TRUE(m.merged.warnings.empty());
-  for (const auto& e : m.merged.ends) EXPECT_EQ(e.ended, "done");
+  for (const auto& e : m.merged.ends) EXPECT_STREQ(doc::to_string(e.ended), "done");
 
   ASSERT_EQ(m.devices.size(), 3u);
   EXPECT_EQ(m.devices[2].name, "NVIDIA H200");
@@ -108,7 +108,7 @@ TEST_F(MpiMerge, EveryProcessAnsweredGivesEveryCaseHostsAndHostPairs) {
   // Three hosts: every ordered pair once, with a bandwidth.
   ASSERT_EQ(m.cluster.host_pairs.size(), 6u);
   for (const auto& p : m.cluster.host_pairs) {
-    EXPECT_EQ(p.status, "ok");
+    EXPECT_STREQ(doc::to_string(p.status), "ok");
     ASSERT_TRUE(p.algbw_gbps.has_value());
     EXPECT_GT(*p.algbw_gbps, 0.0);
     EXPECT_EQ(p.src_rank, p.src_host);  // one rank per host here
@@ -120,18 +120,19 @@ TEST_F(MpiMerge, AProcessThatNeverAnsweredIsNoResultWithItsLastCaseAndTheOthersA
   // Process 2 streamed its lines for the first two cases, then went silent.
   const ClusterMerge m = merge_cluster(
       layout_, cases_, host_steps_,
-      {lines_of(0, 2, false) + to_line(RankEndLine{0, "hang", "barrier"}),
-       lines_of(1, 2, false) + to_line(RankEndLine{1, "hang", "barrier"}), lines_of(2, 2, false)},
+      {lines_of(0, 2, false) + to_line(RankEndLine{0, doc::RankEnd::kHang, "barrier"}),
+       lines_of(1, 2, false) + to_line(RankEndLine{1, doc::RankEnd::kHang, "barrier"}),
+       lines_of(2, 2, false)},
       {report_of(0), report_of(1), std::nullopt}, 60.0, "OMPI_COMM_WORLD_SIZE=3");
   ASSERT_EQ(m.merged.cases.size(), 2u);  // nothing after the stop is invented
-  EXPECT_EQ(m.merged.cases[1].status, "ok");
+  EXPECT_STREQ(doc::to_string(m.merged.cases[1].status), "ok");
   ASSERT_EQ(m.merged.ends.size(), 3u);
-  EXPECT_EQ(m.merged.ends[2].ended, "no result");
+  EXPECT_STREQ(doc::to_string(m.merged.ends[2].ended), "no result");
   EXPECT_EQ(m.merged.ends[2].pid, 502);  // from its ready line
   EXPECT_EQ(m.merged.ends[2].last_case, cases_[1].name);
   EXPECT_NE(m.merged.ends[2].detail.find("within 60 s on vm"), std::string::npos)
       << m.merged.ends[2].detail;
-  EXPECT_EQ(m.merged.ends[0].ended, "hang");
+  EXPECT_STREQ(doc::to_string(m.merged.ends[0].ended), "hang");
   bool named = false;
   for (const auto& w : m.merged.warnings) {
     named = named || (w.find("rank 2") != std::string::npos &&
@@ -157,7 +158,7 @@ TEST_F(MpiMerge, ACaseAProcessNeverReportedIsAnErrorNamingIt) {
                     {lines_of(0, 3, false), lines_of(1, 3, false), lines_of(2, 2, false)},
                     {report_of(0), report_of(1), std::nullopt}, 60.0, "--mpi");
   ASSERT_EQ(m.merged.cases.size(), 3u);
-  EXPECT_EQ(m.merged.cases[2].status, "error");
+  EXPECT_STREQ(doc::to_string(m.merged.cases[2].status), "error");
   EXPECT_NE(m.merged.cases[2].detail.find("rank 2 (pid 502) sent no result"), std::string::npos)
       << m.merged.cases[2].detail;
   EXPECT_FALSE(m.merged.cases[2].time_us.has_value());
@@ -170,7 +171,7 @@ TEST(ProcessReport, RoundTrips) {
   r.pid = 77;
   r.exit_code = 5;
   r.nccl_log = "vm:1:1 [0] NCCL INFO x\n";
-  DeviceRecord d;
+  doc::DeviceRecord d;
   d.rank = 6;
   d.hostname = "node-b";
   r.devices = {d};

@@ -21,24 +21,24 @@ TEST(RankLines, EveryKindReadsBack) {
   c.case_name = kPlan[0].name;
   c.index = 0;
   c.rank = 2;
-  c.status = "wrong";
+  c.status = nlohmann::json("wrong").get<decltype(c.status)>();
   c.detail = "3 wrong element(s)";
   c.sample_us = {1.5, 2.25};
   c.wrong_elements = 3;
   const std::string text = to_line(RankReadyLine{2, 4242, "ncclMemAlloc"}) +
                            progress_line(2, "warm-up") + to_line(c) +
-                           to_line(RankEndLine{2, "done", ""});
+                           to_line(RankEndLine{2, doc::RankEnd::kDone, ""});
   const RankLog log = parse_rank_log(2, text);
   ASSERT_TRUE(log.ready.has_value());
   EXPECT_EQ(log.ready->pid, 4242);
   EXPECT_EQ(log.ready->buffer_allocator, "ncclMemAlloc");
   ASSERT_EQ(log.cases.size(), 1u);
   EXPECT_EQ(log.cases[0].case_name, c.case_name);
-  EXPECT_EQ(log.cases[0].status, "wrong");
+  EXPECT_STREQ(doc::to_string(log.cases[0].status), "wrong");
   EXPECT_EQ(log.cases[0].sample_us, c.sample_us);
   EXPECT_EQ(log.cases[0].wrong_elements, std::optional<std::uint64_t>(3));
   ASSERT_TRUE(log.end.has_value());
-  EXPECT_EQ(log.end->end, "done");
+  EXPECT_EQ(log.end->end, doc::RankEnd::kDone);
   EXPECT_EQ(log.unreadable_lines, 0);
 }
 
@@ -61,7 +61,7 @@ std::string case_line(int rank, int index, const std::string& status, std::vecto
   c.case_name = kPlan[static_cast<std::size_t>(index)].name;
   c.index = index;
   c.rank = rank;
-  c.status = status;
+  c.status = nlohmann::json(status).get<decltype(c.status)>();
   c.detail = detail;
   c.sample_us = std::move(samples);
   c.wrong_elements = wrong;
@@ -71,11 +71,12 @@ std::string case_line(int rank, int index, const std::string& status, std::vecto
 TEST(MergeRankLogs, SlowestRankPerSampleMedianSumOfWrongWorstStatus) {
   std::vector<RankLog> logs = {
       parse_rank_log(0, case_line(0, 0, "ok", {10, 30, 20}, 0) + case_line(0, 2, "ok", {5}, 0) +
-                            to_line(RankEndLine{0, "done", ""})),
+                            to_line(RankEndLine{0, doc::RankEnd::kDone, ""})),
       parse_rank_log(1, case_line(1, 0, "wrong", {12, 25, 19}, 2, "2 wrong element(s)") +
-                            case_line(1, 2, "ok", {7}, 0) + to_line(RankEndLine{1, "done", ""})),
-      parse_rank_log(2,
-                     case_line(2, 0, "ok", {11, 28, 40}, 1) + to_line(RankEndLine{2, "done", ""})),
+                            case_line(1, 2, "ok", {7}, 0) +
+                            to_line(RankEndLine{1, doc::RankEnd::kDone, ""})),
+      parse_rank_log(2, case_line(2, 0, "ok", {11, 28, 40}, 1) +
+                            to_line(RankEndLine{2, doc::RankEnd::kDone, ""})),
   };
   const MergedRun m = merge_rank_logs(kPlan, logs, {exited(0, 0), exited(1, 0), exited(2, 0)});
   ASSERT_EQ(m.cases.size(), 2u);  // cases 1 and 3 reported by nobody: not invented
@@ -85,16 +86,16 @@ TEST(MergeRankLogs, SlowestRankPerSampleMedianSumOfWrongWorstStatus) {
   ASSERT_TRUE(a.time_us.has_value());
   EXPECT_DOUBLE_EQ(*a.time_us, 30.0);
   EXPECT_EQ(a.wrong_elements, std::optional<std::uint64_t>(3));
-  EXPECT_EQ(a.status, "wrong");
+  EXPECT_STREQ(doc::to_string(a.status), "wrong");
   EXPECT_EQ(a.detail, "rank 1: 2 wrong element(s)");
   // The pair case: rank 2 does not take part, so its absence is no error.
   const MergedCase& pair = m.cases[1];
   EXPECT_EQ(pair.index, 2);
-  EXPECT_EQ(pair.status, "ok");
+  EXPECT_STREQ(doc::to_string(pair.status), "ok");
   EXPECT_DOUBLE_EQ(pair.time_us.value_or(0), 7.0);
   EXPECT_TRUE(m.warnings.empty());
   ASSERT_EQ(m.ends.size(), 3u);
-  EXPECT_EQ(m.ends[1].ended, "done");
+  EXPECT_STREQ(doc::to_string(m.ends[1].ended), "done");
   EXPECT_EQ(m.ends[1].last_case, kPlan[2].name);
 }
 
@@ -107,7 +108,7 @@ TEST(MergeRankLogs, HangOutranksErrorAndWrong) {
   };
   const MergedRun m = merge_rank_logs(kPlan, logs, {exited(0, 5), exited(1, 4), exited(2, 5)});
   ASSERT_EQ(m.cases.size(), 1u);
-  EXPECT_EQ(m.cases[0].status, "hang");
+  EXPECT_STREQ(doc::to_string(m.cases[0].status), "hang");
   EXPECT_FALSE(m.cases[0].time_us.has_value());
   EXPECT_TRUE(m.cases[0].sample_us.empty());
   EXPECT_EQ(m.cases[0].wrong_elements, std::optional<std::uint64_t>(4));
@@ -119,30 +120,32 @@ TEST(MergeRankLogs, HangOutranksErrorAndWrong) {
 TEST(MergeRankLogs, ADeadRankIsNamedInTheCaseItMissedAndInTheWarnings) {
   // Rank 2 finished case 0 and was killed (SIGKILL); ranks 0 and 1 timed out in case 1.
   std::vector<RankLog> logs = {
-      parse_rank_log(0, case_line(0, 0, "ok", {3}, 0) +
-                            case_line(0, 1, "hang", {}, std::nullopt, "no completion") +
-                            to_line(RankEndLine{0, "hang", "no completion within 5 s"})),
-      parse_rank_log(1, case_line(1, 0, "ok", {4}, 0) +
-                            case_line(1, 1, "hang", {}, std::nullopt, "no completion") +
-                            to_line(RankEndLine{1, "hang", "no completion within 5 s"})),
+      parse_rank_log(0,
+                     case_line(0, 0, "ok", {3}, 0) +
+                         case_line(0, 1, "hang", {}, std::nullopt, "no completion") +
+                         to_line(RankEndLine{0, doc::RankEnd::kHang, "no completion within 5 s"})),
+      parse_rank_log(1,
+                     case_line(1, 0, "ok", {4}, 0) +
+                         case_line(1, 1, "hang", {}, std::nullopt, "no completion") +
+                         to_line(RankEndLine{1, doc::RankEnd::kHang, "no completion within 5 s"})),
       parse_rank_log(2, case_line(2, 0, "ok", {5}, 0) + R"({"kind":"case","case":"all_re)"),
   };
   const std::vector<RankExit> exits = {exited(0, 5), exited(1, 5),
                                        RankExit{2, 1234, std::nullopt, 9, false, ""}};
   const MergedRun m = merge_rank_logs(kPlan, logs, exits);
   ASSERT_EQ(m.cases.size(), 2u);  // cases 2 and 3 never reached: not invented
-  EXPECT_EQ(m.cases[0].status, "ok");
+  EXPECT_STREQ(doc::to_string(m.cases[0].status), "ok");
   EXPECT_DOUBLE_EQ(m.cases[0].time_us.value_or(0), 5.0);  // the figures before the death are kept
-  EXPECT_EQ(m.cases[1].status, "hang");
+  EXPECT_STREQ(doc::to_string(m.cases[1].status), "hang");
   EXPECT_NE(m.cases[1].detail.find(
                 "rank 2 (pid 1234) killed by signal 9 after all_reduce/float32/out_of_place/1KiB"),
             std::string::npos)
       << m.cases[1].detail;
   ASSERT_EQ(m.ends.size(), 3u);
-  EXPECT_EQ(m.ends[2].ended, "died");
+  EXPECT_STREQ(doc::to_string(m.ends[2].ended), "died");
   EXPECT_EQ(m.ends[2].signal, std::optional<int>(9));
   EXPECT_EQ(m.ends[2].last_case, kPlan[0].name);
-  EXPECT_EQ(m.ends[0].ended, "hang");
+  EXPECT_STREQ(doc::to_string(m.ends[0].ended), "hang");
   bool named = false, truncated = false;
   for (const auto& w : m.warnings) {
     named |= w.find("rank 2 (pid 1234) killed by signal 9; last completed case " + kPlan[0].name) !=
@@ -152,10 +155,10 @@ TEST(MergeRankLogs, ADeadRankIsNamedInTheCaseItMissedAndInTheWarnings) {
   EXPECT_TRUE(named);
   EXPECT_TRUE(truncated);
 
-  NcclRun run;
+  doc::NcclRun run;
   run.rank_process_ends = m.ends;
-  EXPECT_TRUE(any_rank_died(run));
-  EXPECT_TRUE(any_rank_hung(run));
+  EXPECT_TRUE(doc::any_rank_died(run));
+  EXPECT_TRUE(doc::any_rank_hung(run));
 }
 
 // Rank 1 dies after case 0; the parent's SIGTERM makes ranks 0 and 2 abort at once, with no
@@ -163,11 +166,11 @@ TEST(MergeRankLogs, ADeadRankIsNamedInTheCaseItMissedAndInTheWarnings) {
 // not a hang (nobody waited out a deadline).
 TEST(MergeRankLogs, SurvivorsStoppedAfterADeathAreNotAHang) {
   const std::string stop0 =
-      to_line(RankEndLine{0, "stopped",
+      to_line(RankEndLine{0, doc::RankEnd::kStopped,
                           "stopped in all_reduce/float32/out_of_place/4KiB because "
                           "another rank process ended; communicator aborted"});
   const std::string stop2 =
-      to_line(RankEndLine{2, "stopped",
+      to_line(RankEndLine{2, doc::RankEnd::kStopped,
                           "stopped in all_reduce/float32/out_of_place/4KiB because "
                           "another rank process ended; communicator aborted"});
   std::vector<RankLog> logs = {parse_rank_log(0, case_line(0, 0, "ok", {3}, 0) + stop0),
@@ -177,12 +180,12 @@ TEST(MergeRankLogs, SurvivorsStoppedAfterADeathAreNotAHang) {
                                        exited(2, 4)};
   const MergedRun m = merge_rank_logs(kPlan, logs, exits);
   ASSERT_EQ(m.cases.size(), 1u);
-  EXPECT_EQ(m.cases[0].status, "ok");
+  EXPECT_STREQ(doc::to_string(m.cases[0].status), "ok");
   EXPECT_DOUBLE_EQ(m.cases[0].time_us.value_or(0), 5.0);
   ASSERT_EQ(m.ends.size(), 3u);
-  EXPECT_EQ(m.ends[0].ended, "stopped");
-  EXPECT_EQ(m.ends[1].ended, "died");
-  EXPECT_EQ(m.ends[2].ended, "stopped");
+  EXPECT_STREQ(doc::to_string(m.ends[0].ended), "stopped");
+  EXPECT_STREQ(doc::to_string(m.ends[1].ended), "died");
+  EXPECT_STREQ(doc::to_string(m.ends[2].ended), "stopped");
   bool named = false, stopped = false;
   for (const auto& w : m.warnings) {
     named |= w == "rank 1 (pid 1001) killed by signal 9; last completed case " + kPlan[0].name;
@@ -190,10 +193,10 @@ TEST(MergeRankLogs, SurvivorsStoppedAfterADeathAreNotAHang) {
   }
   EXPECT_TRUE(named);
   EXPECT_TRUE(stopped);
-  NcclRun run;
+  doc::NcclRun run;
   run.rank_process_ends = m.ends;
-  EXPECT_TRUE(any_rank_died(run));
-  EXPECT_FALSE(any_rank_hung(run));
+  EXPECT_TRUE(doc::any_rank_died(run));
+  EXPECT_FALSE(doc::any_rank_hung(run));
 }
 
 TEST(MergeRankLogs, AMissingRankWithoutHangMakesTheCaseAnError) {
@@ -207,15 +210,15 @@ TEST(MergeRankLogs, AMissingRankWithoutHangMakesTheCaseAnError) {
       RankExit{1, 11, std::nullopt, 9, true, "no rank reported for 65 s"}, exited(2, 4)};
   const MergedRun m = merge_rank_logs(kPlan, logs, exits);
   ASSERT_EQ(m.cases.size(), 1u);
-  EXPECT_EQ(m.cases[0].status, "error");
+  EXPECT_STREQ(doc::to_string(m.cases[0].status), "error");
   EXPECT_FALSE(m.cases[0].time_us.has_value());
   EXPECT_NE(
       m.cases[0].detail.find(
           "rank 2 (pid 1002) exited with code 4 without its final line before its first case"),
       std::string::npos)
       << m.cases[0].detail;
-  EXPECT_EQ(m.ends[0].ended, "killed");
-  EXPECT_EQ(m.ends[2].ended, "died");
+  EXPECT_STREQ(doc::to_string(m.ends[0].ended), "killed");
+  EXPECT_STREQ(doc::to_string(m.ends[2].ended), "died");
 }
 
 }  // namespace
@@ -239,11 +242,12 @@ TEST(MergeRankLogs, AStoppedRunKeepsOnlyTheCasesEveryRankFinished) {
   };
   const MergedRun m = merge_rank_logs(kPlan, logs, exits);
   ASSERT_EQ(m.cases.size(), 2u);
-  EXPECT_EQ(m.cases[1].status, "error") << "the merge alone calls the unfinished case an error";
+  EXPECT_STREQ(doc::to_string(m.cases[1].status), "error")
+      << "the merge alone calls the unfinished case an error";
   const auto kept = cases_every_rank_finished(kPlan, logs, m.cases);
   ASSERT_EQ(kept.size(), 1u);
   EXPECT_EQ(kept[0].index, 0);
-  EXPECT_EQ(kept[0].status, "ok");
+  EXPECT_STREQ(doc::to_string(kept[0].status), "ok");
 }
 
 }  // namespace

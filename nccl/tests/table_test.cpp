@@ -5,16 +5,16 @@
 namespace p2p::nccl {
 namespace {
 
-CollectiveResult result(const char* c, bool in_place, std::uint64_t bytes,
-                        std::optional<double> time_us, const char* status = "ok") {
-  CollectiveResult r;
+doc::CollectiveResult result(const char* c, bool in_place, std::uint64_t bytes,
+                             std::optional<double> time_us, const char* status = "ok") {
+  doc::CollectiveResult r;
   r.collective = c;
   r.dtype = "float32";
   r.in_place = in_place;
   r.nranks = 2;
   r.size_bytes = bytes;
   r.count = bytes / 4;
-  r.status = status;
+  r.status = nlohmann::json(status).get<decltype(r.status)>();
   r.time_us = time_us;
   if (time_us) {
     r.algbw_gbps = bytes / (*time_us * 1e3);
@@ -24,12 +24,12 @@ CollectiveResult result(const char* c, bool in_place, std::uint64_t bytes,
   return r;
 }
 
-NcclRun two_gpu_run() {
-  NcclRun run;
+doc::NcclRun two_gpu_run() {
+  doc::NcclRun run;
   run.environment.devices = {{0, 0, "0000:18:00.0", "NVIDIA H200", {}, ""},
                              {1, 3, "0000:2a:00.0", "NVIDIA H200", {}, ""}};
   run.transport.nranks = 2;
-  run.transport.cells.assign(2, std::vector<TransportCell>(2));
+  run.transport.cells.assign(2, std::vector<doc::TransportCell>(2));
   run.transport.cells[0][1] = {{"P2P/direct"}, 24};
   run.transport.cells[1][0] = {{"SHM"}, 2};
   run.transport.rings = 24;
@@ -37,7 +37,7 @@ NcclRun two_gpu_run() {
                  result("all_reduce", true, 1 << 20, 12.5),
                  result("all_reduce", false, 1 << 24, std::nullopt, "hang"),
                  result("sendrecv", false, 1 << 20, 8.0, "wrong")};
-  CollectiveResult pair = result("sendrecv_pairs", false, 1 << 20, 20.0);
+  doc::CollectiveResult pair = result("sendrecv_pairs", false, 1 << 20, 20.0);
   pair.src_rank = 0;
   pair.dst_rank = 1;
   run.results.push_back(pair);
@@ -72,8 +72,8 @@ TEST(TransportMatrixText, CellsWithChannelsAndTheDiagonal) {
 }
 
 TEST(TransportMatrixText, SaysSoWhenNcclLoggedNothing) {
-  NcclRun run = two_gpu_run();
-  run.transport.cells.assign(2, std::vector<TransportCell>(2));
+  doc::NcclRun run = two_gpu_run();
+  run.transport.cells.assign(2, std::vector<doc::TransportCell>(2));
   EXPECT_NE(format_transport_matrix(run).find("NCCL logged no connection"), std::string::npos);
 }
 
@@ -81,14 +81,14 @@ TEST(PairMatrix, BusbwAtTheLargestSize) {
   const std::string t = format_pair_matrix(two_gpu_run());
   EXPECT_NE(t.find("at 1 MiB, float32"), std::string::npos) << t;
   EXPECT_NE(t.find("52.4"), std::string::npos) << t;  // 1 MiB in 20 us
-  NcclRun none = two_gpu_run();
+  doc::NcclRun none = two_gpu_run();
   none.results.pop_back();
   EXPECT_EQ(format_pair_matrix(none), "");
 }
 
 TEST(P2PComparison, SideBySideWithRatio) {
-  NcclRun on = two_gpu_run();
-  NcclRun off = two_gpu_run();
+  doc::NcclRun on = two_gpu_run();
+  doc::NcclRun off = two_gpu_run();
   off.p2p_disabled = true;
   off.results[0].busbw_gbps = 52.43;
   const std::string t = format_p2p_comparison(on, off);
@@ -101,12 +101,12 @@ TEST(P2PComparison, SideBySideWithRatio) {
 }
 
 TEST(P2PComparison, OneRankComparesAlgbwBecauseBusbwIsZero) {
-  NcclRun on;
-  CollectiveResult r = result("all_reduce", false, 1 << 20, 10.0);
+  doc::NcclRun on;
+  doc::CollectiveResult r = result("all_reduce", false, 1 << 20, 10.0);
   r.nranks = 1;
   r.busbw_gbps = 0.0;
   on.results = {r};
-  NcclRun off = on;
+  doc::NcclRun off = on;
   off.results[0].algbw_gbps = *r.algbw_gbps / 2;
   const std::string t = format_p2p_comparison(on, off);
   EXPECT_NE(t.find("algbw (one rank: busbw is 0)"), std::string::npos) << t;
@@ -116,7 +116,7 @@ TEST(P2PComparison, OneRankComparesAlgbwBecauseBusbwIsZero) {
 }
 
 TEST(TransportMatrixText, SaysWhetherNcclSawP2PDisable) {
-  NcclRun run = two_gpu_run();
+  doc::NcclRun run = two_gpu_run();
   run.p2p_disabled = true;
   EXPECT_NE(format_transport_matrix(run).find("did not log that it saw NCCL_P2P_DISABLE=1"),
             std::string::npos);
@@ -126,10 +126,10 @@ TEST(TransportMatrixText, SaysWhetherNcclSawP2PDisable) {
 }
 
 TEST(Verdicts, OneLinePerSeries) {
-  BusbwVerdict v;
+  doc::BusbwVerdict v;
   v.collective = "all_reduce";
   v.dtype = "float32";
-  v.status = "fail";
+  v.status = nlohmann::json("fail").get<decltype(v.status)>();
   v.saturation_bytes = 1 << 24;
   v.judged_sizes = 3;
   v.median_busbw_gbps = 80.0;
@@ -144,7 +144,7 @@ TEST(Verdicts, OneLinePerSeries) {
 }
 
 TEST(EnvironmentText, VersionsDevicesAndVariables) {
-  NcclEnvironment env;
+  doc::NcclEnvironment env;
   env.nccl_library_version = "2.28.3";
   env.nccl_library_path = "/usr/lib/libnccl.so.2";
   env.nccl_header_version = "2.28.9";

@@ -8,12 +8,12 @@ namespace {
 using topo::PathClass;
 
 // Two ranks whose GPUs sit behind one host bridge (PHB), as in a VFIO VM.
-NcclRun two_rank_run(TransportCell zero_to_one, TransportCell one_to_zero) {
-  NcclRun run;
+doc::NcclRun two_rank_run(doc::TransportCell zero_to_one, doc::TransportCell one_to_zero) {
+  doc::NcclRun run;
   run.environment.devices = {{0, 0, "0000:01:00.0", "GPU A", {}, ""},
                              {1, 1, "0000:02:00.0", "GPU B", {}, ""}};
   run.transport.nranks = 2;
-  run.transport.cells.assign(2, std::vector<TransportCell>(2));
+  run.transport.cells.assign(2, std::vector<doc::TransportCell>(2));
   run.transport.cells[0][1] = std::move(zero_to_one);
   run.transport.cells[1][0] = std::move(one_to_zero);
   return run;
@@ -58,7 +58,7 @@ TEST(TransportVsTopology, UnknownGpuShowsQuestionMarkAndSingleRankShowsNothing) 
   auto run = two_rank_run({{"P2P/IPC"}, 8}, {{"P2P/IPC"}, 8});
   run.environment.devices[1].pci_bus_id = "0000:C1:00.0";
   EXPECT_NE(format_transport_vs_topology(run, phb_pair()).find("P2P/IPC / ?"), std::string::npos);
-  NcclRun single;
+  doc::NcclRun single;
   single.transport.nranks = 1;
   EXPECT_EQ(format_transport_vs_topology(single, phb_pair()), "");
 }

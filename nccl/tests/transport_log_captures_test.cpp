@@ -20,7 +20,7 @@ TransportSummary capture(const std::string& name) {
   return summarize_transports({{name, fixture_text(name)}});
 }
 
-const TransportCell& cell(const TransportSummary& r, int s, int d) {
+const doc::TransportCell& cell(const TransportSummary& r, int s, int d) {
   return r.matrix.cells.at(static_cast<std::size_t>(s)).at(static_cast<std::size_t>(d));
 }
 

@@ -15,7 +15,7 @@ NcclLog fixture(const std::string& name) {
       read_text_file(std::string(P2P_SOURCE_DIR) + "/nccl/tests/fixtures/" + name));
 }
 
-const TransportCell& cell(const TransportMatrix& m, int s, int d) {
+const doc::TransportCell& cell(const doc::TransportMatrix& m, int s, int d) {
   return m.cells.at(static_cast<std::size_t>(s)).at(static_cast<std::size_t>(d));
 }
 
@@ -61,13 +61,13 @@ TEST(NcclLogParser, SingleProcessP2PDirect) {
   EXPECT_FALSE(log.p2p_disabled_by_env);
   EXPECT_TRUE(log.warnings.empty());
 
-  const TransportMatrix m = transport_matrix(log, 2);
+  const doc::TransportMatrix m = transport_matrix(log, 2);
   EXPECT_EQ(cell(m, 0, 1).transports, (std::vector<std::string>{"P2P/direct"}));
   EXPECT_EQ(cell(m, 0, 1).channels, 6);  // ring channels 0-3 plus p2p channels 4-5
   EXPECT_EQ(cell(m, 1, 0).channels, 6);
   EXPECT_TRUE(cell(m, 0, 0).transports.empty());
-  EXPECT_EQ(cell_label(cell(m, 0, 1)), "P2P/direct");
-  EXPECT_EQ(cell_label(cell(m, 1, 1)), "-");
+  EXPECT_EQ(doc::cell_label(cell(m, 0, 1)), "P2P/direct");
+  EXPECT_EQ(doc::cell_label(cell(m, 1, 1)), "-");
 }
 
 TEST(NcclLogParser, P2PDisabledFallsBackToSharedMemory) {
@@ -76,18 +76,18 @@ TEST(NcclLogParser, P2PDisabledFallsBackToSharedMemory) {
   ASSERT_EQ(log.connections.size(), 4u);
   EXPECT_EQ(log.connections[0].conn_index, -1);  // SHM lines carry no connection index
   EXPECT_EQ(log.connections[0].via, "SHM/direct/direct");
-  const TransportMatrix m = transport_matrix(log, 2);
-  EXPECT_EQ(cell_label(cell(m, 0, 1)), "SHM");
+  const doc::TransportMatrix m = transport_matrix(log, 2);
+  EXPECT_EQ(doc::cell_label(cell(m, 0, 1)), "SHM");
   EXPECT_EQ(cell(m, 1, 0).channels, 2);
   EXPECT_EQ(m.rings, 2);
 }
 
 TEST(NcclLogParser, MultiProcessCuMemRing) {
-  const TransportMatrix m = transport_matrix(fixture("cumem_4gpu_multiprocess.log"), 4);
-  EXPECT_EQ(cell_label(cell(m, 0, 1)), "P2P/CUMEM");
-  EXPECT_EQ(cell_label(cell(m, 3, 0)), "P2P/CUMEM");
-  EXPECT_EQ(cell_label(cell(m, 0, 2)), "P2P/CUMEM");  // the send/recv connection
-  EXPECT_EQ(cell_label(cell(m, 1, 3)), "-");          // never connected
+  const doc::TransportMatrix m = transport_matrix(fixture("cumem_4gpu_multiprocess.log"), 4);
+  EXPECT_EQ(doc::cell_label(cell(m, 0, 1)), "P2P/CUMEM");
+  EXPECT_EQ(doc::cell_label(cell(m, 3, 0)), "P2P/CUMEM");
+  EXPECT_EQ(doc::cell_label(cell(m, 0, 2)), "P2P/CUMEM");  // the send/recv connection
+  EXPECT_EQ(doc::cell_label(cell(m, 1, 3)), "-");          // never connected
   EXPECT_EQ(m.rings, 2);
   EXPECT_EQ(m.coll_channels, 2);
   EXPECT_EQ(m.p2p_channels, 4);
@@ -95,12 +95,12 @@ TEST(NcclLogParser, MultiProcessCuMemRing) {
 
 TEST(NcclLogParser, NetworkConnectionsCountOnceFromBothEnds) {
   const NcclLog log = fixture("net_2node.log");
-  const TransportMatrix m = transport_matrix(log, 4);
+  const doc::TransportMatrix m = transport_matrix(log, 4);
   EXPECT_EQ(cell(m, 1, 2).transports, (std::vector<std::string>{"NET/IB"}));
   EXPECT_EQ(cell(m, 1, 2).channels, 2);  // [send] and [receive] lines name the same two channels
-  EXPECT_EQ(cell_label(cell(m, 3, 0)), "NET/Socket");
-  EXPECT_EQ(cell_label(cell(m, 0, 1)), "P2P/CUMEM");
-  EXPECT_EQ(cell_label(cell(m, 2, 3)), "P2P/CUMEM");
+  EXPECT_EQ(doc::cell_label(cell(m, 3, 0)), "NET/Socket");
+  EXPECT_EQ(doc::cell_label(cell(m, 0, 1)), "P2P/CUMEM");
+  EXPECT_EQ(doc::cell_label(cell(m, 2, 3)), "P2P/CUMEM");
   EXPECT_EQ(log.connections[3].via, "NET/IB/1(0)/GDRDMA");
 }
 
@@ -109,19 +109,19 @@ TEST(NcclLogParser, LegacyIpcIndirectTimestampsAndWarnings) {
   EXPECT_EQ(log.version, "2.19.3+cuda12.3");
   ASSERT_EQ(log.ranks.size(), 3u);
   EXPECT_EQ(log.ranks[2].bus_id, "7000");
-  const TransportMatrix m = transport_matrix(log, 3);
-  EXPECT_EQ(cell_label(cell(m, 0, 1)), "P2P/IPC");
-  EXPECT_EQ(cell_label(cell(m, 1, 2)), "P2P/IPC");
-  EXPECT_EQ(cell_label(cell(m, 2, 0)), "P2P/indirect+SHM");  // two transports on one pair
+  const doc::TransportMatrix m = transport_matrix(log, 3);
+  EXPECT_EQ(doc::cell_label(cell(m, 0, 1)), "P2P/IPC");
+  EXPECT_EQ(doc::cell_label(cell(m, 1, 2)), "P2P/IPC");
+  EXPECT_EQ(doc::cell_label(cell(m, 2, 0)), "P2P/indirect+SHM");  // two transports on one pair
   ASSERT_EQ(m.warnings.size(), 1u);
   EXPECT_EQ(m.warnings[0], "Cuda failure 'invalid argument'");
   EXPECT_FALSE(m.rings.has_value());
 }
 
 TEST(NcclLogParser, NewerShortShmLine) {
-  const TransportMatrix m = transport_matrix(fixture("shm_newer_format.log"), 2);
-  EXPECT_EQ(cell_label(cell(m, 0, 1)), "SHM");
-  EXPECT_EQ(cell_label(cell(m, 1, 0)), "SHM");
+  const doc::TransportMatrix m = transport_matrix(fixture("shm_newer_format.log"), 2);
+  EXPECT_EQ(doc::cell_label(cell(m, 0, 1)), "SHM");
+  EXPECT_EQ(doc::cell_label(cell(m, 1, 0)), "SHM");
   EXPECT_EQ(m.nccl_version, "2.29.7+cuda13.0");
 }
 
@@ -138,22 +138,22 @@ TEST(NcclLogParser, RealOneRankLogFromTheH200Vm) {
   EXPECT_EQ(log.ranks[0].nranks, 1);
   EXPECT_FALSE(log.p2p_disabled_by_env);
   EXPECT_TRUE(log.warnings.empty());
-  const TransportMatrix m = transport_matrix(log, 1);
+  const doc::TransportMatrix m = transport_matrix(log, 1);
   ASSERT_EQ(m.cells.size(), 1u);
   EXPECT_TRUE(cell(m, 0, 0).transports.empty());
   EXPECT_FALSE(m.nccl_saw_p2p_disable);
 }
 
 TEST(NcclLogParser, RealLogShowsNcclSawP2PDisable) {
-  const TransportMatrix m = transport_matrix(fixture("h200_vm_single_rank_p2p_off.log"), 1);
+  const doc::TransportMatrix m = transport_matrix(fixture("h200_vm_single_rank_p2p_off.log"), 1);
   EXPECT_TRUE(m.nccl_saw_p2p_disable);
   EXPECT_EQ(m.rings, 64);
 }
 
 TEST(NcclLogParser, IgnoresRanksOutsideTheMatrixAndEmptyText) {
-  const TransportMatrix m = transport_matrix(fixture("cumem_4gpu_multiprocess.log"), 2);
-  EXPECT_EQ(cell_label(cell(m, 0, 1)), "P2P/CUMEM");
-  EXPECT_EQ(cell_label(cell(m, 1, 0)), "P2P/CUMEM");
+  const doc::TransportMatrix m = transport_matrix(fixture("cumem_4gpu_multiprocess.log"), 2);
+  EXPECT_EQ(doc::cell_label(cell(m, 0, 1)), "P2P/CUMEM");
+  EXPECT_EQ(doc::cell_label(cell(m, 1, 0)), "P2P/CUMEM");
   const NcclLog empty = parse_nccl_log("");
   EXPECT_TRUE(empty.connections.empty());
   EXPECT_TRUE(empty.version.empty());
@@ -161,18 +161,18 @@ TEST(NcclLogParser, IgnoresRanksOutsideTheMatrixAndEmptyText) {
 }
 
 TEST(TransportMatrixJson, RoundTripsAndRejectsOtherVersions) {
-  const TransportMatrix m = transport_matrix(fixture("ipc_indirect_warn.log"), 3);
+  const doc::TransportMatrix m = transport_matrix(fixture("ipc_indirect_warn.log"), 3);
   const nlohmann::json j = m;
   EXPECT_TRUE(j.at("rings").is_null());
-  const TransportMatrix back = j.get<TransportMatrix>();
+  const doc::TransportMatrix back = j.get<doc::TransportMatrix>();
   EXPECT_EQ(back.nranks, 3);
-  EXPECT_EQ(cell_label(back.cells[2][0]), "P2P/indirect+SHM");
+  EXPECT_EQ(doc::cell_label(back.cells[2][0]), "P2P/indirect+SHM");
   EXPECT_EQ(back.cells[2][0].channels, 2);
   EXPECT_EQ(back.warnings, m.warnings);
   EXPECT_FALSE(back.rings.has_value());
   nlohmann::json other = j;
   other["version"] = 2;
-  EXPECT_THROW(other.get<TransportMatrix>(), InputError);
+  EXPECT_THROW(other.get<doc::TransportMatrix>(), InputError);
 }
 
 // The log is text from anywhere (a file NCCL_DEBUG_FILE names): a number past int range is not
@@ -205,7 +205,7 @@ TEST(TransportMatrixJson, CellsMustBeOnePerPairOfRanks) {
   for (const auto& change : changes) {
     nlohmann::json j = good;
     change(j);
-    EXPECT_THROW(j.get<TransportMatrix>(), InputError) << j.dump();
+    EXPECT_THROW(j.get<doc::TransportMatrix>(), InputError) << j.dump();
   }
 }
 
@@ -226,7 +226,7 @@ TEST(NcclLogParser, ConcatenatedLogsOfRankProcessesOnOneGpuNameNetSocketForEvery
       EXPECT_EQ(r.nranks, 3);
       EXPECT_EQ(r.cuda_device, 0);  // all three on one GPU
     }
-    const TransportMatrix m = transport_matrix(log, 3);
+    const doc::TransportMatrix m = transport_matrix(log, 3);
     EXPECT_EQ(m.rings, 2);
     for (int a = 0; a < 3; ++a) {
       EXPECT_TRUE(cell(m, a, a).transports.empty()) << a;

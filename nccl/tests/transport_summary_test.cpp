@@ -22,7 +22,7 @@ TransportSummary summary_of(std::initializer_list<const char*> names) {
   return summarize_transports(files);
 }
 
-const TransportCell& cell(const TransportSummary& r, int s, int d) {
+const doc::TransportCell& cell(const TransportSummary& r, int s, int d) {
   return r.matrix.cells.at(static_cast<std::size_t>(s)).at(static_cast<std::size_t>(d));
 }
 

@@ -61,7 +61,7 @@ struct Cells {
   std::map<std::string, std::string> paths;
 };
 
-Cells expected_cells(const bench::BenchDocument& doc) {
+Cells expected_cells(const doc::BenchDocument& doc) {
   Cells c;
   const PairPaths paths(doc);
   std::vector<bench::Matrix> maps = bench::bandwidth_matrices(doc.bandwidth, true);
@@ -116,7 +116,7 @@ TEST(ReportInBrowser, EveryDocumentRendersEveryCellAndAPicture) {
       dir.file("profile") + "'";
   for (const auto& path : docs) {
     SCOPED_TRACE(path);
-    const auto doc = bench::bench_document_from_json(read_json_file(path), path);
+    const auto doc = doc::bench_document_from_json(read_json_file(path), path);
     const std::string html = dir.file(fs::path(path).stem().string() + ".html");
     write_text_file_atomically(html, render_html_report(doc, fs::path(path).filename().string()));
 
@@ -133,7 +133,7 @@ TEST(ReportInBrowser, EveryDocumentRendersEveryCellAndAPicture) {
     const std::string source = read_text_file(html);
     EXPECT_EQ(count(dom, "<polyline"), count(source, "<polyline"));
     EXPECT_EQ(count(dom, "<svg"), count(source, "<svg"));
-    if (!doc.nccl.is_null()) {
+    if (doc.nccl.has_value()) {
       EXPECT_GT(count(dom, "<polyline"), 0u);  // an NCCL document's results are its charts
     }
     EXPECT_EQ(dom.find("<script"), std::string::npos);
@@ -157,7 +157,7 @@ TEST(ReportInBrowser, EveryDocumentRendersEveryCellAndAPicture) {
 TEST(ReportInBrowser, EightGpuPageOrdersWhatMatters) {
   const std::string path =
       std::string(P2P_SOURCE_DIR) + "/report/tests/fixtures/synthetic-8gpu-lxc-bench.json";
-  const auto doc = bench::bench_document_from_json(read_json_file(path), path);
+  const auto doc = doc::bench_document_from_json(read_json_file(path), path);
   const std::string html = render_html_report(doc, "synthetic-8gpu-lxc-bench.json");
   const Cells cells = dom_cells(html);
   EXPECT_EQ(cells.paths.size(), 56u);

@@ -26,7 +26,8 @@ const std::string kRun =
 TEST(CompareCli, ARunAgainstItselfPasses) {
   const CliResult r = compare(kRun + " " + kRun);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("0 regressed or lost"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(": 0 regressed, 0 lost, 0 missing,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\np2pcheck compare: PASS"), std::string::npos) << r.out;
 }
 
 TEST(CompareCli, ASlowerRunFailsAndNamesTheFigure) {

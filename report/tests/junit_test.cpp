@@ -6,9 +6,9 @@
 
 #include <set>
 
-#include "bench/results.hpp"
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
+#include "document/bench_document.hpp"
 #include "report/check_cases.hpp"
 #include "report/markup_text.hpp"
 #include "report/tests/export_tools.hpp"
@@ -18,8 +18,8 @@ namespace {
 
 const std::string kRun = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/";
 
-bench::BenchDocument load(const std::string& name) {
-  return bench::bench_document_from_json(read_json_file(kRun + name), name);
+doc::BenchDocument load(const std::string& name) {
+  return doc::bench_document_from_json(read_json_file(kRun + name), name);
 }
 
 const CheckCase* find_case(const std::vector<CheckSuite>& suites, const std::string& name) {
@@ -40,7 +40,7 @@ TEST(JunitCases, BenchDocumentHasOneCasePerFigureAndGateReason) {
   EXPECT_EQ(suites[1].cases.size(), doc.bandwidth.size() + doc.latency.size());
   const CheckCase* h2d = find_case(suites, "vm/h2d_ce/host->gpu0/1GiB");
   ASSERT_NE(h2d, nullptr);
-  EXPECT_EQ(h2d->outcome, CaseOutcome::kPass);
+  EXPECT_EQ(h2d->outcome, doc::Outcome::kPass);
   EXPECT_NE(h2d->message.find("GB/s median"), std::string::npos) << h2d->message;
   ASSERT_TRUE(h2d->time_s.has_value());
   EXPECT_GT(*h2d->time_s, 0.0);
@@ -49,7 +49,7 @@ TEST(JunitCases, BenchDocumentHasOneCasePerFigureAndGateReason) {
   // The gate ran with nothing to check: its note is a skipped case that says so.
   const CheckCase* note = find_case(suites, "vm/gate.note");
   ASSERT_NE(note, nullptr);
-  EXPECT_EQ(note->outcome, CaseOutcome::kSkipped);
+  EXPECT_EQ(note->outcome, doc::Outcome::kSkipped);
   EXPECT_NE(note->message.find("nothing to check"), std::string::npos);
 }
 
@@ -73,26 +73,26 @@ TEST(JunitCases, NcclResultsSayTimePerCallWithOneRank) {
   const auto suites = document_suites(load("h200-nccl.json"), "h200-nccl.json");
   const CheckCase* c = find_case(suites, "vm/nccl.all_reduce.float32.in_place/1 rank/1GiB");
   ASSERT_NE(c, nullptr);
-  EXPECT_EQ(c->outcome, CaseOutcome::kPass);
+  EXPECT_EQ(c->outcome, doc::Outcome::kPass);
   EXPECT_NE(c->message.find("us per call"), std::string::npos) << c->message;
   EXPECT_EQ(c->message.find("busbw"), std::string::npos) << "one rank has no bus: " << c->message;
 }
 
 TEST(JunitCases, FailedWaivedAndErroredFiguresMapToFailureSkippedAndError) {
   auto doc = load("h200-bench.json");
-  doc.bandwidth[0].status = "failed";
+  doc.bandwidth[0].status = nlohmann::json("failed").get<decltype(doc.bandwidth[0].status)>();
   doc.bandwidth[0].detail = "3 bad words in sample 2";
-  doc.bandwidth[1].status = "waived";
+  doc.bandwidth[1].status = nlohmann::json("waived").get<decltype(doc.bandwidth[1].status)>();
   doc.bandwidth[1].detail = "cudaDeviceCanAccessPeer(gpu1, gpu0) = 0";
-  doc.bandwidth[2].status = "error";
+  doc.bandwidth[2].status = nlohmann::json("error").get<decltype(doc.bandwidth[2].status)>();
   doc.bandwidth[2].detail = "CUDA error 700\nat line 3";
   const auto suites = document_suites(doc, "x");
   const auto& cases = suites[1].cases;
-  EXPECT_EQ(cases[0].outcome, CaseOutcome::kFail);
+  EXPECT_EQ(cases[0].outcome, doc::Outcome::kFail);
   EXPECT_EQ(cases[0].message, "failed: 3 bad words in sample 2");
-  EXPECT_EQ(cases[1].outcome, CaseOutcome::kSkipped);
+  EXPECT_EQ(cases[1].outcome, doc::Outcome::kSkipped);
   EXPECT_NE(cases[1].message.find("cudaDeviceCanAccessPeer"), std::string::npos);
-  EXPECT_EQ(cases[2].outcome, CaseOutcome::kError);
+  EXPECT_EQ(cases[2].outcome, doc::Outcome::kError);
   EXPECT_EQ(cases[2].message, "error: CUDA error 700 at line 3") << "one line";
   const CaseCounts n = count_cases(suites);
   EXPECT_EQ(n.failures, 1);
@@ -138,15 +138,15 @@ TEST(MarkupText, EscapesXmlAndRepairsWhatXmlCannotHold) {
 std::vector<CheckSuite> hostile_suites() {
   CheckSuite s{"bench <&\"'>", "h\xC3\xB6st<1>", "2026-12-02T10:11:12Z", {}};
   s.cases.push_back({"h\xC3\xB6st/case <&> \"q\" 'a'/gpu0->gpu1/1GiB", "p2pcheck.bench.x",
-                     CaseOutcome::kFail, "3 bad words & <more> \xE2\x9C\x98 \x01\x02 \xFF", 1.5});
-  s.cases.push_back({"h\xC3\xB6st/waived ]]> <![CDATA[", "p2pcheck.bench.y", CaseOutcome::kSkipped,
+                     doc::Outcome::kFail, "3 bad words & <more> \xE2\x9C\x98 \x01\x02 \xFF", 1.5});
+  s.cases.push_back({"h\xC3\xB6st/waived ]]> <![CDATA[", "p2pcheck.bench.y", doc::Outcome::kSkipped,
                      "cudaDeviceCanAccessPeer(gpu1, gpu0) = 0 \"quoted\"", std::nullopt});
-  s.cases.push_back({"h\xC3\xB6st/error", "p2pcheck.bench.z", CaseOutcome::kError,
+  s.cases.push_back({"h\xC3\xB6st/error", "p2pcheck.bench.z", doc::Outcome::kError,
                      "CUDA error\nsecond line", 0.0});
-  s.cases.push_back({"h\xC3\xB6st/pass", "p2pcheck.bench.z", CaseOutcome::kPass,
+  s.cases.push_back({"h\xC3\xB6st/pass", "p2pcheck.bench.z", doc::Outcome::kPass,
                      "52.9 GB/s < 63 GB/s", std::nullopt});
   s.cases.push_back(
-      {"h\xC3\xB6st/pass-quiet", "p2pcheck.bench.z", CaseOutcome::kPass, "", std::nullopt});
+      {"h\xC3\xB6st/pass-quiet", "p2pcheck.bench.z", doc::Outcome::kPass, "", std::nullopt});
   return {s};
 }
 
@@ -191,7 +191,7 @@ TEST(Junit, SchemaRefusesDuplicateNames) {
       "bench",
       "h",
       "",
-      {{"same", "c", CaseOutcome::kPass, "", {}}, {"same", "c", CaseOutcome::kPass, "", {}}}};
+      {{"same", "c", doc::Outcome::kPass, "", {}}, {"same", "c", doc::Outcome::kPass, "", {}}}};
   write_text_file_atomically(path, render_junit({s}));
   const std::string problems = p2p::testing::junit_problems(path);
   EXPECT_NE(problems.find("Duplicate key-sequence ['same']"), std::string::npos)

@@ -7,9 +7,9 @@
 
 #include <limits>
 
-#include "bench/results.hpp"
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
+#include "document/bench_document.hpp"
 #include "report/prometheus_metrics.hpp"
 #include "report/tests/export_tools.hpp"
 
@@ -18,8 +18,8 @@ namespace {
 
 const std::string kRun = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/";
 
-bench::BenchDocument load(const std::string& name) {
-  return bench::bench_document_from_json(read_json_file(kRun + name), name);
+doc::BenchDocument load(const std::string& name) {
+  return doc::bench_document_from_json(read_json_file(kRun + name), name);
 }
 
 bool has_line(const std::string& text, const std::string& prefix) {
@@ -128,7 +128,7 @@ namespace {
 
 // A document that records each GPU's UUID labels its figures with it, as dcgm-exporter does.
 TEST(PrometheusMetrics, TheGpuUuidIsTheUuidLabel) {
-  bench::BenchDocument d = load("h200-bench.json");
+  doc::BenchDocument d = load("h200-bench.json");
   ASSERT_FALSE(d.gpus.empty());
   for (const auto& g : d.gpus)
     EXPECT_FALSE(g.uuid.has_value()) << "kept documents predate the field";

@@ -12,11 +12,11 @@ namespace {
 
 const std::string kResults = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/";
 
-bench::BenchDocument load(const std::string& name) {
-  return bench::bench_document_from_json(read_json_file(kResults + name), name);
+doc::BenchDocument load(const std::string& name) {
+  return doc::bench_document_from_json(read_json_file(kResults + name), name);
 }
 
-bench::BandwidthResult& figure(bench::BenchDocument& d, const std::string& c, std::uint64_t bytes) {
+doc::BandwidthResult& figure(doc::BenchDocument& d, const std::string& c, std::uint64_t bytes) {
   for (auto& r : d.bandwidth) {
     if (r.case_name == c && r.bytes == bytes && r.part.empty()) return r;
   }
@@ -29,7 +29,7 @@ TEST(SideBySide, ChangedFiguresFirstThenEachMatrixBesideTheOther) {
   run.hostname = "lxc";
   figure(run, "h2d_ce", 1ull << 30).median_gbps = 44.0;
   auto& lost = figure(run, "d2h_ce", 1ull << 30);
-  lost.status = "failed";
+  lost.status = nlohmann::json("failed").get<decltype(lost.status)>();
   lost.detail = "3 bad words in sample 2";
   const std::string html = render_side_by_side(base, "vm.json", run, "lxc.json", CompareOptions{});
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);

@@ -271,9 +271,12 @@ TEST_F(Cli, GateBadInput) {
     EXPECT_EQ(count_lines(r.err), 1u) << r.err;
     EXPECT_EQ(r.err.rfind("p2pcheck: error: " + prefix, 0), 0u) << r.err;
   };
-  const std::string unknown = write("unknown.json", R"({"max_path": "NODE", "min_bandwidth": 50})");
+  // A misspelt key is refused, naming the keys the gate and the acceptance thresholds know.
+  const std::string unknown = write("unknown.json", R"({"max_path": "NODE", "min_bandwith": 50})");
   expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", unknown},
-               unknown + ": unknown key 'min_bandwidth'");
+               unknown +
+                   ": unknown key 'min_bandwith' (known: min_gpus, max_path, forbid, "
+                   "min_link, require_p2p, min_bandwidth, thresholds, floors, models, hosts)");
   const std::string wrong = write("wrong.json", R"({"min_gpus": "eight"})");
   expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", wrong},
                wrong + ": min_gpus: expected an integer");

@@ -15,8 +15,9 @@
 namespace p2p::bench {
 namespace {
 
-BandwidthResult figure(const std::string& c, std::uint64_t bytes, std::vector<double> samples) {
-  BandwidthResult r;
+doc::BandwidthResult figure(const std::string& c, std::uint64_t bytes,
+                            std::vector<double> samples) {
+  doc::BandwidthResult r;
   r.case_name = c;
   r.src = "host";
   r.dst = "gpu0";
@@ -45,12 +46,12 @@ TEST(CollectorJsonl, EveryFigureIsALineAsSoonAsItIsAdded) {
     });
     c.add(figure("h2d_ce", 1 << 20, {10, 11, 12}));
     ASSERT_EQ(read_lines(path).size(), 1u) << "on disk before the next figure exists";
-    BandwidthResult waived = figure("ce_unidir_write", 1 << 20, {});
-    waived.status = "waived";
+    doc::BandwidthResult waived = figure("ce_unidir_write", 1 << 20, {});
+    waived.status = nlohmann::json("waived").get<decltype(waived.status)>();
     waived.detail = "cudaDeviceCanAccessPeer(gpu1, gpu0) = 0";
     c.add(waived);
     c.add(figure("h2d_ce", 1 << 20, {13}));  // a repetition: written again, merged
-    LatencyResult lat;
+    doc::LatencyResult lat;
     lat.case_name = "latency_host";
     lat.src = "gpu0";
     lat.dst = "host";
@@ -71,9 +72,9 @@ TEST(CollectorJsonl, EveryFigureIsALineAsSoonAsItIsAdded) {
   EXPECT_EQ(lines[1].at("record").at("status"), "waived");
   EXPECT_EQ(lines[2].at("record").at("samples_gbps").size(), 4u) << "the merged figure";
   // Read back as the results document reads a figure: the line holds the whole record.
-  EXPECT_NO_THROW((void)lines[2].at("record").get<BandwidthResult>());
+  EXPECT_NO_THROW((void)lines[2].at("record").get<doc::BandwidthResult>());
   EXPECT_EQ(lines[3].at("kind"), "latency");
-  EXPECT_NO_THROW((void)lines[3].at("record").get<LatencyResult>());
+  EXPECT_NO_THROW((void)lines[3].at("record").get<doc::LatencyResult>());
 }
 
 }  // namespace

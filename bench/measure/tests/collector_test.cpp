@@ -5,16 +5,18 @@
 namespace {
 
 using namespace p2p::bench;
+namespace doc = p2p::doc;
 
-BandwidthResult rec(std::vector<double> samples, std::string status = "ok", std::uint64_t bad = 0) {
-  BandwidthResult r;
+doc::BandwidthResult rec(std::vector<double> samples, std::string status = "ok",
+                         std::uint64_t bad = 0) {
+  doc::BandwidthResult r;
   r.case_name = "h2d_ce";
   r.src = "host";
   r.dst = "gpu0";
   r.bytes = 1 << 20;
   r.samples_gbps = std::move(samples);
   r.ceiling_gbps = 50;
-  r.status = std::move(status);
+  r.status = nlohmann::json(status).get<decltype(r.status)>();
   r.bad_words = bad;
   refresh_statistics(r);
   return r;
@@ -41,7 +43,7 @@ TEST(Collector, AFailedRepetitionFailsTheFigure) {
   c.add(rec({12}));
   const auto all = c.bandwidth();
   ASSERT_EQ(all.size(), 1u);
-  EXPECT_EQ(all[0].status, "failed");
+  EXPECT_STREQ(doc::to_string(all[0].status), "failed");
   EXPECT_EQ(all[0].bad_words, 9u);
   EXPECT_EQ(all[0].detail, "verification failed");
 }

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "acceptance/judge.hpp"
 #include "bench/measure/inventory.hpp"
 #include "bench/measure/no_gpu.hpp"
 #include "bench/measure/run.hpp"
@@ -19,6 +20,7 @@
 namespace {
 
 using namespace p2p::bench;
+namespace doc = p2p::doc;
 using p2p::bench::testing::corrupting;
 
 #define REQUIRE_GPUS(n)                                                                   \
@@ -213,7 +215,7 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
   BenchInputs in;
   in.topology = snapshot_from_cuda(discover_devices());
   std::ostringstream progress;
-  const BenchDocument d = run_bench(opts, in, progress).document;
+  const doc::BenchDocument d = run_bench(opts, in, progress).document;
 
   EXPECT_EQ(d.logical_gpus, 8);
   ASSERT_EQ(d.gpus.size(), 8u);
@@ -224,14 +226,14 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
   std::map<std::string, std::set<std::string>> routes;  // case -> src->dst measured
   int failed = 0;
   for (const auto& r : d.bandwidth) {
-    EXPECT_NE(r.status, "waived") << r.case_name << " " << r.src << "->" << r.dst << ": "
-                                  << r.detail;
-    EXPECT_NE(r.status, "error") << r.case_name << " " << r.src << "->" << r.dst << ": "
-                                 << r.detail;
+    EXPECT_STRNE(doc::to_string(r.status), "waived")
+        << r.case_name << " " << r.src << "->" << r.dst << ": " << r.detail;
+    EXPECT_STRNE(doc::to_string(r.status), "error")
+        << r.case_name << " " << r.src << "->" << r.dst << ": " << r.detail;
     if (r.part != "sum") routes[r.case_name].insert(r.src + "->" + r.dst);
     const bool carries_bad_pair = r.src == "gpu3" && r.dst == "gpu5";
     if (carries_bad_pair) {
-      EXPECT_EQ(r.status, "failed") << r.case_name << " " << r.part;
+      EXPECT_STREQ(doc::to_string(r.status), "failed") << r.case_name << " " << r.part;
       EXPECT_EQ(r.bad_words, 7u * 2) << r.case_name << " " << r.part;  // warm-up + 1 timed sample
       if (r.part != "sum")
         EXPECT_NE(r.detail.find("checked by gpu5"), std::string::npos) << r.detail;
@@ -260,11 +262,12 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
   EXPECT_EQ(failed, 5 + 2 * 2 + 2 * 2);
   int latency_pairs = 0;
   for (const auto& r : d.latency) {
-    EXPECT_EQ(r.status, "ok") << r.case_name << " " << r.src << "->" << r.dst << ": " << r.detail;
+    EXPECT_STREQ(doc::to_string(r.status), "ok")
+        << r.case_name << " " << r.src << "->" << r.dst << ": " << r.detail;
     latency_pairs += r.case_name == "latency_peer";
   }
   EXPECT_EQ(latency_pairs, 56);
-  EXPECT_EQ(exit_code_for(d), 1);
+  EXPECT_EQ(doc::exit_code(accept::judge_document(d, {}, {}, "bench")), 1);
   const std::string text = render_text_tables(d);
   EXPECT_NE(text.find("8 logical GPUs on 1 device: figures measure the tool, not the links"),
             std::string::npos)
@@ -285,25 +288,26 @@ TEST(Measure, RunGoesOnAfterAFailedPairAndReportsIt) {
   in.topology = snapshot_from_cuda(discover_devices());
   std::ostringstream progress;
   const BenchOutcome out = run_bench(opts, in, progress);
-  const BenchDocument& d = out.document;
+  const doc::BenchDocument& d = out.document;
   int failed = 0, ok = 0;
   for (const auto& r : d.bandwidth) {
     const bool corrupted =
         r.case_name == "h2d_d2h_ce" && (r.part == "sum" || (r.src == "host" && r.dst == "gpu0"));
     if (corrupted) {
-      EXPECT_EQ(r.status, "failed")
+      EXPECT_STREQ(doc::to_string(r.status), "failed")
           << r.case_name << " " << r.src << "->" << r.dst << " " << r.part;
       EXPECT_EQ(r.bad_words, 4u * 3) << r.part;
       ++failed;
     } else {
-      EXPECT_EQ(r.status, "ok") << r.case_name << " " << r.src << "->" << r.dst << " " << r.detail;
+      EXPECT_STREQ(doc::to_string(r.status), "ok")
+          << r.case_name << " " << r.src << "->" << r.dst << " " << r.detail;
       EXPECT_EQ(r.bad_words, 0u);
       ++ok;
     }
   }
   EXPECT_EQ(failed, 2);  // host->gpu0 direction and the total
   EXPECT_EQ(ok, 3);      // gpu0->host direction, device_local_ce, d2h_sm
-  EXPECT_EQ(exit_code_for(d), 1);
+  EXPECT_EQ(doc::exit_code(accept::judge_document(d, {}, {}, "bench")), 1);
   EXPECT_NE(progress.str().find("h2d_d2h_ce/host<->gpu0/4MiB"), std::string::npos)
       << progress.str();
   EXPECT_NE(render_text_tables(d).find("FAILED"), std::string::npos);

@@ -11,6 +11,7 @@
 namespace {
 
 using namespace p2p::bench;
+namespace doc = p2p::doc;
 
 TEST(Placement, RoundRobinOverTheSelectedDevices) {
   const GpuPlacement one = place_logical_gpus(8, {0});
@@ -31,7 +32,7 @@ TEST(Placement, WithoutLogicalGpusEveryIdIsItsOwnDevice) {
   EXPECT_EQ(none.device(3), 3);
   EXPECT_FALSE(none.same_device(0, 1));
   EXPECT_EQ(gpu_ids(none, {0, 2}), (std::vector<int>{0, 2}));
-  EXPECT_EQ(logical_gpus_banner(0, 1), "");
+  EXPECT_EQ(doc::logical_gpus_banner(0, 1), "");
 }
 
 TEST(Placement, BadCountsAreInputErrors) {
@@ -40,9 +41,9 @@ TEST(Placement, BadCountsAreInputErrors) {
 }
 
 TEST(Placement, BannerSaysWhatTheFiguresMeasure) {
-  EXPECT_EQ(logical_gpus_banner(8, 1),
+  EXPECT_EQ(doc::logical_gpus_banner(8, 1),
             "8 logical GPUs on 1 device: figures measure the tool, not the links");
-  EXPECT_EQ(logical_gpus_banner(4, 2),
+  EXPECT_EQ(doc::logical_gpus_banner(4, 2),
             "4 logical GPUs on 2 devices: figures measure the tool, not the links");
 }
 

@@ -5,6 +5,7 @@
 namespace {
 
 using namespace p2p::bench;
+namespace doc = p2p::doc;
 
 constexpr std::uint64_t kGiB = 1ull << 30;
 
@@ -89,14 +90,14 @@ TEST(Records, SingleLaneFigureFromBytesCopiesAndSeconds) {
   m.lanes[0].verified_by = "gpu0";
   const auto recs = bandwidth_records(c, r, lanes, kGiB, m, ctx);
   ASSERT_EQ(recs.size(), 1u);
-  const BandwidthResult& x = recs[0];
+  const doc::BandwidthResult& x = recs[0];
   EXPECT_EQ(x.part, "");
   EXPECT_EQ(x.src, "host");
   EXPECT_EQ(x.dst, "gpu0");
   EXPECT_EQ(x.dst_pci, "0000:00:00.0");
   EXPECT_EQ(x.issued_by, "gpu0");
   EXPECT_EQ(x.method, "copy_engine");
-  EXPECT_EQ(x.status, "ok");
+  EXPECT_STREQ(doc::to_string(x.status), "ok");
   EXPECT_FALSE(x.p2p);
   const double expect_median = 4.0 * kGiB / 0.09 / 1e9;
   EXPECT_NEAR(*x.median_gbps, expect_median, 1e-9);
@@ -125,11 +126,11 @@ TEST(Records, ConcurrentLanesGiveEachDirectionAndTheTotal) {
   ASSERT_EQ(recs.size(), 3u);
   EXPECT_EQ(recs[0].part, "dir");
   EXPECT_EQ(recs[0].src + recs[0].dst, "gpu0gpu1");
-  EXPECT_EQ(recs[0].status, "ok");
+  EXPECT_STREQ(doc::to_string(recs[0].status), "ok");
   EXPECT_TRUE(*recs[0].p2p);
   EXPECT_NEAR(*recs[0].median_gbps, 2.0 * kGiB / 0.1 / 1e9, 1e-9);
   EXPECT_EQ(recs[1].src + recs[1].dst, "gpu1gpu0");
-  EXPECT_EQ(recs[1].status, "failed");  // only the corrupted direction
+  EXPECT_STREQ(doc::to_string(recs[1].status), "failed");  // only the corrupted direction
   EXPECT_EQ(recs[1].bad_words, 5u);
   EXPECT_NE(recs[1].detail.find("5 bad words in 1 of 2 samples (checked by gpu0)"),
             std::string::npos)
@@ -138,7 +139,7 @@ TEST(Records, ConcurrentLanesGiveEachDirectionAndTheTotal) {
   EXPECT_EQ(recs[2].issued_by, "");
   EXPECT_NEAR(*recs[2].median_gbps, 4.0 * kGiB / 0.2 / 1e9, 1e-9);  // both directions' bytes
   EXPECT_NEAR(*recs[2].ceiling_gbps, 2 * 63.015, 0.01);
-  EXPECT_EQ(recs[2].status, "failed");
+  EXPECT_STREQ(doc::to_string(recs[2].status), "failed");
   EXPECT_NE(recs[2].detail.find("gpu1->gpu0"), std::string::npos);
 }
 
@@ -152,7 +153,7 @@ TEST(Records, StagedPairWithoutP2PSaysWhy) {
   m.lanes[0].seconds = {1.0};
   const auto recs = bandwidth_records(c, r, c.lanes(r), kGiB, m, ctx);
   ASSERT_EQ(recs.size(), 1u);
-  EXPECT_EQ(recs[0].status, "ok");
+  EXPECT_STREQ(doc::to_string(recs[0].status), "ok");
   EXPECT_FALSE(*recs[0].p2p);
   EXPECT_NE(recs[0].detail.find("P2P unavailable gpu0->gpu1: cudaDeviceCanAccessPeer = 0"),
             std::string::npos)
@@ -163,11 +164,11 @@ TEST(Records, UnmeasuredRecordsCarryStatusAndCeilingButNoFigure) {
   const BenchContext ctx = pcie_host({5, 5}, false);
   const Case& c = find("sm_bidir");
   const Route r = routes_for(c.shape, ctx.gpus).front();
-  const auto recs =
-      unmeasured_bandwidth_records(c, r, c.lanes(r), 4096, "waived", "P2P unavailable", ctx);
+  const auto recs = unmeasured_bandwidth_records(c, r, c.lanes(r), 4096, doc::FigureStatus::kWaived,
+                                                 "P2P unavailable", ctx);
   ASSERT_EQ(recs.size(), 3u);
   for (const auto& x : recs) {
-    EXPECT_EQ(x.status, "waived");
+    EXPECT_STREQ(doc::to_string(x.status), "waived");
     EXPECT_EQ(x.detail, "P2P unavailable");
     EXPECT_FALSE(x.median_gbps);
     EXPECT_TRUE(x.ceiling_gbps);
@@ -186,15 +187,15 @@ TEST(Records, LatencyStatisticsAndWalkFailures) {
   m.loads_per_sample = 50000;
   m.stride_bytes = 128;
   m.lanes[0].verified_samples = 4;
-  LatencyResult x = latency_record(c, r, m, ctx);
+  doc::LatencyResult x = latency_record(c, r, m, ctx);
   EXPECT_EQ(x.src, "gpu0");
   EXPECT_EQ(x.dst, "host");
   EXPECT_DOUBLE_EQ(*x.median_ns, 1190);
   EXPECT_NEAR(*x.spread_pct, 20.0 / 1190 * 100, 1e-9);
-  EXPECT_EQ(x.status, "ok");
+  EXPECT_STREQ(doc::to_string(x.status), "ok");
   m.lanes[0].bad_samples = 1;
   x = latency_record(c, r, m, ctx);
-  EXPECT_EQ(x.status, "failed");
+  EXPECT_STREQ(doc::to_string(x.status), "failed");
   EXPECT_NE(x.detail.find("1 of 4"), std::string::npos);
 }
 

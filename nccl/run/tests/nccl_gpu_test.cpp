@@ -95,7 +95,7 @@ TEST_F(NcclGpu, EveryOperationTypeAndPlacementIsVerifiedOnEveryRank) {
   ASSERT_FALSE(plan.empty());
   for (const auto& c : plan) {
     const Measurement m = measure(clique, buffers, c.op, c.shape, c.in_place, quick());
-    EXPECT_EQ(m.status, "ok") << label(c) << ": " << m.detail;
+    EXPECT_STREQ(doc::to_string(m.status), "ok") << label(c) << ": " << m.detail;
     ASSERT_TRUE(m.wrong_elements.has_value()) << label(c);
     EXPECT_EQ(*m.wrong_elements, 0u) << label(c);
     ASSERT_TRUE(m.time_us.has_value()) << label(c);
@@ -112,7 +112,7 @@ TEST_F(NcclGpu, CudaGraphTimingRunsAndVerifies) {
   o.cuda_graph = true;
   for (const auto& c : plan) {
     const Measurement m = measure(clique, buffers, c.op, c.shape, c.in_place, o);
-    EXPECT_EQ(m.status, "ok") << label(c) << ": " << m.detail;
+    EXPECT_STREQ(doc::to_string(m.status), "ok") << label(c) << ": " << m.detail;
     EXPECT_EQ(m.wrong_elements.value_or(1), 0u) << label(c);
     EXPECT_GT(m.time_us.value_or(0.0), 0.0) << label(c);
   }
@@ -162,7 +162,7 @@ TEST_F(NcclGpu, APlantedWrongElementIsCaughtInEveryOperation) {
     MeasureOptions o = quick();
     o.plant_wrong_rank = c == Collective::kSendRecvPair ? it->op.dst_rank : n - 1;
     const Measurement m = measure(clique, buffers, it->op, it->shape, false, o);
-    EXPECT_EQ(m.status, "wrong") << label(*it);
+    EXPECT_STREQ(doc::to_string(m.status), "wrong") << label(*it);
     EXPECT_EQ(m.wrong_elements.value_or(0), 1u) << label(*it);
     EXPECT_NE(m.detail.find("1 wrong element"), std::string::npos) << m.detail;
   }
@@ -191,7 +191,7 @@ TEST_F(NcclGpu, AStuckStreamIsReportedAsHangAndTheCliqueAborted) {
     cuda::DeviceGuard on(clique.device(0));
     EXPECT_EQ(cudaStreamSynchronize(clique.stream(0)), cudaSuccess);
   }
-  EXPECT_EQ(m.status, "hang");
+  EXPECT_STREQ(doc::to_string(m.status), "hang");
   EXPECT_NE(m.detail.find("communicators aborted"), std::string::npos) << m.detail;
   EXPECT_FALSE(m.time_us.has_value());
 
@@ -199,7 +199,7 @@ TEST_F(NcclGpu, AStuckStreamIsReportedAsHangAndTheCliqueAborted) {
   Clique again(*api_, devices_, 60s);
   RankBuffers buffers = allocate_buffers(again, buffer_bytes(plan));
   const Measurement ok = measure(again, buffers, plan[0].op, plan[0].shape, false, quick());
-  EXPECT_EQ(ok.status, "ok") << ok.detail;
+  EXPECT_STREQ(doc::to_string(ok.status), "ok") << ok.detail;
   EXPECT_EQ(ok.wrong_elements.value_or(1), 0u);
 }
 
@@ -214,13 +214,13 @@ TEST_F(NcclGpu, BenchmarkFilterSelectsTheMeasuredCases) {
   o.measure = quick();
   o.nccl_log_path = log_path();
   o.benchmark_args = {"--benchmark_filter=^all_reduce/float16/in_place/"};
-  const NcclRun run = run_nccl_sweep(o, Progress{});
+  const doc::NcclRun run = run_nccl_sweep(o, Progress{});
   ASSERT_EQ(run.results.size(), 3u);  // 1 KiB, 32 KiB, 1 MiB
   for (const auto& r : run.results) {
     EXPECT_EQ(r.collective, "all_reduce");
     EXPECT_EQ(r.dtype, "float16");
     EXPECT_TRUE(r.in_place);
-    EXPECT_EQ(r.status, "ok") << r.detail;
+    EXPECT_STREQ(doc::to_string(r.status), "ok") << r.detail;
     EXPECT_EQ(r.wrong_elements.value_or(1), 0u);
   }
 }
@@ -242,14 +242,14 @@ TEST_F(NcclGpu, TheSweepRecordsAHangRebuildsTheCliqueAndCarriesOn) {
     latch.hold(clique.stream(0), clique.device(0));
     latch.release_after(4000ms);
   };
-  const NcclRun run = run_nccl_sweep(o, Progress{});
+  const doc::NcclRun run = run_nccl_sweep(o, Progress{});
   latch.join();
   ASSERT_EQ(run.results.size(), 6u);  // all_reduce: 2 sizes x 2 placements; sendrecv: 2 sizes
-  EXPECT_EQ(run.results[1].status, "hang");
+  EXPECT_STREQ(doc::to_string(run.results[1].status), "hang");
   EXPECT_FALSE(run.results[1].busbw_gbps.has_value());
   for (std::size_t i = 0; i < run.results.size(); ++i) {
     if (i == 1) continue;
-    EXPECT_EQ(run.results[i].status, "ok") << i << ": " << run.results[i].detail;
+    EXPECT_STREQ(doc::to_string(run.results[i].status), "ok") << i << ": " << run.results[i].detail;
     EXPECT_EQ(run.results[i].wrong_elements.value_or(1), 0u) << i;
     EXPECT_GT(run.results[i].algbw_gbps.value_or(0.0), 0.0) << i;
   }

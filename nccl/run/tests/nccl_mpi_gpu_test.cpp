@@ -17,7 +17,7 @@
 
 #include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
-#include "nccl/results_section.hpp"
+#include "document/bench_document.hpp"
 #include "nccl/run/nccl_api.hpp"
 #include "nccl/run/tests/nccl_gpu_or_skip.hpp"
 
@@ -69,10 +69,10 @@ TEST_F(NcclMpiGpu, FourHostsOnOneGpuVerifyEveryCollectiveOverTheNetwork) {
                             p2pcheck + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   ASSERT_TRUE(std::filesystem::exists(json)) << r.err;
-  const NcclResultsSection report = read_nccl_section(json);
-  const NcclRun& run = report.run;
+  const doc::NcclResultsSection report = doc::read_nccl_section(json);
+  const doc::NcclRun& run = report.run;
   ASSERT_TRUE(run.cluster.has_value());
-  const NcclCluster& c = *run.cluster;
+  const doc::NcclCluster& c = *run.cluster;
   EXPECT_EQ(c.processes, 4);
   EXPECT_EQ(c.hosts, (std::vector<std::string>{"h0", "h1", "h2", "h3"}));
   ASSERT_EQ(run.environment.devices.size(), 4u);
@@ -84,7 +84,8 @@ TEST_F(NcclMpiGpu, FourHostsOnOneGpuVerifyEveryCollectiveOverTheNetwork) {
   EXPECT_TRUE(run.warnings.empty()) << run.warnings.front();
   std::set<std::string> collectives;
   for (const auto& res : run.results) {
-    EXPECT_EQ(res.status, "ok") << res.collective << " " << res.size_bytes << ": " << res.detail;
+    EXPECT_STREQ(doc::to_string(res.status), "ok")
+        << res.collective << " " << res.size_bytes << ": " << res.detail;
     EXPECT_EQ(res.nranks, 4);
     EXPECT_EQ(res.wrong_elements.value_or(1), 0u) << res.collective << " " << res.size_bytes;
     collectives.insert(res.collective);
@@ -104,7 +105,8 @@ TEST_F(NcclMpiGpu, FourHostsOnOneGpuVerifyEveryCollectiveOverTheNetwork) {
   ASSERT_EQ(c.host_pairs.size(), 12u);
   std::set<std::pair<int, int>> directed;
   for (const auto& p : c.host_pairs) {
-    EXPECT_EQ(p.status, "ok") << p.src_host << "->" << p.dst_host << ": " << p.detail;
+    EXPECT_STREQ(doc::to_string(p.status), "ok")
+        << p.src_host << "->" << p.dst_host << ": " << p.detail;
     EXPECT_GT(p.algbw_gbps.value_or(0.0), 0.0);
     EXPECT_EQ(p.wrong_elements.value_or(1), 0u);
     directed.insert({p.src_host, p.dst_host});

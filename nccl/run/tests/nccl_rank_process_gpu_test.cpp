@@ -16,7 +16,7 @@
 
 #include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
-#include "nccl/results_section.hpp"
+#include "document/bench_document.hpp"
 #include "nccl/run/nccl_api.hpp"
 #include "nccl/run/tests/nccl_gpu_or_skip.hpp"
 
@@ -28,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 // Runs p2pcheck with `args` and reads the report it wrote.
 struct Ran {
   testing::CliResult cli;
-  std::optional<NcclResultsSection> report;
+  std::optional<doc::NcclResultsSection> report;
   double wall_s = 0.0;
 };
 
@@ -46,7 +46,7 @@ class RankProcessGpu : public ::testing::Test {
     r.cli = testing::run_captured(env + " '" + P2PCHECK_EXE + "' nccl --skip-gate " + args +
                                   " --json " + json);
     r.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
-    if (std::filesystem::exists(json)) r.report = read_nccl_section(json);
+    if (std::filesystem::exists(json)) r.report = doc::read_nccl_section(json);
     return r;
   }
 
@@ -66,7 +66,7 @@ TEST_P(RankProcessesOnOneGpu, EveryCollectiveAndPairIsVerifiedOverTheNetworkTran
   const Ran r = run(std::string(kSmallSweep) + " --ranks " + std::to_string(n));
   ASSERT_EQ(r.cli.exit_code, 0) << r.cli.err;
   ASSERT_TRUE(r.report.has_value()) << r.cli.err;
-  const NcclRun& run = r.report->run;
+  const doc::NcclRun& run = r.report->run;
   EXPECT_TRUE(run.environment.rank_processes);
   ASSERT_EQ(run.environment.devices.size(), static_cast<std::size_t>(n));
   for (const auto& d : run.environment.devices) {
@@ -82,7 +82,7 @@ TEST_P(RankProcessesOnOneGpu, EveryCollectiveAndPairIsVerifiedOverTheNetworkTran
         c.collective + " " + c.dtype + " " + std::to_string(c.size_bytes) + " B" +
         (c.in_place ? " in place" : "") +
         (c.src_rank ? " " + std::to_string(*c.src_rank) + "->" + std::to_string(*c.dst_rank) : "");
-    EXPECT_EQ(c.status, "ok") << what << ": " << c.detail;
+    EXPECT_STREQ(doc::to_string(c.status), "ok") << what << ": " << c.detail;
     EXPECT_EQ(c.nranks, n) << what;
     EXPECT_EQ(c.wrong_elements.value_or(1), 0u) << what;
     EXPECT_GT(c.busbw_gbps.value_or(0.0), 0.0) << what;
@@ -99,7 +99,7 @@ TEST_P(RankProcessesOnOneGpu, EveryCollectiveAndPairIsVerifiedOverTheNetworkTran
           run.transport.cells[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
       bool net = false;
       for (const auto& t : cell.transports) net |= t.rfind("NET/", 0) == 0;
-      EXPECT_TRUE(net) << a << " -> " << b << ": " << cell_label(cell);
+      EXPECT_TRUE(net) << a << " -> " << b << ": " << doc::cell_label(cell);
     }
   }
 }
@@ -122,16 +122,16 @@ TEST_F(RankProcessGpu, AKilledRankEndsTheRunWithinTheTimeoutNamedAndKeepsWhatWas
   EXPECT_EQ(r.cli.exit_code, 4) << r.cli.err;
   EXPECT_LT(r.wall_s, baseline.wall_s + 5.0 + 10.0) << r.cli.err;
   ASSERT_TRUE(r.report.has_value()) << r.cli.err;
-  const NcclRun& run = r.report->run;
+  const doc::NcclRun& run = r.report->run;
   ASSERT_GE(run.results.size(), 3u);
   for (std::size_t i = 0; i < 3; ++i) {
-    EXPECT_EQ(run.results[i].status, "ok") << i << ": " << run.results[i].detail;
+    EXPECT_STREQ(doc::to_string(run.results[i].status), "ok") << i << ": " << run.results[i].detail;
     EXPECT_GT(run.results[i].time_us.value_or(0.0), 0.0) << i;
     EXPECT_EQ(run.results[i].wrong_elements.value_or(1), 0u) << i;
   }
   ASSERT_EQ(run.rank_process_ends.size(), 4u);
-  const RankProcessEnd& dead = run.rank_process_ends[2];
-  EXPECT_EQ(dead.ended, "died");
+  const doc::RankProcessEnd& dead = run.rank_process_ends[2];
+  EXPECT_STREQ(doc::to_string(dead.ended), "died");
   EXPECT_EQ(dead.signal, std::optional<int>(9));
   EXPECT_EQ(dead.last_case,
             "all_reduce/float32/out_of_place/2KiB");  // plan order: size, then placement
@@ -160,11 +160,11 @@ TEST_F(RankProcessGpu, AStalledRankIsAHangEveryProcessAbortsAndTheRunEnds) {
   EXPECT_EQ(r.cli.exit_code, 5) << r.cli.err;
   EXPECT_LT(r.wall_s, baseline.wall_s + 5.0 + 10.0) << r.cli.err;
   ASSERT_TRUE(r.report.has_value()) << r.cli.err;
-  const NcclRun& run = r.report->run;
+  const doc::NcclRun& run = r.report->run;
   ASSERT_GE(run.results.size(), 4u);
   for (std::size_t i = 0; i < 3; ++i)
-    EXPECT_EQ(run.results[i].status, "ok") << i << ": " << run.results[i].detail;
-  EXPECT_EQ(run.results[3].status, "hang") << run.results[3].detail;
+    EXPECT_STREQ(doc::to_string(run.results[i].status), "ok") << i << ": " << run.results[i].detail;
+  EXPECT_STREQ(doc::to_string(run.results[3].status), "hang") << run.results[3].detail;
   ASSERT_EQ(run.rank_process_ends.size(), 4u);
   for (const auto& e : run.rank_process_ends) {
     // A peer's abort can reach a rank as an NCCL error before its own deadline passes.

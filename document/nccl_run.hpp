@@ -10,10 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "nccl/cluster_results.hpp"
-#include "nccl/transport_log.hpp"
+#include "document/nccl_cluster.hpp"
+#include "document/outcome.hpp"
+#include "document/transport_matrix.hpp"
 
-namespace p2p::nccl {
+namespace p2p::doc {
 
 struct CollectiveResult {
   static constexpr int kVersion = 1;
@@ -30,13 +31,16 @@ struct CollectiveResult {
   bool cuda_graph = false;
   int warmup_iterations = 0;
   int iterations = 0;
-  int timing_samples = 0;     // iterations were timed in this many groups (median group reported)
-  std::string status = "ok";  // ok | wrong | hang | error
-  std::string detail;         // why, for wrong/hang/error
+  int timing_samples = 0;  // iterations were timed in this many groups (median group reported)
+  CollectiveStatus status = CollectiveStatus::kOk;
+  std::string detail;             // why, for wrong/hang/error
   std::optional<double> time_us;  // median time of one operation
   std::optional<double> algbw_gbps;
   std::optional<double> busbw_gbps;
   std::optional<std::uint64_t> wrong_elements;  // summed over ranks; null = not verified
+  // Why the figure means nothing on this host (one rank: no data crosses a link); "" when it
+  // does. Key "not_meaningful", written only when set.
+  std::string not_meaningful;
 };
 
 struct DeviceRecord {
@@ -54,10 +58,7 @@ struct DeviceRecord {
 struct RankProcessEnd {
   int rank = 0;
   int pid = 0;
-  // done | hang | error (the rank said so and stopped) | died (a signal, or an exit without
-  // its final line) | killed (by p2pcheck: no rank reported anything within the deadline) |
-  // no result (MPI: the process sent rank 0 nothing within the deadline)
-  std::string ended;
+  RankEnd ended = RankEnd::kDone;
   std::optional<int> exit_code;
   std::optional<int> signal;
   std::string last_case;  // benchmark name of the last case it completed; "" = none
@@ -117,4 +118,4 @@ std::string format_nccl_version(int code);
 // "13.0" from CUDA's 13000.
 std::string format_cuda_version(int code);
 
-}  // namespace p2p::nccl
+}  // namespace p2p::doc

@@ -1,12 +1,12 @@
-#include "nccl/cluster_results.hpp"
+#include "document/nccl_cluster.hpp"
 
 #include <algorithm>
 #include <set>
 
 #include "common/error.hpp"
-#include "nccl/json_util.hpp"
+#include "document/json_limits.hpp"
 
-namespace p2p::nccl {
+namespace p2p::doc {
 
 std::vector<std::vector<TransportCell>> host_transport_matrix(const TransportMatrix& ranks,
                                                               const std::vector<int>& rank_host,
@@ -79,7 +79,7 @@ void from_json(const nlohmann::json& j, HostPairResult& r) {
   r.dst_rank = integer_at(j, "dst_rank", 0, kMaxRanks - 1);
   r.round = integer_at(j, "round", 0, kMaxRanks);
   r.size_bytes = integer_at<std::uint64_t>(j, "size_bytes", 1, kMaxDocumentBytes);
-  r.status = j.at("status").get<std::string>();
+  r.status = j.at("status").get<CollectiveStatus>();
   r.detail = j.at("detail").get<std::string>();
   r.time_us = optional_from<double>(j, "time_us");
   r.algbw_gbps = optional_from<double>(j, "algbw_gbps");
@@ -150,4 +150,4 @@ void from_json(const nlohmann::json& j, NcclCluster& c) {
   }
 }
 
-}  // namespace p2p::nccl
+}  // namespace p2p::doc

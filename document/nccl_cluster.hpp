@@ -10,9 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "nccl/transport_log.hpp"
+#include "document/outcome.hpp"
+#include "document/transport_matrix.hpp"
 
-namespace p2p::nccl {
+namespace p2p::doc {
 
 // One NCCL rank of a run across processes.
 struct ClusterRank {
@@ -31,7 +32,7 @@ struct HostPairResult {
   int dst_rank = 0;
   int round = 0;  // 0-based round of the schedule
   std::uint64_t size_bytes = 0;
-  std::string status = "ok";  // ok | wrong | hang | error
+  CollectiveStatus status = CollectiveStatus::kOk;
   std::string detail;
   std::optional<double> time_us;
   std::optional<double> algbw_gbps;  // = busbw for a send/recv
@@ -72,4 +73,4 @@ void to_json(nlohmann::json& j, const NcclCluster& c);  // schema p2pcheck.nccl_
 void from_json(const nlohmann::json& j,
                NcclCluster& c);  // InputError for other versions or a ragged matrix
 
-}  // namespace p2p::nccl
+}  // namespace p2p::doc

@@ -1,4 +1,4 @@
-#include "nccl/results.hpp"
+#include "document/nccl_run.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,9 +8,9 @@
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
-#include "nccl/results_section.hpp"
+#include "document/bench_document.hpp"
 
-namespace p2p::nccl {
+namespace p2p::doc {
 namespace {
 
 CollectiveResult sample_result() {
@@ -70,7 +70,7 @@ TEST(CollectiveResultJson, RoundTripsEveryField) {
 
 TEST(CollectiveResultJson, MissingNumbersAreNullNeverStrings) {
   CollectiveResult r = sample_result();
-  r.status = "hang";
+  r.status = nlohmann::json("hang").get<decltype(r.status)>();
   r.time_us.reset();
   r.algbw_gbps.reset();
   r.busbw_gbps.reset();
@@ -82,7 +82,7 @@ TEST(CollectiveResultJson, MissingNumbersAreNullNeverStrings) {
   EXPECT_TRUE(j.at("root").is_null());
   const CollectiveResult back = j.get<CollectiveResult>();
   EXPECT_FALSE(back.time_us.has_value());
-  EXPECT_EQ(back.status, "hang");
+  EXPECT_STREQ(doc::to_string(back.status), "hang");
 }
 
 TEST(CollectiveResultJson, RejectsOtherVersionsAndOtherRecords) {
@@ -129,12 +129,12 @@ TEST(NcclResultsSectionFile, WritesAtomicallyAndReadsBack) {
   BusbwVerdict v;
   v.collective = "all_reduce";
   v.dtype = "float32";
-  v.status = "fail";
+  v.status = nlohmann::json("fail").get<decltype(v.status)>();
   v.saturation_bytes = 1 << 24;
   report.verdicts = {v};
   const TempDir tmp("nccl_report");
   const std::string path = tmp.file("report.json");
-  bench::BenchDocument doc;
+  doc::BenchDocument doc;
   doc.written_by = "nccl";
   doc.nccl = report;
   write_text_file_atomically(path, nlohmann::json(doc).dump(2));
@@ -143,7 +143,7 @@ TEST(NcclResultsSectionFile, WritesAtomicallyAndReadsBack) {
   EXPECT_TRUE(back.p2p_off->p2p_disabled);
   EXPECT_DOUBLE_EQ(*back.min_busbw_gbps, 100.0);
   ASSERT_EQ(back.verdicts.size(), 1u);
-  EXPECT_EQ(back.verdicts[0].status, "fail");
+  EXPECT_STREQ(doc::to_string(back.verdicts[0].status), "fail");
   EXPECT_EQ(back.verdicts[0].saturation_bytes, 1u << 24);
 }
 
@@ -157,21 +157,22 @@ TEST(NcclResultsSectionFile, NullP2POffAndBadFilesAreOneLineInputErrors) {
   EXPECT_THROW(read_nccl_section("/nonexistent/p2pcheck/report.json"), InputError);
   const TempDir tmp("nccl_report_bad");
   const std::string path = tmp.file("report.json");
-  bench::BenchDocument doc;
-  doc.nccl = nlohmann::json{{"schema", "p2pcheck.nccl_report"}, {"version", 9}};
+  // A malformed section is refused when the document is read, naming the document.
+  nlohmann::json with_section = doc::BenchDocument{};
+  with_section["nccl"] = nlohmann::json{{"schema", "p2pcheck.nccl_report"}, {"version", 9}};
   try {
-    nccl_section_from_document(doc, "run.json");
+    bench_document_from_json(with_section, "run.json");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("run.json: ", 0), 0u) << e.what();
     EXPECT_NE(std::string(e.what()).find("version 9 is not supported"), std::string::npos);
   }
-  doc.nccl = nlohmann::json{{"schema", "p2pcheck.nccl_report"}, {"version", 1}};
-  EXPECT_THROW(nccl_section_from_document(doc, "run.json"), InputError);  // missing keys
+  with_section["nccl"] = nlohmann::json{{"schema", "p2pcheck.nccl_report"}, {"version", 1}};
+  EXPECT_THROW(bench_document_from_json(with_section, "run.json"), InputError);  // missing keys
   // A bench document has no NCCL section: named, not a crash.
-  doc = bench::BenchDocument{};
+  doc::BenchDocument doc;
   try {
-    nccl_section_from_document(doc, "bench.json");
+    nccl_section_of(doc, "bench.json");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
@@ -191,4 +192,4 @@ TEST(Versions, NcclAndCudaCodes) {
 }
 
 }  // namespace
-}  // namespace p2p::nccl
+}  // namespace p2p::doc

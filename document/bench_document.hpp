@@ -9,9 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "bench/sharing.hpp"
+#include "document/gpu_sharing.hpp"
+#include "document/nccl_section.hpp"
+#include "document/outcome.hpp"
+#include "document/verdict.hpp"
+#include "topology/gate.hpp"
+#include "topology/snapshot.hpp"
 
-namespace p2p::bench {
+namespace p2p::doc {
 
 // Where an imported figure came from: the peer tool, its version, the figure's own name there and
 // the unit it was printed in (p2pcheck's fields carry their units: a microsecond latency is
@@ -48,10 +53,13 @@ struct BandwidthResult {
   std::string ceiling_link;            // "PCIe gen5 x16", "NVLink4 x18", ""
   std::optional<double> achieved_pct;  // median / ceiling * 100
   std::optional<bool> p2p;             // peer access possible between the two GPUs; null for host
-  std::string status = "ok";           // ok | waived | failed | error
+  FigureStatus status = FigureStatus::kOk;
   std::string detail;                  // waiver reason, verification failure, error text
   std::uint64_t bad_words = 0;         // 32-bit words that failed verification, all samples
   std::optional<FigureSource> source;  // imported figures only (key "source", absent otherwise)
+  // Why the figure means nothing on this host (copies between logical GPUs of one device);
+  // "" when it does. Key "not_meaningful", written only when set.
+  std::string not_meaningful;
 };
 
 // One latency figure: GPU `src` doing dependent loads from memory on `dst`.
@@ -71,9 +79,10 @@ struct LatencyResult {
   std::optional<double> max_ns;
   std::optional<double> spread_pct;
   std::optional<bool> p2p;
-  std::string status = "ok";
+  FigureStatus status = FigureStatus::kOk;
   std::string detail;
   std::optional<FigureSource> source;  // imported figures only
+  std::string not_meaningful;          // as BandwidthResult's
 };
 
 // One file `p2pcheck import` read: which tool wrote it, and how its figures were named here.
@@ -123,15 +132,16 @@ struct GpuRecord {
 struct GateRecord {
   std::optional<std::string> decision;  // "pass" | "block"; null when the gate did not run
   std::string detail;
-  nlohmann::json reasons = nullptr;  // the gate's full decision (topology's GateDecision JSON)
+  std::optional<topo::GateDecision> reasons;  // the gate's full decision; null when not run
 };
 
 // The results document of every measuring subcommand: `p2pcheck bench --json` fills the
 // copy figures, `p2pcheck nccl --json` the `nccl` section; both carry the same host, versions,
 // topology, gate and GPUs. Version 2 added `written_by` and `nccl`; version 3 `logical_gpus`,
-// each GPU's `logical_gpu` and `interrupted`. Versions 1 and 2 are still read.
+// each GPU's `logical_gpu` and `interrupted`; version 4 `verdict`. Versions 1 to 3 are still
+// read (their verdict is null: readers judge them anew, document/judge.hpp).
 struct BenchDocument {
-  static constexpr int kVersion = 3;
+  static constexpr int kVersion = 4;
   static constexpr int kOldestReadableVersion = 1;
   static constexpr const char* kSchema = "p2pcheck.bench.run";
   std::string written_by = "bench";  // bench | nccl | import
@@ -145,8 +155,8 @@ struct BenchDocument {
   std::string topology_source;        // "live", "cuda", a file name
   GateRecord gate;
   bool skip_gate = false;
-  nlohmann::json topology =
-      nullptr;  // the topology snapshot the run was judged and reported against
+  // The topology snapshot the run was judged and reported against; null in imports without one.
+  std::optional<topo::TopologySnapshot> topology;
   int samples = 0;
   int warmup_samples = 0;
   std::vector<std::uint64_t> sizes_bytes;
@@ -156,14 +166,16 @@ struct BenchDocument {
   // How many logical GPUs the run placed on its devices (bench --logical-gpus); 0 for a run
   // on physical GPUs. A logical run's figures measure the tool, not the host's links.
   int logical_gpus = 0;
+  // How the measured GPUs were chosen where not all that CUDA sees were wanted: "--gpus 0,1",
+  // "CUDA_VISIBLE_DEVICES=2,3"; "" for every GPU. (Added in version 4; "" before.)
+  std::string gpu_selection;
   std::vector<GpuRecord> gpus;
   std::vector<std::vector<bool>> p2p_access;  // [i][j] over `gpus`: cudaDeviceCanAccessPeer
   std::vector<BandwidthResult> bandwidth;
   std::vector<LatencyResult> latency;
   std::vector<SweepSummary> sweeps;
-  // `p2pcheck nccl`: the sweep as the NCCL module writes it (schema p2pcheck.nccl_report,
-  // read with nccl::nccl_section_from_document); null in bench's documents.
-  nlohmann::json nccl = nullptr;
+  // `p2pcheck nccl`: the sweep (schema p2pcheck.nccl_report); null in bench's documents.
+  std::optional<NcclResultsSection> nccl;
   std::vector<std::string> warnings;
   // What the whole command took (wall seconds, peak resident memory incl. child processes);
   // null when not recorded (documents before version 3).
@@ -177,6 +189,9 @@ struct BenchDocument {
   std::optional<SharingRecord> gpu_sharing;
   // `p2pcheck import`: the files read (key "imported", written only by import; absent elsewhere).
   std::vector<ImportedFile> imported;
+  // The run's one verdict: every figure judged, the caveats, the reasons (document/verdict.hpp);
+  // null in documents before version 4.
+  std::optional<RunVerdict> verdict;
 };
 
 // The 16 bytes of a CUDA device UUID (cudaUUID_t) as nvidia-smi prints them:
@@ -209,16 +224,19 @@ struct FigureCounts {
 };
 FigureCounts count_figures(const BenchDocument& doc);
 
-// 1 when any transfer failed verification, 4 when a case hit an error, else 0 (pure: the
-// exit policy of a bench run reads it on hosts without CUDA too).
-int exit_code_for(const BenchDocument& doc);
-
 // "gpu3": what the figures call a GPU (its logical id, else its CUDA ordinal).
 std::string gpu_label(const GpuRecord& g);
 // "run: 41.2 s wall, peak memory 2.21 GB\n" from the document's resources; "" when absent.
 std::string describe_resources(const BenchDocument& doc);
+// How the measured GPUs were chosen, for `gpu_selection`: "--gpus 0,1" for a requested list,
+// "CUDA_VISIBLE_DEVICES=2,3" where the environment narrowed what CUDA shows (null or "" when
+// unset), both joined by "; ", "" for every GPU.
+std::string gpu_selection_text(const std::vector<int>& requested, const char* cuda_visible_devices);
+
 // The distinct devices a document's GPUs ran on.
 int device_count(const BenchDocument& doc);
+// "8 logical GPUs on 1 device: figures measure the tool, not the links"; "" for a physical run.
+std::string logical_gpus_banner(int logical_gpus, int devices);
 // logical_gpus_banner() for a document: "" for a physical run.
 std::string logical_gpus_note(const BenchDocument& doc);
 
@@ -236,4 +254,12 @@ BenchDocument bench_document_from_json(const nlohmann::json& j, const std::strin
 // refusing them would make that document unreadable for no reason.
 BenchDocument read_bench_document_file(const std::string& path);
 
-}  // namespace p2p::bench
+// The NCCL section of a results document. InputError "<source>: ..." when the document holds
+// none (bench wrote it).
+const NcclResultsSection& nccl_section_of(const BenchDocument& doc, const std::string& source);
+
+// Reads a results document file and returns its NCCL section; InputError "PATH: ..." for a
+// missing or malformed file as well.
+NcclResultsSection read_nccl_section(const std::string& path);
+
+}  // namespace p2p::doc

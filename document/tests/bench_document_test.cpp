@@ -1,4 +1,4 @@
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 namespace {
 
-using namespace p2p::bench;
+using namespace p2p::doc;
 using nlohmann::json;
 
 BandwidthResult full_bandwidth() {
@@ -32,7 +32,7 @@ BandwidthResult full_bandwidth() {
   r.ceiling_link = "PCIe gen5 x16";
   r.achieved_pct = 79.5;
   r.p2p = true;
-  r.status = "failed";
+  r.status = nlohmann::json("failed").get<decltype(r.status)>();
   r.detail = "verification failed: 3 bad words";
   r.bad_words = 3;
   return r;
@@ -62,7 +62,7 @@ TEST(Results, MissingNumbersAreNullAndComeBackMissing) {
   BandwidthResult r;
   r.case_name = "sm_read";
   r.bytes = 4096;  // every figure has a size, waived or not (a document saying 0 is refused)
-  r.status = "waived";
+  r.status = nlohmann::json("waived").get<decltype(r.status)>();
   r.detail = "P2P unavailable";
   const json j = r;
   for (const char* k : {"median_gbps", "min_gbps", "max_gbps", "spread_pct", "ceiling_gbps",
@@ -72,7 +72,7 @@ TEST(Results, MissingNumbersAreNullAndComeBackMissing) {
   const auto back = j.get<BandwidthResult>();
   EXPECT_FALSE(back.median_gbps);
   EXPECT_FALSE(back.p2p);
-  EXPECT_EQ(back.status, "waived");
+  EXPECT_STREQ(p2p::doc::to_string(back.status), "waived");
 }
 
 TEST(Results, OtherVersionsAndSchemasAreRejected) {
@@ -155,13 +155,14 @@ TEST(Results, DocumentRoundTripWithHeaderGateAndRecords) {
 TEST(Results, DocumentCarriesTheNcclSectionAndStillReadsVersionOne) {
   BenchDocument d;
   d.written_by = "nccl";
-  d.nccl = json{{"schema", "p2pcheck.nccl_report"}, {"version", 1}};
+  d.nccl = NcclResultsSection{};
   const json j = d;
-  EXPECT_EQ(j.at("version"), 3);
+  EXPECT_EQ(j.at("version"), 4);
   EXPECT_EQ(j.at("written_by"), "nccl");
   const BenchDocument back = bench_document_from_json(json::parse(j.dump()), "nccl.json");
   EXPECT_EQ(back.written_by, "nccl");
-  EXPECT_EQ(back.nccl.at("schema"), "p2pcheck.nccl_report");
+  ASSERT_TRUE(back.nccl.has_value());
+  EXPECT_EQ(json(*back.nccl).at("schema"), "p2pcheck.nccl_report");
 
   // A version 1 document (bench only, before the NCCL section existed) reads as bench's.
   json v1 = BenchDocument{};
@@ -170,7 +171,7 @@ TEST(Results, DocumentCarriesTheNcclSectionAndStillReadsVersionOne) {
   v1.erase("nccl");
   const BenchDocument old = bench_document_from_json(v1, "v1.json");
   EXPECT_EQ(old.written_by, "bench");
-  EXPECT_TRUE(old.nccl.is_null());
+  EXPECT_FALSE(old.nccl.has_value());
 }
 
 // Version 3: a run on logical GPUs says so, and every GPU carries its logical id beside the
@@ -301,7 +302,7 @@ TEST(Results, NumbersOutOfRangeAreBadInputNamingTheKey) {
 
 namespace {
 
-using namespace p2p::bench;
+using namespace p2p::doc;
 using nlohmann::json;
 
 TEST(Results, GpuUuidIsWrittenAsNvidiaSmiPrintsIt) {
@@ -347,6 +348,18 @@ TEST(Results, AKeptH200DocumentStillReads) {
   ASSERT_FALSE(d.gpus.empty());
   EXPECT_FALSE(d.gpus[0].uuid.has_value());
   EXPECT_FALSE(d.gpu_sharing.has_value());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Results, GpuSelectionSaysHowTheMeasuredGpusWereChosen) {
+  using p2p::doc::gpu_selection_text;
+  EXPECT_EQ(gpu_selection_text({}, nullptr), "");
+  EXPECT_EQ(gpu_selection_text({}, ""), "");
+  EXPECT_EQ(gpu_selection_text({0, 3}, nullptr), "--gpus 0,3");
+  EXPECT_EQ(gpu_selection_text({1}, "2,3"), "--gpus 1; CUDA_VISIBLE_DEVICES=2,3");
 }
 
 }  // namespace

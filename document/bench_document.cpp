@@ -1,24 +1,19 @@
-#include "bench/results.hpp"
+#include "document/bench_document.hpp"
 
 #include <cstdio>
 #include <set>
 
-#include "bench/placement.hpp"
 #include "common/error.hpp"
-#include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/json_util.hpp"
 #include "common/strict_json.hpp"
+#include "document/json_limits.hpp"
+#include "topology/snapshot_json.hpp"
 
-namespace p2p::bench {
+namespace p2p::doc {
 namespace {
 
 using nlohmann::json;
-
-// Ranges of what a document may say (see checked_integer): GPU ordinals and logical GPU ids, and
-// counts (samples, copies, SMs, NUMA nodes) far beyond any real run but safe to add and multiply.
-constexpr int kMaxGpus = 4096;
-constexpr int kMaxCount = 1'000'000'000;
 
 void write_header(json& j, const char* schema, int version) {
   write_schema_header(j, schema, version);
@@ -98,6 +93,7 @@ void to_json(json& j, const BandwidthResult& r) {
   j["detail"] = r.detail;
   j["bad_words"] = r.bad_words;
   put_optional(j, "source", r.source);
+  if (!r.not_meaningful.empty()) j["not_meaningful"] = r.not_meaningful;
 }
 
 void from_json(const json& j, BandwidthResult& r) {
@@ -121,10 +117,11 @@ void from_json(const json& j, BandwidthResult& r) {
   r.ceiling_link = j.at("ceiling_link").get<std::string>();
   r.achieved_pct = optional_at<double>(j, "achieved_pct");
   r.p2p = optional_at<bool>(j, "p2p");
-  r.status = j.at("status").get<std::string>();
+  r.status = j.at("status").get<FigureStatus>();
   r.detail = j.at("detail").get<std::string>();
   r.bad_words = value_at<std::uint64_t>(j, "bad_words");
   r.source = get_optional<FigureSource>(j, "source");
+  r.not_meaningful = get_optional<std::string>(j, "not_meaningful").value_or("");
 }
 
 void to_json(json& j, const LatencyResult& r) {
@@ -146,6 +143,7 @@ void to_json(json& j, const LatencyResult& r) {
   j["status"] = r.status;
   j["detail"] = r.detail;
   put_optional(j, "source", r.source);
+  if (!r.not_meaningful.empty()) j["not_meaningful"] = r.not_meaningful;
 }
 
 void from_json(const json& j, LatencyResult& r) {
@@ -163,9 +161,10 @@ void from_json(const json& j, LatencyResult& r) {
   r.max_ns = optional_at<double>(j, "max_ns");
   r.spread_pct = optional_at<double>(j, "spread_pct");
   r.p2p = optional_at<bool>(j, "p2p");
-  r.status = j.at("status").get<std::string>();
+  r.status = j.at("status").get<FigureStatus>();
   r.detail = j.at("detail").get<std::string>();
   r.source = get_optional<FigureSource>(j, "source");
+  r.not_meaningful = get_optional<std::string>(j, "not_meaningful").value_or("");
 }
 
 void to_json(json& j, const SweepSummary& r) {
@@ -239,13 +238,17 @@ void from_json(const json& j, GpuRecord& r) {
 }
 
 void to_json(json& j, const GateRecord& r) {
-  j = json{{"decision", optional_json(r.decision)}, {"detail", r.detail}, {"reasons", r.reasons}};
+  j = json{{"decision", optional_json(r.decision)},
+           {"detail", r.detail},
+           {"reasons", r.reasons ? json(*r.reasons) : json(nullptr)}};
 }
 
 void from_json(const json& j, GateRecord& r) {
   r.decision = optional_at<std::string>(j, "decision");
   r.detail = j.at("detail").get<std::string>();
-  r.reasons = j.at("reasons");
+  r.reasons = j.at("reasons").is_null()
+                  ? std::nullopt
+                  : std::optional<topo::GateDecision>(j.at("reasons").get<topo::GateDecision>());
 }
 
 void to_json(json& j, const BenchDocument& r) {
@@ -262,23 +265,25 @@ void to_json(json& j, const BenchDocument& r) {
   j["topology_source"] = r.topology_source;
   j["gate"] = r.gate;
   j["skip_gate"] = r.skip_gate;
-  j["topology"] = r.topology;
+  j["topology"] = r.topology ? json(*r.topology) : json(nullptr);
   j["options"] = json{{"samples", r.samples},           {"warmup_samples", r.warmup_samples},
                       {"sizes_bytes", r.sizes_bytes},   {"full_sweep", r.full_sweep},
                       {"cpu_affinity", r.cpu_affinity}, {"host_memory", r.host_memory}};
   j["logical_gpus"] = r.logical_gpus;
+  j["gpu_selection"] = r.gpu_selection;
   j["gpus"] = r.gpus;
   j["p2p_access"] = r.p2p_access;
   j["bandwidth"] = r.bandwidth;
   j["latency"] = r.latency;
   j["sweeps"] = r.sweeps;
-  j["nccl"] = r.nccl;
+  j["nccl"] = r.nccl ? json(*r.nccl) : json(nullptr);
   j["warnings"] = r.warnings;
   j["interrupted"] = r.interrupted.empty() ? json(nullptr) : json(r.interrupted);
   j["gpu_sharing"] = r.gpu_sharing ? json(*r.gpu_sharing) : json(nullptr);
   j["resources"] = json{{"wall_s", optional_json(r.wall_s)},
                         {"peak_rss_bytes", optional_json(r.peak_rss_bytes)}};
   if (!r.imported.empty()) j["imported"] = r.imported;
+  j["verdict"] = r.verdict ? json(*r.verdict) : json(nullptr);
 }
 
 void from_json(const json& j, BenchDocument& r) {
@@ -299,7 +304,8 @@ void from_json(const json& j, BenchDocument& r) {
   r.topology_source = j.at("topology_source").get<std::string>();
   r.gate = j.at("gate").get<GateRecord>();
   r.skip_gate = j.at("skip_gate").get<bool>();
-  r.topology = j.at("topology");
+  if (!j.at("topology").is_null())
+    r.topology = topo::snapshot_from_json(j.at("topology"), "topology");
   const json& opts = j.at("options");
   r.samples = integer_at(opts, "samples", 0, kMaxCount);
   r.warmup_samples = integer_at(opts, "warmup_samples", 0, kMaxCount);
@@ -309,12 +315,13 @@ void from_json(const json& j, BenchDocument& r) {
   r.cpu_affinity = opts.at("cpu_affinity").get<bool>();
   r.host_memory = opts.at("host_memory").get<std::string>();
   r.logical_gpus = version >= 3 ? integer_at(j, "logical_gpus", 0, kMaxGpus) : 0;
+  r.gpu_selection = version >= 4 ? j.at("gpu_selection").get<std::string>() : "";
   r.gpus = j.at("gpus").get<std::vector<GpuRecord>>();
   r.p2p_access = j.at("p2p_access").get<std::vector<std::vector<bool>>>();
   r.bandwidth = j.at("bandwidth").get<std::vector<BandwidthResult>>();
   r.latency = j.at("latency").get<std::vector<LatencyResult>>();
   r.sweeps = j.at("sweeps").get<std::vector<SweepSummary>>();
-  r.nccl = version >= 2 ? j.at("nccl") : json(nullptr);
+  if (version >= 2 && !j.at("nccl").is_null()) r.nccl = j.at("nccl").get<NcclResultsSection>();
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
   // Optional within version 3 (imported documents and the first v3 runs have none of them).
   r.interrupted =
@@ -328,34 +335,20 @@ void from_json(const json& j, BenchDocument& r) {
   }
   r.imported = j.contains("imported") ? j.at("imported").get<std::vector<ImportedFile>>()
                                       : std::vector<ImportedFile>{};
+  if (version >= 4 && !j.at("verdict").is_null()) r.verdict = j.at("verdict").get<RunVerdict>();
 }
 
 FigureCounts count_figures(const BenchDocument& doc) {
   FigureCounts c;
-  const auto add = [&c](const std::string& status) {
-    c.ok += status == "ok";
-    c.failed += status == "failed";
-    c.waived += status == "waived";
-    c.errors += status == "error";
+  const auto add = [&c](FigureStatus status) {
+    c.ok += status == FigureStatus::kOk;
+    c.failed += status == FigureStatus::kFailed;
+    c.waived += status == FigureStatus::kWaived;
+    c.errors += status == FigureStatus::kError;
   };
   for (const auto& r : doc.bandwidth) add(r.status);
   for (const auto& r : doc.latency) add(r.status);
   return c;
-}
-
-int exit_code_for(const BenchDocument& doc) {
-  bool failed = false, error = false;
-  for (const auto& r : doc.bandwidth) {
-    failed = failed || r.status == "failed";
-    error = error || r.status == "error";
-  }
-  for (const auto& r : doc.latency) {
-    failed = failed || r.status == "failed";
-    error = error || r.status == "error";
-  }
-  if (failed) return kExitFailed;
-  if (error) return kExitRuntime;
-  return kExitOk;
 }
 
 std::string gpu_label(const GpuRecord& g) {
@@ -371,10 +364,30 @@ std::string describe_resources(const BenchDocument& doc) {
   return line;
 }
 
+std::string gpu_selection_text(const std::vector<int>& requested,
+                               const char* cuda_visible_devices) {
+  std::string out;
+  if (!requested.empty()) {
+    out = "--gpus ";
+    for (std::size_t i = 0; i < requested.size(); ++i)
+      out += (i ? "," : "") + std::to_string(requested[i]);
+  }
+  if (cuda_visible_devices != nullptr && *cuda_visible_devices != '\0')
+    out += (out.empty() ? "" : "; ") + std::string("CUDA_VISIBLE_DEVICES=") + cuda_visible_devices;
+  return out;
+}
+
 int device_count(const BenchDocument& doc) {
   std::set<int> devices;
   for (const auto& g : doc.gpus) devices.insert(g.cuda_ordinal);
   return static_cast<int>(devices.size());
+}
+
+std::string logical_gpus_banner(int logical_gpus, int devices) {
+  if (logical_gpus <= 0) return "";
+  return std::to_string(logical_gpus) + " logical GPU" + (logical_gpus == 1 ? "" : "s") + " on " +
+         std::to_string(devices) + " device" + (devices == 1 ? "" : "s") +
+         ": figures measure the tool, not the links";
 }
 
 std::string logical_gpus_note(const BenchDocument& doc) {
@@ -395,4 +408,16 @@ BenchDocument read_bench_document_file(const std::string& path) {
   return bench_document_from_json(read_json_file(path), path);
 }
 
-}  // namespace p2p::bench
+const NcclResultsSection& nccl_section_of(const BenchDocument& doc, const std::string& source) {
+  if (!doc.nccl) {
+    throw InputError(source + ": holds no NCCL results (the document was written by `p2pcheck " +
+                     doc.written_by + "`)");
+  }
+  return *doc.nccl;
+}
+
+NcclResultsSection read_nccl_section(const std::string& path) {
+  return nccl_section_of(read_bench_document_file(path), path);
+}
+
+}  // namespace p2p::doc

@@ -1,8 +1,8 @@
-#include "nccl/results.hpp"
+#include "document/nccl_run.hpp"
 
-#include "nccl/json_util.hpp"
+#include "document/json_limits.hpp"
 
-namespace p2p::nccl {
+namespace p2p::doc {
 
 void to_json(nlohmann::json& j, const CollectiveResult& r) {
   j = {{"schema", "p2pcheck.nccl_result"},
@@ -27,6 +27,7 @@ void to_json(nlohmann::json& j, const CollectiveResult& r) {
        {"algbw_gbps", optional_json(r.algbw_gbps)},
        {"busbw_gbps", optional_json(r.busbw_gbps)},
        {"wrong_elements", optional_json(r.wrong_elements)}};
+  if (!r.not_meaningful.empty()) j["not_meaningful"] = r.not_meaningful;
 }
 
 void from_json(const nlohmann::json& j, CollectiveResult& r) {
@@ -45,12 +46,13 @@ void from_json(const nlohmann::json& j, CollectiveResult& r) {
   r.warmup_iterations = integer_at(j, "warmup_iterations", 0, kMaxCount);
   r.iterations = integer_at(j, "iterations", 0, kMaxCount);
   r.timing_samples = integer_at(j, "timing_samples", 0, kMaxCount);
-  r.status = j.at("status").get<std::string>();
+  r.status = j.at("status").get<CollectiveStatus>();
   r.detail = j.at("detail").get<std::string>();
   r.time_us = optional_from<double>(j, "time_us");
   r.algbw_gbps = optional_from<double>(j, "algbw_gbps");
   r.busbw_gbps = optional_from<double>(j, "busbw_gbps");
   r.wrong_elements = optional_from<std::uint64_t>(j, "wrong_elements");
+  r.not_meaningful = j.contains("not_meaningful") ? j.at("not_meaningful").get<std::string>() : "";
 }
 
 void to_json(nlohmann::json& j, const DeviceRecord& d) {
@@ -83,7 +85,7 @@ void to_json(nlohmann::json& j, const RankProcessEnd& e) {
 void from_json(const nlohmann::json& j, RankProcessEnd& e) {
   e.rank = integer_at(j, "rank", 0, kMaxRanks - 1);
   e.pid = value_at<int>(j, "pid");
-  e.ended = j.at("ended").get<std::string>();
+  e.ended = j.at("ended").get<RankEnd>();
   e.exit_code = optional_from<int>(j, "exit_code");
   e.signal = optional_from<int>(j, "signal");
   e.last_case = j.at("last_case").get<std::string>();
@@ -92,14 +94,15 @@ void from_json(const nlohmann::json& j, RankProcessEnd& e) {
 
 bool any_rank_hung(const NcclRun& run) {
   for (const auto& e : run.rank_process_ends) {
-    if (e.ended == "hang" || e.ended == "killed") return true;
+    if (e.ended == RankEnd::kHang || e.ended == RankEnd::kKilled) return true;
   }
   return false;
 }
 
 bool any_rank_died(const NcclRun& run) {
   for (const auto& e : run.rank_process_ends) {
-    if (e.ended == "died" || e.ended == "killed" || e.ended == "no result") return true;
+    if (e.ended == RankEnd::kDied || e.ended == RankEnd::kKilled || e.ended == RankEnd::kNoResult)
+      return true;
   }
   return false;
 }
@@ -178,4 +181,4 @@ std::string format_cuda_version(int code) {
   return std::to_string(code / 1000) + "." + std::to_string((code % 1000) / 10);
 }
 
-}  // namespace p2p::nccl
+}  // namespace p2p::doc

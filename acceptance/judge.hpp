@@ -1,0 +1,29 @@
+// The one verdict of a run: a pure function of its results document and the acceptance policy.
+// Every measuring command judges the document it has just written with it, and `report`,
+// `compare` and `export` judge a document that has no verdict yet (one written before verdicts
+// existed) the same way, so every reader shows the same verdict.
+#pragma once
+
+#include <string>
+
+#include "acceptance/policy.hpp"
+#include "acceptance/rules.hpp"
+#include "document/bench_document.hpp"
+#include "document/verdict.hpp"
+
+namespace p2p::accept {
+
+// Every rule over every figure of `d` (bench figures, the NCCL section, or both), with the
+// settings `policy` gives for this document's GPU models and host.
+doc::RunVerdict judge_document(const doc::BenchDocument& d, const AcceptancePolicy& policy,
+                               const RunFacts& facts, const std::string& judged_by);
+
+// The document's own verdict where it has one, else one judged now with the default policy
+// (judged_by then says "<reader> (judged on reading, default policy)").
+doc::RunVerdict verdict_of(const doc::BenchDocument& d, const std::string& reader);
+
+// Marks the figures that mean nothing on this host, in the document itself, so text, HTML and
+// JSON all say so: copies between logical GPUs of one device, and NCCL results of one rank.
+void mark_not_meaningful(doc::BenchDocument& d);
+
+}  // namespace p2p::accept

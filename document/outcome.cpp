@@ -1,0 +1,142 @@
+#include "document/outcome.hpp"
+
+#include "document/enum_names.hpp"
+
+namespace p2p::doc {
+namespace {
+
+constexpr EnumNames<Outcome, 6> kOutcomes{{{Outcome::kPass, "pass"},
+                                           {Outcome::kWarn, "warn"},
+                                           {Outcome::kFail, "fail"},
+                                           {Outcome::kError, "error"},
+                                           {Outcome::kSkipped, "skipped"},
+                                           {Outcome::kNotMeaningful, "not_meaningful"}}};
+
+constexpr EnumNames<FigureStatus, 4> kFigureStatuses{{{FigureStatus::kOk, "ok"},
+                                                      {FigureStatus::kWaived, "waived"},
+                                                      {FigureStatus::kFailed, "failed"},
+                                                      {FigureStatus::kError, "error"}}};
+
+constexpr EnumNames<CollectiveStatus, 4> kCollectiveStatuses{{{CollectiveStatus::kOk, "ok"},
+                                                              {CollectiveStatus::kWrong, "wrong"},
+                                                              {CollectiveStatus::kHang, "hang"},
+                                                              {CollectiveStatus::kError, "error"}}};
+
+constexpr EnumNames<RankEnd, 7> kRankEnds{{{RankEnd::kDone, "done"},
+                                           {RankEnd::kHang, "hang"},
+                                           {RankEnd::kError, "error"},
+                                           {RankEnd::kDied, "died"},
+                                           {RankEnd::kKilled, "killed"},
+                                           {RankEnd::kNoResult, "no result"},
+                                           {RankEnd::kStopped, "stopped"}}};
+
+constexpr EnumNames<Change, 8> kChanges{{{Change::kRegressed, "regressed"},
+                                         {Change::kImproved, "improved"},
+                                         {Change::kSame, "same"},
+                                         {Change::kLost, "lost"},
+                                         {Change::kNew, "new"},
+                                         {Change::kMissing, "missing"},
+                                         {Change::kNotJudged, "not judged"},
+                                         {Change::kOneSideOnly, "one side only"}}};
+
+constexpr EnumNames<ThresholdStatus, 3> kThresholdStatuses{
+    {{ThresholdStatus::kPass, "pass"},
+     {ThresholdStatus::kFail, "fail"},
+     {ThresholdStatus::kNotJudged, "not_judged"}}};
+
+}  // namespace
+
+const char* to_string(Outcome o) { return name_in(kOutcomes, o); }
+Outcome outcome_from_string(const std::string& word, const std::string& what) {
+  return parse_in(kOutcomes, word, what);
+}
+
+int severity(Outcome o) {
+  switch (o) {
+    case Outcome::kPass: return 0;
+    case Outcome::kNotMeaningful: return 1;
+    case Outcome::kSkipped: return 2;
+    case Outcome::kWarn: return 3;
+    case Outcome::kError: return 4;
+    case Outcome::kFail: return 5;
+  }
+  return 5;
+}
+
+Outcome worst(Outcome a, Outcome b) { return severity(b) > severity(a) ? b : a; }
+
+bool passes(Outcome o) { return o != Outcome::kFail && o != Outcome::kError; }
+
+const char* to_string(FigureStatus s) { return name_in(kFigureStatuses, s); }
+Outcome outcome_of(FigureStatus s) {
+  switch (s) {
+    case FigureStatus::kOk: return Outcome::kPass;
+    case FigureStatus::kWaived: return Outcome::kSkipped;
+    case FigureStatus::kFailed: return Outcome::kFail;
+    case FigureStatus::kError: return Outcome::kError;
+  }
+  return Outcome::kError;
+}
+
+const char* to_string(CollectiveStatus s) { return name_in(kCollectiveStatuses, s); }
+Outcome outcome_of(CollectiveStatus s) {
+  switch (s) {
+    case CollectiveStatus::kOk: return Outcome::kPass;
+    case CollectiveStatus::kWrong:
+    case CollectiveStatus::kHang: return Outcome::kFail;
+    case CollectiveStatus::kError: return Outcome::kError;
+  }
+  return Outcome::kError;
+}
+
+const char* to_string(RankEnd e) { return name_in(kRankEnds, e); }
+Outcome outcome_of(RankEnd e) {
+  if (e == RankEnd::kDone) return Outcome::kPass;
+  return e == RankEnd::kError ? Outcome::kError : Outcome::kFail;
+}
+
+const char* to_string(Change c) { return name_in(kChanges, c); }
+Outcome outcome_of(Change c, bool missing_allowed) {
+  switch (c) {
+    case Change::kRegressed:
+    case Change::kLost: return Outcome::kFail;
+    case Change::kMissing: return missing_allowed ? Outcome::kSkipped : Outcome::kFail;
+    case Change::kNotJudged:
+    case Change::kOneSideOnly: return Outcome::kSkipped;
+    case Change::kImproved:
+    case Change::kSame:
+    case Change::kNew: return Outcome::kPass;
+  }
+  return Outcome::kFail;
+}
+
+const char* to_string(ThresholdStatus s) { return name_in(kThresholdStatuses, s); }
+Outcome outcome_of(ThresholdStatus s) {
+  switch (s) {
+    case ThresholdStatus::kPass: return Outcome::kPass;
+    case ThresholdStatus::kFail: return Outcome::kFail;
+    case ThresholdStatus::kNotJudged: return Outcome::kSkipped;
+  }
+  return Outcome::kSkipped;
+}
+
+void to_json(nlohmann::json& j, Outcome o) { j = to_string(o); }
+void from_json(const nlohmann::json& j, Outcome& o) { o = parse_json_in(kOutcomes, j, "outcome"); }
+void to_json(nlohmann::json& j, FigureStatus s) { j = to_string(s); }
+void from_json(const nlohmann::json& j, FigureStatus& s) {
+  s = parse_json_in(kFigureStatuses, j, "status");
+}
+void to_json(nlohmann::json& j, CollectiveStatus s) { j = to_string(s); }
+void from_json(const nlohmann::json& j, CollectiveStatus& s) {
+  s = parse_json_in(kCollectiveStatuses, j, "status");
+}
+void to_json(nlohmann::json& j, RankEnd e) { j = to_string(e); }
+void from_json(const nlohmann::json& j, RankEnd& e) { e = parse_json_in(kRankEnds, j, "ended"); }
+void to_json(nlohmann::json& j, Change c) { j = to_string(c); }
+void from_json(const nlohmann::json& j, Change& c) { c = parse_json_in(kChanges, j, "verdict"); }
+void to_json(nlohmann::json& j, ThresholdStatus s) { j = to_string(s); }
+void from_json(const nlohmann::json& j, ThresholdStatus& s) {
+  s = parse_json_in(kThresholdStatuses, j, "status");
+}
+
+}  // namespace p2p::doc

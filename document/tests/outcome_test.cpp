@@ -1,0 +1,72 @@
+#include "document/outcome.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+
+namespace p2p::doc {
+namespace {
+
+TEST(Outcome, WordsRoundTripAndUnknownWordsAreRefusedWithTheKnownOnes) {
+  for (Outcome o : {Outcome::kPass, Outcome::kWarn, Outcome::kFail, Outcome::kError,
+                    Outcome::kSkipped, Outcome::kNotMeaningful}) {
+    EXPECT_EQ(outcome_from_string(to_string(o), "outcome"), o);
+    EXPECT_EQ(nlohmann::json(o).get<Outcome>(), o);
+  }
+  try {
+    outcome_from_string("failed", "outcome");
+    FAIL() << "`failed` is a figure status, not an outcome";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "`outcome`: unknown value `failed` (known: pass, warn, fail, error, skipped, "
+                 "not_meaningful)");
+  }
+  EXPECT_THROW(nlohmann::json(3).get<Outcome>(), InputError);
+}
+
+TEST(Outcome, SeverityPutsFailuresFirstAndWorstKeepsTheMoreImportant) {
+  EXPECT_GT(severity(Outcome::kFail), severity(Outcome::kError));
+  EXPECT_GT(severity(Outcome::kError), severity(Outcome::kWarn));
+  EXPECT_GT(severity(Outcome::kWarn), severity(Outcome::kSkipped));
+  EXPECT_GT(severity(Outcome::kSkipped), severity(Outcome::kNotMeaningful));
+  EXPECT_GT(severity(Outcome::kNotMeaningful), severity(Outcome::kPass));
+  EXPECT_EQ(worst(Outcome::kWarn, Outcome::kFail), Outcome::kFail);
+  EXPECT_EQ(worst(Outcome::kFail, Outcome::kPass), Outcome::kFail);
+  EXPECT_TRUE(passes(Outcome::kWarn));
+  EXPECT_FALSE(passes(Outcome::kError));
+}
+
+TEST(Outcome, EachMeasurementStateMapsToOneOutcome) {
+  EXPECT_EQ(outcome_of(FigureStatus::kOk), Outcome::kPass);
+  EXPECT_EQ(outcome_of(FigureStatus::kWaived), Outcome::kSkipped);
+  EXPECT_EQ(outcome_of(FigureStatus::kFailed), Outcome::kFail);
+  EXPECT_EQ(outcome_of(FigureStatus::kError), Outcome::kError);
+  EXPECT_EQ(outcome_of(CollectiveStatus::kWrong), Outcome::kFail);
+  EXPECT_EQ(outcome_of(CollectiveStatus::kHang), Outcome::kFail);
+  EXPECT_EQ(outcome_of(RankEnd::kDone), Outcome::kPass);
+  EXPECT_EQ(outcome_of(RankEnd::kDied), Outcome::kFail);
+  EXPECT_EQ(outcome_of(RankEnd::kError), Outcome::kError);
+  EXPECT_EQ(outcome_of(ThresholdStatus::kNotJudged), Outcome::kSkipped);
+}
+
+TEST(Outcome, AMissingFigureFailsACompareUnlessAllowed) {
+  EXPECT_EQ(outcome_of(Change::kMissing, false), Outcome::kFail);
+  EXPECT_EQ(outcome_of(Change::kMissing, true), Outcome::kSkipped);
+  EXPECT_EQ(outcome_of(Change::kLost, true), Outcome::kFail);
+  EXPECT_EQ(outcome_of(Change::kRegressed, true), Outcome::kFail);
+  EXPECT_EQ(outcome_of(Change::kNotJudged, false), Outcome::kSkipped);
+  EXPECT_EQ(outcome_of(Change::kSame, false), Outcome::kPass);
+}
+
+TEST(Outcome, DocumentWordsAreTheOnesOlderDocumentsUse) {
+  // Documents written before the enums existed spell the states this way; they must still read.
+  EXPECT_EQ(nlohmann::json("failed").get<FigureStatus>(), FigureStatus::kFailed);
+  EXPECT_EQ(nlohmann::json("wrong").get<CollectiveStatus>(), CollectiveStatus::kWrong);
+  EXPECT_EQ(nlohmann::json("no result").get<RankEnd>(), RankEnd::kNoResult);
+  EXPECT_EQ(nlohmann::json("not_judged").get<ThresholdStatus>(), ThresholdStatus::kNotJudged);
+  EXPECT_EQ(nlohmann::json(Change::kOneSideOnly).get<std::string>(), "one side only");
+  EXPECT_THROW(nlohmann::json("FAILED").get<FigureStatus>(), InputError);
+}
+
+}  // namespace
+}  // namespace p2p::doc

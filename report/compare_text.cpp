@@ -1,0 +1,124 @@
+// The text of `p2pcheck compare`: what was true of either run at the top, the figures that
+// moved, the count of every change, and the verdict last.
+#include <cstdio>
+
+#include "common/byte_size.hpp"
+#include "report/compare.hpp"
+
+namespace p2p::report {
+namespace {
+
+// Missing figures can be hundreds (a lost GPU): the table names the first of them, the count
+// line all of them.
+constexpr int kMissingRowsShown = 20;
+
+std::string number(const std::optional<double>& v, const std::string& status) {
+  if (!v) return status == "ok" ? std::string("-") : status;
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", *v);
+  return b;
+}
+
+std::string row(const FigureChange& f) {
+  std::string change = "-";
+  if (f.change_pct) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%+.1f%%", *f.change_pct);
+    change = b;
+  }
+  const bool say_why =
+      !f.detail.empty() && f.change != doc::Change::kSame && f.change != doc::Change::kImproved;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-60s %12s %12s %9s  %s%s\n", (f.key + " " + f.unit).c_str(),
+                number(f.baseline, f.baseline_status).c_str(), number(f.run, f.run_status).c_str(),
+                change.c_str(), doc::to_string(f.change),
+                say_why ? (" (" + f.detail + ")").c_str() : "");
+  return line;
+}
+
+}  // namespace
+
+std::string imported_lines(const doc::BenchDocument& baseline, const doc::BenchDocument& run) {
+  std::string out;
+  for (const auto& [name, doc] : {std::pair{"baseline", &baseline}, std::pair{"run", &run}}) {
+    if (doc->imported.empty()) {
+      if (!baseline.imported.empty() || !run.imported.empty())
+        out += std::string("note: the ") + name + " was measured by p2pcheck " + doc->tool_version +
+               " (`p2pcheck " + doc->written_by + "`)\n";
+      continue;
+    }
+    out += std::string("note: the ") + name + " was imported from " + doc::imported_from(*doc) +
+           "\n  its figures are matched to p2pcheck's by meaning:\n";
+    for (const auto& f : doc->imported)
+      for (const auto& m : f.mappings) out += "    " + f.tool + " " + m + "\n";
+  }
+  return out;
+}
+
+std::string logical_gpus_lines(const doc::BenchDocument& baseline, const doc::BenchDocument& run) {
+  std::string out;
+  for (const auto& [name, doc] : {std::pair{"baseline", &baseline}, std::pair{"run", &run}}) {
+    const std::string note = doc::logical_gpus_note(*doc);
+    if (!note.empty()) out += std::string("note: the ") + name + " ran " + note + "\n";
+  }
+  return out;
+}
+
+std::string caveat_lines(const Comparison& c) {
+  std::string out;
+  for (const auto& k : c.verdict.checks) {
+    if (k.rule != "caveat" && k.rule != "run_verdict") continue;
+    if (k.rule == "run_verdict" && k.outcome == doc::Outcome::kPass) continue;
+    const char* tag = k.outcome == doc::Outcome::kFail    ? "CAVEAT (fails the comparison): "
+                      : k.outcome == doc::Outcome::kError ? "CAVEAT (the run erred): "
+                                                          : "caveat: ";
+    out += tag + k.message + "\n";
+  }
+  return out;
+}
+
+std::string change_counts(const Comparison& c) {
+  std::string out = std::to_string(c.figures.size()) + " figures:";
+  const doc::Change all[] = {doc::Change::kRegressed, doc::Change::kLost,
+                             doc::Change::kMissing,   doc::Change::kImproved,
+                             doc::Change::kSame,      doc::Change::kNew,
+                             doc::Change::kNotJudged, doc::Change::kOneSideOnly};
+  for (std::size_t i = 0; i < std::size(all); ++i)
+    out += std::string(i ? ", " : " ") + std::to_string(c.count(all[i])) + " " +
+           doc::to_string(all[i]);
+  return out + "\n";
+}
+
+std::string format_comparison(const Comparison& c, const std::string& baseline_name,
+                              const std::string& run_name, const CompareOptions& options) {
+  std::string out = "baseline: " + baseline_name + "\nrun:      " + run_name + "\n";
+  out += caveat_lines(c);
+  char line[256];
+  std::snprintf(line, sizeof line, "judged: figures of %s and more, moves beyond %.1f%%\n\n",
+                format_bytes(options.min_bytes, ByteStyle::kCompact).c_str(),
+                options.tolerance_pct);
+  out += line;
+  std::snprintf(line, sizeof line, "%-60s %12s %12s %9s  %s\n", "figure", "baseline", "run",
+                "change", "verdict");
+  out += line;
+  int missing_shown = 0;
+  for (const auto& f : c.figures) {
+    // The table lists what moved, what was lost and what is missing.
+    if (f.change == doc::Change::kSame || f.change == doc::Change::kNotJudged ||
+        f.change == doc::Change::kOneSideOnly)
+      continue;
+    if (f.change == doc::Change::kMissing && missing_shown++ >= kMissingRowsShown) continue;
+    out += row(f);
+  }
+  if (missing_shown > kMissingRowsShown)
+    out += "... and " + std::to_string(missing_shown - kMissingRowsShown) +
+           " more missing (every one is in --format json and the JUnit report)\n";
+  out += "\n" + change_counts(c);
+  if (c.count(doc::Change::kOneSideOnly) > 0)
+    out +=
+        "figures on one side only are not shown: an imported document holds what its tool "
+        "measured\n";
+  return out + doc::format_verdict(c.verdict, "compare");
+}
+
+}  // namespace p2p::report

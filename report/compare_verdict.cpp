@@ -1,0 +1,119 @@
+#include "report/compare_verdict.hpp"
+
+#include "acceptance/judge.hpp"
+
+namespace p2p::report {
+namespace {
+
+using doc::CaveatKind;
+using doc::Outcome;
+
+// Caveats that describe a run that was not whole whatever the baseline was.
+bool always_disqualifies(CaveatKind k) {
+  return k == CaveatKind::kInterrupted || k == CaveatKind::kShared;
+}
+
+std::string why(CaveatKind k) {
+  switch (k) {
+    case CaveatKind::kInterrupted: return "a run cut short cannot pass as whole";
+    case CaveatKind::kShared:
+      return "figures taken while another process used the GPU are not "
+             "the links'";
+    case CaveatKind::kLogicalGpus: return "logical GPUs measure the tool, not the links";
+    case CaveatKind::kUnverified: return "its figures were not verified";
+    case CaveatKind::kWaived: return "figures were waived";
+    case CaveatKind::kGateOverride: return "it was measured although the gate blocked it";
+  }
+  return "";
+}
+
+void judge_caveats(Comparison& c, const doc::RunVerdict& base, const doc::RunVerdict& run,
+                   const CompareOptions& o) {
+  for (const auto& cv : run.caveats) {
+    const bool allowed = o.allowed_caveats.count(cv.kind) > 0 ||
+                         (cv.kind == CaveatKind::kLogicalGpus && o.allow_logical);
+    const bool matched = !always_disqualifies(cv.kind) && base.has_caveat(cv.kind);
+    const std::string word = doc::to_string(cv.kind);
+    std::string text = "the run is " + word + " (" + cv.detail + "): " + why(cv.kind);
+    Outcome outcome = Outcome::kFail;
+    if (allowed) {
+      outcome = Outcome::kWarn;
+      text += "; accepted with --allow-caveat " + word;
+    } else if (matched) {
+      outcome = Outcome::kPass;
+      text += "; the baseline is " + word + " too";
+    } else {
+      text += " (--allow-caveat " + word + " accepts it)";
+    }
+    add_caveat(c.verdict, cv.kind, cv.detail);
+    add_check(c.verdict, doc::Check{"caveat", word, outcome, text, {}, {}, "", 1});
+  }
+}
+
+// Where the run was judged when it was measured, its own verdict stands in the comparison: a
+// run that failed acceptance does not pass by being no worse than its baseline.
+void judge_own_verdict(Comparison& c, const doc::BenchDocument& run) {
+  if (!run.verdict) return;
+  const doc::RunVerdict& v = *run.verdict;
+  const auto reasons = v.reasons();
+  const bool failed = v.outcome == Outcome::kFail || v.outcome == Outcome::kError;
+  std::string text = "the run's own verdict is " + headline(v);
+  if (failed && !reasons.empty())
+    text += ": " + reasons.front().rule + " " + reasons.front().subject + ": " +
+            reasons.front().message;
+  add_check(
+      c.verdict,
+      doc::Check{"run_verdict", "run", failed ? v.outcome : Outcome::kPass, text, {}, {}, "", 2});
+}
+
+void judge_figures(Comparison& c, const doc::RunVerdict& run, const CompareOptions& o) {
+  const bool missing_allowed = !o.allow_missing.empty();
+  for (auto& f : c.figures) {
+    f.outcome = doc::outcome_of(f.change, missing_allowed);
+    std::string text = std::string(doc::to_string(f.change));
+    if (f.change_pct) {
+      char b[32];
+      std::snprintf(b, sizeof b, " %+.1f%%", *f.change_pct);
+      text += b;
+    }
+    if (f.change == doc::Change::kMissing)
+      text += missing_allowed
+                  ? ": allowed (" + o.allow_missing + ")"
+                  : ": in the baseline, not in the run (--allow-missing REASON accepts it)";
+    if ((f.change == doc::Change::kRegressed || f.change == doc::Change::kLost)) {
+      // Say what was true of the run where it explains the move.
+      for (const auto& cv : run.caveats)
+        if (cv.kind == CaveatKind::kShared || cv.kind == CaveatKind::kInterrupted)
+          f.detail += (f.detail.empty() ? "" : "; ") + std::string("the run was ") +
+                      doc::to_string(cv.kind) + ": " + cv.detail;
+    }
+    if (!f.detail.empty() && f.outcome != Outcome::kPass) text += " (" + f.detail + ")";
+    add_check(c.verdict, doc::Check{"compare", f.key, f.outcome, text, f.run, f.baseline, f.unit,
+                                    f.change == doc::Change::kMissing ? 20 : 10});
+  }
+  if (c.figures.empty())
+    add_check(c.verdict, doc::Check{"compare",
+                                    "figures",
+                                    Outcome::kFail,
+                                    "no figure on either side: nothing was compared",
+                                    {},
+                                    {},
+                                    "",
+                                    5});
+}
+
+}  // namespace
+
+void judge_comparison(Comparison& c, const doc::BenchDocument& baseline,
+                      const doc::BenchDocument& run, const CompareOptions& options) {
+  c.verdict = doc::RunVerdict{};
+  c.verdict.judged_by = "compare";
+  c.verdict.policy = "tolerance " + std::to_string(options.tolerance_pct) + "%";
+  const doc::RunVerdict base_verdict = accept::verdict_of(baseline, "compare");
+  const doc::RunVerdict run_verdict = accept::verdict_of(run, "compare");
+  judge_caveats(c, base_verdict, run_verdict, options);
+  judge_own_verdict(c, run);
+  judge_figures(c, run_verdict, options);
+}
+
+}  // namespace p2p::report
