@@ -43,8 +43,10 @@ json without_later_keys(json written, const json& original) {
   if (!original.at("kernel").contains("module_files")) written["kernel"].erase("module_files");
   auto& devices = written["nvml"]["devices"];
   const auto& old_devices = original.at("nvml").at("devices");
-  for (std::size_t i = 0; i < devices.size() && i < old_devices.size(); ++i)
+  for (std::size_t i = 0; i < devices.size() && i < old_devices.size(); ++i) {
     if (!old_devices[i].contains("uuid")) devices[i].erase("uuid");
+    if (!old_devices[i].contains("health")) devices[i].erase("health");
+  }
   return written;
 }
 
