@@ -5,6 +5,7 @@
 
 #include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
+#include "doctor/driver_statements.hpp"
 #include "doctor/rules.hpp"
 #include "doctor/rules_util.hpp"
 
@@ -87,6 +88,16 @@ Finding check_module_loaded(const Facts& f) {
         summary += ": the running kernel " + f.kernel.release.value +
                    " has no nvidia module (modules.dep lists none)";
         hint = module_not_built_fix(f);
+      }
+      // The driver loaded, refused every GPU and said why: its sentence is the fix, not a new
+      // install.
+      if (const auto refusals = driver_statements(f); driver_refused_gpus(f)) {
+        summary += ": the installed driver refused the GPU(s) and unloaded (see driver.refused)";
+        for (const auto& s : refusals)
+          if (s.kind != DriverStatement::Kind::kResetRequired) {
+            hint = refusal_fix(s);
+            break;
+          }
       }
       if (!log_signals(f).module_rejected.empty()) {
         summary += ": the kernel rejected the module's signature (Secure Boot)";
@@ -224,6 +235,13 @@ Finding check_binding(const Facts& f) {
     if (!bar.empty()) {
       why = " (the kernel could not give them PCI address space: see kernel.log)";
       hint = "see the verdict: the GPUs' BARs were not assigned";
+    } else if (std::any_of(b.unbound.begin(), b.unbound.end(), [&](const std::string& x) {
+                 for (const auto& s : driver_statements(f))
+                   if (std::count(s.gpus.begin(), s.gpus.end(), x)) return true;
+                 return false;
+               })) {
+      why = " (the driver refused them and says why: see driver.refused)";
+      hint = "see the verdict: the driver's own words name what it needs";
     } else if (!gpus_named(f, log.gpu_lost).empty()) {
       why = " (fell off the bus: see kernel.log)";
       hint =
