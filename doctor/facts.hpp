@@ -229,7 +229,7 @@ struct Facts {
   CgroupFacts cgroup;
   IommuFacts iommu;
   Observed<std::vector<std::string>>
-      daemons;                             // nv-fabricmanager / nvidia-persistenced seen in /proc
+      daemons;  // nv-fabricmanager / nvidia-persistenced / nvidia-gridd seen in /proc
   std::map<std::string, std::string> env;  // NCCL_*, CUDA_*, LD_LIBRARY_PATH
   CudaProbe cuda;
   NvmlProbe nvml;

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "doctor/collect/probes.hpp"
+#include "doctor/rules.hpp"
+#include "doctor/verdict.hpp"
 
 namespace {
 
@@ -103,6 +105,30 @@ TEST_F(HealthProbe, AGpuNvmlHasLostIsRecordedWithNvmlsReturnCode) {
   EXPECT_EQ(p.devices[1].health->query_errors.at("nvmlDeviceGetHandleByIndex"), 15);
   EXPECT_TRUE(p.pairs.empty()) << "no pair can be asked about without both handles";
   EXPECT_EQ(p.devices[0].pci_bus_id, "0000:41:00.0");
+}
+
+TEST_F(HealthProbe, TheDoctorFailsAndNamesTheGpuTheLiveProbeFoundFailing) {
+  ::setenv("P2P_FAKE_NVML_HEALTH", "failing", 1);
+  Facts f;
+  f.nvml = probe();
+  const auto findings = judge(f);
+  const Verdict v = conclude(f, findings);
+  const Finding* memory = find_finding(findings, "gpu.memory");
+  ASSERT_NE(memory, nullptr);
+  EXPECT_EQ(memory->status, Status::kFail) << memory->summary;
+  EXPECT_EQ(v.failing_gpus, (std::vector<std::string>{"0000:61:00.0"}));
+  EXPECT_EQ(v.state, "unhealthy") << v.headline;
+  EXPECT_EQ(exit_code_of(findings), 1);
+  EXPECT_EQ(find_finding(findings, "gpu.throttle")->status, Status::kWarn);
+}
+
+TEST_F(HealthProbe, TheSameLiveProbeOnHealthyGpusLeavesNoFailure) {
+  Facts f;
+  f.nvml = probe();
+  const auto findings = judge(f);
+  EXPECT_EQ(find_finding(findings, "gpu.memory")->status, Status::kPass);
+  EXPECT_EQ(find_finding(findings, "gpu.recovery")->status, Status::kPass);
+  EXPECT_TRUE(conclude(f, findings).failing_gpus.empty());
 }
 
 }  // namespace
