@@ -148,7 +148,7 @@ std::optional<std::string> installed_driver(const Facts& f) {
   if (f.kernel.log_lines.present())
     for (auto it = f.kernel.log_lines.value.rbegin(); it != f.kernel.log_lines.value.rend(); ++it)
       if (contains(*it, "loading NVIDIA UNIX"))
-        if (const auto v = match(*it, kLoading)) return v;
+        if (auto v = match(*it, kLoading)) return v;
   return std::nullopt;
 }
 
@@ -188,10 +188,20 @@ std::vector<DriverStatement> statements_of(const Facts& f, DriverStatement::Kind
   return out;
 }
 
-bool driver_refused_gpus(const Facts& f) {
+std::optional<DriverStatement> first_refusal(const Facts& f) {
+  for (auto& s : driver_statements(f))
+    if (s.kind != DriverStatement::Kind::kResetRequired) return s;
+  return std::nullopt;
+}
+
+bool driver_refused_gpus(const Facts& f) { return first_refusal(f).has_value(); }
+
+std::vector<std::string> refused_gpus(const Facts& f) {
+  std::vector<std::string> out;
   for (const auto& s : driver_statements(f))
-    if (s.kind != DriverStatement::Kind::kResetRequired) return true;
-  return false;
+    if (s.kind != DriverStatement::Kind::kResetRequired)
+      out.insert(out.end(), s.gpus.begin(), s.gpus.end());
+  return out;
 }
 
 }  // namespace p2p::doctor

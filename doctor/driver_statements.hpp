@@ -40,6 +40,11 @@ std::vector<DriverStatement> statements_of(const Facts& f, DriverStatement::Kind
 // the NVIDIA driver is installed, and "no driver" is the wrong diagnosis.
 bool driver_refused_gpus(const Facts& f);
 
+// The first refusal (not a reset request) the driver states; nullopt when it stated none.
+std::optional<DriverStatement> first_refusal(const Facts& f);
+// The GPUs the driver refused, by any statement.
+std::vector<std::string> refused_gpus(const Facts& f);
+
 // The fix a refusal implies: the legacy branch it names (checked against NVIDIA's legacy table),
 // or the proprietary module for a GPU without a GSP. Never "install the driver".
 std::string refusal_fix(const DriverStatement& s);

@@ -1,6 +1,7 @@
 #include "doctor/health_derived.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/text.hpp"
 #include "doctor/codes.hpp"
@@ -210,9 +211,10 @@ bool health_collected(const Facts& f) {
 
 std::string duration_text(std::uint64_t ns) {
   const double s = static_cast<double>(ns) / 1e9;
-  if (s < 60)
-    return std::to_string(static_cast<long long>(s * 10 + 0.5) / 10) + "." +
-           std::to_string(static_cast<long long>(s * 10 + 0.5) % 10) + " s";
+  if (s < 60) {
+    const long tenths = std::lround(s * 10);
+    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " s";
+  }
   if (s < 3600) return std::to_string(static_cast<long long>(s / 60)) + " min";
   return std::to_string(static_cast<long long>(s / 3600)) + " h";
 }

@@ -165,6 +165,26 @@ std::string healthy_headline(const Facts& f, int warnings) {
   return h;
 }
 
+// What failed, by kind: a CUDA blocker, or something that only limits P2P (or a GPU's health).
+struct FailureKinds {
+  bool blocking = false;
+  bool p2p_limited = false;
+  int warnings = 0;
+};
+
+FailureKinds failure_kinds(const std::vector<Finding>& all) {
+  FailureKinds k;
+  for (const auto& x : all) {
+    if (x.status == Status::kWarn) ++k.warnings;
+    if (x.status != Status::kFail) continue;
+    if (kCudaBlocking.count(x.id))
+      k.blocking = true;
+    else
+      k.p2p_limited = true;
+  }
+  return k;
+}
+
 }  // namespace
 
 Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
@@ -177,20 +197,12 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
   for (const auto& x : all)
     if (x.status == Status::kUnknown) v.unverified.push_back(x.id + ": " + x.summary);
 
-  bool blocking = false, p2p_limited = false;
-  int warnings = 0;
-  for (const auto& x : all) {
-    if (x.status == Status::kWarn) ++warnings;
-    if (x.status != Status::kFail) continue;
-    if (kCudaBlocking.count(x.id))
-      blocking = true;
-    else
-      p2p_limited = true;
-  }
+  const FailureKinds k = failure_kinds(all);
   const bool vm_p2p = std::any_of(v.causes.begin(), v.causes.end(),
                                   [](const Cause& c) { return c.id == "vm_p2p"; });
   const std::string top = v.causes.empty() ? std::string() : v.causes.front().title;
-  const std::string gpus_text = std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)";
+  const std::string top_named =
+      top.empty() ? top : top + on_gpus(v.causes) + " (" + v.causes.front().confidence + ")";
 
   if (!v.causes.empty() && v.causes.front().id == "no_driver") {
     v.state = "no_driver";
@@ -198,7 +210,7 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
     if (f.cuda.status == "library_missing") detail += " and libcuda.so.1 is not installed";
     if (f.pci.present() && gpus(f).empty()) detail += "; no NVIDIA GPU on the PCI bus";
     v.headline = "no NVIDIA driver: " + detail;
-  } else if (const GpuUse use = gpu_use(f); (blocking || !use.unusable.empty()) &&
+  } else if (const GpuUse use = gpu_use(f); (k.blocking || !use.unusable.empty()) &&
                                             use.working > 0 && !use.unusable.empty() &&
                                             !use.masked) {
     // Some GPUs work: "CUDA cannot work here" would send the user after the wrong problem.
@@ -208,22 +220,22 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
                  std::to_string(use.expected) + " GPU(s); " + join_some(use.unusable) +
                  " cannot be used. " +
                  (top.empty() ? std::string("No single cause stands out: see the failed checks")
-                              : "Most likely root cause: " + top + on_gpus(v.causes) + " (" +
-                                    v.causes.front().confidence + ")");
-  } else if (blocking) {
+                              : "Most likely root cause: " + top_named);
+  } else if (k.blocking) {
     v.state = "broken";
     v.headline = top.empty()
                      ? "CUDA cannot work here; no single cause stands out: see the failed checks"
-                     : "CUDA cannot work here. Most likely root cause: " + top + on_gpus(v.causes) +
-                           " (" + v.causes.front().confidence + ")";
+                     : "CUDA cannot work here. Most likely root cause: " + top_named;
   } else if (!v.failing_gpus.empty() || health_failed(all)) {
     // CUDA may well initialise on these GPUs: acceptance must still refuse them.
     v.state = "unhealthy";
     v.headline = unhealthy_headline(f, v);
-  } else if (p2p_limited || vm_p2p) {
+  } else if (k.p2p_limited || vm_p2p) {
     v.state = "degraded";
     v.headline =
-        (cuda_works(f) ? "CUDA works on " + gpus_text : std::string("no CUDA blocker found")) +
+        (cuda_works(f)
+             ? "CUDA works on " + std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)"
+             : std::string("no CUDA blocker found")) +
         ", but P2P is limited. Most likely cause: " + (top.empty() ? "see the failed checks" : top);
   } else if (f.cuda.status == "not_run" && !nvml_works(f)) {
     v.state = "inconclusive";
@@ -231,7 +243,7 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
         "no failure in what could be read; CUDA and NVML were not probed (" + f.cuda.detail + ")";
   } else {
     v.state = "healthy";
-    v.headline = healthy_headline(f, warnings);
+    v.headline = healthy_headline(f, k.warnings);
   }
   return v;
 }

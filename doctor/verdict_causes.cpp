@@ -410,8 +410,8 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
     const auto lost = gpus_named(f, log.gpu_lost);
     known_reason.insert(known_reason.end(), lost.begin(), lost.end());
     // GPUs the driver refused and said why: driver_unsupported_gpu / open_module_unsupported.
-    for (const auto& s : driver_statements(f))
-      known_reason.insert(known_reason.end(), s.gpus.begin(), s.gpus.end());
+    const auto refused = refused_gpus(f);
+    known_reason.insert(known_reason.end(), refused.begin(), refused.end());
     const bool explained =
         b.other.empty() && !b.unbound.empty() &&
         (nvidia_loaded(f) == Tri::kNo ||
