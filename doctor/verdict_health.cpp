@@ -146,6 +146,7 @@ void reset_cause(const Facts& f, const FailingXids& xids, std::vector<Cause>& ou
     }
   for (const auto& s : statements_of(f, DriverStatement::Kind::kResetRequired)) {
     if (!s.gpus.empty() && std::all_of(s.gpus.begin(), s.gpus.end(), is_explained)) continue;
+    if (std::count(ev.begin(), ev.end(), "kernel log: " + s.quote)) continue;  // the Xid 154 line
     ev.push_back("the driver says: " + s.quote);
     add_unique(affected, s.gpus);
     reboot = reboot || s.recovery_action == recovery_action::kNodeReboot;
