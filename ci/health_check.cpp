@@ -13,6 +13,7 @@
 #include "report/prometheus_metrics.hpp"
 #include "report/run_lines.hpp"
 #include "session/doctor_run.hpp"
+#include "session/gate_health.hpp"
 #include "session/gate_verdict.hpp"
 #include "session/live_peer_access.hpp"
 #include "session/live_topology.hpp"
@@ -27,7 +28,8 @@ namespace {
 // Doctor checks whose failure is about something a quick check cannot act on are still
 // failures: the doctor's exit code is the health check's verdict on the driver stack.
 HealthStep doctor_step(const HealthCheckOptions& o, const std::string& host, JsonLines* lines,
-                       std::vector<report::CheckSuite>& suites, report::Exposition& prom) {
+                       std::vector<report::CheckSuite>& suites, report::Exposition& prom,
+                       std::vector<session::FailingGpu>& failing) {
   session::DoctorRequest request;
   request.facts_file = o.facts;
   request.probe_timeout_ms = static_cast<int>(o.probe_timeout_s * 1000);
@@ -38,6 +40,7 @@ HealthStep doctor_step(const HealthCheckOptions& o, const std::string& host, Jso
   }
   suites.push_back(report::doctor_suite(d.verdict_json, host, "doctor"));
   report::add_doctor_metrics(prom, d.verdict_json, host, "doctor");
+  failing = session::failing_gpus_of(d.verdict);
   return HealthStep{"doctor", d.exit_code, doctor_step_line(d.verdict.headline, d.findings)};
 }
 
@@ -45,10 +48,11 @@ HealthStep gate_step(const HealthCheckOptions& o, const topo::TopologySnapshot& 
                      const std::optional<topo::TopologySnapshot>& expected,
                      const std::optional<topo::GatePolicy>& policy, const std::string& host,
                      JsonLines* lines, std::vector<report::CheckSuite>& suites,
-                     report::Exposition& prom) {
+                     report::Exposition& prom, const std::vector<session::FailingGpu>& failing) {
   topo::PeerAccessCheck peer_access;
   if (o.input.empty()) peer_access = session::live_peer_access_check();
-  const topo::GateDecision d = topo::evaluate_gate(t, expected, policy, peer_access);
+  topo::GateDecision d = topo::evaluate_gate(t, expected, policy, peer_access);
+  session::block_failing_gpus(d, t, failing);  // the doctor's failing GPUs block, as in `gate`
   if (lines) {
     for (const auto& l : report::gate_lines(d, "check", host, utc_now_iso8601())) lines->write(l);
   }
@@ -79,7 +83,8 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
   std::vector<report::CheckSuite> suites;
   report::Exposition prom;
   std::vector<HealthStep> steps;
-  steps.push_back(doctor_step(o, host, lines.get(), suites, prom));
+  std::vector<session::FailingGpu> failing;
+  steps.push_back(doctor_step(o, host, lines.get(), suites, prom, failing));
 
   // A GPU node that sees no GPU is unhealthy (1), not a usage problem: schedulers and
   // node-problem-detector read anything but 0 and 1 as "could not check".
@@ -93,8 +98,8 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
     steps.push_back(HealthStep{"topo", kExitOk,
                                "topology: " + std::to_string(t->gpus.size()) + " GPU(s), " +
                                    topo::describe_environment(t->environment)});
-    steps.push_back(
-        gate_step(o, *t, gate_files.expected, gate_files.policy, host, lines.get(), suites, prom));
+    steps.push_back(gate_step(o, *t, gate_files.expected, gate_files.policy, host, lines.get(),
+                              suites, prom, failing));
   }
 
   const int code = worst_exit_code(steps);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "cluster/host_groups.hpp"
@@ -26,6 +27,11 @@ const std::string kDone;
 // How long the exchanges around the chains (host names, leaders) may take.
 constexpr Seconds kExchange{60.0};
 constexpr auto kPollInterval = std::chrono::milliseconds(10);
+// A host rank sends its lines to rank 0 in messages of up to this many bytes, newline-joined. A
+// message below Open MPI's shared-memory eager limit (4 KiB) leaves without rank 0's help, but
+// only while free fragments last: one message per line ran out of them once a step wrote a few
+// dozen lines, and a rank that then hung never delivered the lines of the steps it finished.
+constexpr std::size_t kBatchBytes = 3072;
 
 // TEST ONLY: P2P_TEST_STALL_RANK=<rank>:<step> makes that rank stop answering right after it
 // finished <step> (doctor, topo, gate, bench), as a host whose bench hangs would: rank 0 must
@@ -84,22 +90,32 @@ void run_host_rank(const ClusterOptions& o, mpi::Session& s, const NodeOptions& 
                  std::to_string(s.rank()) + ".jsonl");
   NodeHooks hooks;
   hooks.rank = s.rank();
+  std::string batch;  // lines not yet sent to rank 0 (JSON lines hold no raw newline)
+  const auto send_batch = [&] {
+    if (!batch.empty()) s.post(0, std::move(batch));
+    batch.clear();
+  };
   hooks.emit = [&](const nlohmann::json& line) {
     file.write(line);
-    const std::string text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (s.rank() == 0) {
-      own_lines.push_back(text);
-    } else {
-      s.post(0, text);
+      own_lines.push_back(std::move(text));
+      return;
     }
+    if (!batch.empty() && batch.size() + 1 + text.size() > kBatchBytes) send_batch();
+    batch += (batch.empty() ? "" : "\n") + text;
   };
   const std::optional<std::string> stall = stall_step_for(s.rank());
-  hooks.after_step = [&stall](const std::string& step) {
+  hooks.after_step = [&stall, &send_batch](const std::string& step) {
+    send_batch();  // a finished step's lines leave before the next step starts (or hangs)
     if (stall && *stall == step) stall_forever();
   };
   std::ostream null_stream(nullptr);  // other ranks' progress would interleave with rank 0's
   run_node_chain(node, in, hooks, s.rank() == 0 ? std::cerr : null_stream);
-  if (s.rank() != 0) s.post(0, kDone);
+  if (s.rank() != 0) {
+    send_batch();
+    s.post(0, kDone);
+  }
 }
 
 // Rank 0: every host rank's lines as they arrive, until each has posted kDone or the deadline.
@@ -122,9 +138,10 @@ std::vector<HostRun> gather_hosts(mpi::Session& s, const std::vector<int>& leade
       const auto r = static_cast<std::size_t>(from);
       if (text == kDone) {
         done[r] = true;
-      } else {
-        lines[r].push_back(std::move(text));
+        continue;
       }
+      std::istringstream batch(text);  // newline-joined lines (run_host_rank)
+      for (std::string line; std::getline(batch, line);) lines[r].push_back(line);
     }
     if (!waiting() || Clock::now() >= deadline) break;
     std::this_thread::sleep_for(kPollInterval);

@@ -10,6 +10,7 @@
 #include "common/utc_time.hpp"
 #include "report/run_lines.hpp"
 #include "session/doctor_run.hpp"
+#include "session/gate_health.hpp"
 #include "session/gate_verdict.hpp"
 #include "session/live_peer_access.hpp"
 #include "session/live_topology.hpp"
@@ -43,7 +44,8 @@ class Chain {
   int worst_ = kExitOk;
 };
 
-void doctor_step(Chain& chain, const NodeOptions& o, const NodeInputs& in) {
+std::vector<session::FailingGpu> doctor_step(Chain& chain, const NodeOptions& o,
+                                             const NodeInputs& in) {
   session::DoctorRequest request;
   if (in.fixture) request.facts = in.fixture->facts;
   request.probe_timeout_ms = static_cast<int>(o.probe_timeout_s * 1000);
@@ -51,6 +53,7 @@ void doctor_step(Chain& chain, const NodeOptions& o, const NodeInputs& in) {
   for (const auto& l : report::doctor_lines(d.verdict_json, chain.host(), utc_now_iso8601()))
     chain.emit(l);
   chain.finish_step("doctor", d.exit_code, "doctor: " + d.verdict.headline);
+  return session::failing_gpus_of(d.verdict);
 }
 
 std::optional<topo::TopologySnapshot> topo_step(Chain& chain, const NodeInputs& in) {
@@ -69,11 +72,13 @@ std::optional<topo::TopologySnapshot> topo_step(Chain& chain, const NodeInputs& 
   return t;
 }
 
-topo::GateDecision gate_step(Chain& chain, const NodeInputs& in, const topo::TopologySnapshot& t) {
+topo::GateDecision gate_step(Chain& chain, const NodeInputs& in, const topo::TopologySnapshot& t,
+                             const std::vector<session::FailingGpu>& failing) {
   topo::PeerAccessCheck peer_access;
   if (!in.fixture) peer_access = session::live_peer_access_check();
   topo::GateDecision d =
       topo::evaluate_gate(t, in.expected, in.policy, peer_access);  // returned: moved, not copied
+  session::block_failing_gpus(d, t, failing);                       // a failing GPU is not measured
   for (const auto& l : report::gate_lines(d, kNodeCommand, chain.host(), utc_now_iso8601()))
     chain.emit(l);
   std::string summary = d.passed ? "gate: pass" : "gate: BLOCKED";
@@ -140,9 +145,9 @@ int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& 
                                 {{"tool_version", P2P_VERSION}}));
   chain.emit(
       host_line(host, utc_now_iso8601(), P2P_VERSION, in.fixture ? "fixture" : "live", hooks.rank));
-  doctor_step(chain, o, in);
+  const auto failing = doctor_step(chain, o, in);
   if (const auto t = topo_step(chain, in)) {
-    const topo::GateDecision gate = gate_step(chain, in, *t);
+    const topo::GateDecision gate = gate_step(chain, in, *t, failing);
     // As bench: a blocked host is not measured unless --skip-gate says so (and it is recorded).
     if (gate.passed || o.skip_gate) bench_step(chain, o, in, *t, gate, progress);
   }

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "doctor/codes.hpp"
+#include "doctor/driver_statements.hpp"
 
 namespace p2p::doctor {
 
@@ -50,7 +51,8 @@ std::vector<GpuView> gpus(const Facts& f) {
       if (is_gpu_class(p.class_code)) at(p.bdf).pci = &p;
   if (f.gpu_information.present())
     for (const auto& i : f.gpu_information.value) at(i.bdf).info = &i;
-  for (const auto& d : f.nvml.devices) at(d.pci_bus_id).nvml = &d;
+  for (const auto& d : f.nvml.devices)
+    if (!d.pci_bus_id.empty()) at(d.pci_bus_id).nvml = &d;  // a lost GPU has no bus id in NVML
   for (const auto& d : f.cuda.devices) at(d.pci_bus_id).cuda = &d;
 
   std::vector<GpuView> out;
@@ -120,6 +122,9 @@ bool no_driver(const Facts& f) {
   // Nor did one never built for the running kernel while its libraries are installed (a failed
   // DKMS build after a kernel upgrade).
   if (module_not_built(f)) return false;
+  // Nor one that refused every GPU and said why (a legacy GPU, a GPU without GSP for the open
+  // module): the driver is installed, and the kernel log says what it needs.
+  if (driver_refused_gpus(f)) return false;
   // A user-space library that initialises would contradict "no driver"; anything else agrees.
   return !(f.nvml.init_result && *f.nvml.init_result == 0) &&
          !(f.cuda.init_result && *f.cuda.init_result == 0);

@@ -7,9 +7,9 @@
 // file-like probe that can also be absent or unreadable (see observed.hpp).
 //
 // Version 1 grew fields after its first release (nvml.devices[].uuid, cgroup.devices_list_path,
-// fabric_manager, peer_copy, kernel.release, kernel.module_files). A document written before them
-// lacks those keys; the reader takes a missing key of these as "not known" (null, not_checked,
-// not_run), never as a fault.
+// fabric_manager, peer_copy, kernel.release, kernel.module_files, nvml.devices[].health). A
+// document written before them lacks those keys; the reader takes a missing key of these as "not
+// known" (null, not_checked, not_run), never as a fault.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "doctor/health_facts.hpp"
 #include "doctor/observed.hpp"
 #include "topology/environment.hpp"
 
@@ -151,6 +152,9 @@ struct NvmlDevice {
   std::optional<std::string> gsp_firmware_version;
   std::optional<int> fabric_state;   // 0 n/a, 1 not started, 2 in progress, 3 completed
   std::optional<int> fabric_status;  // nvmlReturn_t, meaningful when completed
+  // ECC, retired pages, remapped rows, recovery action, processes, throttling, MIG, vGPU licence
+  // (health_facts.hpp). Added to version 1 later: null in older documents (not collected).
+  std::optional<NvmlHealth> health;
 };
 
 struct NvmlPair {
@@ -225,7 +229,7 @@ struct Facts {
   CgroupFacts cgroup;
   IommuFacts iommu;
   Observed<std::vector<std::string>>
-      daemons;                             // nv-fabricmanager / nvidia-persistenced seen in /proc
+      daemons;  // nv-fabricmanager / nvidia-persistenced / nvidia-gridd seen in /proc
   std::map<std::string, std::string> env;  // NCCL_*, CUDA_*, LD_LIBRARY_PATH
   CudaProbe cuda;
   NvmlProbe nvml;

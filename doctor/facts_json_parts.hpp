@@ -37,6 +37,9 @@ CudaProbe cuda_from_json(const nlohmann::json& j, const std::string& where);
 nlohmann::json nvml_to_json(const NvmlProbe& n);
 NvmlProbe nvml_from_json(const nlohmann::json& j, const std::string& where);
 nlohmann::json peer_copy_to_json(const PeerCopyProbe& p);
+// nvml.devices[].health (health_json.cpp).
+nlohmann::json health_to_json(const NvmlHealth& h);
+NvmlHealth health_from_json(const nlohmann::json& j, const std::string& where);
 PeerCopyProbe peer_copy_from_json(const nlohmann::json& j, const std::string& where);
 
 }  // namespace p2p::doctor

@@ -31,13 +31,17 @@ struct Cause {
 };
 
 struct Verdict {
-  std::string state;          // healthy | degraded | partial | broken | no_driver | inconclusive
-  std::string headline;       // one line naming the most likely cause first
-  std::vector<Cause> causes;  // most likely first
+  // healthy | degraded | partial | broken | no_driver | inconclusive | unhealthy
+  std::string state;
+  std::string headline;                 // one line naming the most likely cause first
+  std::vector<Cause> causes;            // most likely first
   std::vector<std::string> ruled_out;   // "device permissions and cgroups ruled out: ..."
   std::vector<std::string> unverified;  // what could not be seen from here (host-side checks)
   // "partial": CUDA works on some GPUs and not on these (bus ids).
   std::vector<std::string> unusable_gpus;
+  // GPUs that are failing (memory, a reset they need, lost, NVLink, GSP): they fail acceptance
+  // even where CUDA initialises on them. State "unhealthy" when nothing graver is wrong.
+  std::vector<std::string> failing_gpus;
 };
 
 nlohmann::json to_json(const Finding& f);

@@ -1,5 +1,7 @@
 #include "doctor/gpu_generation.hpp"
 
+#include "doctor/driver_tables.hpp"
+
 namespace p2p::doctor {
 
 namespace {
@@ -11,23 +13,11 @@ GpuGeneration make(const char* name, const char* firmware, bool needs_open) {
 }  // namespace
 
 GpuGeneration generation_from_device_id(int id) {
-  // The firmware mapping is nv-firmware.h's: Turing and GA100 load gsp_tu10x.bin; GA10x, Ada,
-  // Hopper and every Blackwell family (GB10x, GB20x) load gsp_ga10x.bin.
-  if (id >= 0x2900)
-    return make("Blackwell", "gsp_ga10x.bin",
-                true);  // GB100 0x29xx, GB20x 0x2Bxx-0x2Fxx, GB110 0x31xx
-  if (id >= 0x2600) return make("Ada", "gsp_ga10x.bin", false);  // AD102 0x26xx .. AD107 0x28xx
-  if (id >= 0x2300 && id < 0x2400)
-    return make("Hopper", "gsp_ga10x.bin", false);  // H100 0x2330, H200 0x2335
-  if (id >= 0x2200)
-    return make("Ampere", "gsp_ga10x.bin",
-                false);  // GA102 0x22xx, GA103/104 0x24xx, GA106/107 0x25xx
-  if (id >= 0x20b0 && id < 0x2100)
-    return make("Ampere (GA100)", "gsp_tu10x.bin", false);  // A100 0x20b0, A30 0x20b7
-  if (id >= 0x2180 && id < 0x2200) return make("Turing", "gsp_tu10x.bin", false);  // TU116/TU117
-  if (id >= 0x1e00 && id < 0x2000)
-    return make("Turing", "gsp_tu10x.bin", false);  // TU102/TU104/TU106/TU117
-  if (id > 0 && id < 0x1e00) return make("pre-Turing", "", false);
+  // The architecture, its GSP firmware and whether only the open modules support it come from
+  // the architecture table (driver_tables.cpp), which names its sources.
+  if (const ArchitectureSupport* a = architecture_of_device(id))
+    return GpuGeneration{a->generation, a->gsp_firmware, a->needs_open_module, true};
+  if (id > 0 && id < 0x1e00) return make("pre-Turing", "", false);  // older than every range listed
   return GpuGeneration{"unknown", "", false, false};
 }
 

@@ -59,7 +59,8 @@ json nvml_device_to_json(const NvmlDevice& d) {
           {"gsp_firmware_enabled", optional_json(d.gsp_firmware_enabled)},
           {"gsp_firmware_version", optional_json(d.gsp_firmware_version)},
           {"fabric_state", optional_json(d.fabric_state)},
-          {"fabric_status", optional_json(d.fabric_status)}};
+          {"fabric_status", optional_json(d.fabric_status)},
+          {"health", d.health ? health_to_json(*d.health) : json(nullptr)}};
 }
 
 NvmlDevice nvml_device_from_json(const json& j, const std::string& where) {
@@ -82,6 +83,9 @@ NvmlDevice nvml_device_from_json(const json& j, const std::string& where) {
   in.opt("gsp_firmware_version", d.gsp_firmware_version);
   in.opt("fabric_state", d.fabric_state);
   in.opt("fabric_status", d.fabric_status);
+  // Added to version 1 later: a document without it did not collect health facts.
+  if (const json* h = in.find("health"); h != nullptr && !h->is_null())
+    d.health = health_from_json(*h, in.path("health"));
   in.finish();
   return d;
 }

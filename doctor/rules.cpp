@@ -22,6 +22,8 @@ std::vector<Finding> judge(const Facts& f) {
   rules::access(f, out);
   rules::p2p(f, out);
   rules::pcie(f, out);
+  rules::gpu_state(f, out);
+  rules::health(f, out);
   return out;
 }
 
@@ -52,9 +54,13 @@ nlohmann::json to_json(const Cause& c) {
 nlohmann::json to_json(const Verdict& v) {
   nlohmann::json causes = nlohmann::json::array();
   for (const auto& c : v.causes) causes.push_back(to_json(c));
-  return {{"state", v.state},           {"headline", v.headline},
-          {"causes", causes},           {"ruled_out", v.ruled_out},
-          {"unverified", v.unverified}, {"unusable_gpus", v.unusable_gpus}};
+  return {{"state", v.state},
+          {"headline", v.headline},
+          {"causes", causes},
+          {"ruled_out", v.ruled_out},
+          {"unverified", v.unverified},
+          {"unusable_gpus", v.unusable_gpus},
+          {"failing_gpus", v.failing_gpus}};
 }
 
 }  // namespace p2p::doctor

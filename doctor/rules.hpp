@@ -26,6 +26,10 @@ void access(const Facts& f, std::vector<Finding>& out);  // device nodes, UVM ma
 void p2p(const Facts& f,
          std::vector<Finding>& out);  // IOMMU, ACS, NVML P2P, fabric manager, persistence
 void pcie(const Facts& f, std::vector<Finding>& out);  // link, AER, BAR1, compute mode, env
+// Whether the driver supports the GPUs (its own words, NVIDIA's tables), processes, MIG, vGPU
+// licence (rules_gpu_state.cpp); memory, recovery, Xids, throttling, replays (rules_health.cpp).
+void gpu_state(const Facts& f, std::vector<Finding>& out);
+void health(const Facts& f, std::vector<Finding>& out);
 }  // namespace rules
 
 }  // namespace p2p::doctor

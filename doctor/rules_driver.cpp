@@ -5,6 +5,7 @@
 
 #include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
+#include "doctor/driver_statements.hpp"
 #include "doctor/rules.hpp"
 #include "doctor/rules_util.hpp"
 
@@ -39,6 +40,38 @@ Finding check_environment(const Facts& f) {
   if (e.kind == "container")
     hint = "checks about firmware, kernel log and daemons may need a run on the host";
   return finding("environment", Status::kPass, summary, e.evidence, hint);
+}
+
+// The module is not loaded: why, as far as the facts tell, and the fix that follows from it.
+Finding module_missing(const Facts& f, const std::vector<std::string>& ev) {
+  const Binding b = binding(f);
+  std::string hint =
+      in_container(f)
+          ? "the host must load it (modprobe nvidia, or install the driver on the host)"
+          : "install the NVIDIA driver (the -open flavour for Turing and newer) and load it: modprobe nvidia";
+  std::string summary = "NVIDIA kernel module not loaded";
+  if (module_not_built(f)) {
+    summary += ": the running kernel " + f.kernel.release.value +
+               " has no nvidia module (modules.dep lists none)";
+    hint = module_not_built_fix(f);
+  }
+  // The driver loaded, refused every GPU and said why: its sentence is the fix, not a new
+  // install.
+  if (const auto refusal = first_refusal(f)) {
+    summary += ": the installed driver refused the GPU(s) and unloaded (see driver.refused)";
+    hint = refusal_fix(*refusal);
+  }
+  if (!log_signals(f).module_rejected.empty()) {
+    summary += ": the kernel rejected the module's signature (Secure Boot)";
+    hint =
+        "enroll the module's signing key (mokutil --import, then reboot) or turn Secure Boot off";
+  }
+  if (!b.other.empty() && b.nvidia_userspace) {
+    summary += "; the GPUs are held by " + b.other.begin()->first +
+               " while the NVIDIA libraries are installed";
+    hint = "see module.binding: " + unbind_fix(b.other.begin()->first, b.other.begin()->second);
+  }
+  return finding("module.loaded", Status::kFail, summary, ev, hint);
 }
 
 Finding check_module_loaded(const Facts& f) {
@@ -76,30 +109,7 @@ Finding check_module_loaded(const Facts& f) {
           "module.loaded", Status::kPass,
           "nvidia kernel module " + module_version(f).value_or("(version unknown)") + " loaded",
           ev);
-    case Tri::kNo: {
-      const Binding b = binding(f);
-      std::string hint =
-          in_container(f)
-              ? "the host must load it (modprobe nvidia, or install the driver on the host)"
-              : "install the NVIDIA driver (the -open flavour for Turing and newer) and load it: modprobe nvidia";
-      std::string summary = "NVIDIA kernel module not loaded";
-      if (module_not_built(f)) {
-        summary += ": the running kernel " + f.kernel.release.value +
-                   " has no nvidia module (modules.dep lists none)";
-        hint = module_not_built_fix(f);
-      }
-      if (!log_signals(f).module_rejected.empty()) {
-        summary += ": the kernel rejected the module's signature (Secure Boot)";
-        hint =
-            "enroll the module's signing key (mokutil --import, then reboot) or turn Secure Boot off";
-      }
-      if (!b.other.empty() && b.nvidia_userspace) {
-        summary += "; the GPUs are held by " + b.other.begin()->first +
-                   " while the NVIDIA libraries are installed";
-        hint = "see module.binding: " + unbind_fix(b.other.begin()->first, b.other.begin()->second);
-      }
-      return finding("module.loaded", Status::kFail, summary, ev, hint);
-    }
+    case Tri::kNo: return module_missing(f, ev);
     case Tri::kUnknown: break;
   }
   return finding("module.loaded", Status::kUnknown,
@@ -224,6 +234,12 @@ Finding check_binding(const Facts& f) {
     if (!bar.empty()) {
       why = " (the kernel could not give them PCI address space: see kernel.log)";
       hint = "see the verdict: the GPUs' BARs were not assigned";
+    } else if (const auto refused = refused_gpus(f);
+               std::any_of(b.unbound.begin(), b.unbound.end(), [&](const std::string& x) {
+                 return std::count(refused.begin(), refused.end(), x) > 0;
+               })) {
+      why = " (the driver refused them and says why: see driver.refused)";
+      hint = "see the verdict: the driver's own words name what it needs";
     } else if (!gpus_named(f, log.gpu_lost).empty()) {
       why = " (fell off the bus: see kernel.log)";
       hint =

@@ -135,12 +135,13 @@ Finding check_bar1(const Facts& f) {
 }
 
 Finding check_compute_mode(const Facts& f) {
-  std::vector<std::string> ev, prohibited, exclusive;
+  std::vector<std::string> ev, prohibited, exclusive, thread;
   for (const auto& d : f.nvml.devices) {
     if (!d.compute_mode) continue;
     ev.push_back(d.pci_bus_id + " " + compute_mode_name(*d.compute_mode));
     if (*d.compute_mode == 2) prohibited.push_back(d.pci_bus_id);
-    if (*d.compute_mode == 1 || *d.compute_mode == 3) exclusive.push_back(d.pci_bus_id);
+    if (*d.compute_mode == 1) thread.push_back(d.pci_bus_id);
+    if (*d.compute_mode == 3) exclusive.push_back(d.pci_bus_id);
   }
   if (ev.empty())
     return finding("compute_mode", Status::kSkip, "compute mode not known (NVML not run)");
@@ -150,6 +151,13 @@ Finding check_compute_mode(const Facts& f) {
         "compute_mode", Status::kFail,
         "compute mode PROHIBITED on " + join_some(prohibited) + ": no CUDA context allowed", ev,
         hint);
+  // EXCLUSIVE_THREAD (deprecated) lets one thread of one process hold a context: frameworks that
+  // create contexts from several threads (TensorFlow's StreamExecutor) cannot work at all.
+  if (!thread.empty())
+    return finding("compute_mode", Status::kFail,
+                   "compute mode EXCLUSIVE_THREAD on " + join_some(thread) +
+                       ": one thread of one process may use the GPU (a deprecated mode)",
+                   ev, hint);
   if (!exclusive.empty())
     return finding("compute_mode", Status::kWarn,
                    "EXCLUSIVE_PROCESS on " + join_some(exclusive) +

@@ -4,6 +4,7 @@
 
 #include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
+#include "doctor/driver_tables.hpp"
 #include "doctor/rules.hpp"
 #include "doctor/rules_util.hpp"
 
@@ -12,6 +13,21 @@ namespace p2p::doctor::rules {
 namespace {
 
 bool probe_ran(const std::string& status) { return status != "not_run"; }
+
+// The drivers a CUDA release needs, from NVIDIA's table (driver_tables.cpp).
+std::string driver_upgrade_hint(int cuda) {
+  const auto own = min_driver_for_cuda(cuda);
+  const auto compat = min_driver_for_cuda_major(cuda);
+  std::string hint = "upgrade the driver";
+  if (own)
+    hint += " to " + *own + " or newer (the driver CUDA " + cuda_version_string(cuda) +
+            " was released with)";
+  if (compat && (!own || *compat != *own))
+    hint += "; any driver from " + *compat + " runs CUDA " + std::to_string(cuda / 1000) +
+            ".x applications through minor version compatibility";
+  return hint + "; or build p2pcheck with a CUDA toolkit no newer than the driver (" +
+         kCudaDriverTableSource + ")";
+}
 
 Finding check_uvm_loaded(const Facts& f) {
   if (nvidia_loaded(f) == Tri::kNo)
@@ -106,11 +122,11 @@ Finding check_cuda_api(const Facts& f) {
   if (!driver)
     return finding("versions.cuda_api", Status::kUnknown, "driver CUDA level unknown", ev);
   if (*driver < *built)
-    return finding(
-        "versions.cuda_api", Status::kFail,
-        "driver supports CUDA " + cuda_version_string(*driver) + " but p2pcheck needs " +
-            cuda_version_string(*built) + ": the runtime returns cudaErrorInsufficientDriver (35)",
-        ev, "upgrade the driver, or build p2pcheck with a CUDA toolkit no newer than the driver");
+    return finding("versions.cuda_api", Status::kFail,
+                   "driver supports CUDA " + cuda_version_string(*driver) + " but p2pcheck needs " +
+                       cuda_version_string(*built) +
+                       ": the runtime returns cudaErrorInsufficientDriver (35)",
+                   ev, driver_upgrade_hint(*built));
   return finding(
       "versions.cuda_api", Status::kPass,
       "driver CUDA " + cuda_version_string(*driver) + " >= runtime " + cuda_version_string(*built),

@@ -7,6 +7,7 @@
 #include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
 #include "doctor/rules_util.hpp"
+#include "doctor/verdict_health.hpp"
 
 namespace p2p::doctor {
 
@@ -34,7 +35,9 @@ const std::set<std::string> kCudaBlocking = {"module.loaded",
                                              "cgroup",
                                              "fabric_manager",
                                              "compute_mode",
-                                             "env"};
+                                             "env",
+                                             "driver.refused",
+                                             "driver.gpu_support"};
 
 Status status_of(const std::vector<Finding>& all, const std::string& id) {
   const Finding* f = find_finding(all, id);
@@ -88,7 +91,28 @@ std::vector<std::string> ruled_out(const Facts& f, const std::vector<Finding>& a
     out.push_back("ACS ruled out: " + find_finding(all, "pcie.acs")->summary);
   if (status_of(all, "bar1") == Status::kPass)
     out.push_back("small BAR1 ruled out: " + find_finding(all, "bar1")->summary);
+  if (status_of(all, "gpu.memory") == Status::kPass &&
+      status_of(all, "gpu.recovery") == Status::kPass && status_of(all, "gpu.xid") == Status::kPass)
+    out.push_back("failing GPU ruled out: " + find_finding(all, "gpu.memory")->summary + "; " +
+                  find_finding(all, "gpu.recovery")->summary + "; " +
+                  find_finding(all, "gpu.xid")->summary);
   return out;
+}
+
+std::vector<std::string> failing_gpus_of(const std::vector<Cause>& causes) {
+  std::vector<std::string> out;
+  for (const auto& c : causes)
+    if (failing_gpu_causes().count(c.id))
+      for (const auto& g : c.gpus)
+        if (std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// " on 0000:41:00.0": the GPUs the top cause concerns, for the headline.
+std::string on_gpus(const std::vector<Cause>& causes) {
+  if (causes.empty() || causes.front().gpus.empty()) return "";
+  return " on " + join_some(causes.front().gpus);
 }
 
 std::string where_text(const Facts& f) {
@@ -105,6 +129,62 @@ std::string where_text(const Facts& f) {
   return e.kind == "bare-metal" ? "bare metal" : e.kind;
 }
 
+bool health_failed(const std::vector<Finding>& all) {
+  return std::any_of(all.begin(), all.end(), [](const Finding& x) {
+    return x.status == Status::kFail && gpu_health_checks().count(x.id) != 0;
+  });
+}
+
+std::string unhealthy_headline(const Facts& f, const Verdict& v) {
+  const std::string gpus_named =
+      v.failing_gpus.empty() ? std::string("a GPU") : join_some(v.failing_gpus);
+  std::string h = "GPU(s) failing: " + gpus_named + ", though " +
+                  (cuda_works(f) ? "CUDA initialises on " +
+                                       std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)"
+                                 : std::string("nothing else blocks CUDA")) +
+                  ". ";
+  if (v.causes.empty()) return h + "See the failed checks";
+  return h + "Most likely root cause: " + v.causes.front().title + on_gpus(v.causes) + " (" +
+         v.causes.front().confidence + ")";
+}
+
+std::string healthy_headline(const Facts& f, int warnings) {
+  // Without a CUDA probe (a replayed capture) NVML is the best witness; say that it is only NVML,
+  // since "NVML works, cuInit fails" is exactly what this tool exists to catch.
+  std::string h =
+      f.cuda.status == "not_run"
+          ? "healthy as far as checked: NVML works on " +
+                std::to_string(f.nvml.device_count.value_or(0)) +
+                " GPU(s) (cuInit not probed: " + f.cuda.detail + ")"
+          : "healthy: CUDA works on " + std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)";
+  const auto ver = module_version(f);
+  if (ver) h += ", driver " + *ver;
+  if (f.cuda.driver_version) h += " (CUDA " + cuda_version_string(*f.cuda.driver_version) + ")";
+  h += ", " + where_text(f);
+  if (warnings) h += "; " + std::to_string(warnings) + " warning(s) below";
+  return h;
+}
+
+// What failed, by kind: a CUDA blocker, or something that only limits P2P (or a GPU's health).
+struct FailureKinds {
+  bool blocking = false;
+  bool p2p_limited = false;
+  int warnings = 0;
+};
+
+FailureKinds failure_kinds(const std::vector<Finding>& all) {
+  FailureKinds k;
+  for (const auto& x : all) {
+    if (x.status == Status::kWarn) ++k.warnings;
+    if (x.status != Status::kFail) continue;
+    if (kCudaBlocking.count(x.id))
+      k.blocking = true;
+    else
+      k.p2p_limited = true;
+  }
+  return k;
+}
+
 }  // namespace
 
 Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
@@ -112,24 +192,17 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
   v.causes = candidate_causes(f, all);
   std::stable_sort(v.causes.begin(), v.causes.end(),
                    [](const Cause& a, const Cause& b) { return a.score > b.score; });
+  v.failing_gpus = failing_gpus_of(v.causes);
   v.ruled_out = ruled_out(f, all, v.causes);
   for (const auto& x : all)
     if (x.status == Status::kUnknown) v.unverified.push_back(x.id + ": " + x.summary);
 
-  bool blocking = false, p2p_limited = false;
-  int warnings = 0;
-  for (const auto& x : all) {
-    if (x.status == Status::kWarn) ++warnings;
-    if (x.status != Status::kFail) continue;
-    if (kCudaBlocking.count(x.id))
-      blocking = true;
-    else
-      p2p_limited = true;
-  }
+  const FailureKinds k = failure_kinds(all);
   const bool vm_p2p = std::any_of(v.causes.begin(), v.causes.end(),
                                   [](const Cause& c) { return c.id == "vm_p2p"; });
   const std::string top = v.causes.empty() ? std::string() : v.causes.front().title;
-  const std::string gpus_text = std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)";
+  const std::string top_named =
+      top.empty() ? top : top + on_gpus(v.causes) + " (" + v.causes.front().confidence + ")";
 
   if (!v.causes.empty() && v.causes.front().id == "no_driver") {
     v.state = "no_driver";
@@ -137,27 +210,32 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
     if (f.cuda.status == "library_missing") detail += " and libcuda.so.1 is not installed";
     if (f.pci.present() && gpus(f).empty()) detail += "; no NVIDIA GPU on the PCI bus";
     v.headline = "no NVIDIA driver: " + detail;
-  } else if (const GpuUse use = gpu_use(f); (blocking || !use.unusable.empty()) &&
+  } else if (const GpuUse use = gpu_use(f); (k.blocking || !use.unusable.empty()) &&
                                             use.working > 0 && !use.unusable.empty() &&
                                             !use.masked) {
     // Some GPUs work: "CUDA cannot work here" would send the user after the wrong problem.
     v.state = "partial";
     v.unusable_gpus = use.unusable;
-    v.headline =
-        "CUDA works on " + std::to_string(use.working) + " of " + std::to_string(use.expected) +
-        " GPU(s); " + join_some(use.unusable) + " cannot be used. " +
-        (top.empty() ? std::string("No single cause stands out: see the failed checks")
-                     : "Most likely root cause: " + top + " (" + v.causes.front().confidence + ")");
-  } else if (blocking) {
+    v.headline = "CUDA works on " + std::to_string(use.working) + " of " +
+                 std::to_string(use.expected) + " GPU(s); " + join_some(use.unusable) +
+                 " cannot be used. " +
+                 (top.empty() ? std::string("No single cause stands out: see the failed checks")
+                              : "Most likely root cause: " + top_named);
+  } else if (k.blocking) {
     v.state = "broken";
     v.headline = top.empty()
                      ? "CUDA cannot work here; no single cause stands out: see the failed checks"
-                     : "CUDA cannot work here. Most likely root cause: " + top + " (" +
-                           v.causes.front().confidence + ")";
-  } else if (p2p_limited || vm_p2p) {
+                     : "CUDA cannot work here. Most likely root cause: " + top_named;
+  } else if (!v.failing_gpus.empty() || health_failed(all)) {
+    // CUDA may well initialise on these GPUs: acceptance must still refuse them.
+    v.state = "unhealthy";
+    v.headline = unhealthy_headline(f, v);
+  } else if (k.p2p_limited || vm_p2p) {
     v.state = "degraded";
     v.headline =
-        (cuda_works(f) ? "CUDA works on " + gpus_text : std::string("no CUDA blocker found")) +
+        (cuda_works(f)
+             ? "CUDA works on " + std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)"
+             : std::string("no CUDA blocker found")) +
         ", but P2P is limited. Most likely cause: " + (top.empty() ? "see the failed checks" : top);
   } else if (f.cuda.status == "not_run" && !nvml_works(f)) {
     v.state = "inconclusive";
@@ -165,19 +243,7 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
         "no failure in what could be read; CUDA and NVML were not probed (" + f.cuda.detail + ")";
   } else {
     v.state = "healthy";
-    // Without a CUDA probe (a replayed capture) NVML is the best witness; say that it is only NVML,
-    // since "NVML works, cuInit fails" is exactly what this tool exists to catch.
-    v.headline = f.cuda.status == "not_run"
-                     ? "healthy as far as checked: NVML works on " +
-                           std::to_string(f.nvml.device_count.value_or(0)) +
-                           " GPU(s) (cuInit not probed: " + f.cuda.detail + ")"
-                     : "healthy: CUDA works on " + gpus_text;
-    const auto ver = module_version(f);
-    if (ver) v.headline += ", driver " + *ver;
-    if (f.cuda.driver_version)
-      v.headline += " (CUDA " + cuda_version_string(*f.cuda.driver_version) + ")";
-    v.headline += ", " + where_text(f);
-    if (warnings) v.headline += "; " + std::to_string(warnings) + " warning(s) below";
+    v.headline = healthy_headline(f, k.warnings);
   }
   return v;
 }

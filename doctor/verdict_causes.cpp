@@ -5,8 +5,10 @@
 
 #include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
+#include "doctor/driver_statements.hpp"
 #include "doctor/rules_util.hpp"
 #include "doctor/verdict.hpp"
+#include "doctor/verdict_health.hpp"
 
 namespace p2p::doctor {
 
@@ -407,6 +409,9 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
     auto known_reason = gpus_named(f, log.bar_space);
     const auto lost = gpus_named(f, log.gpu_lost);
     known_reason.insert(known_reason.end(), lost.begin(), lost.end());
+    // GPUs the driver refused and said why: driver_unsupported_gpu / open_module_unsupported.
+    const auto refused = refused_gpus(f);
+    known_reason.insert(known_reason.end(), refused.begin(), refused.end());
     const bool explained =
         b.other.empty() && !b.unbound.empty() &&
         (nvidia_loaded(f) == Tri::kNo ||
@@ -486,9 +491,14 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
   if (failed(all, "versions.cuda_api"))
     from_finding(out, all, "versions.cuda_api", "insufficient_driver",
                  "Driver too old for the CUDA runtime p2pcheck uses", 12);
-  if (failed(all, "compute_mode"))
-    from_finding(out, all, "compute_mode", "compute_mode", "Compute mode forbids CUDA contexts",
-                 10);
+  if (failed(all, "compute_mode")) {
+    std::vector<std::string> affected;
+    for (const auto& d : f.nvml.devices)
+      if (d.compute_mode && (*d.compute_mode == 1 || *d.compute_mode == 2))
+        affected.push_back(normalize_bdf(d.pci_bus_id));
+    from_finding(out, all, "compute_mode", "compute_mode",
+                 "Compute mode forbids CUDA contexts (or all but one thread's)", 10, affected);
+  }
   const auto& c = f.cuda;
   if (c.status == "crashed" || c.status == "timed_out")
     out.push_back(make("cuda_probe_" + c.status,
@@ -496,6 +506,7 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
                        {"CUDA probe " + c.status + ": " + c.detail},
                        "check the kernel log; reset the GPU or reboot"));
   p2p_causes(f, all, out);
+  health_causes(f, all, out);
   const auto init = cuinit_result(f);
   const bool strong =
       std::any_of(out.begin(), out.end(), [](const Cause& x) { return x.score >= 5; });

@@ -2,12 +2,17 @@
 
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "session/gate_health.hpp"
 #include "session/gate_verdict.hpp"
 #include "session/live_topology.hpp"
 #include "session/machine_outputs.hpp"
 #include "topology/discovery/discovery.hpp"
 
 namespace p2p::session {
+
+namespace {
+constexpr int kHealthProbeTimeoutMs = 15000;  // NVML answers in well under a second when well
+}  // namespace
 
 GateOutcome run_gate(const GateRequest& r, const topo::PeerAccessCheck& live_peer_access) {
   if (r.expect.empty() && r.policy.empty())
@@ -25,6 +30,8 @@ GateOutcome run_gate(const GateRequest& r, const topo::PeerAccessCheck& live_pee
   GateOutcome o;
   o.decision = topo::evaluate_gate(t, files.expected, files.policy,
                                    live ? live_peer_access : topo::PeerAccessCheck{});
+  // A GPU the doctor finds failing may not run benchmarks, whatever the topology says.
+  if (live) block_failing_gpus(o.decision, t, live_failing_gpus(kHealthProbeTimeoutMs));
   o.source = live ? "this host" : r.input;
   o.gpu_count = t.gpus.size();
   o.environment = t.environment;

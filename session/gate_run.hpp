@@ -30,7 +30,8 @@ struct GateOutcome {
 
 // InputError when there is nothing to check, --p2p comes without --input, or a file cannot be
 // read. require_p2p is a live question: on this host `live_peer_access` answers it (empty: not
-// asked); for a capture its --p2p file does, and without one it stays to be checked.
+// asked); for a capture its --p2p file does, and without one it stays to be checked. On this host
+// a GPU the doctor finds failing (NVML health, the kernel log) blocks with "health.gpu".
 GateOutcome run_gate(const GateRequest& r, const topo::PeerAccessCheck& live_peer_access = {});
 
 }  // namespace p2p::session

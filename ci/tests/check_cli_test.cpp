@@ -71,6 +71,55 @@ TEST(CheckCli, TheGateBlockingIsAFailure) {
   EXPECT_EQ(r.exit_code, blocked ? 1 : 0) << r.out << r.err;
 }
 
+// A GPU whose memory is failing fails the doctor and blocks the gate, by name, even though CUDA
+// initialises on it: the real H200 capture with uncorrectable errors and a row remap pending.
+TEST(CheckCli, AFailingGpuFailsTheDoctorAndBlocksTheGate) {
+  p2p::TempDir dir;
+  nlohmann::json facts = p2p::read_json_file(kDoctorFixtures + "h200-vm-real.json");
+  nlohmann::json health = {{"query_errors", nlohmann::json::object()}};
+  for (const char* key : {"ecc_mode_current",
+                          "ecc_mode_pending",
+                          "ecc_volatile_corrected",
+                          "ecc_volatile_uncorrected",
+                          "ecc_aggregate_corrected",
+                          "ecc_aggregate_uncorrected",
+                          "retired_pages_single_bit",
+                          "retired_pages_double_bit",
+                          "retired_pages_pending",
+                          "remapped_rows_correctable",
+                          "remapped_rows_uncorrectable",
+                          "remapped_rows_pending",
+                          "remapped_rows_failed",
+                          "recovery_action",
+                          "processes",
+                          "pcie_replay_count",
+                          "clock_event_reasons",
+                          "temperature_c",
+                          "temperature_slowdown_c",
+                          "temperature_shutdown_c",
+                          "power_usage_mw",
+                          "power_limit_mw",
+                          "mig_mode_current",
+                          "mig_mode_pending",
+                          "vgpu_licensed",
+                          "vgpu_license_product"})
+    health[key] = nullptr;
+  health["clock_event_ns"] = nlohmann::json::object();
+  health["ecc_volatile_uncorrected"] = 2;
+  health["remapped_rows_pending"] = true;
+  facts["nvml"]["devices"][0]["health"] = health;
+  const std::string path = dir.file("failing.json");
+  p2p::write_text_file_atomically(path, facts.dump());
+  const CliResult r = run("check --quick --facts " + path + " --input " + kFixtures +
+                          "h200-vm.xml --policy " + kPolicy);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto lines = split_lines(r.out);
+  ASSERT_EQ(lines.size(), 4u) << r.out;
+  EXPECT_EQ(lines[0].rfind("FAIL  doctor: GPU(s) failing: 0000:00:06.0", 0), 0u) << lines[0];
+  EXPECT_TRUE(contains(lines[2], "gate: BLOCKED")) << lines[2];
+  EXPECT_TRUE(contains(lines[2], "health.gpu: GPU0 (0000:00:06.0) is failing")) << lines[2];
+}
+
 TEST(CheckCli, MachineOutputsParse) {
   p2p::TempDir dir;
   const std::string xml = dir.file("check.xml"), jsonl = dir.file("check.jsonl"),

@@ -197,8 +197,9 @@ Observed<std::vector<std::string>> collect_daemons(const std::string& root) {
     if (!all_digits(pid)) continue;
     const auto comm = io::read_trimmed(r + "/proc/" + pid + "/comm");
     if (!comm.present()) continue;
-    // comm is cut at 15 characters: "nv-fabricmanage", "nvidia-persiste".
-    for (const char* daemon : {"nv-fabricmanager", "nvidia-persistenced"})
+    // comm is cut at 15 characters: "nv-fabricmanage", "nvidia-persiste". nvidia-gridd holds a
+    // vGPU guest's licence.
+    for (const char* daemon : {"nv-fabricmanager", "nvidia-persistenced", "nvidia-gridd"})
       if (comm.value == std::string(daemon).substr(0, 15) &&
           std::find(out.value.begin(), out.value.end(), daemon) == out.value.end())
         out.value.push_back(daemon);

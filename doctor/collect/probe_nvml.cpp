@@ -9,6 +9,7 @@
 #include "common/json_text.hpp"
 #include "doctor/codes.hpp"
 #include "doctor/collect/driver_api.hpp"
+#include "doctor/collect/nvml_calls.hpp"
 #include "doctor/collect/probes.hpp"
 #include "doctor/derived.hpp"
 #include "doctor/facts_json_parts.hpp"
@@ -19,21 +20,7 @@ namespace {
 
 using namespace api;
 
-// Every NVML entry point is optional: older libraries lack some, and a missing one is a null.
-struct Nvml {
-  explicit Nvml(const DynamicLibrary& lib) : lib(lib) {}
-  const DynamicLibrary& lib;
-  template <class Fn>
-  Fn fn(const char* name) const {
-    return lib.function<Fn>(name);
-  }
-  std::optional<int> get_uint(const char* name, nvmlDevice_t d) const {
-    const auto f = fn<nvmlDeviceGetUint_t>(name);
-    unsigned int v = 0;
-    if (f == nullptr || f(d, &v) != 0) return std::nullopt;
-    return static_cast<int>(v);
-  }
-};
+using Nvml = NvmlCalls;
 
 void probe_nvml_device(const Nvml& nv, nvmlDevice_t h, NvmlDevice& d) {
   PciInfoBuffer pci{};
@@ -85,6 +72,52 @@ void probe_nvml_device(const Nvml& nv, nvmlDevice_t h, NvmlDevice& d) {
   }
 }
 
+// Every device by index, the probe emitted before each one so that a hang names the device.
+std::vector<nvmlDevice_t> probe_devices(const Nvml& nv, nvmlDeviceGetHandleByIndex_t handle_fn,
+                                        unsigned int count, NvmlProbe& p, const Emit& emit) {
+  std::vector<nvmlDevice_t> handles;
+  for (unsigned int i = 0; i < count; ++i) {
+    p.detail = "stopped while probing NVML device " + std::to_string(i);
+    emit(json_text(nvml_to_json(p), -1));
+    nvmlDevice_t h = nullptr;
+    NvmlDevice d;
+    d.index = static_cast<int>(i);
+    d.health = NvmlHealth{};
+    if (const int rc = handle_fn(i, &h); rc == 0) {
+      probe_nvml_device(nv, h, d);
+      probe_nvml_health(nv, h, *d.health);
+    } else {
+      // A GPU that fell off the bus answers NVML_ERROR_GPU_IS_LOST here: that is the fact.
+      d.health->query_errors["nvmlDeviceGetHandleByIndex"] = rc;
+      h = nullptr;
+    }
+    handles.push_back(h);
+    p.devices.push_back(d);
+  }
+  return handles;
+}
+
+void probe_pairs(const Nvml& nv, const std::vector<nvmlDevice_t>& handles, NvmlProbe& p) {
+  const auto p2p = nv.fn<nvmlDeviceGetP2PStatus_t>("nvmlDeviceGetP2PStatus");
+  const auto ancestor =
+      nv.fn<nvmlDeviceGetTopologyCommonAncestor_t>("nvmlDeviceGetTopologyCommonAncestor");
+  for (std::size_t a = 0; a < handles.size(); ++a) {
+    for (std::size_t b = a + 1; b < handles.size(); ++b) {
+      if (handles[a] == nullptr || handles[b] == nullptr) continue;
+      NvmlPair pair;
+      pair.a = static_cast<int>(a);
+      pair.b = static_cast<int>(b);
+      int s = 0;
+      if (p2p != nullptr && p2p(handles[a], handles[b], kNvmlP2pRead, &s) == 0) pair.read = s;
+      if (p2p != nullptr && p2p(handles[a], handles[b], kNvmlP2pWrite, &s) == 0) pair.write = s;
+      if (p2p != nullptr && p2p(handles[a], handles[b], kNvmlP2pNvlink, &s) == 0) pair.nvlink = s;
+      if (ancestor != nullptr && ancestor(handles[a], handles[b], &s) == 0)
+        pair.common_ancestor = s;
+      p.pairs.push_back(pair);
+    }
+  }
+}
+
 void nvml_child(const std::string& soname, const Emit& emit) {
   NvmlProbe p;
   p.status = "completed";
@@ -130,35 +163,7 @@ void nvml_child(const std::string& soname, const Emit& emit) {
     return;
   }
   p.device_count = static_cast<int>(count);
-  std::vector<nvmlDevice_t> handles;
-  for (unsigned int i = 0; i < count; ++i) {
-    p.detail = "stopped while probing NVML device " + std::to_string(i);
-    emit(json_text(nvml_to_json(p), -1));
-    nvmlDevice_t h = nullptr;
-    NvmlDevice d;
-    d.index = static_cast<int>(i);
-    if (handle_fn(i, &h) == 0) probe_nvml_device(nv, h, d);
-    handles.push_back(h);
-    p.devices.push_back(d);
-  }
-  const auto p2p = nv.fn<nvmlDeviceGetP2PStatus_t>("nvmlDeviceGetP2PStatus");
-  const auto ancestor =
-      nv.fn<nvmlDeviceGetTopologyCommonAncestor_t>("nvmlDeviceGetTopologyCommonAncestor");
-  for (std::size_t a = 0; a < handles.size(); ++a) {
-    for (std::size_t b = a + 1; b < handles.size(); ++b) {
-      if (handles[a] == nullptr || handles[b] == nullptr) continue;
-      NvmlPair pair;
-      pair.a = static_cast<int>(a);
-      pair.b = static_cast<int>(b);
-      int s = 0;
-      if (p2p != nullptr && p2p(handles[a], handles[b], kNvmlP2pRead, &s) == 0) pair.read = s;
-      if (p2p != nullptr && p2p(handles[a], handles[b], kNvmlP2pWrite, &s) == 0) pair.write = s;
-      if (p2p != nullptr && p2p(handles[a], handles[b], kNvmlP2pNvlink, &s) == 0) pair.nvlink = s;
-      if (ancestor != nullptr && ancestor(handles[a], handles[b], &s) == 0)
-        pair.common_ancestor = s;
-      p.pairs.push_back(pair);
-    }
-  }
+  probe_pairs(nv, probe_devices(nv, handle_fn, count, p, emit), p);
   p.detail.clear();
   emit(json_text(nvml_to_json(p), -1));
 }

@@ -1,7 +1,8 @@
 // A stand-in for libnvidia-ml.so.1 with two GPUs (see fake_libcuda.cpp). It fills the structs
 // through the doctor's own declarations, so it checks the probe's plumbing, not NVML's ABI.
 // P2P_FAKE_NVML_PROCS="PID:KIND:BYTES,..." lists processes on GPU 0 (KIND compute or graphics);
-// P2P_FAKE_NVML_UTIL=N is GPU 0's utilisation in percent.
+// P2P_FAKE_NVML_UTIL=N is GPU 0's utilisation in percent; P2P_FAKE_NVML_LOST=N makes GPU N's handle
+// NVML_ERROR_GPU_IS_LOST. The health queries are in fake_libnvml_health.cpp.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -48,6 +49,8 @@ int nvmlDeviceGetCount_v2(unsigned* n) {
 
 int nvmlDeviceGetHandleByIndex_v2(unsigned i, nvmlDevice_t* d) {
   if (i >= kDevices) return 2;
+  const char* lost = std::getenv("P2P_FAKE_NVML_LOST");
+  if (lost != nullptr && static_cast<unsigned>(std::atoi(lost)) == i) return 15;  // GPU_IS_LOST
   *d = handle(i);
   return 0;
 }
