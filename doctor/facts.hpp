@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "doctor/observed.hpp"
+#include "doctor/vfio_facts.hpp"
 #include "topology/environment.hpp"
 
 namespace p2p::doctor {
@@ -231,6 +232,7 @@ struct Facts {
   NvmlProbe nvml;
   FabricManagerFacts fabric_manager;
   PeerCopyProbe peer_copy;
+  VfioFacts vfio;  // GPUDirect cliques (guest) and IOMMU groups (host): doctor/vfio_facts.hpp
 };
 
 // Versioned JSON. facts_from_json is strict: every key must be there (null where unknown), no

@@ -129,7 +129,36 @@ P2pStatus read_p2p_status(const json& j, const std::string& where, std::size_t n
   return status;
 }
 
+// One GPU's capability as the snapshot records it. A clique ID is four bits: a larger one in a
+// hand-edited snapshot is refused rather than taken for a clique no hypervisor can set.
+GpudirectCapability read_gpudirect(const json& j, const std::string& where) {
+  StrictReader in(j, where);
+  GpudirectCapability c;
+  in.get("state", c.state);
+  in.opt("clique", c.clique);
+  in.opt("offset", c.offset);
+  in.get("detail", c.detail);
+  in.finish();
+  if (c.state != "present" && c.state != "absent" && c.state != "unreadable" &&
+      c.state != "malformed")
+    throw FormatError(in.path("state") + ": \"" + c.state +
+                      "\" is not one of present, absent, unreadable, malformed");
+  if (c.clique && (*c.clique < 0 || *c.clique > kMaxGpudirectClique))
+    throw FormatError(in.path("clique") + ": " + std::to_string(*c.clique) +
+                      " is outside 0-15 (a clique ID has four bits)");
+  if ((c.state == "present") != c.clique.has_value())
+    throw FormatError(in.path("clique") + ": a clique ID belongs to state \"present\" only");
+  return c;
+}
+
 }  // namespace
+
+void to_json(json& j, const GpudirectCapability& c) {
+  j = {{"state", c.state},
+       {"clique", optional_json(c.clique)},
+       {"offset", optional_json(c.offset)},
+       {"detail", c.detail}};
+}
 
 void to_json(json& j, const PcieLink& l) {
   j = {{"gen", optional_json(l.gen)},
@@ -194,6 +223,7 @@ void to_json(json& j, const TopologySnapshot& t) {
       p2p.push_back({{"capability", s.capability}, {"cells", s.cells}});
     j["p2p_status"] = std::move(p2p);
   }
+  if (!t.gpudirect.empty()) j["gpudirect"] = t.gpudirect;
 }
 
 // A golden snapshot is edited by hand: every key is read through StrictReader, so a misspelt one
@@ -270,6 +300,12 @@ void from_json(const json& j, TopologySnapshot& t) {
                                               [n](const json& v, const std::string& w) {
                                                 return read_p2p_status(v, w, n);
                                               });
+  t.gpudirect = in.find("gpudirect") == nullptr
+                    ? std::vector<GpudirectCapability>{}
+                    : strict_list<GpudirectCapability>(*in.find("gpudirect"), "gpudirect",
+                                                       read_gpudirect);
+  if (!t.gpudirect.empty() && t.gpudirect.size() != n)
+    throw FormatError("gpudirect: one entry per GPU expected");
   in.finish();
 }
 
