@@ -47,7 +47,8 @@ Finding refused(const GuestCliques& g, const std::vector<CliquePair>& pairs,
                 std::vector<std::string> ev, const std::vector<std::string>& traps) {
   std::vector<std::string> names;
   for (const auto& p : pairs) names.push_back(pair_text(p) + ": " + p.driver_reason);
-  for (const auto& t : traps) ev.push_back("trap: " + t);
+  // The traps first: they are the next cause, and evidence lists are cut short in text.
+  for (auto t = traps.rbegin(); t != traps.rend(); ++t) ev.insert(ev.begin(), "trap: " + *t);
   return finding(kId, Status::kWarn,
                  "cliques set (" + clique_list(g) + "), but the driver still refuses P2P on " +
                      std::to_string(pairs.size()) + " pair(s): " + join_some(names),
@@ -62,9 +63,13 @@ std::string take_out_text(const std::vector<CliquePair>& pairs) {
   std::map<int, std::vector<CliquePair>> by_clique;
   for (const auto& p : pairs) by_clique[p.clique].push_back(p);
   std::string out;
-  for (const auto& [id, failed_pairs] : by_clique)
-    out += (out.empty() ? "take " : "; take ") + join(gpus_to_take_out(failed_pairs)) +
-           " out of clique " + std::to_string(id);
+  for (const auto& [id, failed_pairs] : by_clique) {
+    const auto gpus = gpus_to_take_out(failed_pairs);
+    out += (out.empty() ? "take " : "; take ") +
+           (gpus.size() == 1 ? gpus.front() : "one of " + join(gpus)) + " out of clique " +
+           std::to_string(id) +
+           (gpus.size() == 1 ? "" : " (each failed with the other: with two left, drop the clique)");
+  }
   return out;
 }
 

@@ -252,7 +252,10 @@ TEST(Fixture, EveryFixtureFileHasATestAbove) {
       // Judged in published_stories_test.cpp.
       "acs-root-ports-nccl-hang.json", "plx-switch-acs.json", "docker-without-gpus.json",
       "lxc-userspace-version-mismatch.json", "mig-instances-visible.json", "geforce-no-p2p.json",
-      "wsl2-no-p2p.json", "kernel-too-new-for-dkms.json", "vgpu-guest-no-p2p.json"};
+      "wsl2-no-p2p.json", "kernel-too-new-for-dkms.json", "vgpu-guest-no-p2p.json",
+      // Judged in vfio_guest_test.cpp: VFIO guests with and without GPUDirect cliques.
+      "vfio-cliques-unverified.json", "vfio-bad-clique.json", "vfio-clique-kvm-hidden.json",
+      "vfio-clique-missing-on-one.json"};
   for (const auto& e : std::filesystem::directory_iterator(test::fixture_dir())) {
     if (e.path().extension() == ".json") {
       EXPECT_EQ(tested.count(e.path().filename().string()), 1u) << e.path();
