@@ -28,18 +28,24 @@ void add_plan(CLI::App& vm, VmOptions& o) {
       "Plan GPUDirect cliques for the GPUs of one VM from the host's topology and doctor facts, check the VM "
       "config's traps, print the settings for Proxmox, libvirt, QEMU and cloud-hypervisor. Exit 0 every GPU "
       "in a clique and no trap, 1 otherwise");
-  plan->add_option("--topology", o.plan.topology,
-                   "The host's topology (hwloc XML, snapshot or nvidia-smi topo -m capture) instead of this host");
-  plan->add_option("--facts", o.plan.facts,
-                   "Doctor facts saved on the host or an LXC container on it (doctor --save-facts); live with no "
-                   "--topology");
-  plan->add_option("--gpus", o.plan.gpus,
-                   "The VM's GPUs: host indexes or PCI addresses, comma-separated (default: the VM config's, else "
-                   "all)");
-  plan->add_option("--vm-config", o.plan.vm_config,
-                   "The VM's config to check: /etc/pve/qemu-server/<vmid>.conf or libvirt domain XML");
-  plan->add_option("--vmid", o.plan.vmid, "Proxmox VM id for the qm set lines (default: from the config's name)");
-  plan->add_option("--first-clique", o.plan.first_clique, "The first clique ID to hand out (0-15, default 0)");
+  plan->add_option(
+      "--topology", o.plan.topology,
+      "The host's topology (hwloc XML, snapshot or nvidia-smi topo -m capture) instead of this host");
+  plan->add_option(
+      "--facts", o.plan.facts,
+      "Doctor facts saved on the host or an LXC container on it (doctor --save-facts); live with no "
+      "--topology");
+  plan->add_option(
+      "--gpus", o.plan.gpus,
+      "The VM's GPUs: host indexes or PCI addresses, comma-separated (default: the VM config's, else "
+      "all)");
+  plan->add_option(
+      "--vm-config", o.plan.vm_config,
+      "The VM's config to check: /etc/pve/qemu-server/<vmid>.conf or libvirt domain XML");
+  plan->add_option("--vmid", o.plan.vmid,
+                   "Proxmox VM id for the qm set lines (default: from the config's name)");
+  plan->add_option("--first-clique", o.plan.first_clique,
+                   "The first clique ID to hand out (0-15, default 0)");
   plan->add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
 }
 
@@ -64,7 +70,8 @@ Command add_vm_command(CLI::App& root) {
   add_plan(*vm, *o);
   add_compare(*vm, *o);
   return Command{vm, [o, vm] {
-                   if (vm->got_subcommand("plan")) return print(session::run_vm_plan(o->plan), o->format);
+                   if (vm->got_subcommand("plan"))
+                     return print(session::run_vm_plan(o->plan), o->format);
                    o->compare.before = o->three.at(0);
                    o->compare.after = o->three.at(1);
                    o->compare.host = o->three.at(2);

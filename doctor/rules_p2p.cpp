@@ -308,11 +308,7 @@ Finding check_p2p_status(const Facts& f) {
         "bridge; NCCL falls back to host shared memory. For PCIe P2P use workstation or data-centre GPUs");
   if (in_vm_passthrough(f) && regkey == 0) {
     const bool phb = ancestors.size() == 1 && *ancestors.begin() == 30;
-    if (!guest_cliques(f).cliques.empty())  // vfio.clique judges the pairs inside each clique
-      return finding("p2p.status", Status::kWarn,
-                     summary + " - VFIO guest with GPUDirect cliques: see vfio.clique", ev,
-                     "GPUs of different cliques have no P2P between them by design; pairs inside "
-                     "one clique are judged by vfio.clique");
+    if (auto judged = p2p_status_with_cliques(f, summary, ev)) return *judged;
     return finding(
         "p2p.status", Status::kWarn,
         summary + " - expected in a VFIO guest" +

@@ -65,10 +65,11 @@ std::string take_out_text(const std::vector<CliquePair>& pairs) {
   std::string out;
   for (const auto& [id, failed_pairs] : by_clique) {
     const auto gpus = gpus_to_take_out(failed_pairs);
-    out += (out.empty() ? "take " : "; take ") +
-           (gpus.size() == 1 ? gpus.front() : "one of " + join(gpus)) + " out of clique " +
-           std::to_string(id) +
-           (gpus.size() == 1 ? "" : " (each failed with the other: with two left, drop the clique)");
+    out +=
+        (out.empty() ? "take " : "; take ") +
+        (gpus.size() == 1 ? gpus.front() : "one of " + join(gpus)) + " out of clique " +
+        std::to_string(id) +
+        (gpus.size() == 1 ? "" : " (each failed with the other: with two left, drop the clique)");
   }
   return out;
 }
@@ -111,10 +112,10 @@ Finding judge_cliques(const Facts& f, const GuestCliques& g, std::vector<std::st
   ev.push_back(
       "NCCL judges P2P from the guest's emulated topology: NCCL_P2P_LEVEL=SYS lets it use what "
       "the cliques grant");
-  return finding(kId, Status::kPass,
-                 "GPUDirect cliques (" + clique_list(g) + "): peer copy verified on all " + total +
-                     " pair(s)",
-                 ev);
+  return finding(
+      kId, Status::kPass,
+      "GPUDirect cliques (" + clique_list(g) + "): peer copy verified on all " + total + " pair(s)",
+      ev);
 }
 
 Finding check_clique(const Facts& f) {
@@ -136,18 +137,27 @@ Finding check_clique(const Facts& f) {
                    "CAP_SYS_ADMIN)");
   if (g.cliques.empty()) return without_cliques(f, g);
   if (!g.without.empty())
-    return finding(kId, Status::kWarn,
-                   "clique set on some GPUs (" + clique_list(g) + ") but not on " +
-                       join_some(g.without),
-                   g.detail,
-                   "set x-nv-gpudirect-clique on those too; on Proxmox a hostpci entry without a "
-                   "function (01:00) names its device hostpciN.0, which -set cannot reach: write "
-                   "0000:01:00.0");
+    return finding(
+        kId, Status::kWarn,
+        "clique set on some GPUs (" + clique_list(g) + ") but not on " + join_some(g.without),
+        g.detail,
+        "set x-nv-gpudirect-clique on those too; on Proxmox a hostpci entry without a "
+        "function (01:00) names its device hostpciN.0, which -set cannot reach: write "
+        "0000:01:00.0");
   return judge_cliques(f, g, g.detail);
 }
 
 }  // namespace
 
 void rules::vfio(const Facts& f, std::vector<Finding>& out) { out.push_back(check_clique(f)); }
+
+std::optional<Finding> p2p_status_with_cliques(const Facts& f, const std::string& summary,
+                                               const std::vector<std::string>& evidence) {
+  if (guest_cliques(f).cliques.empty()) return std::nullopt;
+  return finding("p2p.status", Status::kWarn,
+                 summary + " - VFIO guest with GPUDirect cliques: see vfio.clique", evidence,
+                 "GPUs of different cliques have no P2P between them by design; pairs inside one "
+                 "clique are judged by vfio.clique");
+}
 
 }  // namespace p2p::doctor

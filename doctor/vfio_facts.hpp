@@ -27,8 +27,8 @@ struct IommuGroupMember {
 };
 
 struct IommuGroup {
-  std::string gpu;                       // the GPU whose group this is
-  std::optional<int> group;              // null: the GPU is in no group (no IOMMU)
+  std::string gpu;                        // the GPU whose group this is
+  std::optional<int> group;               // null: the GPU is in no group (no IOMMU)
   std::vector<IommuGroupMember> members;  // every device of the group, the GPU included
 };
 

@@ -26,7 +26,8 @@ VmRunOutcome run_vm_plan(const VmPlanRequest& r) {
   if (!r.vm_config.empty()) config = vm::read_vm_config_file(r.vm_config);
   std::optional<doctor::Facts> facts;
   if (!r.facts.empty()) facts = doctor::load_facts_file(r.facts);
-  topo::TopologySnapshot host = r.topology.empty() ? live_topology() : topo::load_topology(r.topology);
+  topo::TopologySnapshot host =
+      r.topology.empty() ? live_topology() : topo::load_topology(r.topology);
   if (!r.topology.empty()) host.source = r.topology;  // a text capture's source says "nvidia-smi"
   std::string facts_source = r.facts;
   if (r.topology.empty() && !facts) {

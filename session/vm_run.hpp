@@ -27,7 +27,7 @@ struct VmRunOutcome {
 VmRunOutcome run_vm_plan(const VmPlanRequest& r);
 
 struct VmCompareRequest {
-  std::string before, after, host;           // topology inputs
+  std::string before, after, host;              // topology inputs
   std::string p2p_before, p2p_after, p2p_host;  // nvidia-smi topo -p2p captures to add
 };
 

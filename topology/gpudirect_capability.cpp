@@ -7,12 +7,12 @@ namespace p2p::topo {
 
 namespace {
 
-constexpr std::size_t kHeaderBytes = 0x40;      // the type 0 header; capabilities start after it
-constexpr std::size_t kStandardBytes = 0x100;   // the standard config space
-constexpr std::size_t kStatusRegister = 0x06;   // PCI_STATUS (low byte)
-constexpr unsigned kCapabilityListBit = 0x10;   // PCI_STATUS_CAP_LIST
+constexpr std::size_t kHeaderBytes = 0x40;     // the type 0 header; capabilities start after it
+constexpr std::size_t kStandardBytes = 0x100;  // the standard config space
+constexpr std::size_t kStatusRegister = 0x06;  // PCI_STATUS (low byte)
+constexpr unsigned kCapabilityListBit = 0x10;  // PCI_STATUS_CAP_LIST
 constexpr std::size_t kCapabilityPointer = 0x34;
-constexpr unsigned kVendorSpecificId = 0x09;    // PCI_CAP_ID_VNDR
+constexpr unsigned kVendorSpecificId = 0x09;  // PCI_CAP_ID_VNDR
 constexpr unsigned kP2pCapabilityLength = 8;
 constexpr int kMaxCapabilities = 48;  // (256 - 64) / 4: more means the list loops
 

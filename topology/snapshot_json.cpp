@@ -151,6 +151,14 @@ GpudirectCapability read_gpudirect(const json& j, const std::string& where) {
   return c;
 }
 
+// Added within schema 1, only where the snapshot was taken live: one entry per GPU.
+std::vector<GpudirectCapability> read_gpudirect_list(const json* list, std::size_t gpus) {
+  if (list == nullptr) return {};
+  auto out = strict_list<GpudirectCapability>(*list, "gpudirect", read_gpudirect);
+  if (out.size() != gpus) throw FormatError("gpudirect: one entry per GPU expected");
+  return out;
+}
+
 }  // namespace
 
 void to_json(json& j, const GpudirectCapability& c) {
@@ -300,12 +308,7 @@ void from_json(const json& j, TopologySnapshot& t) {
                                               [n](const json& v, const std::string& w) {
                                                 return read_p2p_status(v, w, n);
                                               });
-  t.gpudirect = in.find("gpudirect") == nullptr
-                    ? std::vector<GpudirectCapability>{}
-                    : strict_list<GpudirectCapability>(*in.find("gpudirect"), "gpudirect",
-                                                       read_gpudirect);
-  if (!t.gpudirect.empty() && t.gpudirect.size() != n)
-    throw FormatError("gpudirect: one entry per GPU expected");
+  t.gpudirect = read_gpudirect_list(in.find("gpudirect"), n);
   in.finish();
 }
 

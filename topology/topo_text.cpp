@@ -44,8 +44,7 @@ std::string gpudirect_text(const TopologySnapshot& t) {
   std::ostringstream out;
   out << "GPUDirect cliques (virtual P2P approval capability in each GPU's config space):\n";
   for (std::size_t i = 0; i < t.gpudirect.size() && i < t.gpus.size(); ++i)
-    out << "  GPU" << i << "  "
-        << (t.gpus[i].pci_bus_id.empty() ? "" : t.gpus[i].pci_bus_id + "  ")
+    out << "  GPU" << i << "  " << (t.gpus[i].pci_bus_id.empty() ? "" : t.gpus[i].pci_bus_id + "  ")
         << describe_gpudirect(t.gpudirect[i]) << "\n";
   if (!any && t.gpus.size() > 1)
     out << "  none: the driver judges P2P from the emulated tree; `p2pcheck vm plan` on the host "

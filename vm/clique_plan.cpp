@@ -78,13 +78,14 @@ std::vector<std::vector<std::size_t>> group(const CliquePlan& p,
     else
       cliques.push_back({g});
   }
-  cliques.erase(std::remove_if(cliques.begin(), cliques.end(),
-                               [](const auto& c) { return c.size() < 2; }),
-                cliques.end());
+  cliques.erase(
+      std::remove_if(cliques.begin(), cliques.end(), [](const auto& c) { return c.size() < 2; }),
+      cliques.end());
   return cliques;
 }
 
-void describe_host_facts(const HostView& v, PlannedGpu& g, const std::vector<std::size_t>& selected) {
+void describe_host_facts(const HostView& v, PlannedGpu& g,
+                         const std::vector<std::size_t>& selected) {
   const HostGpu& h = v.gpus[g.index];
   if (!v.has_facts()) return;
   g.facts.push_back(h.acs_redirect.empty() ? "ACS: no redirection above it"
@@ -92,9 +93,9 @@ void describe_host_facts(const HostView& v, PlannedGpu& g, const std::vector<std
   if (!h.iommu_group) {
     g.facts.push_back("no IOMMU group (the IOMMU is off: VFIO needs it on)");
   } else {
-    g.facts.push_back("IOMMU group " + std::to_string(*h.iommu_group) +
-                      (h.group_others.empty() ? " (no other device)"
-                                              : " with " + join(h.group_others)));
+    g.facts.push_back(
+        "IOMMU group " + std::to_string(*h.iommu_group) +
+        (h.group_others.empty() ? " (no other device)" : " with " + join(h.group_others)));
   }
   for (const auto& other : h.group_other_bdfs) {
     const bool going = std::any_of(selected.begin(), selected.end(),
@@ -106,8 +107,9 @@ void describe_host_facts(const HostView& v, PlannedGpu& g, const std::vector<std
                            "too, or move the GPU to a slot with a group of its own)");
   }
   if (h.iommu_faults)
-    g.warnings.push_back("the host's kernel log shows the IOMMU refusing its DMA: left out of "
-                         "every clique until that is fixed");
+    g.warnings.push_back(
+        "the host's kernel log shows the IOMMU refusing its DMA: left out of "
+        "every clique until that is fixed");
 }
 
 // One line per kind of relation, peers that share it listed together: "with GPU1, GPU2: PIX, ...".
@@ -117,8 +119,10 @@ void explain(CliquePlan& p, PlannedGpu& g) {
     if (other.index == g.index) continue;
     const auto& j = judgement(p, g.index, other.index);
     const bool same = g.clique && other.clique == g.clique;
-    const std::string key = std::string(same ? "with " : "not with ") + "|" + j.path + ", " + j.reason;
-    auto it = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == key; });
+    const std::string key =
+        std::string(same ? "with " : "not with ") + "|" + j.path + ", " + j.reason;
+    auto it =
+        std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == key; });
     if (it == lines.end()) it = lines.insert(lines.end(), {key, {}});
     it->second.push_back("GPU" + std::to_string(other.index));
   }
@@ -159,10 +163,9 @@ PairJudgement judge_pair(const HostView& v, std::size_t a, std::size_t b) {
   if (hp != nullptr && hp->copy == "verified")
     return verdict(j, true, "peer copy", "peer copy verified on the host" + acs);
   if (hp != nullptr && hp->driver_p2p)
-    return *hp->driver_p2p
-               ? verdict(j, true, "driver", "P2P OK on the host (driver)" + acs)
-               : verdict(j, false, "driver",
-                         "the host's driver refuses P2P: " + hp->driver_reason + acs);
+    return *hp->driver_p2p ? verdict(j, true, "driver", "P2P OK on the host (driver)" + acs)
+                           : verdict(j, false, "driver",
+                                     "the host's driver refuses P2P: " + hp->driver_reason + acs);
   if (const auto code = topo::p2p_status_of(t, j.a, j.b))
     return *code == "OK" ? verdict(j, true, "nvidia-smi", "OK in the host's nvidia-smi topo -p2p")
                          : verdict(j, false, "nvidia-smi",
@@ -193,9 +196,11 @@ CliquePlan make_clique_plan(const HostView& v, const std::vector<std::size_t>& s
     return std::find(selected.begin(), selected.end(), g) - selected.begin();
   };
   for (auto& c : cliques)
-    std::sort(c.begin(), c.end(), [&](std::size_t x, std::size_t y) { return position(x) < position(y); });
-  std::sort(cliques.begin(), cliques.end(),
-            [&](const auto& x, const auto& y) { return position(x.front()) < position(y.front()); });
+    std::sort(c.begin(), c.end(),
+              [&](std::size_t x, std::size_t y) { return position(x) < position(y); });
+  std::sort(cliques.begin(), cliques.end(), [&](const auto& x, const auto& y) {
+    return position(x.front()) < position(y.front());
+  });
   const int last = first_clique + static_cast<int>(cliques.size()) - 1;
   if (last > topo::kMaxGpudirectClique)
     throw InputError("--first-clique " + std::to_string(first_clique) + ": the plan needs " +

@@ -18,18 +18,19 @@ struct PairJudgement {
   std::size_t a = 0, b = 0;  // host topology indexes, a < b
   bool p2p = false;          // may share a clique
   std::string path;          // the host's class of the pair ("PIX", "NV12", "SYS")
-  std::string basis;         // what decided: "peer copy", "driver", "nvidia-smi", "topology", "iommu group"
-  std::string reason;        // one phrase: "P2P OK on the host (driver)", "across sockets (SYS)"
+  std::string
+      basis;  // what decided: "peer copy", "driver", "nvidia-smi", "topology", "iommu group"
+  std::string reason;  // one phrase: "P2P OK on the host (driver)", "across sockets (SYS)"
 };
 
 PairJudgement judge_pair(const HostView& v, std::size_t a, std::size_t b);
 
 struct PlannedGpu {
-  std::size_t index = 0;          // in the host topology
+  std::size_t index = 0;  // in the host topology
   std::string bdf;
-  std::optional<int> clique;      // nullopt: left out
-  std::vector<std::string> why;   // why it is in its clique or left out, one line per peer
-  std::vector<std::string> facts;  // ACS, IOMMU group: what else the host says about it
+  std::optional<int> clique;          // nullopt: left out
+  std::vector<std::string> why;       // why it is in its clique or left out, one line per peer
+  std::vector<std::string> facts;     // ACS, IOMMU group: what else the host says about it
   std::vector<std::string> warnings;  // what stops it going to a VM at all (group, faults)
 };
 

@@ -13,10 +13,10 @@ bool proxmox(const VmConfig& c) { return c.kind == "proxmox"; }
 
 void machine_traps(const VmConfig& c, std::vector<Trap>& out) {
   if (c.machine.find("q35") != std::string::npos) return;
-  const std::string said = c.machine.empty()
-                               ? (proxmox(c) ? "no machine: line, so Proxmox starts it as i440fx"
-                                             : "no machine type")
-                               : "machine " + c.machine;
+  const std::string said =
+      c.machine.empty()
+          ? (proxmox(c) ? "no machine: line, so Proxmox starts it as i440fx" : "no machine type")
+          : "machine " + c.machine;
   out.push_back({"machine", said + ": i440fx has no PCIe, so the GPUs sit on a conventional bus",
                  proxmox(c) ? "machine: q35 (qm set <vmid> --machine q35)"
                             : "<type arch='x86_64' machine='q35'>hvm</type>"});
@@ -44,9 +44,9 @@ void cpu_traps(const VmConfig& c, std::vector<Trap>& out) {
 
 // The GPUs among the config's devices: all of them where the host is not known.
 bool is_gpu(const HostView* host, const PassedDevice& d) {
-  return host == nullptr || std::any_of(host->gpus.begin(), host->gpus.end(), [&](const HostGpu& g) {
-           return !g.bdf.empty() && g.bdf == d.host_bdf;
-         });
+  return host == nullptr ||
+         std::any_of(host->gpus.begin(), host->gpus.end(),
+                     [&](const HostGpu& g) { return !g.bdf.empty() && g.bdf == d.host_bdf; });
 }
 
 void device_traps(const VmConfig& c, const HostView* host, const Trap& conventional,
@@ -65,8 +65,8 @@ void device_traps(const VmConfig& c, const HostView* host, const Trap& conventio
                      "add pcie=1 to " + d.entry + " (with machine: q35)"});
     const std::string& bus = d.guest_bus;
     if (bus == "pci-bridge" || bus == "pcie-to-pci-bridge" || bus == "pci-root")
-      out.push_back({"conventional_bus", d.entry + " (" + d.host_bdf + ") sits on a " + bus + ": " +
-                                             conventional.what,
+      out.push_back({"conventional_bus",
+                     d.entry + " (" + d.host_bdf + ") sits on a " + bus + ": " + conventional.what,
                      "give it a pcie-root-port of its own"});
   }
 }
@@ -115,11 +115,12 @@ void host_traps(const VmConfig& c, const HostView& host, const CliquePlan* plan,
     if (d == nullptr) continue;
     for (const auto& other : g.group_other_bdfs)
       if (device_of(c, other) == nullptr)
-        out.push_back({"iommu_group",
-                       d->entry + " (" + g.bdf + ") shares IOMMU group " +
-                           std::to_string(g.iommu_group.value_or(-1)) + " with " + other +
-                           ", which this VM does not get: VFIO hands a VM whole groups",
-                       "pass " + other + " too, or move the GPU to a slot with a group of its own"});
+        out.push_back(
+            {"iommu_group",
+             d->entry + " (" + g.bdf + ") shares IOMMU group " +
+                 std::to_string(g.iommu_group.value_or(-1)) + " with " + other +
+                 ", which this VM does not get: VFIO hands a VM whole groups",
+             "pass " + other + " too, or move the GPU to a slot with a group of its own"});
   }
   if (plan == nullptr) return;
   for (const auto& g : plan->gpus) {

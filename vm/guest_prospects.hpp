@@ -21,14 +21,16 @@ struct Prospect {
   std::size_t a = 0, b = 0;
   std::string vm_path, host_path;  // matrix labels on each side
   bool can = false;                // a clique can give this pair P2P back
+  bool maybe = false;              // only the host's driver can say (NODE without its status)
   std::string why;
-  std::string cliques;             // the guest's cliques of the two GPUs, "0/0"; "" where not read
+  std::string cliques;  // the guest's cliques of the two GPUs, "0/0"; "" where not read
 };
 
 struct Prospects {
   std::vector<Prospect> pairs;
   std::string note;  // why there are none (GPU counts differ, not a VM beside a host)
   int can = 0;
+  int maybe = 0;
 };
 
 // Empty with a note unless `vm` was taken in a VM and `host` outside one, with as many GPUs.

@@ -34,7 +34,8 @@ std::string class_text(int class_code) {
 
 // The same device (bus and slot), another function: the GPU's own audio or USB-C function.
 bool same_device(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && a.size() > 2 && a.compare(0, a.size() - 2, b, 0, b.size() - 2) == 0;
+  return a.size() == b.size() && a.size() > 2 &&
+         a.compare(0, a.size() - 2, b, 0, b.size() - 2) == 0;
 }
 
 void read_gpu_facts(const doctor::Facts& f, HostGpu& g) {
@@ -47,7 +48,8 @@ void read_gpu_facts(const doctor::Facts& f, HostGpu& g) {
       g.iommu_group = group.group;
       for (const auto& m : group.members) {
         const std::string bdf = doctor::normalize_bdf(m.bdf);
-        if (bdf == g.bdf || same_device(bdf, g.bdf) || (m.class_code >> 8) == kBridgeClass) continue;
+        if (bdf == g.bdf || same_device(bdf, g.bdf) || (m.class_code >> 8) == kBridgeClass)
+          continue;
         g.group_others.push_back(bdf + " (class " + class_text(m.class_code) + ")");
         g.group_other_bdfs.push_back(bdf);
       }
@@ -64,8 +66,8 @@ std::string nvml_bdf(const doctor::Facts& f, int index) {
 
 void read_pair_facts(const doctor::Facts& f, const std::map<std::string, std::size_t>& index,
                      std::map<std::pair<std::size_t, std::size_t>, HostPair>& pairs) {
-  const auto key = [&](const std::string& a, const std::string& b)
-      -> std::optional<std::pair<std::size_t, std::size_t>> {
+  const auto key = [&](const std::string& a,
+                       const std::string& b) -> std::optional<std::pair<std::size_t, std::size_t>> {
     const auto ia = index.find(a), ib = index.find(b);
     if (ia == index.end() || ib == index.end() || ia->second == ib->second) return std::nullopt;
     return std::minmax(ia->second, ib->second);
@@ -75,11 +77,13 @@ void read_pair_facts(const doctor::Facts& f, const std::map<std::string, std::si
     if (!k || !n.read || !n.write) continue;
     HostPair& p = pairs[*k];
     p.driver_p2p = *n.read == 0 && *n.write == 0;
-    if (!*p.driver_p2p) p.driver_reason = doctor::p2p_status_name(*n.read != 0 ? *n.read : *n.write);
+    if (!*p.driver_p2p)
+      p.driver_reason = doctor::p2p_status_name(*n.read != 0 ? *n.read : *n.write);
   }
   if (f.peer_copy.status != "completed" || f.peer_copy.mode != "pairs") return;
   for (const auto& c : f.peer_copy.pairs) {
-    const std::string s = doctor::normalize_bdf(c.src_bus_id), d = doctor::normalize_bdf(c.dst_bus_id);
+    const std::string s = doctor::normalize_bdf(c.src_bus_id),
+                      d = doctor::normalize_bdf(c.dst_bus_id);
     const auto k = key(s, d);
     if (!k) continue;
     HostPair& p = pairs[*k];
@@ -131,14 +135,15 @@ HostView make_host_view(const topo::TopologySnapshot& t, const doctor::Facts* fa
   if (facts == nullptr) return v;
   v.facts_source = facts_source;
   // An XML capture does not say where it was taken; facts saved there do.
-  if (v.topology.environment.kind == "unknown") v.topology.environment = doctor::environment(*facts);
+  if (v.topology.environment.kind == "unknown")
+    v.topology.environment = doctor::environment(*facts);
   const auto facts_gpus = doctor::gpus(*facts);
-  const auto known = std::count_if(facts_gpus.begin(), facts_gpus.end(), [&](const auto& g) {
-    return index.count(g.bdf) != 0;
-  });
+  const auto known = std::count_if(facts_gpus.begin(), facts_gpus.end(),
+                                   [&](const auto& g) { return index.count(g.bdf) != 0; });
   if (!facts_gpus.empty() && known == 0)
-    throw InputError(facts_source + ": none of its " + std::to_string(facts_gpus.size()) +
-                     " GPUs is in the topology: the facts and the topology must come from one host");
+    throw InputError(
+        facts_source + ": none of its " + std::to_string(facts_gpus.size()) +
+        " GPUs is in the topology: the facts and the topology must come from one host");
   if (known < static_cast<long>(facts_gpus.size()) || known < static_cast<long>(index.size()))
     v.notes.push_back("the facts know " + std::to_string(known) + " of the topology's " +
                       std::to_string(t.gpus.size()) + " GPUs");

@@ -15,7 +15,7 @@
 namespace p2p::vm {
 
 struct HostGpu {
-  std::string bdf;                       // "" where the topology is an nvidia-smi capture
+  std::string bdf;                        // "" where the topology is an nvidia-smi capture
   std::vector<std::string> acs_redirect;  // bridges above it whose ACS redirects peer requests
   std::optional<int> iommu_group;
   // Other devices of its IOMMU group, not its own functions and not bridges: VFIO hands a VM
@@ -27,18 +27,18 @@ struct HostGpu {
 
 // What the host's driver and the peer copy said about a pair.
 struct HostPair {
-  std::optional<bool> driver_p2p;  // NVML read and write both OK
-  std::string driver_reason;       // the status where not OK ("CHIPSET_NOT_SUPPORTED")
-  std::string copy;                // "verified" | "failed" | "" (not run)
-  std::string copy_detail;         // the failing direction and result
+  std::optional<bool> driver_p2p;         // NVML read and write both OK
+  std::string driver_reason;              // the status where not OK ("CHIPSET_NOT_SUPPORTED")
+  std::string copy;                       // "verified" | "failed" | "" (not run)
+  std::string copy_detail;                // the failing direction and result
   std::vector<std::string> acs_redirect;  // switch ports between them that redirect to the root
 };
 
 struct HostView {
   topo::TopologySnapshot topology;
-  std::vector<HostGpu> gpus;  // the topology's order
+  std::vector<HostGpu> gpus;                                      // the topology's order
   std::map<std::pair<std::size_t, std::size_t>, HostPair> pairs;  // a < b
-  std::string facts_source;   // "" without facts
+  std::string facts_source;                                       // "" without facts
   std::vector<std::string> notes;
 
   const HostPair* pair(std::size_t a, std::size_t b) const;

@@ -24,9 +24,9 @@ std::string hex_field(const XmlElement& address, const char* key, int width) {
 
 // <address domain='0x0000' bus='0x01' slot='0x00' function='0x0'/> -> "0000:01:00.0".
 std::string source_bdf(const XmlElement& address) {
-  return normalize_pci_address(hex_field(address, "domain", 4) + ":" + hex_field(address, "bus", 2) +
-                               ":" + hex_field(address, "slot", 2) + "." +
-                               hex_field(address, "function", 1).substr(0, 1));
+  return normalize_pci_address(hex_field(address, "domain", 4) + ":" +
+                               hex_field(address, "bus", 2) + ":" + hex_field(address, "slot", 2) +
+                               "." + hex_field(address, "function", 1).substr(0, 1));
 }
 
 long long clique_value(const std::string& text) {

@@ -50,12 +50,14 @@ class Parser {
 
  private:
   [[noreturn]] void fail(const std::string& problem) const {
-    throw InputError(source_ + ": line " + std::to_string(line_) + ": not well-formed XML: " +
-                     problem);
+    throw InputError(source_ + ": line " + std::to_string(line_) +
+                     ": not well-formed XML: " + problem);
   }
 
   bool at_end() const { return pos_ >= s_.size(); }
-  bool starts(const char* what) const { return s_.compare(pos_, std::char_traits<char>::length(what), what) == 0; }
+  bool starts(const char* what) const {
+    return s_.compare(pos_, std::char_traits<char>::length(what), what) == 0;
+  }
 
   void advance(std::size_t n) {
     for (std::size_t i = 0; i < n && pos_ < s_.size(); ++i)
@@ -97,7 +99,8 @@ class Parser {
     while (!at_end()) {
       const unsigned char c = static_cast<unsigned char>(s_[pos_]);
       const bool first = pos_ == start;
-      if (std::isalpha(c) || c == '_' || c == ':' || (!first && (std::isdigit(c) || c == '-' || c == '.')))
+      if (std::isalpha(c) || c == '_' || c == ':' ||
+          (!first && (std::isdigit(c) || c == '-' || c == '.')))
         advance(1);
       else
         break;
@@ -138,9 +141,8 @@ class Parser {
     if (ref.size() > 1 && ref[0] == '#') {
       const bool hex = ref[1] == 'x';
       const std::string digits = ref.substr(hex ? 2 : 1);
-      if (!digits.empty() &&
-          digits.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") ==
-              std::string::npos) {
+      if (!digits.empty() && digits.find_first_not_of(hex ? "0123456789abcdefABCDEF"
+                                                          : "0123456789") == std::string::npos) {
         const unsigned long cp = std::stoul(digits, nullptr, hex ? 16 : 10);
         if (cp > 0 && cp <= 0x10ffff) return put_utf8(out, cp);
       }

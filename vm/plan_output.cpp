@@ -55,7 +55,8 @@ void traps_text(std::ostream& out, const PlanReport& r) {
     return;
   }
   out << r.traps.size() << " trap(s)\n";
-  for (const auto& t : r.traps) out << "  ✘ " << t.id << ": " << t.what << "\n    → " << t.fix << "\n";
+  for (const auto& t : r.traps)
+    out << "  ✘ " << t.id << ": " << t.what << "\n    → " << t.fix << "\n";
 }
 
 }  // namespace
@@ -114,24 +115,28 @@ json plan_json(const PlanReport& r, const HostView& v) {
                          {"function_given", d.function_given}});
     for (const auto& s : r.config->cliques)
       set.push_back({{"target", s.target}, {"clique", s.clique}, {"how", s.how}});
-    config = {{"kind", r.config->kind},     {"source", r.config->source},
-              {"machine", r.config->machine}, {"devices", devices},
+    config = {{"kind", r.config->kind},
+              {"source", r.config->source},
+              {"machine", r.config->machine},
+              {"devices", devices},
               {"cliques", set}};
   }
   return {{"schema", "p2pcheck.vm_plan"},
           {"schema_version", PlanReport::kSchemaVersion},
-          {"host", {{"topology", r.topology_source},
-                    {"facts", v.has_facts() ? json(v.facts_source) : json(nullptr)},
-                    {"gpus", v.gpus.size()}}},
+          {"host",
+           {{"topology", r.topology_source},
+            {"facts", v.has_facts() ? json(v.facts_source) : json(nullptr)},
+            {"gpus", v.gpus.size()}}},
           {"gpus", gpus},
           {"cliques", cliques},
           {"pairs", pairs},
           {"config", config},
           {"traps", traps},
-          {"snippets", {{"proxmox", r.snippets.proxmox},
-                        {"libvirt", r.snippets.libvirt},
-                        {"qemu", r.snippets.qemu},
-                        {"cloud_hypervisor", r.snippets.cloud_hypervisor}}},
+          {"snippets",
+           {{"proxmox", r.snippets.proxmox},
+            {"libvirt", r.snippets.libvirt},
+            {"qemu", r.snippets.qemu},
+            {"cloud_hypervisor", r.snippets.cloud_hypervisor}}},
           {"notes", r.plan.notes},
           {"complete", r.plan.complete()},
           {"exit_code", r.exit_code()}};

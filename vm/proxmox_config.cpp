@@ -15,9 +15,10 @@ namespace {
 
 bool known_key(const std::string& key) {
   static const std::set<std::string> kKeys = {
-      "agent", "args",   "balloon", "bios",   "boot",  "bootdisk", "cores",   "cpu",
-      "efidisk0", "hotplug", "kvm", "machine", "memory", "meta",   "name",     "numa",
-      "onboot", "ostype", "scsihw", "smbios1", "sockets", "tablet", "tpmstate0", "vga",
+      "agent",  "args",    "balloon",     "bios",    "boot",       "bootdisk",
+      "cores",  "cpu",     "efidisk0",    "hotplug", "kvm",        "machine",
+      "memory", "meta",    "name",        "numa",    "onboot",     "ostype",
+      "scsihw", "smbios1", "sockets",     "tablet",  "tpmstate0",  "vga",
       "vcpus",  "vmgenid", "description", "startup", "protection", "hookscript"};
   static const std::regex kNumbered(
       "(hostpci|scsi|virtio|ide|sata|net|unused|usb|serial|parallel|numa|ipconfig|efidisk)[0-9]+");

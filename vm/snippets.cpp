@@ -59,13 +59,15 @@ std::string proxmox(const CliquePlan& p, const VmConfig* c, const std::string& v
     const std::string key = d != nullptr ? d->entry : "hostpci" + std::to_string(next++);
     entries.emplace_back(key, address(g) + ",pcie=1" +
                                   (d != nullptr && !d->options.empty() ? "," + d->options : ""));
-    if (g.clique) args.push_back("-set device." + key + ".x-nv-gpudirect-clique=" + clique_text(g.clique));
+    if (g.clique)
+      args.push_back("-set device." + key + ".x-nv-gpudirect-clique=" + clique_text(g.clique));
   }
   // In hostpciN order, as Proxmox writes them.
   const auto number = [](const std::string& key) { return std::stoi(key.substr(7)); };
   std::sort(entries.begin(), entries.end(),
             [&](const auto& x, const auto& y) { return number(x.first) < number(y.first); });
-  const bool q35 = c != nullptr && c->kind == "proxmox" && c->machine.find("q35") != std::string::npos;
+  const bool q35 =
+      c != nullptr && c->kind == "proxmox" && c->machine.find("q35") != std::string::npos;
   const std::string machine = q35 ? c->machine : "q35";
   std::ostringstream out;
   out << "# back up first: cp /etc/pve/qemu-server/" << vmid << ".conf /root/" << vmid
@@ -90,10 +92,10 @@ std::string alias_of(const PlannedGpu& g, const VmConfig* c) {
 // One line per device: short enough to read on an 8-GPU host, still XML to paste.
 std::string hostdev(const PlannedGpu& g, const std::string& alias) {
   const std::string& b = g.bdf;
-  const std::string where =
-      b.size() == 12 ? "<address domain='0x" + b.substr(0, 4) + "' bus='0x" + b.substr(5, 2) +
-                           "' slot='0x" + b.substr(8, 2) + "' function='0x" + b.substr(11, 1) + "'/>"
-                     : "<address .../><!-- " + address(g) + " -->";
+  const std::string where = b.size() == 12 ? "<address domain='0x" + b.substr(0, 4) + "' bus='0x" +
+                                                 b.substr(5, 2) + "' slot='0x" + b.substr(8, 2) +
+                                                 "' function='0x" + b.substr(11, 1) + "'/>"
+                                           : "<address .../><!-- " + address(g) + " -->";
   return "<hostdev mode='subsystem' type='pci' managed='yes'><source>" + where +
          "</source><alias name='" + alias + "'/></hostdev>\n";
 }
@@ -118,7 +120,8 @@ std::string libvirt(const CliquePlan& p, const VmConfig* c) {
   out << "<!-- after </devices>, libvirt 8.2 and later: -->\n<qemu:override>\n"
       << override_block.str() << "</qemu:override>\n"
       << "<!-- libvirt before 8.2, whose QEMU is older than 6.2 (JSON -device ignores -set):\n"
-      << "<qemu:commandline>\n" << commandline.str() << "</qemu:commandline> -->\n";
+      << "<qemu:commandline>\n"
+      << commandline.str() << "</qemu:commandline> -->\n";
   return out.str();
 }
 

@@ -85,7 +85,8 @@ std::vector<std::string> split_args(const std::string& args) {
 
 VmConfig parse_vm_config(const std::string& text, const std::string& source) {
   const char first = first_significant(text);
-  if (first == '\0') throw InputError(source + ": empty: not a Proxmox VM config or libvirt domain XML");
+  if (first == '\0')
+    throw InputError(source + ": empty: not a Proxmox VM config or libvirt domain XML");
   if (first == '<') return parse_libvirt_config(text, source);
   if (first == '{' || first == '[')
     throw InputError(source +

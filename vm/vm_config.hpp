@@ -11,10 +11,10 @@
 namespace p2p::vm {
 
 struct PassedDevice {
-  std::string entry;         // where it is written: "hostpci0", "hostdev #2"
-  std::string id;            // the QEMU device id: "hostpci0", "hostpci0.0", "ua-gpu0", "hostdev1"
-  std::string address;       // the host address as written ("0000:01:00.0", "01:00"); "" for a mapping
-  std::string host_bdf;      // normalised "0000:01:00.0" (function 0 where none is written)
+  std::string entry;     // where it is written: "hostpci0", "hostdev #2"
+  std::string id;        // the QEMU device id: "hostpci0", "hostpci0.0", "ua-gpu0", "hostdev1"
+  std::string address;   // the host address as written ("0000:01:00.0", "01:00"); "" for a mapping
+  std::string host_bdf;  // normalised "0000:01:00.0" (function 0 where none is written)
   bool function_given = true;
   std::optional<bool> pcie;  // Proxmox pcie=1 (a PCIe root port in the guest); libvirt: null
   std::string guest_bus;     // libvirt: the model of the controller the guest address is on
@@ -27,23 +27,23 @@ struct PassedDevice {
 struct CliqueSetting {
   std::string target;  // the device id it names ("hostpci0"), or the host address (-device ...)
   long long clique = 0;
-  std::string how;     // "args -set", "qemu:commandline -set", "qemu:override", "-device"
+  std::string how;  // "args -set", "qemu:commandline -set", "qemu:override", "-device"
 };
 
 struct VmConfig {
-  std::string kind;     // "proxmox" | "libvirt"
-  std::string source;   // the file
-  std::string vmid;     // Proxmox: the <vmid> of <vmid>.conf where the name says it
-  std::string name;     // Proxmox name:, libvirt <name>
-  std::string machine;  // as written ("q35", "pc-q35-8.1", "pc-i440fx-8.0"); "" = none given
-  std::string kvm_hidden;            // how the KVM signature is hidden ("cpu: hidden=1"); "" = not
-  std::string hypervisor_flag_off;   // how the CPU's hypervisor flag is cleared; "" = not
+  std::string kind;        // "proxmox" | "libvirt"
+  std::string source;      // the file
+  std::string vmid;        // Proxmox: the <vmid> of <vmid>.conf where the name says it
+  std::string name;        // Proxmox name:, libvirt <name>
+  std::string machine;     // as written ("q35", "pc-q35-8.1", "pc-i440fx-8.0"); "" = none given
+  std::string kvm_hidden;  // how the KVM signature is hidden ("cpu: hidden=1"); "" = not
+  std::string hypervisor_flag_off;  // how the CPU's hypervisor flag is cleared; "" = not
   std::vector<PassedDevice> devices;
   std::vector<CliqueSetting> cliques;
   std::vector<std::string> emulated_switches;  // "controller index 5 (pcie-switch-downstream-port)"
-  std::string args;                  // Proxmox args: as written
-  bool has_pending = false;          // Proxmox [PENDING] section: changes applied at next boot
-  bool qemu_namespace = false;       // libvirt: xmlns:qemu declared on <domain>
+  std::string args;                            // Proxmox args: as written
+  bool has_pending = false;     // Proxmox [PENDING] section: changes applied at next boot
+  bool qemu_namespace = false;  // libvirt: xmlns:qemu declared on <domain>
   std::vector<std::string> undeclared_qemu;  // libvirt: qemu: elements without the namespace
 };
 

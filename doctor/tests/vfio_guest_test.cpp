@@ -1,5 +1,7 @@
 // VFIO guests and GPUDirect cliques: the fixtures of vfio_stories.py (and vfio-vm.json), the
 // facts' vfio section, and the collector reading real config-space images from a sysfs tree.
+#include "doctor/vfio_guest.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,7 +11,6 @@
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
 #include "doctor/collect/collect.hpp"
-#include "doctor/vfio_guest.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -37,8 +38,9 @@ TEST(VfioGuest, CliquesWithoutAPeerCopyAreNotHealthy) {
   const auto j = judge_fixture("vfio-cliques-unverified.json");
   const auto& f = j.at("vfio.clique");
   EXPECT_EQ(f.status, Status::kUnknown);
-  EXPECT_TRUE(contains(f.summary, "clique 0: 0000:01:00.0, 0000:02:00.0; clique 1: "
-                                  "0000:03:00.0, 0000:04:00.0"))
+  EXPECT_TRUE(contains(f.summary,
+                       "clique 0: 0000:01:00.0, 0000:02:00.0; clique 1: "
+                       "0000:03:00.0, 0000:04:00.0"))
       << f.summary;
   EXPECT_TRUE(contains(f.summary, "peer copy required")) << f.summary;
   EXPECT_EQ(j.verdict.state, "inconclusive");
@@ -64,8 +66,8 @@ TEST(VfioGuest, APlantedBadCliqueNamesTheFailingPairsAndTheGpuToTakeOut) {
 TEST(VfioGuest, ABadCliqueOfTwoSaysOneOfThemMustGo) {
   const auto j = judge_fixture("vfio-clique-peer-copy.json");
   EXPECT_EQ(j.status("vfio.clique"), Status::kFail);
-  EXPECT_TRUE(contains(j.at("vfio.clique").hint,
-                       "take one of 0000:06:00.0, 0000:07:00.0 out of clique 0"))
+  EXPECT_TRUE(
+      contains(j.at("vfio.clique").hint, "take one of 0000:06:00.0, 0000:07:00.0 out of clique 0"))
       << j.at("vfio.clique").hint;
   EXPECT_EQ(top(j).id, "vm_clique_bad");
   EXPECT_TRUE(j.has_cause("p2p_data_lost"));
@@ -149,9 +151,9 @@ TEST(CollectVfio, ReadsEachGpusCliqueFromItsConfigSpace) {
   plant(root.path(), "0000:02:00.0", "a100-clique3.config");
   plant(root.path(), "0000:03:00.0", "h20-no-clique.config");
   plant(root.path(), "0000:04:00.0", "h20-clique0-unprivileged.config");
-  const auto pci = Observed<std::vector<PciFunction>>::of(
-      {gpu("0000:01:00.0"), gpu("0000:02:00.0"), gpu("0000:03:00.0"), gpu("0000:04:00.0"),
-       gpu("0000:05:00.0")});
+  const auto pci = Observed<std::vector<PciFunction>>::of({gpu("0000:01:00.0"), gpu("0000:02:00.0"),
+                                                           gpu("0000:03:00.0"), gpu("0000:04:00.0"),
+                                                           gpu("0000:05:00.0")});
   const VfioFacts v = collect_vfio(root.path(), pci);
   ASSERT_TRUE(v.gpudirect.present());
   ASSERT_EQ(v.gpudirect.value.size(), 5u);
@@ -161,7 +163,7 @@ TEST(CollectVfio, ReadsEachGpusCliqueFromItsConfigSpace) {
   EXPECT_EQ(v.gpudirect.value[2].capability.state, "absent");
   EXPECT_EQ(v.gpudirect.value[3].capability.state, "unreadable");
   EXPECT_EQ(v.gpudirect.value[4].capability.state, "unreadable");  // no config file at all
-  EXPECT_FALSE(v.iommu_groups.value.at(0).group);                   // no iommu_group link
+  EXPECT_FALSE(v.iommu_groups.value.at(0).group);                  // no iommu_group link
   EXPECT_FALSE(collect_vfio(root.path(), {}).checked());
 }
 

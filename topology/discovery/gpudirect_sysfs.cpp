@@ -15,8 +15,8 @@ std::vector<GpudirectCapability> read_gpudirect_from_sysfs(const std::string& sy
   std::vector<GpudirectCapability> out;
   for (const Gpu& g : gpus) {
     const std::string path = sys_root + "/bus/pci/devices/" + g.pci_bus_id + "/config";
-    const auto config = g.pci_bus_id.empty() ? std::nullopt
-                                             : try_read_text_file(path, kConfigSpaceBytes);
+    const auto config =
+        g.pci_bus_id.empty() ? std::nullopt : try_read_text_file(path, kConfigSpaceBytes);
     if (config) {
       out.push_back(read_gpudirect_capability(*config));
     } else {

@@ -62,8 +62,8 @@ TEST(PolicyRequireCliques, ParsesStrictlyAndRoundTrips) {
 }
 
 TEST(GateRequireCliques, BlocksEachGuestGpuWithoutAClique) {
-  const auto d = evaluate_gate(guest({clique(0), absent(), clique(0)}), std::nullopt,
-                               require_cliques());
+  const auto d =
+      evaluate_gate(guest({clique(0), absent(), clique(0)}), std::nullopt, require_cliques());
   EXPECT_FALSE(d.passed);
   const auto reasons = rule(d);
   ASSERT_EQ(reasons.size(), 1u);
@@ -84,10 +84,9 @@ TEST(GateRequireCliques, PendingWhereTheConfigSpaceWasNotReadOrTheEnvironmentIsU
   auto unread = testing::flat_phb(2);
   unread.environment.kind = "vm";
   EXPECT_EQ(rule(evaluate_gate(unread, std::nullopt, require_cliques())).at(0).verdict, "pending");
-  EXPECT_EQ(rule(evaluate_gate(testing::flat_phb(2), std::nullopt, require_cliques()))
-                .at(0)
-                .verdict,
-            "pending");  // an XML without environment facts
+  EXPECT_EQ(
+      rule(evaluate_gate(testing::flat_phb(2), std::nullopt, require_cliques())).at(0).verdict,
+      "pending");  // an XML without environment facts
 }
 
 TEST(GateRequireCliques, BareMetalAndOneGpuPass) {
@@ -121,8 +120,7 @@ TEST(SnapshotGpudirect, TopoTextShowsCliquesInAGuestAndNothingOnBareMetal) {
   const std::string text = gpudirect_text(guest({clique(0), absent()}));
   EXPECT_NE(text.find("GPU0  0000:01:00.0  clique 0 (capability at 0xc8)"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("GPU1  0000:02:00.0  no virtual P2P approval capability"),
-            std::string::npos)
+  EXPECT_NE(text.find("GPU1  0000:02:00.0  no virtual P2P approval capability"), std::string::npos)
       << text;
   EXPECT_NE(gpudirect_text(guest({absent(), absent()})).find("vm plan"), std::string::npos);
   auto host = testing::per_root_complex(2);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "common/testing/run_captured.hpp"
@@ -47,7 +48,8 @@ TEST(VmPlanCli, JsonLikeEveryOtherCommand) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("schema"), "p2pcheck.vm_plan");
   EXPECT_EQ(j.at("cliques").size(), 0u);
-  EXPECT_EQ(j.at("pairs").at(0).at("reason"), "the host's driver refuses P2P: CHIPSET_NOT_SUPPORTED");
+  EXPECT_EQ(j.at("pairs").at(0).at("reason"),
+            "the host's driver refuses P2P: CHIPSET_NOT_SUPPORTED");
   EXPECT_FALSE(j.at("complete").get<bool>());
 }
 
@@ -62,24 +64,25 @@ TEST(VmPlanCli, TheVmConfigsTrapsAndGpus) {
 }
 
 TEST(VmPlanCli, BadInputIsOneLineExitTwo) {
-  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --gpus 0,7"), "--gpus: GPU 7 is not on this host");
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --gpus 0,7"),
+                        "--gpus: GPU 7 is not on this host");
   expect_one_line_error(p2pcheck("vm plan " + kK80 + " --gpus 0000:41:00.0"),
                         "--gpus: 0000:41:00.0 is not a GPU of this host");
   expect_one_line_error(p2pcheck("vm plan " + kK80 + " --first-clique 16"),
                         "--first-clique 16: clique IDs are 0-15");
   expect_one_line_error(p2pcheck("vm plan " + kK80 + " --first-clique 15"),
                         "up to ID 16, but clique IDs are 0-15");
-  expect_one_line_error(
-      p2pcheck("vm plan " + kK80 + " --vm-config " + at("topology/tests/fixtures/policy-rtxpro6000.json")),
-      "JSON, not a Proxmox VM config");
-  expect_one_line_error(
-      p2pcheck("vm plan " + kK80 + " --vm-config " + at("vm/tests/fixtures/not-configs/broken-domain.xml")),
-      "line 5: not well-formed XML");
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --vm-config " +
+                                 at("topology/tests/fixtures/policy-rtxpro6000.json")),
+                        "JSON, not a Proxmox VM config");
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --vm-config " +
+                                 at("vm/tests/fixtures/not-configs/broken-domain.xml")),
+                        "line 5: not well-formed XML");
   expect_one_line_error(p2pcheck("vm plan " + kK80 + " --vm-config /nonexistent.conf"),
                         "/nonexistent.conf");
-  expect_one_line_error(
-      p2pcheck("vm plan " + kK80 + " --facts " + at("vm/tests/fixtures/hosts/rtxpro6000-lxc-facts.json")),
-      "none of its 8 GPUs is in the topology");
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --facts " +
+                                 at("vm/tests/fixtures/hosts/rtxpro6000-lxc-facts.json")),
+                        "none of its 8 GPUs is in the topology");
   expect_one_line_error(p2pcheck("vm plan " + kK80 + " --vm-config " +
                                  at("vm/tests/fixtures/configs/proxmox-technotim-100.conf")),
                         "passes none of this host's GPUs");
@@ -91,8 +94,11 @@ TEST(VmPlanCli, FactsWithACliqueOver15AreBadInput) {
   const p2p::TempDir dir("vm-cli");
   auto facts = nlohmann::json::parse(
       p2p::read_text_file(at("vm/tests/fixtures/hosts/rtxpro6000-lxc-facts.json")));
-  facts["vfio"]["gpudirect"]["value"][0] = {{"bdf", "0000:01:00.0"}, {"state", "present"},
-                                            {"clique", 16}, {"offset", 200}, {"detail", ""}};
+  facts["vfio"]["gpudirect"]["value"][0] = {{"bdf", "0000:01:00.0"},
+                                            {"state", "present"},
+                                            {"clique", 16},
+                                            {"offset", 200},
+                                            {"detail", ""}};
   const std::string path = dir.file("facts.json");
   p2p::write_text_file_atomically(path, facts.dump());
   expect_one_line_error(
@@ -109,7 +115,8 @@ TEST(VmCompareCli, TheSeedStoryInOneTable) {
       " --p2p-before " + seed + "rtxpro6000-vm-p2p-r-no-cliques.txt --p2p-host " +
       at("import/tests/fixtures/rtxpro6000-lxc-p2p-w.txt"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(has(r.out, "GPU0-GPU1   PHB CNS       PHB OK 0/0          NODE OK     regained: clique 0"))
+  EXPECT_TRUE(
+      has(r.out, "GPU0-GPU1   PHB CNS       PHB OK 0/0          NODE OK     regained: clique 0"))
       << r.out;
   EXPECT_TRUE(has(r.out, "P2P pairs: VM before 0, VM after 2, host 2 of 6")) << r.out;
   expect_one_line_error(p2pcheck("vm compare " + seed + "rtxpro6000-vm-after-cliques.json " +
@@ -127,6 +134,24 @@ TEST(TopoDiffCli, AVmAgainstItsHostSaysWhichPairsCliquesCanGiveBack) {
   const CliResult j = p2pcheck("topo diff " + at("topology/tests/golden/rtxpro6000-vm.json") + " " +
                                at("topology/tests/golden/rtxpro6000-lxc.json") + " --format json");
   EXPECT_EQ(nlohmann::json::parse(j.out).at("gpudirect_cliques").at("pairs").size(), 28u);
+}
+
+// The outputs the README shows (vm/tests/examples/: the command on the first line, then its
+// stdout), made again by this build: a change to the plan's text fails here until they are
+// regenerated and the README is updated with them.
+TEST(VmExamples, TheReadmesOutputsAreWhatThisBuildPrints) {
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(at("vm/tests/examples"))) {
+    const std::string text = p2p::read_text_file(e.path().string());
+    const auto newline = text.find('\n');
+    const std::string command = text.substr(0, newline);
+    ASSERT_EQ(command.rfind("$ build/p2pcheck ", 0), 0u) << e.path();
+    const CliResult r = p2p::testing::run_captured("cd " + std::string(P2P_SOURCE_DIR) + " && " +
+                                                   P2PCHECK_EXE + " " + command.substr(17));
+    EXPECT_EQ(r.out, text.substr(newline + 1)) << e.path();
+    ++files;
+  }
+  EXPECT_GE(files, 5);
 }
 
 }  // namespace

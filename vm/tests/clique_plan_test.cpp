@@ -29,15 +29,15 @@ TEST(CliquePlan, TwoSocketK80HostGetsOneCliquePerSocketSwitch) {
   EXPECT_EQ(p.cliques[1].id, 1);
   EXPECT_TRUE(p.complete());
   EXPECT_EQ(p.gpus[0].why.at(0), "with GPU1: PIX, one PCIe switch (PIX)");
-  EXPECT_NE(p.gpus[0].why.at(1).find("not with GPU2, GPU3: SYS, across sockets"),
-            std::string::npos)
+  EXPECT_NE(p.gpus[0].why.at(1).find("not with GPU2, GPU3: SYS, across sockets"), std::string::npos)
       << p.gpus[0].why.at(1);
   ASSERT_EQ(p.notes.size(), 1u);
   EXPECT_NE(p.notes[0].find("topology alone"), std::string::npos);
 }
 
 TEST(CliquePlan, EightPcieGpusBehindSwitchesOnTwoSocketsFromAPublishedCapture) {
-  const HostView v = host(testing::source("import/tests/fixtures/topo-8x-pcie-pix-pxb-sys-numa-na.txt"));
+  const HostView v =
+      host(testing::source("import/tests/fixtures/topo-8x-pcie-pix-pxb-sys-numa-na.txt"));
   const CliquePlan p = make_clique_plan(v, all(v), 0);
   EXPECT_EQ(members(p), (std::vector<std::vector<std::size_t>>{{0, 1, 2, 3}, {4, 5, 6, 7}}));
   EXPECT_EQ(gpu_label(v, 5), "GPU5");  // a capture has no bus ids
@@ -140,7 +140,8 @@ TEST(SelectGpus, GpusNotOnTheHostAreBadInput) {
             "0000:84:00.0, 0000:85:00.0)");
   EXPECT_EQ(error("0,0"), "--gpus: GPU0 given twice");
   EXPECT_EQ(error("0,,1"), "--gpus: an empty item in '0,,1'");
-  EXPECT_EQ(error("99999999999999999999"), "--gpus: GPU 99999999999999999999 is not on this host: it has 4 GPUs (0-3)");
+  EXPECT_EQ(error("99999999999999999999"),
+            "--gpus: GPU 99999999999999999999 is not on this host: it has 4 GPUs (0-3)");
 }
 
 TEST(SelectGpus, AConfigPassingNoneOfTheHostsGpusIsBadInput) {

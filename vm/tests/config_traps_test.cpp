@@ -22,7 +22,8 @@ std::vector<Trap> traps_of(const std::string& name) {
 }
 
 const Trap& first(const std::vector<Trap>& traps, const std::string& id) {
-  const auto it = std::find_if(traps.begin(), traps.end(), [&](const Trap& t) { return t.id == id; });
+  const auto it =
+      std::find_if(traps.begin(), traps.end(), [&](const Trap& t) { return t.id == id; });
   if (it == traps.end()) throw std::runtime_error("no trap " + id);
   return *it;
 }
@@ -62,10 +63,9 @@ TEST(ConfigTraps, TheThreadripperDomainHidesKvm) {
 
 TEST(ConfigTraps, EmulatedSwitchesConventionalBridgesAndCommandlineSets) {
   const auto traps = traps_of("libvirt-switch-commandline.xml");
-  EXPECT_EQ(ids(traps),
-            (std::vector<std::string>{"kvm_hidden", "emulated_switch", "emulated_switch",
-                                      "emulated_switch", "conventional_bus", "commandline_set",
-                                      "commandline_set"}));
+  EXPECT_EQ(ids(traps), (std::vector<std::string>{
+                            "kvm_hidden", "emulated_switch", "emulated_switch", "emulated_switch",
+                            "conventional_bus", "commandline_set", "commandline_set"}));
   EXPECT_NE(first(traps, "commandline_set").what.find("libvirt issue 287"), std::string::npos);
   EXPECT_EQ(ids(traps_of("libvirt-no-qemu-namespace.xml")),
             std::vector<std::string>{"qemu_namespace"});

@@ -19,16 +19,21 @@ TEST(CliqueProspects, TheSeedVmCanGetP2pBackWithinEachSocketOnly) {
   const auto lxc = load("topology/tests/golden/rtxpro6000-lxc.json");
   const Prospects p = clique_prospects(vm, lxc);
   ASSERT_EQ(p.pairs.size(), 28u);
-  EXPECT_EQ(p.can, 0) << "NODE needs the host's driver to say so: no facts in a topology diff";
-  EXPECT_NE(p.pairs[0].why.find("NODE"), std::string::npos);
+  EXPECT_EQ(p.can, 0);
+  EXPECT_EQ(p.maybe, 12) << "NODE needs the host's driver to say so: no facts in a topology diff";
+  EXPECT_TRUE(p.pairs[0].maybe);
+  EXPECT_FALSE(p.pairs[3].maybe);  // GPU0-GPU4: across sockets
   const std::string text = format_prospects_text(p);
-  EXPECT_NE(text.find("0 of 28 pairs can"), std::string::npos) << text;
+  EXPECT_NE(text.find("0 of 28 pairs can, 12 only the host's driver can tell"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("GPU0-GPU4 GPU0-GPU5"), std::string::npos) << text;
 }
 
 TEST(CliqueProspects, APastedCaptureOfAllPhbCountsAsAGuest) {
   auto vm = load("import/tests/fixtures/rtxpro6000-vm-topo.txt");
   auto host = load("import/tests/fixtures/rtxpro6000-lxc-topo.txt");
-  topo::apply_p2p_status_file(host, testing::source("import/tests/fixtures/rtxpro6000-lxc-p2p-w.txt"));
+  topo::apply_p2p_status_file(host,
+                              testing::source("import/tests/fixtures/rtxpro6000-lxc-p2p-w.txt"));
   const Prospects p = clique_prospects(vm, host);
   ASSERT_EQ(p.pairs.size(), 6u);
   EXPECT_EQ(p.can, 2);
@@ -48,9 +53,11 @@ TEST(CliqueProspects, NothingToSayBetweenTwoHostsOrDifferentGpuCounts) {
 
 ThreeWay seed(const std::string& after) {
   auto before = load("import/tests/fixtures/rtxpro6000-vm-topo.txt");
-  topo::apply_p2p_status_file(before, testing::source("vm/tests/fixtures/seed/rtxpro6000-vm-p2p-r-no-cliques.txt"));
+  topo::apply_p2p_status_file(
+      before, testing::source("vm/tests/fixtures/seed/rtxpro6000-vm-p2p-r-no-cliques.txt"));
   auto host = load("import/tests/fixtures/rtxpro6000-lxc-topo.txt");
-  topo::apply_p2p_status_file(host, testing::source("import/tests/fixtures/rtxpro6000-lxc-p2p-w.txt"));
+  topo::apply_p2p_status_file(host,
+                              testing::source("import/tests/fixtures/rtxpro6000-lxc-p2p-w.txt"));
   return compare_three(before, load(after), host);
 }
 

@@ -41,7 +41,8 @@ TEST(MiniXml, MalformedXmlIsOneLineNamingTheLine) {
   EXPECT_NE(error_of("<a>&bogus;</a>").find("unknown reference"), std::string::npos);
   EXPECT_NE(error_of("<a/><b/>").find("text after the root"), std::string::npos);
   EXPECT_EQ(error_of("<!DOCTYPE a SYSTEM \"a.dtd\"><a/>"), "");
-  EXPECT_NE(error_of("<!DOCTYPE a [<!ENTITY x 'y'>]><a/>").find("internal subset"), std::string::npos);
+  EXPECT_NE(error_of("<!DOCTYPE a [<!ENTITY x 'y'>]><a/>").find("internal subset"),
+            std::string::npos);
   EXPECT_NE(error_of("").find("expected an XML element"), std::string::npos);
   EXPECT_NE(error_of("<a><!-- open </a>").find("unterminated comment"), std::string::npos);
 }

@@ -19,7 +19,9 @@ inline std::string config(const std::string& name) {
 inline std::string topology(const std::string& name) {
   return source("topology/tests/fixtures/" + name);
 }
-inline std::string host_facts() { return source("vm/tests/fixtures/hosts/rtxpro6000-lxc-facts.json"); }
+inline std::string host_facts() {
+  return source("vm/tests/fixtures/hosts/rtxpro6000-lxc-facts.json");
+}
 
 // A host from a topology file, with or without doctor facts.
 inline HostView host(const std::string& topology_path, const doctor::Facts* facts = nullptr) {
