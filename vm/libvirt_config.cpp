@@ -2,7 +2,6 @@
 // feature, PCI controllers (emulated switches), <hostdev> devices with their aliases, and the
 // QEMU namespace's <commandline> and <override> where clique settings live.
 #include <map>
-#include <regex>
 
 #include "common/error.hpp"
 #include "common/text.hpp"
@@ -91,14 +90,12 @@ void read_hostdevs(VmConfig& c, const XmlElement& devices) {
 }
 
 void read_qemu_namespace(VmConfig& c, const XmlElement& domain, const std::string& p) {
-  static const std::regex kSet("device\\.([^=]+)\\.x-nv-gpudirect-clique=(.*)");
   if (const XmlElement* cmd = domain.child(p + ":commandline")) {
     std::vector<std::string> args;
     for (const XmlElement* a : cmd->all(p + ":arg")) args.push_back(a->attribute("value"));
-    std::smatch m;
     for (std::size_t i = 0; i + 1 < args.size(); ++i)
-      if (args[i] == "-set" && std::regex_match(args[i + 1], m, kSet))
-        c.cliques.push_back({m[1].str(), clique_value(m[2].str()), "qemu:commandline -set"});
+      if (const auto set = args[i] == "-set" ? clique_set_argument(args[i + 1]) : std::nullopt)
+        c.cliques.push_back({set->first, clique_value(set->second), "qemu:commandline -set"});
   }
   for (const XmlElement* o : domain.all(p + ":override"))
     for (const XmlElement* dev : o->all(p + ":device"))

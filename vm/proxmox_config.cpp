@@ -1,7 +1,7 @@
 // A Proxmox VE VM config (/etc/pve/qemu-server/<vmid>.conf): `key: value` lines, `#` lines for
 // the description, and after the current settings `[PENDING]` and `[snapshot]` sections, which
 // are not what the VM runs with now.
-#include <regex>
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -13,6 +13,14 @@ namespace p2p::vm {
 
 namespace {
 
+// "hostpci12" for prefix "hostpci": the prefix and one to three digits.
+bool numbered(const std::string& key, const std::string& prefix) {
+  if (key.size() <= prefix.size() || key.size() > prefix.size() + 3 || key.rfind(prefix, 0) != 0)
+    return false;
+  return std::all_of(key.begin() + static_cast<long>(prefix.size()), key.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
 bool known_key(const std::string& key) {
   static const std::set<std::string> kKeys = {
       "agent",  "args",    "balloon",     "bios",    "boot",       "bootdisk",
@@ -20,14 +28,17 @@ bool known_key(const std::string& key) {
       "memory", "meta",    "name",        "numa",    "onboot",     "ostype",
       "scsihw", "smbios1", "sockets",     "tablet",  "tpmstate0",  "vga",
       "vcpus",  "vmgenid", "description", "startup", "protection", "hookscript"};
-  static const std::regex kNumbered(
-      "(hostpci|scsi|virtio|ide|sata|net|unused|usb|serial|parallel|numa|ipconfig|efidisk)[0-9]+");
-  return kKeys.count(key) != 0 || std::regex_match(key, kNumbered);
+  for (const char* prefix : {"hostpci", "scsi", "virtio", "ide", "sata", "net", "unused", "usb",
+                             "serial", "parallel", "numa", "ipconfig", "efidisk"})
+    if (numbered(key, prefix)) return true;
+  return kKeys.count(key) != 0;
 }
 
 bool valid_key(const std::string& key) {
-  static const std::regex kKey("[a-z][a-z0-9_-]*");
-  return std::regex_match(key, kKey);
+  if (key.empty() || key.size() > 64 || key[0] < 'a' || key[0] > 'z') return false;
+  return std::all_of(key.begin(), key.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
 }
 
 // A pasted recipe may comment a value ("cpu: host   # hidden=1 removed"); Proxmox itself does
@@ -45,9 +56,13 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 std::string vmid_of(const std::string& source) {
-  static const std::regex kConf("(^|.*/)([0-9]+)\\.conf");
-  std::smatch m;
-  return std::regex_match(source, m, kConf) ? m[2].str() : "";
+  const auto slash = source.rfind('/');
+  const std::string name = slash == std::string::npos ? source : source.substr(slash + 1);
+  const auto dot = name.size() > 5 ? name.size() - 5 : 0;
+  const std::string stem = name.substr(0, dot);
+  const bool digits = !stem.empty() && std::all_of(stem.begin(), stem.end(),
+                                                   [](char c) { return c >= '0' && c <= '9'; });
+  return digits && name.compare(dot, std::string::npos, ".conf") == 0 ? stem : "";
 }
 
 long long clique_value(const std::string& text) {
@@ -101,22 +116,21 @@ void read_hostpci(VmConfig& c, const std::string& key, const std::string& value)
 void read_args(VmConfig& c, const std::string& value) {
   c.args = value;
   const auto words = split_args(value);
-  static const std::regex kSet("device\\.([^.=]+(?:\\.[0-9]+)?)\\.x-nv-gpudirect-clique=(.*)");
-  static const std::regex kDevice(".*x-nv-gpudirect-clique=([^,]*).*");
   for (std::size_t i = 0; i + 1 < words.size(); ++i) {
     const std::string& flag = words[i];
     const std::string& arg = words[i + 1];
-    std::smatch m;
-    if (flag == "-set" && std::regex_match(arg, m, kSet))
-      c.cliques.push_back({m[1].str(), clique_value(m[2].str()), "args -set"});
+    if (const auto set = flag == "-set" ? clique_set_argument(arg) : std::nullopt)
+      c.cliques.push_back({set->first, clique_value(set->second), "args -set"});
     if (flag == "-cpu" && arg.find("kvm=off") != std::string::npos)
       c.kvm_hidden = "args: -cpu ...,kvm=off";
     if (flag == "-cpu" && arg.find("hypervisor=off") != std::string::npos)
       c.hypervisor_flag_off = "args: -cpu ...,hypervisor=off";
     if (flag == "-device" && arg.find("x3130") != std::string::npos)
       c.emulated_switches.push_back("args: -device " + arg.substr(0, arg.find(',')));
-    if (flag == "-device" && arg.rfind("vfio-pci", 0) == 0 && std::regex_match(arg, m, kDevice))
-      c.cliques.push_back({arg, clique_value(m[1].str()), "-device"});
+    const auto option = flag == "-device" && arg.rfind("vfio-pci", 0) == 0
+                            ? clique_device_option(arg)
+                            : std::nullopt;
+    if (option) c.cliques.push_back({arg, clique_value(*option), "-device"});
   }
 }
 
@@ -128,8 +142,7 @@ void apply(VmConfig& c, const std::string& key, const std::string& value) {
       if (item == "hidden=1") c.kvm_hidden = "cpu: hidden=1 (Proxmox adds kvm=off)";
   }
   if (key == "args") read_args(c, value);
-  static const std::regex kHostpci("hostpci[0-9]+");
-  if (std::regex_match(key, kHostpci)) read_hostpci(c, key, value);
+  if (numbered(key, "hostpci")) read_hostpci(c, key, value);
 }
 
 std::string shown(const std::string& line) {

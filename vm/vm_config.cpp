@@ -56,6 +56,25 @@ std::string normalize_pci_address(const std::string& address, bool* function_giv
   return domain + ":" + bus + ":" + slot + "." + function;
 }
 
+// Plain string search, not std::regex, whose recursion a long line of a hostile file could
+// exhaust.
+std::optional<std::pair<std::string, std::string>> clique_set_argument(const std::string& arg) {
+  static const std::string kPrefix = "device.", kProperty = ".x-nv-gpudirect-clique=";
+  const auto at = arg.find(kProperty);
+  if (arg.rfind(kPrefix, 0) != 0 || at == std::string::npos || at <= kPrefix.size())
+    return std::nullopt;
+  return std::make_pair(arg.substr(kPrefix.size(), at - kPrefix.size()),
+                        arg.substr(at + kProperty.size()));
+}
+
+std::optional<std::string> clique_device_option(const std::string& options) {
+  static const std::string kProperty = "x-nv-gpudirect-clique=";
+  const auto at = options.find(kProperty);
+  if (at == std::string::npos || (at > 0 && options[at - 1] != ',')) return std::nullopt;
+  const auto start = at + kProperty.size();
+  return options.substr(start, options.find(',', start) - start);
+}
+
 std::vector<std::string> split_args(const std::string& args) {
   std::vector<std::string> out;
   std::string word;

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace p2p::vm {
@@ -59,6 +60,12 @@ VmConfig parse_libvirt_config(const std::string& text, const std::string& source
 // "01:00.0" / "0000:01:00" / "0000:01:00.0" -> "0000:01:00.0" (function 0 where none is given),
 // lower case; "" when it is not a PCI address. `function_given` says whether it had one.
 std::string normalize_pci_address(const std::string& address, bool* function_given = nullptr);
+
+// "device.<id>.x-nv-gpudirect-clique=<value>" (an argument of -set) -> {id, value}; nullopt for
+// any other argument.
+std::optional<std::pair<std::string, std::string>> clique_set_argument(const std::string& arg);
+// The value of x-nv-gpudirect-clique= in a -device option list; nullopt where it is not set.
+std::optional<std::string> clique_device_option(const std::string& options);
 
 // Splits a QEMU command line the way a shell would for Proxmox args: white space, with single
 // and double quotes grouping.

@@ -117,6 +117,19 @@ TEST(VmConfig, AFileThatIsNoConfigIsOneLineNamingIt) {
   EXPECT_NE(error_of(testing::source("README.md")).find("is not a Proxmox"), std::string::npos);
 }
 
+TEST(VmConfig, LongLinesAreReadWithoutRecursion) {
+  const std::string huge(1u << 20, 'a');
+  const VmConfig c = parse_vm_config("memory: 1\nargs: -set device." + huge +
+                                         ".x-nv-gpudirect-clique=2 -device vfio-pci," + huge,
+                                     "long.conf");
+  ASSERT_EQ(c.cliques.size(), 1u);
+  EXPECT_EQ(c.cliques[0].target.size(), huge.size());
+  EXPECT_THROW(parse_vm_config(huge + ": 1\n", "long.conf"), InputError);
+  std::string deep = "<domain>";
+  for (int i = 0; i < 100000; ++i) deep += "<a>";
+  EXPECT_THROW(parse_vm_config(deep, "deep.xml"), InputError);
+}
+
 TEST(VmConfig, PciAddressesAreNormalised) {
   bool function = true;
   EXPECT_EQ(normalize_pci_address("81:00", &function), "0000:81:00.0");
