@@ -90,7 +90,9 @@ void describe_host_facts(const HostView& v, PlannedGpu& g,
   if (!v.has_facts()) return;
   g.facts.push_back(h.acs_redirect.empty() ? "ACS: no redirection above it"
                                            : "ACS redirects at " + join(h.acs_redirect));
-  if (!h.iommu_group) {
+  if (!h.group_read) {
+    g.facts.push_back("IOMMU group not recorded (facts saved before p2pcheck read groups)");
+  } else if (!h.iommu_group) {
     g.facts.push_back("no IOMMU group (the IOMMU is off: VFIO needs it on)");
   } else {
     g.facts.push_back(

@@ -45,6 +45,7 @@ void read_gpu_facts(const doctor::Facts& f, HostGpu& g) {
   if (f.vfio.iommu_groups.present())
     for (const auto& group : f.vfio.iommu_groups.value) {
       if (doctor::normalize_bdf(group.gpu) != g.bdf) continue;
+      g.group_read = true;
       g.iommu_group = group.group;
       for (const auto& m : group.members) {
         const std::string bdf = doctor::normalize_bdf(m.bdf);
@@ -98,6 +99,32 @@ void read_pair_facts(const doctor::Facts& f, const std::map<std::string, std::si
   }
 }
 
+// What the doctor's facts add: the driver's and the peer copy's word per pair, ACS, IOMMU groups.
+void read_facts(const doctor::Facts& f, const std::string& facts_source,
+                const std::map<std::string, std::size_t>& index, HostView& v) {
+  v.facts_source = facts_source;
+  // An XML capture does not say where it was taken; facts saved there do.
+  if (v.topology.environment.kind == "unknown") v.topology.environment = doctor::environment(f);
+  const auto facts_gpus = doctor::gpus(f);
+  const auto known = std::count_if(facts_gpus.begin(), facts_gpus.end(),
+                                   [&](const auto& g) { return index.count(g.bdf) != 0; });
+  if (!facts_gpus.empty() && known == 0)
+    throw InputError(
+        facts_source + ": none of its " + std::to_string(facts_gpus.size()) +
+        " GPUs is in the topology: the facts and the topology must come from one host");
+  if (known < static_cast<long>(facts_gpus.size()) || known < static_cast<long>(index.size()))
+    v.notes.push_back("the facts know " + std::to_string(known) + " of the topology's " +
+                      std::to_string(v.topology.gpus.size()) + " GPUs");
+  for (auto& g : v.gpus)
+    if (!g.bdf.empty()) read_gpu_facts(f, g);
+  read_pair_facts(f, index, v.pairs);
+  for (std::size_t a = 0; a < v.gpus.size(); ++a)
+    for (std::size_t b = a + 1; b < v.gpus.size(); ++b) {
+      auto acs = acs_between(f, v.gpus[a].bdf, v.gpus[b].bdf);
+      if (!acs.empty()) v.pairs[{a, b}].acs_redirect = std::move(acs);
+    }
+}
+
 }  // namespace
 
 const HostPair* HostView::pair(std::size_t a, std::size_t b) const {
@@ -132,29 +159,11 @@ HostView make_host_view(const topo::TopologySnapshot& t, const doctor::Facts* fa
     if (!g.bdf.empty()) index[g.bdf] = i;
     v.gpus.push_back(g);
   }
-  if (facts == nullptr) return v;
-  v.facts_source = facts_source;
-  // An XML capture does not say where it was taken; facts saved there do.
-  if (v.topology.environment.kind == "unknown")
-    v.topology.environment = doctor::environment(*facts);
-  const auto facts_gpus = doctor::gpus(*facts);
-  const auto known = std::count_if(facts_gpus.begin(), facts_gpus.end(),
-                                   [&](const auto& g) { return index.count(g.bdf) != 0; });
-  if (!facts_gpus.empty() && known == 0)
-    throw InputError(
-        facts_source + ": none of its " + std::to_string(facts_gpus.size()) +
-        " GPUs is in the topology: the facts and the topology must come from one host");
-  if (known < static_cast<long>(facts_gpus.size()) || known < static_cast<long>(index.size()))
-    v.notes.push_back("the facts know " + std::to_string(known) + " of the topology's " +
-                      std::to_string(t.gpus.size()) + " GPUs");
-  for (auto& g : v.gpus)
-    if (!g.bdf.empty()) read_gpu_facts(*facts, g);
-  read_pair_facts(*facts, index, v.pairs);
-  for (std::size_t a = 0; a < v.gpus.size(); ++a)
-    for (std::size_t b = a + 1; b < v.gpus.size(); ++b) {
-      auto acs = acs_between(*facts, v.gpus[a].bdf, v.gpus[b].bdf);
-      if (!acs.empty()) v.pairs[{a, b}].acs_redirect = std::move(acs);
-    }
+  if (facts != nullptr) read_facts(*facts, facts_source, index, v);
+  if (v.topology.environment.kind == "vm")
+    v.notes.push_back(
+        "this host is itself a VM: its tree is emulated; plan on the machine that "
+        "runs the VM (or an LXC container there)");
   return v;
 }
 

@@ -17,6 +17,7 @@ namespace p2p::vm {
 struct HostGpu {
   std::string bdf;                        // "" where the topology is an nvidia-smi capture
   std::vector<std::string> acs_redirect;  // bridges above it whose ACS redirects peer requests
+  bool group_read = false;  // the facts recorded its IOMMU group (or that it has none)
   std::optional<int> iommu_group;
   // Other devices of its IOMMU group, not its own functions and not bridges: VFIO hands a VM
   // whole groups. "0000:42:00.0 (class 0x020000)".

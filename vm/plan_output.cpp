@@ -28,6 +28,10 @@ void cliques_text(std::ostream& out, const PlanReport& r, const HostView& v) {
   std::vector<std::string> out_gpus;
   for (const auto& g : r.plan.gpus)
     if (!g.clique) out_gpus.push_back(gpu_label(v, g.index));
+  if (r.plan.gpus.size() < 2) {
+    out << "  none needed: one GPU has no peer\n";
+    return;
+  }
   if (r.plan.cliques.empty()) out << "  none\n";
   if (!out_gpus.empty()) out << "  left out  " << join(out_gpus) << "\n";
 }
@@ -36,7 +40,9 @@ void gpus_text(std::ostream& out, const PlanReport& r, const HostView& v) {
   out << "\nWhy, per GPU:\n";
   for (const auto& g : r.plan.gpus) {
     out << "  " << gpu_label(v, g.index) << "  "
-        << (g.clique ? "clique " + std::to_string(*g.clique) : std::string("left out")) << "\n";
+        << (g.clique ? "clique " + std::to_string(*g.clique)
+                     : std::string(r.plan.gpus.size() < 2 ? "no clique needed" : "left out"))
+        << "\n";
     for (const auto& w : g.why) out << "    " << w << "\n";
     for (const auto& f : g.facts) out << "    " << f << "\n";
     for (const auto& w : g.warnings) out << "    ! " << w << "\n";

@@ -42,6 +42,16 @@ TEST(VmPlanCli, PlansCliquesAndPrintsEveryHypervisorsSettings) {
   EXPECT_TRUE(has(r.out, "x_nv_gpudirect_clique=1"));
 }
 
+// What the H200 guest runs on its own snapshot (the real capture and facts of the project's VM).
+TEST(VmPlanCli, OneGpuNeedsNoCliqueAndAGuestSnapshotIsSaidToBeOne) {
+  const CliResult r = p2pcheck("vm plan --topology " + at("topology/tests/golden/h200-vm.json") +
+                               " --facts " + at("doctor/tests/fixtures/h200-vm-real.json"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "none needed: one GPU has no peer")) << r.out;
+  EXPECT_TRUE(has(r.out, "this host is itself a VM")) << r.out;
+  EXPECT_TRUE(has(r.out, "hostpci0: 0000:00:06.0,pcie=1")) << r.out;
+}
+
 TEST(VmPlanCli, JsonLikeEveryOtherCommand) {
   const CliResult r = p2pcheck("vm plan " + kRtx + " --gpus 0,4 --format json");
   EXPECT_EQ(r.exit_code, 1) << "GPUs on two sockets share no clique";
