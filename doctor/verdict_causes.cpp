@@ -359,6 +359,13 @@ void p2p_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cau
 
 }  // namespace
 
+Cause make_cause(std::string id, std::string title, int score, std::vector<std::string> evidence,
+                 std::string fix, std::vector<std::string> gpus) {
+  Cause c = make(std::move(id), std::move(title), score, std::move(evidence), std::move(fix));
+  c.gpus = std::move(gpus);
+  return c;
+}
+
 const Finding* find_finding(const std::vector<Finding>& findings, const std::string& id) {
   for (const auto& f : findings)
     if (f.id == id) return &f;

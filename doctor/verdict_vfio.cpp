@@ -10,16 +10,10 @@ namespace p2p::doctor {
 
 namespace {
 
-std::string confidence_of(int score) {
-  if (score >= 10) return "confirmed";
-  if (score >= 5) return "likely";
-  return "possible";
-}
-
 void add(std::vector<Cause>& out, std::string id, std::string title, int score,
          std::vector<std::string> evidence, std::string fix, std::vector<std::string> gpus = {}) {
-  out.push_back(Cause{std::move(id), std::move(title), score, confidence_of(score),
-                      std::move(evidence), std::move(fix), std::move(gpus)});
+  out.push_back(make_cause(std::move(id), std::move(title), score, std::move(evidence),
+                           std::move(fix), std::move(gpus)));
 }
 
 std::vector<std::string> evidence_of(const Finding* f) {

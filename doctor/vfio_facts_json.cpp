@@ -28,15 +28,9 @@ GpudirectReading reading_from_json(const json& j, const std::string& where) {
   in.opt("offset", c.offset);
   in.get("detail", c.detail);
   in.finish();
-  if (c.state != "present" && c.state != "absent" && c.state != "unreadable" &&
-      c.state != "malformed")
-    throw InputError(in.path("state") + ": '" + c.state +
-                     "' is not one of present, absent, unreadable, malformed");
-  if (c.clique && (*c.clique < 0 || *c.clique > topo::kMaxGpudirectClique))
-    throw InputError(in.path("clique") + ": " + std::to_string(*c.clique) +
-                     " is outside 0-15 (a clique ID has four bits)");
-  if ((c.state == "present") != c.clique.has_value())
-    throw InputError(in.path("clique") + ": a clique ID belongs to state 'present' only");
+  std::string key;
+  const std::string problem = topo::gpudirect_problem(c, key);
+  if (!problem.empty()) throw InputError(in.path(key) + ": " + problem);
   return r;
 }
 

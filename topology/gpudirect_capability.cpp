@@ -87,6 +87,19 @@ GpudirectCapability read_gpudirect_capability(const std::string& config) {
   return with_state("absent", "");
 }
 
+std::string gpudirect_problem(const GpudirectCapability& c, std::string& key) {
+  key = "state";
+  if (c.state != "present" && c.state != "absent" && c.state != "unreadable" &&
+      c.state != "malformed")
+    return "'" + c.state + "' is not one of present, absent, unreadable, malformed";
+  key = "clique";
+  if (c.clique && (*c.clique < 0 || *c.clique > kMaxGpudirectClique))
+    return std::to_string(*c.clique) + " is outside 0-15 (a clique ID has four bits)";
+  if ((c.state == "present") != c.clique.has_value())
+    return "a clique ID belongs to state 'present' only";
+  return "";
+}
+
 std::string describe_gpudirect(const GpudirectCapability& c) {
   if (c.state == "present" && c.clique && c.offset)
     return "clique " + std::to_string(*c.clique) + " (capability at " +

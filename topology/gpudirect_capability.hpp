@@ -33,6 +33,10 @@ struct GpudirectCapability {
 // Walks the standard capability list of a config-space image (the bytes of sysfs `config`).
 GpudirectCapability read_gpudirect_capability(const std::string& config);
 
+// What is wrong with a capability a person wrote down (a snapshot or facts file): "" when
+// nothing; else the problem, and `key` names the field ("state" or "clique").
+std::string gpudirect_problem(const GpudirectCapability& c, std::string& key);
+
 // "clique 3 (capability at 0xd4)", "no virtual P2P approval capability", "unreadable: ...".
 std::string describe_gpudirect(const GpudirectCapability& c);
 

@@ -139,15 +139,9 @@ GpudirectCapability read_gpudirect(const json& j, const std::string& where) {
   in.opt("offset", c.offset);
   in.get("detail", c.detail);
   in.finish();
-  if (c.state != "present" && c.state != "absent" && c.state != "unreadable" &&
-      c.state != "malformed")
-    throw FormatError(in.path("state") + ": \"" + c.state +
-                      "\" is not one of present, absent, unreadable, malformed");
-  if (c.clique && (*c.clique < 0 || *c.clique > kMaxGpudirectClique))
-    throw FormatError(in.path("clique") + ": " + std::to_string(*c.clique) +
-                      " is outside 0-15 (a clique ID has four bits)");
-  if ((c.state == "present") != c.clique.has_value())
-    throw FormatError(in.path("clique") + ": a clique ID belongs to state \"present\" only");
+  std::string key;
+  const std::string problem = gpudirect_problem(c, key);
+  if (!problem.empty()) throw FormatError(in.path(key) + ": " + problem);
   return c;
 }
 

@@ -28,16 +28,6 @@ std::string source_bdf(const XmlElement& address) {
                                "." + hex_field(address, "function", 1).substr(0, 1));
 }
 
-long long clique_value(const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const long long v = std::stoll(text, &used, 0);
-    return used == text.size() ? v : -1;
-  } catch (...) {
-    return -1;
-  }
-}
-
 // The prefix the QEMU namespace is bound to on <domain> ("qemu" by convention); "" when none.
 std::string qemu_prefix(const XmlElement& domain) {
   for (const auto& [key, value] : domain.attributes)
@@ -81,7 +71,7 @@ void read_hostdevs(VmConfig& c, const XmlElement& devices) {
     d.user_alias = alias != nullptr && alias->attribute("name").rfind("ua-", 0) == 0;
     d.id = alias != nullptr ? alias->attribute("name") : "hostdev" + std::to_string(number);
     if (const XmlElement* a = h->child("address")) {
-      const std::string bus = std::to_string(clique_value(a->attribute("bus")));
+      const std::string bus = std::to_string(config_number(a->attribute("bus")));
       const auto model = controller_model.find(bus);
       d.guest_bus = model != controller_model.end() ? model->second : "bus " + bus;
     }
@@ -95,15 +85,15 @@ void read_qemu_namespace(VmConfig& c, const XmlElement& domain, const std::strin
     for (const XmlElement* a : cmd->all(p + ":arg")) args.push_back(a->attribute("value"));
     for (std::size_t i = 0; i + 1 < args.size(); ++i)
       if (const auto set = args[i] == "-set" ? clique_set_argument(args[i + 1]) : std::nullopt)
-        c.cliques.push_back({set->first, clique_value(set->second), "qemu:commandline -set"});
+        c.cliques.push_back({set->first, config_number(set->second), "qemu:commandline -set"});
   }
   for (const XmlElement* o : domain.all(p + ":override"))
     for (const XmlElement* dev : o->all(p + ":device"))
       if (const XmlElement* front = dev->child(p + ":frontend"))
         for (const XmlElement* prop : front->all(p + ":property"))
           if (prop->attribute("name") == "x-nv-gpudirect-clique")
-            c.cliques.push_back(
-                {dev->attribute("alias"), clique_value(prop->attribute("value")), "qemu:override"});
+            c.cliques.push_back({dev->attribute("alias"), config_number(prop->attribute("value")),
+                                 "qemu:override"});
 }
 
 }  // namespace

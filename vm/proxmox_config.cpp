@@ -65,16 +65,6 @@ std::string vmid_of(const std::string& source) {
   return digits && name.compare(dot, std::string::npos, ".conf") == 0 ? stem : "";
 }
 
-long long clique_value(const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const long long v = std::stoll(text, &used, 10);
-    return used == text.size() ? v : -1;
-  } catch (...) {
-    return -1;  // not a number: QEMU refuses it as it refuses IDs over 15
-  }
-}
-
 // hostpciN: "<address>[;<address>...][,option=value...]", or host=<address>, or mapping=<name>.
 void read_hostpci(VmConfig& c, const std::string& key, const std::string& value) {
   std::vector<std::string> addresses;
@@ -120,7 +110,7 @@ void read_args(VmConfig& c, const std::string& value) {
     const std::string& flag = words[i];
     const std::string& arg = words[i + 1];
     if (const auto set = flag == "-set" ? clique_set_argument(arg) : std::nullopt)
-      c.cliques.push_back({set->first, clique_value(set->second), "args -set"});
+      c.cliques.push_back({set->first, config_number(set->second), "args -set"});
     if (flag == "-cpu" && arg.find("kvm=off") != std::string::npos)
       c.kvm_hidden = "args: -cpu ...,kvm=off";
     if (flag == "-cpu" && arg.find("hypervisor=off") != std::string::npos)
@@ -130,7 +120,7 @@ void read_args(VmConfig& c, const std::string& value) {
     const auto option = flag == "-device" && arg.rfind("vfio-pci", 0) == 0
                             ? clique_device_option(arg)
                             : std::nullopt;
-    if (option) c.cliques.push_back({arg, clique_value(*option), "-device"});
+    if (option) c.cliques.push_back({arg, config_number(*option), "-device"});
   }
 }
 

@@ -75,6 +75,16 @@ std::optional<std::string> clique_device_option(const std::string& options) {
   return options.substr(start, options.find(',', start) - start);
 }
 
+long long config_number(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const long long v = std::stoll(text, &used, 0);
+    return used == text.size() && v >= 0 ? v : -1;
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
 std::vector<std::string> split_args(const std::string& args) {
   std::vector<std::string> out;
   std::string word;

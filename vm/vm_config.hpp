@@ -67,6 +67,10 @@ std::optional<std::pair<std::string, std::string>> clique_set_argument(const std
 // The value of x-nv-gpudirect-clique= in a -device option list; nullopt where it is not set.
 std::optional<std::string> clique_device_option(const std::string& options);
 
+// A whole number as a config writes it ("16", "0x04"); -1 where it is not one (QEMU refuses such
+// a clique ID as it refuses one over 15).
+long long config_number(const std::string& text);
+
 // Splits a QEMU command line the way a shell would for Proxmox args: white space, with single
 // and double quotes grouping.
 std::vector<std::string> split_args(const std::string& args);
