@@ -50,8 +50,11 @@ void vfio_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Ca
     return add(out, "vm_clique_refused", "GPUDirect cliques set, but the driver still refuses P2P",
                7, evidence_of(clique), clique->hint);
   if (s == Status::kWarn)
-    return add(out, "vm_p2p", "VFIO guest: no GPUDirect clique on the GPUs", 6, evidence_of(clique),
-               clique->hint);
+    return add(out, "vm_p2p",
+               starts_with(summary, "clique set on some")
+                   ? "VFIO guest: a GPUDirect clique on some GPUs only"
+                   : "VFIO guest: no GPUDirect clique on the GPUs",
+               6, evidence_of(clique), clique->hint);
   if (s == Status::kUnknown && summary.find("peer copy required") != std::string::npos)
     return add(out, "vm_clique_unverified",
                "P2P claimed through GPUDirect cliques, not yet verified: peer copy required", 4,

@@ -92,6 +92,7 @@ TEST(VfioGuest, ACliqueOnOneGpuOnlyPointsAtTheMissingFunction) {
   EXPECT_TRUE(contains(f.summary, "but not on 0000:01:00.0")) << f.summary;
   EXPECT_TRUE(contains(f.hint, "hostpciN.0")) << f.hint;
   EXPECT_EQ(top(j).id, "vm_p2p");
+  EXPECT_EQ(top(j).title, "VFIO guest: a GPUDirect clique on some GPUs only");
 }
 
 TEST(VfioGuest, TheRealH200WithOneGpuNeedsNoCliqueAndStaysHealthy) {
