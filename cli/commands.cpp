@@ -14,6 +14,7 @@
 #include "cli/node_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/topo_command.hpp"
+#include "cli/vm_command.hpp"
 
 namespace p2p::cli {
 
@@ -22,6 +23,7 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   all.push_back(add_doctor_command(root));
   all.push_back(add_topo_command(root));
   all.push_back(add_gate_command(root));
+  all.push_back(add_vm_command(root));
   all.push_back(add_bench_command(root));
   all.push_back(add_nccl_command(root));
   all.push_back(add_nccl_rank_command(root));

@@ -51,8 +51,9 @@ Command add_gate_command(CLI::App& root) {
       "--expect", opts->request.expect,
       "Golden topology (hwloc XML, snapshot or nvidia-smi topo -m capture): block unless GPU count and "
       "every pair's class are equal");
-  app->add_option("--policy", opts->request.policy,
-                  "Policy JSON: min_gpus, max_path, forbid, min_link {gen, width}, require_p2p");
+  app->add_option(
+      "--policy", opts->request.policy,
+      "Policy JSON: min_gpus, max_path, forbid, min_link {gen, width}, require_p2p, require_cliques");
   app->add_option("--format", opts->format, "text or json (the decision, as bench records it)")
       ->check(CLI::IsMember({"text", "json"}));
   add_junit_option(app, opts->junit);

@@ -24,11 +24,12 @@ int run_topo_diff_command(const TopoDiffOptions& opts) {
     j["before"] = opts.inputs[0];
     j["after"] = opts.inputs[1];
     j["gate"] = d.gate;
+    if (!d.prospects.pairs.empty()) j["gpudirect_cliques"] = vm::prospects_json(d.prospects);
     std::cout << json_text(j) << "\n";
   } else {
     std::cout << topo::format_diff_text(d.diff, opts.inputs[0], opts.inputs[1])
               << "\nGate on A with B as the golden topology (gate --input A --expect B):\n"
-              << topo::format_gate_text(d.gate);
+              << topo::format_gate_text(d.gate) << vm::format_prospects_text(d.prospects);
   }
   std::cout << std::flush;
   return d.exit_code;

@@ -46,8 +46,14 @@ std::optional<std::string> stall_step_for(int rank) {
   return spec.substr(colon + 1);
 }
 
-[[noreturn]] void stall_forever() {
-  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+// Stops answering, but keeps MPI's progress engine turning: the lines the rank posted before it
+// stalled are delivered (a send that waits for the sender's progress would otherwise depend on
+// how many lines came before it, and the test on the eager limits of the MPI build).
+[[noreturn]] void stall_forever(mpi::Session& s) {
+  for (;;) {
+    s.drain();  // nothing is sent to a host rank on this tag: this only drives progress
+    std::this_thread::sleep_for(kPollInterval);
+  }
 }
 
 NodeInputs inputs_of_rank(const ClusterOptions& o, const mpi::Session& s, NodeOptions& node) {
@@ -106,9 +112,9 @@ void run_host_rank(const ClusterOptions& o, mpi::Session& s, const NodeOptions& 
     batch += (batch.empty() ? "" : "\n") + text;
   };
   const std::optional<std::string> stall = stall_step_for(s.rank());
-  hooks.after_step = [&stall, &send_batch](const std::string& step) {
+  hooks.after_step = [&stall, &send_batch, &s](const std::string& step) {
     send_batch();  // a finished step's lines leave before the next step starts (or hangs)
-    if (stall && *stall == step) stall_forever();
+    if (stall && *stall == step) stall_forever(s);
   };
   std::ostream null_stream(nullptr);  // other ranks' progress would interleave with rank 0's
   run_node_chain(node, in, hooks, s.rank() == 0 ? std::cerr : null_stream);

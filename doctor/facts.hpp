@@ -21,6 +21,7 @@
 
 #include "doctor/health_facts.hpp"
 #include "doctor/observed.hpp"
+#include "doctor/vfio_facts.hpp"
 #include "topology/environment.hpp"
 
 namespace p2p::doctor {
@@ -235,6 +236,7 @@ struct Facts {
   NvmlProbe nvml;
   FabricManagerFacts fabric_manager;
   PeerCopyProbe peer_copy;
+  VfioFacts vfio;  // GPUDirect cliques (guest) and IOMMU groups (host): doctor/vfio_facts.hpp
 };
 
 // Versioned JSON. facts_from_json is strict: every key must be there (null where unknown), no

@@ -197,7 +197,7 @@ Seen seen_from_string(const std::string& s, const std::string& where) {
 json facts_to_json(const Facts& f) {
   using Strings = std::vector<std::string>;
   json env = f.environment;
-  return {
+  json out = {
       {"schema", kSchema},
       {"version", Facts::kVersion},
       {"source", f.source},
@@ -236,6 +236,9 @@ json facts_to_json(const Facts& f) {
        {{"log_path", f.fabric_manager.log_path},
         {"log_lines", write_observed(f.fabric_manager.log_lines, plain<Strings>)}}},
       {"peer_copy", peer_copy_to_json(f.peer_copy)}};
+  // Added within version 1, written where it was looked at: older facts read back unchanged.
+  if (f.vfio.checked()) out["vfio"] = vfio_to_json(f.vfio);
+  return out;
 }
 
 Facts facts_from_json(const json& j) {
@@ -311,6 +314,7 @@ Facts facts_from_json(const json& j) {
   } else {
     f.peer_copy.detail = "not in these facts: recorded before the peer-copy check existed";
   }
+  if (const json* vfio = in.find("vfio")) f.vfio = vfio_from_json(*vfio, "vfio");
   in.finish();
   return f;
 }

@@ -1,6 +1,7 @@
 #include "doctor/rules.hpp"
 
 #include "common/exit_codes.hpp"
+#include "doctor/vfio_guest.hpp"
 
 namespace p2p::doctor {
 
@@ -21,6 +22,7 @@ std::vector<Finding> judge(const Facts& f) {
   rules::userspace(f, out);
   rules::access(f, out);
   rules::p2p(f, out);
+  rules::vfio(f, out);  // GPUDirect cliques in a VFIO guest (rules_vfio.cpp)
   rules::pcie(f, out);
   rules::gpu_state(f, out);
   rules::health(f, out);

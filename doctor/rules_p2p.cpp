@@ -8,6 +8,7 @@
 #include "doctor/derived.hpp"
 #include "doctor/rules.hpp"
 #include "doctor/rules_util.hpp"
+#include "doctor/vfio_guest.hpp"
 
 namespace p2p::doctor::rules {
 
@@ -307,12 +308,14 @@ Finding check_p2p_status(const Facts& f) {
         "bridge; NCCL falls back to host shared memory. For PCIe P2P use workstation or data-centre GPUs");
   if (in_vm_passthrough(f) && regkey == 0) {
     const bool phb = ancestors.size() == 1 && *ancestors.begin() == 30;
+    if (auto judged = p2p_status_with_cliques(f, summary, ev)) return *judged;
     return finding(
         "p2p.status", Status::kWarn,
         summary + " - expected in a VFIO guest" +
             (phb ? " (PHB on every pair: emulated root ports)" : ""),
         ev,
-        "for P2P, run the workload on the host or in an LXC container with the GPUs' real topology");
+        "give the GPUs GPUDirect cliques on the host (see vfio.clique: p2pcheck vm plan there prints "
+        "the x-nv-gpudirect-clique settings), or run the workload on the host or in an LXC container");
   }
   std::string hint = "see pcie.acs, iommu and module.params";
   if (regkey)
@@ -464,8 +467,9 @@ Finding check_peer_copy(const Facts& f) {
   const bool self = pc.mode == "self";
   const std::string hint =
       in_vm_passthrough(f)
-          ? "the hypervisor advertises P2P that does not reach the peer (e.g. a GPUDirect clique on VFIO devices whose "
-            "BARs are not mapped for peers): run P2P work on the host or in LXC, or set NCCL_P2P_DISABLE=1 in this VM"
+          ? "the hypervisor advertises P2P that does not reach the peer (a GPUDirect clique the host cannot honour): "
+            "take the GPUs of these pairs out of their clique on the host (see vfio.clique; p2pcheck vm plan says "
+            "which GPUs can share one), and set NCCL_P2P_DISABLE=1 in this VM until then"
           : "check iommu (faults, iommu=pt) and pcie.acs; until fixed, NCCL_P2P_DISABLE=1 avoids the broken path";
   if (!corrupt.empty())
     return finding("p2p.copy", Status::kFail,

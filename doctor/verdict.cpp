@@ -8,6 +8,7 @@
 #include "doctor/derived.hpp"
 #include "doctor/rules_util.hpp"
 #include "doctor/verdict_health.hpp"
+#include "doctor/verdict_vfio.hpp"
 
 namespace p2p::doctor {
 
@@ -198,8 +199,9 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
     if (x.status == Status::kUnknown) v.unverified.push_back(x.id + ": " + x.summary);
 
   const FailureKinds k = failure_kinds(all);
-  const bool vm_p2p = std::any_of(v.causes.begin(), v.causes.end(),
-                                  [](const Cause& c) { return c.id == "vm_p2p"; });
+  // A VFIO guest's cliques (verdict_vfio.cpp): P2P lost to the VM's settings, or claimed unproved.
+  const std::string vm_state = vfio_verdict_state(v.causes);
+  const bool vm_p2p = vm_state == "degraded";
   const std::string top = v.causes.empty() ? std::string() : v.causes.front().title;
   const std::string top_named =
       top.empty() ? top : top + on_gpus(v.causes) + " (" + v.causes.front().confidence + ")";
@@ -237,6 +239,12 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
              ? "CUDA works on " + std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)"
              : std::string("no CUDA blocker found")) +
         ", but P2P is limited. Most likely cause: " + (top.empty() ? "see the failed checks" : top);
+  } else if (vm_state == "inconclusive") {
+    v.state = "inconclusive";
+    v.headline = (cuda_works(f) ? "CUDA works on " +
+                                      std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)"
+                                : std::string("no CUDA blocker found")) +
+                 "; " + top;
   } else if (f.cuda.status == "not_run" && !nvml_works(f)) {
     v.state = "inconclusive";
     v.headline =

@@ -15,6 +15,10 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& findings);
 // Candidate causes, unranked (verdict_causes.cpp). Exposed for tests of single causes.
 std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& findings);
 
+// A cause with its confidence from its score (verdict_causes.cpp weighs them).
+Cause make_cause(std::string id, std::string title, int score, std::vector<std::string> evidence,
+                 std::string fix, std::vector<std::string> gpus = {});
+
 // The finding with this id, or nullptr.
 const Finding* find_finding(const std::vector<Finding>& findings, const std::string& id);
 

@@ -9,6 +9,7 @@
 #include "doctor/rules_util.hpp"
 #include "doctor/verdict.hpp"
 #include "doctor/verdict_health.hpp"
+#include "doctor/verdict_vfio.hpp"
 
 namespace p2p::doctor {
 
@@ -295,9 +296,7 @@ void hmm_cause(const Facts& f, const std::vector<Cause>& so_far, std::vector<Cau
 
 void p2p_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cause>& out) {
   const Finding* p2p = find_finding(all, "p2p.status");
-  if (p2p != nullptr && p2p->status == Status::kWarn && in_vm_passthrough(f))
-    from_finding(out, all, "p2p.status", "vm_p2p",
-                 "VFIO guest: no P2P behind the VM's emulated PCIe topology", 6);
+  vfio_causes(f, all, out);  // VFIO guests: GPUDirect cliques (verdict_vfio.cpp)
   // IOMMU faults on the GPUs are the IOMMU dropping their DMA: direct evidence, above ACS, which
   // only allows the IOMMU to see peer traffic (and which the kernel sets whenever the IOMMU is on).
   if (failed(all, "iommu"))
@@ -361,6 +360,13 @@ void p2p_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cau
 }
 
 }  // namespace
+
+Cause make_cause(std::string id, std::string title, int score, std::vector<std::string> evidence,
+                 std::string fix, std::vector<std::string> gpus) {
+  Cause c = make(std::move(id), std::move(title), score, std::move(evidence), std::move(fix));
+  c.gpus = std::move(gpus);
+  return c;
+}
 
 const Finding* find_finding(const std::vector<Finding>& findings, const std::string& id) {
   for (const auto& f : findings)

@@ -1,7 +1,7 @@
 // `p2pcheck bench` on this host, from the request to the exit code: the flags handed to Google
 // Benchmark before any GPU work, the cuInit preflight, the gate, the sharing check around the
 // measurement, the tables, the results document, JUnit and JSON lines, and the exit policy
-// (session/exit_policy.hpp). In a build without CUDA both functions throw NoGpuError.
+// (session/run_verdict.hpp). In a build without CUDA both functions throw NoGpuError.
 #pragma once
 
 #include <string>

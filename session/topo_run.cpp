@@ -29,6 +29,7 @@ TopoDiffOutcome run_topo_diff(const std::string& before_path, const std::string&
   golden.source = after_path;  // the decision names the file given as golden
   o.gate = topo::evaluate_gate(before, golden, std::nullopt);
   o.exit_code = o.diff.same() ? kExitOk : kExitFailed;
+  o.prospects = vm::clique_prospects(before, after);
   return o;
 }
 

@@ -9,6 +9,7 @@
 #include "topology/diff.hpp"
 #include "topology/gate.hpp"
 #include "topology/snapshot.hpp"
+#include "vm/guest_prospects.hpp"
 
 namespace p2p::session {
 
@@ -32,6 +33,8 @@ struct TopoDiffOutcome {
   topo::TopologyDiff diff;
   topo::GateDecision gate;  // what `gate --input BEFORE --expect AFTER` decides
   int exit_code = 0;        // 0 same topology, 1 different
+  // A VFIO guest beside its host: which pairs GPUDirect cliques can give P2P back (vm/).
+  vm::Prospects prospects;
 };
 
 TopoDiffOutcome run_topo_diff(const std::string& before_path, const std::string& after_path);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <map>
 #include <sstream>
 
 #include "common/error.hpp"
@@ -174,6 +175,47 @@ void check_peer_access(const TopologySnapshot& t, const PeerAccessCheck& peer_ac
   if (all_ok) add(d, "policy.require_p2p", "pass", "every pair has CUDA peer access");
 }
 
+std::string clique_members(const std::map<int, std::vector<std::size_t>>& cliques) {
+  std::string out;
+  for (const auto& [id, members] : cliques) {
+    out += (out.empty() ? "clique " : "; clique ") + std::to_string(id) + ":";
+    for (std::size_t i : members) out += " GPU" + std::to_string(i);
+  }
+  return out;
+}
+
+// require_cliques: in a VFIO guest every GPU must carry the hypervisor's clique capability, or the
+// driver judges P2P from the emulated tree (CHIPSET_NOT_SUPPORTED on its flat PHB).
+void check_cliques(const TopologySnapshot& t, GateDecision& d) {
+  const std::string rule = "policy.require_cliques";
+  const std::string& kind = t.environment.kind;
+  if (kind == "unknown")
+    return add(d, rule, "pending",
+               "require_cliques: where this snapshot was taken is unknown (give the facts with "
+               "--environment)");
+  if (kind != "vm") return add(d, rule, "pass", "not a VM (" + kind + "): cliques are for guests");
+  if (t.gpus.size() < 2) return add(d, rule, "pass", "one GPU: no pair needs a clique");
+  if (t.gpudirect.empty())
+    return add(d, rule, "pending",
+               "require_cliques: needs each GPU's config space (run gate live in the VM, or on "
+               "a snapshot saved there with topo --save)");
+  std::map<int, std::vector<std::size_t>> cliques;
+  bool all = true;
+  for (std::size_t i = 0; i < t.gpus.size() && i < t.gpudirect.size(); ++i) {
+    const GpudirectCapability& c = t.gpudirect[i];
+    if (c.state == "present" && c.clique) {
+      cliques[*c.clique].push_back(i);
+      continue;
+    }
+    all = false;
+    add(d, rule, "block",
+        gpu_name(t, i) + ": no GPUDirect clique (" + describe_gpudirect(c) +
+            "); p2pcheck vm plan on the host prints the setting",
+        {i});
+  }
+  if (all) add(d, rule, "pass", "every GPU carries a clique: " + clique_members(cliques));
+}
+
 void check_policy(const TopologySnapshot& t, const GatePolicy& p,
                   const PeerAccessCheck& peer_access, GateDecision& d) {
   d.policy = p;
@@ -185,6 +227,7 @@ void check_policy(const TopologySnapshot& t, const GatePolicy& p,
   check_pair_classes(t, p, d);
   if (p.min_link) check_links(t, *p.min_link, d);
   if (p.require_p2p) check_peer_access(t, peer_access, d);
+  if (p.require_cliques) check_cliques(t, d);
 }
 
 }  // namespace

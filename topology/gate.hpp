@@ -26,7 +26,8 @@ using PeerAccessCheck = std::function<std::vector<PeerAccessResult>(const Topolo
 
 struct GateReason {
   std::string rule;     // expect.gpu_count, expect.pair_class, policy.min_gpus, policy.max_path,
-                        // policy.forbid, policy.min_link, policy.require_p2p, note
+                        // policy.forbid, policy.min_link, policy.require_p2p,
+                        // policy.require_cliques, note
   std::string verdict;  // block | pass | pending | note
   std::string message;  // one line for people
   std::vector<std::size_t> gpus;  // the GPUs (or the pair) it is about, snapshot indexes

@@ -47,6 +47,7 @@ GatePolicy read_policy(const json& j, const std::vector<std::string>& other_keys
   const json* forbid = in.find("forbid");
   const json* min_link = in.find("min_link");
   const json* require_p2p = in.find("require_p2p");
+  const json* require_cliques = in.find("require_cliques");
   for (const auto& k : other_keys) in.find(k);
   in.finish();
   GatePolicy p;
@@ -72,6 +73,10 @@ GatePolicy read_policy(const json& j, const std::vector<std::string>& other_keys
   if (const json* v = require_p2p) {
     if (!v->is_boolean()) fail("require_p2p", "expected true or false, got " + shown(*v));
     p.require_p2p = v->get<bool>();
+  }
+  if (const json* v = require_cliques) {
+    if (!v->is_boolean()) fail("require_cliques", "expected true or false, got " + shown(*v));
+    p.require_cliques = v->get<bool>();
   }
   return p;
 }
@@ -101,6 +106,7 @@ void to_json(json& j, const GatePolicy& p) {
   }
   if (p.min_link) j["min_link"] = {{"gen", p.min_link->gen}, {"width", p.min_link->width}};
   j["require_p2p"] = p.require_p2p;
+  if (p.require_cliques) j["require_cliques"] = true;  // added later: absent keeps older output
 }
 
 }  // namespace p2p::topo

@@ -1,6 +1,6 @@
 // The gate's policy file: what a host must offer before benchmarks may run on it.
 //   {"min_gpus": 8, "max_path": "NODE", "forbid": ["SYS"],
-//    "min_link": {"gen": 4, "width": 16}, "require_p2p": true}
+//    "min_link": {"gen": 4, "width": 16}, "require_p2p": true, "require_cliques": true}
 // Every key is optional; unknown keys and wrong types are errors naming the key.
 #pragma once
 
@@ -24,6 +24,9 @@ struct GatePolicy {
   std::vector<PathClass> forbid;      // pair classes not allowed at all
   std::optional<MinLink> min_link;    // per GPU: generation and lane count
   bool require_p2p = false;           // every pair must have CUDA peer access (a live check)
+  // In a VFIO guest, every GPU must carry a GPUDirect clique ID (the hypervisor's virtual P2P
+  // approval capability); without one the driver refuses P2P on the emulated tree.
+  bool require_cliques = false;
 };
 
 // Strict parse (common/strict_json.hpp): an unknown key is refused. InputError

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "topology/gpudirect_capability.hpp"
+
 namespace p2p::topo {
 
 // The `nvidia-smi topo -m` legend, best to worst. kNvLink carries its link count separately.
@@ -82,6 +84,9 @@ struct TopologySnapshot {
   Environment environment;
   std::vector<Nic> nics;              // only from nvidia-smi captures; empty otherwise
   std::vector<P2pStatus> p2p_status;  // from `nvidia-smi topo -p2p` captures; empty = not captured
+  // Each GPU's virtual P2P approval capability (GPUDirect clique), index order, as read from its
+  // config space where the snapshot was taken live; empty = not read (XML and text captures).
+  std::vector<GpudirectCapability> gpudirect;
 };
 
 // False where the snapshot cannot say the PCIe class of the pair (hidden under NV#).

@@ -129,7 +129,38 @@ P2pStatus read_p2p_status(const json& j, const std::string& where, std::size_t n
   return status;
 }
 
+// One GPU's capability as the snapshot records it. A clique ID is four bits: a larger one in a
+// hand-edited snapshot is refused rather than taken for a clique no hypervisor can set.
+GpudirectCapability read_gpudirect(const json& j, const std::string& where) {
+  StrictReader in(j, where);
+  GpudirectCapability c;
+  in.get("state", c.state);
+  in.opt("clique", c.clique);
+  in.opt("offset", c.offset);
+  in.get("detail", c.detail);
+  in.finish();
+  std::string key;
+  const std::string problem = gpudirect_problem(c, key);
+  if (!problem.empty()) throw FormatError(in.path(key) + ": " + problem);
+  return c;
+}
+
+// Added within schema 1, only where the snapshot was taken live: one entry per GPU.
+std::vector<GpudirectCapability> read_gpudirect_list(const json* list, std::size_t gpus) {
+  if (list == nullptr) return {};
+  auto out = strict_list<GpudirectCapability>(*list, "gpudirect", read_gpudirect);
+  if (out.size() != gpus) throw FormatError("gpudirect: one entry per GPU expected");
+  return out;
+}
+
 }  // namespace
+
+void to_json(json& j, const GpudirectCapability& c) {
+  j = {{"state", c.state},
+       {"clique", optional_json(c.clique)},
+       {"offset", optional_json(c.offset)},
+       {"detail", c.detail}};
+}
 
 void to_json(json& j, const PcieLink& l) {
   j = {{"gen", optional_json(l.gen)},
@@ -194,6 +225,7 @@ void to_json(json& j, const TopologySnapshot& t) {
       p2p.push_back({{"capability", s.capability}, {"cells", s.cells}});
     j["p2p_status"] = std::move(p2p);
   }
+  if (!t.gpudirect.empty()) j["gpudirect"] = t.gpudirect;
 }
 
 // A golden snapshot is edited by hand: every key is read through StrictReader, so a misspelt one
@@ -270,6 +302,7 @@ void from_json(const json& j, TopologySnapshot& t) {
                                               [n](const json& v, const std::string& w) {
                                                 return read_p2p_status(v, w, n);
                                               });
+  t.gpudirect = read_gpudirect_list(in.find("gpudirect"), n);
   in.finish();
 }
 

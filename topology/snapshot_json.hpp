@@ -11,6 +11,7 @@
 
 namespace p2p::topo {
 
+void to_json(nlohmann::json& j, const GpudirectCapability& c);
 void to_json(nlohmann::json& j, const PcieLink& l);
 void from_json(const nlohmann::json& j, PcieLink& l);
 void to_json(nlohmann::json& j, const Gpu& g);

@@ -36,6 +36,22 @@ std::string describe_environment(const Environment& e) {
   return out;
 }
 
+std::string gpudirect_text(const TopologySnapshot& t) {
+  const bool any = std::any_of(t.gpudirect.begin(), t.gpudirect.end(),
+                               [](const GpudirectCapability& c) { return c.state != "absent"; });
+  // On bare metal no hypervisor adds the capability: say nothing unless something is there.
+  if (t.gpudirect.empty() || (t.environment.kind != "vm" && !any)) return "";
+  std::ostringstream out;
+  out << "GPUDirect cliques (virtual P2P approval capability in each GPU's config space):\n";
+  for (std::size_t i = 0; i < t.gpudirect.size() && i < t.gpus.size(); ++i)
+    out << "  GPU" << i << "  " << (t.gpus[i].pci_bus_id.empty() ? "" : t.gpus[i].pci_bus_id + "  ")
+        << describe_gpudirect(t.gpudirect[i]) << "\n";
+  if (!any && t.gpus.size() > 1)
+    out << "  none: the driver judges P2P from the emulated tree; `p2pcheck vm plan` on the host "
+           "prints the clique settings\n";
+  return out.str();
+}
+
 std::string format_topology_text(const TopologySnapshot& t) {
   std::ostringstream out;
   const std::size_t n = t.gpus.size();
@@ -98,6 +114,7 @@ std::string format_topology_text(const TopologySnapshot& t) {
   out << "Environment: " << describe_environment(t.environment) << "\n";
   if (t.environment.kind == "vm")
     out << "Note: in a VM the PCIe tree is the hypervisor's emulation; the host's own topology may differ.\n";
+  out << gpudirect_text(t);
   return out.str();
 }
 

@@ -67,6 +67,7 @@ Facts collect_facts(const CollectOptions& o) {
   f.device_nodes = collect_device_nodes(root);
   f.cgroup = collect_cgroup(root);
   f.iommu = collect_iommu(root);
+  f.vfio = collect_vfio(root, f.pci);
   f.daemons = collect_daemons(root);
   f.env = collect_env(root);
   f.fabric_manager = collect_fabric_manager(root);

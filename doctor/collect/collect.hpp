@@ -42,6 +42,8 @@ std::map<std::string, std::string> collect_env(const std::string& root);
 // Fabric Manager's log (/var/log/fabricmanager.log): its lines about versions and errors.
 FabricManagerFacts collect_fabric_manager(const std::string& root);
 Observed<std::vector<PciFunction>> collect_pci(const std::string& root);
+// Each GPU of `pci`: its config space read for the GPUDirect clique capability, its IOMMU group.
+VfioFacts collect_vfio(const std::string& root, const Observed<std::vector<PciFunction>>& pci);
 Observed<std::vector<GpuInformation>> collect_gpu_information(const std::string& root);
 Observed<std::vector<DeviceNode>> collect_device_nodes(
     const std::string& root);  // stat() only, no opens

@@ -253,7 +253,11 @@ TEST(Fixture, EveryFixtureFileHasATestAbove) {
       // Judged in published_stories_test.cpp.
       "acs-root-ports-nccl-hang.json", "plx-switch-acs.json", "docker-without-gpus.json",
       "lxc-userspace-version-mismatch.json", "mig-instances-visible.json", "geforce-no-p2p.json",
-      "wsl2-no-p2p.json", "kernel-too-new-for-dkms.json", "vgpu-guest-no-p2p.json"};
+      "wsl2-no-p2p.json", "kernel-too-new-for-dkms.json", "vgpu-guest-no-p2p.json",
+      // Judged in vfio_guest_test.cpp: VFIO guests with and without GPUDirect cliques.
+      "vfio-cliques-unverified.json", "vfio-bad-clique.json", "vfio-clique-kvm-hidden.json",
+      "vfio-clique-missing-on-one.json"};
+
   // Judged in health_stories_test.cpp, each as its expectations file says.
   const auto expectations = p2p::read_json_file(test::fixture("health-stories.expect.json"));
   for (const auto& story : expectations.at("stories"))

@@ -7,6 +7,7 @@
 #include "common/file_io.hpp"
 #include "topology/classify.hpp"
 #include "topology/discovery/discovery.hpp"
+#include "topology/discovery/gpudirect_sysfs.hpp"
 #include "topology/discovery/hwloc_snapshot.hpp"
 #include "topology/discovery/sysfs_link.hpp"
 #include "topology/environment.hpp"
@@ -55,6 +56,8 @@ TopologySnapshot snapshot_from_this_host(const LiveProbes& probes) {
   EnvironmentFacts facts = read_environment_facts("/", /*live=*/true);
   if (probes.virtualization_mode) facts.nvml_virtualization_mode = probes.virtualization_mode();
   t.environment = classify_environment(facts);
+  // In a VFIO guest the hypervisor's clique capability decides P2P, not the emulated tree.
+  t.gpudirect = read_gpudirect_from_sysfs("/sys", t.gpus);
   classify_snapshot(t);
   return t;
 }

@@ -273,10 +273,11 @@ TEST_F(Cli, GateBadInput) {
   };
   // A misspelt key is refused, naming the keys the gate and the acceptance thresholds know.
   const std::string unknown = write("unknown.json", R"({"max_path": "NODE", "min_bandwith": 50})");
-  expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", unknown},
-               unknown +
-                   ": unknown key 'min_bandwith' (known: min_gpus, max_path, forbid, "
-                   "min_link, require_p2p, min_bandwidth, thresholds, floors, models, hosts)");
+  expect_exit2(
+      {"gate", "--input", fixture("h200-vm.xml"), "--policy", unknown},
+      unknown +
+          ": unknown key 'min_bandwith' (known: min_gpus, max_path, forbid, "
+          "min_link, require_p2p, require_cliques, min_bandwidth, thresholds, floors, models, hosts)");
   const std::string wrong = write("wrong.json", R"({"min_gpus": "eight"})");
   expect_exit2({"gate", "--input", fixture("h200-vm.xml"), "--policy", wrong},
                wrong + ": min_gpus: expected an integer");

@@ -55,8 +55,9 @@ void expect_error(const std::string& text, const std::string& key, const std::st
 }
 
 TEST(Policy, UnknownKeysAreErrorsNamingTheKey) {
-  expect_error(R"({"max_hops": 2})", "",
-               "unknown key 'max_hops' (known: min_gpus, max_path, forbid, min_link, require_p2p)");
+  expect_error(
+      R"({"max_hops": 2})", "",
+      "unknown key 'max_hops' (known: min_gpus, max_path, forbid, min_link, require_p2p, require_cliques)");
   expect_error(R"({"min_link": {"gen": 4, "lanes": 16}})", "min_link",
                "unknown key 'lanes' (known: gen, width)");
 }

@@ -1,0 +1,82 @@
+#include "cli/vm_command.hpp"
+
+#include <iostream>
+#include <memory>
+
+#include "common/json_text.hpp"
+#include "session/vm_run.hpp"
+
+namespace p2p::cli {
+
+namespace {
+
+struct VmOptions {
+  session::VmPlanRequest plan;
+  session::VmCompareRequest compare;
+  std::vector<std::string> three;  // vm compare BEFORE AFTER HOST
+  std::string format = "text";
+};
+
+int print(const session::VmRunOutcome& o, const std::string& format) {
+  std::cout << (format == "json" ? json_text(o.json) + "\n" : o.text) << std::flush;
+  return o.exit_code;
+}
+
+void add_plan(CLI::App& vm, VmOptions& o) {
+  CLI::App* plan = vm.add_subcommand(
+      "plan",
+      "Plan GPUDirect cliques for the GPUs of one VM from the host's topology and doctor facts, check the VM "
+      "config's traps, print the settings for Proxmox, libvirt, QEMU and cloud-hypervisor. Exit 0 every GPU "
+      "in a clique and no trap, 1 otherwise");
+  plan->add_option(
+      "--topology", o.plan.topology,
+      "The host's topology (hwloc XML, snapshot or nvidia-smi topo -m capture) instead of this host");
+  plan->add_option(
+      "--facts", o.plan.facts,
+      "Doctor facts saved on the host or an LXC container on it (doctor --save-facts); live with no "
+      "--topology");
+  plan->add_option(
+      "--gpus", o.plan.gpus,
+      "The VM's GPUs: host indexes or PCI addresses, comma-separated (default: the VM config's, else "
+      "all)");
+  plan->add_option(
+      "--vm-config", o.plan.vm_config,
+      "The VM's config to check: /etc/pve/qemu-server/<vmid>.conf or libvirt domain XML");
+  plan->add_option("--vmid", o.plan.vmid,
+                   "Proxmox VM id for the qm set lines (default: from the config's name)");
+  plan->add_option("--first-clique", o.plan.first_clique,
+                   "The first clique ID to hand out (0-15, default 0)");
+  plan->add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+}
+
+void add_compare(CLI::App& vm, VmOptions& o) {
+  CLI::App* cmp = vm.add_subcommand(
+      "compare",
+      "Put a VM's topology before cliques, after, and its host's side by side, pair by pair. Exit 0, or 1 when a "
+      "clique claims P2P the host refuses or a pair the host carries is still lost");
+  cmp->add_option("BEFORE AFTER HOST", o.three, "The three topologies")->required()->expected(3);
+  cmp->add_option("--p2p-before", o.compare.p2p_before, "nvidia-smi topo -p2p capture of BEFORE");
+  cmp->add_option("--p2p-after", o.compare.p2p_after, "nvidia-smi topo -p2p capture of AFTER");
+  cmp->add_option("--p2p-host", o.compare.p2p_host, "nvidia-smi topo -p2p capture of HOST");
+  cmp->add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+}
+
+}  // namespace
+
+Command add_vm_command(CLI::App& root) {
+  auto o = std::make_shared<VmOptions>();
+  CLI::App* vm = root.add_subcommand("vm", "GPUDirect cliques for VFIO VMs: vm plan, vm compare");
+  vm->require_subcommand(1);
+  add_plan(*vm, *o);
+  add_compare(*vm, *o);
+  return Command{vm, [o, vm] {
+                   if (vm->got_subcommand("plan"))
+                     return print(session::run_vm_plan(o->plan), o->format);
+                   o->compare.before = o->three.at(0);
+                   o->compare.after = o->three.at(1);
+                   o->compare.host = o->three.at(2);
+                   return print(session::run_vm_compare(o->compare), o->format);
+                 }};
+}
+
+}  // namespace p2p::cli

@@ -1,0 +1,36 @@
+// `vm plan` and `vm compare` without their command lines: the host read (live, or a topology
+// file with the doctor facts saved on the host or in an LXC container on it), the VM config, and
+// the pure plan (vm/) made of them.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace p2p::session {
+
+struct VmPlanRequest {
+  std::string topology;   // hwloc XML, snapshot or nvidia-smi capture; "" = this host, live
+  std::string facts;      // doctor --save-facts JSON; "" = live where the topology is, else none
+  std::string gpus;       // --gpus list; "" = the config's GPUs, else all
+  std::string vm_config;  // Proxmox <vmid>.conf or libvirt domain XML; "" = none
+  std::string vmid;       // for qm set; "" = from the config file's name
+  int first_clique = 0;
+};
+
+struct VmRunOutcome {
+  std::string text;
+  nlohmann::json json;
+  int exit_code = 0;
+};
+
+// InputError (exit 2) for a missing or malformed file, a GPU not on the host, a clique ID over 15.
+VmRunOutcome run_vm_plan(const VmPlanRequest& r);
+
+struct VmCompareRequest {
+  std::string before, after, host;              // topology inputs
+  std::string p2p_before, p2p_after, p2p_host;  // nvidia-smi topo -p2p captures to add
+};
+
+VmRunOutcome run_vm_compare(const VmCompareRequest& r);
+
+}  // namespace p2p::session

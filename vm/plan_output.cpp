@@ -1,0 +1,151 @@
+// `vm plan` as text for people and as the p2pcheck.vm_plan JSON document.
+#include <sstream>
+
+#include "common/json_util.hpp"
+#include "common/text.hpp"
+#include "vm/plan_report.hpp"
+
+namespace p2p::vm {
+
+namespace {
+
+using nlohmann::json;
+
+std::string indented(const std::string& block, const std::string& pad) {
+  std::istringstream in(block);
+  std::string out;
+  for (std::string line; std::getline(in, line);) out += pad + line + "\n";
+  return out;
+}
+
+void cliques_text(std::ostream& out, const PlanReport& r, const HostView& v) {
+  out << "Cliques (x-nv-gpudirect-clique):\n";
+  for (const auto& c : r.plan.cliques) {
+    std::vector<std::string> members;
+    for (std::size_t g : c.gpus) members.push_back(gpu_label(v, g));
+    out << "  clique " << c.id << "  " << join(members) << "\n";
+  }
+  std::vector<std::string> out_gpus;
+  for (const auto& g : r.plan.gpus)
+    if (!g.clique) out_gpus.push_back(gpu_label(v, g.index));
+  if (r.plan.gpus.size() < 2) {
+    out << "  none needed: one GPU has no peer\n";
+    return;
+  }
+  if (r.plan.cliques.empty()) out << "  none\n";
+  if (!out_gpus.empty()) out << "  left out  " << join(out_gpus) << "\n";
+}
+
+void gpus_text(std::ostream& out, const PlanReport& r, const HostView& v) {
+  out << "\nWhy, per GPU:\n";
+  for (const auto& g : r.plan.gpus) {
+    out << "  " << gpu_label(v, g.index) << "  "
+        << (g.clique ? "clique " + std::to_string(*g.clique)
+                     : std::string(r.plan.gpus.size() < 2 ? "no clique needed" : "left out"))
+        << "\n";
+    for (const auto& w : g.why) out << "    " << w << "\n";
+    for (const auto& f : g.facts) out << "    " << f << "\n";
+    for (const auto& w : g.warnings) out << "    ! " << w << "\n";
+  }
+}
+
+void traps_text(std::ostream& out, const PlanReport& r) {
+  if (!r.config) return;
+  const VmConfig& c = *r.config;
+  out << "\nVM config " << c.source << " (" << c.kind << (c.name.empty() ? "" : ", " + c.name)
+      << "): ";
+  if (r.traps.empty()) {
+    out << "no known trap (machine " << (c.machine.empty() ? "-" : c.machine) << ", "
+        << c.devices.size() << " device(s) passed through, " << c.cliques.size()
+        << " clique setting(s))\n";
+    return;
+  }
+  out << r.traps.size() << " trap(s)\n";
+  for (const auto& t : r.traps)
+    out << "  ✘ " << t.id << ": " << t.what << "\n    → " << t.fix << "\n";
+}
+
+}  // namespace
+
+std::string format_plan_text(const PlanReport& r, const HostView& v) {
+  std::ostringstream out;
+  out << "p2pcheck vm plan\n";
+  out << "Host: " << r.topology_source << " (" << v.gpus.size() << " GPUs, "
+      << (v.topology.environment.kind.empty() ? "unknown" : v.topology.environment.kind) << "); "
+      << (v.has_facts() ? "doctor facts " + v.facts_source : std::string("no doctor facts"))
+      << "\n";
+  std::vector<std::string> chosen;
+  for (const auto& g : r.plan.gpus) chosen.push_back("GPU" + std::to_string(g.index));
+  out << "GPUs for the VM: " << join(chosen) << "\n\n";
+  cliques_text(out, r, v);
+  gpus_text(out, r, v);
+  traps_text(out, r);
+  if (!r.plan.notes.empty()) {
+    out << "\nNotes:\n";
+    for (const auto& n : r.plan.notes) out << "  - " << n << "\n";
+  }
+  out << "\nProxmox:\n" << indented(r.snippets.proxmox, "  ");
+  out << "\nlibvirt:\n" << indented(r.snippets.libvirt, "  ");
+  out << "\nQEMU:\n" << indented(r.snippets.qemu, "  ");
+  out << "\ncloud-hypervisor:\n" << indented(r.snippets.cloud_hypervisor, "  ");
+  out << "\nThen, in the guest: p2pcheck topo shows each GPU's clique, and p2pcheck doctor copies "
+         "between every pair of each clique: a clique is trusted only once every pair is "
+         "verified.\n";
+  return out.str();
+}
+
+json plan_json(const PlanReport& r, const HostView& v) {
+  json gpus = json::array(), cliques = json::array(), pairs = json::array(), traps = json::array();
+  for (const auto& g : r.plan.gpus)
+    gpus.push_back({{"index", g.index},
+                    {"pci_bus_id", g.bdf.empty() ? json(nullptr) : json(g.bdf)},
+                    {"clique", optional_json(g.clique)},
+                    {"why", g.why},
+                    {"host", g.facts},
+                    {"warnings", g.warnings}});
+  for (const auto& c : r.plan.cliques) cliques.push_back({{"id", c.id}, {"gpus", c.gpus}});
+  for (const auto& p : r.plan.pairs)
+    pairs.push_back({{"gpus", {p.a, p.b}},
+                     {"path", p.path},
+                     {"p2p", p.p2p},
+                     {"basis", p.basis},
+                     {"reason", p.reason}});
+  for (const auto& t : r.traps) traps.push_back({{"id", t.id}, {"what", t.what}, {"fix", t.fix}});
+  json config = nullptr;
+  if (r.config) {
+    json devices = json::array(), set = json::array();
+    for (const auto& d : r.config->devices)
+      devices.push_back({{"entry", d.entry},
+                         {"id", d.id},
+                         {"host_bdf", d.host_bdf},
+                         {"function_given", d.function_given}});
+    for (const auto& s : r.config->cliques)
+      set.push_back({{"target", s.target}, {"clique", s.clique}, {"how", s.how}});
+    config = {{"kind", r.config->kind},
+              {"source", r.config->source},
+              {"machine", r.config->machine},
+              {"devices", devices},
+              {"cliques", set}};
+  }
+  return {{"schema", "p2pcheck.vm_plan"},
+          {"schema_version", PlanReport::kSchemaVersion},
+          {"host",
+           {{"topology", r.topology_source},
+            {"facts", v.has_facts() ? json(v.facts_source) : json(nullptr)},
+            {"gpus", v.gpus.size()}}},
+          {"gpus", gpus},
+          {"cliques", cliques},
+          {"pairs", pairs},
+          {"config", config},
+          {"traps", traps},
+          {"snippets",
+           {{"proxmox", r.snippets.proxmox},
+            {"libvirt", r.snippets.libvirt},
+            {"qemu", r.snippets.qemu},
+            {"cloud_hypervisor", r.snippets.cloud_hypervisor}}},
+          {"notes", r.plan.notes},
+          {"complete", r.plan.complete()},
+          {"exit_code", r.exit_code()}};
+}
+
+}  // namespace p2p::vm

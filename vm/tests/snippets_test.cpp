@@ -1,0 +1,78 @@
+// The settings written for each hypervisor, with and without the VM's own config.
+#include "vm/snippets.hpp"
+
+#include <gtest/gtest.h>
+
+#include "vm/plan_report.hpp"
+#include "vm/tests/test_support.hpp"
+
+namespace p2p::vm {
+namespace {
+
+bool has(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
+CliquePlan k80_plan() {
+  const HostView v = testing::host(testing::topology("k80-two-sockets-hwloc1.xml"));
+  return make_clique_plan(v, select_gpus(v, "", nullptr), 0);
+}
+
+TEST(Snippets, EveryHypervisorGetsEachGpusClique) {
+  const Snippets s = write_snippets(k80_plan(), nullptr, "105");
+  EXPECT_TRUE(has(s.proxmox, "qm set 105 --machine q35 --hostpci0 0000:06:00.0,pcie=1"));
+  EXPECT_TRUE(has(s.proxmox,
+                  "args: -set device.hostpci0.x-nv-gpudirect-clique=0 -set "
+                  "device.hostpci1.x-nv-gpudirect-clique=0 -set "
+                  "device.hostpci2.x-nv-gpudirect-clique=1"));
+  EXPECT_TRUE(has(s.libvirt, "<address domain='0x0000' bus='0x84' slot='0x00' function='0x0'/>"));
+  EXPECT_TRUE(has(s.libvirt,
+                  "<qemu:device alias='ua-gpu3'><qemu:frontend><qemu:property "
+                  "name='x-nv-gpudirect-clique' type='unsigned' value='1'/>"));
+  EXPECT_TRUE(
+      has(s.qemu, "-device vfio-pci,host=0000:85:00.0,bus=gpu-port3,x-nv-gpudirect-clique=1"));
+  EXPECT_TRUE(
+      has(s.cloud_hypervisor, "path=/sys/bus/pci/devices/0000:07:00.0/,x_nv_gpudirect_clique=0"));
+}
+
+TEST(Snippets, AProxmoxConfigKeepsItsNumbersOptionsAndOtherArgs) {
+  const doctor::Facts f = doctor::load_facts_file(testing::host_facts());
+  const HostView v = testing::host(testing::topology("rtxpro6000-lxc.xml"), &f);
+  VmConfig c = read_vm_config_file(testing::config("proxmox-cliques-clean.conf"));
+  c.devices[1].options = "x-vga=1";
+  c.args += " -cpu host,+invtsc";
+  const CliquePlan p = make_clique_plan(v, select_gpus(v, "", &c), 4);
+  const Snippets s = write_snippets(p, &c, "");
+  EXPECT_TRUE(has(s.proxmox,
+                  "qm set <vmid> --hostpci0 0000:81:00.0,pcie=1 --hostpci1 "
+                  "0000:c1:00.0,pcie=1,x-vga=1\n"))
+      << s.proxmox;  // machine: q35 is there already
+  EXPECT_TRUE(
+      has(s.proxmox, "args: -cpu host,+invtsc -set device.hostpci0.x-nv-gpudirect-clique=4"))
+      << s.proxmox;
+  EXPECT_FALSE(has(s.proxmox, "clique=1")) << "the config's own clique settings are replaced";
+}
+
+TEST(Snippets, ALibvirtConfigKeepsItsUserAliases) {
+  const doctor::Facts f = doctor::load_facts_file(testing::host_facts());
+  const HostView v = testing::host(testing::topology("rtxpro6000-lxc.xml"), &f);
+  const VmConfig c = read_vm_config_file(testing::config("libvirt-cliques-override.xml"));
+  const Snippets s = write_snippets(make_clique_plan(v, select_gpus(v, "", &c), 0), &c, "");
+  EXPECT_TRUE(has(s.libvirt, "<alias name='ua-gpu6'/>"));
+  EXPECT_TRUE(has(s.libvirt, "<qemu:device alias='ua-gpu4'>"));
+}
+
+TEST(Snippets, GpusLeftOutArePassedWithoutACliqueAndACaptureNamesNoAddress) {
+  const HostView v =
+      testing::host(testing::source("import/tests/fixtures/topo-8x-pcie-pix-pxb-sys-numa-na.txt"));
+  const CliquePlan p = make_clique_plan(v, select_gpus(v, "0,4", nullptr), 0);
+  const Snippets s = write_snippets(p, nullptr, "");
+  EXPECT_FALSE(has(s.proxmox, "\nargs:"));
+  EXPECT_FALSE(has(s.proxmox, "--args"));
+  EXPECT_TRUE(has(s.proxmox, "--hostpci1 <PCI address of GPU4>,pcie=1"));
+  EXPECT_FALSE(has(s.libvirt, "qemu:override"));
+  EXPECT_TRUE(has(s.qemu, "host=<PCI address of GPU0>,bus=gpu-port0 \\"));
+}
+
+}  // namespace
+}  // namespace p2p::vm
