@@ -1,31 +1,13 @@
 #include "import/nccl_tests.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
-#include <limits>
 
-#include "common/error.hpp"
-#include "common/file_io.hpp"
-#include "common/json_util.hpp"
-#include "import/text_lines.hpp"
-#include "nccl/results.hpp"
+#include "import/nccl_tests_fields.hpp"
 
 namespace p2p::import {
 
 namespace {
-
-InputError not_nccl_tests(const std::string& source, const std::string& why) {
-  return InputError(source + ": not nccl-tests output: " + why);
-}
-
-// "./build/all_reduce_perf" or "all_reduce_perf_mpi" -> "all_reduce".
-std::string collective_of_program(std::string p) {
-  const auto slash = p.find_last_of('/');
-  if (slash != std::string::npos) p = p.substr(slash + 1);
-  const auto perf = p.find("_perf");
-  return perf == std::string::npos ? "" : p.substr(0, perf);
-}
 
 // The collective a pasted command line runs ("$ ./build/all_reduce_perf -b 8 ...", "mpirun ...
 // /opt/nccl-tests/build/all_gather_perf_mpi ..."): "" when no token of the line is a *_perf or
@@ -157,31 +139,6 @@ std::optional<double> number_or_na(const std::string& t, bool& ok) {
   const auto v = parse_number(t);
   ok = v.has_value();
   return v;
-}
-
-// A size or element count as printed: a whole number 0..kMaxDocumentBytes. Anything else
-// ("1e400", "-5", "2.5") is a mangled row; casting it would be undefined behaviour.
-std::optional<std::uint64_t> whole_number(double v) {
-  if (!std::isfinite(v) || v < 0 || v > static_cast<double>(kMaxDocumentBytes) ||
-      v != std::floor(v))
-    return std::nullopt;
-  return static_cast<std::uint64_t>(v);
-}
-
-std::optional<std::uint64_t> whole_number(const std::string& t) {
-  const auto v = parse_number(t);
-  return v ? whole_number(*v) : std::nullopt;
-}
-
-// The same from the JSON output: `key` of `j` as an integer 0..hi (0 when absent).
-template <class T>
-T json_whole_number(const nlohmann::json& j, const char* key, T hi, const std::string& source) {
-  if (!j.contains(key)) return 0;
-  try {
-    return checked_integer<T>(j.at(key), key, 0, hi);
-  } catch (const InputError& e) {
-    throw not_nccl_tests(source, e.what());
-  }
 }
 
 void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTestsRun& run,
@@ -326,108 +283,6 @@ NcclTestsOutput parse_text(const std::string& text, const std::string& source,
   return out;
 }
 
-std::optional<double> json_opt(const nlohmann::json& j, const char* key) {
-  if (!j.contains(key) || j.at(key).is_null() || !j.at(key).is_number()) return std::nullopt;
-  return j.at(key).get<double>();
-}
-
-NcclTestsOutput parse_json(const std::string& text, const std::string& source,
-                           const std::string& collective) {
-  NcclTestsOutput out;
-  out.format = "json";
-  const nlohmann::json doc = parse_json_text(text, source);
-  if (!doc.is_object() || !doc.contains("results") || !doc.contains("nccl_version"))
-    throw not_nccl_tests(source, "a JSON document without \"nccl_version\" and \"results\"");
-  if (doc.at("nccl_version").is_number_integer())
-    out.nccl_library_code = doc.at("nccl_version").get<int>();
-  NcclTestsRun run;
-  run.collective = collective;
-  if (doc.contains("args") && doc.at("args").is_array() && !doc.at("args").empty() &&
-      doc.at("args")[0].is_string())
-    run.collective = collective_of_program(doc.at("args")[0].get<std::string>());
-  const nlohmann::json* config = doc.contains("config") ? &doc.at("config") : nullptr;
-  if (config && config->is_object()) {
-    run.iterations =
-        json_whole_number(*config, "iterations", std::numeric_limits<int>::max(), source);
-    run.warmup_iterations =
-        json_whole_number(*config, "warmup_iters", std::numeric_limits<int>::max(), source);
-    if (config->contains("devices") && config->at("devices").is_array()) {
-      for (const auto& d : config->at("devices")) {
-        run.devices.push_back(d.value("device_info", std::string()));
-        run.hostname = d.value("hostname", run.hostname);
-      }
-    }
-  }
-  if (!doc.at("results").is_array()) throw not_nccl_tests(source, "\"results\" is not a list");
-  for (const auto& r : doc.at("results")) {
-    NcclTestsRow base;
-    if (!r.is_object()) throw not_nccl_tests(source, "a \"results\" entry is not an object");
-    base.size_bytes = json_whole_number(r, "size", kMaxDocumentBytes, source);
-    base.count = json_whole_number(r, "count", kMaxDocumentBytes, source);
-    base.type = r.value("type", std::string());
-    base.redop = r.value("redop", std::string());
-    const int root = std::atoi(trim(r.value("root", std::string("-1"))).c_str());
-    if (root >= 0) base.root = root;
-    for (const char* part : {"out_of_place", "in_place"}) {
-      if (!r.contains(part) || r.at(part).is_null()) continue;
-      const auto& p = r.at(part);
-      NcclTestsRow row = base;
-      row.in_place = std::string(part) == "in_place";
-      row.time_us = json_opt(p, "time");
-      if (!row.time_us) row.time_us = json_opt(p, "cpu_time");
-      row.algbw_gbps = json_opt(p, "alg_bw");
-      row.busbw_gbps = json_opt(p, "bus_bw");
-      row.wrong = json_opt(p, "nwrong");
-      run.rows.push_back(std::move(row));
-    }
-  }
-  if (doc.contains("average_bus_bandwidth") && doc.at("average_bus_bandwidth").is_object())
-    run.avg_busbw_gbps = json_opt(doc.at("average_bus_bandwidth"), "bandwidth");
-  if (doc.contains("out_of_bounds") && doc.at("out_of_bounds").is_object())
-    run.out_of_bounds = json_whole_number(doc.at("out_of_bounds"), "count",
-                                          std::numeric_limits<int>::max(), source);
-  if (run.rows.empty()) throw not_nccl_tests(source, "\"results\" holds no row");
-  if (run.collective.empty())
-    throw not_nccl_tests(source, "the output does not name its collective: give --collective");
-  out.runs.push_back(std::move(run));
-  return out;
-}
-
-// What a "#  Rank  8 Group  0 Pid   6733 on ztan-mig-gq73 device  0 [0000:04:00] NVIDIA H100 80GB
-// HBM3" line says of its rank (older versions print no Group). `line` is the text after '#'.
-nccl::DeviceRecord rank_device(const std::string& line, int rank) {
-  nccl::DeviceRecord d;
-  d.rank = rank;
-  d.cuda_device = rank;  // one process, one GPU per rank: the device is the rank's index
-  const auto tokens = split_ws(line);
-  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
-    const auto value = parse_number(tokens[k + 1]);
-    // Whole numbers that fit an int (pids reach 4194304), never a cast of "1e300".
-    const bool whole = value && *value >= 0 && *value < 1e9 && *value == std::floor(*value);
-    if (tokens[k] == "device" && whole) d.cuda_device = static_cast<int>(*value);
-    if (tokens[k] == "Pid" && whole) d.pid = static_cast<int>(*value);
-    if (tokens[k] == "on") d.hostname = tokens[k + 1];
-  }
-  const auto bracket = line.find(']');
-  if (bracket != std::string::npos) d.name = trim(line.substr(bracket + 1));
-  if (d.name.empty()) d.name = line;  // JSON: the device_info text
-  return d;
-}
-
-// The sizes a run measured: one out-of-place row each (the first releases printed no in-place
-// half for some tests).
-std::size_t sizes_of(const NcclTestsRun& r) {
-  return static_cast<std::size_t>(std::count_if(r.rows.begin(), r.rows.end(),
-                                                [](const NcclTestsRow& x) { return !x.in_place; }));
-}
-
-std::string p2pcheck_dtype(const std::string& t) {
-  if (t == "float") return "float32";
-  if (t == "half") return "float16";
-  if (t == "double") return "float64";
-  return t;  // bfloat16, int8, uint8, int32, ... as printed
-}
-
 }  // namespace
 
 bool looks_like_nccl_tests(const std::string& text) {
@@ -445,93 +300,12 @@ NcclTestsOutput parse_nccl_tests(const std::string& text, const std::string& sou
     // Another tool's output: keys it adds in later versions are ignored, not refused (the
     // strict reader is for files a person writes).
     try {
-      return parse_json(without_bom(text), source, collective);
+      return parse_nccl_tests_json(without_bom(text), source, collective);
     } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
       throw not_nccl_tests(source, json_error_tail(e.what()));
     }
   }
   return parse_text(text, source, collective);
-}
-
-ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string& file) {
-  ImportedFigures f;
-  f.file.file = file;
-  f.file.tool = "nccl-tests";
-  f.file.version = out.version;
-  f.file.format = out.format;
-  nccl::NcclRun run;
-  if (out.nccl_library_code) {
-    run.environment.nccl_library_version_code = out.nccl_library_code;
-    run.environment.nccl_library_version = nccl::format_nccl_version(*out.nccl_library_code);
-  }
-  int nranks = 0;
-  for (const auto& r : out.runs) {
-    const int ranks = std::max<int>(1, static_cast<int>(r.devices.size()));
-    nranks = std::max(nranks, ranks);
-    if (f.hostname.empty()) f.hostname = r.hostname;
-    f.file.mappings.push_back(r.collective + "_perf -> nccl " + r.collective);
-    if (r.avg_busbw_gbps) {
-      char note[128];
-      std::snprintf(note, sizeof note, "%s: Avg bus bandwidth %.4g GB/s over %zu sizes",
-                    r.collective.c_str(), *r.avg_busbw_gbps, sizes_of(r));
-      f.file.notes.push_back(note);
-    } else {
-      f.file.notes.push_back(r.collective +
-                             ": no \"# Avg bus bandwidth\" line, though the rows reach maxBytes "
-                             "(the summary was left out)");
-    }
-    if (r.wrong_is_error_magnitude)
-      f.file.notes.push_back(r.collective +
-                             ": an `error` column (a deviation, not a count): #wrong left null");
-    for (const auto& row : r.rows) {
-      nccl::CollectiveResult c;
-      c.collective = r.collective;
-      c.dtype = p2pcheck_dtype(row.type);
-      c.in_place = row.in_place;
-      c.nranks = ranks;
-      c.root = r.collective == "broadcast" || r.collective == "reduce" ? row.root : std::nullopt;
-      c.size_bytes = row.size_bytes;
-      c.count = row.count;
-      c.iterations = r.iterations;
-      c.warmup_iterations = r.warmup_iterations;
-      c.timing_samples = 1;  // nccl-tests times all iterations as one group and reports the mean
-      c.time_us = row.time_us;
-      c.algbw_gbps = row.algbw_gbps;
-      c.busbw_gbps = row.busbw_gbps;
-      // A #wrong that is no count (negative, fractional, 1e300: a mangled file) is left null.
-      if (!r.wrong_is_error_magnitude && row.wrong) c.wrong_elements = whole_number(*row.wrong);
-      if (c.wrong_elements && *c.wrong_elements > 0) {
-        c.status = "wrong";
-        c.detail = std::to_string(*c.wrong_elements) + " wrong elements (nccl-tests #wrong)";
-      }
-      run.results.push_back(std::move(c));
-    }
-  }
-  std::vector<std::string> hosts;
-  for (int k = 0; k < nranks; ++k) {
-    nccl::DeviceRecord d;
-    d.rank = k;
-    d.cuda_device = k;
-    if (!out.runs.empty() && static_cast<std::size_t>(k) < out.runs.front().devices.size())
-      d = rank_device(out.runs.front().devices[static_cast<std::size_t>(k)], k);
-    if (!d.hostname.empty() && std::find(hosts.begin(), hosts.end(), d.hostname) == hosts.end())
-      hosts.push_back(d.hostname);
-    run.environment.devices.push_back(d);
-  }
-  // A device's hostname is for runs over several hosts only (see DeviceRecord).
-  if (hosts.size() > 1) {
-    f.file.notes.push_back(std::to_string(nranks) + " ranks on " + std::to_string(hosts.size()) +
-                           " hosts; the hostname is rank 0's");
-  } else {
-    for (auto& d : run.environment.devices) d.hostname.clear();
-  }
-  run.environment.hostname = f.hostname;
-  run.transport.nranks = nranks;
-  run.transport.cells.assign(static_cast<std::size_t>(nranks),
-                             std::vector<nccl::TransportCell>(static_cast<std::size_t>(nranks)));
-  f.file.figures = static_cast<int>(run.results.size());
-  f.nccl = std::move(run);
-  return f;
 }
 
 }  // namespace p2p::import

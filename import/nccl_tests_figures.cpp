@@ -1,0 +1,131 @@
+// nccl-tests rows -> p2pcheck NCCL records.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "import/nccl_tests_fields.hpp"
+#include "nccl/results.hpp"
+
+namespace p2p::import {
+
+namespace {
+
+// What a "#  Rank  8 Group  0 Pid   6733 on ztan-mig-gq73 device  0 [0000:04:00] NVIDIA H100 80GB
+// HBM3" line says of its rank (older versions print no Group). `line` is the text after '#'.
+nccl::DeviceRecord rank_device(const std::string& line, int rank) {
+  nccl::DeviceRecord d;
+  d.rank = rank;
+  d.cuda_device = rank;  // one process, one GPU per rank: the device is the rank's index
+  const auto tokens = split_ws(line);
+  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
+    const auto value = parse_number(tokens[k + 1]);
+    // Whole numbers that fit an int (pids reach 4194304), never a cast of "1e300".
+    const bool whole = value && *value >= 0 && *value < 1e9 && *value == std::floor(*value);
+    if (tokens[k] == "device" && whole) d.cuda_device = static_cast<int>(*value);
+    if (tokens[k] == "Pid" && whole) d.pid = static_cast<int>(*value);
+    if (tokens[k] == "on") d.hostname = tokens[k + 1];
+  }
+  const auto bracket = line.find(']');
+  if (bracket != std::string::npos) d.name = trim(line.substr(bracket + 1));
+  if (d.name.empty()) d.name = line;  // JSON: the device_info text
+  return d;
+}
+
+// The sizes a run measured: one out-of-place row each (the first releases printed no in-place
+// half for some tests).
+std::size_t sizes_of(const NcclTestsRun& r) {
+  return static_cast<std::size_t>(std::count_if(r.rows.begin(), r.rows.end(),
+                                                [](const NcclTestsRow& x) { return !x.in_place; }));
+}
+
+std::string p2pcheck_dtype(const std::string& t) {
+  if (t == "float") return "float32";
+  if (t == "half") return "float16";
+  if (t == "double") return "float64";
+  return t;  // bfloat16, int8, uint8, int32, ... as printed
+}
+
+}  // namespace
+
+ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string& file) {
+  ImportedFigures f;
+  f.file.file = file;
+  f.file.tool = "nccl-tests";
+  f.file.version = out.version;
+  f.file.format = out.format;
+  nccl::NcclRun run;
+  if (out.nccl_library_code) {
+    run.environment.nccl_library_version_code = out.nccl_library_code;
+    run.environment.nccl_library_version = nccl::format_nccl_version(*out.nccl_library_code);
+  }
+  int nranks = 0;
+  for (const auto& r : out.runs) {
+    const int ranks = std::max<int>(1, static_cast<int>(r.devices.size()));
+    nranks = std::max(nranks, ranks);
+    if (f.hostname.empty()) f.hostname = r.hostname;
+    f.file.mappings.push_back(r.collective + "_perf -> nccl " + r.collective);
+    if (r.avg_busbw_gbps) {
+      char note[128];
+      std::snprintf(note, sizeof note, "%s: Avg bus bandwidth %.4g GB/s over %zu sizes",
+                    r.collective.c_str(), *r.avg_busbw_gbps, sizes_of(r));
+      f.file.notes.push_back(note);
+    } else {
+      f.file.notes.push_back(r.collective +
+                             ": no \"# Avg bus bandwidth\" line, though the rows reach maxBytes "
+                             "(the summary was left out)");
+    }
+    if (r.wrong_is_error_magnitude)
+      f.file.notes.push_back(r.collective +
+                             ": an `error` column (a deviation, not a count): #wrong left null");
+    for (const auto& row : r.rows) {
+      nccl::CollectiveResult c;
+      c.collective = r.collective;
+      c.dtype = p2pcheck_dtype(row.type);
+      c.in_place = row.in_place;
+      c.nranks = ranks;
+      c.root = r.collective == "broadcast" || r.collective == "reduce" ? row.root : std::nullopt;
+      c.size_bytes = row.size_bytes;
+      c.count = row.count;
+      c.iterations = r.iterations;
+      c.warmup_iterations = r.warmup_iterations;
+      c.timing_samples = 1;  // nccl-tests times all iterations as one group and reports the mean
+      c.time_us = row.time_us;
+      c.algbw_gbps = row.algbw_gbps;
+      c.busbw_gbps = row.busbw_gbps;
+      // A #wrong that is no count (negative, fractional, 1e300: a mangled file) is left null.
+      if (!r.wrong_is_error_magnitude && row.wrong) c.wrong_elements = whole_number(*row.wrong);
+      if (c.wrong_elements && *c.wrong_elements > 0) {
+        c.status = "wrong";
+        c.detail = std::to_string(*c.wrong_elements) + " wrong elements (nccl-tests #wrong)";
+      }
+      run.results.push_back(std::move(c));
+    }
+  }
+  std::vector<std::string> hosts;
+  for (int k = 0; k < nranks; ++k) {
+    nccl::DeviceRecord d;
+    d.rank = k;
+    d.cuda_device = k;
+    if (!out.runs.empty() && static_cast<std::size_t>(k) < out.runs.front().devices.size())
+      d = rank_device(out.runs.front().devices[static_cast<std::size_t>(k)], k);
+    if (!d.hostname.empty() && std::find(hosts.begin(), hosts.end(), d.hostname) == hosts.end())
+      hosts.push_back(d.hostname);
+    run.environment.devices.push_back(d);
+  }
+  // A device's hostname is for runs over several hosts only (see DeviceRecord).
+  if (hosts.size() > 1) {
+    f.file.notes.push_back(std::to_string(nranks) + " ranks on " + std::to_string(hosts.size()) +
+                           " hosts; the hostname is rank 0's");
+  } else {
+    for (auto& d : run.environment.devices) d.hostname.clear();
+  }
+  run.environment.hostname = f.hostname;
+  run.transport.nranks = nranks;
+  run.transport.cells.assign(static_cast<std::size_t>(nranks),
+                             std::vector<nccl::TransportCell>(static_cast<std::size_t>(nranks)));
+  f.file.figures = static_cast<int>(run.results.size());
+  f.nccl = std::move(run);
+  return f;
+}
+
+}  // namespace p2p::import
