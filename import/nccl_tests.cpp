@@ -115,8 +115,9 @@ void read_groups(std::vector<std::string> tokens, std::size_t first, Columns& c,
 // cannot place (a row read against a guessed layout would put figures in the wrong fields).
 std::optional<Columns> header_columns(const std::string& line, const std::string& source,
                                       std::size_t line_no) {
-  if (!starts_with(trim(line), "#")) return std::nullopt;
-  const auto tokens = split_ws(line.substr(line.find('#') + 1));
+  // The `#` before it is lost where a paste was rendered as Markdown first.
+  const std::string t = trim(line);
+  const auto tokens = split_ws(!t.empty() && t[0] == '#' ? t.substr(1) : t);
   if (tokens.size() < 2 || (tokens[0] != "size" && tokens[0] != "bytes") ||
       (tokens[1] != "count" && tokens[1] != "N"))
     return std::nullopt;
@@ -178,109 +179,161 @@ void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTest
   }
 }
 
+// The text without the `#` that banner and header lines start with.
+std::string unmarked(const std::string& t) {
+  return !t.empty() && t[0] == '#' ? trim(t.substr(1)) : t;
+}
+
+// A row cut short is the table's last when no row follows it: a paste that ends there.
+bool last_row(const std::vector<std::string>& lines, std::size_t i) {
+  for (std::size_t j = i + 1; j < lines.size(); ++j) {
+    const auto tokens = split_ws(lines[j]);
+    if (!tokens.empty()) return !parse_number(tokens[0]);
+  }
+  return true;
+}
+
+void read_run_banner(const std::string& body, NcclTestsRun& run) {
+  const auto tokens = split_ws(body);
+  for (std::size_t k = 0; k + 2 < tokens.size(); ++k) {
+    if (tokens[k] == "warmup" && tokens[k + 1] == "iters:")
+      run.warmup_iterations = std::atoi(tokens[k + 2].c_str());
+    if (tokens[k] == "iters:" && (k == 0 || tokens[k - 1] != "warmup") &&
+        (k == 0 || tokens[k - 1] != "agg"))
+      run.iterations = std::atoi(tokens[k + 1].c_str());
+  }
+  for (std::size_t k = 0; k + 1 < tokens.size(); ++k)
+    if (tokens[k] == "maxBytes") run.max_bytes = whole_number(tokens[k + 1]);
+}
+
+class TextReader {
+ public:
+  TextReader(const std::string& source, const std::string& collective)
+      : source_(source), collective_(collective) {
+    out_.format = "text";
+  }
+
+  void read(const std::vector<std::string>& lines) {
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const std::string t = trim(lines[i]);
+      if (!t.empty() && !read_banner(t, unmarked(t), i + 1)) read_other(lines, t, i);
+    }
+  }
+
+  NcclTestsOutput finish();
+
+ private:
+  NcclTestsRun& start_run() {
+    out_.runs.emplace_back();
+    NcclTestsRun& r = out_.runs.back();
+    r.collective = collective_.empty() ? command_collective_ : collective_;
+    r.collective_source = !collective_.empty() ? "--collective"
+                          : command_collective_.empty() ? ""
+                                                        : "output";
+    run_ = &r;
+    columns_.reset();
+    return r;
+  }
+  NcclTestsRun& run() { return run_ ? *run_ : start_run(); }
+
+  bool read_banner(const std::string& t, const std::string& body, std::size_t line_no);
+  void read_other(const std::vector<std::string>& lines, const std::string& t, std::size_t i);
+
+  const std::string& source_;
+  const std::string& collective_;
+  NcclTestsOutput out_;
+  NcclTestsRun* run_ = nullptr;
+  std::optional<Columns> columns_;
+  std::size_t header_line_ = 0;     // the last table header, for a table without rows
+  std::string command_collective_;  // from the last pasted command line, for outputs naming none
+  std::string failure_;             // the first "Test ... failure" line
+};
+
+// The lines of a run other than its rows: version, collective, banner, ranks, header, summary
+// (each with or without its `#`). False for any other line.
+bool TextReader::read_banner(const std::string& t, const std::string& body, std::size_t line_no) {
+  if (starts_with(body, "nccl-tests version ")) {
+    const auto tokens = split_ws(body);
+    if (tokens.size() < 3)
+      throw not_nccl_tests(source_, "line " + std::to_string(line_no) +
+                                        ": a version line without a version");
+    out_.version = tokens[2];
+    for (const auto& tok : tokens)
+      if (starts_with(tok, "nccl-library=")) out_.nccl_library_code = std::atoi(tok.c_str() + 13);
+  } else if (starts_with(body, "Collective test starting:")) {
+    NcclTestsRun& r = start_run();
+    r.collective = collective_of_program(trim(body.substr(25)));
+    r.collective_source = "output";
+  } else if (starts_with(body, "nThread ")) {
+    // Older versions start here (no "Collective test starting" line): a new test unless one just
+    // began.
+    if (!run_ || !run_->rows.empty() || run_->iterations > 0) start_run();
+    read_run_banner(body, *run_);
+  } else if (starts_with(body, "Rank ") && body.find(" device ") != std::string::npos) {
+    // "#  Rank  0 Group  0 Pid ..." (2.10+), "#   Rank  0 Pid ..." (before Group was printed).
+    NcclTestsRun& r = run();
+    r.devices.push_back(body);
+    const auto tokens = split_ws(body);
+    // Rank 0's host: a run over several hosts names each rank's (kept per device).
+    for (std::size_t k = 0; k + 1 < tokens.size() && r.hostname.empty(); ++k)
+      if (tokens[k] == "on") r.hostname = tokens[k + 1];
+  } else if (auto c = header_columns(t, source_, line_no)) {
+    run().wrong_is_error_magnitude = c->error_column;
+    columns_ = c;
+    header_line_ = line_no;
+  } else if (starts_with(body, "Avg bus bandwidth")) {
+    const auto colon = body.find(':');
+    const auto value = colon == std::string::npos ? std::vector<std::string>{}
+                                                  : split_ws(body.substr(colon + 1));
+    if (run_ && !value.empty()) run_->avg_busbw_gbps = parse_number(value[0]);
+  } else if (starts_with(body, "Out of bounds values")) {
+    if (run_) run_->out_of_bounds = std::atoi(trim(body.substr(body.find(':') + 1)).c_str());
+  } else {
+    return t[0] == '#';  // a comment line of the output
+  }
+  return true;
+}
+
+void TextReader::read_other(const std::vector<std::string>& lines, const std::string& t,
+                            std::size_t i) {
+  if (failure_.empty() && is_test_failure(t)) failure_ = t;
+  if (const auto c = collective_of_command_line(t); !c.empty()) command_collective_ = c;
+  // A result row starts with its size; anything else (NCCL INFO lines, warnings, "...") is not
+  // ours.
+  const auto tokens = split_ws(t);
+  if (!columns_ || !parse_number(tokens[0])) return;
+  if (tokens.size() < columns_->width() && last_row(lines, i)) {
+    run_->notes.push_back("line " + std::to_string(i + 1) + ": the last row is cut (" +
+                          std::to_string(tokens.size()) + " of " +
+                          std::to_string(columns_->width()) + " fields): left out");
+    return;
+  }
+  read_row(tokens, *columns_, *run_, source_, i + 1);
+}
+
+NcclTestsOutput TextReader::finish() {
+  auto& runs = out_.runs;
+  runs.erase(std::remove_if(runs.begin(), runs.end(),
+                            [](const NcclTestsRun& r) { return r.rows.empty(); }),
+             runs.end());
+  if (runs.empty() && !failure_.empty())
+    throw not_nccl_tests(source_, "the test failed before its first result row: " + failure_);
+  if (runs.empty() && header_line_ > 0)
+    throw not_nccl_tests(source_, "line " + std::to_string(header_line_) +
+                                      ": a table header with no complete row under it");
+  if (runs.empty())
+    throw not_nccl_tests(source_,
+                         "no result table (a \"# size count type ...\" header and its rows)");
+  for (auto& r : runs)
+    if (r.collective.empty()) r.collective = "unknown";
+  return std::move(out_);
+}
+
 NcclTestsOutput parse_text(const std::string& text, const std::string& source,
                            const std::string& collective) {
-  NcclTestsOutput out;
-  out.format = "text";
-  const auto lines = clean_lines(text);
-  NcclTestsRun* run = nullptr;
-  std::optional<Columns> columns;
-  std::string command_collective;  // from the last pasted command line, for outputs naming none
-  std::string failure;             // the first "Test ... failure" line
-  const auto start_run = [&]() -> NcclTestsRun& {
-    out.runs.emplace_back();
-    out.runs.back().collective = collective.empty() ? command_collective : collective;
-    run = &out.runs.back();
-    columns.reset();
-    return *run;
-  };
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string t = trim(lines[i]);
-    if (t.empty()) continue;
-    if (starts_with(t, "# nccl-tests version ")) {
-      const auto tokens = split_ws(t);
-      if (tokens.size() < 4)
-        throw not_nccl_tests(
-            source, "line " + std::to_string(i + 1) + ": a version line without a version");
-      out.version = tokens[3];
-      for (const auto& tok : tokens)
-        if (starts_with(tok, "nccl-library=")) out.nccl_library_code = std::atoi(tok.c_str() + 13);
-      continue;
-    }
-    if (starts_with(t, "# Collective test starting:")) {
-      start_run().collective = collective_of_program(trim(t.substr(27)));
-      continue;
-    }
-    if (starts_with(t, "# nThread ")) {
-      // Older versions start here (no "Collective test starting" line): a new test unless one just
-      // began.
-      if (!run || !run->rows.empty() || run->iterations > 0) start_run();
-      const auto tokens = split_ws(t);
-      for (std::size_t k = 0; k + 2 < tokens.size(); ++k) {
-        if (tokens[k] == "warmup" && tokens[k + 1] == "iters:")
-          run->warmup_iterations = std::atoi(tokens[k + 2].c_str());
-        if (tokens[k] == "iters:" && (k == 0 || tokens[k - 1] != "warmup") &&
-            (k == 0 || tokens[k - 1] != "agg"))
-          run->iterations = std::atoi(tokens[k + 1].c_str());
-      }
-      for (std::size_t k = 0; k + 1 < tokens.size(); ++k)
-        if (tokens[k] == "maxBytes") run->max_bytes = whole_number(tokens[k + 1]);
-      continue;
-    }
-    // "#  Rank  0 Group  0 Pid ..." (2.10+), "#   Rank  0 Pid ..." (before Group was printed).
-    if (t[0] == '#' && starts_with(trim(t.substr(1)), "Rank ")) {
-      if (!run) start_run();
-      run->devices.push_back(trim(t.substr(1)));
-      const auto tokens = split_ws(t);
-      // Rank 0's host: a run over several hosts names each rank's (kept per device).
-      for (std::size_t k = 0; k + 1 < tokens.size() && run->hostname.empty(); ++k)
-        if (tokens[k] == "on") run->hostname = tokens[k + 1];
-      continue;
-    }
-    if (auto c = header_columns(t, source, i + 1)) {
-      if (!run) start_run();
-      columns = c;
-      run->wrong_is_error_magnitude = c->error_column;
-      continue;
-    }
-    if (starts_with(t, "# Avg bus bandwidth")) {
-      const auto value = t.find(':') == std::string::npos ? std::vector<std::string>{}
-                                                          : split_ws(t.substr(t.find(':') + 1));
-      if (run && !value.empty()) run->avg_busbw_gbps = parse_number(value[0]);
-      continue;
-    }
-    if (starts_with(t, "# Out of bounds values")) {
-      if (run) run->out_of_bounds = std::atoi(trim(t.substr(t.find(':') + 1)).c_str());
-      continue;
-    }
-    if (t[0] == '#') continue;
-    if (failure.empty() && is_test_failure(t)) failure = t;
-    if (const auto c = collective_of_command_line(t); !c.empty()) command_collective = c;
-    // A result row starts with its size; anything else (NCCL INFO lines, warnings) is not ours.
-    const auto tokens = split_ws(t);
-    if (!columns || !parse_number(tokens[0])) continue;
-    read_row(tokens, *columns, *run, source, i + 1);
-  }
-  out.runs.erase(std::remove_if(out.runs.begin(), out.runs.end(),
-                                [](const NcclTestsRun& r) { return r.rows.empty(); }),
-                 out.runs.end());
-  if (out.runs.empty() && !failure.empty())
-    throw not_nccl_tests(source, "the test failed before its first result row: " + failure);
-  if (out.runs.empty())
-    throw not_nccl_tests(source,
-                         "no result table (a \"# size count type ...\" header and its rows)");
-  for (const auto& r : out.runs) {
-    if (r.collective.empty())
-      throw not_nccl_tests(
-          source,
-          "the output does not name its collective (nccl-tests before 2.13): give --collective");
-    // The summary is missing from a cut file, and from a paste trimmed after its last row: the
-    // rows reaching the maxBytes the run announced tell the two apart.
-    const bool table_complete = r.max_bytes && r.rows.back().size_bytes >= *r.max_bytes;
-    if (!r.avg_busbw_gbps && !table_complete)
-      throw not_nccl_tests(source, r.collective + ": no \"# Avg bus bandwidth\" line (cut short?)");
-  }
-  return out;
+  TextReader reader(source, collective);
+  reader.read(clean_lines(text));
+  return reader.finish();
 }
 
 }  // namespace

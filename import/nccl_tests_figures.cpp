@@ -45,6 +45,77 @@ std::string p2pcheck_dtype(const std::string& t) {
   return t;  // bfloat16, int8, uint8, int32, ... as printed
 }
 
+// The rank count of a run: its "# Rank" lines, else what busbw/algbw gives (all_reduce moves
+// 2(n-1)/n of the data per rank, all_gather, reduce_scatter and alltoall (n-1)/n; a factor of 1
+// tells nothing), else 1, said in `note`.
+int ranks_of(const NcclTestsRun& r, std::string& note) {
+  if (!r.devices.empty()) return static_cast<int>(r.devices.size());
+  const NcclTestsRow* best = nullptr;
+  for (const auto& row : r.rows)
+    if (row.algbw_gbps && row.busbw_gbps && (!best || *row.algbw_gbps > *best->algbw_gbps))
+      best = &row;
+  if (best && *best->algbw_gbps >= 1.0) {
+    const double ratio = *best->busbw_gbps / *best->algbw_gbps;
+    const double n = ratio > 1.0 ? 2.0 / (2.0 - ratio) : 1.0 / (1.0 - ratio);
+    const long whole = std::lround(n);
+    const double back = ratio > 1.0 ? 2.0 * (whole - 1) / whole : (whole - 1.0) / whole;
+    if (std::fabs(ratio - 1.0) > 0.02 && whole >= 2 && whole <= 4096 &&
+        std::fabs(back - ratio) < 0.01 * ratio) {
+      note = "assumed: " + std::to_string(whole) +
+             " ranks, from busbw/algbw (no \"# Rank\" lines name them)";
+      return static_cast<int>(whole);
+    }
+  }
+  note = "assumed: 1 rank: no \"# Rank\" lines name the ranks, and busbw/algbw does not tell";
+  return 1;
+}
+
+void add_run_notes(const NcclTestsRun& r, const std::string& ranks_note,
+                   std::vector<std::string>& notes) {
+  if (r.collective_source.empty())
+    notes.push_back("assumed: collective unknown: the table does not name it (give --collective)");
+  if (r.collective_source == "--collective")
+    notes.push_back("assumed: " + r.collective + " (--collective): the table does not name it");
+  if (!ranks_note.empty()) notes.push_back(ranks_note);
+  if (r.avg_busbw_gbps) {
+    char note[128];
+    std::snprintf(note, sizeof note, "%s: Avg bus bandwidth %.4g GB/s over %zu sizes",
+                  r.collective.c_str(), *r.avg_busbw_gbps, sizes_of(r));
+    notes.push_back(note);
+  } else {
+    notes.push_back(r.collective + ": no \"# Avg bus bandwidth\" line (the summary was left out)");
+  }
+  if (r.wrong_is_error_magnitude)
+    notes.push_back(r.collective +
+                    ": an `error` column (a deviation, not a count): #wrong left null");
+  for (const auto& n : r.notes) notes.push_back(r.collective + ": " + n);
+}
+
+nccl::CollectiveResult collective_result(const NcclTestsRun& r, const NcclTestsRow& row,
+                                         int ranks) {
+  nccl::CollectiveResult c;
+  c.collective = r.collective;
+  c.dtype = p2pcheck_dtype(row.type);
+  c.in_place = row.in_place;
+  c.nranks = ranks;
+  c.root = r.collective == "broadcast" || r.collective == "reduce" ? row.root : std::nullopt;
+  c.size_bytes = row.size_bytes;
+  c.count = row.count;
+  c.iterations = r.iterations;
+  c.warmup_iterations = r.warmup_iterations;
+  c.timing_samples = 1;  // nccl-tests times all iterations as one group and reports the mean
+  c.time_us = row.time_us;
+  c.algbw_gbps = row.algbw_gbps;
+  c.busbw_gbps = row.busbw_gbps;
+  // A #wrong that is no count (negative, fractional, 1e300: a mangled file) is left null.
+  if (!r.wrong_is_error_magnitude && row.wrong) c.wrong_elements = whole_number(*row.wrong);
+  if (c.wrong_elements && *c.wrong_elements > 0) {
+    c.status = "wrong";
+    c.detail = std::to_string(*c.wrong_elements) + " wrong elements (nccl-tests #wrong)";
+  }
+  return c;
+}
+
 }  // namespace
 
 ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string& file) {
@@ -60,46 +131,15 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
   }
   int nranks = 0;
   for (const auto& r : out.runs) {
-    const int ranks = std::max<int>(1, static_cast<int>(r.devices.size()));
+    std::string ranks_note;
+    const int ranks = ranks_of(r, ranks_note);
     nranks = std::max(nranks, ranks);
     if (f.hostname.empty()) f.hostname = r.hostname;
-    f.file.mappings.push_back(r.collective + "_perf -> nccl " + r.collective);
-    if (r.avg_busbw_gbps) {
-      char note[128];
-      std::snprintf(note, sizeof note, "%s: Avg bus bandwidth %.4g GB/s over %zu sizes",
-                    r.collective.c_str(), *r.avg_busbw_gbps, sizes_of(r));
-      f.file.notes.push_back(note);
-    } else {
-      f.file.notes.push_back(r.collective +
-                             ": no \"# Avg bus bandwidth\" line, though the rows reach maxBytes "
-                             "(the summary was left out)");
-    }
-    if (r.wrong_is_error_magnitude)
-      f.file.notes.push_back(r.collective +
-                             ": an `error` column (a deviation, not a count): #wrong left null");
-    for (const auto& row : r.rows) {
-      nccl::CollectiveResult c;
-      c.collective = r.collective;
-      c.dtype = p2pcheck_dtype(row.type);
-      c.in_place = row.in_place;
-      c.nranks = ranks;
-      c.root = r.collective == "broadcast" || r.collective == "reduce" ? row.root : std::nullopt;
-      c.size_bytes = row.size_bytes;
-      c.count = row.count;
-      c.iterations = r.iterations;
-      c.warmup_iterations = r.warmup_iterations;
-      c.timing_samples = 1;  // nccl-tests times all iterations as one group and reports the mean
-      c.time_us = row.time_us;
-      c.algbw_gbps = row.algbw_gbps;
-      c.busbw_gbps = row.busbw_gbps;
-      // A #wrong that is no count (negative, fractional, 1e300: a mangled file) is left null.
-      if (!r.wrong_is_error_magnitude && row.wrong) c.wrong_elements = whole_number(*row.wrong);
-      if (c.wrong_elements && *c.wrong_elements > 0) {
-        c.status = "wrong";
-        c.detail = std::to_string(*c.wrong_elements) + " wrong elements (nccl-tests #wrong)";
-      }
-      run.results.push_back(std::move(c));
-    }
+    f.file.mappings.push_back(r.collective_source.empty()
+                                  ? "a table that names no collective -> nccl unknown"
+                                  : r.collective + "_perf -> nccl " + r.collective);
+    add_run_notes(r, ranks_note, f.file.notes);
+    for (const auto& row : r.rows) run.results.push_back(collective_result(r, row, ranks));
   }
   std::vector<std::string> hosts;
   for (int k = 0; k < nranks; ++k) {

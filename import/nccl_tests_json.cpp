@@ -37,9 +37,13 @@ NcclTestsOutput parse_nccl_tests_json(const std::string& text, const std::string
     out.nccl_library_code = doc.at("nccl_version").get<int>();
   NcclTestsRun run;
   run.collective = collective;
+  run.collective_source = collective.empty() ? "" : "--collective";
   if (doc.contains("args") && doc.at("args").is_array() && !doc.at("args").empty() &&
       doc.at("args")[0].is_string())
+  {
     run.collective = collective_of_program(doc.at("args")[0].get<std::string>());
+    run.collective_source = "output";
+  }
   const nlohmann::json* config = doc.contains("config") ? &doc.at("config") : nullptr;
   if (config && config->is_object()) {
     run.iterations =
@@ -82,8 +86,7 @@ NcclTestsOutput parse_nccl_tests_json(const std::string& text, const std::string
     run.out_of_bounds = json_whole_number(doc.at("out_of_bounds"), "count",
                                           std::numeric_limits<int>::max(), source);
   if (run.rows.empty()) throw not_nccl_tests(source, "\"results\" holds no row");
-  if (run.collective.empty())
-    throw not_nccl_tests(source, "the output does not name its collective: give --collective");
+  if (run.collective.empty()) run.collective = "unknown";
   out.runs.push_back(std::move(run));
   return out;
 }

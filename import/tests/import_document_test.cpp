@@ -20,7 +20,9 @@ using testing::input_error_of;
 
 bench::BenchDocument imported(std::initializer_list<const char*> names) {
   std::vector<ImportedFigures> parts;
-  for (const char* n : names) parts.push_back(import_text(fixture_text(n), n, ImportOptions{}));
+  for (const char* n : names)
+    for (auto& s : import_paste(fixture_text(n), n, ImportOptions{}).sections)
+      parts.push_back(std::move(s));
   return import_document(parts, ImportOptions{}, "2026-12-02T11:00:00Z");
 }
 
@@ -35,19 +37,21 @@ const report::FigureChange* change(const report::Comparison& c, const std::strin
   return nullptr;
 }
 
+// The tool of one table told by content.
+std::string tool_of(const std::string& name) {
+  const auto p = import_paste(fixture_text(name), name, ImportOptions{});
+  return p.sections.size() == 1 ? p.sections[0].file.tool : "(sections: " + std::to_string(p.sections.size()) + ")";
+}
+
 TEST(ImportDocument, FormatsAreToldByContent) {
-  const ImportOptions o;
-  EXPECT_EQ(import_text(fixture_text("nvbandwidth-v0.8-h200.json"), "a", o).file.tool,
-            "nvbandwidth");
-  EXPECT_EQ(import_text(fixture_text("nccl-tests-2.19.6-h200-all_reduce.json"), "b", o).file.tool,
-            "nccl-tests");
-  EXPECT_EQ(import_text(fixture_text("p2p-bandwidth-latency-rtx4090-older.txt"), "c", o).file.tool,
-            "p2pBandwidthLatencyTest");
-  EXPECT_EQ(
-      input_error_of([&] {
-        import_text(fixture_text("h200-topo-m.txt"), "topo.txt", o);
-      }).rfind("topo.txt: not the output of a peer tool p2pcheck reads: expected nvbandwidth", 0),
-      0u);
+  EXPECT_EQ(tool_of("nvbandwidth-v0.8-h200.json"), "nvbandwidth");
+  EXPECT_EQ(tool_of("nccl-tests-2.19.6-h200-all_reduce.json"), "nccl-tests");
+  EXPECT_EQ(tool_of("p2p-bandwidth-latency-rtx4090-older.txt"), "p2pBandwidthLatencyTest");
+  // A topo -m matrix is a table too: it gives the document its topology.
+  EXPECT_EQ(tool_of("h200-topo-m.txt"), "nvidia-smi");
+  EXPECT_EQ(input_error_of([] { import_paste("hello\n", "hi.txt", ImportOptions{}); })
+                .rfind("hi.txt: no table found: looked for an nccl-tests table", 0),
+            0u);
 }
 
 TEST(ImportDocument, RoundTripsAsAResultsDocumentOfVersion3) {
@@ -152,7 +156,8 @@ std::string import_outcome(const std::string& text, const std::string& name) {
   ImportOptions o;
   o.collective = "all_reduce";  // for the outputs that name none
   try {
-    return nlohmann::json(import_document({import_text(text, name, o)}, o, "2026-12-02T11:00:00Z"))
+    return nlohmann::json(
+               import_document(import_paste(text, name, o).sections, o, "2026-12-02T11:00:00Z"))
         .dump();
   } catch (const InputError& e) {
     return e.what();
