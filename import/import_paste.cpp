@@ -45,6 +45,21 @@ InputError with_lines(const InputError& e, const std::string& file, int first, i
   return InputError(m);
 }
 
+// The one line for a file without a table: what was looked for, and the tools whose output
+// begins there without reaching one.
+InputError no_table(const std::string& file, const std::vector<std::string>& lines,
+                    const ImportOptions& o) {
+  std::string announced;
+  for (const auto& tool : tools_announced(lines))
+    announced += (announced.empty() ? "" : ", ") + tool;
+  return InputError(file + ": no table found" +
+                    (o.tool.empty() ? "" : " of " + o.tool + " output (--tool)") +
+                    (announced.empty() ? "" : " (" + announced +
+                                                  " output starts, but no result table follows: "
+                                                  "cut before it, or the test printed none)") +
+                    ": looked for " + tables_looked_for());
+}
+
 }  // namespace
 
 ImportedPaste import_paste(const std::string& text, const std::string& file,
@@ -59,10 +74,7 @@ ImportedPaste import_paste(const std::string& text, const std::string& file,
   std::vector<std::string> lines;
   for (const auto& l : paste.lines) lines.push_back(l.text);
   const auto sections = find_sections(lines, options.tool);
-  if (sections.empty())
-    throw InputError(file + ": no table found" +
-                     (options.tool.empty() ? "" : " of " + options.tool + " (--tool)") +
-                     ": looked for " + tables_looked_for());
+  if (sections.empty()) throw no_table(file, lines, options);
   for (const auto& s : sections) {
     const int first = paste.lines[s.begin].line, last = paste.lines[s.end - 1].line;
     try {

@@ -179,6 +179,15 @@ std::vector<PasteSection> find_sections(const std::vector<std::string>& lines,
   return out;
 }
 
+std::vector<std::string> tools_announced(const std::vector<std::string>& lines) {
+  std::vector<std::string> out;
+  for (const auto& line : lines) {
+    const auto tool = banner_tool(line);
+    if (tool && std::find(out.begin(), out.end(), *tool) == out.end()) out.push_back(*tool);
+  }
+  return out;
+}
+
 std::string tables_looked_for() {
   return "an nccl-tests table (a \"size count type ...\" header and its rows), an nvbandwidth "
          "matrix (its title, e.g. \"memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)\", and "

@@ -29,4 +29,8 @@ std::vector<PasteSection> find_sections(const std::vector<std::string>& lines,
 // What find_sections looks for, for the one line that says none was found.
 std::string tables_looked_for();
 
+// The tools whose banner or command line the lines hold (each once, in order): a paste of their
+// output that ends before its first table, or of a run that printed none.
+std::vector<std::string> tools_announced(const std::vector<std::string>& lines);
+
 }  // namespace p2p::import
