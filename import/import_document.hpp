@@ -17,8 +17,8 @@ struct ImportOptions {
   std::optional<std::uint64_t>
       nvbandwidth_buffer_bytes;  // what `nvbandwidth -b` was (its output does not say)
   std::uint64_t p2p_sample_copy_bytes = 40000000ull * 4;  // p2pBandwidthLatencyTest numElems * 4
-  std::string collective;  // nccl-tests tables that do not name it ("" = unknown)
-  std::string tool;        // read only this tool's tables (--tool); "" = every tool's
+  std::string collective;    // nccl-tests tables that do not name it ("" = unknown)
+  std::string tool;          // read only this tool's tables (--tool); "" = every tool's
   std::string tool_version;  // "p2pcheck 0.1.0"
 };
 

@@ -54,9 +54,10 @@ InputError no_table(const std::string& file, const std::vector<std::string>& lin
     announced += (announced.empty() ? "" : ", ") + tool;
   return InputError(file + ": no table found" +
                     (o.tool.empty() ? "" : " of " + o.tool + " output (--tool)") +
-                    (announced.empty() ? "" : " (" + announced +
-                                                  " output starts, but no result table follows: "
-                                                  "cut before it, or the test printed none)") +
+                    (announced.empty() ? ""
+                                       : " (" + announced +
+                                             " output starts, but no result table follows: "
+                                             "cut before it, or the test printed none)") +
                     ": looked for " + tables_looked_for());
 }
 

@@ -227,7 +227,7 @@ class TextReader {
     out_.runs.emplace_back();
     NcclTestsRun& r = out_.runs.back();
     r.collective = collective_.empty() ? command_collective_ : collective_;
-    r.collective_source = !collective_.empty() ? "--collective"
+    r.collective_source = !collective_.empty()          ? "--collective"
                           : command_collective_.empty() ? ""
                                                         : "output";
     run_ = &r;
@@ -255,8 +255,8 @@ bool TextReader::read_banner(const std::string& t, const std::string& body, std:
   if (starts_with(body, "nccl-tests version ")) {
     const auto tokens = split_ws(body);
     if (tokens.size() < 3)
-      throw not_nccl_tests(source_, "line " + std::to_string(line_no) +
-                                        ": a version line without a version");
+      throw not_nccl_tests(
+          source_, "line " + std::to_string(line_no) + ": a version line without a version");
     out_.version = tokens[2];
     for (const auto& tok : tokens)
       if (starts_with(tok, "nccl-library=")) out_.nccl_library_code = std::atoi(tok.c_str() + 13);
@@ -283,8 +283,8 @@ bool TextReader::read_banner(const std::string& t, const std::string& body, std:
     header_line_ = line_no;
   } else if (starts_with(body, "Avg bus bandwidth")) {
     const auto colon = body.find(':');
-    const auto value = colon == std::string::npos ? std::vector<std::string>{}
-                                                  : split_ws(body.substr(colon + 1));
+    const auto value =
+        colon == std::string::npos ? std::vector<std::string>{} : split_ws(body.substr(colon + 1));
     if (run_ && !value.empty()) run_->avg_busbw_gbps = parse_number(value[0]);
   } else if (starts_with(body, "Out of bounds values")) {
     if (run_) run_->out_of_bounds = std::atoi(trim(body.substr(body.find(':') + 1)).c_str());

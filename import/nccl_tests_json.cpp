@@ -39,8 +39,7 @@ NcclTestsOutput parse_nccl_tests_json(const std::string& text, const std::string
   run.collective = collective;
   run.collective_source = collective.empty() ? "" : "--collective";
   if (doc.contains("args") && doc.at("args").is_array() && !doc.at("args").empty() &&
-      doc.at("args")[0].is_string())
-  {
+      doc.at("args")[0].is_string()) {
     run.collective = collective_of_program(doc.at("args")[0].get<std::string>());
     run.collective_source = "output";
   }

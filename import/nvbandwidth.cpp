@@ -54,7 +54,8 @@ bool no_row_follows(const std::vector<std::string>& lines, std::size_t i) {
 // the key on, or none.
 std::vector<std::string> sum_line(const std::string& line) {
   auto tokens = split_ws(line);
-  if (tokens.size() >= 4 && tokens[0] == "&&&&" && tokens[1] == "PERF") tokens.erase(tokens.begin());
+  if (tokens.size() >= 4 && tokens[0] == "&&&&" && tokens[1] == "PERF")
+    tokens.erase(tokens.begin());
   if (tokens.size() < 3 || (tokens[0] != "SUM" && tokens[0] != "PERF")) return {};
   return {tokens[1], tokens[2]};
 }
@@ -232,8 +233,8 @@ NvbandwidthOutput parse_text(const std::string& text, const std::string& source)
   std::vector<std::string> process_hosts;
   for (std::size_t i = 0; i < lines.size();) {
     if (is_description(lines[i])) {
-      i = read_matrix(lines, i, testcase.empty() ? unnamed_testcase(lines, i, out) : testcase,
-                      out, source);
+      i = read_matrix(lines, i, testcase.empty() ? unnamed_testcase(lines, i, out) : testcase, out,
+                      source);
       continue;
     }
     if (const auto sum = sum_line(lines[i]); !sum.empty()) {

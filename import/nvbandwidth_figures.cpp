@@ -109,7 +109,8 @@ void describe_run(const NvbandwidthOutput& out, ImportedFigures& f) {
     f.cuda_driver_version = cuda_version_text(*out.cuda_runtime_version);
   std::size_t gpus = out.devices.size();
   for (const auto& m : out.matrices)
-    if (out.devices.empty() && m.description.find("GPU(column)") != std::string::npos && !m.cells.empty())
+    if (out.devices.empty() && m.description.find("GPU(column)") != std::string::npos &&
+        !m.cells.empty())
       gpus = std::max(gpus, m.cells.front().size());
   for (std::size_t i = 0; i < gpus; ++i) {
     bench::GpuRecord g;
@@ -118,7 +119,8 @@ void describe_run(const NvbandwidthOutput& out, ImportedFigures& f) {
     f.gpus.push_back(g);
   }
   if (out.format == "text" && out.version.empty())
-    f.file.notes.push_back("assumed: nvbandwidth version unknown (no \"nvbandwidth Version:\" line)");
+    f.file.notes.push_back(
+        "assumed: nvbandwidth version unknown (no \"nvbandwidth Version:\" line)");
   if (out.devices.empty() && gpus > 0)
     f.file.notes.push_back("assumed: " + std::to_string(gpus) +
                            " GPUs, names unknown: the device list was left out");
@@ -160,14 +162,14 @@ std::pair<std::string, std::string> cell_ends(Ends ends, std::size_t r, std::siz
   return {column, column};
 }
 
-void add_matrix_figures(const NvbandwidthMatrix& m, const std::string& version,
-                        std::uint64_t bytes, ImportedFigures& f, std::set<std::string>& mappings) {
+void add_matrix_figures(const NvbandwidthMatrix& m, const std::string& version, std::uint64_t bytes,
+                        ImportedFigures& f, std::set<std::string>& mappings) {
   const auto it = meanings().find(m.key);
   const Meaning* meaning = it != meanings().end() ? &it->second : nullptr;
   const std::string case_name = meaning ? meaning->case_name : m.key;
   const Ends ends = meaning ? meaning->ends : ends_from_description(m.description);
-  mappings.insert(m.key + (meaning ? " -> " + case_name
-                                   : " (no p2pcheck counterpart: kept as " + m.key + ")"));
+  mappings.insert(
+      m.key + (meaning ? " -> " + case_name : " (no p2pcheck counterpart: kept as " + m.key + ")"));
   const bench::FigureSource source{"nvbandwidth", version, m.key, m.unit};
   for (std::size_t r = 0; r < m.cells.size(); ++r) {
     for (std::size_t c = 0; c < m.cells[r].size(); ++c) {

@@ -74,8 +74,8 @@ bool nvbandwidth_title(const std::string& t) {
 bool nvbandwidth_sum(const std::vector<std::string>& tokens) {
   std::size_t k = tokens.size() >= 4 && tokens[0] == "&&&&" ? 1 : 0;
   if (tokens.size() != k + 3 || (tokens[k] != "SUM" && tokens[k] != "PERF")) return false;
-  return tokens[k + 1].find('_') != std::string::npos && std::isdigit(static_cast<unsigned char>(
-                                                             tokens[k + 2][0])) != 0;
+  return tokens[k + 1].find('_') != std::string::npos &&
+         std::isdigit(static_cast<unsigned char>(tokens[k + 2][0])) != 0;
 }
 
 std::optional<std::string> table_tool(const std::vector<std::string>& lines, std::size_t i) {
@@ -101,9 +101,11 @@ std::optional<std::string> banner_tool(const std::string& line) {
     const std::string program = token.substr(token.find_last_of('/') + 1);  // npos + 1 == 0
     if (program == "nvbandwidth") return std::string(kNvbandwidth);
     if (program == "p2pBandwidthLatencyTest") return std::string(kSample);
-    if (program.size() > 5 && (program.find("_perf") == program.size() - 5 ||
-                               program.find("_perf_mpi") == program.size() - 9))
-      return std::string(kNcclTests);
+    const auto ends_with = [&](const std::string& tail) {
+      return program.size() > tail.size() &&
+             program.compare(program.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (ends_with("_perf") || ends_with("_perf_mpi")) return std::string(kNcclTests);
   }
   return std::nullopt;
 }
@@ -120,8 +122,9 @@ std::vector<Anchor> anchors_of(const std::vector<std::string>& lines, const std:
     out.insert(at, a);
   }
   if (!only.empty())
-    out.erase(std::remove_if(out.begin(), out.end(), [&](const Anchor& a) { return a.tool != only; }),
-              out.end());
+    out.erase(
+        std::remove_if(out.begin(), out.end(), [&](const Anchor& a) { return a.tool != only; }),
+        out.end());
   return out;
 }
 

@@ -118,8 +118,9 @@ void read_nics(const RawMatrix& m, std::size_t gpus, const std::vector<std::stri
       aligned = smi::cell_class((*cells)[k]).has_value();
   }
   if (!aligned) {
-    notes.push_back("NIC columns left out: they do not line up with the header (cut, or a tab "
-                    "lost in the paste)");
+    notes.push_back(
+        "NIC columns left out: they do not line up with the header (cut, or a tab "
+        "lost in the paste)");
     return;
   }
   const auto legend = smi::nic_legend(lines);
@@ -172,7 +173,8 @@ std::vector<std::vector<bool>> access_of(const std::vector<topo::P2pStatus>& sta
     std::vector<std::vector<bool>> out;
     for (std::size_t i = 0; i < s.cells.size(); ++i) {
       out.emplace_back();
-      for (std::size_t j = 0; j < s.cells.size(); ++j) out.back().push_back(i != j && s.cells[i][j] == "OK");
+      for (std::size_t j = 0; j < s.cells.size(); ++j)
+        out.back().push_back(i != j && s.cells[i][j] == "OK");
     }
     return out;
   }
@@ -201,8 +203,8 @@ ImportedFigures topo_fragment_figures(const std::string& text, const std::string
       }
     } else if (!f.topology && !m.rows.empty()) {
       f.topology = matrix_snapshot(m, lines, file, f.file.notes);
-      f.file.mappings.push_back("topo -m -> topology of " + std::to_string(f.topology->gpus.size()) +
-                                " GPUs");
+      f.file.mappings.push_back("topo -m -> topology of " +
+                                std::to_string(f.topology->gpus.size()) + " GPUs");
     }
     floor = end;
   }

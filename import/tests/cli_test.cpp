@@ -2,6 +2,7 @@
 // outputs. Exit codes, what is printed, one-line errors, nothing written on bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -154,10 +155,20 @@ TEST_F(ImportCli, BadPeerOutputIsOneLineAndWritesNothing) {
             0u)
       << r.err;
   EXPECT_FALSE(fs::exists(doc));
-  const auto other = run_captured(p2pcheck("import " + fixture("h200-topo-m.txt")));
+  // A paste with no table at all: one line naming the file and what was looked for.
+  const std::string waived = fixture("pastes/none-nvbandwidth-13-v0.2-2080ti-waived-only.txt");
+  const auto other = run_captured(p2pcheck("import " + waived + " --json " + doc));
   EXPECT_EQ(other.exit_code, 2);
-  EXPECT_NE(other.err.find("not the output of a peer tool p2pcheck reads"), std::string::npos)
+  EXPECT_EQ(other.out, "");
+  EXPECT_EQ(other.err.rfind("p2pcheck: error: " + waived +
+                                ": no table found (nvbandwidth output starts, but no result table "
+                                "follows: cut before it, or the test printed none): looked for an "
+                                "nccl-tests table",
+                            0),
+            0u)
       << other.err;
+  EXPECT_EQ(std::count(other.err.begin(), other.err.end(), '\n'), 1);
+  EXPECT_FALSE(fs::exists(doc));
 }
 
 TEST_F(ImportCli, RealPublishedCapturesImportAndGateWithoutAGpu) {

@@ -40,7 +40,8 @@ const report::FigureChange* change(const report::Comparison& c, const std::strin
 // The tool of one table told by content.
 std::string tool_of(const std::string& name) {
   const auto p = import_paste(fixture_text(name), name, ImportOptions{});
-  return p.sections.size() == 1 ? p.sections[0].file.tool : "(sections: " + std::to_string(p.sections.size()) + ")";
+  return p.sections.size() == 1 ? p.sections[0].file.tool
+                                : "(sections: " + std::to_string(p.sections.size()) + ")";
 }
 
 TEST(ImportDocument, FormatsAreToldByContent) {
@@ -49,8 +50,9 @@ TEST(ImportDocument, FormatsAreToldByContent) {
   EXPECT_EQ(tool_of("p2p-bandwidth-latency-rtx4090-older.txt"), "p2pBandwidthLatencyTest");
   // A topo -m matrix is a table too: it gives the document its topology.
   EXPECT_EQ(tool_of("h200-topo-m.txt"), "nvidia-smi");
-  EXPECT_EQ(input_error_of([] { import_paste("hello\n", "hi.txt", ImportOptions{}); })
-                .rfind("hi.txt: no table found: looked for an nccl-tests table", 0),
+  EXPECT_EQ(input_error_of([] {
+              import_paste("hello\n", "hi.txt", ImportOptions{});
+            }).rfind("hi.txt: no table found: looked for an nccl-tests table", 0),
             0u);
 }
 

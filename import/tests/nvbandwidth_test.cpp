@@ -112,7 +112,8 @@ TEST(Nvbandwidth, ACutOutputKeepsItsWholeRowsAndSaysWhereItIsCut) {
   EXPECT_DOUBLE_EQ(cut.cells[0][1].value(), 53.90);
   EXPECT_FALSE(cut.sum.has_value());
   ASSERT_FALSE(out.notes.empty());
-  EXPECT_EQ(out.notes.back(), "device_to_device_memcpy_read_ce: cut after 1 of 4 rows: the rest left out");
+  EXPECT_EQ(out.notes.back(),
+            "device_to_device_memcpy_read_ce: cut after 1 of 4 rows: the rest left out");
   EXPECT_NE(input_error_of([] {
               parse_nvbandwidth("hello\n", "x.txt");
             }).find("no result matrix, SUM line or \"nvbandwidth Version:\" line"),

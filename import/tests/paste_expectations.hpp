@@ -109,7 +109,8 @@ inline bool holds(const PasteOutcome& o, const std::string& file, const std::str
   const std::string what = words.at(0);
   const std::vector<std::string> a(words.begin() + 1, words.end());
   const std::string rest = trim(check.substr(check.find(what) + what.size()));
-  if (what == "exit2") return o.error.rfind(file + ":", 0) == 0 || o.error.rfind(file + " (", 0) == 0;
+  if (what == "exit2")
+    return o.error.rfind(file + ":", 0) == 0 || o.error.rfind(file + " (", 0) == 0;
   if (!o.error.empty()) return false;
   const auto& d = o.doc;
   if (what == "tool") return has_tool(o, a.at(0));
@@ -120,7 +121,8 @@ inline bool holds(const PasteOutcome& o, const std::string& file, const std::str
   if (what == "ncclranks") return has_nccl_ranks(d, std::stoi(a.at(0)));
   if (what == "topo") return has_link(d, std::stoul(a.at(0)), std::stoul(a.at(1)), a.at(2));
   if (what == "gpus") return d.gpus.size() == std::stoul(a.at(0));
-  if (what == "gpuname" || what == "numa") return gpu_check(d, what, a, rest.substr(rest.find(' ') + 1));
+  if (what == "gpuname" || what == "numa")
+    return gpu_check(d, what, a, rest.substr(rest.find(' ') + 1));
   if (what == "hostname") return d.hostname == a.at(0);
   if (what == "access")
     return std::stoul(a[0]) < d.p2p_access.size() &&
