@@ -77,18 +77,19 @@ void add_run_notes(const NcclTestsRun& r, const std::string& ranks_note,
   if (r.collective_source == "--collective")
     notes.push_back("assumed: " + r.collective + " (--collective): the table does not name it");
   if (!ranks_note.empty()) notes.push_back(ranks_note);
+  const std::string label = r.collective_source.empty() ? "" : r.collective + ": ";
   if (r.avg_busbw_gbps) {
     char note[128];
     std::snprintf(note, sizeof note, "%s: Avg bus bandwidth %.4g GB/s over %zu sizes",
                   r.collective.c_str(), *r.avg_busbw_gbps, sizes_of(r));
     notes.push_back(note);
   } else {
-    notes.push_back(r.collective + ": no \"# Avg bus bandwidth\" line (the summary was left out)");
+    notes.push_back(label + "no \"# Avg bus bandwidth\" line (the summary was left out)");
   }
   if (r.wrong_is_error_magnitude)
     notes.push_back(r.collective +
                     ": an `error` column (a deviation, not a count): #wrong left null");
-  for (const auto& n : r.notes) notes.push_back(r.collective + ": " + n);
+  for (const auto& n : r.notes) notes.push_back(label + n);
 }
 
 nccl::CollectiveResult collective_result(const NcclTestsRun& r, const NcclTestsRow& row,

@@ -139,7 +139,12 @@ void describe_run(const NvbandwidthOutput& out, ImportedFigures& f) {
 std::uint64_t copy_bytes(const NvbandwidthOutput& out, std::optional<std::uint64_t> given,
                          std::vector<std::string>& notes) {
   if (given) return *given;
-  if (out.buffer_bytes) return *out.buffer_bytes;
+  if (out.buffer_bytes) {
+    if (out.format == "text")
+      notes.push_back("copy size " + std::to_string(*out.buffer_bytes >> 20) +
+                      " MiB: -b on the pasted command line");
+    return *out.buffer_bytes;
+  }
   const std::uint64_t bytes = default_buffer_bytes(out.version);
   notes.push_back(
       "copy size " + std::to_string(bytes >> 20) + " MiB: nvbandwidth " +

@@ -141,7 +141,8 @@ topo::TopologySnapshot matrix_snapshot(const RawMatrix& m, const std::vector<std
   const std::size_t kept = complete_prefix(k);
   if (kept == 0) throw not_topo(file, "no complete GPU row under the \"GPU0 ...\" header");
   if (kept < n)
-    notes.push_back("GPU" + std::to_string(kept) + ".." + "GPU" + std::to_string(n - 1) +
+    notes.push_back("GPU" + std::to_string(kept) +
+                    (kept + 1 < n ? ".." + ("GPU" + std::to_string(n - 1)) : std::string()) +
                     " left out: the matrix is cut before their pairs are known (" +
                     std::to_string(kept) + " of " + std::to_string(n) + " GPUs kept)");
   topo::TopologySnapshot t;
