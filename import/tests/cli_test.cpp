@@ -224,3 +224,30 @@ TEST_F(ImportCli, PeerAccessHostsFromPrefixesAndAWindowsSavedPaste) {
 }
 
 }  // namespace
+
+namespace {
+
+// A paste from an issue thread: what was removed around it and what had to be assumed, one line
+// each, the sections of a paste with two runs numbered by their lines, and the document written.
+TEST_F(ImportCli, APasteIsReadAsItComesAndSaysWhatItRemovedAndAssumed) {
+  const std::string doc = (dir_ / "paste.json").string();
+  const std::string quoted = fixture("pastes/nvbandwidth-24-h100-sm-quoted-no-banner.txt");
+  const std::string runs = fixture("pastes/nvbandwidth-42-a100-two-fenced-runs.txt");
+  const auto r = run_captured(p2pcheck("import " + quoted + " " + runs + " --json " + doc));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(quoted + ": removed quote markers (`> `) on 2 lines\n"), std::string::npos)
+      << r.out;
+  EXPECT_NE(
+      r.out.find("  assumed: nvbandwidth version unknown (no \"nvbandwidth Version:\" line)\n"),
+      std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  assumed: 8 GPUs, names unknown: the device list was left out\n"),
+            std::string::npos);
+  EXPECT_NE(r.out.find(runs + ", lines 34-51: nvbandwidth v0.8 (text), 1 figures\n"),
+            std::string::npos)
+      << r.out;
+  const auto j = nlohmann::json::parse(p2p::read_text_file(doc));
+  EXPECT_EQ(j.at("imported").size(), 3u);
+}
+
+}  // namespace
