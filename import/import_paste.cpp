@@ -75,7 +75,15 @@ ImportedPaste import_paste(const std::string& text, const std::string& file,
   std::vector<std::string> lines;
   for (const auto& l : paste.lines) lines.push_back(l.text);
   const auto sections = find_sections(lines, options.tool);
-  if (sections.empty()) throw no_table(file, lines, options);
+  if (sections.empty()) {
+    // -j / -J output pasted in a fence or quoted: the JSON once the wrappers are gone.
+    const std::string unwrapped = paste_text(paste, 0, paste.lines.size());
+    if (starts_json_object(unwrapped)) {
+      out.sections.push_back(json_section(unwrapped, file, options));
+      return out;
+    }
+    throw no_table(file, lines, options);
+  }
   for (const auto& s : sections) {
     const int first = paste.lines[s.begin].line, last = paste.lines[s.end - 1].line;
     try {

@@ -94,6 +94,23 @@ TEST(PasteImport, ACollectiveTheTableDoesNotNameIsUnknownOrGiven) {
   EXPECT_TRUE(said(given, "assumed: 16 ranks, from busbw/algbw"));
 }
 
+// -J output quoted in a reply, inside a fence: the JSON once the wrappers are gone.
+TEST(PasteImport, JsonOutputPastedInAFenceAndQuotedIsReadAsJson) {
+  std::string quoted = "> ```json\n";
+  const std::string json = fixture_text("nccl-tests-2.19.6-h200-all_reduce.json");
+  for (std::size_t at = 0; at < json.size();) {
+    const std::size_t end = json.find('\n', at);
+    quoted += "> " + json.substr(at, end - at) + "\n";
+    at = end == std::string::npos ? json.size() : end + 1;
+  }
+  quoted += "> ```\n";
+  const auto p = import_paste(quoted, "quoted.txt", ImportOptions{});
+  ASSERT_EQ(tools(p), (std::vector<std::string>{"nccl-tests"}));
+  EXPECT_EQ(p.sections[0].file.format, "json");
+  EXPECT_EQ(p.sections[0].nccl->results.size(),
+            import_paste(json, "j.json", ImportOptions{}).sections[0].nccl->results.size());
+}
+
 TEST(PasteImport, APasteWithNoTableIsOneLineNamingTheFileAndWhatWasLookedFor) {
   const ImportOptions o;
   const auto error = [&](const std::string& name) {
