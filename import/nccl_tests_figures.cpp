@@ -56,12 +56,13 @@ int ranks_of(const NcclTestsRun& r, std::string& note) {
       best = &row;
   if (best && *best->algbw_gbps >= 1.0) {
     const double ratio = *best->busbw_gbps / *best->algbw_gbps;
-    const double n = ratio > 1.0 ? 2.0 / (2.0 - ratio) : 1.0 / (1.0 - ratio);
-    const long whole = std::lround(n);
-    const double back = ratio > 1.0 ? 2.0 * (whole - 1) / whole : (whole - 1.0) / whole;
-    if (std::fabs(ratio - 1.0) > 0.02 && whole >= 2 && whole <= 4096 &&
-        std::fabs(back - ratio) < 0.01 * ratio) {
-      note = "assumed: " + std::to_string(whole) +
+    // Near 1 (or outside 0..2) the factor tells no rank count, and n would blow up.
+    const bool telling = ratio > 0.1 && ratio < 1.98 && std::fabs(ratio - 1.0) > 0.02;
+    const double n = !telling ? 0.0 : ratio > 1.0 ? 2.0 / (2.0 - ratio) : 1.0 / (1.0 - ratio);
+    const double whole = std::round(n);
+    const double back = ratio > 1.0 ? 2.0 * (whole - 1.0) / whole : (whole - 1.0) / whole;
+    if (telling && whole >= 2 && whole <= 4096 && std::fabs(back - ratio) < 0.01 * ratio) {
+      note = "assumed: " + std::to_string(static_cast<int>(whole)) +
              " ranks, from busbw/algbw (no \"# Rank\" lines name them)";
       return static_cast<int>(whole);
     }
