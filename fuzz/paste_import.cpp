@@ -1,10 +1,11 @@
 // A file as `p2pcheck import` reads it: normalised, its tables found and each read by its tool's
-// reader (import_paste), then one results document written and read back. Every input a paste
-// can hold reaches every reader this way, format detection included.
+// reader (import_paste), then one results document written and read back, its NCCL section
+// included. Every input a paste can hold reaches every reader this way, format detection too.
 #include "common/file_io.hpp"
 #include "common/json_text.hpp"
 #include "fuzz/fuzz_input.hpp"
 #include "import/import_document.hpp"
+#include "nccl/results_section.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace p2p;
@@ -15,7 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const bench::BenchDocument doc =
         import::import_document(p.sections, options, "2026-12-03T00:00:00Z");
     const std::string json = json_text(nlohmann::json(doc));
-    (void)bench::bench_document_from_json(parse_json_text(json, "fuzz-import.json"),
-                                          "fuzz-import.json");
+    const bench::BenchDocument back = bench::bench_document_from_json(
+        parse_json_text(json, "fuzz-import.json"), "fuzz-import.json");
+    // compare and report read the NCCL section too: what import writes, they must read.
+    if (!back.nccl.is_null()) (void)nccl::nccl_section_from_document(back, "fuzz-import.json");
   });
 }

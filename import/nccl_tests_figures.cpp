@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "import/nccl_tests_fields.hpp"
+#include "nccl/json_util.hpp"
 #include "nccl/results.hpp"
 
 namespace p2p::import {
@@ -21,7 +22,8 @@ nccl::DeviceRecord rank_device(const std::string& line, int rank) {
     const auto value = parse_number(tokens[k + 1]);
     // Whole numbers that fit an int (pids reach 4194304), never a cast of "1e300".
     const bool whole = value && *value >= 0 && *value < 1e9 && *value == std::floor(*value);
-    if (tokens[k] == "device" && whole) d.cuda_device = static_cast<int>(*value);
+    if (tokens[k] == "device" && whole && *value < nccl::kMaxRanks)
+      d.cuda_device = static_cast<int>(*value);
     if (tokens[k] == "Pid" && whole) d.pid = static_cast<int>(*value);
     if (tokens[k] == "on") d.hostname = tokens[k + 1];
   }
@@ -49,7 +51,8 @@ std::string p2pcheck_dtype(const std::string& t) {
 // 2(n-1)/n of the data per rank, all_gather, reduce_scatter and alltoall (n-1)/n; a factor of 1
 // tells nothing), else 1, said in `note`.
 int ranks_of(const NcclTestsRun& r, std::string& note) {
-  if (!r.devices.empty()) return static_cast<int>(r.devices.size());
+  if (!r.devices.empty())
+    return static_cast<int>(std::min<std::size_t>(r.devices.size(), nccl::kMaxRanks));
   const NcclTestsRow* best = nullptr;
   for (const auto& row : r.rows)
     if (row.algbw_gbps && row.busbw_gbps && (!best || *row.algbw_gbps > *best->algbw_gbps))
@@ -100,11 +103,15 @@ nccl::CollectiveResult collective_result(const NcclTestsRun& r, const NcclTestsR
   c.dtype = p2pcheck_dtype(row.type);
   c.in_place = row.in_place;
   c.nranks = ranks;
-  c.root = r.collective == "broadcast" || r.collective == "reduce" ? row.root : std::nullopt;
+  if ((r.collective == "broadcast" || r.collective == "reduce") && row.root &&
+      *row.root < nccl::kMaxRanks)
+    c.root = row.root;
   c.size_bytes = row.size_bytes;
   c.count = row.count;
-  c.iterations = r.iterations;
-  c.warmup_iterations = r.warmup_iterations;
+  // Counts as a banner printed them; a mangled one is unknown (0), as the document keeps them.
+  const auto count = [](int v) { return v >= 0 && v <= nccl::kMaxCount ? v : 0; };
+  c.iterations = count(r.iterations);
+  c.warmup_iterations = count(r.warmup_iterations);
   c.timing_samples = 1;  // nccl-tests times all iterations as one group and reports the mean
   c.time_us = row.time_us;
   c.algbw_gbps = row.algbw_gbps;
@@ -141,7 +148,17 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
                                   ? "a table that names no collective -> nccl unknown"
                                   : r.collective + "_perf -> nccl " + r.collective);
     add_run_notes(r, ranks_note, f.file.notes);
-    for (const auto& row : r.rows) run.results.push_back(collective_result(r, row, ranks));
+    int empty = 0;
+    for (const auto& row : r.rows) {
+      // A size of 0 moved nothing: no figure to compare (and none a results document holds).
+      if (row.size_bytes == 0) {
+        empty += row.in_place ? 0 : 1;  // a table row holds both placements
+        continue;
+      }
+      run.results.push_back(collective_result(r, row, ranks));
+    }
+    if (empty > 0)
+      f.file.notes.push_back(std::to_string(empty) + " rows of size 0 left out (nothing moved)");
   }
   std::vector<std::string> hosts;
   for (int k = 0; k < nranks; ++k) {

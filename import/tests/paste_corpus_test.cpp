@@ -18,6 +18,25 @@ TEST(PasteCorpus, EveryExpectationReadOffAPasteHolds) {
   for (const auto& m : missed) ADD_FAILURE() << m;
 }
 
+// What import writes, compare and report must read: every paste's document, through its JSON,
+// NCCL section included (size-0 rows once made one they refused).
+TEST(PasteCorpus, EveryImportedDocumentReadsBack) {
+  int documents = 0;
+  for (const std::string folder : {kFolder, kFolder + "/holdout"}) {
+    for (const auto& [file, checks] : testing::expectations(folder)) {
+      const auto o = testing::import_alone(read_text_file(folder + "/" + file), file);
+      if (!o.error.empty()) continue;
+      const nlohmann::json j = o.doc;
+      const auto back = bench::bench_document_from_json(j, file);
+      EXPECT_EQ(nlohmann::json(back), j) << file;
+      if (!back.nccl.is_null())
+        EXPECT_NO_THROW((void)nccl::nccl_section_from_document(back, file)) << file;
+      ++documents;
+    }
+  }
+  EXPECT_GE(documents, 30);
+}
+
 TEST(PasteCorpus, EveryPasteHasExpectations) {
   const auto listed = testing::expectations(kFolder);
   int pastes = 0;

@@ -94,6 +94,20 @@ TEST(PasteImport, ACollectiveTheTableDoesNotNameIsUnknownOrGiven) {
   EXPECT_TRUE(said(given, "assumed: 16 ranks, from busbw/algbw"));
 }
 
+// nccl-tests prints rows of size 0 (reduce_scatter below one element per rank): they moved
+// nothing, are left out and said, and the document stays one compare and report can read.
+TEST(PasteImport, RowsOfSizeZeroAreLeftOutAndTheDocumentReadsBack) {
+  const std::string name = "holdout/nccl-tests-128-reduce-scatter-table-no-banner.txt";
+  const auto p = import_paste(paste(name), name, ImportOptions{});
+  ASSERT_EQ(p.sections.size(), 1u);
+  EXPECT_EQ(p.sections[0].nccl->results.size(), 4u);  // 128 and 256 bytes, both placements
+  EXPECT_TRUE(said(p.sections[0], "5 rows of size 0 left out (nothing moved)"));
+  EXPECT_TRUE(said(p.sections[0], "the last row is cut"));
+  const auto doc = import_document(p.sections, ImportOptions{}, "2026-12-02T11:00:00Z");
+  const auto back = bench::bench_document_from_json(nlohmann::json(doc), name);
+  EXPECT_EQ(nccl::nccl_section_from_document(back, name).run.results.size(), 4u);
+}
+
 // -J output quoted in a reply, inside a fence: the JSON once the wrappers are gone.
 TEST(PasteImport, JsonOutputPastedInAFenceAndQuotedIsReadAsJson) {
   std::string quoted = "> ```json\n";
