@@ -108,6 +108,42 @@ TEST(PasteImport, RowsOfSizeZeroAreLeftOutAndTheDocumentReadsBack) {
   EXPECT_EQ(nccl::nccl_section_from_document(back, name).run.results.size(), 4u);
 }
 
+// The SUM lines of the real H200 run, pasted without their matrices (as people quote a result):
+// each a total over every GPU, named by its testcase; the latency sum, which means nothing, left
+// out.
+TEST(PasteImport, SumLinesPastedAloneAreTotalsNamedByTheirTestcase) {
+  std::string sums;
+  const std::string run = fixture_text("nvbandwidth-v0.8-h200.txt");
+  for (std::size_t at = run.find("SUM "); at != std::string::npos; at = run.find("SUM ", at + 1))
+    sums += "> " + run.substr(at, run.find('\n', at) - at) + "\n";
+  const auto p = import_paste(sums, "sums.txt", ImportOptions{});
+  ASSERT_EQ(tools(p), (std::vector<std::string>{"nvbandwidth"}));
+  const auto& f = p.sections[0];
+  ASSERT_EQ(f.bandwidth.size(), 7u);
+  const auto* h2d =
+      testing::find_figure(f.bandwidth, "host_to_device_memcpy_ce", "all", "all", "sum");
+  ASSERT_NE(h2d, nullptr);
+  EXPECT_DOUBLE_EQ(h2d->median_gbps.value(), 55.44);
+  EXPECT_EQ(h2d->source->figure, "SUM host_to_device_memcpy_ce");
+  EXPECT_TRUE(f.latency.empty());
+}
+
+// A real two-GPU paste (club-3090#1229) with `topo -m` and `topo -p2p rw` in two <details>
+// blocks: one nvidia-smi section, the topology and the peer access it tells.
+TEST(PasteImport, ATopoAndItsP2pMatrixInOnePasteAreOneSection) {
+  const std::string name = "topo-2x-rtx5090-phb-and-p2p-rw-gns.txt";
+  const auto p = import_paste(fixture_text(name), name, ImportOptions{});
+  ASSERT_EQ(tools(p), (std::vector<std::string>{"nvidia-smi"}));
+  const auto& f = p.sections[0];
+  ASSERT_TRUE(f.topology.has_value());
+  EXPECT_EQ(f.topology->pcie_matrix[0][1], topo::PathClass::kPhb);
+  ASSERT_EQ(f.topology->p2p_status.size(), 1u);
+  EXPECT_EQ(f.topology->p2p_status[0].capability, "read+write");
+  EXPECT_EQ(f.topology->p2p_status[0].cells[0][1], "GNS");
+  EXPECT_EQ(f.p2p_access, (std::vector<std::vector<bool>>{{false, false}, {false, false}}));
+  EXPECT_EQ(f.gpus.at(1).cpuset, "0-63");
+}
+
 // -J output quoted in a reply, inside a fence: the JSON once the wrappers are gone.
 TEST(PasteImport, JsonOutputPastedInAFenceAndQuotedIsReadAsJson) {
   std::string quoted = "> ```json\n";
