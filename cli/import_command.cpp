@@ -5,20 +5,30 @@
 #include <string>
 
 #include "common/exit_codes.hpp"
+#include "import/paste_sections.hpp"
 #include "session/import_run.hpp"
 
 namespace p2p::cli {
 
 namespace {
 
+void print_section(const import::ImportedFigures& p, bool several) {
+  std::cout << p.file.file;
+  if (several) std::cout << ", lines " << p.first_line << "-" << p.last_line;
+  std::cout << ": " << p.file.tool << (p.file.version.empty() ? "" : " " + p.file.version) << " ("
+            << p.file.format << "), " << p.file.figures << " figures\n";
+  for (const auto& m : p.file.mappings) std::cout << "  " << m << "\n";
+  // What had to be assumed is said as it is; other notes as notes.
+  for (const auto& n : p.file.notes)
+    std::cout << "  " << (n.rfind("assumed: ", 0) == 0 ? "" : "note: ") << n << "\n";
+}
+
 int run_import_command(const session::ImportRequest& r) {
   const session::ImportOutcome imported = session::run_import(r);
-  for (const auto& p : imported.parts) {
-    std::cout << p.file.file << ": " << p.file.tool
-              << (p.file.version.empty() ? "" : " " + p.file.version) << " (" << p.file.format
-              << "), " << p.file.figures << " figures\n";
-    for (const auto& m : p.file.mappings) std::cout << "  " << m << "\n";
-    for (const auto& n : p.file.notes) std::cout << "  note: " << n << "\n";
+  for (std::size_t f = 0; f < imported.files.size(); ++f) {
+    const auto& paste = imported.files[f];
+    for (const auto& s : paste.stripped) std::cout << r.files[f] << ": removed " << s << "\n";
+    for (const auto& p : paste.sections) print_section(p, paste.sections.size() > 1);
   }
   if (!r.json.empty()) std::cout << "wrote " << r.json << "\n";
   std::cout << std::flush;
@@ -32,7 +42,8 @@ Command add_import_command(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
       "import",
       "Read nvbandwidth (text or -j JSON), nccl-tests (text or -J JSON) and p2pBandwidthLatencyTest outputs "
-      "(and nvidia-smi topo -p2p captures, for peer access) into a p2pcheck results document for compare and "
+      "and nvidia-smi topo -m / -p2p captures, whole or pasted in pieces (quote markers, fences, line numbers, "
+      "rank tags and timestamps removed; a table is enough), into a p2pcheck results document for compare and "
       "report (format told by content). No GPU needed");
   app->add_option("FILE", o->files, "Peer tools' outputs")->required()->expected(1, -1);
   app->add_option("--json", o->json, "Write the results document to FILE (atomically)");
@@ -44,7 +55,12 @@ Command add_import_command(CLI::App& root) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
   app->add_option(
       "--collective", o->collective,
-      "nccl-tests output older than 2.13 does not name its collective: all_reduce, all_gather, ...");
+      "The collective of nccl-tests tables that do not name it (a pasted table, output older than 2.13): "
+      "all_reduce, all_gather, ... (default: unknown)");
+  app->add_option(
+         "--tool", o->tool,
+         "Read only this tool's tables: nvbandwidth, nccl-tests, p2pBandwidthLatencyTest or nvidia-smi")
+      ->check(CLI::IsMember(import::paste_tools()));
   return Command{app, [o] { return run_import_command(*o); }};
 }
 

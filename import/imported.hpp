@@ -9,6 +9,7 @@
 
 #include "document/bench_document.hpp"
 #include "document/nccl_run.hpp"
+#include "topology/snapshot.hpp"
 
 namespace p2p::import {
 
@@ -24,6 +25,12 @@ struct ImportedFigures {
   // [i][j] over `gpus`: can GPU i access GPU j's memory (false on the diagonal, as bench writes
   // it); empty where the output does not say.
   std::vector<std::vector<bool>> p2p_access;
+  // An nvidia-smi topo -m capture: the topology it tells (GPUs in nvidia-smi's numbering).
+  std::optional<topo::TopologySnapshot> topology;
+  // The lines of the paste it was read from (1-based, inclusive); 0 when the whole file was one
+  // output.
+  int first_line = 0;
+  int last_line = 0;
 };
 
 // "13.0" from CUDA's 13000; "" for 0.

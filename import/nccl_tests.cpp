@@ -1,31 +1,13 @@
 #include "import/nccl_tests.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
-#include <limits>
 
-#include "common/error.hpp"
-#include "common/file_io.hpp"
-#include "common/json_util.hpp"
-#include "document/nccl_run.hpp"
-#include "import/text_lines.hpp"
+#include "import/nccl_tests_fields.hpp"
 
 namespace p2p::import {
 
 namespace {
-
-InputError not_nccl_tests(const std::string& source, const std::string& why) {
-  return InputError(source + ": not nccl-tests output: " + why);
-}
-
-// "./build/all_reduce_perf" or "all_reduce_perf_mpi" -> "all_reduce".
-std::string collective_of_program(std::string p) {
-  const auto slash = p.find_last_of('/');
-  if (slash != std::string::npos) p = p.substr(slash + 1);
-  const auto perf = p.find("_perf");
-  return perf == std::string::npos ? "" : p.substr(0, perf);
-}
 
 // The collective a pasted command line runs ("$ ./build/all_reduce_perf -b 8 ...", "mpirun ...
 // /opt/nccl-tests/build/all_gather_perf_mpi ..."): "" when no token of the line is a *_perf or
@@ -133,8 +115,9 @@ void read_groups(std::vector<std::string> tokens, std::size_t first, Columns& c,
 // cannot place (a row read against a guessed layout would put figures in the wrong fields).
 std::optional<Columns> header_columns(const std::string& line, const std::string& source,
                                       std::size_t line_no) {
-  if (!starts_with(trim(line), "#")) return std::nullopt;
-  const auto tokens = split_ws(line.substr(line.find('#') + 1));
+  // The `#` before it is lost where a paste was rendered as Markdown first.
+  const std::string t = trim(line);
+  const auto tokens = split_ws(!t.empty() && t[0] == '#' ? t.substr(1) : t);
   if (tokens.size() < 2 || (tokens[0] != "size" && tokens[0] != "bytes") ||
       (tokens[1] != "count" && tokens[1] != "N"))
     return std::nullopt;
@@ -157,31 +140,6 @@ std::optional<double> number_or_na(const std::string& t, bool& ok) {
   const auto v = parse_number(t);
   ok = v.has_value();
   return v;
-}
-
-// A size or element count as printed: a whole number 0..kMaxDocumentBytes. Anything else
-// ("1e400", "-5", "2.5") is a mangled row; casting it would be undefined behaviour.
-std::optional<std::uint64_t> whole_number(double v) {
-  if (!std::isfinite(v) || v < 0 || v > static_cast<double>(kMaxDocumentBytes) ||
-      v != std::floor(v))
-    return std::nullopt;
-  return static_cast<std::uint64_t>(v);
-}
-
-std::optional<std::uint64_t> whole_number(const std::string& t) {
-  const auto v = parse_number(t);
-  return v ? whole_number(*v) : std::nullopt;
-}
-
-// The same from the JSON output: `key` of `j` as an integer 0..hi (0 when absent).
-template <class T>
-T json_whole_number(const nlohmann::json& j, const char* key, T hi, const std::string& source) {
-  if (!j.contains(key)) return 0;
-  try {
-    return checked_integer<T>(j.at(key), key, 0, hi);
-  } catch (const InputError& e) {
-    throw not_nccl_tests(source, e.what());
-  }
 }
 
 void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTestsRun& run,
@@ -221,211 +179,161 @@ void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTest
   }
 }
 
+// The text without the `#` that banner and header lines start with.
+std::string unmarked(const std::string& t) {
+  return !t.empty() && t[0] == '#' ? trim(t.substr(1)) : t;
+}
+
+// A row cut short is the table's last when no row follows it: a paste that ends there.
+bool last_row(const std::vector<std::string>& lines, std::size_t i) {
+  for (std::size_t j = i + 1; j < lines.size(); ++j) {
+    const auto tokens = split_ws(lines[j]);
+    if (!tokens.empty()) return !parse_number(tokens[0]);
+  }
+  return true;
+}
+
+void read_run_banner(const std::string& body, NcclTestsRun& run) {
+  const auto tokens = split_ws(body);
+  for (std::size_t k = 0; k + 2 < tokens.size(); ++k) {
+    if (tokens[k] == "warmup" && tokens[k + 1] == "iters:")
+      run.warmup_iterations = std::atoi(tokens[k + 2].c_str());
+    if (tokens[k] == "iters:" && (k == 0 || tokens[k - 1] != "warmup") &&
+        (k == 0 || tokens[k - 1] != "agg"))
+      run.iterations = std::atoi(tokens[k + 1].c_str());
+  }
+  for (std::size_t k = 0; k + 1 < tokens.size(); ++k)
+    if (tokens[k] == "maxBytes") run.max_bytes = whole_number(tokens[k + 1]);
+}
+
+class TextReader {
+ public:
+  TextReader(const std::string& source, const std::string& collective)
+      : source_(source), collective_(collective) {
+    out_.format = "text";
+  }
+
+  void read(const std::vector<std::string>& lines) {
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const std::string t = trim(lines[i]);
+      if (!t.empty() && !read_banner(t, unmarked(t), i + 1)) read_other(lines, t, i);
+    }
+  }
+
+  NcclTestsOutput finish();
+
+ private:
+  NcclTestsRun& start_run() {
+    out_.runs.emplace_back();
+    NcclTestsRun& r = out_.runs.back();
+    r.collective = collective_.empty() ? command_collective_ : collective_;
+    r.collective_source = !collective_.empty()          ? "--collective"
+                          : command_collective_.empty() ? ""
+                                                        : "output";
+    run_ = &r;
+    columns_.reset();
+    return r;
+  }
+  NcclTestsRun& run() { return run_ ? *run_ : start_run(); }
+
+  bool read_banner(const std::string& t, const std::string& body, std::size_t line_no);
+  void read_other(const std::vector<std::string>& lines, const std::string& t, std::size_t i);
+
+  const std::string& source_;
+  const std::string& collective_;
+  NcclTestsOutput out_;
+  NcclTestsRun* run_ = nullptr;
+  std::optional<Columns> columns_;
+  std::size_t header_line_ = 0;     // the last table header, for a table without rows
+  std::string command_collective_;  // from the last pasted command line, for outputs naming none
+  std::string failure_;             // the first "Test ... failure" line
+};
+
+// The lines of a run other than its rows: version, collective, banner, ranks, header, summary
+// (each with or without its `#`). False for any other line.
+bool TextReader::read_banner(const std::string& t, const std::string& body, std::size_t line_no) {
+  if (starts_with(body, "nccl-tests version ")) {
+    const auto tokens = split_ws(body);
+    if (tokens.size() < 3)
+      throw not_nccl_tests(
+          source_, "line " + std::to_string(line_no) + ": a version line without a version");
+    out_.version = tokens[2];
+    for (const auto& tok : tokens)
+      if (starts_with(tok, "nccl-library=")) out_.nccl_library_code = std::atoi(tok.c_str() + 13);
+  } else if (starts_with(body, "Collective test starting:")) {
+    NcclTestsRun& r = start_run();
+    r.collective = collective_of_program(trim(body.substr(25)));
+    r.collective_source = "output";
+  } else if (starts_with(body, "nThread ")) {
+    // Older versions start here (no "Collective test starting" line): a new test unless one just
+    // began.
+    if (!run_ || !run_->rows.empty() || run_->iterations > 0) start_run();
+    read_run_banner(body, *run_);
+  } else if (starts_with(body, "Rank ") && body.find(" device ") != std::string::npos) {
+    // "#  Rank  0 Group  0 Pid ..." (2.10+), "#   Rank  0 Pid ..." (before Group was printed).
+    NcclTestsRun& r = run();
+    r.devices.push_back(body);
+    const auto tokens = split_ws(body);
+    // Rank 0's host: a run over several hosts names each rank's (kept per device).
+    for (std::size_t k = 0; k + 1 < tokens.size() && r.hostname.empty(); ++k)
+      if (tokens[k] == "on") r.hostname = tokens[k + 1];
+  } else if (auto c = header_columns(t, source_, line_no)) {
+    run().wrong_is_error_magnitude = c->error_column;
+    columns_ = c;
+    header_line_ = line_no;
+  } else if (starts_with(body, "Avg bus bandwidth")) {
+    const auto colon = body.find(':');
+    const auto value =
+        colon == std::string::npos ? std::vector<std::string>{} : split_ws(body.substr(colon + 1));
+    if (run_ && !value.empty()) run_->avg_busbw_gbps = parse_number(value[0]);
+  } else if (starts_with(body, "Out of bounds values")) {
+    if (run_) run_->out_of_bounds = std::atoi(trim(body.substr(body.find(':') + 1)).c_str());
+  } else {
+    return t[0] == '#';  // a comment line of the output
+  }
+  return true;
+}
+
+void TextReader::read_other(const std::vector<std::string>& lines, const std::string& t,
+                            std::size_t i) {
+  if (failure_.empty() && is_test_failure(t)) failure_ = t;
+  if (const auto c = collective_of_command_line(t); !c.empty()) command_collective_ = c;
+  // A result row starts with its size; anything else (NCCL INFO lines, warnings, "...") is not
+  // ours.
+  const auto tokens = split_ws(t);
+  if (!columns_ || !parse_number(tokens[0])) return;
+  if (tokens.size() < columns_->width() && last_row(lines, i)) {
+    run_->notes.push_back("line " + std::to_string(i + 1) + ": the last row is cut (" +
+                          std::to_string(tokens.size()) + " of " +
+                          std::to_string(columns_->width()) + " fields): left out");
+    return;
+  }
+  read_row(tokens, *columns_, *run_, source_, i + 1);
+}
+
+NcclTestsOutput TextReader::finish() {
+  auto& runs = out_.runs;
+  runs.erase(std::remove_if(runs.begin(), runs.end(),
+                            [](const NcclTestsRun& r) { return r.rows.empty(); }),
+             runs.end());
+  if (runs.empty() && !failure_.empty())
+    throw not_nccl_tests(source_, "the test failed before its first result row: " + failure_);
+  if (runs.empty() && header_line_ > 0)
+    throw not_nccl_tests(source_, "line " + std::to_string(header_line_) +
+                                      ": a table header with no complete row under it");
+  if (runs.empty())
+    throw not_nccl_tests(source_,
+                         "no result table (a \"# size count type ...\" header and its rows)");
+  for (auto& r : runs)
+    if (r.collective.empty()) r.collective = "unknown";
+  return std::move(out_);
+}
+
 NcclTestsOutput parse_text(const std::string& text, const std::string& source,
                            const std::string& collective) {
-  NcclTestsOutput out;
-  out.format = "text";
-  const auto lines = clean_lines(text);
-  NcclTestsRun* run = nullptr;
-  std::optional<Columns> columns;
-  std::string command_collective;  // from the last pasted command line, for outputs naming none
-  std::string failure;             // the first "Test ... failure" line
-  const auto start_run = [&]() -> NcclTestsRun& {
-    out.runs.emplace_back();
-    out.runs.back().collective = collective.empty() ? command_collective : collective;
-    run = &out.runs.back();
-    columns.reset();
-    return *run;
-  };
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string t = trim(lines[i]);
-    if (t.empty()) continue;
-    if (starts_with(t, "# nccl-tests version ")) {
-      const auto tokens = split_ws(t);
-      if (tokens.size() < 4)
-        throw not_nccl_tests(
-            source, "line " + std::to_string(i + 1) + ": a version line without a version");
-      out.version = tokens[3];
-      for (const auto& tok : tokens)
-        if (starts_with(tok, "nccl-library=")) out.nccl_library_code = std::atoi(tok.c_str() + 13);
-      continue;
-    }
-    if (starts_with(t, "# Collective test starting:")) {
-      start_run().collective = collective_of_program(trim(t.substr(27)));
-      continue;
-    }
-    if (starts_with(t, "# nThread ")) {
-      // Older versions start here (no "Collective test starting" line): a new test unless one just
-      // began.
-      if (!run || !run->rows.empty() || run->iterations > 0) start_run();
-      const auto tokens = split_ws(t);
-      for (std::size_t k = 0; k + 2 < tokens.size(); ++k) {
-        if (tokens[k] == "warmup" && tokens[k + 1] == "iters:")
-          run->warmup_iterations = std::atoi(tokens[k + 2].c_str());
-        if (tokens[k] == "iters:" && (k == 0 || tokens[k - 1] != "warmup") &&
-            (k == 0 || tokens[k - 1] != "agg"))
-          run->iterations = std::atoi(tokens[k + 1].c_str());
-      }
-      for (std::size_t k = 0; k + 1 < tokens.size(); ++k)
-        if (tokens[k] == "maxBytes") run->max_bytes = whole_number(tokens[k + 1]);
-      continue;
-    }
-    // "#  Rank  0 Group  0 Pid ..." (2.10+), "#   Rank  0 Pid ..." (before Group was printed).
-    if (t[0] == '#' && starts_with(trim(t.substr(1)), "Rank ")) {
-      if (!run) start_run();
-      run->devices.push_back(trim(t.substr(1)));
-      const auto tokens = split_ws(t);
-      // Rank 0's host: a run over several hosts names each rank's (kept per device).
-      for (std::size_t k = 0; k + 1 < tokens.size() && run->hostname.empty(); ++k)
-        if (tokens[k] == "on") run->hostname = tokens[k + 1];
-      continue;
-    }
-    if (auto c = header_columns(t, source, i + 1)) {
-      if (!run) start_run();
-      columns = c;
-      run->wrong_is_error_magnitude = c->error_column;
-      continue;
-    }
-    if (starts_with(t, "# Avg bus bandwidth")) {
-      const auto value = t.find(':') == std::string::npos ? std::vector<std::string>{}
-                                                          : split_ws(t.substr(t.find(':') + 1));
-      if (run && !value.empty()) run->avg_busbw_gbps = parse_number(value[0]);
-      continue;
-    }
-    if (starts_with(t, "# Out of bounds values")) {
-      if (run) run->out_of_bounds = std::atoi(trim(t.substr(t.find(':') + 1)).c_str());
-      continue;
-    }
-    if (t[0] == '#') continue;
-    if (failure.empty() && is_test_failure(t)) failure = t;
-    if (const auto c = collective_of_command_line(t); !c.empty()) command_collective = c;
-    // A result row starts with its size; anything else (NCCL INFO lines, warnings) is not ours.
-    const auto tokens = split_ws(t);
-    if (!columns || !parse_number(tokens[0])) continue;
-    read_row(tokens, *columns, *run, source, i + 1);
-  }
-  out.runs.erase(std::remove_if(out.runs.begin(), out.runs.end(),
-                                [](const NcclTestsRun& r) { return r.rows.empty(); }),
-                 out.runs.end());
-  if (out.runs.empty() && !failure.empty())
-    throw not_nccl_tests(source, "the test failed before its first result row: " + failure);
-  if (out.runs.empty())
-    throw not_nccl_tests(source,
-                         "no result table (a \"# size count type ...\" header and its rows)");
-  for (const auto& r : out.runs) {
-    if (r.collective.empty())
-      throw not_nccl_tests(
-          source,
-          "the output does not name its collective (nccl-tests before 2.13): give --collective");
-    // The summary is missing from a cut file, and from a paste trimmed after its last row: the
-    // rows reaching the maxBytes the run announced tell the two apart.
-    const bool table_complete = r.max_bytes && r.rows.back().size_bytes >= *r.max_bytes;
-    if (!r.avg_busbw_gbps && !table_complete)
-      throw not_nccl_tests(source, r.collective + ": no \"# Avg bus bandwidth\" line (cut short?)");
-  }
-  return out;
-}
-
-std::optional<double> json_opt(const nlohmann::json& j, const char* key) {
-  if (!j.contains(key) || j.at(key).is_null() || !j.at(key).is_number()) return std::nullopt;
-  return j.at(key).get<double>();
-}
-
-NcclTestsOutput parse_json(const std::string& text, const std::string& source,
-                           const std::string& collective) {
-  NcclTestsOutput out;
-  out.format = "json";
-  const nlohmann::json doc = parse_json_text(text, source);
-  if (!doc.is_object() || !doc.contains("results") || !doc.contains("nccl_version"))
-    throw not_nccl_tests(source, "a JSON document without \"nccl_version\" and \"results\"");
-  if (doc.at("nccl_version").is_number_integer())
-    out.nccl_library_code = doc.at("nccl_version").get<int>();
-  NcclTestsRun run;
-  run.collective = collective;
-  if (doc.contains("args") && doc.at("args").is_array() && !doc.at("args").empty() &&
-      doc.at("args")[0].is_string())
-    run.collective = collective_of_program(doc.at("args")[0].get<std::string>());
-  const nlohmann::json* config = doc.contains("config") ? &doc.at("config") : nullptr;
-  if (config && config->is_object()) {
-    run.iterations =
-        json_whole_number(*config, "iterations", std::numeric_limits<int>::max(), source);
-    run.warmup_iterations =
-        json_whole_number(*config, "warmup_iters", std::numeric_limits<int>::max(), source);
-    if (config->contains("devices") && config->at("devices").is_array()) {
-      for (const auto& d : config->at("devices")) {
-        run.devices.push_back(d.value("device_info", std::string()));
-        run.hostname = d.value("hostname", run.hostname);
-      }
-    }
-  }
-  if (!doc.at("results").is_array()) throw not_nccl_tests(source, "\"results\" is not a list");
-  for (const auto& r : doc.at("results")) {
-    NcclTestsRow base;
-    if (!r.is_object()) throw not_nccl_tests(source, "a \"results\" entry is not an object");
-    base.size_bytes = json_whole_number(r, "size", kMaxDocumentBytes, source);
-    base.count = json_whole_number(r, "count", kMaxDocumentBytes, source);
-    base.type = r.value("type", std::string());
-    base.redop = r.value("redop", std::string());
-    const int root = std::atoi(trim(r.value("root", std::string("-1"))).c_str());
-    if (root >= 0) base.root = root;
-    for (const char* part : {"out_of_place", "in_place"}) {
-      if (!r.contains(part) || r.at(part).is_null()) continue;
-      const auto& p = r.at(part);
-      NcclTestsRow row = base;
-      row.in_place = std::string(part) == "in_place";
-      row.time_us = json_opt(p, "time");
-      if (!row.time_us) row.time_us = json_opt(p, "cpu_time");
-      row.algbw_gbps = json_opt(p, "alg_bw");
-      row.busbw_gbps = json_opt(p, "bus_bw");
-      row.wrong = json_opt(p, "nwrong");
-      run.rows.push_back(std::move(row));
-    }
-  }
-  if (doc.contains("average_bus_bandwidth") && doc.at("average_bus_bandwidth").is_object())
-    run.avg_busbw_gbps = json_opt(doc.at("average_bus_bandwidth"), "bandwidth");
-  if (doc.contains("out_of_bounds") && doc.at("out_of_bounds").is_object())
-    run.out_of_bounds = json_whole_number(doc.at("out_of_bounds"), "count",
-                                          std::numeric_limits<int>::max(), source);
-  if (run.rows.empty()) throw not_nccl_tests(source, "\"results\" holds no row");
-  if (run.collective.empty())
-    throw not_nccl_tests(source, "the output does not name its collective: give --collective");
-  out.runs.push_back(std::move(run));
-  return out;
-}
-
-// What a "#  Rank  8 Group  0 Pid   6733 on ztan-mig-gq73 device  0 [0000:04:00] NVIDIA H100 80GB
-// HBM3" line says of its rank (older versions print no Group). `line` is the text after '#'.
-doc::DeviceRecord rank_device(const std::string& line, int rank) {
-  doc::DeviceRecord d;
-  d.rank = rank;
-  d.cuda_device = rank;  // one process, one GPU per rank: the device is the rank's index
-  const auto tokens = split_ws(line);
-  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
-    const auto value = parse_number(tokens[k + 1]);
-    // Whole numbers that fit an int (pids reach 4194304), never a cast of "1e300".
-    const bool whole = value && *value >= 0 && *value < 1e9 && *value == std::floor(*value);
-    if (tokens[k] == "device" && whole) d.cuda_device = static_cast<int>(*value);
-    if (tokens[k] == "Pid" && whole) d.pid = static_cast<int>(*value);
-    if (tokens[k] == "on") d.hostname = tokens[k + 1];
-  }
-  const auto bracket = line.find(']');
-  if (bracket != std::string::npos) d.name = trim(line.substr(bracket + 1));
-  if (d.name.empty()) d.name = line;  // JSON: the device_info text
-  return d;
-}
-
-// The sizes a run measured: one out-of-place row each (the first releases printed no in-place
-// half for some tests).
-std::size_t sizes_of(const NcclTestsRun& r) {
-  return static_cast<std::size_t>(std::count_if(r.rows.begin(), r.rows.end(),
-                                                [](const NcclTestsRow& x) { return !x.in_place; }));
-}
-
-std::string p2pcheck_dtype(const std::string& t) {
-  if (t == "float") return "float32";
-  if (t == "half") return "float16";
-  if (t == "double") return "float64";
-  return t;  // bfloat16, int8, uint8, int32, ... as printed
+  TextReader reader(source, collective);
+  reader.read(clean_lines(text));
+  return reader.finish();
 }
 
 }  // namespace
@@ -445,93 +353,12 @@ NcclTestsOutput parse_nccl_tests(const std::string& text, const std::string& sou
     // Another tool's output: keys it adds in later versions are ignored, not refused (the
     // strict reader is for files a person writes).
     try {
-      return parse_json(without_bom(text), source, collective);
+      return parse_nccl_tests_json(without_bom(text), source, collective);
     } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
       throw not_nccl_tests(source, json_error_tail(e.what()));
     }
   }
   return parse_text(text, source, collective);
-}
-
-ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string& file) {
-  ImportedFigures f;
-  f.file.file = file;
-  f.file.tool = "nccl-tests";
-  f.file.version = out.version;
-  f.file.format = out.format;
-  doc::NcclRun run;
-  if (out.nccl_library_code) {
-    run.environment.nccl_library_version_code = out.nccl_library_code;
-    run.environment.nccl_library_version = doc::format_nccl_version(*out.nccl_library_code);
-  }
-  int nranks = 0;
-  for (const auto& r : out.runs) {
-    const int ranks = std::max<int>(1, static_cast<int>(r.devices.size()));
-    nranks = std::max(nranks, ranks);
-    if (f.hostname.empty()) f.hostname = r.hostname;
-    f.file.mappings.push_back(r.collective + "_perf -> nccl " + r.collective);
-    if (r.avg_busbw_gbps) {
-      char note[128];
-      std::snprintf(note, sizeof note, "%s: Avg bus bandwidth %.4g GB/s over %zu sizes",
-                    r.collective.c_str(), *r.avg_busbw_gbps, sizes_of(r));
-      f.file.notes.push_back(note);
-    } else {
-      f.file.notes.push_back(r.collective +
-                             ": no \"# Avg bus bandwidth\" line, though the rows reach maxBytes "
-                             "(the summary was left out)");
-    }
-    if (r.wrong_is_error_magnitude)
-      f.file.notes.push_back(r.collective +
-                             ": an `error` column (a deviation, not a count): #wrong left null");
-    for (const auto& row : r.rows) {
-      doc::CollectiveResult c;
-      c.collective = r.collective;
-      c.dtype = p2pcheck_dtype(row.type);
-      c.in_place = row.in_place;
-      c.nranks = ranks;
-      c.root = r.collective == "broadcast" || r.collective == "reduce" ? row.root : std::nullopt;
-      c.size_bytes = row.size_bytes;
-      c.count = row.count;
-      c.iterations = r.iterations;
-      c.warmup_iterations = r.warmup_iterations;
-      c.timing_samples = 1;  // nccl-tests times all iterations as one group and reports the mean
-      c.time_us = row.time_us;
-      c.algbw_gbps = row.algbw_gbps;
-      c.busbw_gbps = row.busbw_gbps;
-      // A #wrong that is no count (negative, fractional, 1e300: a mangled file) is left null.
-      if (!r.wrong_is_error_magnitude && row.wrong) c.wrong_elements = whole_number(*row.wrong);
-      if (c.wrong_elements && *c.wrong_elements > 0) {
-        c.status = doc::CollectiveStatus::kWrong;
-        c.detail = std::to_string(*c.wrong_elements) + " wrong elements (nccl-tests #wrong)";
-      }
-      run.results.push_back(std::move(c));
-    }
-  }
-  std::vector<std::string> hosts;
-  for (int k = 0; k < nranks; ++k) {
-    doc::DeviceRecord d;
-    d.rank = k;
-    d.cuda_device = k;
-    if (!out.runs.empty() && static_cast<std::size_t>(k) < out.runs.front().devices.size())
-      d = rank_device(out.runs.front().devices[static_cast<std::size_t>(k)], k);
-    if (!d.hostname.empty() && std::find(hosts.begin(), hosts.end(), d.hostname) == hosts.end())
-      hosts.push_back(d.hostname);
-    run.environment.devices.push_back(d);
-  }
-  // A device's hostname is for runs over several hosts only (see DeviceRecord).
-  if (hosts.size() > 1) {
-    f.file.notes.push_back(std::to_string(nranks) + " ranks on " + std::to_string(hosts.size()) +
-                           " hosts; the hostname is rank 0's");
-  } else {
-    for (auto& d : run.environment.devices) d.hostname.clear();
-  }
-  run.environment.hostname = f.hostname;
-  run.transport.nranks = nranks;
-  run.transport.cells.assign(static_cast<std::size_t>(nranks),
-                             std::vector<doc::TransportCell>(static_cast<std::size_t>(nranks)));
-  f.file.figures = static_cast<int>(run.results.size());
-  f.nccl = std::move(run);
-  return f;
 }
 
 }  // namespace p2p::import

@@ -26,7 +26,10 @@ struct NcclTestsRow {
 
 struct NcclTestsRun {
   std::string collective;  // "all_reduce", from "Collective test starting: all_reduce_perf" or the
-                           // JSON args
+                           // JSON args; "unknown" for a table that does not name it
+  // Where the collective came from: "output" (a banner, the JSON args, the command line pasted
+  // with it), "--collective", or "" where nothing named it.
+  std::string collective_source;
   int iterations = 0, warmup_iterations = 0;
   std::vector<std::string>
       devices;  // "#  Rank  0 Group  0 Pid 1 on host device  0 [...] NVIDIA H200" lines
@@ -36,6 +39,7 @@ struct NcclTestsRun {
   std::optional<std::uint64_t> max_bytes;  // "maxBytes" of the "# nThread ..." line
   std::optional<int> out_of_bounds;
   bool wrong_is_error_magnitude = false;  // the older `error` column: a max deviation, not a count
+  std::vector<std::string> notes;         // what a paste left out: "line 14: the last row is cut"
 };
 
 struct NcclTestsOutput {
@@ -47,8 +51,11 @@ struct NcclTestsOutput {
 
 bool looks_like_nccl_tests(const std::string& text);
 
-// `collective`: the operation when the output does not name it (nccl-tests before 2.13 printed
-// no "Collective test starting" line). InputError "<source>: not nccl-tests output: <what>".
+// The text output whole or pasted from its table header down, with or without the `#` before
+// the header and banner lines; a last row cut short is left out and said. `collective`: the
+// operation when the output does not name it (a pasted table, nccl-tests before 2.13), else
+// "unknown". InputError "<source>: not nccl-tests output: <what>" for a mangled table (a row cut in
+// the middle, a header whose columns cannot be placed) or none at all.
 NcclTestsOutput parse_nccl_tests(const std::string& text, const std::string& source,
                                  const std::string& collective = "");
 

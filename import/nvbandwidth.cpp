@@ -1,6 +1,8 @@
 #include "import/nvbandwidth.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <map>
 
 #include "common/error.hpp"
@@ -39,27 +41,47 @@ std::optional<double> cell_value(const std::string& token, bool& ok) {
   return v;
 }
 
-// Reads the matrix after a description line at lines[i]; returns the index after its SUM line.
-std::size_t read_matrix(const std::vector<std::string>& lines, std::size_t i,
-                        const std::string& testcase, NvbandwidthOutput& out,
-                        const std::string& source) {
-  NvbandwidthMatrix m;
-  m.testcase = testcase;
-  m.description = trim(lines[i]);
-  m.unit = unit_of(m.description);
-  ++i;
-  if (i >= lines.size())
-    throw not_nvbandwidth(source, "the matrix of " + testcase + " is cut off after its title");
-  const auto header = split_ws(lines[i]);
-  if (header.empty())
-    throw not_nvbandwidth(source, "the matrix of " + testcase + " has no column header");
-  const std::size_t columns = header.size();
-  ++i;
+// A row cut short is the matrix's last when no row of it follows: where a paste ends.
+bool no_row_follows(const std::vector<std::string>& lines, std::size_t i) {
+  for (std::size_t j = i + 1; j < lines.size(); ++j) {
+    const auto tokens = split_ws(lines[j]);
+    if (!tokens.empty()) return !parse_number(tokens[0]);
+  }
+  return true;
+}
+
+// "SUM <key> <value>" or, with --perfFormatter, "&&&& PERF <key> <value><unit>": the tokens from
+// the key on, or none.
+std::vector<std::string> sum_line(const std::string& line) {
+  auto tokens = split_ws(line);
+  if (tokens.size() >= 4 && tokens[0] == "&&&&" && tokens[1] == "PERF")
+    tokens.erase(tokens.begin());
+  if (tokens.size() < 3 || (tokens[0] != "SUM" && tokens[0] != "PERF")) return {};
+  return {tokens[1], tokens[2]};
+}
+
+// "55.44", or "55.44GB/s" where the number runs into its unit; nullopt for anything else.
+std::optional<double> sum_value(const std::string& token) {
+  if (const auto v = parse_number(token)) return v;
+  char* end = nullptr;
+  const double v = std::strtod(token.c_str(), &end);
+  if (end == token.c_str() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+// The rows under a matrix header from line i: whole rows only; a last row cut short is noted.
+std::size_t read_rows(const std::vector<std::string>& lines, std::size_t i, std::size_t columns,
+                      NvbandwidthMatrix& m, NvbandwidthOutput& out, const std::string& source) {
   for (; i < lines.size(); ++i) {
     const auto tokens = split_ws(lines[i]);
     if (tokens.empty()) break;
+    if (tokens.size() < columns + 1 && no_row_follows(lines, i)) {
+      out.notes.push_back(m.testcase + ": the matrix is cut in its row " +
+                          std::to_string(m.cells.size()) + ": that row left out");
+      return i + 1;
+    }
     if (tokens.size() != columns + 1)
-      throw not_nvbandwidth(source, "a row of " + testcase + " has " +
+      throw not_nvbandwidth(source, "a row of " + m.testcase + " has " +
                                         std::to_string(tokens.size() - 1) + " values, " +
                                         std::to_string(columns) + " expected (cut or mangled)");
     std::vector<std::optional<double>> row;
@@ -68,32 +90,46 @@ std::size_t read_matrix(const std::vector<std::string>& lines, std::size_t i,
       row.push_back(cell_value(tokens[k], ok));
       if (!ok)
         throw not_nvbandwidth(source,
-                              testcase + ": \"" + tokens[k] + "\" is neither a number nor N/A");
+                              m.testcase + ": \"" + tokens[k] + "\" is neither a number nor N/A");
     }
     m.cells.push_back(std::move(row));
   }
-  const std::size_t rows_expected = has_gpu_rows(m.description) ? columns : 1;
-  if (m.cells.size() != rows_expected)
+  return i;
+}
+
+// Reads the matrix after a description line at lines[i]; returns the index after it and its SUM
+// line. A matrix a paste cut keeps its whole rows; one cut before any row is noted, not kept.
+std::size_t read_matrix(const std::vector<std::string>& lines, std::size_t i,
+                        const std::string& testcase, NvbandwidthOutput& out,
+                        const std::string& source) {
+  NvbandwidthMatrix m;
+  m.testcase = m.key = testcase;
+  m.description = trim(lines[i]);
+  m.unit = unit_of(m.description);
+  const auto header = i + 1 < lines.size() ? split_ws(lines[i + 1]) : std::vector<std::string>{};
+  if (header.empty()) {
+    out.notes.push_back(testcase + ": cut off after its title");
+    return i + 1;
+  }
+  i = read_rows(lines, i + 2, header.size(), m, out, source);
+  const std::size_t rows_expected = has_gpu_rows(m.description) ? header.size() : 1;
+  if (m.cells.size() > rows_expected)
     throw not_nvbandwidth(source, testcase + ": " + std::to_string(m.cells.size()) + " rows, " +
-                                      std::to_string(rows_expected) + " expected (cut or mangled)");
-  // Then a blank line and "SUM <key> <value>" (or "&&&& PERF <key> <value><unit>" with
-  // --perfFormatter).
-  for (; i < lines.size() && trim(lines[i]).empty(); ++i) {
+                                      std::to_string(rows_expected) + " expected (mangled)");
+  if (m.cells.size() < rows_expected)
+    out.notes.push_back(testcase + ": cut after " + std::to_string(m.cells.size()) + " of " +
+                        std::to_string(rows_expected) + " rows: the rest left out");
+  // Then a blank line and its SUM line, which a paste may leave out.
+  std::size_t k = i;
+  while (k < lines.size() && trim(lines[k]).empty()) ++k;
+  const auto sum = k < lines.size() ? sum_line(lines[k]) : std::vector<std::string>{};
+  if (!sum.empty()) {
+    m.key = sum[0];
+    m.sum = sum_value(sum[1]);
+    i = k + 1;
   }
-  if (i >= lines.size()) throw not_nvbandwidth(source, testcase + ": cut off before its SUM line");
-  auto tokens = split_ws(lines[i]);
-  if (tokens.size() >= 4 && tokens[0] == "&&&&" && tokens[1] == "PERF")
-    tokens.erase(tokens.begin());
-  if (tokens.size() < 3 || (tokens[0] != "SUM" && tokens[0] != "PERF"))
-    throw not_nvbandwidth(source, testcase + ": a SUM line was expected after its matrix");
-  m.key = tokens[1];
-  m.sum = parse_number(tokens[2]);
-  if (!m.sum) {
-    // "&&&& PERF key 55.44GB/s": the number runs into its unit.
-    m.sum = std::strtod(tokens[2].c_str(), nullptr);
-  }
-  out.matrices.push_back(std::move(m));
-  return i + 1;
+  if (!m.cells.empty()) out.matrices.push_back(std::move(m));
+  return i;
 }
 
 // "Process 4 (nvbandwidth-test-worker-1): device 0: HGX GB200 (00000008:01:00)": the multinode
@@ -111,15 +147,82 @@ std::optional<std::string> process_device(const std::string& line, std::string& 
 }
 
 // The testcase of a matrix whose "Running <testcase>." line was left out of a paste: the key of
-// the SUM line after it ("SUM device_to_device_memcpy_read_ce 715.53"), or "" when none follows.
-std::string testcase_from_sum(const std::vector<std::string>& lines, std::size_t i) {
-  for (; i < lines.size(); ++i) {
-    auto tokens = split_ws(lines[i]);
-    if (tokens.size() >= 4 && tokens[0] == "&&&&") tokens.erase(tokens.begin());
-    if (tokens.size() >= 3 && (tokens[0] == "SUM" || tokens[0] == "PERF")) return tokens[1];
-    if (is_description(lines[i])) return "";  // the next matrix: this one has no SUM line
+// the SUM line after it ("SUM device_to_device_memcpy_read_ce 715.53"); else a name made of the
+// matrix title ("memcpy_sm_cpu_row_to_gpu_column_bandwidth"), said in a note.
+std::string unnamed_testcase(const std::vector<std::string>& lines, std::size_t i,
+                             NvbandwidthOutput& out) {
+  for (std::size_t k = i + 1; k < lines.size(); ++k) {
+    if (const auto sum = sum_line(lines[k]); !sum.empty()) return sum[0];
+    if (is_description(lines[k])) break;  // the next matrix: this one has no SUM line
   }
-  return "";
+  std::string name;
+  for (const char c : trim(lines[i])) {
+    if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
+      name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (c == '>' && !name.empty() && name.back() == '_') {
+      name += "to_";
+    } else if (!name.empty() && name.back() != '_') {
+      name += '_';
+    }
+  }
+  while (!name.empty() && name.back() == '_') name.pop_back();
+  out.notes.push_back("assumed: \"" + trim(lines[i]) + "\" is named " + name +
+                      ": neither a Running nor a SUM line names its testcase");
+  return name;
+}
+
+// "-b 512", "--bufferSize 512", "--bufferSize=512" on a pasted command line running nvbandwidth:
+// the run's copy size (MiB).
+std::optional<std::uint64_t> command_buffer_bytes(const std::string& line) {
+  const auto tokens = split_ws(line);
+  bool runs = false;
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    const std::string& t = tokens[k];
+    runs = runs || t.substr(t.find_last_of('/') + 1) == "nvbandwidth";
+    std::string value;
+    if ((t == "-b" || t == "--bufferSize") && k + 1 < tokens.size()) value = tokens[k + 1];
+    if (starts_with(t, "--bufferSize=")) value = t.substr(13);
+    const auto mib = parse_number(value);
+    if (runs && mib && *mib >= 1 && *mib <= 1e7 && *mib == std::floor(*mib))
+      return static_cast<std::uint64_t>(*mib) << 20;
+  }
+  return std::nullopt;
+}
+
+// Device lines, "Running" and waiver lines, a failed check: what the text says around matrices.
+void read_context(const std::vector<std::string>& lines, std::size_t i, std::string& testcase,
+                  NvbandwidthOutput& out, std::vector<std::string>& process_hosts) {
+  const std::string t = trim(lines[i]);
+  if (starts_with(t, "nvbandwidth Version:")) {
+    out.version = trim(t.substr(20));
+  } else if (starts_with(t, "CUDA Runtime Version:")) {
+    // An encoded version (13000): a plausible whole number or none (no cast of 1e300 to int).
+    const auto v = parse_number(trim(t.substr(21)));
+    if (v && *v >= 0 && *v <= 1e6 && *v == static_cast<int>(*v))
+      out.cuda_runtime_version = static_cast<int>(*v);
+  } else if (starts_with(t, "Driver Version:")) {
+    out.driver_version = trim(t.substr(15));
+  } else if (starts_with(t, "Device ") && t.find(": ") != std::string::npos) {
+    if (out.devices.empty() && i > 0 && !trim(lines[i - 1]).empty() &&
+        trim(lines[i - 1]).find(':') == std::string::npos)
+      out.hostname = trim(lines[i - 1]);
+    out.devices.push_back(trim(t.substr(t.find(": ") + 2)));
+  } else if (std::string host; const auto device = process_device(t, host)) {
+    out.devices.push_back(*device);
+    process_hosts.push_back(host);
+  } else if (starts_with(t, "Running ") && t.back() == '.') {
+    testcase = t.substr(8, t.size() - 9);
+  } else if (starts_with(t, "Waiving ") && t.back() == '.') {
+    out.not_measured.emplace_back(t.substr(8, t.size() - 9), "Waived");  // v0.2 .. v0.4
+  } else if (starts_with(t, "Waived:") || starts_with(t, "ERROR:") || starts_with(t, "Error:")) {
+    out.not_measured.emplace_back(t[0] != 'W' ? testcase : "", t.substr(0, t.find(':')));
+  } else if (starts_with(t, "ASSERT in expression")) {
+    // A failed check aborts the run (a data-pattern mismatch, a CUDA error): the testcase
+    // that was running has no result, and none after it ran.
+    out.not_measured.emplace_back(testcase, t.substr(0, t.find(" in ", 7)));
+  } else if (const auto bytes = command_buffer_bytes(t); bytes && !out.buffer_bytes) {
+    out.buffer_bytes = bytes;
+  }
 }
 
 NvbandwidthOutput parse_text(const std::string& text, const std::string& source) {
@@ -127,50 +230,23 @@ NvbandwidthOutput parse_text(const std::string& text, const std::string& source)
   out.format = "text";
   const auto lines = clean_lines(text);
   std::string testcase;
-  bool saw_version = false;
   std::vector<std::string> process_hosts;
   for (std::size_t i = 0; i < lines.size();) {
-    const std::string t = trim(lines[i]);
-    if (starts_with(t, "nvbandwidth Version:")) {
-      out.version = trim(t.substr(20));
-      saw_version = true;
-    } else if (starts_with(t, "CUDA Runtime Version:")) {
-      // An encoded version (13000): a plausible whole number or none (no cast of 1e300 to int).
-      const auto v = parse_number(trim(t.substr(21)));
-      if (v && *v >= 0 && *v <= 1e6 && *v == static_cast<int>(*v))
-        out.cuda_runtime_version = static_cast<int>(*v);
-    } else if (starts_with(t, "Driver Version:")) {
-      out.driver_version = trim(t.substr(15));
-    } else if (starts_with(t, "Device ") && t.find(": ") != std::string::npos) {
-      if (out.devices.empty() && i > 0 && !trim(lines[i - 1]).empty() &&
-          trim(lines[i - 1]).find(':') == std::string::npos)
-        out.hostname = trim(lines[i - 1]);
-      out.devices.push_back(trim(t.substr(t.find(": ") + 2)));
-    } else if (std::string host; const auto device = process_device(t, host)) {
-      out.devices.push_back(*device);
-      process_hosts.push_back(host);
-    } else if (starts_with(t, "Running ") && t.back() == '.') {
-      testcase = t.substr(8, t.size() - 9);
-    } else if (starts_with(t, "Waiving ") && t.back() == '.') {
-      out.not_measured.emplace_back(t.substr(8, t.size() - 9), "Waived");  // v0.2 .. v0.4
-    } else if (starts_with(t, "Waived:") || starts_with(t, "ERROR:") || starts_with(t, "Error:")) {
-      out.not_measured.emplace_back("", t.substr(0, t.find(':')));
-      if (t[0] != 'W') out.not_measured.back().first = testcase;
-    } else if (starts_with(t, "ASSERT in expression")) {
-      // A failed check aborts the run (a data-pattern mismatch, a CUDA error): the testcase
-      // that was running has no result, and none after it ran.
-      out.not_measured.emplace_back(testcase, t.substr(0, t.find(" in ", 7)));
-    } else if (is_description(t)) {
-      // A paste may leave out the "Running <testcase>." line; the SUM line still names it.
-      const std::string name = testcase.empty() ? testcase_from_sum(lines, i + 1) : testcase;
-      if (!name.empty()) {
-        i = read_matrix(lines, i, name, out, source);
-        continue;
-      }
+    if (is_description(lines[i])) {
+      i = read_matrix(lines, i, testcase.empty() ? unnamed_testcase(lines, i, out) : testcase, out,
+                      source);
+      continue;
+    }
+    if (const auto sum = sum_line(lines[i]); !sum.empty()) {
+      if (const auto v = sum_value(sum[1])) out.sums.emplace_back(sum[0], *v);
+    } else {
+      read_context(lines, i, testcase, out, process_hosts);
     }
     ++i;
   }
-  if (!saw_version) throw not_nvbandwidth(source, "no \"nvbandwidth Version:\" line");
+  // A run that aborted or waived every test still says so (not_measured); other text is none.
+  if (out.matrices.empty() && out.sums.empty() && out.version.empty())
+    throw not_nvbandwidth(source, "no result matrix, SUM line or \"nvbandwidth Version:\" line");
   // A multinode run names a host per process: keep it when all are on one host, else none (the
   // hosts are in the device list's order, one per process).
   if (!process_hosts.empty() &&

@@ -33,13 +33,18 @@ struct NvbandwidthOutput {
   std::vector<NvbandwidthMatrix> matrices;
   std::vector<std::pair<std::string, std::string>>
       not_measured;                           // (testcase or "", status: Waived, Error ...)
-  std::optional<std::uint64_t> buffer_bytes;  // when the output says (it does not in v0.2 .. v0.8)
+  std::optional<std::uint64_t> buffer_bytes;  // -j's bufferSize, or -b on a pasted command line
+  // SUM lines pasted without their matrix: (key, GB/s).
+  std::vector<std::pair<std::string, double>> sums;
+  std::vector<std::string> notes;  // what a paste left out: "host_to_device_memcpy_ce: cut ..."
 };
 
 bool looks_like_nvbandwidth(const std::string& text);
 
-// InputError "<source>: not nvbandwidth output: <what>" when the text is cut, mangled or another
-// tool's.
+// The text whole or pasted in pieces: no banner or device list needed, a matrix without its
+// SUM line or cut after some rows keeps what it has (said in `notes`), a SUM line alone is a
+// figure. InputError "<source>: not nvbandwidth output: <what>" when the text is mangled (a row
+// cut in the middle of a matrix, a cell that is no number) or holds no matrix.
 NvbandwidthOutput parse_nvbandwidth(const std::string& text, const std::string& source);
 
 // Figures: testcases p2pcheck also measures get p2pcheck's case names (h2d_ce, ce_unidir_read,

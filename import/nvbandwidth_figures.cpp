@@ -95,10 +95,11 @@ std::string cuda_version_text(int code) {
 
 std::string gpu_name(int index) { return "gpu" + std::to_string(index); }
 
-ImportedFigures nvbandwidth_figures(const NvbandwidthOutput& out, const std::string& file,
-                                    std::optional<std::uint64_t> buffer_bytes) {
-  ImportedFigures f;
-  f.file.file = file;
+namespace {
+
+// The tool, its version and host, the GPUs: from the device list, or as many as a matrix has
+// GPU columns where the paste left the list out.
+void describe_run(const NvbandwidthOutput& out, ImportedFigures& f) {
   f.file.tool = "nvbandwidth";
   f.file.version = out.version;
   f.file.format = out.format;
@@ -106,12 +107,23 @@ ImportedFigures nvbandwidth_figures(const NvbandwidthOutput& out, const std::str
   f.nvidia_driver_version = out.driver_version;
   if (out.cuda_runtime_version)
     f.cuda_driver_version = cuda_version_text(*out.cuda_runtime_version);
-  for (std::size_t i = 0; i < out.devices.size(); ++i) {
+  std::size_t gpus = out.devices.size();
+  for (const auto& m : out.matrices)
+    if (out.devices.empty() && m.description.find("GPU(column)") != std::string::npos &&
+        !m.cells.empty())
+      gpus = std::max(gpus, m.cells.front().size());
+  for (std::size_t i = 0; i < gpus; ++i) {
     doc::GpuRecord g;
     g.cuda_ordinal = static_cast<int>(i);
-    g.name = out.devices[i].substr(0, out.devices[i].find(" ("));
+    if (i < out.devices.size()) g.name = out.devices[i].substr(0, out.devices[i].find(" ("));
     f.gpus.push_back(g);
   }
+  if (out.format == "text" && out.version.empty())
+    f.file.notes.push_back(
+        "assumed: nvbandwidth version unknown (no \"nvbandwidth Version:\" line)");
+  if (out.devices.empty() && gpus > 0)
+    f.file.notes.push_back("assumed: " + std::to_string(gpus) +
+                           " GPUs, names unknown: the device list was left out");
   if (!out.process_hosts.empty()) {
     std::vector<std::string> hosts;
     for (const auto& h : out.process_hosts)
@@ -122,88 +134,118 @@ ImportedFigures nvbandwidth_figures(const NvbandwidthOutput& out, const std::str
                            std::to_string(out.process_hosts.size()) + " processes on " +
                            std::to_string(hosts.size()) + " hosts: " + names + ")");
   }
-  std::uint64_t bytes = 0;
-  if (buffer_bytes) {
-    bytes = *buffer_bytes;
-  } else if (out.buffer_bytes) {
-    bytes = *out.buffer_bytes;
-  } else {
-    bytes = default_buffer_bytes(out.version);
-    f.file.notes.push_back(
-        "copy size " + std::to_string(bytes >> 20) + " MiB: nvbandwidth " +
-        (out.version.empty() ? "" : out.version + " ") +
-        "prints no buffer size, so its default is assumed (give --buffer-size if the run used -b)");
+}
+
+std::uint64_t copy_bytes(const NvbandwidthOutput& out, std::optional<std::uint64_t> given,
+                         std::vector<std::string>& notes) {
+  if (given) return *given;
+  if (out.buffer_bytes) {
+    if (out.format == "text")
+      notes.push_back("copy size " + std::to_string(*out.buffer_bytes >> 20) +
+                      " MiB: -b on the pasted command line");
+    return *out.buffer_bytes;
   }
-  std::set<std::string> mappings;
-  for (const auto& m : out.matrices) {
-    const auto it = meanings().find(m.key);
-    const bool mapped = it != meanings().end();
-    const std::string case_name = mapped ? it->second.case_name : m.key;
-    const Ends ends = mapped ? it->second.ends : ends_from_description(m.description);
-    mappings.insert(m.key + (mapped ? " -> " + case_name
-                                    : " (no p2pcheck counterpart: kept as " + m.key + ")"));
-    for (std::size_t r = 0; r < m.cells.size(); ++r) {
-      for (std::size_t c = 0; c < m.cells[r].size(); ++c) {
-        const auto& v = m.cells[r][c];
-        if (!v) continue;  // N/A: the pair was not measured (no peer access): nothing to compare
-        std::string src, dst;
-        switch (ends) {
-          case Ends::kHostToGpu:
-            src = "host";
-            dst = gpu_name(static_cast<int>(c));
-            break;
-          case Ends::kGpuToHost:
-            src = gpu_name(static_cast<int>(c));
-            dst = "host";
-            break;
-          case Ends::kRowToCol:
-            src = gpu_name(static_cast<int>(r));
-            dst = gpu_name(static_cast<int>(c));
-            break;
-          case Ends::kColToRow:
-            src = gpu_name(static_cast<int>(c));
-            dst = gpu_name(static_cast<int>(r));
-            break;
-          case Ends::kLocal: src = dst = gpu_name(static_cast<int>(c)); break;
-          case Ends::kGpuLoadsHost:
-            src = gpu_name(static_cast<int>(c));
-            dst = "host";
-            break;
-        }
-        if (mapped && it->second.unordered_sum && r > c) continue;
-        const doc::FigureSource source{"nvbandwidth", out.version, m.key, m.unit};
-        if (m.unit == "ns") {
-          doc::LatencyResult l;
-          l.case_name = case_name;
-          l.src = src;
-          l.dst = dst;
-          l.median_ns = *v;
-          l.samples_ns = {*v};
-          l.p2p = (src != "host" && dst != "host") ? std::optional<bool>(true) : std::nullopt;
-          l.source = source;
-          f.latency.push_back(std::move(l));
-          continue;
-        }
-        doc::BandwidthResult b;
-        b.case_name = case_name;
-        b.src = src;
-        b.dst = dst;
-        b.part = mapped ? it->second.part : "";
-        b.method = mapped ? it->second.method
-                          : (m.key.find("_sm") != std::string::npos ? "sm" : "copy_engine");
-        b.bytes = bytes;
-        b.median_gbps = *v;
-        b.samples_gbps = {*v};
-        const bool peer = src.rfind("gpu", 0) == 0 && dst.rfind("gpu", 0) == 0 && src != dst;
-        b.p2p = peer ? std::optional<bool>(true) : std::nullopt;
-        b.source = source;
-        f.bandwidth.push_back(std::move(b));
+  const std::uint64_t bytes = default_buffer_bytes(out.version);
+  notes.push_back(
+      "copy size " + std::to_string(bytes >> 20) + " MiB: nvbandwidth " +
+      (out.version.empty() ? "" : out.version + " ") +
+      "prints no buffer size, so its default is assumed (give --buffer-size if the run used -b)");
+  return bytes;
+}
+
+// The source and destination of cell (r, c) of a matrix whose rows and columns mean `ends`.
+std::pair<std::string, std::string> cell_ends(Ends ends, std::size_t r, std::size_t c) {
+  const std::string row = gpu_name(static_cast<int>(r)), column = gpu_name(static_cast<int>(c));
+  switch (ends) {
+    case Ends::kHostToGpu: return {"host", column};
+    case Ends::kGpuToHost: return {column, "host"};
+    case Ends::kRowToCol: return {row, column};
+    case Ends::kColToRow: return {column, row};
+    case Ends::kLocal: return {column, column};
+    case Ends::kGpuLoadsHost: return {column, "host"};
+  }
+  return {column, column};
+}
+
+void add_matrix_figures(const NvbandwidthMatrix& m, const std::string& version, std::uint64_t bytes,
+                        ImportedFigures& f, std::set<std::string>& mappings) {
+  const auto it = meanings().find(m.key);
+  const Meaning* meaning = it != meanings().end() ? &it->second : nullptr;
+  const std::string case_name = meaning ? meaning->case_name : m.key;
+  const Ends ends = meaning ? meaning->ends : ends_from_description(m.description);
+  mappings.insert(
+      m.key + (meaning ? " -> " + case_name : " (no p2pcheck counterpart: kept as " + m.key + ")"));
+  const doc::FigureSource source{"nvbandwidth", version, m.key, m.unit};
+  for (std::size_t r = 0; r < m.cells.size(); ++r) {
+    for (std::size_t c = 0; c < m.cells[r].size(); ++c) {
+      const auto& v = m.cells[r][c];
+      if (!v) continue;  // N/A: the pair was not measured (no peer access): nothing to compare
+      if (meaning && meaning->unordered_sum && r > c) continue;
+      const auto [src, dst] = cell_ends(ends, r, c);
+      if (m.unit == "ns") {
+        doc::LatencyResult l;
+        l.case_name = case_name;
+        l.src = src;
+        l.dst = dst;
+        l.median_ns = *v;
+        l.samples_ns = {*v};
+        l.p2p = (src != "host" && dst != "host") ? std::optional<bool>(true) : std::nullopt;
+        l.source = source;
+        f.latency.push_back(std::move(l));
+        continue;
       }
+      doc::BandwidthResult b;
+      b.case_name = case_name;
+      b.src = src;
+      b.dst = dst;
+      b.part = meaning ? meaning->part : "";
+      b.method = meaning ? meaning->method
+                         : (m.key.find("_sm") != std::string::npos ? "sm" : "copy_engine");
+      b.bytes = bytes;
+      b.median_gbps = *v;
+      b.samples_gbps = {*v};
+      const bool peer = src.rfind("gpu", 0) == 0 && dst.rfind("gpu", 0) == 0 && src != dst;
+      b.p2p = peer ? std::optional<bool>(true) : std::nullopt;
+      b.source = source;
+      f.bandwidth.push_back(std::move(b));
     }
   }
+}
+
+// SUM lines pasted alone: the total over every GPU (or host-GPU pair) of a testcase.
+void add_sum_figures(const NvbandwidthOutput& out, std::uint64_t bytes, ImportedFigures& f,
+                     std::set<std::string>& mappings) {
+  for (const auto& [key, value] : out.sums) {
+    if (key.find("latency") != std::string::npos) continue;  // a sum of latencies tells nothing
+    doc::BandwidthResult b;
+    b.case_name = key;
+    b.src = b.dst = "all";
+    b.part = "sum";
+    b.method = key.find("_sm") != std::string::npos ? "sm" : "copy_engine";
+    b.bytes = bytes;
+    b.median_gbps = value;
+    b.samples_gbps = {value};
+    b.source = doc::FigureSource{"nvbandwidth", out.version, "SUM " + key, "GB/s"};
+    f.bandwidth.push_back(std::move(b));
+    mappings.insert("SUM " + key + " -> " + key + " all->all sum (its matrix was left out)");
+  }
+}
+
+}  // namespace
+
+ImportedFigures nvbandwidth_figures(const NvbandwidthOutput& out, const std::string& file,
+                                    std::optional<std::uint64_t> buffer_bytes) {
+  ImportedFigures f;
+  f.file.file = file;
+  describe_run(out, f);
+  const std::uint64_t bytes = copy_bytes(out, buffer_bytes, f.file.notes);
+  std::set<std::string> mappings;
+  for (const auto& m : out.matrices) add_matrix_figures(m, out.version, bytes, f, mappings);
+  add_sum_figures(out, bytes, f, mappings);
   for (const auto& [testcase, status] : out.not_measured)
     f.file.notes.push_back((testcase.empty() ? std::string("a testcase") : testcase) + ": " +
                            status);
+  f.file.notes.insert(f.file.notes.end(), out.notes.begin(), out.notes.end());
   f.file.mappings.assign(mappings.begin(), mappings.end());
   f.file.figures = static_cast<int>(f.bandwidth.size() + f.latency.size());
   return f;

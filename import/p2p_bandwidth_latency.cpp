@@ -18,20 +18,34 @@ bool is_title(const std::string& t) {
          t.find("Matrix") != std::string::npos && t.find("P2P=") != std::string::npos;
 }
 
-// A matrix: a header ("D\D 0 1 ..." or "GPU 0 1" / "CPU 0 1") and one row per GPU.
-std::size_t read_block(const std::vector<std::string>& lines, std::size_t i, std::size_t n,
-                       SampleMatrix& m, const std::string& source) {
+// A row cut short is the matrix's last when no row of it follows: where a paste ends.
+bool no_row_follows(const std::vector<std::string>& lines, std::size_t i) {
+  for (std::size_t j = i + 1; j < lines.size(); ++j) {
+    const auto tokens = split_ws(lines[j]);
+    if (!tokens.empty()) return !parse_number(tokens[0]);
+  }
+  return true;
+}
+
+// A matrix: a header ("D\D 0 1 ..." or "GPU 0 1" / "CPU 0 1") and one row per GPU. `n` is the GPU
+// count the Device lines gave, or 0 to take it from the header. Rows before a cut are kept.
+std::size_t read_block(const std::vector<std::string>& lines, std::size_t i, std::size_t& n,
+                       SampleMatrix& m, P2pBandwidthLatencyOutput& out, const std::string& source) {
   const auto header = split_ws(lines[i]);
+  if (n == 0) n = header.size() - 1;
   if (header.size() != n + 1)
     throw not_sample(source, "\"" + m.title + "\": a header of " +
                                  std::to_string(header.size() - 1) + " GPUs, " + std::to_string(n) +
                                  " expected");
   ++i;
   for (std::size_t r = 0; r < n; ++r, ++i) {
-    if (i >= lines.size())
-      throw not_sample(source,
-                       "\"" + m.title + "\" is cut off after " + std::to_string(r) + " rows");
-    const auto tokens = split_ws(lines[i]);
+    const auto tokens = i < lines.size() ? split_ws(lines[i]) : std::vector<std::string>{};
+    if (tokens.size() < n + 1 && (i >= lines.size() || no_row_follows(lines, i))) {
+      out.notes.push_back("\"" + m.title + "\"" + (m.timer.empty() ? "" : " [" + m.timer + "]") +
+                          ": cut after " + std::to_string(r) + " of " + std::to_string(n) +
+                          " rows: the rest left out");
+      return tokens.empty() ? i : i + 1;
+    }
     if (tokens.size() != n + 1 || tokens[0] != std::to_string(r))
       throw not_sample(source,
                        "\"" + m.title + "\": row " + std::to_string(r) + " is cut or mangled");
@@ -47,6 +61,47 @@ std::size_t read_block(const std::vector<std::string>& lines, std::size_t i, std
   return i;
 }
 
+void read_connectivity(const std::vector<std::string>& lines, std::size_t& i,
+                       P2pBandwidthLatencyOutput& out, const std::string& source) {
+  SampleMatrix m;
+  m.title = "P2P Connectivity Matrix";
+  i = read_block(lines, i + 1, out.gpus, m, out, source);
+  for (const auto& row : m.cells) {
+    std::vector<int> r;
+    for (double v : row) {
+      // 1: peer access, 0: none. Anything else is a mangled cell (and casting 1e300 to int
+      // would be undefined behaviour).
+      if (v != 0 && v != 1)
+        throw not_sample(source, "P2P Connectivity Matrix: a cell that is neither 0 nor 1");
+      r.push_back(v == 1 ? 1 : 0);
+    }
+    out.connectivity.push_back(std::move(r));
+  }
+}
+
+// A bandwidth title has one matrix; a latency title two, the GPU-timed then the CPU-timed.
+void read_titled(const std::vector<std::string>& lines, std::size_t& i,
+                 P2pBandwidthLatencyOutput& out, const std::string& source) {
+  const std::string title = trim(lines[i]);
+  const bool latency = title.find("Latency") != std::string::npos;
+  std::size_t at = i + 1;
+  for (int block = 0; block < (latency ? 2 : 1); ++block) {
+    while (at < lines.size() && trim(lines[at]).empty()) ++at;
+    const auto header = at < lines.size() ? split_ws(lines[at]) : std::vector<std::string>{};
+    if (header.size() < 2 || parse_number(header[0])) {
+      out.notes.push_back("\"" + title + "\": cut off before its " +
+                          (block == 0 ? "matrix" : "CPU-timed matrix"));
+      break;
+    }
+    SampleMatrix m;
+    m.title = title;
+    if (latency) m.timer = header[0];  // "GPU" then "CPU"
+    at = read_block(lines, at, out.gpus, m, out, source);
+    if (!m.cells.empty()) out.matrices.push_back(std::move(m));
+  }
+  i = at;
+}
+
 }  // namespace
 
 bool looks_like_p2p_bandwidth_latency(const std::string& text) {
@@ -60,51 +115,19 @@ P2pBandwidthLatencyOutput parse_p2p_bandwidth_latency(const std::string& text,
   const auto lines = clean_lines(text);
   for (std::size_t i = 0; i < lines.size();) {
     const std::string t = trim(lines[i]);
-    if (starts_with(
-            t,
-            "Device: ")) {  // "Device: 0, NVIDIA H200, pciBusID: 6, pciDeviceID: 0, pciDomainID:0"
+    if (starts_with(t, "Device: ")) {
+      // "Device: 0, NVIDIA H200, pciBusID: 6, pciDeviceID: 0, pciDomainID:0"
       const auto first = t.find(", ");
       const auto second = t.find(", pciBusID");
-      if (first != std::string::npos && second != std::string::npos && second > first)
+      if (first != std::string::npos && second != std::string::npos && second > first) {
         out.devices.push_back(t.substr(first + 2, second - first - 2));
-    } else if (t == "P2P Connectivity Matrix") {
-      const std::size_t n = out.devices.size();
-      if (n == 0)
-        throw not_sample(source,
-                         "no \"Device: N, <name>, pciBusID: ...\" lines before the matrices");
-      SampleMatrix m;
-      m.title = t;
-      i = read_block(lines, i + 1, n, m, source);
-      for (const auto& row : m.cells) {
-        std::vector<int> r;
-        for (double v : row) {
-          // 1: peer access, 0: none. Anything else is a mangled cell (and casting 1e300 to int
-          // would be undefined behaviour).
-          if (v != 0 && v != 1)
-            throw not_sample(source, "P2P Connectivity Matrix: a cell that is neither 0 nor 1");
-          r.push_back(v == 1 ? 1 : 0);
-        }
-        out.connectivity.push_back(std::move(r));
+        out.gpus = out.devices.size();
       }
+    } else if (t == "P2P Connectivity Matrix" && i + 1 < lines.size()) {
+      read_connectivity(lines, i, out, source);
       continue;
     } else if (is_title(t)) {
-      const std::size_t n = out.devices.size();
-      if (n == 0)
-        throw not_sample(source,
-                         "no \"Device: N, <name>, pciBusID: ...\" lines before the matrices");
-      const bool latency = t.find("Latency") != std::string::npos;
-      std::size_t at = i + 1;
-      for (int block = 0; block < (latency ? 2 : 1); ++block) {
-        while (at < lines.size() && trim(lines[at]).empty()) ++at;
-        if (at >= lines.size())
-          throw not_sample(source, "\"" + t + "\" is cut off before its matrix");
-        SampleMatrix m;
-        m.title = t;
-        if (latency) m.timer = split_ws(lines[at]).at(0);  // "GPU" then "CPU"
-        at = read_block(lines, at, n, m, source);
-        out.matrices.push_back(std::move(m));
-      }
-      i = at;
+      read_titled(lines, i, out, source);
       continue;
     }
     ++i;
@@ -123,17 +146,20 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
       "copy engine copies of " + std::to_string(copy_bytes) +
       " bytes assumed (the sample's default numElems; its output names neither the size nor "
       "--sm_copy)");
-  for (std::size_t i = 0; i < out.devices.size(); ++i) {
+  for (std::size_t i = 0; i < out.gpus; ++i) {
     doc::GpuRecord g;
     g.cuda_ordinal = static_cast<int>(i);
-    g.name = out.devices[i];
+    if (i < out.devices.size()) g.name = out.devices[i];
     f.gpus.push_back(g);
   }
+  if (out.devices.empty())
+    f.file.notes.push_back("assumed: " + std::to_string(out.gpus) +
+                           " GPUs, names unknown: the Device lines were left out");
   // The connectivity matrix is cudaDeviceCanAccessPeer per ordered pair: what bench records.
-  if (out.connectivity.size() == out.devices.size()) {
+  if (out.connectivity.size() == out.gpus) {
     for (std::size_t a = 0; a < out.connectivity.size(); ++a) {
       f.p2p_access.emplace_back();
-      for (std::size_t b = 0; b < out.connectivity[a].size() && b < out.devices.size(); ++b)
+      for (std::size_t b = 0; b < out.connectivity[a].size() && b < out.gpus; ++b)
         f.p2p_access.back().push_back(a != b && out.connectivity[a][b] == 1);
     }
   }
@@ -212,6 +238,7 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
     f.file.notes.push_back(
         "P2P=Enabled figures of pairs without peer access (0 in the P2P Connectivity Matrix) are "
         "copies staged through the host: recorded with p2p false");
+  f.file.notes.insert(f.file.notes.end(), out.notes.begin(), out.notes.end());
   f.file.mappings.assign(mappings.begin(), mappings.end());
   f.file.figures = static_cast<int>(f.bandwidth.size() + f.latency.size());
   return f;

@@ -19,14 +19,20 @@ struct SampleMatrix {
 };
 
 struct P2pBandwidthLatencyOutput {
-  std::vector<std::string> devices;            // "NVIDIA H100 80GB HBM3" by index
+  std::vector<std::string> devices;            // "NVIDIA H100 80GB HBM3" by index; empty where
+                                               // a paste left the Device lines out
+  std::size_t gpus = 0;                        // the device count, or the matrices' width
   std::vector<std::vector<int>> connectivity;  // the "P2P Connectivity Matrix" (1 = can access)
   std::vector<SampleMatrix> matrices;
+  std::vector<std::string> notes;  // what a paste left out: "\"...\": cut after 1 of 2 rows"
 };
 
 bool looks_like_p2p_bandwidth_latency(const std::string& text);
 
-// InputError "<source>: not p2pBandwidthLatencyTest output: <what>".
+// The output whole or pasted in pieces: the Device lines are not needed (the matrices' headers
+// give the GPU count), and a matrix cut after some rows keeps them (said in `notes`). InputError
+// "<source>: not p2pBandwidthLatencyTest output: <what>" for a mangled matrix (a row out of
+// order, a cell that is no number, headers of different widths) or none at all.
 P2pBandwidthLatencyOutput parse_p2p_bandwidth_latency(const std::string& text,
                                                       const std::string& source);
 

@@ -1,6 +1,6 @@
 // Line and token helpers shared by the capture parsers: pasted output arrives with CRLF line
-// ends, a UTF-8 byte order mark, tabs, ANSI escapes (or what is left of them when the escape byte
-// was lost) and stray spaces. Header-only, pure.
+// ends, a UTF-8 byte order mark, tabs, ANSI escapes (common/ansi_escapes.hpp) and stray spaces.
+// Header-only, pure.
 #pragma once
 
 #include <cctype>
@@ -10,34 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "common/ansi_escapes.hpp"
 #include "common/text.hpp"
 
 namespace p2p::import {
-
-// Removes "ESC[...m" sequences and the "[4m" / "[0m" remnants a paste leaves when ESC is lost.
-inline std::string strip_ansi(const std::string& line) {
-  std::string out;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const bool esc = line[i] == '\x1b';
-    if (esc || (line[i] == '[' && i + 2 < line.size() &&
-                std::isdigit(static_cast<unsigned char>(line[i + 1])))) {
-      std::size_t k = i + (esc ? 1 : 0);
-      if (k < line.size() && line[k] == '[') {
-        std::size_t m = k + 1;
-        while (m < line.size() &&
-               (std::isdigit(static_cast<unsigned char>(line[m])) || line[m] == ';'))
-          ++m;
-        if (m < line.size() && line[m] == 'm') {
-          i = m;
-          continue;
-        }
-      }
-      if (esc) continue;  // a lone escape byte carries nothing
-    }
-    out.push_back(line[i]);
-  }
-  return out;
-}
 
 // Whether the text, past a byte order mark and white space, is a JSON object.
 inline bool starts_json_object(const std::string& text) {
@@ -53,7 +29,7 @@ inline std::vector<std::string> clean_lines(const std::string& text) {
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(strip_ansi(line));
+    lines.push_back(strip_ansi_escapes(line));
   }
   return lines;
 }

@@ -11,6 +11,7 @@
 #include <system_error>
 #include <tuple>
 
+#include "common/ansi_escapes.hpp"
 #include "common/text.hpp"
 #include "nccl/json_util.hpp"
 
@@ -194,24 +195,6 @@ void parse_info(const std::string& msg, const std::string& prefix, NcclLog& log)
   }
   if (msg.rfind("NCCL_P2P_DISABLE set by environment to 1", 0) == 0) log.p2p_disabled_by_env = true;
   if (explains_missing_p2p(msg)) add_explanation(log, msg);
-}
-
-// vLLM and Ray colour their line prefixes: "\x1b[36m(VllmWorkerProcess pid=7)\x1b[0;0m host:...".
-// The escapes are no part of NCCL's text and would make the line look mangled.
-void strip_ansi_escapes(std::string& line) {
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {
-      std::size_t j = i + 2;
-      while (j < line.size() && ((line[j] >= '0' && line[j] <= '9') || line[j] == ';')) ++j;
-      if (j < line.size() && std::isalpha(static_cast<unsigned char>(line[j]))) {
-        i = j;
-        continue;
-      }
-    }
-    line[out++] = line[i];
-  }
-  line.resize(out);
 }
 
 struct TaggedMessage {
@@ -449,7 +432,9 @@ NcclLog parse_nccl_log(const std::string& text) {
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    strip_ansi_escapes(line);
+    // vLLM and Ray colour their line prefixes: "\x1b[36m(VllmWorkerProcess pid=7)\x1b[0;0m
+    // host:..."; the escapes are no part of NCCL's text and would make the line look mangled.
+    line = strip_ansi_escapes(line);
     // Lines start with "host:pid:tid [dev] " (optionally a timestamp, an MPI or Ray tag before
     // it); the message follows the level tag.
     const std::vector<TaggedMessage> messages = tagged_messages(line);

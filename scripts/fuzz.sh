@@ -35,6 +35,8 @@ declare -A seeds=(
   [p2p_bandwidth_latency]="import/tests/fixtures"
   [vm_config]="vm/tests/fixtures/configs vm/tests/fixtures/not-configs"
   [config_space]="topology/tests/fixtures/config-space"
+  [paste_text]="import/tests/fixtures/pastes import/tests/fixtures nccl/tests/fixtures"
+  [paste_import]="import/tests/fixtures/pastes import/tests/fixtures"
 )
 # Target -> libFuzzer options of its own.
 declare -A options=(
@@ -54,6 +56,8 @@ declare -A options=(
   [p2p_bandwidth_latency]=""
   [vm_config]=""
   [config_space]="-max_len=4096"
+  [paste_text]="-dict=fuzz/dicts/paste_text.dict"
+  [paste_import]="-dict=fuzz/dicts/paste_text.dict"
 )
 # Target -> how many times SECONDS it runs. hwloc_xml forks a child per input (hwloc reads in it,
 # as in p2pcheck), 10-100x slower than the JSON readers; nccl_log runs std::regex per line. With
@@ -65,7 +69,7 @@ declare -A scale=([hwloc_xml]=10 [nccl_log]=2)
 declare -A max_len=([nccl_log]=16384)
 # The slowest first, so that the others share the remaining CPUs meanwhile.
 ci_targets=(hwloc_xml topology_snapshot_json policy_json doctor_facts_json results_document nccl_log nvidia_smi_topo
-  nvbandwidth nccl_tests p2p_bandwidth_latency vm_config config_space)
+  nvbandwidth nccl_tests p2p_bandwidth_latency vm_config config_space paste_text paste_import)
 targets=("$@")
 ((${#targets[@]})) || targets=("${ci_targets[@]}")
 for t in "${targets[@]}"; do

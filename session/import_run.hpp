@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "document/bench_document.hpp"
-#include "import/imported.hpp"
+#include "import/import_document.hpp"
 
 namespace p2p::session {
 
@@ -17,11 +17,13 @@ struct ImportRequest {
   std::string json;                    // write the results document here ("" = no)
   std::string buffer_size;             // nvbandwidth -b of the run, as a size: "512M"
   std::uint64_t num_elems = 40000000;  // p2pBandwidthLatencyTest --numElems of the run
-  std::string collective;              // nccl-tests output older than 2.13 does not name it
+  std::string collective;              // nccl-tests tables that do not name it
+  std::string tool;                    // read only this tool's tables ("" = every tool's)
 };
 
 struct ImportOutcome {
-  std::vector<import::ImportedFigures> parts;  // one per file, in order
+  std::vector<import::ImportedPaste> files;    // one per file, in order
+  std::vector<import::ImportedFigures> parts;  // every file's sections, in order
   doc::BenchDocument document;
 };
 

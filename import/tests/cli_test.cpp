@@ -2,6 +2,7 @@
 // outputs. Exit codes, what is printed, one-line errors, nothing written on bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -154,10 +155,20 @@ TEST_F(ImportCli, BadPeerOutputIsOneLineAndWritesNothing) {
             0u)
       << r.err;
   EXPECT_FALSE(fs::exists(doc));
-  const auto other = run_captured(p2pcheck("import " + fixture("h200-topo-m.txt")));
+  // A paste with no table at all: one line naming the file and what was looked for.
+  const std::string waived = fixture("pastes/none-nvbandwidth-13-v0.2-2080ti-waived-only.txt");
+  const auto other = run_captured(p2pcheck("import " + waived + " --json " + doc));
   EXPECT_EQ(other.exit_code, 2);
-  EXPECT_NE(other.err.find("not the output of a peer tool p2pcheck reads"), std::string::npos)
+  EXPECT_EQ(other.out, "");
+  EXPECT_EQ(other.err.rfind("p2pcheck: error: " + waived +
+                                ": no table found (nvbandwidth output starts, but no result table "
+                                "follows: cut before it, or the test printed none): looked for an "
+                                "nccl-tests table",
+                            0),
+            0u)
       << other.err;
+  EXPECT_EQ(std::count(other.err.begin(), other.err.end(), '\n'), 1);
+  EXPECT_FALSE(fs::exists(doc));
 }
 
 TEST_F(ImportCli, RealPublishedCapturesImportAndGateWithoutAGpu) {
@@ -210,6 +221,33 @@ TEST_F(ImportCli, PeerAccessHostsFromPrefixesAndAWindowsSavedPaste) {
   const auto topo = run_captured(p2pcheck("topo --input " + pasted + " --format json"));
   ASSERT_EQ(topo.exit_code, 0) << topo.err;
   EXPECT_EQ(nlohmann::json::parse(topo.out).at("p2p_status").at(0).at("capability"), "read+write");
+}
+
+}  // namespace
+
+namespace {
+
+// A paste from an issue thread: what was removed around it and what had to be assumed, one line
+// each, the sections of a paste with two runs numbered by their lines, and the document written.
+TEST_F(ImportCli, APasteIsReadAsItComesAndSaysWhatItRemovedAndAssumed) {
+  const std::string doc = (dir_ / "paste.json").string();
+  const std::string quoted = fixture("pastes/nvbandwidth-24-h100-sm-quoted-no-banner.txt");
+  const std::string runs = fixture("pastes/nvbandwidth-42-a100-two-fenced-runs.txt");
+  const auto r = run_captured(p2pcheck("import " + quoted + " " + runs + " --json " + doc));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(quoted + ": removed quote markers (`> `) on 2 lines\n"), std::string::npos)
+      << r.out;
+  EXPECT_NE(
+      r.out.find("  assumed: nvbandwidth version unknown (no \"nvbandwidth Version:\" line)\n"),
+      std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  assumed: 8 GPUs, names unknown: the device list was left out\n"),
+            std::string::npos);
+  EXPECT_NE(r.out.find(runs + ", lines 34-51: nvbandwidth v0.8 (text), 1 figures\n"),
+            std::string::npos)
+      << r.out;
+  const auto j = nlohmann::json::parse(p2p::read_text_file(doc));
+  EXPECT_EQ(j.at("imported").size(), 3u);
 }
 
 }  // namespace

@@ -20,7 +20,9 @@ using testing::input_error_of;
 
 doc::BenchDocument imported(std::initializer_list<const char*> names) {
   std::vector<ImportedFigures> parts;
-  for (const char* n : names) parts.push_back(import_text(fixture_text(n), n, ImportOptions{}));
+  for (const char* n : names)
+    for (auto& s : import_paste(fixture_text(n), n, ImportOptions{}).sections)
+      parts.push_back(std::move(s));
   return import_document(parts, ImportOptions{}, "2026-12-02T11:00:00Z");
 }
 
@@ -35,19 +37,23 @@ const report::FigureChange* change(const report::Comparison& c, const std::strin
   return nullptr;
 }
 
+// The tool of one table told by content.
+std::string tool_of(const std::string& name) {
+  const auto p = import_paste(fixture_text(name), name, ImportOptions{});
+  return p.sections.size() == 1 ? p.sections[0].file.tool
+                                : "(sections: " + std::to_string(p.sections.size()) + ")";
+}
+
 TEST(ImportDocument, FormatsAreToldByContent) {
-  const ImportOptions o;
-  EXPECT_EQ(import_text(fixture_text("nvbandwidth-v0.8-h200.json"), "a", o).file.tool,
-            "nvbandwidth");
-  EXPECT_EQ(import_text(fixture_text("nccl-tests-2.19.6-h200-all_reduce.json"), "b", o).file.tool,
-            "nccl-tests");
-  EXPECT_EQ(import_text(fixture_text("p2p-bandwidth-latency-rtx4090-older.txt"), "c", o).file.tool,
-            "p2pBandwidthLatencyTest");
-  EXPECT_EQ(
-      input_error_of([&] {
-        import_text(fixture_text("h200-topo-m.txt"), "topo.txt", o);
-      }).rfind("topo.txt: not the output of a peer tool p2pcheck reads: expected nvbandwidth", 0),
-      0u);
+  EXPECT_EQ(tool_of("nvbandwidth-v0.8-h200.json"), "nvbandwidth");
+  EXPECT_EQ(tool_of("nccl-tests-2.19.6-h200-all_reduce.json"), "nccl-tests");
+  EXPECT_EQ(tool_of("p2p-bandwidth-latency-rtx4090-older.txt"), "p2pBandwidthLatencyTest");
+  // A topo -m matrix is a table too: it gives the document its topology.
+  EXPECT_EQ(tool_of("h200-topo-m.txt"), "nvidia-smi");
+  EXPECT_EQ(input_error_of([] {
+              import_paste("hello\n", "hi.txt", ImportOptions{});
+            }).rfind("hi.txt: no table found: looked for an nccl-tests table", 0),
+            0u);
 }
 
 TEST(ImportDocument, RoundTripsAsAResultsDocumentOfVersion3) {
@@ -152,7 +158,8 @@ std::string import_outcome(const std::string& text, const std::string& name) {
   ImportOptions o;
   o.collective = "all_reduce";  // for the outputs that name none
   try {
-    return nlohmann::json(import_document({import_text(text, name, o)}, o, "2026-12-02T11:00:00Z"))
+    return nlohmann::json(
+               import_document(import_paste(text, name, o).sections, o, "2026-12-02T11:00:00Z"))
         .dump();
   } catch (const InputError& e) {
     return e.what();
@@ -175,16 +182,20 @@ std::string topo_outcome(const std::string& text, const std::string& name) {
 TEST(WindowsLineEndsAndBom, EveryImportFixtureReadsAsTheOriginal) {
   const std::string dir = std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures";
   int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    if (name == "README.md" || name == "policy-require-p2p.json") continue;
-    const std::string text = fixture_text(name);
-    const std::string windows = as_windows_file(text);
-    EXPECT_EQ(import_outcome(windows, name), import_outcome(text, name)) << name;
-    EXPECT_EQ(topo_outcome(windows, name), topo_outcome(text, name)) << name;
-    ++files;
+  for (const char* folder : {"", "pastes/"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir + "/" + folder)) {
+      const std::string name = folder + entry.path().filename().string();
+      if (!entry.is_regular_file() || name.find("README.md") != std::string::npos ||
+          name.find("EXPECTED") != std::string::npos || name == "policy-require-p2p.json")
+        continue;
+      const std::string text = fixture_text(name);
+      const std::string windows = as_windows_file(text);
+      EXPECT_EQ(import_outcome(windows, name), import_outcome(text, name)) << name;
+      EXPECT_EQ(topo_outcome(windows, name), topo_outcome(text, name)) << name;
+      ++files;
+    }
   }
-  EXPECT_GT(files, 40);
+  EXPECT_GT(files, 70);
 }
 
 }  // namespace

@@ -57,12 +57,28 @@ TEST(P2pBandwidthLatency, OlderLayoutWithoutWritesLabel) {
   EXPECT_NE(find_figure(f.latency, "memcpy_latency_p2p_write_cpu_timer", "gpu0", "gpu1"), nullptr);
 }
 
-TEST(P2pBandwidthLatency, CutFileIsOneLine) {
-  const std::string e = input_error_of([] {
-    parse_p2p_bandwidth_latency(fixture_text("bad-p2p-bandwidth-latency-cut.txt"), "cut.txt");
-  });
-  EXPECT_EQ(e.rfind("cut.txt: not p2pBandwidthLatencyTest output: ", 0), 0u) << e;
-  EXPECT_NE(e.find("cut off"), std::string::npos) << e;
+TEST(P2pBandwidthLatency, ACutFileKeepsTheRowsBeforeTheCutAndSaysSo) {
+  const auto out =
+      parse_p2p_bandwidth_latency(fixture_text("bad-p2p-bandwidth-latency-cut.txt"), "cut.txt");
+  ASSERT_FALSE(out.matrices.empty());
+  const auto& cut = out.matrices.back();
+  EXPECT_EQ(cut.title, "Bidirectional P2P=Disabled Bandwidth Matrix (GB/s)");
+  ASSERT_EQ(cut.cells.size(), 1u);
+  EXPECT_DOUBLE_EQ(cut.cells[0][1], 47.06);
+  ASSERT_EQ(out.notes.size(), 1u);
+  EXPECT_EQ(
+      out.notes[0],
+      "\"Bidirectional P2P=Disabled Bandwidth Matrix (GB/s)\": cut after 1 of 2 rows: the rest "
+      "left out");
+  // A row out of its place is a mangled file, not a cut one.
+  std::string text = fixture_text("bad-p2p-bandwidth-latency-cut.txt");
+  const auto at = text.find("     1  53.30");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 6, "     7");
+  EXPECT_NE(input_error_of([&] {
+              parse_p2p_bandwidth_latency(text, "cut.txt");
+            }).find("row 1 is cut or mangled"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -117,7 +117,7 @@ TEST(ImportRun, OneBadFileWritesNothing) {
   const p2p::TempDir dir("p2p_import_run");
   ImportRequest r;
   r.files = {import_fixture("nvbandwidth-v0.8-h200.txt"),
-             import_fixture("bad-nvbandwidth-cut.txt")};
+             import_fixture("bad-nccl-tests-mangled.txt")};  // a row cut mid-table
   r.json = dir.file("imported.json");
   EXPECT_THROW(run_import(r), p2p::InputError);
   EXPECT_FALSE(fs::exists(r.json));

@@ -1,0 +1,93 @@
+// nccl-tests' -J JSON output (2.17+): one run, its rows with both placements.
+#include <limits>
+
+#include "common/json_util.hpp"
+#include "import/nccl_tests_fields.hpp"
+
+namespace p2p::import {
+
+namespace {
+
+// The same from the JSON output: `key` of `j` as an integer 0..hi (0 when absent).
+template <class T>
+T json_whole_number(const nlohmann::json& j, const char* key, T hi, const std::string& source) {
+  if (!j.contains(key)) return 0;
+  try {
+    return checked_integer<T>(j.at(key), key, 0, hi);
+  } catch (const InputError& e) {
+    throw not_nccl_tests(source, e.what());
+  }
+}
+
+std::optional<double> json_opt(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null() || !j.at(key).is_number()) return std::nullopt;
+  return j.at(key).get<double>();
+}
+
+}  // namespace
+
+NcclTestsOutput parse_nccl_tests_json(const std::string& text, const std::string& source,
+                                      const std::string& collective) {
+  NcclTestsOutput out;
+  out.format = "json";
+  const nlohmann::json doc = parse_json_text(text, source);
+  if (!doc.is_object() || !doc.contains("results") || !doc.contains("nccl_version"))
+    throw not_nccl_tests(source, "a JSON document without \"nccl_version\" and \"results\"");
+  if (doc.at("nccl_version").is_number_integer())
+    out.nccl_library_code = doc.at("nccl_version").get<int>();
+  NcclTestsRun run;
+  run.collective = collective;
+  run.collective_source = collective.empty() ? "" : "--collective";
+  if (doc.contains("args") && doc.at("args").is_array() && !doc.at("args").empty() &&
+      doc.at("args")[0].is_string()) {
+    run.collective = collective_of_program(doc.at("args")[0].get<std::string>());
+    run.collective_source = "output";
+  }
+  const nlohmann::json* config = doc.contains("config") ? &doc.at("config") : nullptr;
+  if (config && config->is_object()) {
+    run.iterations =
+        json_whole_number(*config, "iterations", std::numeric_limits<int>::max(), source);
+    run.warmup_iterations =
+        json_whole_number(*config, "warmup_iters", std::numeric_limits<int>::max(), source);
+    if (config->contains("devices") && config->at("devices").is_array()) {
+      for (const auto& d : config->at("devices")) {
+        run.devices.push_back(d.value("device_info", std::string()));
+        run.hostname = d.value("hostname", run.hostname);
+      }
+    }
+  }
+  if (!doc.at("results").is_array()) throw not_nccl_tests(source, "\"results\" is not a list");
+  for (const auto& r : doc.at("results")) {
+    NcclTestsRow base;
+    if (!r.is_object()) throw not_nccl_tests(source, "a \"results\" entry is not an object");
+    base.size_bytes = json_whole_number(r, "size", kMaxDocumentBytes, source);
+    base.count = json_whole_number(r, "count", kMaxDocumentBytes, source);
+    base.type = r.value("type", std::string());
+    base.redop = r.value("redop", std::string());
+    const int root = std::atoi(trim(r.value("root", std::string("-1"))).c_str());
+    if (root >= 0) base.root = root;
+    for (const char* part : {"out_of_place", "in_place"}) {
+      if (!r.contains(part) || r.at(part).is_null()) continue;
+      const auto& p = r.at(part);
+      NcclTestsRow row = base;
+      row.in_place = std::string(part) == "in_place";
+      row.time_us = json_opt(p, "time");
+      if (!row.time_us) row.time_us = json_opt(p, "cpu_time");
+      row.algbw_gbps = json_opt(p, "alg_bw");
+      row.busbw_gbps = json_opt(p, "bus_bw");
+      row.wrong = json_opt(p, "nwrong");
+      run.rows.push_back(std::move(row));
+    }
+  }
+  if (doc.contains("average_bus_bandwidth") && doc.at("average_bus_bandwidth").is_object())
+    run.avg_busbw_gbps = json_opt(doc.at("average_bus_bandwidth"), "bandwidth");
+  if (doc.contains("out_of_bounds") && doc.at("out_of_bounds").is_object())
+    run.out_of_bounds = json_whole_number(doc.at("out_of_bounds"), "count",
+                                          std::numeric_limits<int>::max(), source);
+  if (run.rows.empty()) throw not_nccl_tests(source, "\"results\" holds no row");
+  if (run.collective.empty()) run.collective = "unknown";
+  out.runs.push_back(std::move(run));
+  return out;
+}
+
+}  // namespace p2p::import
