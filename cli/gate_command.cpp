@@ -54,6 +54,9 @@ Command add_gate_command(CLI::App& root) {
   app->add_option(
       "--policy", opts->request.policy,
       "Policy JSON: min_gpus, max_path, forbid, min_link {gen, width}, require_p2p, require_cliques");
+  app->add_option("--expect-gpus", opts->request.expect_gpus,
+                  "The GPUs this host must show: block when the topology has fewer")
+      ->check(CLI::Range(1, 4096));
   app->add_option("--format", opts->format, "text or json (the decision, as bench records it)")
       ->check(CLI::IsMember({"text", "json"}));
   add_junit_option(app, opts->junit);

@@ -228,7 +228,7 @@ std::vector<doc::BandwidthResult> unmeasured_bandwidth_records(
 
 doc::LatencyResult latency_record(const Case& c, const Route& route, const Measured& m,
                                   const BenchContext& ctx) {
-  doc::LatencyResult r = unmeasured_latency_record(c, route, "ok", "", ctx);
+  doc::LatencyResult r = unmeasured_latency_record(c, route, doc::FigureStatus::kOk, "", ctx);
   r.loads_per_sample = m.loads_per_sample;
   r.stride_bytes = m.stride_bytes;
   r.samples_ns = m.latency_ns;

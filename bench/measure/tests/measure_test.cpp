@@ -238,7 +238,7 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
       if (r.part != "sum")
         EXPECT_NE(r.detail.find("checked by gpu5"), std::string::npos) << r.detail;
     }
-    if (r.status == "failed") {
+    if (r.status == doc::FigureStatus::kFailed) {
       ++failed;
       // Totals of runs with a gpu3->gpu5 lane fail with it; nothing else may.
       const bool total = r.part == "sum";
@@ -267,7 +267,7 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
     latency_pairs += r.case_name == "latency_peer";
   }
   EXPECT_EQ(latency_pairs, 56);
-  EXPECT_EQ(doc::exit_code(accept::judge_document(d, {}, {}, "bench")), 1);
+  EXPECT_EQ(doc::exit_code(p2p::accept::judge_document(d, {}, {}, "bench")), 1);
   const std::string text = render_text_tables(d);
   EXPECT_NE(text.find("8 logical GPUs on 1 device: figures measure the tool, not the links"),
             std::string::npos)
@@ -307,7 +307,7 @@ TEST(Measure, RunGoesOnAfterAFailedPairAndReportsIt) {
   }
   EXPECT_EQ(failed, 2);  // host->gpu0 direction and the total
   EXPECT_EQ(ok, 3);      // gpu0->host direction, device_local_ce, d2h_sm
-  EXPECT_EQ(doc::exit_code(accept::judge_document(d, {}, {}, "bench")), 1);
+  EXPECT_EQ(doc::exit_code(p2p::accept::judge_document(d, {}, {}, "bench")), 1);
   EXPECT_NE(progress.str().find("h2d_d2h_ce/host<->gpu0/4MiB"), std::string::npos)
       << progress.str();
   EXPECT_NE(render_text_tables(d).find("FAILED"), std::string::npos);

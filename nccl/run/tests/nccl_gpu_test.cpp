@@ -128,7 +128,9 @@ TEST_F(NcclGpu, OutputCopiedToTheHostMatchesTheHostComputedReference) {
   RankBuffers buffers = allocate_buffers(clique, buffer_bytes(plan));
   for (const auto& c : plan) {
     if (c.in_place) continue;
-    ASSERT_EQ(measure(clique, buffers, c.op, c.shape, false, quick()).status, "ok") << label(c);
+    ASSERT_EQ(measure(clique, buffers, c.op, c.shape, false, quick()).status,
+              doc::CollectiveStatus::kOk)
+        << label(c);
     for (int r = 0; r < n; ++r) {
       std::vector<float> out(c.shape.recv_count);
       ASSERT_EQ(cudaMemcpy(out.data(), buffers.recv[static_cast<std::size_t>(r)].get(),
@@ -179,7 +181,8 @@ TEST_F(NcclGpu, AStuckStreamIsReportedAsHangAndTheCliqueAborted) {
     // A collective that worked once and then gets stuck, as on a host whose P2P path breaks:
     // the first run also loads NCCL's kernels for it (CUDA loads kernels lazily, and a load
     // waits for running kernels, so a first launch behind the latch would block this thread).
-    ASSERT_EQ(measure(clique, buffers, plan[0].op, plan[0].shape, false, quick()).status, "ok");
+    ASSERT_EQ(measure(clique, buffers, plan[0].op, plan[0].shape, false, quick()).status,
+              doc::CollectiveStatus::kOk);
     latch.hold(clique.stream(0), clique.device(0));
     latch.release_after(1500ms);
     MeasureOptions o = quick();
