@@ -22,7 +22,7 @@ std::string doctor_step_line(const std::string& headline,
 std::string gate_step_line(const topo::GateDecision& d) {
   std::string line = d.passed ? "gate: pass" : "gate: BLOCKED";
   for (const auto& r : d.reasons) {
-    if (r.verdict == "block") {
+    if (r.verdict == topo::GateVerdict::kBlock) {
       line += " (" + std::to_string(d.blocking()) + " blocking, first " + r.rule + ": " +
               r.message + ")";
       break;

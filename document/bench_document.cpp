@@ -80,13 +80,15 @@ void from_json(const json& j, GpuRecord& r) {
 }
 
 void to_json(json& j, const GateRecord& r) {
-  j = json{{"decision", optional_json(r.decision)},
+  j = json{{"decision", r.decision ? json(*r.decision) : json(nullptr)},
            {"detail", r.detail},
            {"reasons", r.reasons ? json(*r.reasons) : json(nullptr)}};
 }
 
 void from_json(const json& j, GateRecord& r) {
-  r.decision = optional_at<std::string>(j, "decision");
+  r.decision = j.at("decision").is_null()
+                   ? std::nullopt
+                   : std::optional<topo::GateVerdict>(j.at("decision").get<topo::GateVerdict>());
   r.detail = j.at("detail").get<std::string>();
   r.reasons = j.at("reasons").is_null()
                   ? std::nullopt

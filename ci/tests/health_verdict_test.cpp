@@ -24,7 +24,7 @@ topo::GateReason reason(const std::string& rule, const std::string& verdict,
                         const std::string& message) {
   topo::GateReason r;
   r.rule = rule;
-  r.verdict = verdict;
+  r.verdict = nlohmann::json(verdict).get<topo::GateVerdict>();
   r.message = message;
   return r;
 }
