@@ -22,8 +22,9 @@ void UtilityStreams::wait_all(Deadline deadline, const std::string& what) {
   for (auto& [gpu, stream] : streams_) wait_until_done(stream.get(), deadline, what);
 }
 
-std::vector<cuda::PeerAccess> enable_peer_access(const std::vector<Lane>& lanes,
-                                                 const GpuPlacement& place) {
+std::set<std::pair<int, int>> plan_peer_mappings(const std::vector<Lane>& lanes,
+                                                 const GpuPlacement& place,
+                                                 const CanAccessPeer& can_access) {
   std::set<std::pair<int, int>> wanted;
   for (const Lane& l : lanes) {
     if (!l.src.is_gpu() || !l.dst.is_gpu() || l.src == l.dst || l.method == Method::kStaged)
@@ -32,26 +33,40 @@ std::vector<cuda::PeerAccess> enable_peer_access(const std::vector<Lane>& lanes,
     const int other = place.device(l.issuer == l.src.gpu ? l.dst.gpu : l.src.gpu);
     if (issuer == other) continue;
     wanted.insert({issuer, other});
-    if (l.method == Method::kCopyEngine) {
-      int ok = 0;
-      P2P_CHECK(cudaDeviceCanAccessPeer(&ok, other, issuer));
-      if (ok) wanted.insert({other, issuer});
-    }
+    if (l.method == Method::kCopyEngine && can_access(other, issuer))
+      wanted.insert({other, issuer});
   }
+  return wanted;
+}
+
+std::vector<cuda::PeerAccess> enable_peer_access(const std::vector<Lane>& lanes,
+                                                 const GpuPlacement& place) {
+  const auto driver_allows = [](int device, int peer) {
+    int ok = 0;
+    P2P_CHECK(cudaDeviceCanAccessPeer(&ok, device, peer));
+    return ok != 0;
+  };
   std::vector<cuda::PeerAccess> peers;
-  for (const auto& [dev, peer] : wanted) peers.emplace_back(dev, peer);
+  for (const auto& [dev, peer] : plan_peer_mappings(lanes, place, driver_allows))
+    peers.emplace_back(dev, peer);
   return peers;
+}
+
+std::map<int, int> sm_kernels_per_device(const std::vector<Lane>& lanes, const BatchPlan& plan,
+                                         const GpuPlacement& place) {
+  std::map<int, int> kernels;
+  for (const Lane& l : lanes) {
+    if (l.method == Method::kSm) ++kernels[place.device(l.issuer)];
+  }
+  if (plan.fused_pair) kernels[place.device(lanes[0].issuer)] = 1;
+  return kernels;
 }
 
 LaneRuns set_up_lanes(const std::vector<Lane>& lanes, std::uint64_t bytes, const BatchPlan& plan,
                       const MeasureOptions& opt, UtilityStreams& utility) {
   const GpuPlacement& place = opt.placement;
   const auto dev = [&](int gpu) { return place.device(gpu); };
-  std::map<int, int> sm_lanes_per_device;
-  for (const Lane& l : lanes) {
-    if (l.method == Method::kSm) ++sm_lanes_per_device[dev(l.issuer)];
-  }
-  if (plan.fused_pair) sm_lanes_per_device[dev(lanes[0].issuer)] = 1;
+  std::map<int, int> sm_lanes_per_device = sm_kernels_per_device(lanes, plan, place);
   const auto allocate = [&](const Endpoint& where) {
     return Buffer::allocate(where, bytes, opt.host_memory, where.is_gpu() ? dev(where.gpu) : -1,
                             opt.host_cache);

@@ -7,9 +7,12 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/measure/batch_plan.hpp"
@@ -56,11 +59,23 @@ class UtilityStreams {
   std::map<int, cuda::Stream> streams_;
 };
 
-// The peer mappings the lanes need, between devices only: two logical GPUs of one device reach
-// each other's memory as it is. The issuer must map the other's memory; copy-engine lanes also
-// map the reverse where possible, since with both the copy engine takes the P2P path.
+// The peer mappings the lanes need, as (device, peer device), between devices only: two logical
+// GPUs of one device reach each other's memory as it is. The issuer must map the other's
+// memory; copy-engine lanes also map the reverse where `can_access(other, issuer)` allows it,
+// since with both the copy engine takes the P2P path. Pure: `can_access` answers for the driver.
+using CanAccessPeer = std::function<bool(int device, int peer_device)>;
+std::set<std::pair<int, int>> plan_peer_mappings(const std::vector<Lane>& lanes,
+                                                 const GpuPlacement& place,
+                                                 const CanAccessPeer& can_access);
+
+// plan_peer_mappings with cudaDeviceCanAccessPeer, each mapping enabled.
 std::vector<cuda::PeerAccess> enable_peer_access(const std::vector<Lane>& lanes,
                                                  const GpuPlacement& place);
+
+// How many copy kernels share each issuing device's SMs during a sample (device -> kernels):
+// separate SM kernels on one device split its SMs; a fused pair is one kernel. Pure.
+std::map<int, int> sm_kernels_per_device(const std::vector<Lane>& lanes, const BatchPlan& plan,
+                                         const GpuPlacement& place);
 
 // Each lane's resources, in lane order, and the utility streams of the GPUs owning its source
 // and verifying it. Separate SM kernels sharing a device split its SMs (as they would split them
