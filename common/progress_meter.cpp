@@ -47,6 +47,8 @@ void ProgressMeter::update(std::size_t done, const std::string& item, bool faile
     out_ << "\r\033[K" << prefix_ << count << " " << item << std::flush;
     return;
   }
+  // A failure is news a log reader wants at once, with what went wrong.
+  if (failed) out_ << prefix_ << count << " " << item << "\n" << std::flush;
   const double now = clock_();
   if (now - last_summary_s_ < kSummaryEverySeconds || done >= total_) return;
   last_summary_s_ = now;

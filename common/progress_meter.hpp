@@ -1,7 +1,8 @@
 // How far a run is, on a stream. On a terminal: one line rewritten in place as each item
 // finishes ("[12/480] name: detail"). Anywhere else (a CI log, a file, a pipe): no line per
 // item, but a summary every so often and one at the end, each with the time elapsed and an
-// estimate of the time left, so a log of a long run stays short and still says how far it got.
+// estimate of the time left, so a log of a long run stays short and still says how far it got;
+// an item that failed gets its own line as it happens.
 #pragma once
 
 #include <cstddef>

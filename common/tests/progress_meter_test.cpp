@@ -29,7 +29,7 @@ TEST(DurationText, SecondsMinutesHours) {
   EXPECT_EQ(duration_text(-3), "0s");
 }
 
-TEST(ProgressMeter, OffATerminalOnlySummariesEveryTenSecondsAndAtTheEnd) {
+TEST(ProgressMeter, OffATerminalSummariesEveryTenSecondsFailuresAndTheEnd) {
   std::ostringstream out;
   FakeClock t;
   ProgressMeter m(out, "p2pcheck nccl: ", 8, false, t.clock());
@@ -42,8 +42,13 @@ TEST(ProgressMeter, OffATerminalOnlySummariesEveryTenSecondsAndAtTheEnd) {
   EXPECT_EQ(out.str(),
             "p2pcheck nccl: [2/8] 25%, 10s elapsed, about 30s left (last: b: 11 GB/s)\n");
   t.now_s += 5;
+  m.update(3, "c: 10 GB/s");
+  EXPECT_EQ(out.str().find("[3/8]"), std::string::npos) << "the next summary waits ten seconds";
   m.update(4, "d: HANG", true);
-  EXPECT_EQ(out.str().find("[4/8]"), std::string::npos) << "the next summary waits ten seconds";
+  EXPECT_NE(out.str().find("30s left (last: b: 11 GB/s)\np2pcheck nccl: [4/8] d: HANG\n"),
+            std::string::npos)
+      << "a failure is said at once\n"
+      << out.str();
   t.now_s += 65;  // 80 s in, 6 of 8
   m.update(6, "f: 9 GB/s");
   EXPECT_NE(

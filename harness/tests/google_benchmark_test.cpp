@@ -116,7 +116,8 @@ TEST(ProgressReporter, CountsRunsAndShowsTheDescriptionOrTheError) {
             "\r\033[K[3/3] plain\n");
 }
 
-// Off a terminal (a CI log): no line per figure, but summaries that count the failed ones.
+// Off a terminal (a CI log): no line per figure, but each failure at once and summaries that
+// count them.
 TEST(ProgressReporter, OffATerminalSummarisesWithTheFailuresCounted) {
   std::ostringstream out;
   double now_s = 0;
@@ -131,6 +132,7 @@ TEST(ProgressReporter, OffATerminalSummarisesWithTheFailuresCounted) {
   p.ReportRuns({run_named("last")});
   p.Finalize();
   EXPECT_EQ(out.str(),
+            "p2pcheck nccl: [1/3] all_reduce/float32/in_place/2GiB: HANG\n"
             "p2pcheck nccl: [2/3] 66%, 12s elapsed, about 6s left, 1 failed (last: plain)\n"
             "p2pcheck nccl: [3/3] finished in 13s, 1 failed (last: last)\n");
 }
