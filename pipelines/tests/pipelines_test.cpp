@@ -159,8 +159,8 @@ bool has_heading(const std::string& markdown, const std::string& title) {
 // pointing nowhere is how the golden-topology advice got lost.
 TEST(Pipelines, EveryReadmeSectionTheyCiteExists) {
   const std::string readme = p2p::read_text_file(kSource + "/README.md");
-  const std::regex cited(R"(README "([^"]+)") ");
-      int citations = 0;
+  const std::regex cited(R"re(README "([^"]+)")re");
+  int citations = 0;
   for (const char* file : {".github/workflows/gpu.yml", "pipelines/gitlab-gpu.yml", "Jenkinsfile",
                            "pipelines/gpu-host.sh", "pipelines/export-results.sh"}) {
     const std::string text = p2p::read_text_file(kSource + "/" + file);
