@@ -14,7 +14,8 @@
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
-#include "infer/document.hpp"
+#include "document/infer_document.hpp"
+#include "infer/results.hpp"
 #include "nccl/run/nccl_api.hpp"
 #include "nccl/run/tests/nccl_gpu_or_skip.hpp"
 
@@ -62,10 +63,10 @@ TEST_F(InferGpu, WholeProfileOnOneGpuWithLogicalRanks) {
   for (const GroupResult& g : d.groups) {
     SCOPED_TRACE("TP=" + std::to_string(g.tp));
     EXPECT_EQ(g.ipc.size(), static_cast<std::size_t>(g.tp * (g.tp - 1)));
-    for (const IpcPairResult& p : g.ipc) EXPECT_EQ(p.status, "ok") << p.detail;
+    for (const IpcPairResult& p : g.ipc) EXPECT_EQ(p.status, doc::IpcStatus::kOk) << p.detail;
     ASSERT_EQ(g.p2p_on.messages.size(), 3u);
     for (const MessageResult& m : g.p2p_on.messages) {
-      EXPECT_EQ(m.status, "ok") << m.message << ": " << m.detail;
+      EXPECT_EQ(m.status, doc::MessageStatus::kOk) << m.message << ": " << m.detail;
       ASSERT_TRUE(m.latency.has_value()) << m.message;
       EXPECT_EQ(m.latency->calls, 20u);  // graphs of 8, 8 and 4
       EXPECT_LE(m.latency->p50_us, m.latency->p99_us);
@@ -74,7 +75,7 @@ TEST_F(InferGpu, WholeProfileOnOneGpuWithLogicalRanks) {
     ASSERT_TRUE(g.p2p_off.has_value());
     EXPECT_TRUE(g.p2p_off->p2p_disabled);
     for (const MessageResult& m : g.p2p_off->messages)
-      EXPECT_EQ(m.status, "ok") << m.message << ": " << m.detail;
+      EXPECT_EQ(m.status, doc::MessageStatus::kOk) << m.message << ": " << m.detail;
     EXPECT_TRUE(g.p2p_on.problems.empty()) << g.p2p_on.problems.front();
   }
   ASSERT_EQ(d.rankings.size(), 2u);
@@ -105,7 +106,7 @@ TEST_F(InferGpu, RealGroupsWhereTheHostHasTwoGpus) {
   ASSERT_FALSE(r.doc->groups.empty());
   for (const IpcPairResult& p : r.doc->groups[0].ipc) {
     // Pass or not is the host's; a failed pair must say why.
-    if (p.status != "ok") {
+    if (p.status != doc::IpcStatus::kOk) {
       EXPECT_FALSE(p.detail.empty());
     }
   }
