@@ -72,8 +72,12 @@ TEST(FleetCli, NodeWritesOneLinePerItemAndEndsWithItsExitCode) {
   EXPECT_EQ(nlohmann::json::parse(lines.front()).at("kind"), "run_start");
   EXPECT_EQ(nlohmann::json::parse(lines[1]).at("kind"), "host");
   EXPECT_EQ(nlohmann::json::parse(lines.back()).at("kind"), "run_end");
-  EXPECT_TRUE(contains(r.err, "p2pcheck node: OK on node-a"))
+  EXPECT_TRUE(contains(r.err, "p2pcheck node on node-a: PASS — 4 checks, 0 failed"))
       << r.err;  // progress moved off stdout
+  // The run_end line carries the host's verdict for whoever reads the file without merging it.
+  const auto end = nlohmann::json::parse(lines.back()).at("record");
+  EXPECT_EQ(end.at("exit_code"), 0);
+  EXPECT_EQ(end.at("verdict").at("headline"), "PASS");
 }
 
 TEST(FleetCli, MergeNamesTheOddTheSlowAndTheMissingHostAndLosesNothingElse) {
@@ -86,7 +90,14 @@ TEST(FleetCli, MergeNamesTheOddTheSlowAndTheMissingHostAndLosesNothingElse) {
   EXPECT_TRUE(contains(r.out, "no result: stopped after step `gate`")) << r.out;
   EXPECT_TRUE(contains(r.out, "node-c: 28 difference(s)")) << r.out;
   EXPECT_TRUE(contains(r.out, "bandwidth ce_unidir_write gpu0->gpu1 64MiB: node-d")) << r.out;
-  EXPECT_EQ(lines_of(r.out).back(), "p2pcheck cluster: FAIL (1 of 4 host(s) pass)");
+  // One verdict last: FAIL, and the fleet gate's reasons first.
+  EXPECT_EQ(lines_of(r.out).back(),
+            "p2pcheck merge: FAIL — fleet_gate fleet: node-b: no result (last completed step: "
+            "gate); node-c: pair classes differ from the majority (3 of 4 hosts)");
+  EXPECT_TRUE(contains(r.out, "  FAIL  host node-d: 1 figure(s) far worse than the fleet's median"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "  ERROR host node-b: no result: stopped after step `gate`"))
+      << r.out;
   p2p::testing::expect_fleet_verdict(p2p::read_json_file(doc));
   // node-b's ten whole figures count; the cut one is noted, not an error.
   const auto j = p2p::read_json_file(doc);
@@ -121,7 +132,7 @@ TEST(FleetCli, AHealthyFleetExitsZero) {
   }
   const CliResult r = run("merge" + files);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(lines_of(r.out).back(), "p2pcheck cluster: OK (3 of 3 host(s) pass)");
+  EXPECT_EQ(lines_of(r.out).back().rfind("p2pcheck merge: PASS — ", 0), 0u) << r.out;
 }
 
 TEST(FleetCli, BadInputIsOneLineAndExitTwo) {
