@@ -174,7 +174,7 @@ NodeOutcome run_node_chain(const NodeOptions& o, const NodeInputs& in, const Nod
     // As bench: a blocked host is not measured unless --skip-gate says so (and it is recorded).
     if (gate.passed || o.skip_gate) bench_step(chain, o, in, *t, gate, progress);
   }
-  const NodeOutcome out{chain.worst(), chain.verdict()};
+  NodeOutcome out{chain.worst(), chain.verdict()};
   chain.emit(report::jsonl_line(
       "run_end", kNodeCommand, host, utc_now_iso8601(),
       {{"exit_code", out.exit_code}, {"verdict", session::verdict_summary(out.verdict)}}));
