@@ -7,6 +7,7 @@
 #include "cli/doctor_command.hpp"
 #include "cli/export_command.hpp"
 #include "cli/gate_command.hpp"
+#include "cli/help_examples.hpp"
 #include "cli/import_command.hpp"
 #include "cli/infer_command.hpp"
 #include "cli/merge_command.hpp"
@@ -37,6 +38,7 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   all.push_back(add_node_command(root));
   all.push_back(add_merge_command(root));
   all.push_back(add_cluster_command(root));
+  add_examples(root);  // once every command exists: each --help ends with its examples
   return all;
 }
 

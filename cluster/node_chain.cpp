@@ -105,8 +105,7 @@ topo::GateDecision gate_step(Chain& chain, const NodeInputs& in, const topo::Top
     chain.emit(l);
   std::string summary = d.passed ? "gate: pass" : "gate: BLOCKED";
   for (const auto& r : d.reasons) {
-    if (doc::gate_reason_verdict(r.verdict, "gate reason") != doc::GateReasonVerdict::kBlock)
-      continue;
+    if (r.verdict != topo::GateVerdict::kBlock) continue;
     summary +=
         " (" + std::to_string(d.blocking()) + " blocking, first " + r.rule + ": " + r.message + ")";
     break;

@@ -61,12 +61,6 @@ constexpr EnumNames<TopologyMatch, 3> kTopologyMatches{{{TopologyMatch::kSame, "
                                                         {TopologyMatch::kDiffers, "differs"},
                                                         {TopologyMatch::kUnknown, "unknown"}}};
 
-constexpr EnumNames<GateReasonVerdict, 4> kGateReasonVerdicts{
-    {{GateReasonVerdict::kBlock, "block"},
-     {GateReasonVerdict::kPass, "pass"},
-     {GateReasonVerdict::kPending, "pending"},
-     {GateReasonVerdict::kNote, "note"}}};
-
 }  // namespace
 
 const char* to_string(Outcome o) { return name_in(kOutcomes, o); }
@@ -186,11 +180,6 @@ Outcome outcome_of(HostStatus s) {
 
 const char* to_string(TopologyMatch m) { return name_in(kTopologyMatches, m); }
 
-const char* to_string(GateReasonVerdict v) { return name_in(kGateReasonVerdicts, v); }
-GateReasonVerdict gate_reason_verdict(const std::string& word, const std::string& what) {
-  return parse_in(kGateReasonVerdicts, word, what);
-}
-
 void to_json(nlohmann::json& j, Outcome o) { j = to_string(o); }
 void from_json(const nlohmann::json& j, Outcome& o) { o = parse_json_in(kOutcomes, j, "outcome"); }
 void to_json(nlohmann::json& j, FigureStatus s) { j = to_string(s); }
@@ -225,10 +214,6 @@ void from_json(const nlohmann::json& j, HostStatus& s) {
 void to_json(nlohmann::json& j, TopologyMatch m) { j = to_string(m); }
 void from_json(const nlohmann::json& j, TopologyMatch& m) {
   m = parse_json_in(kTopologyMatches, j, "match");
-}
-void to_json(nlohmann::json& j, GateReasonVerdict v) { j = to_string(v); }
-void from_json(const nlohmann::json& j, GateReasonVerdict& v) {
-  v = parse_json_in(kGateReasonVerdicts, j, "verdict");
 }
 
 }  // namespace p2p::doc

@@ -124,12 +124,6 @@ enum class TopologyMatch {
 };
 const char* to_string(TopologyMatch m);  // same | differs | unknown
 
-// One reason of the topology gate (topology/gate.hpp writes the word in GateReason::verdict).
-enum class GateReasonVerdict { kBlock, kPass, kPending, kNote };
-const char* to_string(GateReasonVerdict v);  // block | pass | pending | note
-// InputError naming `what` for any other word.
-GateReasonVerdict gate_reason_verdict(const std::string& word, const std::string& what);
-
 // JSON: the words above; reading refuses any other word with InputError naming it.
 void to_json(nlohmann::json& j, Outcome o);
 void from_json(const nlohmann::json& j, Outcome& o);
@@ -151,7 +145,5 @@ void to_json(nlohmann::json& j, HostStatus s);
 void from_json(const nlohmann::json& j, HostStatus& s);
 void to_json(nlohmann::json& j, TopologyMatch m);
 void from_json(const nlohmann::json& j, TopologyMatch& m);
-void to_json(nlohmann::json& j, GateReasonVerdict v);
-void from_json(const nlohmann::json& j, GateReasonVerdict& v);
 
 }  // namespace p2p::doc

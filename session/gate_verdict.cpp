@@ -47,7 +47,7 @@ TopologyAndGate judge_gate(topo::TopologySnapshot snapshot, const GateFiles& fil
   const topo::GateDecision decision =
       topo::evaluate_gate(out.snapshot, files.expected, files.policy, peer_access);
   out.blocked = !decision.passed && !skip_gate;
-  out.gate.decision = decision.passed ? "pass" : "block";
+  out.gate.decision = decision.passed ? topo::GateVerdict::kPass : topo::GateVerdict::kBlock;
   out.gate.reasons = decision;
   out.gate.detail =
       decision.passed ? "passed" : std::to_string(decision.blocking()) + " blocking reason(s)";

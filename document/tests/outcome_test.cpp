@@ -91,10 +91,6 @@ TEST(Outcome, InferAndFleetStatesReadTheirWordsAndMapToOneOutcome) {
   EXPECT_EQ(outcome_of(HostStatus::kFail), Outcome::kFail);
   EXPECT_EQ(nlohmann::json(TopologyMatch::kDiffers), "differs");
   EXPECT_EQ(nlohmann::json("unknown").get<TopologyMatch>(), TopologyMatch::kUnknown);
-
-  EXPECT_EQ(gate_reason_verdict("block", "verdict"), GateReasonVerdict::kBlock);
-  EXPECT_EQ(gate_reason_verdict("note", "verdict"), GateReasonVerdict::kNote);
-  EXPECT_THROW(gate_reason_verdict("BLOCK", "verdict"), InputError);
 }
 
 }  // namespace

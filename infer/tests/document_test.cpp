@@ -37,7 +37,7 @@ TEST(InferDocument, RoundTripsEveryField) {
   // With what version 2 added: the gate, the sharing check, the interruption and the verdict.
   InferDocument run = d;
   run.skip_gate = true;
-  run.gate.decision = "pass";
+  run.gate.decision = topo::GateVerdict::kPass;
   run.gate.detail = "passed";
   run.gpu_sharing = doc::SharingRecord{true, {"nvml"}, {"before: pid 4242 on gpu0"}, {4242}};
   run.interrupted = "SIGTERM with 2 of 3 group(s) measured";

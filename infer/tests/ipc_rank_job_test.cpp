@@ -63,7 +63,7 @@ TEST(RankJob, RoundTripsAndRefusesOtherSchemas) {
   job.devices = {0, 0, 0, 0};
   job.host_ids = {"p2pcheck-host-0", "p2pcheck-host-1", "p2pcheck-host-2", "p2pcheck-host-3"};
   job.messages = {Message{Phase::kDecode, 32, 524288}, Message{Phase::kPrefill, 512, 8388608}};
-  job.dtype = nccl::DataType::kFloat16;
+  job.dtype = doc::DataType::kFloat16;
   job.calls = 300;
   job.calls_per_graph = 50;
   job.p2p_disabled = true;
@@ -74,7 +74,7 @@ TEST(RankJob, RoundTripsAndRefusesOtherSchemas) {
   ASSERT_EQ(back.messages.size(), 2u);
   EXPECT_EQ(back.messages[1].phase, Phase::kPrefill);
   EXPECT_EQ(back.messages[1].bytes, 8388608u);
-  EXPECT_EQ(back.dtype, nccl::DataType::kFloat16);
+  EXPECT_EQ(back.dtype, doc::DataType::kFloat16);
   EXPECT_EQ(back.calls_per_graph, 50);
   EXPECT_TRUE(back.p2p_disabled);
   nlohmann::json other = job;

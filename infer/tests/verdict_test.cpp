@@ -185,13 +185,13 @@ TEST(InferVerdict, AnInterruptedRunFailsAndExitsAsTheSignalAsks) {
 TEST(InferVerdict, AGateOverriddenWithSkipGateIsACaveatAndFailsWhereItBlocked) {
   InferDocument d = healthy();
   d.skip_gate = true;
-  d.gate.decision = "pass";
+  d.gate.decision = topo::GateVerdict::kPass;
   d.gate.reasons = topo::GateDecision{};
   d.gate.reasons->passed = true;
   doc::RunVerdict v = judge_infer(d, InferRunFacts{});
   EXPECT_EQ(v.outcome, Outcome::kPass);
   EXPECT_TRUE(v.has_caveat(CaveatKind::kGateOverride));
-  d.gate.decision = "block";
+  d.gate.decision = topo::GateVerdict::kBlock;
   d.gate.reasons->passed = false;
   d.gate.detail = "1 blocking reason(s); measured anyway (--skip-gate)";
   v = judge_infer(d, InferRunFacts{});

@@ -18,6 +18,7 @@
 #include "nccl/run/measure.hpp"
 #include "nccl/run/runner.hpp"
 #include "nccl/run/tests/nccl_gpu_or_skip.hpp"
+#include "nccl/run/verify_kernels.hpp"
 #include "spin_kernel.hpp"
 
 namespace p2p::nccl {
@@ -269,6 +270,16 @@ TEST_F(NcclGpu, TheSweepRecordsAHangRebuildsTheCliqueAndCarriesOn) {
   EXPECT_EQ(run.transport.nranks, static_cast<int>(devices_.size()));
   EXPECT_EQ(run.transport.nccl_version.rfind(run.environment.nccl_library_version, 0), 0u)
       << "NCCL's log says `" << run.transport.nccl_version << "`";
+}
+
+// Every fill and check kernel, in every element type, loaded before any collective can get stuck.
+TEST_F(NcclGpu, VerifyKernelsArePreloadedInEveryType) {
+  cuda::DeviceGuard on(devices_.front());
+  const std::vector<kernels::LoadedKernel> loaded = preload_verify_kernels();
+  ASSERT_EQ(loaded.size(), 9u);  // fill_input, fill_constant, count_wrong x 3 types
+  EXPECT_EQ(loaded.front().name, "fill_input<float>");
+  EXPECT_EQ(loaded.back().name, "count_wrong<half>");
+  for (const auto& k : loaded) EXPECT_GT(k.max_threads_per_block, 0) << k.name;
 }
 
 }  // namespace

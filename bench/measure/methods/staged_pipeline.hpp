@@ -1,21 +1,41 @@
 // A staged lane: src GPU -> pinned bounce slot (device-to-host on the lane's stream) -> dst GPU
 // (host-to-device on a helper stream on the destination GPU). Events hand each slot back and
 // forth so both PCIe directions stay busy; the slot count and chunk size come from
-// staged_layout (batch_plan.hpp).
+// staged_layout, a pure function of the size and the batch.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "bench/measure/batch_plan.hpp"
 #include "bench/measure/gpu_resources.hpp"
 #include "bench/measure/lane.hpp"
 #include "bench/measure/measure.hpp"
 #include "common/cuda_resources.hpp"
 
 namespace p2p::bench {
+
+// A staged copy moves in chunks of about this size (at most kStagedMaxChunksPerCopy of them),
+// through kStagedSlots pinned slots, and a staged batch holds at most kStagedMaxChunksPerBatch
+// chunks, so the stream holding them never blocks the host in enqueue.
+constexpr std::uint64_t kStagedChunkBytes = 4ull << 20;
+constexpr std::size_t kStagedMaxChunksPerCopy = 16;
+constexpr std::size_t kStagedMaxChunksPerBatch = 64;
+constexpr std::size_t kStagedSlots = 4;
+
+struct StagedLayout {
+  std::size_t chunks_per_copy = 0;
+  std::size_t chunk_bytes = 0;  // a multiple of 256; the last chunk of a copy may be shorter
+  std::size_t slots = 0;        // bounce slots, never more than the batch has chunks
+};
+
+// For copies of `bytes`, `copies` to a batch.
+StagedLayout staged_layout(std::uint64_t bytes, int copies);
+
+// The most copies of `bytes` a staged batch holds: kStagedMaxChunksPerBatch chunks, at least 1.
+int staged_max_copies_per_batch(std::uint64_t bytes);
 
 class StagedPipeline {
  public:

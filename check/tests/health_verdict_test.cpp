@@ -1,6 +1,6 @@
 // The health check's wording, which Slurm, NHC and node-problem-detector log as the node's
 // reason: the worst step decides the code, and the verdict line names every failed step.
-#include "ci/health_verdict.hpp"
+#include "check/health_verdict.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ topo::GateReason reason(const std::string& rule, const std::string& verdict,
                         const std::string& message) {
   topo::GateReason r;
   r.rule = rule;
-  r.verdict = verdict;
+  r.verdict = nlohmann::json(verdict).get<topo::GateVerdict>();
   r.message = message;
   return r;
 }

@@ -1,9 +1,8 @@
-#include "ci/health_verdict.hpp"
+#include "check/health_verdict.hpp"
 
 #include <algorithm>
 
 #include "common/exit_codes.hpp"
-#include "document/outcome.hpp"
 
 namespace p2p::ci {
 
@@ -23,7 +22,7 @@ std::string doctor_step_line(const std::string& headline,
 std::string gate_step_line(const topo::GateDecision& d) {
   std::string line = d.passed ? "gate: pass" : "gate: BLOCKED";
   for (const auto& r : d.reasons) {
-    if (doc::gate_reason_verdict(r.verdict, "gate reason") == doc::GateReasonVerdict::kBlock) {
+    if (r.verdict == topo::GateVerdict::kBlock) {
       line += " (" + std::to_string(d.blocking()) + " blocking, first " + r.rule + ": " +
               r.message + ")";
       break;

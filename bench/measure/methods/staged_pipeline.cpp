@@ -1,4 +1,4 @@
-#include "bench/measure/staged_pipeline.hpp"
+#include "bench/measure/methods/staged_pipeline.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -6,6 +6,29 @@
 #include "common/cuda_check.hpp"
 
 namespace p2p::bench {
+namespace {
+
+std::size_t staged_chunks_per_copy(std::uint64_t bytes) {
+  const std::size_t want =
+      static_cast<std::size_t>((bytes + kStagedChunkBytes - 1) / kStagedChunkBytes);
+  return std::clamp<std::size_t>(want, 1, kStagedMaxChunksPerCopy);
+}
+
+}  // namespace
+
+StagedLayout staged_layout(std::uint64_t bytes, int copies) {
+  StagedLayout s;
+  s.chunks_per_copy = staged_chunks_per_copy(bytes);
+  s.chunk_bytes = static_cast<std::size_t>((bytes + s.chunks_per_copy - 1) / s.chunks_per_copy);
+  s.chunk_bytes = (s.chunk_bytes + 255) / 256 * 256;
+  s.slots = std::min(kStagedSlots, s.chunks_per_copy * static_cast<std::size_t>(copies));
+  return s;
+}
+
+int staged_max_copies_per_batch(std::uint64_t bytes) {
+  const std::size_t chunks = staged_chunks_per_copy(bytes);
+  return static_cast<int>(std::max<std::size_t>(1, kStagedMaxChunksPerBatch / chunks));
+}
 
 StagedPipeline::StagedPipeline(const Lane& l, std::uint64_t bytes, int copies,
                                const MeasureOptions& opt)
