@@ -20,6 +20,8 @@ MergeOptions read_merge_options(const FleetOutputOptions& o) {
     m.golden_source = o.golden;
   }
   m.outliers.z_threshold = o.z_threshold;
+  for (const auto& word : o.allow_caveats)
+    m.allowed_caveats.insert(doc::caveat_from_string(word, "--allow-caveat"));
   return m;
 }
 

@@ -16,6 +16,7 @@ struct FleetOutputOptions {
   std::string json;    // cluster document
   std::string junit;
   double z_threshold = 3.5;
+  std::vector<std::string> allow_caveats;  // --allow-caveat: interrupted, shared, logical, ...
 };
 
 // The golden topology read now (InputError for a bad file), and the outlier rule.

@@ -33,11 +33,13 @@ Check make(const std::string& rule, const std::string& subject, Outcome o, std::
 }
 
 Check host_check(const doc::HostVerdict& v) {
+  // A host that passes with caveats passed only because --allow-caveat accepted them: a warning.
   if (v.status == doc::HostStatus::kPass)
-    return make(
-        "host", v.host, Outcome::kPass,
-        std::to_string(v.figures_ok) + " figure(s), topology " + to_string(v.topology.match),
-        kHostPriority);
+    return make("host", v.host, v.caveats.empty() ? Outcome::kPass : Outcome::kWarn,
+                std::to_string(v.figures_ok) + " figure(s), topology " +
+                    to_string(v.topology.match) +
+                    (v.caveats.empty() ? "" : "; accepted: " + doc::caveats_line(v.caveats)),
+                kHostPriority);
   // A failed doctor step is among the reasons with its headline; the host table shows the
   // doctor's root cause beside every failed host.
   return make("host", v.host, outcome_of(v.status), join(v.reasons, "; "), kHostPriority);
@@ -77,7 +79,11 @@ doc::RunVerdict fleet_verdict(const ClusterRun& run, const OutlierOptions& rule,
                     run.gate_passed ? "topology reference: " + run.topology_reference
                                     : join(run.gate_reasons, "; "),
                     kGatePriority));
-  for (const auto& h : run.hosts) add_check(v, host_check(h));
+  for (const auto& h : run.hosts) {
+    add_check(v, host_check(h));
+    // Every reader of the fleet's verdict shows what was true of a host's run, failed or not.
+    for (const auto& c : h.caveats) add_caveat(v, c.kind, h.host + ": " + c.detail);
+  }
   std::size_t unjudged = 0;
   for (const auto& s : run.figures) {
     if (s.judged) {

@@ -33,6 +33,10 @@ void add_record(HostRun& run, const std::string& kind, const nlohmann::json& rec
   } else if (kind == "run_end") {
     run.ended = true;
     run.exit_code = record.at("exit_code").get<int>();
+    // The run's own verdict (node, bench, check write it): its caveats go to the fleet.
+    const auto verdict = record.find("verdict");
+    if (verdict != record.end() && verdict->is_object() && verdict->contains("caveats"))
+      run.caveats = verdict->at("caveats").get<std::vector<doc::Caveat>>();
   }
   // finding and any kind a later version adds: nothing the fleet verdict reads.
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "document/fleet_lines.hpp"
+#include "document/verdict.hpp"
 #include "topology/snapshot.hpp"
 
 namespace p2p::cluster {
@@ -40,6 +41,7 @@ struct HostRun {
   std::string gate_block;  // the first blocking reason's message
   std::vector<Figure> figures;
   std::vector<std::string> notes;  // what the reader had to tolerate
+  std::vector<doc::Caveat> caveats;  // of its run_end line's verdict
 
   // The host's name for people: hostname, else the source.
   std::string name() const { return hostname.empty() ? source : hostname; }

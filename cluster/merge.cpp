@@ -10,7 +10,8 @@
 namespace p2p::cluster {
 namespace {
 
-HostVerdict describe_host(const HostRun& h, const HostTopology& topology) {
+HostVerdict describe_host(const HostRun& h, const HostTopology& topology,
+                          const std::set<doc::CaveatKind>& allowed) {
   HostVerdict v;
   v.host = h.name();
   v.source = h.source;
@@ -35,6 +36,14 @@ HostVerdict describe_host(const HostRun& h, const HostTopology& topology) {
     v.reasons.push_back("gate blocked: " + h.gate_block);
   if (h.ended && h.exit_code && *h.exit_code != kExitOk && h.steps.empty())
     v.reasons.push_back("its run ended with exit " + std::to_string(*h.exit_code));
+  for (const auto& c : h.caveats) {
+    if (allowed.count(c.kind) > 0) continue;
+    const std::string word = doc::to_string(c.kind);
+    v.reasons.push_back("its run is " + word + (c.detail.empty() ? "" : " (" + c.detail + ")") +
+                        ": it cannot pass as a whole run (--allow-caveat " + word +
+                        " accepts it)");
+  }
+  v.caveats = h.caveats;
   if (topology.match == doc::TopologyMatch::kDiffers) {
     v.reasons.push_back("topology differs from the reference in " +
                         std::to_string(topology.differences.size()) +
@@ -81,7 +90,7 @@ ClusterRun merge_hosts(const std::vector<HostRun>& given, const MergeOptions& op
     for (const auto& d : s.outliers) worse[d.host] += d.worse ? 1 : 0;
   }
   for (std::size_t i = 0; i < hosts.size(); ++i) {
-    HostVerdict v = describe_host(hosts[i], fleet.hosts[i]);
+    HostVerdict v = describe_host(hosts[i], fleet.hosts[i], options.allowed_caveats);
     v.outliers_worse = worse[v.host];
     v.figures_lost = v.outliers_worse + figures_missing(hosts[i], run.figures);
     if (v.outliers_worse > 0)

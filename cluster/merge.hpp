@@ -4,11 +4,13 @@
 // The fleet gate passes when every host reached the end of its chain, passed its own gate and
 // has the reference's pair classes (fleet_topology.hpp). A host fails when it has no result,
 // its chain failed (doctor, gate, a figure that failed verification), its topology differs, or
-// it is a fleet outlier on the worse side of any figure (outliers.hpp). The fleet passes when
+// it is a fleet outlier on the worse side of any figure (outliers.hpp), or its own run's verdict
+// carries a caveat (shared, interrupted, logical GPUs, ...) that --allow-caveat does not name. The fleet passes when
 // the gate passes and no host fails; its verdict (fleet_verdict.hpp) says so with the reasons.
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,8 @@ struct MergeOptions {
   std::string golden_source;
   OutlierOptions outliers;
   std::string written_by = "merge";  // merge | cluster: who judged the fleet's verdict
+  // --allow-caveat: caveats of a host's run that do not fail it (still shown, as warnings).
+  std::set<doc::CaveatKind> allowed_caveats;
 };
 
 ClusterRun merge_hosts(const std::vector<HostRun>& hosts, const MergeOptions& options);

@@ -55,6 +55,11 @@ class Chain {
     doc::add_check(verdict_, std::move(c));
     if (hooks_.after_step) hooks_.after_step(step);
   }
+  // What the bench step's verdict says is true of its run travels in the host's verdict, and
+  // from its run_end line to the fleet's.
+  void add_caveats(const std::vector<doc::Caveat>& caveats) {
+    for (const auto& c : caveats) doc::add_caveat(verdict_, c.kind, c.detail);
+  }
   int worst() const { return worst_; }
   const doc::RunVerdict& verdict() const { return verdict_; }
 
@@ -138,10 +143,12 @@ void bench_step(Chain& chain, const NodeOptions& o, const NodeInputs& in,
     return;
   }
   const auto& c = r.counts;
+  chain.add_caveats(r.caveats);
   chain.finish_step("bench", r.exit_code,
                     "bench: " + std::to_string(c.ok) + " figure(s) verified, " +
                         std::to_string(c.failed) + " failed, " + std::to_string(c.waived) +
-                        " waived, " + std::to_string(c.errors) + " error(s)");
+                        " waived, " + std::to_string(c.errors) + " error(s)" +
+                        (r.first_reason.empty() ? "" : "; first: " + r.first_reason));
 }
 
 }  // namespace

@@ -22,7 +22,8 @@ json host_json(const HostVerdict& v) {
           {"figures_lost", v.figures_lost},
           {"outliers_worse", v.outliers_worse},
           {"reasons", v.reasons},
-          {"notes", v.notes}};
+          {"notes", v.notes},
+          {"caveats", v.caveats}};
 }
 
 HostVerdict host_from(const json& j) {
@@ -42,6 +43,8 @@ HostVerdict host_from(const json& j) {
   v.outliers_worse = value_at<std::size_t>(j, "outliers_worse");
   v.reasons = j.at("reasons").get<std::vector<std::string>>();
   v.notes = j.at("notes").get<std::vector<std::string>>();
+  if (const auto it = j.find("caveats"); it != j.end() && !it->is_null())  // absent before
+    v.caveats = it->get<std::vector<Caveat>>();
   return v;
 }
 

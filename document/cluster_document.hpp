@@ -68,6 +68,9 @@ struct HostVerdict {
   std::size_t outliers_worse = 0;
   std::vector<std::string> reasons;  // why it failed, one line each, most basic first
   std::vector<std::string> notes;    // what reading its lines had to tolerate
+  // What its own run's verdict says is true of the whole run (shared, interrupted, logical GPUs,
+  // ...), read from its run_end line; a caveat --allow-caveat does not name fails the host.
+  std::vector<Caveat> caveats;
 };
 
 // One merge of the hosts' records.

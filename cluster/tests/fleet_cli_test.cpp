@@ -20,6 +20,9 @@ using p2p::testing::CliResult;
 
 const std::string kExe = P2PCHECK_EXE;
 const std::string kHosts = std::string(P2P_SOURCE_DIR) + "/cluster/tests/fixtures/hosts/";
+// The fixture hosts' figures were measured on logical GPUs (8 on one device): a caveat that
+// fails a host unless the merge accepts it.
+const std::string kAllowLogical = " --allow-caveat logical";
 
 CliResult run(const std::string& args) { return p2p::testing::run_captured(kExe + " " + args); }
 bool contains(const std::string& text, const std::string& what) {
@@ -78,13 +81,17 @@ TEST(FleetCli, NodeWritesOneLinePerItemAndEndsWithItsExitCode) {
   const auto end = nlohmann::json::parse(lines.back()).at("record");
   EXPECT_EQ(end.at("exit_code"), 0);
   EXPECT_EQ(end.at("verdict").at("headline"), "PASS");
+  // The bench step's caveat travels in the host's verdict, for the fleet to judge.
+  ASSERT_EQ(end.at("verdict").at("caveats").size(), 1u) << end.dump();
+  EXPECT_EQ(end.at("verdict").at("caveats").at(0).at("kind"), "logical");
+  EXPECT_TRUE(contains(r.err, "\ncaveats: logical (")) << r.err;
 }
 
 TEST(FleetCli, MergeNamesTheOddTheSlowAndTheMissingHostAndLosesNothingElse) {
   p2p::TempDir dir;
   const std::string files = node_files(dir);
   const std::string doc = dir.file("cluster.json"), xml = dir.file("cluster.xml");
-  const CliResult r = run("merge" + files + " --json " + doc + " --junit " + xml);
+  const CliResult r = run("merge" + files + kAllowLogical + " --json " + doc + " --junit " + xml);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "node-b  NO RESULT")) << r.out;
   EXPECT_TRUE(contains(r.out, "no result: stopped after step `gate`")) << r.out;
@@ -112,7 +119,8 @@ TEST(FleetCli, AGoldenTopologyDecidesWhichHostIsOdd) {
   p2p::TempDir dir;
   const std::string files = node_files(dir);
   const std::string doc = dir.file("cluster.json");
-  const CliResult r = run("merge" + files + " --golden " + std::string(P2P_SOURCE_DIR) +
+  const CliResult r = run("merge" + files + kAllowLogical + " --golden " +
+                          std::string(P2P_SOURCE_DIR) +
                           "/topology/tests/fixtures/rtxpro6000-lxc.xml --json " + doc);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto j = p2p::read_json_file(doc);
@@ -130,9 +138,38 @@ TEST(FleetCli, AHealthyFleetExitsZero) {
     ASSERT_EQ(run("node --fixture-host " + kHosts + h + " --jsonl " + out).exit_code, 0);
     files += " " + out;
   }
-  const CliResult r = run("merge" + files);
+  const CliResult r = run("merge" + files + kAllowLogical);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(lines_of(r.out).back().rfind("p2pcheck merge: PASS — ", 0), 0u) << r.out;
+  // Accepted, the caveat still shows: each host passes with a warning, the fleet names it.
+  EXPECT_EQ(lines_of(r.out).back().rfind("p2pcheck merge: PASS with warnings — ", 0), 0u)
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "\ncaveats: logical (node-a (")) << r.out;
+}
+
+// The same three healthy hosts without --allow-caveat: a run on logical GPUs measured the tool,
+// not the host's links, so no host passes as whole and the fleet fails, saying why last.
+TEST(FleetCli, AHostCaveatFailsTheFleet) {
+  p2p::TempDir dir;
+  std::string files;
+  for (int i = 0; i < 3; ++i) {
+    const std::string out = dir.file("node-a" + std::to_string(i) + ".jsonl");
+    ASSERT_EQ(run("node --fixture-host " + kHosts + "node-a --jsonl " + out).exit_code, 0);
+    files += " " + out;
+  }
+  const std::string doc = dir.file("cluster.json");
+  const CliResult r = run("merge" + files + " --json " + doc);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const std::string last = lines_of(r.out).back();
+  EXPECT_EQ(last.rfind("p2pcheck merge: FAIL — host node-a (", 0), 0u) << r.out;
+  EXPECT_TRUE(contains(last, ": its run is logical (")) << last;
+  EXPECT_TRUE(contains(last, "--allow-caveat logical accepts it")) << last;
+  const auto j = p2p::read_json_file(doc);
+  const auto& host = j.at("hosts").at(0);
+  EXPECT_EQ(host.at("status"), "fail");
+  EXPECT_EQ(host.at("caveats").at(0).at("kind"), "logical");
+  EXPECT_EQ(j.at("verdict").at("caveats").at(0).at("kind"), "logical");
+  // An --allow-caveat word that is not a caveat is bad input.
+  EXPECT_EQ(run("merge" + files + " --allow-caveat slow").exit_code, 2);
 }
 
 TEST(FleetCli, BadInputIsOneLineAndExitTwo) {

@@ -96,6 +96,43 @@ TEST(Merge, AHealthyFleetPasses) {
   for (const auto& s : r.figures) EXPECT_FALSE(s.judged);  // two hosts: nothing to call odd
 }
 
+// node-b's run as it ends when another process used a GPU meanwhile: its run_end line's verdict
+// carries the caveat (as node and bench write it).
+HostRun shared_host() {
+  HostRun b = host_fixture("node-b.jsonl");
+  add_host_line(b,
+                R"({"schema":"p2pcheck.jsonl","version":1,"command":"node","host":"node-b",)"
+                R"("utc":"2026-12-03T12:00:00Z","kind":"run_end","record":{"exit_code":1,)"
+                R"("verdict":{"headline":"FAIL","outcome":"fail","reasons":[],"caveats":)"
+                R"([{"kind":"shared","detail":"pid 4242 (python3) on gpu0"}]}}})",
+                99);
+  return b;
+}
+
+TEST(Merge, AHostCaveatFailsTheHostUnlessAllowed) {
+  const ClusterRun r = merge_hosts({host_fixture("node-a.jsonl"), shared_host()}, MergeOptions{});
+  const HostVerdict& b = host(r, "node-b");
+  EXPECT_EQ(b.status, doc::HostStatus::kFail);
+  ASSERT_EQ(b.caveats.size(), 1u);
+  EXPECT_EQ(b.caveats[0].kind, doc::CaveatKind::kShared);
+  ASSERT_FALSE(b.reasons.empty());
+  EXPECT_EQ(b.reasons.back(),
+            "its run is shared (pid 4242 (python3) on gpu0): it cannot pass as a whole run "
+            "(--allow-caveat shared accepts it)");
+  EXPECT_EQ(r.exit_code(), 1);
+  EXPECT_TRUE(r.verdict.has_caveat(doc::CaveatKind::kShared));
+  EXPECT_EQ(doc::caveats_line(r.verdict.caveats), "shared (node-b: pid 4242 (python3) on gpu0)");
+
+  MergeOptions allow;
+  allow.allowed_caveats = {doc::CaveatKind::kShared};
+  // Accepted, the caveat no longer fails the host (its steps all passed), and still shows.
+  const ClusterRun a = merge_hosts({host_fixture("node-a.jsonl"), shared_host()}, allow);
+  EXPECT_EQ(host(a, "node-b").status, doc::HostStatus::kPass);
+  EXPECT_EQ(a.exit_code(), 0);
+  EXPECT_EQ(doc::headline(a.verdict), "PASS with warnings");
+  EXPECT_TRUE(a.verdict.has_caveat(doc::CaveatKind::kShared));
+}
+
 TEST(Merge, NothingToMergeFails) {
   const ClusterRun r = merge_hosts({}, MergeOptions{});
   EXPECT_FALSE(r.passed);
