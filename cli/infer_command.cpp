@@ -45,9 +45,9 @@ void add_model_options(CLI::App* app, infer::InferOptions& o) {
   app->add_flag("--list", o.list,
                 "print the plan (messages, calls per step, GPU groups) and exit; no GPU needed");
   app->add_option(
-      "--topology", o.topology,
-      "take the GPU groups from this topology (hwloc XML, p2pcheck snapshot, nvidia-smi topo -m) "
-      "instead of this host's; with --list only")
+         "--topology", o.topology,
+         "take the GPU groups from this topology (hwloc XML, p2pcheck snapshot, nvidia-smi topo -m) "
+         "instead of this host's; with --list only")
       ->type_name("FILE");
 }
 

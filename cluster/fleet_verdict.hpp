@@ -3,8 +3,8 @@
 // measured on enough hosts to judge are checks. A host that failed fails with its reasons (its
 // chain, its own gate, a topology that differs, figures far worse than the fleet's, a caveat of
 // its run that --allow-caveat did not accept); a host that passed with accepted caveats warns,
-// and every host's caveats are the fleet verdict's; a host
-// without a result errs, and fails the fleet gate too, so the fleet exits 1 either way. Pure.
+// and every host's caveats are the fleet verdict's; a host without a result errs, and fails the
+// fleet gate too, so the fleet exits 1 either way. Pure.
 #pragma once
 
 #include "cluster/merge.hpp"

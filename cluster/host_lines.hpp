@@ -40,7 +40,7 @@ struct HostRun {
   std::optional<bool> gate_passed;
   std::string gate_block;  // the first blocking reason's message
   std::vector<Figure> figures;
-  std::vector<std::string> notes;  // what the reader had to tolerate
+  std::vector<std::string> notes;    // what the reader had to tolerate
   std::vector<doc::Caveat> caveats;  // of its run_end line's verdict
 
   // The host's name for people: hostname, else the source.

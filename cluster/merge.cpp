@@ -40,8 +40,7 @@ HostVerdict describe_host(const HostRun& h, const HostTopology& topology,
     if (allowed.count(c.kind) > 0) continue;
     const std::string word = doc::to_string(c.kind);
     v.reasons.push_back("its run is " + word + (c.detail.empty() ? "" : " (" + c.detail + ")") +
-                        ": it cannot pass as a whole run (--allow-caveat " + word +
-                        " accepts it)");
+                        ": it cannot pass as a whole run (--allow-caveat " + word + " accepts it)");
   }
   v.caveats = h.caveats;
   if (topology.match == doc::TopologyMatch::kDiffers) {

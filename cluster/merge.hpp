@@ -5,8 +5,9 @@
 // has the reference's pair classes (fleet_topology.hpp). A host fails when it has no result,
 // its chain failed (doctor, gate, a figure that failed verification), its topology differs, or
 // it is a fleet outlier on the worse side of any figure (outliers.hpp), or its own run's verdict
-// carries a caveat (shared, interrupted, logical GPUs, ...) that --allow-caveat does not name. The fleet passes when
-// the gate passes and no host fails; its verdict (fleet_verdict.hpp) says so with the reasons.
+// carries a caveat (shared, interrupted, logical GPUs, ...) that --allow-caveat does not name. The
+// fleet passes when the gate passes and no host fails; its verdict (fleet_verdict.hpp) says so with
+// the reasons.
 #pragma once
 
 #include <optional>

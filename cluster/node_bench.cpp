@@ -22,8 +22,8 @@ NodeBenchResult judged(const doc::BenchDocument& d) {
   r.caveats = v.caveats;
   const auto reasons = v.reasons();
   if (r.exit_code != kExitOk && !reasons.empty())
-    r.first_reason = reasons.front().rule + " " + reasons.front().subject + ": " +
-                     reasons.front().message;
+    r.first_reason =
+        reasons.front().rule + " " + reasons.front().subject + ": " + reasons.front().message;
   return r;
 }
 

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "document/json_limits.hpp"
 #include "document/nccl_run.hpp"
 #include "import/nccl_tests_fields.hpp"
-#include "document/json_limits.hpp"
 
 namespace p2p::import {
 

@@ -119,9 +119,9 @@ TEST(FleetCli, AGoldenTopologyDecidesWhichHostIsOdd) {
   p2p::TempDir dir;
   const std::string files = node_files(dir);
   const std::string doc = dir.file("cluster.json");
-  const CliResult r = run("merge" + files + kAllowLogical + " --golden " +
-                          std::string(P2P_SOURCE_DIR) +
-                          "/topology/tests/fixtures/rtxpro6000-lxc.xml --json " + doc);
+  const CliResult r =
+      run("merge" + files + kAllowLogical + " --golden " + std::string(P2P_SOURCE_DIR) +
+          "/topology/tests/fixtures/rtxpro6000-lxc.xml --json " + doc);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto j = p2p::read_json_file(doc);
   EXPECT_EQ(p2p::testing::host_entry(j, "node-c").at("topology").at("match"), "same");
@@ -141,8 +141,7 @@ TEST(FleetCli, AHealthyFleetExitsZero) {
   const CliResult r = run("merge" + files + kAllowLogical);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   // Accepted, the caveat still shows: each host passes with a warning, the fleet names it.
-  EXPECT_EQ(lines_of(r.out).back().rfind("p2pcheck merge: PASS with warnings — ", 0), 0u)
-      << r.out;
+  EXPECT_EQ(lines_of(r.out).back().rfind("p2pcheck merge: PASS with warnings — ", 0), 0u) << r.out;
   EXPECT_TRUE(contains(r.out, "\ncaveats: logical (node-a (")) << r.out;
 }
 
