@@ -56,7 +56,8 @@ Command add_gate_command(CLI::App& root) {
       ->type_name("FILE");
   app->add_option(
          "--policy", opts->request.policy,
-         "Policy JSON: min_gpus, max_path, forbid, min_link {gen, width}, require_p2p, require_cliques")
+         "Policy JSON: the gate's keys (min_gpus, max_path, forbid, min_link {gen, width}, "
+         "require_p2p, require_cliques); acceptance thresholds in it are for bench and nccl")
       ->type_name("FILE");
   app->add_option("--expect-gpus", opts->request.expect_gpus,
                   "The GPUs this host must show: block when the topology has fewer")

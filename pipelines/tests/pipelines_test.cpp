@@ -155,22 +155,24 @@ bool has_heading(const std::string& markdown, const std::string& title) {
   return false;
 }
 
-// A pipeline that sends its reader to a README section must name one that exists: a comment
-// pointing nowhere is how the golden-topology advice got lost.
-TEST(Pipelines, EveryReadmeSectionTheyCiteExists) {
-  const std::string readme = p2p::read_text_file(kSource + "/README.md");
-  const std::regex cited(R"re(README "([^"]+)")re");
+// A pipeline that sends its reader to a section of the README or of a page in docs/ must name
+// one that exists: a comment pointing nowhere is how the golden-topology advice got lost.
+TEST(Pipelines, EveryDocSectionTheyCiteExists) {
+  const std::regex cited(R"re((README|docs/[A-Za-z0-9_-]+\.md) "([^"]+)")re");
   int citations = 0;
   for (const char* file : {".github/workflows/gpu.yml", "pipelines/gitlab-gpu.yml", "Jenkinsfile",
                            "pipelines/gpu-host.sh", "pipelines/export-results.sh"}) {
     const std::string text = p2p::read_text_file(kSource + "/" + file);
     for (std::sregex_iterator m(text.begin(), text.end(), cited), end; m != end; ++m) {
       ++citations;
-      EXPECT_TRUE(has_heading(readme, (*m)[1]))
-          << file << " cites README \"" << (*m)[1] << "\", which has no such section";
+      const std::string page = (*m)[1] == "README" ? "README.md" : std::string((*m)[1]);
+      const auto doc = p2p::try_read_text_file(kSource + "/" + page);
+      ASSERT_TRUE(doc) << file << " cites " << page << ", which does not exist";
+      EXPECT_TRUE(has_heading(*doc, (*m)[2]))
+          << file << " cites " << page << " \"" << (*m)[2] << "\", which has no such section";
     }
   }
-  EXPECT_GT(citations, 0) << "the pipelines no longer cite the README: drop this test";
+  EXPECT_GT(citations, 0) << "the pipelines no longer cite the docs: drop this test";
 }
 
 }  // namespace
