@@ -112,7 +112,9 @@ TEST(FleetCli, MergeNamesTheOddTheSlowAndTheMissingHostAndLosesNothingElse) {
   EXPECT_EQ(p2p::testing::host_entry(j, "node-b").at("notes").size(), 1u);
   const std::string junit = p2p::try_read_text_file(xml).value_or("");
   EXPECT_TRUE(contains(junit, "fleet/host/node-b")) << junit.substr(0, 400);
-  if (p2p::testing::have_command("xmllint")) EXPECT_EQ(p2p::testing::junit_problems(xml), "");
+  if (p2p::testing::have_command("xmllint")) {
+    EXPECT_EQ(p2p::testing::junit_problems(xml), "");
+  }
 }
 
 TEST(FleetCli, AGoldenTopologyDecidesWhichHostIsOdd) {
