@@ -120,12 +120,12 @@ void probe_pairs(const Nvml& nv, const std::vector<nvmlDevice_t>& handles, NvmlP
 
 void nvml_child(const std::string& soname, const Emit& emit) {
   NvmlProbe p;
-  p.status = "completed";
+  p.status = ProbeStatus::kCompleted;
   // Never closed and no nvmlShutdown: the child _exit()s after the last snapshot, and a teardown
   // that hangs or crashes must not turn a complete result into a failed probe.
   const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open(soname));
   if (!lib.loaded()) {
-    p.status = "library_missing";
+    p.status = ProbeStatus::kLibraryMissing;
     p.detail = lib.error();
     emit(json_text(nvml_to_json(p), -1));
     return;
@@ -136,7 +136,7 @@ void nvml_child(const std::string& soname, const Emit& emit) {
   auto init = nv.fn<nvmlInit_t>("nvmlInit_v2");
   if (init == nullptr) init = nv.fn<nvmlInit_t>("nvmlInit");
   if (init == nullptr) {
-    p.status = "failed";
+    p.status = ProbeStatus::kFailed;
     p.detail = soname + " has no nvmlInit";
     emit(json_text(nvml_to_json(p), -1));
     return;
@@ -206,7 +206,9 @@ std::map<std::string, std::string> probe_opens(const std::vector<std::string>& p
   // A node whose open never returned is reported as such, not skipped.
   for (const auto& path : paths)
     if (out.count(path) == 0)
-      out[path] = r.status == "completed" ? "no result" : "open " + r.status;
+      out[path] = r.status == IsolatedStatus::kCompleted
+                      ? std::string("no result")
+                      : std::string("open ") + to_string(r.status);
   return out;
 }
 
