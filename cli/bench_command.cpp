@@ -39,9 +39,10 @@ Command add_bench_command(CLI::App& root) {
          "the per-pair paths of an N-GPU host run here, but the figures measure the tool, not the links")
       ->check(CLI::Range(1, 64));
   app->add_option(
-      "--sizes", o->sweep.sizes,
-      "Copy sizes, e.g. 64M,1G, measured for every route (default: 4K, 16K, ... 256M and 512M, swept "
-      "for one route per kind of path; every other route at 512M)");
+         "--sizes", o->sweep.sizes,
+         "Copy sizes, e.g. 64M,1G, measured for every route (default: 4K, 16K, ... 256M and 512M, swept "
+         "for one route per kind of path; every other route at 512M)")
+      ->type_name("SIZE,...");
   app->add_flag("--full", o->sweep.full,
                 "Sweep every size for every route (thousands of figures on 8 GPUs)");
   app->add_option("--samples", o->sweep.samples, "Timed samples per figure; the median is reported")
@@ -52,7 +53,8 @@ Command add_bench_command(CLI::App& root) {
   app->add_option("--copies", o->sweep.copies,
                   "Copies per timed sample (default: about 2 GiB per sample, 4 to 64)")
       ->check(CLI::Range(0, 64));
-  app->add_option("--json", o->json_path, "Write the results document to FILE (atomically)");
+  app->add_option("--json", o->json_path, "Write the results document to FILE (atomically)")
+      ->type_name("FILE");
   add_junit_option(app, o->junit);
   add_jsonl_option(app, o->jsonl);
   add_gate_options(app, o->gate);

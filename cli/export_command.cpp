@@ -26,9 +26,10 @@ Command add_export_command(CLI::App& root) {
          "File to write, atomically (a .prom file for node_exporter); - for stdout (default)")
       ->type_name("FILE");
   app->add_option(
-      "--hostname", o->hostname,
-      "Host name the output is filed under (default: the document's own; for gate and doctor output, "
-      "this host's)");
+         "--hostname", o->hostname,
+         "Host name the output is filed under (default: the document's own; for gate and doctor output, "
+         "this host's)")
+      ->type_name("NAME");
   return Command{app, [o] {
                    session::write_export(*o, static_cast<double>(std::time(nullptr)));
                    return static_cast<int>(kExitOk);

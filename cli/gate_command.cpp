@@ -42,18 +42,23 @@ Command add_gate_command(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
       "gate", "Decide whether this host may run benchmarks. Exit 0 pass, 1 blocked, 2 bad input");
   app->add_option(
-      "--input", opts->request.input,
-      "Topology to judge (hwloc XML, snapshot JSON or nvidia-smi topo -m capture) instead of this host");
+         "--input", opts->request.input,
+         "Topology to judge (hwloc XML, snapshot JSON or nvidia-smi topo -m capture) instead of this host")
+      ->type_name("FILE");
   app->add_option(
-      "--p2p", opts->request.p2p,
-      "nvidia-smi topo -p2p capture of the --input host: answers require_p2p pair by pair");
+         "--p2p", opts->request.p2p,
+         "nvidia-smi topo -p2p capture of the --input host: answers require_p2p pair by pair")
+      ->type_name("FILE");
   app->add_option(
-      "--expect", opts->request.expect,
-      "Golden topology (hwloc XML, snapshot or nvidia-smi topo -m capture): block unless GPU count and "
-      "every pair's class are equal");
+         "--expect", opts->request.expect,
+         "Golden topology (hwloc XML, snapshot or nvidia-smi topo -m capture): block unless GPU count and "
+         "every pair's class are equal")
+      ->type_name("FILE");
   app->add_option(
-      "--policy", opts->request.policy,
-      "Policy JSON: min_gpus, max_path, forbid, min_link {gen, width}, require_p2p, require_cliques");
+         "--policy", opts->request.policy,
+         "Policy JSON: the gate's keys (min_gpus, max_path, forbid, min_link {gen, width}, "
+         "require_p2p, require_cliques); acceptance thresholds in it are for bench and nccl")
+      ->type_name("FILE");
   app->add_option("--expect-gpus", opts->request.expect_gpus,
                   "The GPUs this host must show: block when the topology has fewer")
       ->check(CLI::Range(1, 4096));

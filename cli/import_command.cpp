@@ -46,10 +46,12 @@ Command add_import_command(CLI::App& root) {
       "rank tags and timestamps removed; a table is enough), into a p2pcheck results document for compare and "
       "report (format told by content). No GPU needed");
   app->add_option("FILE", o->files, "Peer tools' outputs")->required()->expected(1, -1);
-  app->add_option("--json", o->json, "Write the results document to FILE (atomically)");
+  app->add_option("--json", o->json, "Write the results document to FILE (atomically)")
+      ->type_name("FILE");
   app->add_option(
-      "--buffer-size", o->buffer_size,
-      "nvbandwidth's -b of the run (e.g. 512M; its output does not say; default: that version's default)");
+         "--buffer-size", o->buffer_size,
+         "nvbandwidth's -b of the run (e.g. 512M; its output does not say; default: that version's default)")
+      ->type_name("SIZE");
   app->add_option("--num-elems", o->num_elems,
                   "p2pBandwidthLatencyTest's --numElems of the run (default 40000000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));

@@ -13,10 +13,12 @@ inline void add_gate_options(CLI::App* app, session::MeasurementGateOptions& o) 
   app->add_flag("--skip-gate", o.skip_gate,
                 "Measure even if the gate blocks; recorded in the results");
   app->add_option("--expect", o.expect,
-                  "Gate: golden topology (hwloc XML or snapshot) this host must match");
+                  "Gate: golden topology (hwloc XML or snapshot) this host must match")
+      ->type_name("FILE");
   app->add_option("--policy", o.policy,
                   "Policy JSON: the gate's keys (min_gpus, max_path, ...) and the acceptance "
-                  "thresholds (min_bandwidth, thresholds, floors, models, hosts)");
+                  "thresholds (min_bandwidth, thresholds, floors, models, hosts)")
+      ->type_name("FILE");
   app->add_option("--expect-gpus", o.expect_gpus,
                   "The GPUs this host must show; fewer fails the run's verdict")
       ->check(CLI::Range(1, 4096));

@@ -42,8 +42,11 @@ CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
       ->capture_default_str()
       ->delimiter(',');
   app->add_option("--min-bytes,-b", o.min_bytes, "smallest message (8, 1K, 1M, 1G)")
-      ->capture_default_str();
-  app->add_option("--max-bytes,-e", o.max_bytes, "largest message")->capture_default_str();
+      ->capture_default_str()
+      ->type_name("SIZE");
+  app->add_option("--max-bytes,-e", o.max_bytes, "largest message")
+      ->capture_default_str()
+      ->type_name("SIZE");
   app->add_option("--step-factor,-f", o.step_factor, "size multiplier between steps (2 or 4)")
       ->capture_default_str()
       ->check(CLI::Range(2u, 1024u));
@@ -72,7 +75,8 @@ CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
          "GB/s every series must reach (median over sizes at or above its saturation size); exit 1 if not")
       ->check(CLI::NonNegativeNumber);
   app->add_option("--saturation-bytes", o.saturation_bytes,
-                  "judge --min-busbw from this size on (default: found)");
+                  "judge --min-busbw from this size on (default: found)")
+      ->type_name("SIZE");
   app->add_option(
          "--buffers", o.buffers,
          "where the rank buffers come from: auto (ncclMemAlloc where NCCL has it, as nccl-tests; else "
@@ -81,11 +85,12 @@ CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
       ->check(CLI::IsMember({"auto", "ncclMemAlloc", "cudaMalloc"}));
   app->add_flag("--compare-p2p-off", o.compare_p2p_off,
                 "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
-  app->add_option("--json", o.json, "write the results to FILE (atomically)");
+  app->add_option("--json", o.json, "write the results to FILE (atomically)")->type_name("FILE");
   add_junit_option(app, o.junit);
   add_jsonl_option(app, o.jsonl);
   app->add_option("--nccl-log", o.nccl_log,
-                  "keep NCCL's INFO log in FILE (default: a temporary file)");
+                  "keep NCCL's INFO log in FILE (default: a temporary file)")
+      ->type_name("FILE");
   app->add_flag("--p2p-off-child", o.p2p_off_child)->group("");  // internal, hidden from --help
   app->add_option("--options", o.options_file)->group("");  // internal: the P2P-off child's sweep
   add_gate_options(app, o.gate);

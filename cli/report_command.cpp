@@ -30,7 +30,8 @@ Command add_report_command(CLI::App& root) {
       ->required()
       ->expected(1, 2);
   app->add_option("--out", o->out,
-                  "HTML file to write, atomically; - for stdout (default: RESULTS with .html)");
+                  "HTML file to write, atomically; - for stdout (default: RESULTS with .html)")
+      ->type_name("FILE|-");
   return Command{app, [o] { return run_report_command(*o); }};
 }
 

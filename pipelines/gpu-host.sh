@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # CI job for a runner that has NVIDIA GPUs (the GPU-less CI runs .ci/run instead).
 #
-#   ci/gpu-host.sh [RESULTS_DIR]
+#   pipelines/gpu-host.sh [RESULTS_DIR]
 #   env: P2P_GATE_ARGS   gate arguments for the acceptance chain, e.g.
-#                        "--expect ci/golden/lxc-8gpu.json --policy ci/policy.json"
+#                        "--expect golden/lxc-8gpu.json --policy results/policies/default.json"
 #        P2P_BASELINE    optional: an earlier RESULTS_DIR of this host class; its bench.json and
 #                        nccl.json are the baseline `p2pcheck compare` judges this run against
 #
@@ -26,13 +26,13 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 ctest --test-dir build -L gpu --output-on-failure -V 2>&1 | tee "$log"
 if grep -q -e "no usable GPU" -e "no usable CUDA device" -e "NCCL is not usable" -e "no NVIDIA GPU on this machine" -e "no NVIDIA driver on this host" "$log"; then
-  echo "ci/gpu-host.sh: GPU tests were skipped for want of a GPU on a GPU runner" >&2
+  echo "pipelines/gpu-host.sh: GPU tests were skipped for want of a GPU on a GPU runner" >&2
   exit 1
 fi
 # Multi-GPU paths run on one GPU through logical GPUs and rank processes: no GPU test may skip
 # for want of a second one.
 if grep -q -E "needs [0-9]+ GPUs|second GPU" "$log"; then
-  echo "ci/gpu-host.sh: a GPU test was skipped for want of a second GPU; multi-GPU paths must run through logical GPUs or rank processes" >&2
+  echo "pipelines/gpu-host.sh: a GPU test was skipped for want of a second GPU; multi-GPU paths must run through logical GPUs or rank processes" >&2
   exit 1
 fi
 

@@ -1,6 +1,6 @@
 // The health check's wording, which Slurm, NHC and node-problem-detector log as the node's
 // reason: the worst step decides the code, and the verdict line names every failed step.
-#include "ci/health_verdict.hpp"
+#include "check/health_verdict.hpp"
 
 #include <gtest/gtest.h>
 

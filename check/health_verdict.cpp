@@ -1,4 +1,4 @@
-#include "ci/health_verdict.hpp"
+#include "check/health_verdict.hpp"
 
 #include <algorithm>
 

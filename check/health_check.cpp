@@ -1,10 +1,10 @@
-#include "ci/health_check.hpp"
+#include "check/health_check.hpp"
 
 #include <memory>
 #include <optional>
 #include <ostream>
 
-#include "ci/health_verdict.hpp"
+#include "check/health_verdict.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
