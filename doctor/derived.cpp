@@ -420,12 +420,12 @@ NodeAccess node_access(const Facts& f) {
         p == "/dev/nvidiactl" || p == "/dev/nvidia-uvm" || p == "/dev/nvidia-uvm-tools" || gpu_node;
     if (!needed || !n.open_rdwr) continue;
     ++a.attempted;
-    if (*n.open_rdwr == "ok") {
+    if (n.open_rdwr->opened) {
       ++a.opened;
     } else {
-      a.failures.push_back(p + ": " + *n.open_rdwr);
-      a.eperm = a.eperm || *n.open_rdwr == "EPERM";
-      a.eacces = a.eacces || *n.open_rdwr == "EACCES";
+      a.failures.push_back(p + ": " + n.open_rdwr->error);
+      a.eperm = a.eperm || n.open_rdwr->failed_with("EPERM");
+      a.eacces = a.eacces || n.open_rdwr->failed_with("EACCES");
     }
   }
   return a;

@@ -67,7 +67,7 @@ struct DeviceNode {
   std::string type;  // char | block | regular | directory | other
   std::optional<int> major;
   std::optional<int> minor;
-  std::optional<std::string> open_rdwr;  // "ok" or the errno name; null when not attempted
+  std::optional<OpenResult> open_rdwr;  // null when not attempted
 };
 
 struct KernelFacts {

@@ -24,7 +24,16 @@ constexpr EnumNames<PeerCopyMode, 4> kPeerCopyModes{{{PeerCopyMode::kPairs, "pai
                                                      {PeerCopyMode::kLogical, "logical"},
                                                      {PeerCopyMode::kNone, ""}}};
 
+// The word of an open that worked; anything else a facts file holds there is the error.
+constexpr const char* kOpened = "ok";
+
 }  // namespace
+
+std::string to_string(const OpenResult& r) { return r.opened ? kOpened : r.error; }
+
+OpenResult open_result_named(const std::string& word) {
+  return word == kOpened ? OpenResult::ok() : OpenResult::failed(word);
+}
 
 const char* to_string(ProbeStatus s) { return name_in(kProbeStatuses, s); }
 

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "common/isolated.hpp"
 
@@ -47,6 +48,21 @@ enum class PeerCopyMode {
 const char* to_string(PeerCopyMode m);  // pairs | self | logical | "" (not run)
 std::optional<PeerCopyMode> peer_copy_mode_named(const std::string& word);
 std::string peer_copy_mode_words();  // "pairs, self, logical or empty", for a reader's message
+
+// What open(O_RDWR) of a device node did. A facts file spells it "ok" where the open worked and
+// by the error otherwise.
+struct OpenResult {
+  bool opened = false;
+  // Where not opened: errno's name ("EPERM"), or what stopped the probe ("no result", "open
+  // crashed").
+  std::string error;
+
+  static OpenResult ok() { return OpenResult{true, ""}; }
+  static OpenResult failed(std::string error) { return OpenResult{false, std::move(error)}; }
+  bool failed_with(const char* errno_name) const { return !opened && error == errno_name; }
+};
+std::string to_string(const OpenResult& r);  // "ok" or the error
+OpenResult open_result_named(const std::string& word);
 
 // What the peer copy proved of a pair of GPUs, its directions taken together. Not recorded in
 // facts: derived from them where a pair is judged (a VFIO guest's cliques, `vm`'s host view),

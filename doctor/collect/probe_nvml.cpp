@@ -181,24 +181,26 @@ NvmlProbe probe_nvml(int timeout_ms, const std::string& soname) {
       run_isolated([&soname](const Emit& emit) { nvml_child(soname, emit); }, timeout_ms));
 }
 
-std::map<std::string, std::string> probe_opens(const std::vector<std::string>& paths,
-                                               int timeout_ms) {
+std::map<std::string, OpenResult> probe_opens(const std::vector<std::string>& paths,
+                                              int timeout_ms) {
   const auto r = run_isolated(
       [&paths](const Emit& emit) {
         nlohmann::json results = nlohmann::json::object();
         for (const auto& path : paths) {
           const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
-          results[path] = fd >= 0 ? std::string("ok") : errno_name(errno);
+          results[path] =
+              to_string(fd >= 0 ? OpenResult::ok() : OpenResult::failed(errno_name(errno)));
           if (fd >= 0) ::close(fd);
           emit(json_text(results, -1));
         }
       },
       timeout_ms);
-  std::map<std::string, std::string> out;
+  std::map<std::string, OpenResult> out;
   if (!r.output.empty()) {
     try {
-      out = parse_own_json(r.output, "device node probe output")
-                .get<std::map<std::string, std::string>>();
+      for (const auto& [path, word] : parse_own_json(r.output, "device node probe output")
+                                          .get<std::map<std::string, std::string>>())
+        out[path] = open_result_named(word);
     } catch (const std::exception&) {
       out.clear();
     }
@@ -206,9 +208,9 @@ std::map<std::string, std::string> probe_opens(const std::vector<std::string>& p
   // A node whose open never returned is reported as such, not skipped.
   for (const auto& path : paths)
     if (out.count(path) == 0)
-      out[path] = r.status == IsolatedStatus::kCompleted
-                      ? std::string("no result")
-                      : std::string("open ") + to_string(r.status);
+      out[path] = OpenResult::failed(r.status == IsolatedStatus::kCompleted
+                                         ? std::string("no result")
+                                         : std::string("open ") + to_string(r.status));
   return out;
 }
 

@@ -156,7 +156,7 @@ TEST(Rules, CompatLibraryOnAnUnsupportedGpu) {
 TEST(Rules, PermissionDeniedOpensPointAtTheCgroup) {
   Facts f = healthy();
   for (auto& n : f.device_nodes.value)
-    if (n.path == "/dev/nvidia-uvm") n.open_rdwr = "EPERM";
+    if (n.path == "/dev/nvidia-uvm") n.open_rdwr = OpenResult::failed("EPERM");
   f.cuda.init_result = 999;
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("devices.open"), Status::kFail);
@@ -175,7 +175,7 @@ TEST(Rules, AnLxcDenyingTheUvmNodeGetsItsOwnConfigLine) {
   for (auto& n : f.device_nodes.value)
     if (n.path.rfind("/dev/nvidia-uvm", 0) == 0) {
       n.major = 511;
-      n.open_rdwr = "EPERM";
+      n.open_rdwr = OpenResult::failed("EPERM");
     }
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("cgroup"), Status::kFail);

@@ -109,7 +109,7 @@ TEST(Story, CudaUnknownErrorWithoutALoggedSuspendIsOnlyPossible) {
   ASSERT_TRUE(j.has_cause("uvm_stale"));
   EXPECT_EQ(j.verdict.causes.at(j.cause_rank("uvm_stale")).confidence, "possible");
   // A broken UVM node is not this story.
-  f.device_nodes.value.back().open_rdwr = "ENXIO";
+  f.device_nodes.value.back().open_rdwr = OpenResult::failed("ENXIO");
   EXPECT_FALSE(judge_facts(f).has_cause("uvm_stale"));
 }
 
