@@ -20,15 +20,4 @@ std::optional<FindingStatus> finding_status_named(const std::string& word) {
   return find_in(kFindingStatuses, word);
 }
 
-Outcome outcome_of(FindingStatus s) {
-  switch (s) {
-    case FindingStatus::kPass: return Outcome::kPass;
-    case FindingStatus::kWarn: return Outcome::kWarn;
-    case FindingStatus::kFail: return Outcome::kFail;
-    case FindingStatus::kSkip:
-    case FindingStatus::kUnknown: return Outcome::kSkipped;
-  }
-  return Outcome::kSkipped;
-}
-
 }  // namespace p2p::doc

@@ -1,12 +1,10 @@
 // How a doctor check ended, as the p2pcheck.doctor.report document spells it in
-// findings[].status. The doctor judges in this enum (doctor::Status is it), and the readers of a
-// saved report (JUnit, Prometheus) parse it here, so its words live in one table.
+// findings[].status. The doctor judges in this enum (doctor::Status is it), and a reader of a
+// saved report parses the word with finding_status_named, so the words live in one table.
 #pragma once
 
 #include <optional>
 #include <string>
-
-#include "document/outcome.hpp"
 
 namespace p2p::doc {
 
@@ -21,8 +19,5 @@ enum class FindingStatus {
 const char* to_string(FindingStatus s);  // pass | warn | fail | skip | unknown
 // nullopt for another word, so that a reader names it in its own message.
 std::optional<FindingStatus> finding_status_named(const std::string& word);
-
-// pass; warn (the doctor exits 0 on a warning); fail; skip and unknown are skipped.
-Outcome outcome_of(FindingStatus s);
 
 }  // namespace p2p::doc
