@@ -4,9 +4,11 @@
 #include <memory>
 #include <string>
 
+#include "cli/machine_outputs.hpp"
+#include "cli/measurement_options.hpp"
 #include "common/exit_codes.hpp"
-#include "infer/host_run.hpp"
 #include "infer/run_options.hpp"
+#include "session/infer_session.hpp"
 
 #if P2P_HAVE_NCCL
 #include "infer/rank_main.hpp"
@@ -16,7 +18,7 @@ namespace p2p::cli {
 
 namespace {
 
-void add_options(CLI::App* app, infer::InferOptions& o) {
+void add_model_options(CLI::App* app, infer::InferOptions& o) {
   app->add_option("--model", o.model,
                   "a Hugging Face config.json (hidden_size, num_hidden_layers, torch_dtype; "
                   "text_config of multimodal models)")
@@ -47,6 +49,9 @@ void add_options(CLI::App* app, infer::InferOptions& o) {
          "take the GPU groups from this topology (hwloc XML, p2pcheck snapshot, nvidia-smi topo -m) "
          "instead of this host's; with --list only")
       ->type_name("FILE");
+}
+
+void add_measure_options(CLI::App* app, infer::InferOptions& o) {
   app->add_option("--devices,--gpus", o.devices, "CUDA devices the groups may use (default: all)")
       ->delimiter(',');
   app->add_option(
@@ -79,30 +84,42 @@ void add_options(CLI::App* app, infer::InferOptions& o) {
       ->type_name("BUDGET");
   app->add_option("--rank-batch", o.rank_batch,
                   "rank groups at this decode batch (default: the largest)");
-  app->add_option("--json", o.json, "write the results document to FILE (atomically)")
+}
+
+// The gate, the preflight, the sharing check and the outputs every measuring command has.
+void add_run_options(CLI::App* app, session::InferRequest& r) {
+  app->add_option("--json", r.json, "write the results document to FILE (atomically)")
       ->type_name("FILE");
-  app->add_option("--html", o.html, "write the results as an HTML page to FILE (atomically)")
+  app->add_option("--html", r.html, "write the results as an HTML page to FILE (atomically)")
       ->type_name("FILE");
+  add_junit_option(app, r.junit);
+  add_jsonl_option(app, r.jsonl);
+  add_gate_options(app, r.gate);
+  add_init_timeout_option(app, r.init_timeout_s);
+  add_exclusive_option(app, r.exclusive);
 }
 
 }  // namespace
 
 Command add_infer_command(CLI::App& root) {
-  auto o = std::make_shared<infer::InferOptions>();
+  auto r = std::make_shared<session::InferRequest>();
+  infer::InferOptions* o = &r->infer;
   CLI::App* app = root.add_subcommand(
       "infer",
       "inference acceptance: tensor-parallel all-reduce cost per generated token, per GPU group, with P2P on "
       "and off, plus the CUDA IPC check serving engines run; --list needs no GPU");
-  add_options(app, *o);
+  add_model_options(app, *o);
+  add_measure_options(app, *o);
+  add_run_options(app, *r);
   CLI::Option* layers = app->get_option("--layers");
-  return Command{app, [o, layers] {
-                   o->layers_given = layers->count() > 0;
-                   const infer::InferPlan plan = infer::checked_plan(*o);
-                   if (o->list) {
-                     std::cout << infer::plan_listing(*o, plan);
+  return Command{app, [r, layers] {
+                   r->infer.layers_given = layers->count() > 0;
+                   const infer::InferPlan plan = infer::checked_plan(r->infer);
+                   if (r->infer.list) {
+                     std::cout << infer::plan_listing(r->infer, plan);
                      return static_cast<int>(kExitOk);
                    }
-                   return infer::run_infer(*o, plan);
+                   return session::run_infer_session(*r, plan);
                  }};
 }
 
@@ -117,7 +134,8 @@ Command add_infer_rank_command(CLI::App& root) {
   return Command{app, [job, rank] { return infer::run_infer_rank(*job, *rank); }};
 #else
   app->allow_extras();  // whatever it is given, this build cannot measure: infer says why
-  return Command{app, [] { return infer::run_infer(infer::InferOptions{}, infer::InferPlan{}); }};
+  return Command{
+      app, [] { return session::run_infer_session(session::InferRequest{}, infer::InferPlan{}); }};
 #endif
 }
 

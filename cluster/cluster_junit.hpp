@@ -1,6 +1,8 @@
-// The fleet verdict as JUnit cases (report/junit.hpp writes them): the fleet gate, one case per
-// host (a host without a result is an error: it could not be judged), one per figure measured
-// on enough hosts to judge (a host far worse than the median fails it).
+// The fleet's verdict as JUnit cases (report/junit.hpp writes them), one per check of
+// fleet_verdict.hpp under the names CI pages have always shown: fleet/gate, fleet/host/<host>
+// (a host without a result is an error: it could not be judged), fleet/<kind>/<figure> for each
+// figure measured on enough hosts to judge (a host far worse than the median fails it); the
+// verdict's headline is a property of the suite.
 #pragma once
 
 #include <string>

@@ -16,8 +16,12 @@ std::string number(double v) {
 }
 
 std::string status_label(const HostVerdict& v) {
-  if (v.status == "no_result") return "NO RESULT";
-  return v.status == "pass" ? "pass" : "FAIL";
+  switch (v.status) {
+    case doc::HostStatus::kPass: return "pass";
+    case doc::HostStatus::kFail: return "FAIL";
+    case doc::HostStatus::kNoResult: return "NO RESULT";
+  }
+  return "?";
 }
 
 std::string gate_label(const HostVerdict& v) {
@@ -36,10 +40,10 @@ void host_table(std::ostream& out, const ClusterRun& run) {
   for (const auto& v : run.hosts) {
     std::snprintf(line, sizeof line, "%-*s  %-9s  %5zu  %7zu  %-5s  %-8s  %s\n",
                   static_cast<int>(width), v.host.c_str(), status_label(v).c_str(), v.figures_lost,
-                  v.figures_ok, gate_label(v).c_str(), v.topology.match.c_str(),
+                  v.figures_ok, gate_label(v).c_str(), to_string(v.topology.match),
                   v.last_step.c_str());
     out << line;
-    if (v.status == "pass") continue;
+    if (v.status == doc::HostStatus::kPass) continue;
     if (v.root_cause.empty()) {
       out << "    doctor: did not run\n";
     } else {
@@ -52,7 +56,7 @@ void host_table(std::ostream& out, const ClusterRun& run) {
 void odd_topologies(std::ostream& out, const ClusterRun& run) {
   bool any = false;
   for (const auto& v : run.hosts) {
-    if (v.topology.match != "differs") continue;
+    if (v.topology.match != doc::TopologyMatch::kDiffers) continue;
     if (!any)
       out << "\nHosts whose pair classes differ from the " << run.topology_reference << ":\n";
     any = true;
@@ -76,8 +80,8 @@ void outlier_table(std::ostream& out, const ClusterRun& run, const OutlierOption
       << rule.min_hosts << " hosts\n";
   for (const auto& s : run.figures) {
     for (const auto& d : s.outliers) {
-      out << "  " << s.figure.kind << " " << s.key << ": " << d.host << " " << number(d.value)
-          << " " << s.figure.unit() << " vs median " << number(s.median) << " ("
+      out << "  " << to_string(s.figure.kind) << " " << s.key << ": " << d.host << " "
+          << number(d.value) << " " << s.figure.unit() << " vs median " << number(s.median) << " ("
           << (d.delta_pct >= 0 ? "+" : "") << number(d.delta_pct) << "%, z " << number(d.z)
           << (d.worse ? ", worse" : ", better") << ")\n";
     }
@@ -86,13 +90,14 @@ void outlier_table(std::ostream& out, const ClusterRun& run, const OutlierOption
 
 }  // namespace
 
-std::string format_cluster_text(const ClusterRun& run, const OutlierOptions& rule) {
+std::string format_cluster_text(const ClusterRun& run, const OutlierOptions& rule,
+                                const std::string& command) {
   std::ostringstream out;
   std::size_t pass = 0, fail = 0, missing = 0;
   for (const auto& v : run.hosts) {
-    pass += v.status == "pass";
-    fail += v.status == "fail";
-    missing += v.status == "no_result";
+    pass += v.status == doc::HostStatus::kPass;
+    fail += v.status == doc::HostStatus::kFail;
+    missing += v.status == doc::HostStatus::kNoResult;
   }
   out << "Cluster: " << run.hosts.size() << " host(s): " << pass << " pass, " << fail << " fail, "
       << missing << " without a result\nTopology reference: " << run.topology_reference << "\n\n";
@@ -101,8 +106,7 @@ std::string format_cluster_text(const ClusterRun& run, const OutlierOptions& rul
   outlier_table(out, run, rule);
   out << "\nFleet gate: " << (run.gate_passed ? "pass" : "BLOCKED") << "\n";
   for (const auto& r : run.gate_reasons) out << "  - " << r << "\n";
-  out << "p2pcheck cluster: " << (run.passed ? "OK" : "FAIL") << " (" << pass << " of "
-      << run.hosts.size() << " host(s) pass)\n";
+  out << "\n" << doc::format_verdict(run.verdict, command);
   return out.str();
 }
 

@@ -2,11 +2,11 @@
 
 #include <iostream>
 
-#include "cluster/cluster_document.hpp"
 #include "cluster/cluster_junit.hpp"
 #include "cluster/cluster_text.hpp"
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/json_text.hpp"
 #include "common/utc_time.hpp"
 #include "session/machine_outputs.hpp"
 #include "topology/discovery/discovery.hpp"
@@ -20,22 +20,27 @@ MergeOptions read_merge_options(const FleetOutputOptions& o) {
     m.golden_source = o.golden;
   }
   m.outliers.z_threshold = o.z_threshold;
+  for (const auto& word : o.allow_caveats)
+    m.allowed_caveats.insert(doc::caveat_from_string(word, "--allow-caveat"));
   return m;
 }
 
-int report_fleet(const std::vector<HostRun>& hosts, const MergeOptions& merge,
-                 const FleetOutputOptions& o, const std::string& written_by, int ranks) {
-  const ClusterRun run = merge_hosts(hosts, merge);
-  const std::string now = utc_now_iso8601();
+int report_fleet(const std::vector<HostRun>& hosts, MergeOptions merge, const FleetOutputOptions& o,
+                 const std::string& written_by, int ranks) {
+  merge.written_by = written_by;
+  doc::ClusterDocument d;
+  d.run = merge_hosts(hosts, merge);
+  d.written_by = written_by;
+  d.tool_version = P2P_VERSION;
+  d.created_utc = utc_now_iso8601();
+  d.ranks = ranks;
+  d.outlier_rule = merge.outliers;
   std::ostream& text = o.json == "-" ? std::cerr : std::cout;
-  text << format_cluster_text(run, merge.outliers) << std::flush;
-  if (!o.json.empty()) {
-    const nlohmann::json doc =
-        cluster_document(run, merge.outliers, {written_by, P2P_VERSION, now, ranks});
-    write_text_file_atomically(o.json, doc.dump(2) + "\n");
-  }
-  session::write_junit(o.junit, {cluster_suite(run, now)});
-  return run.exit_code();
+  text << format_cluster_text(d.run, merge.outliers, written_by) << std::flush;
+  // Through the lossless writer: host names and notes are bytes a host reported.
+  if (!o.json.empty()) write_text_file_atomically(o.json, json_text(nlohmann::json(d)) + "\n");
+  session::write_junit(o.junit, {cluster_suite(d.run, d.created_utc)});
+  return d.run.exit_code();
 }
 
 int merge_host_files(const std::vector<std::string>& files, const FleetOutputOptions& o) {

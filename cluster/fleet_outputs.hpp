@@ -16,14 +16,16 @@ struct FleetOutputOptions {
   std::string json;    // cluster document
   std::string junit;
   double z_threshold = 3.5;
+  std::vector<std::string> allow_caveats;  // --allow-caveat: interrupted, shared, logical, ...
 };
 
 // The golden topology read now (InputError for a bad file), and the outlier rule.
 MergeOptions read_merge_options(const FleetOutputOptions& o);
 
-// Merges, prints, writes; returns the fleet's exit code (0 every host passed, 1 otherwise).
-int report_fleet(const std::vector<HostRun>& hosts, const MergeOptions& merge,
-                 const FleetOutputOptions& o, const std::string& written_by, int ranks);
+// Merges, prints (the fleet's verdict last), writes the document and JUnit; returns the
+// verdict's exit code (0 every host passed, 1 otherwise). `written_by`: merge | cluster.
+int report_fleet(const std::vector<HostRun>& hosts, MergeOptions merge, const FleetOutputOptions& o,
+                 const std::string& written_by, int ranks);
 
 // `merge`: every host's node lines read from its file (InputError naming the file and line of
 // the first bad one, before anything is written), then report_fleet.

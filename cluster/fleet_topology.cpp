@@ -15,7 +15,7 @@ using ClassMatrix = std::vector<std::vector<std::string>>;
 HostTopology compare(const topo::TopologySnapshot& reference, const topo::TopologySnapshot& host) {
   HostTopology h;
   if (reference.gpus.size() != host.gpus.size()) {
-    h.match = "differs";
+    h.match = doc::TopologyMatch::kDiffers;
     h.differences.push_back(std::to_string(host.gpus.size()) + " GPUs where the reference has " +
                             std::to_string(reference.gpus.size()));
     return h;
@@ -29,7 +29,7 @@ HostTopology compare(const topo::TopologySnapshot& reference, const topo::Topolo
                               " where the reference has " + want[a][b]);
     }
   }
-  h.match = h.differences.empty() ? "same" : "differs";
+  h.match = h.differences.empty() ? doc::TopologyMatch::kSame : doc::TopologyMatch::kDiffers;
   return h;
 }
 

@@ -7,15 +7,12 @@
 #include <vector>
 
 #include "cluster/host_lines.hpp"
+#include "document/cluster_document.hpp"
 #include "topology/snapshot.hpp"
 
 namespace p2p::cluster {
 
-struct HostTopology {
-  std::string match = "unknown";  // same | differs | unknown (no topology line, or no reference)
-  // One line per difference: "GPU0-GPU1 NODE where the reference has PHB", or the GPU counts.
-  std::vector<std::string> differences;
-};
+using doc::HostTopology;  // document/cluster_document.hpp
 
 struct FleetTopology {
   // "golden FILE", "majority (3 of 4 hosts)", or "none: ..." (no host reported a topology, or

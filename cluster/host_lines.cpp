@@ -1,6 +1,5 @@
 #include "cluster/host_lines.hpp"
 
-#include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "document/bench_document.hpp"
@@ -10,44 +9,15 @@
 namespace p2p::cluster {
 namespace {
 
-Figure bandwidth_figure(const nlohmann::json& record) {
-  doc::BandwidthResult r;
-  doc::from_json(record, r);
-  Figure f;
-  f.kind = "bandwidth";
-  f.case_name = r.case_name;
-  f.src = r.src;
-  f.dst = r.dst;
-  f.part = r.part;
-  f.bytes = r.bytes;
-  f.status = r.status;
-  f.value = r.median_gbps;
-  return f;
-}
-
-Figure latency_figure(const nlohmann::json& record) {
-  doc::LatencyResult r;
-  doc::from_json(record, r);
-  Figure f;
-  f.kind = "latency";
-  f.case_name = r.case_name;
-  f.src = r.src;
-  f.dst = r.dst;
-  f.status = r.status;
-  f.value = r.median_ns;
-  return f;
-}
-
 void add_record(HostRun& run, const std::string& kind, const nlohmann::json& record) {
   if (kind == "run_start") {
     run.tool_version = record.value("tool_version", "");
   } else if (kind == "host") {
-    run.tool_version = record.value("tool_version", run.tool_version);
+    run.tool_version = record.get<doc::NodeHost>().tool_version;
   } else if (kind == "verdict") {
     run.doctor_verdict = record;
   } else if (kind == "step") {
-    run.steps.push_back(StepRecord{record.at("step").get<std::string>(),
-                                   record.at("exit_code").get<int>(), record.value("summary", "")});
+    run.steps.push_back(record.get<StepRecord>());
   } else if (kind == "topology") {
     run.topology = topo::snapshot_from_json(record, "topology");
   } else if (kind == "gate_reason") {
@@ -57,12 +27,16 @@ void add_record(HostRun& run, const std::string& kind, const nlohmann::json& rec
   } else if (kind == "gate") {
     run.gate_passed = record.at("passed").get<bool>();
   } else if (kind == "bandwidth") {
-    run.figures.push_back(bandwidth_figure(record));
+    run.figures.push_back(doc::fleet_figure(record.get<doc::BandwidthResult>()));
   } else if (kind == "latency") {
-    run.figures.push_back(latency_figure(record));
+    run.figures.push_back(doc::fleet_figure(record.get<doc::LatencyResult>()));
   } else if (kind == "run_end") {
     run.ended = true;
     run.exit_code = record.at("exit_code").get<int>();
+    // The run's own verdict (node, bench, check write it): its caveats go to the fleet.
+    const auto verdict = record.find("verdict");
+    if (verdict != record.end() && verdict->is_object() && verdict->contains("caveats"))
+      run.caveats = verdict->at("caveats").get<std::vector<doc::Caveat>>();
   }
   // finding and any kind a later version adds: nothing the fleet verdict reads.
 }
@@ -72,13 +46,6 @@ void add_record(HostRun& run, const std::string& kind, const nlohmann::json& rec
 const std::vector<std::string>& node_steps() {
   static const std::vector<std::string> steps = {"doctor", "topo", "gate", "bench"};
   return steps;
-}
-
-std::string Figure::key() const {
-  std::string k = case_name + " " + src + "->" + dst;
-  if (!part.empty()) k += " " + part;
-  if (bytes > 0) k += " " + format_bytes(bytes, ByteStyle::kCompact);
-  return k;
 }
 
 std::string HostRun::last_step() const {

@@ -13,7 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "document/outcome.hpp"
+#include "document/fleet_lines.hpp"
+#include "document/verdict.hpp"
 #include "topology/snapshot.hpp"
 
 namespace p2p::cluster {
@@ -21,25 +22,10 @@ namespace p2p::cluster {
 // The node chain, in the order it runs.
 const std::vector<std::string>& node_steps();
 
-struct StepRecord {
-  std::string name;  // doctor | topo | gate | bench
-  int exit_code = 0;
-  std::string summary;  // one line: what the step found
-};
-
-// A figure as the fleet compares it: bandwidth by its median GB/s, latency by its median ns.
-struct Figure {
-  std::string kind;  // bandwidth | latency
-  std::string case_name, src, dst, part;
-  std::uint64_t bytes = 0;  // 0 for latency
-  doc::FigureStatus status = doc::FigureStatus::kOk;
-  std::optional<double> value;
-  // "ce_unidir_write gpu0->gpu1 64MiB": the same figure on every host of the fleet (GPUs by
-  // position, not bus id, which differ from host to host).
-  std::string key() const;
-  bool higher_is_better() const { return kind == "bandwidth"; }
-  const char* unit() const { return kind == "bandwidth" ? "GB/s" : "ns"; }
-};
+// The records of the lines are the document's (document/fleet_lines.hpp), under the names
+// cluster/ has always used.
+using doc::StepRecord;
+using Figure = doc::FleetFigure;
 
 struct HostRun {
   std::string source;    // the file the lines came from, or "rank 3" under MPI
@@ -54,7 +40,8 @@ struct HostRun {
   std::optional<bool> gate_passed;
   std::string gate_block;  // the first blocking reason's message
   std::vector<Figure> figures;
-  std::vector<std::string> notes;  // what the reader had to tolerate
+  std::vector<std::string> notes;    // what the reader had to tolerate
+  std::vector<doc::Caveat> caveats;  // of its run_end line's verdict
 
   // The host's name for people: hostname, else the source.
   std::string name() const { return hostname.empty() ? source : hostname; }

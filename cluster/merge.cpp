@@ -4,12 +4,14 @@
 #include <map>
 #include <set>
 
+#include "cluster/fleet_verdict.hpp"
 #include "common/exit_codes.hpp"
 
 namespace p2p::cluster {
 namespace {
 
-HostVerdict describe_host(const HostRun& h, const HostTopology& topology) {
+HostVerdict describe_host(const HostRun& h, const HostTopology& topology,
+                          const std::set<doc::CaveatKind>& allowed) {
   HostVerdict v;
   v.host = h.name();
   v.source = h.source;
@@ -34,7 +36,14 @@ HostVerdict describe_host(const HostRun& h, const HostTopology& topology) {
     v.reasons.push_back("gate blocked: " + h.gate_block);
   if (h.ended && h.exit_code && *h.exit_code != kExitOk && h.steps.empty())
     v.reasons.push_back("its run ended with exit " + std::to_string(*h.exit_code));
-  if (topology.match == "differs") {
+  for (const auto& c : h.caveats) {
+    if (allowed.count(c.kind) > 0) continue;
+    const std::string word = doc::to_string(c.kind);
+    v.reasons.push_back("its run is " + word + (c.detail.empty() ? "" : " (" + c.detail + ")") +
+                        ": it cannot pass as a whole run (--allow-caveat " + word + " accepts it)");
+  }
+  v.caveats = h.caveats;
+  if (topology.match == doc::TopologyMatch::kDiffers) {
     v.reasons.push_back("topology differs from the reference in " +
                         std::to_string(topology.differences.size()) +
                         " place(s), first: " + topology.differences.front());
@@ -46,10 +55,12 @@ HostVerdict describe_host(const HostRun& h, const HostTopology& topology) {
 std::size_t figures_missing(const HostRun& h, const std::vector<FigureSpread>& spreads) {
   std::set<std::string> own;
   for (const auto& f : h.figures) {
-    if (f.status == doc::FigureStatus::kOk && f.value) own.insert(f.kind + " " + f.key());
+    if (f.status == doc::FigureStatus::kOk && f.value)
+      own.insert(std::string(to_string(f.kind)) + " " + f.key());
   }
   std::size_t missing = 0;
-  for (const auto& s : spreads) missing += own.count(s.figure.kind + " " + s.key) ? 0 : 1;
+  for (const auto& s : spreads)
+    missing += own.count(std::string(to_string(s.figure.kind)) + " " + s.key) ? 0 : 1;
   return missing;
 }
 
@@ -66,8 +77,6 @@ std::vector<HostRun> with_unique_names(std::vector<HostRun> hosts) {
 
 }  // namespace
 
-int ClusterRun::exit_code() const { return passed ? kExitOk : kExitFailed; }
-
 ClusterRun merge_hosts(const std::vector<HostRun>& given, const MergeOptions& options) {
   const std::vector<HostRun> hosts = with_unique_names(given);
   ClusterRun run;
@@ -80,35 +89,39 @@ ClusterRun merge_hosts(const std::vector<HostRun>& given, const MergeOptions& op
     for (const auto& d : s.outliers) worse[d.host] += d.worse ? 1 : 0;
   }
   for (std::size_t i = 0; i < hosts.size(); ++i) {
-    HostVerdict v = describe_host(hosts[i], fleet.hosts[i]);
+    HostVerdict v = describe_host(hosts[i], fleet.hosts[i], options.allowed_caveats);
     v.outliers_worse = worse[v.host];
     v.figures_lost = v.outliers_worse + figures_missing(hosts[i], run.figures);
     if (v.outliers_worse > 0)
       v.reasons.push_back(std::to_string(v.outliers_worse) +
                           " figure(s) far worse than the fleet's median");
-    v.status = !hosts[i].ended ? "no_result" : v.reasons.empty() ? "pass" : "fail";
+    v.status = !hosts[i].ended     ? doc::HostStatus::kNoResult
+               : v.reasons.empty() ? doc::HostStatus::kPass
+                                   : doc::HostStatus::kFail;
     run.hosts.push_back(std::move(v));
   }
 
   if (hosts.empty()) run.gate_reasons.push_back("no host records to merge");
   if (fleet.ambiguous) run.gate_reasons.push_back("topology: " + fleet.reference);
   for (const auto& v : run.hosts) {
-    if (v.status == "no_result")
+    if (v.status == doc::HostStatus::kNoResult)
       run.gate_reasons.push_back(v.host + ": no result (last completed step: " + v.last_step + ")");
     if (v.gate_passed && !*v.gate_passed)
       run.gate_reasons.push_back(v.host + ": its own gate blocked");
-    if (v.topology.match == "differs")
+    if (v.topology.match == doc::TopologyMatch::kDiffers)
       run.gate_reasons.push_back(v.host + ": pair classes differ from the " + fleet.reference);
   }
   run.gate_passed = run.gate_reasons.empty();
   run.passed =
-      run.gate_passed && std::none_of(run.hosts.begin(), run.hosts.end(),
-                                      [](const HostVerdict& v) { return v.status != "pass"; });
+      run.gate_passed && std::none_of(run.hosts.begin(), run.hosts.end(), [](const HostVerdict& v) {
+        return v.status != doc::HostStatus::kPass;
+      });
   std::stable_sort(run.hosts.begin(), run.hosts.end(),
                    [](const HostVerdict& a, const HostVerdict& b) {
                      if (a.figures_lost != b.figures_lost) return a.figures_lost > b.figures_lost;
                      return a.host < b.host;
                    });
+  run.verdict = fleet_verdict(run, options.outliers, options.written_by);
   return run;
 }
 

@@ -4,11 +4,14 @@
 // The fleet gate passes when every host reached the end of its chain, passed its own gate and
 // has the reference's pair classes (fleet_topology.hpp). A host fails when it has no result,
 // its chain failed (doctor, gate, a figure that failed verification), its topology differs, or
-// it is a fleet outlier on the worse side of any figure (outliers.hpp). The fleet passes when
-// the gate passes and no host fails.
+// it is a fleet outlier on the worse side of any figure (outliers.hpp), or its own run's verdict
+// carries a caveat (shared, interrupted, logical GPUs, ...) that --allow-caveat does not name. The
+// fleet passes when the gate passes and no host fails; its verdict (fleet_verdict.hpp) says so with
+// the reasons.
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,39 +22,17 @@
 
 namespace p2p::cluster {
 
-struct HostVerdict {
-  std::string host;    // HostRun::name()
-  std::string source;  // file or rank
-  std::string status;  // pass | fail | no_result
-  std::string last_step;
-  std::optional<int> exit_code;     // the node chain's, when it ended
-  std::optional<bool> gate_passed;  // its own gate; null before the gate ran
-  std::string doctor_state;         // healthy, degraded, ...; "" before the doctor ran
-  std::string root_cause;           // the doctor's headline (most likely cause first)
-  HostTopology topology;
-  std::size_t figures_ok = 0;
-  std::size_t figures_lost = 0;  // worse-side outliers + figures the fleet has and this host lacks
-  std::size_t outliers_worse = 0;
-  std::vector<std::string> reasons;  // why it failed, one line each, most basic first
-  std::vector<std::string> notes;    // what reading its lines had to tolerate
-};
+// The verdict records are the cluster document's (document/cluster_document.hpp).
+using doc::ClusterRun;
+using doc::HostVerdict;
 
 struct MergeOptions {
   std::optional<topo::TopologySnapshot> golden;
   std::string golden_source;
   OutlierOptions outliers;
-};
-
-struct ClusterRun {
-  static constexpr int kVersion = 1;
-  static constexpr const char* kSchema = "p2pcheck.cluster.run";
-  std::string topology_reference;
-  bool gate_passed = true;
-  std::vector<std::string> gate_reasons;  // why the fleet gate failed, one line each
-  bool passed = true;                     // gate passed and no host failed
-  std::vector<HostVerdict> hosts;         // most figures lost first, then by name
-  std::vector<FigureSpread> figures;
-  int exit_code() const;  // 0 passed, 1 otherwise
+  std::string written_by = "merge";  // merge | cluster: who judged the fleet's verdict
+  // --allow-caveat: caveats of a host's run that do not fail it (still shown, as warnings).
+  std::set<doc::CaveatKind> allowed_caveats;
 };
 
 ClusterRun merge_hosts(const std::vector<HostRun>& hosts, const MergeOptions& options);

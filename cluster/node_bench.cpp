@@ -13,11 +13,18 @@
 namespace p2p::cluster {
 namespace {
 
-// The same rule as bench::exit_code_for, from the counts (which need no CUDA).
-int exit_code_of(const doc::FigureCounts& c) {
-  if (c.failed > 0) return kExitFailed;
-  if (c.errors > 0) return kExitRuntime;
-  return kExitOk;
+// The document judged with the default acceptance policy, as bench judges its own.
+NodeBenchResult judged(const doc::BenchDocument& d) {
+  const doc::RunVerdict v = accept::judge_document(d, accept::AcceptancePolicy{}, {}, "node");
+  NodeBenchResult r;
+  r.counts = doc::count_figures(d);
+  r.exit_code = doc::exit_code(v);
+  r.caveats = v.caveats;
+  const auto reasons = v.reasons();
+  if (r.exit_code != kExitOk && !reasons.empty())
+    r.first_reason =
+        reasons.front().rule + " " + reasons.front().subject + ": " + reasons.front().message;
+  return r;
 }
 
 }  // namespace
@@ -25,10 +32,7 @@ int exit_code_of(const doc::FigureCounts& c) {
 NodeBenchResult replay_figures(const doc::BenchDocument& doc, const FigureSink& emit) {
   for (const auto& f : doc.bandwidth) emit(nlohmann::json(f));
   for (const auto& f : doc.latency) emit(nlohmann::json(f));
-  NodeBenchResult r;
-  r.counts = doc::count_figures(doc);
-  r.exit_code = exit_code_of(r.counts);
-  return r;
+  return judged(doc);
 }
 
 #if P2P_WITH_BENCH
@@ -45,11 +49,7 @@ NodeBenchResult run_live_bench(const session::BenchSweepRequest& o, const topo::
   record.detail = gate.passed ? "passed" : std::to_string(gate.blocking()) + " blocking reason(s)";
   const bench::BenchOutcome outcome =
       bench::run_bench(opts, bench::BenchInputs{t, record, skip_gate}, progress);
-  NodeBenchResult r;
-  r.counts = doc::count_figures(outcome.document);
-  r.exit_code = doc::exit_code(
-      accept::judge_document(outcome.document, accept::AcceptancePolicy{}, {}, "node"));
-  return r;
+  return judged(outcome.document);
 }
 
 #else

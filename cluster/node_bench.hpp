@@ -7,8 +7,10 @@
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "document/bench_document.hpp"
+#include "document/verdict.hpp"
 #include "session/bench_sweep.hpp"
 #include "topology/gate.hpp"
 #include "topology/snapshot.hpp"
@@ -16,8 +18,12 @@
 namespace p2p::cluster {
 
 struct NodeBenchResult {
-  int exit_code = 0;  // 0 every figure verified, 1 a verification failed, 4 a case hit an error
+  // The acceptance verdict's (document/verdict.hpp exit_code): 0 pass, 1 a figure or the run
+  // failed (a verification, a floor, a shared GPU), 4 a case hit an error.
+  int exit_code = 0;
   doc::FigureCounts counts;
+  std::vector<doc::Caveat> caveats;  // of that verdict: they go into the node's verdict
+  std::string first_reason;          // where it did not pass: the verdict's most important reason
 };
 
 using FigureSink = std::function<void(const nlohmann::json& figure)>;
@@ -27,7 +33,8 @@ NodeBenchResult run_live_bench(const session::BenchSweepRequest& o, const topo::
                                const topo::GateDecision& gate, bool skip_gate,
                                const FigureSink& emit, std::ostream& progress);
 
-// The figures a document holds, bandwidth then latency, each through `emit`.
+// The figures a document holds, bandwidth then latency, each through `emit`, judged as bench
+// judges the document it has just written.
 NodeBenchResult replay_figures(const doc::BenchDocument& doc, const FigureSink& emit);
 
 }  // namespace p2p::cluster

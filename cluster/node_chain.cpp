@@ -15,6 +15,7 @@
 #include "session/live_peer_access.hpp"
 #include "session/live_topology.hpp"
 #include "session/machine_outputs.hpp"
+#include "session/run_verdict.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
 #include "topology/topo_text.hpp"
@@ -22,26 +23,52 @@
 namespace p2p::cluster {
 namespace {
 
-// One chain: where its lines go, and the step bookkeeping every step shares.
+// A step's exit code as the host's verdict counts it: 1 is a verdict against the host, 5 a hang
+// (which fails it too), 3 and 4 a check that could not be made.
+doc::Outcome step_outcome(int exit_code) {
+  if (exit_code == kExitOk) return doc::Outcome::kPass;
+  return exit_code == kExitFailed || exit_code == kExitHang ? doc::Outcome::kFail
+                                                            : doc::Outcome::kError;
+}
+
+// One chain: where its lines go, and the step bookkeeping every step shares: each finished
+// step is a check of the host's verdict.
 class Chain {
  public:
   Chain(const NodeHooks& hooks, std::string host, std::ostream& progress)
-      : hooks_(hooks), host_(std::move(host)), progress_(progress) {}
+      : hooks_(hooks), host_(std::move(host)), progress_(progress) {
+    verdict_.judged_by = kNodeCommand;
+    verdict_.policy = "each step's own";
+  }
   const std::string& host() const { return host_; }
   void emit(const nlohmann::json& line) const { hooks_.emit(line); }
   void finish_step(const std::string& step, int exit_code, const std::string& summary) {
     emit(step_line(step, exit_code, summary, host_, utc_now_iso8601()));
     progress_ << (exit_code == kExitOk ? "ok    " : "FAIL  ") << summary << "\n" << std::flush;
     worst_ = std::max(worst_, exit_code);
+    doc::Check c;
+    c.rule = step;
+    c.subject = host_;
+    c.outcome = step_outcome(exit_code);
+    c.message = summary + (exit_code == kExitOk ? "" : " (exit " + std::to_string(exit_code) + ")");
+    verdict_.hung = verdict_.hung || exit_code == kExitHang;
+    doc::add_check(verdict_, std::move(c));
     if (hooks_.after_step) hooks_.after_step(step);
   }
+  // What the bench step's verdict says is true of its run travels in the host's verdict, and
+  // from its run_end line to the fleet's.
+  void add_caveats(const std::vector<doc::Caveat>& caveats) {
+    for (const auto& c : caveats) doc::add_caveat(verdict_, c.kind, c.detail);
+  }
   int worst() const { return worst_; }
+  const doc::RunVerdict& verdict() const { return verdict_; }
 
  private:
   const NodeHooks& hooks_;
   std::string host_;
   std::ostream& progress_;
   int worst_ = kExitOk;
+  doc::RunVerdict verdict_;
 };
 
 std::vector<session::FailingGpu> doctor_step(Chain& chain, const NodeOptions& o,
@@ -116,10 +143,12 @@ void bench_step(Chain& chain, const NodeOptions& o, const NodeInputs& in,
     return;
   }
   const auto& c = r.counts;
+  chain.add_caveats(r.caveats);
   chain.finish_step("bench", r.exit_code,
                     "bench: " + std::to_string(c.ok) + " figure(s) verified, " +
                         std::to_string(c.failed) + " failed, " + std::to_string(c.waived) +
-                        " waived, " + std::to_string(c.errors) + " error(s)");
+                        " waived, " + std::to_string(c.errors) + " error(s)" +
+                        (r.first_reason.empty() ? "" : "; first: " + r.first_reason));
 }
 
 }  // namespace
@@ -137,8 +166,8 @@ std::string node_hostname(const NodeInputs& in) {
   return in.fixture ? in.fixture->hostname : session::this_hostname();
 }
 
-int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& hooks,
-                   std::ostream& progress) {
+NodeOutcome run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& hooks,
+                           std::ostream& progress) {
   Chain chain(hooks, node_hostname(in), progress);
   const std::string host = chain.host();
   chain.emit(report::jsonl_line("run_start", kNodeCommand, host, utc_now_iso8601(),
@@ -151,10 +180,11 @@ int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& 
     // As bench: a blocked host is not measured unless --skip-gate says so (and it is recorded).
     if (gate.passed || o.skip_gate) bench_step(chain, o, in, *t, gate, progress);
   }
-  const int code = chain.worst();
-  chain.emit(
-      report::jsonl_line("run_end", kNodeCommand, host, utc_now_iso8601(), {{"exit_code", code}}));
-  return code;
+  NodeOutcome out{chain.worst(), chain.verdict()};
+  chain.emit(report::jsonl_line(
+      "run_end", kNodeCommand, host, utc_now_iso8601(),
+      {{"exit_code", out.exit_code}, {"verdict", session::verdict_summary(out.verdict)}}));
+  return out;
 }
 
 int run_node(const NodeOptions& o, const std::string& jsonl_path) {
@@ -163,11 +193,9 @@ int run_node(const NodeOptions& o, const std::string& jsonl_path) {
   std::ostream& progress = lines.to_stdout() ? std::cerr : std::cout;
   NodeHooks hooks;
   hooks.emit = [&lines](const nlohmann::json& l) { lines.write(l); };
-  const int code = run_node_chain(o, in, hooks, progress);
-  progress << "p2pcheck node: " << (code == kExitOk ? "OK" : "FAIL") << " on " << node_hostname(in)
-           << "\n"
-           << std::flush;
-  return code;
+  const NodeOutcome out = run_node_chain(o, in, hooks, progress);
+  progress << doc::format_verdict(out.verdict, "node on " + node_hostname(in)) << std::flush;
+  return out.exit_code;
 }
 
 }  // namespace p2p::cluster

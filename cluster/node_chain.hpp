@@ -14,6 +14,7 @@
 
 #include "cluster/fixture_host.hpp"
 #include "cluster/node_bench.hpp"
+#include "document/verdict.hpp"
 #include "topology/policy.hpp"
 #include "topology/snapshot.hpp"
 
@@ -47,13 +48,20 @@ struct NodeHooks {
 // This host's name as the lines record it: the fixture's, else gethostname().
 std::string node_hostname(const NodeInputs& in);
 
-// Runs the chain; returns its exit code (the worst step's: 0 ok, 1 a verdict against the host,
-// 3 no usable GPU for bench, 4 a runtime failure). `progress`: one line per step, for people.
-int run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& hooks,
-                   std::ostream& progress);
+struct NodeOutcome {
+  // The worst step's: 0 ok, 1 a verdict against the host, 3 no usable GPU for bench, 4 a
+  // runtime failure, 5 a hang.
+  int exit_code = 0;
+  doc::RunVerdict verdict;  // each step a check; its summary is in the run_end line too
+};
+
+// Runs the chain. `progress`: one line per step, for people.
+NodeOutcome run_node_chain(const NodeOptions& o, const NodeInputs& in, const NodeHooks& hooks,
+                           std::ostream& progress);
 
 // `p2pcheck node`: the inputs read first, then the chain with its lines to `jsonl_path` ("-":
-// stdout, and the progress to stderr), then one line with the host's verdict; the chain's code.
+// stdout, and the progress to stderr), then the host's verdict block, its last line
+// "p2pcheck node on <host>: PASS|FAIL — <first reason>"; the chain's exit code.
 int run_node(const NodeOptions& o, const std::string& jsonl_path);
 
 }  // namespace p2p::cluster

@@ -33,7 +33,7 @@ std::vector<FigureSpread> fleet_spreads(const std::vector<HostRun>& hosts,
       if (f.status != doc::FigureStatus::kOk || !f.value || !std::isfinite(*f.value) ||
           *f.value < 0)
         continue;
-      const std::string key = f.kind + " " + f.key();
+      const std::string key = std::string(to_string(f.kind)) + " " + f.key();
       auto [it, inserted] = index.emplace(key, figures.size());
       if (inserted) {
         Seen s;

@@ -44,6 +44,23 @@ constexpr EnumNames<ThresholdStatus, 3> kThresholdStatuses{
      {ThresholdStatus::kFail, "fail"},
      {ThresholdStatus::kNotJudged, "not_judged"}}};
 
+constexpr EnumNames<MessageStatus, 5> kMessageStatuses{{{MessageStatus::kOk, "ok"},
+                                                        {MessageStatus::kWrong, "wrong"},
+                                                        {MessageStatus::kHang, "hang"},
+                                                        {MessageStatus::kError, "error"},
+                                                        {MessageStatus::kNotRun, "not_run"}}};
+
+constexpr EnumNames<IpcStatus, 3> kIpcStatuses{
+    {{IpcStatus::kOk, "ok"}, {IpcStatus::kFail, "fail"}, {IpcStatus::kNotRun, "not_run"}}};
+
+constexpr EnumNames<HostStatus, 3> kHostStatuses{{{HostStatus::kPass, "pass"},
+                                                  {HostStatus::kFail, "fail"},
+                                                  {HostStatus::kNoResult, "no_result"}}};
+
+constexpr EnumNames<TopologyMatch, 3> kTopologyMatches{{{TopologyMatch::kSame, "same"},
+                                                        {TopologyMatch::kDiffers, "differs"},
+                                                        {TopologyMatch::kUnknown, "unknown"}}};
+
 }  // namespace
 
 const char* to_string(Outcome o) { return name_in(kOutcomes, o); }
@@ -120,6 +137,49 @@ Outcome outcome_of(ThresholdStatus s) {
   return Outcome::kSkipped;
 }
 
+const char* to_string(MessageStatus s) { return name_in(kMessageStatuses, s); }
+Outcome outcome_of(MessageStatus s) {
+  switch (s) {
+    case MessageStatus::kOk: return Outcome::kPass;
+    case MessageStatus::kWrong:
+    case MessageStatus::kHang: return Outcome::kFail;
+    case MessageStatus::kError:
+    case MessageStatus::kNotRun: return Outcome::kError;
+  }
+  return Outcome::kError;
+}
+MessageStatus message_status_of(CollectiveStatus s) {
+  switch (s) {
+    case CollectiveStatus::kOk: return MessageStatus::kOk;
+    case CollectiveStatus::kWrong: return MessageStatus::kWrong;
+    case CollectiveStatus::kHang: return MessageStatus::kHang;
+    case CollectiveStatus::kError: return MessageStatus::kError;
+  }
+  return MessageStatus::kError;
+}
+
+const char* to_string(IpcStatus s) { return name_in(kIpcStatuses, s); }
+Outcome outcome_of(IpcStatus s) {
+  switch (s) {
+    case IpcStatus::kOk: return Outcome::kPass;
+    case IpcStatus::kFail: return Outcome::kFail;
+    case IpcStatus::kNotRun: return Outcome::kError;
+  }
+  return Outcome::kError;
+}
+
+const char* to_string(HostStatus s) { return name_in(kHostStatuses, s); }
+Outcome outcome_of(HostStatus s) {
+  switch (s) {
+    case HostStatus::kPass: return Outcome::kPass;
+    case HostStatus::kFail: return Outcome::kFail;
+    case HostStatus::kNoResult: return Outcome::kError;
+  }
+  return Outcome::kError;
+}
+
+const char* to_string(TopologyMatch m) { return name_in(kTopologyMatches, m); }
+
 void to_json(nlohmann::json& j, Outcome o) { j = to_string(o); }
 void from_json(const nlohmann::json& j, Outcome& o) { o = parse_json_in(kOutcomes, j, "outcome"); }
 void to_json(nlohmann::json& j, FigureStatus s) { j = to_string(s); }
@@ -137,6 +197,23 @@ void from_json(const nlohmann::json& j, Change& c) { c = parse_json_in(kChanges,
 void to_json(nlohmann::json& j, ThresholdStatus s) { j = to_string(s); }
 void from_json(const nlohmann::json& j, ThresholdStatus& s) {
   s = parse_json_in(kThresholdStatuses, j, "status");
+}
+
+void to_json(nlohmann::json& j, MessageStatus s) { j = to_string(s); }
+void from_json(const nlohmann::json& j, MessageStatus& s) {
+  s = parse_json_in(kMessageStatuses, j, "status");
+}
+void to_json(nlohmann::json& j, IpcStatus s) { j = to_string(s); }
+void from_json(const nlohmann::json& j, IpcStatus& s) {
+  s = parse_json_in(kIpcStatuses, j, "status");
+}
+void to_json(nlohmann::json& j, HostStatus s) { j = to_string(s); }
+void from_json(const nlohmann::json& j, HostStatus& s) {
+  s = parse_json_in(kHostStatuses, j, "status");
+}
+void to_json(nlohmann::json& j, TopologyMatch m) { j = to_string(m); }
+void from_json(const nlohmann::json& j, TopologyMatch& m) {
+  m = parse_json_in(kTopologyMatches, j, "match");
 }
 
 }  // namespace p2p::doc

@@ -85,6 +85,45 @@ enum class ThresholdStatus { kPass, kFail, kNotJudged };
 const char* to_string(ThresholdStatus s);  // pass | fail | not_judged
 Outcome outcome_of(ThresholdStatus s);
 
+// One all-reduce message of `infer` in one NCCL setting (P2P on or off), as measured.
+enum class MessageStatus {
+  kOk,
+  kWrong,   // the result did not verify
+  kHang,    // a call did not complete within the deadline
+  kError,   // a rank reported an error, or not every rank reported its times
+  kNotRun,  // no rank reported it: the run stopped before it
+};
+const char* to_string(MessageStatus s);  // ok | wrong | hang | error | not_run
+Outcome outcome_of(MessageStatus s);     // pass | fail | fail | error | error
+// What the ranks reported for a message: ok stays ok, the rest keep their word.
+MessageStatus message_status_of(CollectiveStatus s);
+
+// One ordered rank pair of the CUDA IPC check (`infer`), and a rank's report of its side.
+enum class IpcStatus {
+  kOk,
+  kFail,    // the writer could not map or write, or the owner read back other bytes
+  kNotRun,  // a rank never reported the pair
+};
+const char* to_string(IpcStatus s);  // ok | fail | not_run
+Outcome outcome_of(IpcStatus s);     // pass | fail | error
+
+// One host of a fleet run (`merge`, `cluster`).
+enum class HostStatus {
+  kPass,
+  kFail,      // its chain, its gate, its topology or a worse-side outlier
+  kNoResult,  // its lines stop before run_end: it died, stalled or was lost
+};
+const char* to_string(HostStatus s);  // pass | fail | no_result
+Outcome outcome_of(HostStatus s);     // pass | fail | error
+
+// A host's GPU pair classes against the fleet's reference topology.
+enum class TopologyMatch {
+  kSame,
+  kDiffers,
+  kUnknown,  // no topology line, or no reference to compare with
+};
+const char* to_string(TopologyMatch m);  // same | differs | unknown
+
 // JSON: the words above; reading refuses any other word with InputError naming it.
 void to_json(nlohmann::json& j, Outcome o);
 void from_json(const nlohmann::json& j, Outcome& o);
@@ -98,5 +137,13 @@ void to_json(nlohmann::json& j, Change c);
 void from_json(const nlohmann::json& j, Change& c);
 void to_json(nlohmann::json& j, ThresholdStatus s);
 void from_json(const nlohmann::json& j, ThresholdStatus& s);
+void to_json(nlohmann::json& j, MessageStatus s);
+void from_json(const nlohmann::json& j, MessageStatus& s);
+void to_json(nlohmann::json& j, IpcStatus s);
+void from_json(const nlohmann::json& j, IpcStatus& s);
+void to_json(nlohmann::json& j, HostStatus s);
+void from_json(const nlohmann::json& j, HostStatus& s);
+void to_json(nlohmann::json& j, TopologyMatch m);
+void from_json(const nlohmann::json& j, TopologyMatch& m);
 
 }  // namespace p2p::doc

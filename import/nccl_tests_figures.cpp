@@ -3,9 +3,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "document/json_limits.hpp"
 #include "document/nccl_run.hpp"
 #include "import/nccl_tests_fields.hpp"
-#include "nccl/json_util.hpp"
 
 namespace p2p::import {
 
@@ -22,7 +22,7 @@ doc::DeviceRecord rank_device(const std::string& line, int rank) {
     const auto value = parse_number(tokens[k + 1]);
     // Whole numbers that fit an int (pids reach 4194304), never a cast of "1e300".
     const bool whole = value && *value >= 0 && *value < 1e9 && *value == std::floor(*value);
-    if (tokens[k] == "device" && whole && *value < nccl::kMaxRanks)
+    if (tokens[k] == "device" && whole && *value < doc::kMaxRanks)
       d.cuda_device = static_cast<int>(*value);
     if (tokens[k] == "Pid" && whole) d.pid = static_cast<int>(*value);
     if (tokens[k] == "on") d.hostname = tokens[k + 1];
@@ -52,7 +52,7 @@ std::string p2pcheck_dtype(const std::string& t) {
 // tells nothing), else 1, said in `note`.
 int ranks_of(const NcclTestsRun& r, std::string& note) {
   if (!r.devices.empty())
-    return static_cast<int>(std::min<std::size_t>(r.devices.size(), nccl::kMaxRanks));
+    return static_cast<int>(std::min<std::size_t>(r.devices.size(), doc::kMaxRanks));
   const NcclTestsRow* best = nullptr;
   for (const auto& row : r.rows)
     if (row.algbw_gbps && row.busbw_gbps && (!best || *row.algbw_gbps > *best->algbw_gbps))
@@ -103,12 +103,12 @@ doc::CollectiveResult collective_result(const NcclTestsRun& r, const NcclTestsRo
   c.in_place = row.in_place;
   c.nranks = ranks;
   if ((r.collective == "broadcast" || r.collective == "reduce") && row.root &&
-      *row.root < nccl::kMaxRanks)
+      *row.root < doc::kMaxRanks)
     c.root = row.root;
   c.size_bytes = row.size_bytes;
   c.count = row.count;
   // Counts as a banner printed them; a mangled one is unknown (0), as the document keeps them.
-  const auto count = [](int v) { return v >= 0 && v <= nccl::kMaxCount ? v : 0; };
+  const auto count = [](int v) { return v >= 0 && v <= doc::kMaxCount ? v : 0; };
   c.iterations = count(r.iterations);
   c.warmup_iterations = count(r.warmup_iterations);
   c.timing_samples = 1;  // nccl-tests times all iterations as one group and reports the mean

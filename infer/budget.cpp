@@ -104,7 +104,7 @@ std::vector<BudgetVerdict> judge_budget(const Budget& budget, const InferPlan& p
       const GroupResult& g = groups.at(best->group);
       v.gpus = g.gpus;
       const MessageResult* on = find_message(g.p2p_on, v.message);
-      if (on == nullptr || on->status != "ok" || !on->step_us) {
+      if (on == nullptr || on->status != doc::MessageStatus::kOk || !on->step_us) {
         v.detail = "not measured" +
                    (on != nullptr && !on->detail.empty() ? ": " + on->detail : std::string());
       } else {

@@ -27,15 +27,7 @@ Budget parse_budget(const std::string& text, const InferPlan& plan);
 // The budget of one decode batch, if any.
 std::optional<double> budget_for(const Budget& b, std::uint64_t batch);
 
-struct BudgetVerdict {
-  int tp = 0;
-  std::vector<int> gpus;  // the recommended group's; empty when no group was measured
-  std::string message;    // decode_b<batch>
-  double budget_us = 0;
-  std::optional<double> us_per_token;
-  bool pass = false;
-  std::string detail;  // "38.2 us <= 40 us", "61.0 us > 40 us", "no group measured: ..."
-};
+using doc::BudgetVerdict;  // document/infer_records.hpp
 
 // One verdict per TP size and budgeted decode batch, for the recommended group.
 std::vector<BudgetVerdict> judge_budget(const Budget& budget, const InferPlan& plan,

@@ -29,11 +29,12 @@ GroupRun group_run_from(const std::vector<Message>& messages, int tp, int calls_
       r.phase = m.phase;
       r.tokens = m.tokens;
       r.bytes = m.bytes;
-      r.status = found != nullptr ? doc::to_string(found->status) : "not_run";
+      r.status =
+          found != nullptr ? doc::message_status_of(found->status) : doc::MessageStatus::kNotRun;
       r.detail =
           found != nullptr ? found->detail : "no rank reported it (the run stopped before it)";
-      if (r.status == "ok") {  // every rank said ok but not every one had times
-        r.status = "error";
+      if (r.status == doc::MessageStatus::kOk) {  // every rank said ok but not every one had times
+        r.status = doc::MessageStatus::kError;
         r.detail = "not every rank reported its call times";
       }
     }

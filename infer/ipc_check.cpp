@@ -136,7 +136,7 @@ void run_ipc_check(int rank, int nranks, int device, const std::string& dir,
   for (int peer = 0; peer < nranks; ++peer) {
     if (peer == rank) continue;
     const std::string why = write_to_peer(rank, peer, dir, deadline);
-    report(to_line(IpcLine{"write", rank, peer, why.empty() ? "ok" : "fail", why}));
+    report(to_line(IpcLine{"write", rank, peer, ipc_status_of(why), why}));
   }
   write_text_file_atomically(wrote_path(dir, rank), "");
 
@@ -152,7 +152,7 @@ void run_ipc_check(int rank, int nranks, int device, const std::string& dir,
     std::string why = check_slot(host, writer, rank);
     if (!why.empty() && !finished[static_cast<std::size_t>(writer)])
       why += " (rank " + std::to_string(writer) + " did not finish writing in time)";
-    report(to_line(IpcLine{"read", writer, rank, why.empty() ? "ok" : "fail", why}));
+    report(to_line(IpcLine{"read", writer, rank, ipc_status_of(why), why}));
   }
 }
 

@@ -25,7 +25,7 @@ std::vector<IpcLine> parse_ipc_lines(const std::string& text) {
       l.side = j.at("side").get<std::string>();
       l.writer = j.at("writer").get<int>();
       l.owner = j.at("owner").get<int>();
-      l.status = j.at("status").get<std::string>();
+      l.status = j.at("status").get<doc::IpcStatus>();
       l.detail = j.at("detail").get<std::string>();
       out.push_back(l);
     } catch (const std::exception&) {  // parse_own_json's runtime_error, or a key missing
@@ -58,15 +58,16 @@ std::vector<IpcPairResult> merge_ipc(const std::vector<int>& gpus,
         if (l.side == "write") wrote = &l;
         if (l.side == "read") read = &l;
       }
-      if (wrote != nullptr && wrote->status != "ok") {
-        r.status = "fail";
+      if (wrote != nullptr && wrote->status != doc::IpcStatus::kOk) {
+        r.status = doc::IpcStatus::kFail;
         r.detail = "rank " + std::to_string(w) + " could not write: " + wrote->detail;
       } else if (read != nullptr) {
-        r.status = read->status == "ok" ? "ok" : "fail";
-        if (read->status != "ok")
+        r.status =
+            read->status == doc::IpcStatus::kOk ? doc::IpcStatus::kOk : doc::IpcStatus::kFail;
+        if (read->status != doc::IpcStatus::kOk)
           r.detail = "rank " + std::to_string(o) + " read back: " + read->detail;
       } else {
-        r.status = "not_run";
+        r.status = doc::IpcStatus::kNotRun;
         r.detail = wrote == nullptr
                        ? "neither rank reported this pair (the check did not run to it)"
                        : "the owner, rank " + std::to_string(o) + ", never reported its read";
@@ -79,7 +80,7 @@ std::vector<IpcPairResult> merge_ipc(const std::vector<int>& gpus,
 
 bool all_ipc_ok(const std::vector<IpcPairResult>& pairs) {
   for (const auto& p : pairs) {
-    if (p.status != "ok") return false;
+    if (p.status != doc::IpcStatus::kOk) return false;
   }
   return true;
 }

@@ -18,9 +18,14 @@ struct IpcLine {
   std::string side;  // "write" (reported by the writer) | "read" (reported by the owner)
   int writer = 0;
   int owner = 0;
-  std::string status = "ok";  // ok | fail
+  doc::IpcStatus status = doc::IpcStatus::kOk;  // ok | fail
   std::string detail;
 };
+
+// What a rank reports of its side of a pair: ok without a reason, fail with one.
+inline doc::IpcStatus ipc_status_of(const std::string& why) {
+  return why.empty() ? doc::IpcStatus::kOk : doc::IpcStatus::kFail;
+}
 
 // A single line of JSON, `"kind": "ipc"`, with its newline: it goes into the rank's results file
 // (rank_merge.hpp), whose reader skips kinds it does not know.

@@ -62,12 +62,12 @@ T required_integer(const nlohmann::json& config, const std::string& key, const s
 
 }  // namespace
 
-nccl::DataType parse_model_dtype(const std::string& text, const std::string& what) {
+doc::DataType parse_model_dtype(const std::string& text, const std::string& what) {
   std::string t = lower(text);
   if (t.rfind("torch.", 0) == 0) t = t.substr(6);
-  if (t == "bf16" || t == "bfloat16") return nccl::DataType::kBfloat16;
-  if (t == "fp16" || t == "float16" || t == "half") return nccl::DataType::kFloat16;
-  if (t == "fp32" || t == "float32" || t == "float") return nccl::DataType::kFloat32;
+  if (t == "bf16" || t == "bfloat16") return doc::DataType::kBfloat16;
+  if (t == "fp16" || t == "float16" || t == "half") return doc::DataType::kFloat16;
+  if (t == "fp32" || t == "float32" || t == "float") return doc::DataType::kFloat32;
   throw InputError(what + ": `" + text +
                    "` is not an all-reduce type (bfloat16, float16 or float32; give --dtype)");
 }

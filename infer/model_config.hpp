@@ -9,25 +9,16 @@
 #include <optional>
 #include <string>
 
-#include "nccl/dtype.hpp"
+#include "document/data_type.hpp"
+#include "document/infer_records.hpp"
 
 namespace p2p::infer {
 
-struct ModelShape {
-  std::string source;  // the config file, or "--hidden" for a shape given on the command line
-  std::string name;    // `model_type` (of the text model where nested), or "" where absent
-  std::uint64_t hidden = 0;
-  int layers = 0;
-  nccl::DataType dtype = nccl::DataType::kBfloat16;
-  // Where in the file the numbers came from ("hidden_size" or "text_config.hidden_size").
-  std::string hidden_key;
-  std::string layers_key;
-  std::string dtype_key;  // "torch_dtype", "dtype", or "--dtype" when the command line overrode it
-};
+using doc::ModelShape;  // document/infer_records.hpp
 
 // The element types an all-reduce runs in: NCCL's names plus the usual short spellings
 // ("bf16", "fp16", "fp32") and PyTorch's ("torch.bfloat16"). InputError naming `what` otherwise.
-nccl::DataType parse_model_dtype(const std::string& text, const std::string& what);
+doc::DataType parse_model_dtype(const std::string& text, const std::string& what);
 
 // The language model's numbers: at the top level, or in `text_config` (multimodal models keep
 // them there; that is the part whose activations tensor parallelism all-reduces), falling back

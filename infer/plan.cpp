@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
-#include "nccl/dtype.hpp"
+#include "document/data_type.hpp"
 
 namespace p2p::infer {
 
@@ -21,7 +21,7 @@ void sort_unique(std::vector<T>& v) {
 void add_messages(InferPlan& plan, Phase phase, std::vector<std::uint64_t> tokens,
                   const std::string& option) {
   sort_unique(tokens);
-  const std::uint64_t per_token = plan.model.hidden * nccl::element_bytes(plan.model.dtype);
+  const std::uint64_t per_token = plan.model.hidden * doc::element_bytes(plan.model.dtype);
   for (std::uint64_t t : tokens) {
     if (t < 1 || t > kMaxTokens) {
       throw InputError(option + ": " + std::to_string(t) + " is outside 1.." +
@@ -32,19 +32,6 @@ void add_messages(InferPlan& plan, Phase phase, std::vector<std::uint64_t> token
 }
 
 }  // namespace
-
-std::string to_string(Phase p) { return p == Phase::kDecode ? "decode" : "prefill"; }
-
-Phase parse_phase(const std::string& text) {
-  if (text == "decode") return Phase::kDecode;
-  if (text == "prefill") return Phase::kPrefill;
-  throw InputError("`phase`: expected decode or prefill, got `" + text + "`");
-}
-
-std::string message_name(const Message& m) {
-  return m.phase == Phase::kDecode ? "decode_b" + std::to_string(m.tokens)
-                                   : "prefill_t" + std::to_string(m.tokens);
-}
 
 InferPlan make_plan(const ModelShape& model, std::vector<int> tp_sizes,
                     std::vector<std::uint64_t> batches, std::vector<std::uint64_t> prefill_tokens) {

@@ -11,30 +11,18 @@
 #include <string>
 #include <vector>
 
+#include "document/infer_records.hpp"
 #include "infer/model_config.hpp"
 
 namespace p2p::infer {
 
-enum class Phase { kDecode, kPrefill };
-std::string to_string(Phase p);              // "decode" | "prefill"
-Phase parse_phase(const std::string& text);  // InputError otherwise
-
-struct Message {
-  Phase phase = Phase::kDecode;
-  std::uint64_t tokens = 0;  // decode: the batch (one token per sequence); prefill: prompt tokens
-  std::uint64_t bytes = 0;   // tokens x hidden x dtype bytes
-};
-
-// "decode_b32", "prefill_t2048": the key of a message in tables, budgets and documents.
-std::string message_name(const Message& m);
-
-struct InferPlan {
-  ModelShape model;
-  std::vector<int> tp_sizes;      // ascending, distinct, each >= 2
-  std::vector<Message> messages;  // decode batches ascending, then prefill lengths ascending
-  int calls_per_step =
-      0;  // 2 x layers: all-reduces per generated token (decode) or per prefill pass
-};
+// The plan's records are the document's (document/infer_records.hpp), under the names infer/
+// has always used.
+using Phase = doc::InferPhase;
+using Message = doc::InferMessage;
+using doc::InferPlan;
+using doc::message_name;
+using doc::parse_phase;
 
 // Sorts and deduplicates the lists. InputError for a TP size below 2 (one rank has nothing to
 // all-reduce) or above 1024, a batch or prefill length of 0 or above 2^20 tokens, and for no

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "common/byte_size.hpp"
-#include "nccl/dtype.hpp"
+#include "document/data_type.hpp"
 
 namespace p2p::infer {
 
@@ -12,7 +12,7 @@ std::string describe_model(const ModelShape& m) {
   std::ostringstream out;
   out << (m.name.empty() ? "model" : m.name) << " (" << m.source << "): hidden " << m.hidden << " ("
       << m.hidden_key << "), " << m.layers << " layers (" << m.layers_key << "), "
-      << nccl::to_string(m.dtype) << " (" << m.dtype_key << ")";
+      << doc::to_string(m.dtype) << " (" << m.dtype_key << ")";
   return out.str();
 }
 

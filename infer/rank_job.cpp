@@ -15,7 +15,7 @@ void to_json(nlohmann::json& j, const InferRankJob& job) {
        {"devices", job.devices},
        {"host_ids", job.host_ids},
        {"messages", messages},
-       {"dtype", nccl::to_string(job.dtype)},
+       {"dtype", doc::to_string(job.dtype)},
        {"calls", job.calls},
        {"calls_per_graph", job.calls_per_graph},
        {"warmup", job.warmup},
@@ -37,7 +37,7 @@ void from_json(const nlohmann::json& j, InferRankJob& job) {
                                    m.at("tokens").get<std::uint64_t>(),
                                    m.at("bytes").get<std::uint64_t>()});
   }
-  job.dtype = nccl::parse_data_type(j.at("dtype").get<std::string>(), "dtype");
+  job.dtype = doc::parse_data_type(j.at("dtype").get<std::string>(), "dtype");
   job.calls = checked_integer<int>(j.at("calls"), "calls", 1, 1000000);
   job.calls_per_graph = checked_integer<int>(j.at("calls_per_graph"), "calls_per_graph", 1, 10000);
   job.warmup = checked_integer<int>(j.at("warmup"), "warmup", 0, 100000);

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "document/data_type.hpp"
 #include "infer/plan.hpp"
-#include "nccl/dtype.hpp"
 
 namespace p2p::infer {
 
@@ -16,7 +16,7 @@ struct InferRankJob {
   std::vector<std::string>
       host_ids;                   // NCCL_HOSTID of each rank ("" = NCCL's own); nccl/placement.hpp
   std::vector<Message> messages;  // plan order
-  nccl::DataType dtype = nccl::DataType::kBfloat16;
+  doc::DataType dtype = doc::DataType::kBfloat16;
   int calls = 2000;           // timed calls per message
   int calls_per_graph = 100;  // calls captured in one graph (the last graph may hold fewer)
   int warmup = 20;

@@ -34,10 +34,11 @@ std::vector<TpRanking> rank_groups(const InferPlan& plan, const std::vector<Grou
       RankedGroup g;
       g.group = i;
       const MessageResult* on = find_message(groups[i].p2p_on, message);
-      if (on != nullptr && on->status == "ok") g.step_us = on->step_us;
+      if (on != nullptr && on->status == doc::MessageStatus::kOk) g.step_us = on->step_us;
       if (groups[i].p2p_off) {
         const MessageResult* off = find_message(*groups[i].p2p_off, message);
-        if (off != nullptr && off->status == "ok") g.p2p_off_step_us = off->step_us;
+        if (off != nullptr && off->status == doc::MessageStatus::kOk)
+          g.p2p_off_step_us = off->step_us;
       }
       r.groups.push_back(g);
     }

@@ -17,18 +17,8 @@ namespace p2p::infer {
 // between groups once the links, not the launch latency, dominate), else the largest prefill.
 std::string ranking_message(const InferPlan& plan, const std::optional<std::uint64_t>& rank_batch);
 
-struct RankedGroup {
-  std::size_t group = 0;                  // index into the results' groups
-  std::optional<double> step_us;          // at the ranking message, P2P on; null where not measured
-  std::optional<double> p2p_off_step_us;  // the same with P2P off, where measured
-};
-
-struct TpRanking {
-  int tp = 0;
-  std::string message;              // the ranking message
-  std::vector<RankedGroup> groups;  // best first; groups without a figure last, in input order
-  std::string note;                 // why there is no group ("needs 8 GPUs, 4 usable"), else ""
-};
+using doc::RankedGroup;  // document/infer_records.hpp
+using doc::TpRanking;
 
 // One ranking per TP size of the plan, in plan order.
 std::vector<TpRanking> rank_groups(const InferPlan& plan, const std::vector<GroupResult>& groups,

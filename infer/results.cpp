@@ -52,11 +52,4 @@ MessageResult measured_message(const Message& m, int tp, int calls_per_step,
   return r;
 }
 
-const MessageResult* find_message(const GroupRun& run, const std::string& name) {
-  for (const MessageResult& m : run.messages) {
-    if (m.message == name) return &m;
-  }
-  return nullptr;
-}
-
 }  // namespace p2p::infer

@@ -8,6 +8,7 @@
 #include "infer/plan_text.hpp"
 #include "infer/results_text.hpp"
 #include "report/html_report.hpp"
+#include "report/html_verdict.hpp"
 
 namespace p2p::infer {
 
@@ -28,10 +29,11 @@ void group_section(std::ostringstream& out, const GroupResult& g) {
   if (!g.ipc.empty()) {
     out << "<h3>CUDA IPC check</h3>\n<table><tr><th>writer</th><th>owner</th><th class=\"l\">result</th></tr>\n";
     for (const IpcPairResult& p : g.ipc) {
-      out << "<tr" << (p.status == "ok" ? "" : " class=\"bad\"") << "><td>rank " << p.writer_rank
-          << " (GPU " << p.writer_gpu << ")</td><td>rank " << p.owner_rank << " (GPU "
-          << p.owner_gpu << ")</td><td class=\"l\">"
-          << html_escape(p.status + (p.detail.empty() ? "" : ": " + p.detail)) << "</td></tr>\n";
+      out << "<tr" << (p.status == doc::IpcStatus::kOk ? "" : " class=\"bad\"") << "><td>rank "
+          << p.writer_rank << " (GPU " << p.writer_gpu << ")</td><td>rank " << p.owner_rank
+          << " (GPU " << p.owner_gpu << ")</td><td class=\"l\">"
+          << html_escape(to_string(p.status) + (p.detail.empty() ? "" : ": " + p.detail))
+          << "</td></tr>\n";
     }
     out << "</table>\n";
   }
@@ -39,8 +41,8 @@ void group_section(std::ostringstream& out, const GroupResult& g) {
          "<th>max us</th><th>spread</th><th>busbw GB/s</th><th>cost/step us</th>"
       << (g.p2p_off ? "<th>P2P off p50 us</th><th>P2P off cost/step us</th>" : "") << "</tr>\n";
   for (const MessageResult& m : g.p2p_on.messages) {
-    out << "<tr" << (m.status == "ok" ? "" : " class=\"bad\"") << "><td class=\"l\">"
-        << html_escape(m.message) << "</td><td>"
+    out << "<tr" << (m.status == doc::MessageStatus::kOk ? "" : " class=\"bad\"")
+        << "><td class=\"l\">" << html_escape(m.message) << "</td><td>"
         << html_escape(format_bytes(m.bytes, ByteStyle::kSpaced)) << "</td>";
     if (m.latency) {
       out << cell(m.latency->p50_us) << cell(m.latency->p90_us) << cell(m.latency->p99_us)
@@ -48,7 +50,8 @@ void group_section(std::ostringstream& out, const GroupResult& g) {
           << cell(m.step_us);
     } else {
       out << "<td class=\"l\" colspan=\"7\">"
-          << html_escape(m.status + (m.detail.empty() ? "" : ": " + m.detail)) << "</td>";
+          << html_escape(to_string(m.status) + (m.detail.empty() ? "" : ": " + m.detail))
+          << "</td>";
     }
     if (g.p2p_off) {
       const MessageResult* off = find_message(*g.p2p_off, m.message);
@@ -69,8 +72,12 @@ std::string render_infer_html(const InferDocument& d) {
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>p2pcheck infer: "
       << html_escape(d.hostname) << "</title>\n"
-      << report::report_style() << "</head><body>\n<h1>p2pcheck infer: " << html_escape(d.hostname)
-      << "</h1>\n<p>" << html_escape(describe_model(d.plan.model)) << "</p>\n";
+      << report::report_style()
+      << (d.verdict ? std::string("<style>") + report::verdict_style() + "</style>" : "")
+      << "</head><body>\n<h1>p2pcheck infer: " << html_escape(d.hostname) << "</h1>\n";
+  // The page opens with the run's verdict; a version 1 document has none and opens as it did.
+  if (d.verdict) out << report::verdict_banner(*d.verdict);
+  out << "<p>" << html_escape(describe_model(d.plan.model)) << "</p>\n";
   if (const std::string note = logical_note(d); !note.empty())
     out << "<p class=\"block\">" << html_escape(note) << "</p>\n";
   out << "<p class=\"note\">" << d.measure.calls << " calls per message in CUDA graphs of "

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "infer/document.hpp"
+#include "infer/results.hpp"
 
 namespace p2p::infer {
 

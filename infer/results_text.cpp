@@ -27,12 +27,12 @@ std::string unit_of(Phase p) { return p == Phase::kDecode ? "us/token" : "us/pre
 void format_ipc(std::ostringstream& out, const GroupResult& g) {
   if (g.ipc.empty()) return;
   int ok = 0;
-  for (const IpcPairResult& p : g.ipc) ok += p.status == "ok";
+  for (const IpcPairResult& p : g.ipc) ok += p.status == doc::IpcStatus::kOk;
   out << "  CUDA IPC check: " << ok << "/" << g.ipc.size() << " ordered pairs passed\n";
   for (const IpcPairResult& p : g.ipc) {
-    if (p.status == "ok") continue;
+    if (p.status == doc::IpcStatus::kOk) continue;
     out << "    rank " << p.writer_rank << " (GPU " << p.writer_gpu << ") -> rank " << p.owner_rank
-        << " (GPU " << p.owner_gpu << "): " << p.status << ": " << p.detail << "\n";
+        << " (GPU " << p.owner_gpu << "): " << to_string(p.status) << ": " << p.detail << "\n";
   }
 }
 
@@ -53,7 +53,7 @@ void format_table(std::ostringstream& out, const GroupResult& g) {
           << std::setw(7) << fixed(m.latency->spread, 2) << std::setw(8)
           << fixed_or_dash(m.busbw_gbps) << std::setw(11) << fixed_or_dash(m.step_us);
     } else {
-      out << "  " << m.status << (m.detail.empty() ? "" : ": " + m.detail);
+      out << "  " << to_string(m.status) << (m.detail.empty() ? "" : ": " + m.detail);
     }
     if (g.p2p_off && m.latency) {
       const MessageResult* off = find_message(*g.p2p_off, m.message);
@@ -62,8 +62,9 @@ void format_table(std::ostringstream& out, const GroupResult& g) {
             << fixed_or_dash(off->step_us);
       } else {
         out << "  P2P off: "
-            << (off == nullptr ? "not run"
-                               : off->status + (off->detail.empty() ? "" : ": " + off->detail));
+            << (off == nullptr
+                    ? "not run"
+                    : to_string(off->status) + (off->detail.empty() ? "" : ": " + off->detail));
       }
     }
     out << "\n";
@@ -101,6 +102,14 @@ std::string format_ranking_line(const InferDocument& d, const TpRanking& r) {
     first = false;
   }
   return out.str();
+}
+
+std::string logical_note(const InferDocument& d) {
+  if (d.logical_gpus <= 0) return "";
+  const std::string on = format_id_list(d.devices);
+  return "LOGICAL RUN: up to " + std::to_string(d.logical_gpus) +
+         " rank processes shared CUDA device" + (d.devices.size() > 1 ? "s " : " ") + on +
+         ", each its own NCCL host (network transport): the figures measure the tool, not the host's links";
 }
 
 std::string format_results(const InferDocument& d) {

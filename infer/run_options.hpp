@@ -1,5 +1,6 @@
-// What `p2pcheck infer` is asked (cli/infer_command.hpp declares the options), the plan made
-// from it with every option checked, and the plan as --list prints it.
+// What `p2pcheck infer` is asked to measure (cli/infer_command.hpp declares the options; the
+// gate and the outputs are session/infer_session.hpp's), the plan made from it with every
+// option checked, and the plan as --list prints it.
 #pragma once
 
 #include <cstddef>
@@ -35,8 +36,6 @@ struct InferOptions {
   bool no_ipc_check = false;
   std::string budget;  // --budget-us-per-token
   std::optional<std::uint64_t> rank_batch;
-  std::string json;
-  std::string html;
 };
 
 // The plan from --model or --hidden, with the ranking batch, the budget and the options that

@@ -1,20 +1,16 @@
-// Element types the collectives run on. Pure names and sizes; the mapping to ncclDataType_t
-// lives with the NCCL calls (run/launch.cpp) so this header stays free of NCCL and CUDA.
+// Element types the collectives run on: document/data_type.hpp, where the documents that record
+// them find them too; named here as nccl/ has always called them.
 #pragma once
 
-#include <cstddef>
-#include <string>
-#include <vector>
+#include "document/data_type.hpp"
 
 namespace p2p::nccl {
 
-enum class DataType { kFloat32, kBfloat16, kFloat16 };
-
-const std::vector<DataType>& all_data_types();
-std::size_t element_bytes(DataType t);
-std::string to_string(DataType t);        // float32 | bfloat16 | float16 (JSON and options)
-std::string nccl_tests_name(DataType t);  // float | bfloat16 | half (the table's `type` column)
-// Accepts the names above and nccl-tests' spellings; InputError naming `what` otherwise.
-DataType parse_data_type(const std::string& name, const std::string& what = "--dtypes");
+using doc::all_data_types;
+using doc::DataType;
+using doc::element_bytes;
+using doc::nccl_tests_name;
+using doc::parse_data_type;
+using doc::to_string;
 
 }  // namespace p2p::nccl

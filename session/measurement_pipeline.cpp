@@ -34,6 +34,7 @@ void write_judged_run(const RunOutputs& outputs, JudgedRun& run, const std::stri
       << run.text << doc::format_verdict(run.verdict, command) << std::flush;
   if (!outputs.json.empty())
     write_text_file_atomically(outputs.json, json_text(run.document) + "\n");
+  for (const auto& [path, text] : run.extra_files) write_text_file_atomically(path, text);
   write_junit(outputs.junit, std::move(run.junit));
 }
 

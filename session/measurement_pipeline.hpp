@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "acceptance/policy.hpp"
@@ -59,6 +60,8 @@ struct JudgedRun {
   bool text_to_stderr = false;  // Google Benchmark's report or --jsonl owns stdout
   std::vector<report::CheckSuite> junit;
   nlohmann::json summary;  // the run_end line's fields
+  // Pages a command writes beside --json, atomically and after it (infer --html): path, text.
+  std::vector<std::pair<std::string, std::string>> extra_files;
 };
 
 class Measurement {

@@ -15,6 +15,18 @@ const doc::RunVerdict& judge_measured(doc::BenchDocument& d, const accept::Accep
   return *d.verdict;
 }
 
+nlohmann::json verdict_summary(const doc::RunVerdict& v) {
+  nlohmann::json reasons = nlohmann::json::array();
+  for (const auto& r : v.reasons()) {
+    if (reasons.size() == 5) break;
+    reasons.push_back(r.rule + (r.subject.empty() ? "" : " " + r.subject) + ": " + r.message);
+  }
+  return {{"headline", headline(v)},
+          {"outcome", v.outcome},
+          {"reasons", reasons},
+          {"caveats", v.caveats}};
+}
+
 nlohmann::json run_end_summary(const doc::BenchDocument& d) {
   nlohmann::json s = nlohmann::json::object();
   if (!d.bandwidth.empty() || !d.latency.empty() || !d.nccl) {
@@ -27,18 +39,7 @@ nlohmann::json run_end_summary(const doc::BenchDocument& d) {
   if (d.nccl) s["results"] = d.nccl->run.results.size();
   s["interrupted"] = d.interrupted;
   s["gpu_shared"] = d.gpu_sharing ? nlohmann::json(d.gpu_sharing->shared) : nlohmann::json(nullptr);
-  if (d.verdict) {
-    const doc::RunVerdict& v = *d.verdict;
-    nlohmann::json reasons = nlohmann::json::array();
-    for (const auto& r : v.reasons()) {
-      if (reasons.size() == 5) break;
-      reasons.push_back(r.rule + (r.subject.empty() ? "" : " " + r.subject) + ": " + r.message);
-    }
-    s["verdict"] = {{"headline", headline(v)},
-                    {"outcome", v.outcome},
-                    {"reasons", reasons},
-                    {"caveats", v.caveats}};
-  }
+  if (d.verdict) s["verdict"] = verdict_summary(*d.verdict);
   return s;
 }
 

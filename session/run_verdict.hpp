@@ -19,6 +19,10 @@ const doc::RunVerdict& judge_measured(doc::BenchDocument& d, const accept::Accep
                                       std::optional<int> expect_gpus, int interrupt_signal,
                                       const std::string& command);
 
+// A verdict as the run_end JSON line carries it: its headline, outcome, first five reasons and
+// its caveats.
+nlohmann::json verdict_summary(const doc::RunVerdict& v);
+
 // The fields of the run_end JSON line: the verdict (its headline, outcome, first reasons and
 // caveats) and the figure counts a monitoring job reads without the document.
 nlohmann::json run_end_summary(const doc::BenchDocument& d);

@@ -17,8 +17,7 @@ namespace {
 
 void add(GateDecision& d, std::string rule, GateVerdict verdict, std::string message,
          std::vector<std::size_t> gpus = {}) {
-  d.reasons.push_back(
-      GateReason{std::move(rule), std::move(verdict), std::move(message), std::move(gpus)});
+  d.reasons.push_back(GateReason{std::move(rule), verdict, std::move(message), std::move(gpus)});
 }
 
 std::string gpu_name(const TopologySnapshot& t, std::size_t i) {

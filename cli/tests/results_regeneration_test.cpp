@@ -11,7 +11,7 @@
 
 #include "common/file_io.hpp"
 #include "common/testing/run_captured.hpp"
-#include "infer/document.hpp"
+#include "document/infer_document.hpp"
 #include "infer/results_html.hpp"
 #include "infer/results_text.hpp"
 
@@ -114,8 +114,8 @@ TEST(ResultsRegeneration, ReportPagesAndExportsComeOutAsCommitted) {
   }
 }
 
-p2p::infer::InferDocument infer_document(const std::string& name) {
-  p2p::infer::InferDocument doc;
+p2p::doc::InferDocument infer_document(const std::string& name) {
+  p2p::doc::InferDocument doc;
   from_json(p2p::read_json_file(kResults + name), doc);
   return doc;
 }

@@ -53,10 +53,11 @@ TEST(ClusterMpiCli, AStalledRankIsNoResultAndTheVerdictIsMerges) {
   p2p::TempDir dir;
   const std::string doc = dir.file("cluster.json"), xml = dir.file("cluster.xml"),
                     lines = dir.file("lines");
-  const CliResult r = p2p::testing::run_captured(
-      mpirun(4, "P2P_TEST_STALL_RANK=1:gate") + " cluster" +
-      fixture_hosts({"node-a", "node-b", "node-c", "node-d"}) + " --deadline 20 --lines-dir " +
-      lines + " --json " + doc + " --junit " + xml);
+  const CliResult r =
+      p2p::testing::run_captured(mpirun(4, "P2P_TEST_STALL_RANK=1:gate") + " cluster" +
+                                 fixture_hosts({"node-a", "node-b", "node-c", "node-d"}) +
+                                 " --allow-caveat logical --deadline 20 --lines-dir " + lines +
+                                 " --json " + doc + " --junit " + xml);
   // Rank 0 leaves without MPI_Finalize once every output is written (the stalled rank would
   // keep it waiting forever), with the fleet's exit code; mpirun then ends the job.
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
@@ -79,7 +80,8 @@ TEST(ClusterMpiCli, AStalledRankIsNoResultAndTheVerdictIsMerges) {
     files += " " + path;
   }
   const std::string merged = dir.file("merged.json");
-  const CliResult m = p2p::testing::run_captured(kExe + " merge" + files + " --json " + merged);
+  const CliResult m = p2p::testing::run_captured(kExe + " merge" + files +
+                                                 " --allow-caveat logical --json " + merged);
   EXPECT_EQ(m.exit_code, 1) << m.err;
   p2p::testing::expect_fleet_verdict(p2p::read_json_file(merged));
 }
@@ -92,8 +94,8 @@ TEST(ClusterMpiCli, RanksOfOneHostRunOneChain) {
   // Two ranks on node-a, as a launcher with one task per GPU would start them.
   const CliResult r = p2p::testing::run_captured(
       mpirun(4, "") + " cluster --rank-per-gpu" +
-      fixture_hosts({"node-a", "node-a", "node-c", "node-d"}) + " --deadline 60 --lines-dir " +
-      dir.file("lines") + " --json " + doc);
+      fixture_hosts({"node-a", "node-a", "node-c", "node-d"}) +
+      " --allow-caveat logical --deadline 60 --lines-dir " + dir.file("lines") + " --json " + doc);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;  // node-c's topology differs
   const auto j = p2p::read_json_file(doc);
   EXPECT_EQ(j.at("ranks"), 4);

@@ -26,9 +26,18 @@ inline const nlohmann::json& host_entry(const nlohmann::json& doc, const std::st
 
 inline void expect_fleet_verdict(const nlohmann::json& doc) {
   ASSERT_EQ(doc.at("schema"), "p2pcheck.cluster.run");
-  EXPECT_EQ(doc.at("version"), 1);
+  EXPECT_EQ(doc.at("version"), 2);
   EXPECT_EQ(doc.at("passed"), false);
   EXPECT_EQ(doc.at("exit_code"), 1);
+  // The fleet's one verdict, its first reason the fleet gate's; the missing host errs.
+  const auto& verdict = doc.at("verdict");
+  EXPECT_EQ(verdict.at("headline"), "FAIL");
+  ASSERT_FALSE(verdict.at("reasons").empty());
+  EXPECT_EQ(verdict.at("reasons")[0].at("rule"), "fleet_gate");
+  bool missing_errs = false;
+  for (const auto& r : verdict.at("reasons"))
+    missing_errs |= r.at("subject") == "node-b" && r.at("outcome") == "error";
+  EXPECT_TRUE(missing_errs) << verdict.at("reasons").dump(1);
   ASSERT_EQ(doc.at("hosts").size(), 4u);
   EXPECT_TRUE(doc.at("nccl").is_null());
 

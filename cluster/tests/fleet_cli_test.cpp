@@ -20,6 +20,9 @@ using p2p::testing::CliResult;
 
 const std::string kExe = P2PCHECK_EXE;
 const std::string kHosts = std::string(P2P_SOURCE_DIR) + "/cluster/tests/fixtures/hosts/";
+// The fixture hosts' figures were measured on logical GPUs (8 on one device): a caveat that
+// fails a host unless the merge accepts it.
+const std::string kAllowLogical = " --allow-caveat logical";
 
 CliResult run(const std::string& args) { return p2p::testing::run_captured(kExe + " " + args); }
 bool contains(const std::string& text, const std::string& what) {
@@ -72,21 +75,36 @@ TEST(FleetCli, NodeWritesOneLinePerItemAndEndsWithItsExitCode) {
   EXPECT_EQ(nlohmann::json::parse(lines.front()).at("kind"), "run_start");
   EXPECT_EQ(nlohmann::json::parse(lines[1]).at("kind"), "host");
   EXPECT_EQ(nlohmann::json::parse(lines.back()).at("kind"), "run_end");
-  EXPECT_TRUE(contains(r.err, "p2pcheck node: OK on node-a"))
+  EXPECT_TRUE(contains(r.err, "p2pcheck node on node-a: PASS — 4 checks, 0 failed"))
       << r.err;  // progress moved off stdout
+  // The run_end line carries the host's verdict for whoever reads the file without merging it.
+  const auto end = nlohmann::json::parse(lines.back()).at("record");
+  EXPECT_EQ(end.at("exit_code"), 0);
+  EXPECT_EQ(end.at("verdict").at("headline"), "PASS");
+  // The bench step's caveat travels in the host's verdict, for the fleet to judge.
+  ASSERT_EQ(end.at("verdict").at("caveats").size(), 1u) << end.dump();
+  EXPECT_EQ(end.at("verdict").at("caveats").at(0).at("kind"), "logical");
+  EXPECT_TRUE(contains(r.err, "\ncaveats: logical (")) << r.err;
 }
 
 TEST(FleetCli, MergeNamesTheOddTheSlowAndTheMissingHostAndLosesNothingElse) {
   p2p::TempDir dir;
   const std::string files = node_files(dir);
   const std::string doc = dir.file("cluster.json"), xml = dir.file("cluster.xml");
-  const CliResult r = run("merge" + files + " --json " + doc + " --junit " + xml);
+  const CliResult r = run("merge" + files + kAllowLogical + " --json " + doc + " --junit " + xml);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "node-b  NO RESULT")) << r.out;
   EXPECT_TRUE(contains(r.out, "no result: stopped after step `gate`")) << r.out;
   EXPECT_TRUE(contains(r.out, "node-c: 28 difference(s)")) << r.out;
   EXPECT_TRUE(contains(r.out, "bandwidth ce_unidir_write gpu0->gpu1 64MiB: node-d")) << r.out;
-  EXPECT_EQ(lines_of(r.out).back(), "p2pcheck cluster: FAIL (1 of 4 host(s) pass)");
+  // One verdict last: FAIL, and the fleet gate's reasons first.
+  EXPECT_EQ(lines_of(r.out).back(),
+            "p2pcheck merge: FAIL — fleet_gate fleet: node-b: no result (last completed step: "
+            "gate); node-c: pair classes differ from the majority (3 of 4 hosts)");
+  EXPECT_TRUE(contains(r.out, "  FAIL  host node-d: 1 figure(s) far worse than the fleet's median"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "  ERROR host node-b: no result: stopped after step `gate`"))
+      << r.out;
   p2p::testing::expect_fleet_verdict(p2p::read_json_file(doc));
   // node-b's ten whole figures count; the cut one is noted, not an error.
   const auto j = p2p::read_json_file(doc);
@@ -94,15 +112,18 @@ TEST(FleetCli, MergeNamesTheOddTheSlowAndTheMissingHostAndLosesNothingElse) {
   EXPECT_EQ(p2p::testing::host_entry(j, "node-b").at("notes").size(), 1u);
   const std::string junit = p2p::try_read_text_file(xml).value_or("");
   EXPECT_TRUE(contains(junit, "fleet/host/node-b")) << junit.substr(0, 400);
-  if (p2p::testing::have_command("xmllint")) EXPECT_EQ(p2p::testing::junit_problems(xml), "");
+  if (p2p::testing::have_command("xmllint")) {
+    EXPECT_EQ(p2p::testing::junit_problems(xml), "");
+  }
 }
 
 TEST(FleetCli, AGoldenTopologyDecidesWhichHostIsOdd) {
   p2p::TempDir dir;
   const std::string files = node_files(dir);
   const std::string doc = dir.file("cluster.json");
-  const CliResult r = run("merge" + files + " --golden " + std::string(P2P_SOURCE_DIR) +
-                          "/topology/tests/fixtures/rtxpro6000-lxc.xml --json " + doc);
+  const CliResult r =
+      run("merge" + files + kAllowLogical + " --golden " + std::string(P2P_SOURCE_DIR) +
+          "/topology/tests/fixtures/rtxpro6000-lxc.xml --json " + doc);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto j = p2p::read_json_file(doc);
   EXPECT_EQ(p2p::testing::host_entry(j, "node-c").at("topology").at("match"), "same");
@@ -119,9 +140,37 @@ TEST(FleetCli, AHealthyFleetExitsZero) {
     ASSERT_EQ(run("node --fixture-host " + kHosts + h + " --jsonl " + out).exit_code, 0);
     files += " " + out;
   }
-  const CliResult r = run("merge" + files);
+  const CliResult r = run("merge" + files + kAllowLogical);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(lines_of(r.out).back(), "p2pcheck cluster: OK (3 of 3 host(s) pass)");
+  // Accepted, the caveat still shows: each host passes with a warning, the fleet names it.
+  EXPECT_EQ(lines_of(r.out).back().rfind("p2pcheck merge: PASS with warnings — ", 0), 0u) << r.out;
+  EXPECT_TRUE(contains(r.out, "\ncaveats: logical (node-a (")) << r.out;
+}
+
+// The same three healthy hosts without --allow-caveat: a run on logical GPUs measured the tool,
+// not the host's links, so no host passes as whole and the fleet fails, saying why last.
+TEST(FleetCli, AHostCaveatFailsTheFleet) {
+  p2p::TempDir dir;
+  std::string files;
+  for (int i = 0; i < 3; ++i) {
+    const std::string out = dir.file("node-a" + std::to_string(i) + ".jsonl");
+    ASSERT_EQ(run("node --fixture-host " + kHosts + "node-a --jsonl " + out).exit_code, 0);
+    files += " " + out;
+  }
+  const std::string doc = dir.file("cluster.json");
+  const CliResult r = run("merge" + files + " --json " + doc);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const std::string last = lines_of(r.out).back();
+  EXPECT_EQ(last.rfind("p2pcheck merge: FAIL — host node-a (", 0), 0u) << r.out;
+  EXPECT_TRUE(contains(last, ": its run is logical (")) << last;
+  EXPECT_TRUE(contains(last, "--allow-caveat logical accepts it")) << last;
+  const auto j = p2p::read_json_file(doc);
+  const auto& host = j.at("hosts").at(0);
+  EXPECT_EQ(host.at("status"), "fail");
+  EXPECT_EQ(host.at("caveats").at(0).at("kind"), "logical");
+  EXPECT_EQ(j.at("verdict").at("caveats").at(0).at("kind"), "logical");
+  // An --allow-caveat word that is not a caveat is bad input.
+  EXPECT_EQ(run("merge" + files + " --allow-caveat slow").exit_code, 2);
 }
 
 TEST(FleetCli, BadInputIsOneLineAndExitTwo) {

@@ -26,8 +26,9 @@ TEST(FleetTopology, TheMajorityIsTheReferenceAndTheOddHostIsNamedPairByPair) {
   EXPECT_EQ(f.reference, "majority (4 of 5 hosts)");
   EXPECT_FALSE(f.ambiguous);
   ASSERT_EQ(f.hosts.size(), 5u);
-  for (std::size_t i : {0u, 1u, 3u, 4u}) EXPECT_EQ(f.hosts[i].match, "same") << i;
-  EXPECT_EQ(f.hosts[2].match, "differs");
+  for (std::size_t i : {0u, 1u, 3u, 4u})
+    EXPECT_EQ(f.hosts[i].match, doc::TopologyMatch::kSame) << i;
+  EXPECT_EQ(f.hosts[2].match, doc::TopologyMatch::kDiffers);
   // rtxpro6000-lxc against rtxpro6000-vm: every one of the 28 pairs is NODE or SYS, not PHB.
   ASSERT_EQ(f.hosts[2].differences.size(), 28u);
   EXPECT_EQ(f.hosts[2].differences[0].rfind("GPU0-GPU1 ", 0), 0u) << f.hosts[2].differences[0];
@@ -37,9 +38,9 @@ TEST(FleetTopology, TheMajorityIsTheReferenceAndTheOddHostIsNamedPairByPair) {
 TEST(FleetTopology, AGoldenSnapshotOverrulesTheMajority) {
   const FleetTopology f = judge_fleet_topology(fleet(), golden("rtxpro6000-lxc.json"), "lxc.json");
   EXPECT_EQ(f.reference, "golden lxc.json");
-  EXPECT_EQ(f.hosts[2].match, "same");
-  EXPECT_EQ(f.hosts[0].match, "differs");
-  EXPECT_EQ(f.hosts[4].match, "differs");
+  EXPECT_EQ(f.hosts[2].match, doc::TopologyMatch::kSame);
+  EXPECT_EQ(f.hosts[0].match, doc::TopologyMatch::kDiffers);
+  EXPECT_EQ(f.hosts[4].match, doc::TopologyMatch::kDiffers);
 }
 
 TEST(FleetTopology, ADifferentGpuCountIsOneDifference) {
@@ -53,8 +54,8 @@ TEST(FleetTopology, ATieHasNoReferenceAndSaysSo) {
       {host_fixture("node-a.jsonl"), host_fixture("node-c.jsonl")}, std::nullopt, "");
   EXPECT_TRUE(f.ambiguous);
   EXPECT_NE(f.reference.find("no majority (give --golden)"), std::string::npos) << f.reference;
-  EXPECT_EQ(f.hosts[0].match, "unknown");
-  EXPECT_EQ(f.hosts[1].match, "unknown");
+  EXPECT_EQ(f.hosts[0].match, doc::TopologyMatch::kUnknown);
+  EXPECT_EQ(f.hosts[1].match, doc::TopologyMatch::kUnknown);
 }
 
 TEST(FleetTopology, HostsWithoutATopologyDoNotVote) {
@@ -63,8 +64,8 @@ TEST(FleetTopology, HostsWithoutATopologyDoNotVote) {
   const FleetTopology f =
       judge_fleet_topology({silent, host_fixture("node-c.jsonl")}, std::nullopt, "");
   EXPECT_EQ(f.reference, "majority (1 of 1 hosts)");
-  EXPECT_EQ(f.hosts[0].match, "unknown");
-  EXPECT_EQ(f.hosts[1].match, "same");
+  EXPECT_EQ(f.hosts[0].match, doc::TopologyMatch::kUnknown);
+  EXPECT_EQ(f.hosts[1].match, doc::TopologyMatch::kSame);
   EXPECT_EQ(judge_fleet_topology({silent}, std::nullopt, "").reference,
             "none: no host reported its topology");
 }

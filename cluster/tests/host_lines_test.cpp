@@ -43,10 +43,10 @@ TEST(HostLines, AWholeRunIsReadStepByStep) {
   EXPECT_EQ(h.doctor_verdict.at("state"), "healthy");
   ASSERT_EQ(h.figures.size(), 5u);
   EXPECT_EQ(h.figures[0].key(), "ce_unidir_write gpu0->gpu1 64MiB");
-  EXPECT_EQ(h.figures[0].kind, "bandwidth");
+  EXPECT_EQ(h.figures[0].kind, doc::FleetFigureKind::kBandwidth);
   ASSERT_TRUE(h.figures[0].value);
   EXPECT_DOUBLE_EQ(*h.figures[0].value, 52.0);
-  EXPECT_EQ(h.figures[4].kind, "latency");
+  EXPECT_EQ(h.figures[4].kind, doc::FleetFigureKind::kLatency);
   EXPECT_EQ(h.figures[4].key(), "latency_peer gpu0->gpu1");
   EXPECT_TRUE(h.notes.empty());
 }

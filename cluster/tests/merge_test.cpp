@@ -2,10 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include "cluster/cluster_document.hpp"
 #include "cluster/cluster_junit.hpp"
 #include "cluster/cluster_text.hpp"
 #include "cluster/tests/fixtures.hpp"
+#include "document/cluster_document.hpp"
 
 namespace p2p::cluster {
 namespace {
@@ -31,20 +31,20 @@ bool contains(const std::string& text, const std::string& what) {
 TEST(Merge, EachHostGetsItsOwnVerdict) {
   const ClusterRun r = merge_hosts(fleet(), MergeOptions{});
   ASSERT_EQ(r.hosts.size(), 5u);
-  EXPECT_EQ(host(r, "node-a").status, "pass");
-  EXPECT_EQ(host(r, "node-b").status, "pass");
+  EXPECT_EQ(host(r, "node-a").status, doc::HostStatus::kPass);
+  EXPECT_EQ(host(r, "node-b").status, doc::HostStatus::kPass);
   const HostVerdict& odd = host(r, "node-c");
-  EXPECT_EQ(odd.status, "fail");
-  EXPECT_EQ(odd.topology.match, "differs");
+  EXPECT_EQ(odd.status, doc::HostStatus::kFail);
+  EXPECT_EQ(odd.topology.match, doc::TopologyMatch::kDiffers);
   ASSERT_FALSE(odd.reasons.empty());
   EXPECT_TRUE(contains(odd.reasons[0], "topology differs from the reference in 28 place(s)"))
       << odd.reasons[0];
   const HostVerdict& slow = host(r, "node-d");
-  EXPECT_EQ(slow.status, "fail");
+  EXPECT_EQ(slow.status, doc::HostStatus::kFail);
   EXPECT_EQ(slow.outliers_worse, 1u);
   EXPECT_EQ(slow.figures_lost, 1u);
   const HostVerdict& gone = host(r, "node-e");
-  EXPECT_EQ(gone.status, "no_result");
+  EXPECT_EQ(gone.status, doc::HostStatus::kNoResult);
   EXPECT_EQ(gone.last_step, "gate");
   EXPECT_EQ(gone.figures_lost, 5u);  // every figure the others measured
   EXPECT_EQ(gone.notes.size(), 1u);
@@ -73,7 +73,7 @@ TEST(Merge, AHostWhoseOwnGateBlockedCarriesTheDoctorsRootCause) {
   hosts.push_back(host_fixture("node-f-blocked.jsonl"));
   const ClusterRun r = merge_hosts(hosts, MergeOptions{});
   const HostVerdict& f = host(r, "node-f");
-  EXPECT_EQ(f.status, "fail");
+  EXPECT_EQ(f.status, doc::HostStatus::kFail);
   EXPECT_EQ(f.root_cause, "GSP firmware missing: the driver cannot start the GPUs");
   EXPECT_EQ(f.doctor_state, "broken");
   ASSERT_TRUE(f.gate_passed);
@@ -96,6 +96,43 @@ TEST(Merge, AHealthyFleetPasses) {
   for (const auto& s : r.figures) EXPECT_FALSE(s.judged);  // two hosts: nothing to call odd
 }
 
+// node-b's run as it ends when another process used a GPU meanwhile: its run_end line's verdict
+// carries the caveat (as node and bench write it).
+HostRun shared_host() {
+  HostRun b = host_fixture("node-b.jsonl");
+  add_host_line(b,
+                R"({"schema":"p2pcheck.jsonl","version":1,"command":"node","host":"node-b",)"
+                R"("utc":"2026-12-03T12:00:00Z","kind":"run_end","record":{"exit_code":1,)"
+                R"("verdict":{"headline":"FAIL","outcome":"fail","reasons":[],"caveats":)"
+                R"([{"kind":"shared","detail":"pid 4242 (python3) on gpu0"}]}}})",
+                99);
+  return b;
+}
+
+TEST(Merge, AHostCaveatFailsTheHostUnlessAllowed) {
+  const ClusterRun r = merge_hosts({host_fixture("node-a.jsonl"), shared_host()}, MergeOptions{});
+  const HostVerdict& b = host(r, "node-b");
+  EXPECT_EQ(b.status, doc::HostStatus::kFail);
+  ASSERT_EQ(b.caveats.size(), 1u);
+  EXPECT_EQ(b.caveats[0].kind, doc::CaveatKind::kShared);
+  ASSERT_FALSE(b.reasons.empty());
+  EXPECT_EQ(b.reasons.back(),
+            "its run is shared (pid 4242 (python3) on gpu0): it cannot pass as a whole run "
+            "(--allow-caveat shared accepts it)");
+  EXPECT_EQ(r.exit_code(), 1);
+  EXPECT_TRUE(r.verdict.has_caveat(doc::CaveatKind::kShared));
+  EXPECT_EQ(doc::caveats_line(r.verdict.caveats), "shared (node-b: pid 4242 (python3) on gpu0)");
+
+  MergeOptions allow;
+  allow.allowed_caveats = {doc::CaveatKind::kShared};
+  // Accepted, the caveat no longer fails the host (its steps all passed), and still shows.
+  const ClusterRun a = merge_hosts({host_fixture("node-a.jsonl"), shared_host()}, allow);
+  EXPECT_EQ(host(a, "node-b").status, doc::HostStatus::kPass);
+  EXPECT_EQ(a.exit_code(), 0);
+  EXPECT_EQ(doc::headline(a.verdict), "PASS with warnings");
+  EXPECT_TRUE(a.verdict.has_caveat(doc::CaveatKind::kShared));
+}
+
 TEST(Merge, NothingToMergeFails) {
   const ClusterRun r = merge_hosts({}, MergeOptions{});
   EXPECT_FALSE(r.passed);
@@ -105,10 +142,15 @@ TEST(Merge, NothingToMergeFails) {
 
 TEST(ClusterDocument, CarriesEveryHostFigureAndAnEmptyNcclSection) {
   const ClusterRun r = merge_hosts(fleet(), MergeOptions{});
-  const nlohmann::json j =
-      cluster_document(r, OutlierOptions{}, {"merge", "0.1.0", "2026-12-03T12:00:00Z", 0});
+  doc::ClusterDocument d;
+  d.written_by = "merge";
+  d.tool_version = "0.1.0";
+  d.created_utc = "2026-12-03T12:00:00Z";
+  d.run = r;
+  const nlohmann::json j = d;
   EXPECT_EQ(j.at("schema"), "p2pcheck.cluster.run");
-  EXPECT_EQ(j.at("version"), 1);
+  EXPECT_EQ(j.at("version"), 2);
+  EXPECT_EQ(j.at("verdict").at("headline"), "FAIL");
   EXPECT_EQ(j.at("passed"), false);
   EXPECT_EQ(j.at("exit_code"), 1);
   EXPECT_TRUE(j.at("nccl").is_null());
@@ -132,7 +174,7 @@ TEST(ClusterText, RanksHostsAndNamesTheMissingOneWithItsLastStep) {
   auto hosts = fleet();
   hosts.push_back(host_fixture("node-f-blocked.jsonl"));
   const ClusterRun r = merge_hosts(hosts, MergeOptions{});
-  const std::string text = format_cluster_text(r, OutlierOptions{});
+  const std::string text = format_cluster_text(r, OutlierOptions{}, "merge");
   EXPECT_TRUE(contains(text, "Cluster: 6 host(s): 2 pass, 3 fail, 1 without a result")) << text;
   EXPECT_TRUE(contains(text, "node-e  NO RESULT")) << text;
   EXPECT_TRUE(contains(text, "no result: stopped after step `gate`")) << text;
@@ -141,8 +183,12 @@ TEST(ClusterText, RanksHostsAndNamesTheMissingOneWithItsLastStep) {
   EXPECT_TRUE(contains(text, "... and 24 more")) << text;
   EXPECT_TRUE(contains(text, "bandwidth ce_unidir_write gpu0->gpu1 64MiB: node-d 41.81 GB/s"))
       << text;
-  EXPECT_EQ(text.substr(text.rfind("p2pcheck cluster:")),
-            "p2pcheck cluster: FAIL (2 of 6 host(s) pass)\n");
+  // The verdict block ends it: the reasons, then one line with the first.
+  EXPECT_TRUE(contains(text, "reasons, most important first:\n  FAIL  fleet_gate fleet: ")) << text;
+  EXPECT_EQ(text.substr(text.rfind("p2pcheck merge:")),
+            "p2pcheck merge: FAIL — fleet_gate fleet: node-c: pair classes differ from the "
+            "majority (5 of 6 hosts); node-e: no result (last completed step: gate); node-f: its "
+            "own gate blocked\n");
   EXPECT_LT(text.find("node-e  NO RESULT"), text.find("node-d"));  // most figures lost first
 }
 

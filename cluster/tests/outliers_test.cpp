@@ -16,7 +16,7 @@ HostRun host_with(const std::string& name, const std::string& kind, double value
   HostRun h;
   h.hostname = name;
   Figure f;
-  f.kind = kind;
+  f.kind = nlohmann::json(kind).get<doc::FleetFigureKind>();
   f.case_name = kind == "latency" ? "latency_peer" : "ce_unidir_read";
   f.src = "gpu0";
   f.dst = "gpu1";

@@ -68,5 +68,30 @@ TEST(Outcome, DocumentWordsAreTheOnesOlderDocumentsUse) {
   EXPECT_THROW(nlohmann::json("FAILED").get<FigureStatus>(), InputError);
 }
 
+// The states of infer's messages and IPC pairs and of a fleet's hosts, in the words their
+// documents (p2pcheck.infer v1, p2pcheck.cluster.run v1) already use, each with one outcome.
+TEST(Outcome, InferAndFleetStatesReadTheirWordsAndMapToOneOutcome) {
+  for (MessageStatus s : {MessageStatus::kOk, MessageStatus::kWrong, MessageStatus::kHang,
+                          MessageStatus::kError, MessageStatus::kNotRun})
+    EXPECT_EQ(nlohmann::json(s).get<MessageStatus>(), s);
+  EXPECT_EQ(nlohmann::json("not_run").get<MessageStatus>(), MessageStatus::kNotRun);
+  EXPECT_EQ(outcome_of(MessageStatus::kWrong), Outcome::kFail);
+  EXPECT_EQ(outcome_of(MessageStatus::kHang), Outcome::kFail);
+  EXPECT_EQ(outcome_of(MessageStatus::kNotRun), Outcome::kError);
+  EXPECT_EQ(message_status_of(CollectiveStatus::kHang), MessageStatus::kHang);
+  EXPECT_THROW(nlohmann::json("not run").get<MessageStatus>(), InputError);
+
+  EXPECT_EQ(nlohmann::json("fail").get<IpcStatus>(), IpcStatus::kFail);
+  EXPECT_EQ(outcome_of(IpcStatus::kFail), Outcome::kFail);
+  EXPECT_EQ(outcome_of(IpcStatus::kNotRun), Outcome::kError);
+  EXPECT_THROW(nlohmann::json("wrong").get<IpcStatus>(), InputError);
+
+  EXPECT_EQ(nlohmann::json("no_result").get<HostStatus>(), HostStatus::kNoResult);
+  EXPECT_EQ(outcome_of(HostStatus::kNoResult), Outcome::kError);
+  EXPECT_EQ(outcome_of(HostStatus::kFail), Outcome::kFail);
+  EXPECT_EQ(nlohmann::json(TopologyMatch::kDiffers), "differs");
+  EXPECT_EQ(nlohmann::json("unknown").get<TopologyMatch>(), TopologyMatch::kUnknown);
+}
+
 }  // namespace
 }  // namespace p2p::doc

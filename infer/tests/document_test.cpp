@@ -1,69 +1,29 @@
-// The results document: round trip, versions refused, and the text printed from it.
-#include "infer/document.hpp"
-
+// The results document: round trip, the versions read and refused, the kept runs of results/
+// read, and the text and page made from it.
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
-#include "common/exit_codes.hpp"
+#include "common/file_io.hpp"
+#include "document/infer_document.hpp"
 #include "infer/group_merge.hpp"
 #include "infer/results_html.hpp"
 #include "infer/results_text.hpp"
+#include "infer/tests/sample_document.hpp"
+#include "infer/verdict.hpp"
 
 namespace p2p::infer {
 namespace {
 
-InferDocument sample() {
-  InferDocument d;
-  d.started_utc = "2026-12-03T13:00:00Z";
-  d.hostname = "gpu-host";
-  d.wall_s = 12.5;
-  d.nccl_version = "2.28.3";
-  d.topology_source = "this host (hwloc)";
-  d.devices = {0, 1, 2, 3};
-  d.plan = make_plan(model_shape_from_options(8192, 80, "bf16"), {2, 4}, {1, 32}, {2048});
-  d.measure = MeasureSettings{2000, 100, 20, 60.0, true, true};
-  d.ranking_message = "decode_b32";
-  const auto group = [&](int tp, std::vector<int> gpus, std::string sig, double p50, double off) {
-    GroupResult g;
-    g.tp = tp;
-    g.gpus = std::move(gpus);
-    for (int x : g.gpus) g.pci_bus_ids.push_back("0000:0" + std::to_string(x) + ":00.0");
-    g.signature = std::move(sig);
-    g.worst_path = "NODE";
-    g.description = "one NUMA node (0), worst path NODE";
-    g.alike = 3;
-    for (const Message& m : d.plan.messages) {
-      g.p2p_on.messages.push_back(
-          measured_message(m, tp, d.plan.calls_per_step, {p50, p50, 2 * p50}));
-    }
-    g.p2p_off = GroupRun{};
-    g.p2p_off->p2p_disabled = true;
-    for (const Message& m : d.plan.messages) {
-      g.p2p_off->messages.push_back(measured_message(m, tp, d.plan.calls_per_step, {off}));
-    }
-    g.ipc = {IpcPairResult{0, 1, g.gpus[0], g.gpus[1], "ok", ""},
-             IpcPairResult{1, 0, g.gpus[1], g.gpus[0], "fail",
-                           "rank 1 could not write: cudaIpcOpenMemHandle: ..."}};
-    return g;
-  };
-  d.groups = {group(2, {0, 1}, "NODE x1", 0.2, 0.9), group(4, {0, 1, 2, 3}, "NODE x6", 0.3, 1.1),
-              group(4, {0, 1, 4, 5}, "NODE x2 + SYS x4", 0.5, 1.5)};
-  d.groups[2].p2p_on.messages[0].status = "hang";
-  d.groups[2].p2p_on.messages[0].latency.reset();
-  d.groups[2].p2p_on.messages[0].step_us.reset();
-  d.groups[2].p2p_on.messages[0].busbw_gbps.reset();
-  d.groups[2].p2p_on.problems = {"rank 2 hang: decode_b1: no completion"};
-  d.rankings = rank_groups(d.plan, d.groups, d.ranking_message, 4);
-  d.budget_us_per_token = "60";
-  d.verdicts = judge_budget(parse_budget("60", d.plan), d.plan, d.rankings, d.groups);
-  return d;
-}
+using sample::sample_document;
+
+const std::string kKept = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-03-fleet/infer/";
 
 TEST(InferDocument, RoundTripsEveryField) {
-  const InferDocument d = sample();
+  const InferDocument d = sample_document();
   const nlohmann::json j = d;
   EXPECT_EQ(j.at("schema"), "p2pcheck.infer");
-  EXPECT_EQ(j.at("version"), 1);
+  EXPECT_EQ(j.at("version"), 2);
+  EXPECT_TRUE(j.at("verdict").is_null());
   EXPECT_TRUE(j.at("groups").at(2).at("p2p_on").at("messages").at(0).at("latency").is_null());
   const InferDocument back = j.get<InferDocument>();
   EXPECT_EQ(nlohmann::json(back), j);
@@ -71,57 +31,84 @@ TEST(InferDocument, RoundTripsEveryField) {
   EXPECT_EQ(back.groups.at(1).p2p_off->messages.at(1).latency->p50_us, 1.1);
   EXPECT_EQ(back.rankings.at(1).groups.at(0).group, 1u);
   EXPECT_EQ(back.verdicts.size(), d.verdicts.size());
+  EXPECT_EQ(back.groups.at(2).p2p_on.messages.at(0).status, doc::MessageStatus::kHang);
+  EXPECT_EQ(back.groups.at(0).ipc.at(1).status, doc::IpcStatus::kFail);
+
+  // With what version 2 added: the gate, the sharing check, the interruption and the verdict.
+  InferDocument run = d;
+  run.skip_gate = true;
+  run.gate.decision = topo::GateVerdict::kPass;
+  run.gate.detail = "passed";
+  run.gpu_sharing = doc::SharingRecord{true, {"nvml"}, {"before: pid 4242 on gpu0"}, {4242}};
+  run.interrupted = "SIGTERM with 2 of 3 group(s) measured";
+  run.verdict = judge_infer(run, InferRunFacts{15, 4, 4});
+  const nlohmann::json k = run;
+  const InferDocument again = k.get<InferDocument>();
+  EXPECT_EQ(nlohmann::json(again), k);
+  ASSERT_TRUE(again.verdict.has_value());
+  EXPECT_EQ(again.verdict->interrupt_signal, 15);
+  EXPECT_TRUE(again.gpu_sharing->shared);
 }
 
 TEST(InferDocument, RefusesOtherSchemasVersionsAndBrokenReferences) {
-  nlohmann::json j = sample();
-  j["version"] = 2;
+  nlohmann::json j = sample_document();
+  j["version"] = 3;
   EXPECT_THROW(j.get<InferDocument>(), InputError);
-  j = sample();
+  j["version"] = 0;
+  EXPECT_THROW(j.get<InferDocument>(), InputError);
+  j = sample_document();
+  j["groups"][0]["p2p_on"]["messages"][0]["status"] = "failed";  // not a message's word
+  EXPECT_THROW(j.get<InferDocument>(), InputError);
+  j = sample_document();
   j["schema"] = "p2pcheck.bench";
   EXPECT_THROW(j.get<InferDocument>(), InputError);
-  j = sample();
+  j = sample_document();
   j["rankings"][0]["groups"][0]["group"] = 99;
   EXPECT_THROW(j.get<InferDocument>(), InputError);
-  j = sample();
+  j = sample_document();
   j["groups"][0].erase("p2p_on");
   EXPECT_THROW(j.get<InferDocument>(), InputError);
 }
 
-// The worst thing that happened decides: a hang over a dead rank over wrong data or a missed
-// budget, each found in either setting.
-TEST(InferDocument, ExitCodeIsTheWorstOutcome) {
-  InferDocument d = sample();  // a hang in group 2, P2P on
-  EXPECT_EQ(exit_code_of(d), kExitHang);
+// A version 1 document has none of what version 2 added: it reads with them empty.
+TEST(InferDocument, VersionOneStillReads) {
+  nlohmann::json j = sample_document();
+  for (const char* added :
+       {"tool_version", "gate", "skip_gate", "gpu_sharing", "interrupted", "verdict"})
+    j.erase(added);
+  j["version"] = 1;
+  const InferDocument d = j.get<InferDocument>();
+  EXPECT_FALSE(d.verdict.has_value());
+  EXPECT_FALSE(d.gpu_sharing.has_value());
+  EXPECT_FALSE(d.gate.decision.has_value());
+  EXPECT_EQ(d.groups.size(), 3u);
+  // Version 2 documents must have them.
+  j["version"] = 2;
+  EXPECT_THROW(j.get<InferDocument>(), InputError);
+}
 
-  d.groups[2].p2p_on.messages[0].status = "ok";
-  EXPECT_EQ(exit_code_of(d), kExitRuntime);  // its rank's problem is still there
-  d.groups[2].p2p_on.problems.clear();
-  d.verdicts.clear();
-  EXPECT_EQ(exit_code_of(d), kExitOk);
-
-  d.groups[1].p2p_off->messages[1].status = "wrong";
-  EXPECT_EQ(exit_code_of(d), kExitFailed);
-  d.groups[0].p2p_off->messages[0].status = "not_run";
-  EXPECT_EQ(exit_code_of(d), kExitRuntime);
-  d.groups[0].p2p_off->messages[0].status = "error";
-  EXPECT_EQ(exit_code_of(d), kExitRuntime);
-  d.groups[0].p2p_off->messages[0].status = "hang";
-  EXPECT_EQ(exit_code_of(d), kExitHang);
-
-  InferDocument missed = sample();
-  for (auto& g : missed.groups) {
-    for (auto& m : g.p2p_on.messages) m.status = "ok";
-    g.p2p_on.problems.clear();
+// The runs kept in results/ were written as version 1 on the H200; they read, and written again
+// (as version 2) they read back the same.
+TEST(InferDocument, KeptRunsStillRead) {
+  for (const char* name : {"infer-logical8.json", "infer-budget-missed.json"}) {
+    SCOPED_TRACE(name);
+    const nlohmann::json kept = read_json_file(kKept + name);
+    ASSERT_EQ(kept.at("version"), 1);
+    const InferDocument d = kept.get<InferDocument>();
+    EXPECT_FALSE(d.verdict.has_value());
+    EXPECT_GT(d.logical_gpus, 0);
+    ASSERT_FALSE(d.groups.empty());
+    const nlohmann::json again = d;
+    EXPECT_EQ(again.at("version"), 2);
+    EXPECT_EQ(nlohmann::json(again.get<InferDocument>()), again);
+    EXPECT_EQ(again.at("groups"), kept.at("groups"));
+    EXPECT_EQ(again.at("plan"), kept.at("plan"));
+    EXPECT_EQ(again.at("verdicts"), kept.at("verdicts"));
   }
-  missed.verdicts = {BudgetVerdict{2, {0, 1}, "decode_b32", 10.0, 12.0, false, "12.0 us > 10 us"}};
-  EXPECT_EQ(exit_code_of(missed), kExitFailed);
-  missed.verdicts[0].pass = true;
-  EXPECT_EQ(exit_code_of(missed), kExitOk);
 }
 
 TEST(ResultsText, TablesRankingIpcAndBudget) {
-  const std::string text = format_results(sample());
+  const std::string text = format_results(sample_document());
   EXPECT_NE(text.find("TP=4 GPUs 0-3 (NODE x6; one NUMA node (0), worst path NODE)"),
             std::string::npos)
       << text;
@@ -143,7 +130,7 @@ TEST(ResultsText, TablesRankingIpcAndBudget) {
   EXPECT_NE(text.find("PASS TP=4 decode_b32 GPUs 0-3: 48.0 us <= 60.0 us"), std::string::npos)
       << text;
   EXPECT_EQ(text.find("LOGICAL RUN"), std::string::npos);
-  InferDocument logical = sample();
+  InferDocument logical = sample_document();
   logical.logical_gpus = 8;
   logical.devices = {0};
   EXPECT_NE(
@@ -152,7 +139,7 @@ TEST(ResultsText, TablesRankingIpcAndBudget) {
 }
 
 TEST(ResultsHtml, OnePageWithRankingTablesAndEscapedText) {
-  InferDocument d = sample();
+  InferDocument d = sample_document();
   d.hostname = "host<1>";
   d.groups[0].ipc[1].detail = "peer \"A\" & <B>";
   const std::string html = render_infer_html(d);
@@ -169,6 +156,21 @@ TEST(ResultsHtml, OnePageWithRankingTablesAndEscapedText) {
   EXPECT_EQ(html.find("LOGICAL RUN"), std::string::npos);
   d.logical_gpus = 4;
   EXPECT_NE(render_infer_html(d).find("LOGICAL RUN"), std::string::npos);
+}
+
+// A run's page opens with its verdict; a document without one (version 1) has no banner.
+TEST(ResultsHtml, OpensWithTheVerdictWhereTheDocumentHasOne) {
+  InferDocument d = sample_document();
+  EXPECT_EQ(render_infer_html(d).find("id=\"verdict\""), std::string::npos);
+  d.verdict = judge_infer(d, InferRunFacts{});
+  const std::string html = render_infer_html(d);
+  const auto banner = html.find("<div class=\"verdict fail\" id=\"verdict\">");
+  ASSERT_NE(banner, std::string::npos) << html.substr(0, 2000);
+  EXPECT_LT(banner, html.find("Ranking by"));
+  EXPECT_NE(html.find("Verdict: FAIL"), std::string::npos);
+  EXPECT_NE(html.find("all_reduce TP=4 GPUs 0,1,4,5 decode_b1: did not complete"),
+            std::string::npos)
+      << html.substr(banner, 2000);
 }
 
 TEST(GroupMerge, MeasuredStoppedAndMissingMessages) {
@@ -190,11 +192,11 @@ TEST(GroupMerge, MeasuredStoppedAndMissingMessages) {
   const GroupRun run = group_run_from(plan.messages, 2, plan.calls_per_step, merged, true);
   ASSERT_EQ(run.messages.size(), 3u);
   EXPECT_TRUE(run.p2p_disabled);
-  EXPECT_EQ(run.messages[0].status, "ok");
+  EXPECT_EQ(run.messages[0].status, doc::MessageStatus::kOk);
   EXPECT_DOUBLE_EQ(run.messages[0].latency->p50_us, 6);
   EXPECT_DOUBLE_EQ(*run.messages[0].step_us, 48);
-  EXPECT_EQ(run.messages[1].status, "hang");
-  EXPECT_EQ(run.messages[2].status, "not_run");
+  EXPECT_EQ(run.messages[1].status, doc::MessageStatus::kHang);
+  EXPECT_EQ(run.messages[2].status, doc::MessageStatus::kNotRun);
   ASSERT_EQ(run.problems.size(), 1u);
   EXPECT_EQ(run.problems[0], merged.warnings[0]);
   EXPECT_EQ(merge_plan(plan.messages, 3).at(2).name, "prefill_t64");

@@ -9,7 +9,9 @@
 namespace p2p::infer {
 namespace {
 
-IpcLine line(const std::string& side, int w, int o, const std::string& status = "ok",
+using doc::IpcStatus;
+
+IpcLine line(const std::string& side, int w, int o, IpcStatus status = IpcStatus::kOk,
              const std::string& detail = "") {
   return IpcLine{side, w, o, status, detail};
 }
@@ -18,26 +20,28 @@ TEST(IpcMerge, EveryOrderedPairWithTheReasonWhereItFailed) {
   // Ranks on GPUs 0, 1, 4. 0->1 fine; 1->0 could not map; 0->4 read back wrong; 4->x never ran.
   std::string text =
       to_line(line("write", 0, 1)) + to_line(line("read", 0, 1)) +
-      to_line(line("write", 1, 0, "fail", "cudaIpcOpenMemHandle: peer access is not supported")) +
-      to_line(line("read", 1, 0, "fail", "expected 0x11 at byte 0, read 0x00")) +
+      to_line(line("write", 1, 0, IpcStatus::kFail,
+                   "cudaIpcOpenMemHandle: peer access is not supported")) +
+      to_line(line("read", 1, 0, IpcStatus::kFail, "expected 0x11 at byte 0, read 0x00")) +
       to_line(line("write", 0, 2)) +
-      to_line(line("read", 0, 2, "fail", "expected 0x03, read 0x00")) +
+      to_line(line("read", 0, 2, IpcStatus::kFail, "expected 0x03, read 0x00")) +
       to_line(line("write", 1, 2)) + R"({"kind": "case", "rank": 0})" + "\n" +
       R"({"kind": "ipc", "sid)";
   const auto pairs = merge_ipc({0, 1, 4}, parse_ipc_lines(text));
   ASSERT_EQ(pairs.size(), 6u);
   EXPECT_EQ(pairs[0].writer_rank, 0);
   EXPECT_EQ(pairs[0].owner_rank, 1);
-  EXPECT_EQ(pairs[0].status, "ok");
+  EXPECT_EQ(pairs[0].status, IpcStatus::kOk);
   EXPECT_EQ(pairs[1].owner_gpu, 4);
-  EXPECT_EQ(pairs[1].status, "fail");
+  EXPECT_EQ(pairs[1].status, IpcStatus::kFail);
   EXPECT_EQ(pairs[1].detail, "rank 2 read back: expected 0x03, read 0x00");
-  EXPECT_EQ(pairs[2].status, "fail");  // 1 -> 0: the write failure wins over the owner's zeros
+  EXPECT_EQ(pairs[2].status,
+            IpcStatus::kFail);  // 1 -> 0: the write failure wins over the owner's zeros
   EXPECT_EQ(pairs[2].detail,
             "rank 1 could not write: cudaIpcOpenMemHandle: peer access is not supported");
-  EXPECT_EQ(pairs[3].status, "not_run");  // 1 -> 2: written, never read
+  EXPECT_EQ(pairs[3].status, IpcStatus::kNotRun);  // 1 -> 2: written, never read
   EXPECT_NE(pairs[3].detail.find("rank 2, never reported"), std::string::npos);
-  EXPECT_EQ(pairs[4].status, "not_run");  // 2 -> 0
+  EXPECT_EQ(pairs[4].status, IpcStatus::kNotRun);  // 2 -> 0
   EXPECT_FALSE(all_ipc_ok(pairs));
   EXPECT_TRUE(all_ipc_ok({pairs[0]}));
 }
@@ -59,7 +63,7 @@ TEST(RankJob, RoundTripsAndRefusesOtherSchemas) {
   job.devices = {0, 0, 0, 0};
   job.host_ids = {"p2pcheck-host-0", "p2pcheck-host-1", "p2pcheck-host-2", "p2pcheck-host-3"};
   job.messages = {Message{Phase::kDecode, 32, 524288}, Message{Phase::kPrefill, 512, 8388608}};
-  job.dtype = nccl::DataType::kFloat16;
+  job.dtype = doc::DataType::kFloat16;
   job.calls = 300;
   job.calls_per_graph = 50;
   job.p2p_disabled = true;
@@ -70,7 +74,7 @@ TEST(RankJob, RoundTripsAndRefusesOtherSchemas) {
   ASSERT_EQ(back.messages.size(), 2u);
   EXPECT_EQ(back.messages[1].phase, Phase::kPrefill);
   EXPECT_EQ(back.messages[1].bytes, 8388608u);
-  EXPECT_EQ(back.dtype, nccl::DataType::kFloat16);
+  EXPECT_EQ(back.dtype, doc::DataType::kFloat16);
   EXPECT_EQ(back.calls_per_graph, 50);
   EXPECT_TRUE(back.p2p_disabled);
   nlohmann::json other = job;

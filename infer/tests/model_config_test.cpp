@@ -23,7 +23,7 @@ TEST(ModelConfig, ReadsAPlainDecoder) {
   const ModelShape m = read_model_config(kFixtures + "llama-3-70b-config.json", std::nullopt);
   EXPECT_EQ(m.hidden, 8192u);
   EXPECT_EQ(m.layers, 80);
-  EXPECT_EQ(m.dtype, nccl::DataType::kBfloat16);
+  EXPECT_EQ(m.dtype, doc::DataType::kBfloat16);
   EXPECT_EQ(m.name, "llama");
   EXPECT_EQ(m.hidden_key, "hidden_size");
   EXPECT_EQ(m.dtype_key, "torch_dtype");
@@ -33,7 +33,7 @@ TEST(ModelConfig, TakesTheTextModelOfAMultimodalConfigNotTheVisionTower) {
   const ModelShape m = read_model_config(kFixtures + "llava-7b-config.json", std::nullopt);
   EXPECT_EQ(m.hidden, 4096u);  // vision_config.hidden_size is 1024
   EXPECT_EQ(m.layers, 32);     // vision_config has 24
-  EXPECT_EQ(m.dtype, nccl::DataType::kFloat16);
+  EXPECT_EQ(m.dtype, doc::DataType::kFloat16);
   EXPECT_EQ(m.hidden_key, "text_config.hidden_size");
   EXPECT_EQ(m.name, "llama");
 }
@@ -59,7 +59,7 @@ TEST(ModelConfig, DtypeOptionOverridesTheFile) {
   const auto j = nlohmann::json::parse(
       R"({"hidden_size": 8, "num_hidden_layers": 2, "torch_dtype": "float8_e4m3fn"})");
   const ModelShape m = model_shape_from_config(j, "cfg.json", std::string("fp16"));
-  EXPECT_EQ(m.dtype, nccl::DataType::kFloat16);
+  EXPECT_EQ(m.dtype, doc::DataType::kFloat16);
   EXPECT_EQ(m.dtype_key, "--dtype");
 }
 
@@ -111,12 +111,12 @@ TEST(ModelConfig, AMissingOrBrokenFileIsOneLineNamingIt) {
 TEST(ModelConfig, OptionsAreCheckedLikeTheFile) {
   const ModelShape m = model_shape_from_options(8192, 80, "bf16");
   EXPECT_EQ(m.hidden, 8192u);
-  EXPECT_EQ(m.dtype, nccl::DataType::kBfloat16);
+  EXPECT_EQ(m.dtype, doc::DataType::kBfloat16);
   EXPECT_THROW(model_shape_from_options(0, 80, "bf16"), InputError);
   EXPECT_THROW(model_shape_from_options(8192, 0, "bf16"), InputError);
   EXPECT_THROW(model_shape_from_options(8192, 80, "int8"), InputError);
-  EXPECT_EQ(parse_model_dtype("torch.float32", "x"), nccl::DataType::kFloat32);
-  EXPECT_EQ(parse_model_dtype("BF16", "x"), nccl::DataType::kBfloat16);
+  EXPECT_EQ(parse_model_dtype("torch.float32", "x"), doc::DataType::kFloat32);
+  EXPECT_EQ(parse_model_dtype("BF16", "x"), doc::DataType::kBfloat16);
 }
 
 }  // namespace

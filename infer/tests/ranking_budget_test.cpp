@@ -43,7 +43,7 @@ TEST(RankGroups, CheapestFirstUnmeasuredLastNoteWhereNone) {
                                      group(4, {0, 1, 2, 3}, 0.24, 0.5), group(2, {0, 1}, 0.1)};
   GroupResult broken = group(4, {0, 1, 2, 4}, 0.1);
   for (auto& m : broken.p2p_on.messages) {
-    m.status = "hang";
+    m.status = doc::MessageStatus::kHang;
     m.step_us.reset();
   }
   groups.push_back(broken);

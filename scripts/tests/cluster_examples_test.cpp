@@ -107,13 +107,14 @@ TEST(ClusterExamples, MpirunScriptRunsAOneHostFleet) {
   const p2p::TempDir tmp("p2p_cluster");
   const std::string& dir = tmp.path();
   p2p::write_text_file_atomically(dir + "/hostfile", "# this machine\nlocalhost slots=1\n");
+  // The fixture host's figures were measured on logical GPUs: accepted, they pass with a warning.
   const auto r = p2p::testing::run_captured(
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 P2PCHECK=" +
       std::string(P2PCHECK_EXE) + " timeout -k 10 120 '" + kDir + "mpirun-cluster.sh' " + dir +
       "/hostfile " + dir + "/out --fixture-host " + kSource +
-      "/cluster/tests/fixtures/hosts/node-a");
+      "/cluster/tests/fixtures/hosts/node-a --allow-caveat logical");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_TRUE(contains(r.out, "p2pcheck cluster: OK (1 of 1 host(s) pass)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\np2pcheck cluster: PASS with warnings — ")) << r.out;
   const auto doc = p2p::read_json_file(dir + "/out/cluster.json");
   EXPECT_EQ(doc.at("hosts").at(0).at("host"), "node-a");
   EXPECT_TRUE(p2p::try_read_text_file(dir + "/out/cluster.xml"));

@@ -1,8 +1,8 @@
-#include "nccl/dtype.hpp"
+#include "document/data_type.hpp"
 
 #include "common/error.hpp"
 
-namespace p2p::nccl {
+namespace p2p::doc {
 
 const std::vector<DataType>& all_data_types() {
   static const std::vector<DataType> all = {DataType::kFloat32, DataType::kBfloat16,
@@ -45,4 +45,4 @@ DataType parse_data_type(const std::string& name, const std::string& what) {
                    "` (expected float32, bfloat16 or float16)");
 }
 
-}  // namespace p2p::nccl
+}  // namespace p2p::doc
