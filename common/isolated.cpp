@@ -12,9 +12,16 @@
 #include <cstring>
 #include <thread>
 
+#include "common/enum_names.hpp"
+
 namespace p2p {
 
 namespace {
+
+constexpr EnumNames<IsolatedStatus, 4> kIsolatedStatuses{{{IsolatedStatus::kCompleted, "completed"},
+                                                          {IsolatedStatus::kCrashed, "crashed"},
+                                                          {IsolatedStatus::kTimedOut, "timed_out"},
+                                                          {IsolatedStatus::kFailed, "failed"}}};
 
 using Clock = std::chrono::steady_clock;
 
@@ -80,17 +87,19 @@ bool reap(pid_t pid, int budget_ms, int& status) {
 
 }  // namespace
 
+const char* to_string(IsolatedStatus s) { return name_in(kIsolatedStatuses, s); }
+
 IsolatedResult run_isolated(const std::function<void(const Emit&)>& body, int timeout_ms) {
   IsolatedResult r;
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
-    r.status = "failed";
+    r.status = IsolatedStatus::kFailed;
     r.detail = std::string("pipe: ") + std::strerror(errno);
     return r;
   }
   const pid_t pid = ::fork();
   if (pid < 0) {
-    r.status = "failed";
+    r.status = IsolatedStatus::kFailed;
     r.detail = std::string("fork: ") + std::strerror(errno);
     ::close(fds[0]);
     ::close(fds[1]);
@@ -142,19 +151,19 @@ IsolatedResult run_isolated(const std::function<void(const Emit&)>& body, int ti
   if (timed_out) {
     ::kill(pid, SIGKILL);
     reaped = reap(pid, kReapGraceMs, status);
-    r.status = "timed_out";
+    r.status = IsolatedStatus::kTimedOut;
     r.detail = "no result after " + std::to_string(timeout_ms / 1000) + " s" +
                (reaped ? "" : "; the child is stuck in the kernel and could not be reaped");
     return r;
   }
   if (WIFSIGNALED(status)) {
-    r.status = "crashed";
+    r.status = IsolatedStatus::kCrashed;
     r.detail = signal_name(WTERMSIG(status));
   } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-    r.status = "failed";
+    r.status = IsolatedStatus::kFailed;
     r.detail = "exit status " + std::to_string(WEXITSTATUS(status));
   } else {
-    r.status = "completed";
+    r.status = IsolatedStatus::kCompleted;
   }
   return r;
 }

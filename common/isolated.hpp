@@ -9,8 +9,13 @@
 
 namespace p2p {
 
+// How the child ended: it finished, a signal ended it, it outlived its deadline (and was killed),
+// or it exited with an error (or could not be started).
+enum class IsolatedStatus { kCompleted, kCrashed, kTimedOut, kFailed };
+const char* to_string(IsolatedStatus s);  // completed | crashed | timed_out | failed
+
 struct IsolatedResult {
-  std::string status;  // "completed" | "crashed" | "timed_out" | "failed"
+  IsolatedStatus status = IsolatedStatus::kFailed;
   std::string output;  // the last complete line the child emitted ("" if none)
   std::string detail;  // "SIGSEGV", "no result after 20 s", "exit status 3", ...
 };

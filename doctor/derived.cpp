@@ -208,7 +208,7 @@ bool container_without_gpus(const Facts& f) {
   if (nvidia_loaded(f) != Tri::kYes || !f.device_nodes.present()) return false;
   for (const auto& n : f.device_nodes.value)
     if (n.path.rfind("/dev/nvidia", 0) == 0) return false;
-  return f.cuda.status == "library_missing";
+  return f.cuda.status == ProbeStatus::kLibraryMissing;
 }
 
 bool module_not_built(const Facts& f) {
@@ -235,7 +235,7 @@ bool geforce_without_pcie_p2p(const GpuView& g) {
 }
 
 std::optional<int> cuinit_result(const Facts& f) {
-  if (f.cuda.status != "completed") return std::nullopt;
+  if (f.cuda.status != ProbeStatus::kCompleted) return std::nullopt;
   return f.cuda.init_result;
 }
 
@@ -245,8 +245,8 @@ bool cuda_works(const Facts& f) {
 }
 
 bool nvml_works(const Facts& f) {
-  return f.nvml.status == "completed" && f.nvml.init_result && *f.nvml.init_result == 0 &&
-         f.nvml.device_count.value_or(0) > 0;
+  return f.nvml.status == ProbeStatus::kCompleted && f.nvml.init_result &&
+         *f.nvml.init_result == 0 && f.nvml.device_count.value_or(0) > 0;
 }
 
 std::optional<std::string> library_version(const std::optional<std::string>& path) {
@@ -420,12 +420,12 @@ NodeAccess node_access(const Facts& f) {
         p == "/dev/nvidiactl" || p == "/dev/nvidia-uvm" || p == "/dev/nvidia-uvm-tools" || gpu_node;
     if (!needed || !n.open_rdwr) continue;
     ++a.attempted;
-    if (*n.open_rdwr == "ok") {
+    if (n.open_rdwr->opened) {
       ++a.opened;
     } else {
-      a.failures.push_back(p + ": " + *n.open_rdwr);
-      a.eperm = a.eperm || *n.open_rdwr == "EPERM";
-      a.eacces = a.eacces || *n.open_rdwr == "EACCES";
+      a.failures.push_back(p + ": " + n.open_rdwr->error);
+      a.eperm = a.eperm || n.open_rdwr->failed_with("EPERM");
+      a.eacces = a.eacces || n.open_rdwr->failed_with("EACCES");
     }
   }
   return a;

@@ -220,7 +220,7 @@ std::vector<VisibleDevices> visible_devices(const Facts& f) {
 
 GpuUse gpu_use(const Facts& f) {
   GpuUse u;
-  if (f.cuda.status != "completed") return u;
+  if (f.cuda.status != ProbeStatus::kCompleted) return u;
   for (const auto& v : visible_devices(f))
     if (v.variable == "CUDA_VISIBLE_DEVICES" && !v.hides_all && v.missing.empty() &&
         v.value != "all")

@@ -21,6 +21,7 @@
 
 #include "doctor/health_facts.hpp"
 #include "doctor/observed.hpp"
+#include "doctor/probe_states.hpp"
 #include "doctor/vfio_facts.hpp"
 #include "topology/environment.hpp"
 
@@ -66,7 +67,7 @@ struct DeviceNode {
   std::string type;  // char | block | regular | directory | other
   std::optional<int> major;
   std::optional<int> minor;
-  std::optional<std::string> open_rdwr;  // "ok" or the errno name; null when not attempted
+  std::optional<OpenResult> open_rdwr;  // null when not attempted
 };
 
 struct KernelFacts {
@@ -123,9 +124,8 @@ struct CudaDevice {
 
 // The CUDA driver API probe, run in a child process.
 struct CudaProbe {
-  std::string status =
-      "not_run";       // not_run | library_missing | completed | crashed | timed_out | failed
-  std::string detail;  // dlopen error, signal, or why it did not run
+  ProbeStatus status = ProbeStatus::kNotRun;
+  std::string detail;                       // dlopen error, signal, or why it did not run
   std::optional<std::string> library_path;  // real path of libcuda.so.1
   std::optional<int> driver_version;        // cuDriverGetVersion: 1000*major + 10*minor
   std::optional<int> init_result;           // cuInit(0)
@@ -169,7 +169,7 @@ struct NvmlPair {
 
 // The NVML probe, run in a child process.
 struct NvmlProbe {
-  std::string status = "not_run";  // same values as CudaProbe::status
+  ProbeStatus status = ProbeStatus::kNotRun;
   std::string detail;
   std::optional<std::string> library_path;
   std::optional<int> init_result;             // nvmlInit_v2
@@ -196,23 +196,26 @@ struct PeerCopyPair {
   std::string src_bus_id;  // "0000:41:00.0"
   std::string dst_bus_id;
   std::optional<bool> can_access_peer;  // cuDeviceCanAccessPeer(src, dst); null for src == dst
-  // Each of the two writes: "ok", "corrupt" (words differ), "error" (an API call failed, see
-  // detail) or "not_run" (see detail).
-  std::string copy_result = "not_run";  // cuMemcpyPeer (a copy engine)
+  // Each of the two writes: ok, corrupt, error (see detail) or not_run (see detail).
+  CopyResult copy_result = CopyResult::kNotRun;  // cuMemcpyPeer (a copy engine)
   std::optional<std::uint64_t> copy_mismatched_words;
-  std::string store_result = "not_run";  // a kernel on src storing into dst's memory (SM stores)
+  CopyResult store_result = CopyResult::kNotRun;  // a kernel on src storing into dst's memory
   std::optional<std::uint64_t> store_mismatched_words;
   std::uint64_t words = 0;  // 32-bit words per buffer
   std::string detail;
+
+  bool either_write_is(CopyResult r) const { return copy_result == r || store_result == r; }
+  // A write arrived corrupt or hit an error.
+  bool went_wrong() const {
+    return either_write_is(CopyResult::kCorrupt) || either_write_is(CopyResult::kError);
+  }
 };
 
 // The peer-copy probe, run in a child process like the CUDA probe.
 struct PeerCopyProbe {
-  std::string status = "not_run";  // same values as CudaProbe::status
+  ProbeStatus status = ProbeStatus::kNotRun;
   std::string detail;
-  // "pairs" (every ordered pair of GPUs) | "self" (one GPU against itself) | "logical" (logical
-  // GPUs placed round-robin on fewer real ones; src/dst are logical ids) | "" (not run)
-  std::string mode;
+  PeerCopyMode mode = PeerCopyMode::kNone;
   std::vector<PeerCopyPair> pairs;
 };
 

@@ -106,7 +106,7 @@ json node_to_json(const DeviceNode& n) {
           {"type", n.type},
           {"major", optional_json(n.major)},
           {"minor", optional_json(n.minor)},
-          {"open_rdwr", optional_json(n.open_rdwr)}};
+          {"open_rdwr", n.open_rdwr ? json(to_string(*n.open_rdwr)) : json(nullptr)}};
 }
 
 DeviceNode node_from_json(const json& j, const std::string& where) {
@@ -116,7 +116,9 @@ DeviceNode node_from_json(const json& j, const std::string& where) {
   in.get("type", n.type);
   in.opt("major", n.major);
   in.opt("minor", n.minor);
-  in.opt("open_rdwr", n.open_rdwr);
+  std::optional<std::string> open_rdwr;
+  in.opt("open_rdwr", open_rdwr);
+  if (open_rdwr) n.open_rdwr = open_result_named(*open_rdwr);
   in.finish();
   return n;
 }

@@ -5,11 +5,27 @@
 #include <string>
 #include <vector>
 
+#include "document/finding_status.hpp"
+
 namespace p2p::doctor {
 
-enum class Status { kPass, kWarn, kFail, kSkip, kUnknown };
+// pass | warn | fail | skip | unknown: the report's words (document/finding_status.hpp), which
+// JUnit and Prometheus read back.
+using Status = doc::FindingStatus;
+using doc::to_string;
 
-const char* to_string(Status s);  // "pass", "warn", "fail", "skip", "unknown"
+// What the verdict makes of the host as a whole.
+enum class VerdictState {
+  kHealthy,
+  kDegraded,      // CUDA works; P2P is limited (or lost to the VM's settings)
+  kPartial,       // CUDA works on some GPUs and not on others
+  kBroken,        // CUDA cannot work here
+  kNoDriver,      // the nvidia kernel module is not loaded
+  kInconclusive,  // nothing failed, but what decides could not be probed or proved
+  kUnhealthy,     // GPUs that are failing, though nothing graver is wrong
+};
+// healthy | degraded | partial | broken | no_driver | inconclusive | unhealthy
+const char* to_string(VerdictState s);
 
 struct Finding {
   std::string id;  // stable dotted key: "gsp.firmware_file"
@@ -31,8 +47,7 @@ struct Cause {
 };
 
 struct Verdict {
-  // healthy | degraded | partial | broken | no_driver | inconclusive | unhealthy
-  std::string state;
+  VerdictState state = VerdictState::kInconclusive;
   std::string headline;                 // one line naming the most likely cause first
   std::vector<Cause> causes;            // most likely first
   std::vector<std::string> ruled_out;   // "device permissions and cgroups ruled out: ..."

@@ -17,13 +17,13 @@ std::string with_detail(const std::string& what, const std::string& detail) {
 }  // namespace
 
 std::optional<PreflightFailure> preflight_failure(const CudaProbe& p) {
-  if (p.status == "timed_out")
+  if (p.status == ProbeStatus::kTimedOut)
     return PreflightFailure{
         kExitHang, with_detail("the CUDA driver hung", p.detail) + "; " + kStuckDriverHint};
-  if (p.status == "crashed")
+  if (p.status == ProbeStatus::kCrashed)
     return PreflightFailure{
         kExitNoGpu, with_detail("the CUDA driver crashed", p.detail) + "; " + kStuckDriverHint};
-  if (p.status == "failed")
+  if (p.status == ProbeStatus::kFailed)
     return PreflightFailure{kExitNoGpu, with_detail("the CUDA driver probe failed", p.detail) +
                                             "; " + kStuckDriverHint};
   // No driver, a cuInit that returned an error, no device: safe to meet in this process, where

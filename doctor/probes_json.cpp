@@ -8,14 +8,10 @@ using nlohmann::json;
 
 namespace {
 
-const char* const kStatuses[] = {"not_run", "library_missing", "completed",
-                                 "crashed", "timed_out",       "failed"};
-
-std::string checked_status(StrictReader& in, const std::string& where) {
-  std::string s = in.get<std::string>("status");  // returned: moved, not copied
-  for (const char* ok : kStatuses)
-    if (s == ok) return s;
-  throw InputError(where + ".status: unknown probe status '" + s + "'");
+ProbeStatus checked_status(StrictReader& in, const std::string& where) {
+  const std::string word = in.get<std::string>("status");
+  if (const auto s = probe_status_named(word)) return *s;
+  throw InputError(where + ".status: unknown probe status '" + word + "'");
 }
 
 json cuda_device_to_json(const CudaDevice& d) {
@@ -118,20 +114,26 @@ json peer_pair_to_json(const PeerCopyPair& p) {
           {"src_bus_id", p.src_bus_id},
           {"dst_bus_id", p.dst_bus_id},
           {"can_access_peer", optional_json(p.can_access_peer)},
-          {"copy_result", p.copy_result},
+          {"copy_result", to_string(p.copy_result)},
           {"copy_mismatched_words", optional_json(p.copy_mismatched_words)},
-          {"store_result", p.store_result},
+          {"store_result", to_string(p.store_result)},
           {"store_mismatched_words", optional_json(p.store_mismatched_words)},
           {"words", p.words},
           {"detail", p.detail}};
 }
 
-std::string checked_result(StrictReader& in, const char* key) {
-  std::string s = in.get<std::string>(key);  // returned: moved, not copied
-  for (const char* ok : {"ok", "corrupt", "error", "not_run"})
-    if (s == ok) return s;
-  throw InputError(in.path(key) + ": unknown result '" + s +
-                   "' (expected ok, corrupt, error or not_run)");
+CopyResult checked_result(StrictReader& in, const char* key) {
+  const std::string word = in.get<std::string>(key);
+  if (const auto r = copy_result_named(word)) return *r;
+  throw InputError(in.path(key) + ": unknown result '" + word + "' (expected " +
+                   copy_result_words() + ")");
+}
+
+PeerCopyMode checked_mode(StrictReader& in) {
+  const std::string word = in.get<std::string>("mode");
+  if (const auto m = peer_copy_mode_named(word)) return *m;
+  throw InputError(in.path("mode") + ": unknown mode '" + word + "' (expected " +
+                   peer_copy_mode_words() + ")");
 }
 
 PeerCopyPair peer_pair_from_json(const json& j, const std::string& where) {
@@ -162,7 +164,7 @@ json list(const std::vector<T>& v, Fn fn) {
 }  // namespace
 
 json cuda_to_json(const CudaProbe& c) {
-  return {{"status", c.status},
+  return {{"status", to_string(c.status)},
           {"detail", c.detail},
           {"library_path", optional_json(c.library_path)},
           {"driver_version", optional_json(c.driver_version)},
@@ -186,7 +188,7 @@ CudaProbe cuda_from_json(const json& j, const std::string& where) {
 }
 
 json nvml_to_json(const NvmlProbe& n) {
-  return {{"status", n.status},
+  return {{"status", to_string(n.status)},
           {"detail", n.detail},
           {"library_path", optional_json(n.library_path)},
           {"init_result", optional_json(n.init_result)},
@@ -214,9 +216,9 @@ NvmlProbe nvml_from_json(const json& j, const std::string& where) {
 }
 
 json peer_copy_to_json(const PeerCopyProbe& p) {
-  return {{"status", p.status},
+  return {{"status", to_string(p.status)},
           {"detail", p.detail},
-          {"mode", p.mode},
+          {"mode", to_string(p.mode)},
           {"pairs", list(p.pairs, peer_pair_to_json)}};
 }
 
@@ -225,10 +227,7 @@ PeerCopyProbe peer_copy_from_json(const json& j, const std::string& where) {
   PeerCopyProbe p;
   p.status = checked_status(in, where);
   in.get("detail", p.detail);
-  in.get("mode", p.mode);
-  if (p.mode != "" && p.mode != "pairs" && p.mode != "self" && p.mode != "logical")
-    throw InputError(in.path("mode") + ": unknown mode '" + p.mode +
-                     "' (expected pairs, self, logical or empty)");
+  p.mode = checked_mode(in);
   p.pairs = strict_list<PeerCopyPair>(in.at("pairs"), in.path("pairs"), peer_pair_from_json);
   in.finish();
   return p;

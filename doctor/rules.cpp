@@ -1,20 +1,24 @@
 #include "doctor/rules.hpp"
 
+#include "common/enum_names.hpp"
 #include "common/exit_codes.hpp"
 #include "doctor/vfio_guest.hpp"
 
 namespace p2p::doctor {
 
-const char* to_string(Status s) {
-  switch (s) {
-    case Status::kPass: return "pass";
-    case Status::kWarn: return "warn";
-    case Status::kFail: return "fail";
-    case Status::kSkip: return "skip";
-    case Status::kUnknown: return "unknown";
-  }
-  return "unknown";
-}
+namespace {
+
+constexpr EnumNames<VerdictState, 7> kVerdictStates{{{VerdictState::kHealthy, "healthy"},
+                                                     {VerdictState::kDegraded, "degraded"},
+                                                     {VerdictState::kPartial, "partial"},
+                                                     {VerdictState::kBroken, "broken"},
+                                                     {VerdictState::kNoDriver, "no_driver"},
+                                                     {VerdictState::kInconclusive, "inconclusive"},
+                                                     {VerdictState::kUnhealthy, "unhealthy"}}};
+
+}  // namespace
+
+const char* to_string(VerdictState s) { return name_in(kVerdictStates, s); }
 
 std::vector<Finding> judge(const Facts& f) {
   std::vector<Finding> out;
@@ -56,7 +60,7 @@ nlohmann::json to_json(const Cause& c) {
 nlohmann::json to_json(const Verdict& v) {
   nlohmann::json causes = nlohmann::json::array();
   for (const auto& c : v.causes) causes.push_back(to_json(c));
-  return {{"state", v.state},
+  return {{"state", to_string(v.state)},
           {"headline", v.headline},
           {"causes", causes},
           {"ruled_out", v.ruled_out},

@@ -158,7 +158,7 @@ std::string cgroup_allow_fix(const Facts& f) {
   std::set<int> majors;
   if (f.device_nodes.present())
     for (const auto& n : f.device_nodes.value) {
-      if (!n.open_rdwr || *n.open_rdwr != "EPERM" || !n.major) continue;
+      if (!n.open_rdwr || !n.open_rdwr->failed_with("EPERM") || !n.major) continue;
       // A UVM node may carry a stale major itself: the kernel's is the one to allow.
       const bool uvm_node = n.path.rfind("/dev/nvidia-uvm", 0) == 0;
       majors.insert(uvm_node && uvm ? *uvm : *n.major);
@@ -199,7 +199,7 @@ Finding check_opens(const Facts& f) {
   }
   std::vector<std::string> ev;
   for (const auto& n : f.device_nodes.value)
-    if (n.open_rdwr) ev.push_back(n.path + ": open(O_RDWR) " + *n.open_rdwr);
+    if (n.open_rdwr) ev.push_back(n.path + ": open(O_RDWR) " + to_string(*n.open_rdwr));
   if (a.failures.empty())
     return finding("devices.open", Status::kPass,
                    std::to_string(a.opened) + " of " + std::to_string(a.attempted) +

@@ -240,7 +240,7 @@ bool geforce_pcie_limit(const Facts& f, const std::vector<NvmlPair>& pairs) {
 
 Finding check_p2p_status(const Facts& f) {
   const auto& n = f.nvml;
-  if (n.status != "completed" || !n.init_result || *n.init_result != 0)
+  if (n.status != ProbeStatus::kCompleted || !n.init_result || *n.init_result != 0)
     return finding("p2p.status", Status::kSkip, "NVML not available");
   if (n.device_count.value_or(0) < 2)
     return finding("p2p.status", Status::kSkip, "fewer than two GPUs");
@@ -431,40 +431,46 @@ std::string pair_name(const PeerCopyPair& p) {
          (p.src == p.dst ? "" : " -> " + p.dst_bus_id) + ")";
 }
 
+// "GPU0->GPU1 (...): copy ok, SM store corrupt (12/1024 words differ); <detail>".
+std::string pair_evidence(const PeerCopyPair& p) {
+  std::string line = pair_name(p) + ": copy " + to_string(p.copy_result);
+  if (p.copy_mismatched_words)
+    line += " (" + std::to_string(*p.copy_mismatched_words) + "/" + std::to_string(p.words) +
+            " words differ)";
+  line += std::string(", SM store ") + to_string(p.store_result);
+  if (p.store_mismatched_words)
+    line += " (" + std::to_string(*p.store_mismatched_words) + "/" + std::to_string(p.words) +
+            " words differ)";
+  if (!p.detail.empty()) line += "; " + p.detail;
+  return line;
+}
+
 Finding check_peer_copy(const Facts& f) {
   const auto& pc = f.peer_copy;
-  if (pc.status == "not_run")
+  if (pc.status == ProbeStatus::kNotRun)
     return finding("p2p.copy", Status::kSkip, "peer copy not run (" + pc.detail + ")");
-  if (pc.status != "completed")
+  if (pc.status != ProbeStatus::kCompleted)
     return finding(
         "p2p.copy", Status::kFail,
-        "peer-copy probe " + pc.status + (pc.detail.empty() ? "" : ": " + pc.detail), {},
+        "peer-copy probe " + std::string(to_string(pc.status)) +
+            (pc.detail.empty() ? "" : ": " + pc.detail),
+        {},
         "a copy between GPUs hung or crashed the driver: check the kernel log (Xid, IOMMU faults) and rerun with "
         "NCCL_P2P_DISABLE=1 to confirm the P2P path is at fault");
   std::vector<std::string> ev, corrupt, failed, skipped;
   int ok = 0;
   for (const auto& p : pc.pairs) {
-    std::string line = pair_name(p) + ": copy " + p.copy_result;
-    if (p.copy_mismatched_words)
-      line += " (" + std::to_string(*p.copy_mismatched_words) + "/" + std::to_string(p.words) +
-              " words differ)";
-    line += ", SM store " + p.store_result;
-    if (p.store_mismatched_words)
-      line += " (" + std::to_string(*p.store_mismatched_words) + "/" + std::to_string(p.words) +
-              " words differ)";
-    if (!p.detail.empty()) line += "; " + p.detail;
-    ev.push_back(line);
-    const bool bad = p.copy_result == "corrupt" || p.store_result == "corrupt";
-    if (bad)
+    ev.push_back(pair_evidence(p));
+    if (p.either_write_is(CopyResult::kCorrupt))
       corrupt.push_back(pair_name(p));
-    else if (p.copy_result == "error" || p.store_result == "error")
+    else if (p.either_write_is(CopyResult::kError))
       failed.push_back(pair_name(p));
-    else if (p.copy_result == "ok" || p.store_result == "ok")
+    else if (p.either_write_is(CopyResult::kOk))
       ++ok;
     else
       skipped.push_back(pair_name(p));
   }
-  const bool self = pc.mode == "self";
+  const bool self = pc.mode == PeerCopyMode::kSelf;
   const std::string hint =
       in_vm_passthrough(f)
           ? "the hypervisor advertises P2P that does not reach the peer (a GPUDirect clique the host cannot honour): "

@@ -12,7 +12,7 @@ namespace p2p::doctor::rules {
 
 namespace {
 
-bool probe_ran(const std::string& status) { return status != "not_run"; }
+bool probe_ran(ProbeStatus status) { return status != ProbeStatus::kNotRun; }
 
 // The drivers a CUDA release needs, from NVIDIA's table (driver_tables.cpp).
 std::string driver_upgrade_hint(int cuda) {
@@ -135,12 +135,12 @@ Finding check_cuda_api(const Facts& f) {
 
 Finding check_cuda_library(const Facts& f) {
   const auto& c = f.cuda;
-  if (c.status == "not_run")
+  if (c.status == ProbeStatus::kNotRun)
     return finding("cuda.library", Status::kSkip, "libcuda not probed (" + c.detail + ")");
   std::vector<std::string> ev;
   if (c.library_path) ev.push_back("libcuda.so.1 -> " + *c.library_path);
   const auto init = cuinit_result(f);
-  if (c.status == "library_missing") {
+  if (c.status == ProbeStatus::kLibraryMissing) {
     ev.push_back("dlopen: " + c.detail);
     return finding(
         "cuda.library", Status::kFail,
@@ -174,14 +174,16 @@ Finding check_nvml(const Facts& f) {
   const auto& n = f.nvml;
   std::vector<std::string> ev;
   if (n.library_path) ev.push_back("libnvidia-ml.so.1 -> " + *n.library_path);
-  if (n.status == "not_run")
+  if (n.status == ProbeStatus::kNotRun)
     return finding("nvml.init", Status::kSkip, "NVML not probed (" + n.detail + ")");
-  if (n.status == "library_missing")
+  if (n.status == ProbeStatus::kLibraryMissing)
     return finding("nvml.init", Status::kFail, "libnvidia-ml.so.1 not found",
                    {"dlopen: " + n.detail}, "install the driver's user-space libraries");
-  if (n.status != "completed")
+  if (n.status != ProbeStatus::kCompleted)
     return finding("nvml.init", Status::kFail,
-                   "NVML probe " + n.status + (n.detail.empty() ? "" : ": " + n.detail), ev);
+                   "NVML probe " + std::string(to_string(n.status)) +
+                       (n.detail.empty() ? "" : ": " + n.detail),
+                   ev);
   if (!n.init_result)
     return finding("nvml.init", Status::kUnknown, "nvmlInit result not recorded", ev);
   if (*n.init_result != 0) {
@@ -204,13 +206,15 @@ Finding check_nvml(const Facts& f) {
 
 Finding check_cuinit(const Facts& f) {
   const auto& c = f.cuda;
-  if (c.status == "not_run")
+  if (c.status == ProbeStatus::kNotRun)
     return finding("cuda.init", Status::kSkip, "CUDA not probed (" + c.detail + ")");
-  if (c.status == "library_missing")
+  if (c.status == ProbeStatus::kLibraryMissing)
     return finding("cuda.init", Status::kSkip, "no libcuda to initialise");
-  if (c.status == "crashed" || c.status == "timed_out" || c.status == "failed")
+  if (c.status == ProbeStatus::kCrashed || c.status == ProbeStatus::kTimedOut ||
+      c.status == ProbeStatus::kFailed)
     return finding(
-        "cuda.init", Status::kFail, "CUDA probe " + c.status + ": " + c.detail, {},
+        "cuda.init", Status::kFail,
+        "CUDA probe " + std::string(to_string(c.status)) + ": " + c.detail, {},
         "the driver crashed or hung inside cuInit; check the kernel log and retry after a GPU reset");
   const auto init = c.init_result;
   if (!init) return finding("cuda.init", Status::kUnknown, "cuInit result not recorded");
@@ -248,7 +252,7 @@ Finding check_cuinit(const Facts& f) {
 
 Finding check_nvml_vs_cuinit(const Facts& f) {
   const auto init = cuinit_result(f);
-  if (!init || f.nvml.status != "completed" || !f.nvml.init_result)
+  if (!init || f.nvml.status != ProbeStatus::kCompleted || !f.nvml.init_result)
     return finding("cuda.nvml_vs_cuinit", Status::kSkip, "needs both the CUDA and the NVML probe");
   const int nvml_count = f.nvml.device_count.value_or(0);
   std::vector<std::string> ev{"NVML: " + nvml_return_name(*f.nvml.init_result) + ", " +

@@ -94,8 +94,8 @@ Finding judge_cliques(const Facts& f, const GuestCliques& g, std::vector<std::st
   std::vector<CliquePair> refused_pairs, failed_pairs;
   int verified = 0;
   for (const auto& p : g.pairs) {
-    if (p.copy == "failed") failed_pairs.push_back(p);
-    if (p.copy == "verified") ++verified;
+    if (p.copy == PairCopy::kFailed) failed_pairs.push_back(p);
+    if (p.copy == PairCopy::kVerified) ++verified;
     if (p.driver_p2p == std::optional<bool>(false)) refused_pairs.push_back(p);
   }
   if (!failed_pairs.empty()) return failed(failed_pairs, ev);

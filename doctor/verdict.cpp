@@ -153,7 +153,7 @@ std::string healthy_headline(const Facts& f, int warnings) {
   // Without a CUDA probe (a replayed capture) NVML is the best witness; say that it is only NVML,
   // since "NVML works, cuInit fails" is exactly what this tool exists to catch.
   std::string h =
-      f.cuda.status == "not_run"
+      f.cuda.status == ProbeStatus::kNotRun
           ? "healthy as far as checked: NVML works on " +
                 std::to_string(f.nvml.device_count.value_or(0)) +
                 " GPU(s) (cuInit not probed: " + f.cuda.detail + ")"
@@ -200,23 +200,24 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
 
   const FailureKinds k = failure_kinds(all);
   // A VFIO guest's cliques (verdict_vfio.cpp): P2P lost to the VM's settings, or claimed unproved.
-  const std::string vm_state = vfio_verdict_state(v.causes);
-  const bool vm_p2p = vm_state == "degraded";
+  const std::optional<VerdictState> vm_state = vfio_verdict_state(v.causes);
+  const bool vm_p2p = vm_state == VerdictState::kDegraded;
   const std::string top = v.causes.empty() ? std::string() : v.causes.front().title;
   const std::string top_named =
       top.empty() ? top : top + on_gpus(v.causes) + " (" + v.causes.front().confidence + ")";
 
   if (!v.causes.empty() && v.causes.front().id == "no_driver") {
-    v.state = "no_driver";
+    v.state = VerdictState::kNoDriver;
     std::string detail = "the nvidia kernel module is not loaded";
-    if (f.cuda.status == "library_missing") detail += " and libcuda.so.1 is not installed";
+    if (f.cuda.status == ProbeStatus::kLibraryMissing)
+      detail += " and libcuda.so.1 is not installed";
     if (f.pci.present() && gpus(f).empty()) detail += "; no NVIDIA GPU on the PCI bus";
     v.headline = "no NVIDIA driver: " + detail;
   } else if (const GpuUse use = gpu_use(f); (k.blocking || !use.unusable.empty()) &&
                                             use.working > 0 && !use.unusable.empty() &&
                                             !use.masked) {
     // Some GPUs work: "CUDA cannot work here" would send the user after the wrong problem.
-    v.state = "partial";
+    v.state = VerdictState::kPartial;
     v.unusable_gpus = use.unusable;
     v.headline = "CUDA works on " + std::to_string(use.working) + " of " +
                  std::to_string(use.expected) + " GPU(s); " + join_some(use.unusable) +
@@ -224,33 +225,33 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
                  (top.empty() ? std::string("No single cause stands out: see the failed checks")
                               : "Most likely root cause: " + top_named);
   } else if (k.blocking) {
-    v.state = "broken";
+    v.state = VerdictState::kBroken;
     v.headline = top.empty()
                      ? "CUDA cannot work here; no single cause stands out: see the failed checks"
                      : "CUDA cannot work here. Most likely root cause: " + top_named;
   } else if (!v.failing_gpus.empty() || health_failed(all)) {
     // CUDA may well initialise on these GPUs: acceptance must still refuse them.
-    v.state = "unhealthy";
+    v.state = VerdictState::kUnhealthy;
     v.headline = unhealthy_headline(f, v);
   } else if (k.p2p_limited || vm_p2p) {
-    v.state = "degraded";
+    v.state = VerdictState::kDegraded;
     v.headline =
         (cuda_works(f)
              ? "CUDA works on " + std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)"
              : std::string("no CUDA blocker found")) +
         ", but P2P is limited. Most likely cause: " + (top.empty() ? "see the failed checks" : top);
-  } else if (vm_state == "inconclusive") {
-    v.state = "inconclusive";
+  } else if (vm_state == VerdictState::kInconclusive) {
+    v.state = VerdictState::kInconclusive;
     v.headline = (cuda_works(f) ? "CUDA works on " +
                                       std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)"
                                 : std::string("no CUDA blocker found")) +
                  "; " + top;
-  } else if (f.cuda.status == "not_run" && !nvml_works(f)) {
-    v.state = "inconclusive";
+  } else if (f.cuda.status == ProbeStatus::kNotRun && !nvml_works(f)) {
+    v.state = VerdictState::kInconclusive;
     v.headline =
         "no failure in what could be read; CUDA and NVML were not probed (" + f.cuda.detail + ")";
   } else {
-    v.state = "healthy";
+    v.state = VerdictState::kHealthy;
     v.headline = healthy_headline(f, k.warnings);
   }
   return v;

@@ -152,8 +152,9 @@ void no_driver_cause(const Facts& f, std::vector<Cause>& out) {
   if (!no_driver(f)) return;
   std::vector<std::string> ev{
       "nvidia kernel module not loaded (/proc/modules, /sys/module/nvidia, /proc/driver/nvidia)"};
-  if (f.cuda.status == "library_missing") ev.push_back("libcuda.so.1 not found: " + f.cuda.detail);
-  if (f.nvml.status == "library_missing")
+  if (f.cuda.status == ProbeStatus::kLibraryMissing)
+    ev.push_back("libcuda.so.1 not found: " + f.cuda.detail);
+  if (f.nvml.status == ProbeStatus::kLibraryMissing)
     ev.push_back("libnvidia-ml.so.1 not found: " + f.nvml.detail);
   const auto all = gpus(f);
   if (f.pci.present() && all.empty()) ev.push_back("no NVIDIA GPU on the PCI bus");
@@ -323,8 +324,7 @@ void p2p_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cau
   if (failed(all, "p2p.copy")) {
     std::vector<std::string> affected;
     for (const auto& p : f.peer_copy.pairs)
-      if (p.copy_result == "corrupt" || p.store_result == "corrupt" || p.copy_result == "error" ||
-          p.store_result == "error")
+      if (p.went_wrong())
         for (const auto& b : {p.src_bus_id, p.dst_bus_id})
           if (std::find(affected.begin(), affected.end(), normalize_bdf(b)) == affected.end())
             affected.push_back(normalize_bdf(b));
@@ -506,10 +506,10 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
                  "Compute mode forbids CUDA contexts (or all but one thread's)", 10, affected);
   }
   const auto& c = f.cuda;
-  if (c.status == "crashed" || c.status == "timed_out")
-    out.push_back(make("cuda_probe_" + c.status,
+  if (c.status == ProbeStatus::kCrashed || c.status == ProbeStatus::kTimedOut)
+    out.push_back(make(std::string("cuda_probe_") + to_string(c.status),
                        "The driver crashed or hung inside CUDA initialisation", 8,
-                       {"CUDA probe " + c.status + ": " + c.detail},
+                       {std::string("CUDA probe ") + to_string(c.status) + ": " + c.detail},
                        "check the kernel log; reset the GPU or reboot"));
   p2p_causes(f, all, out);
   health_causes(f, all, out);

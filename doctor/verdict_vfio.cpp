@@ -30,7 +30,7 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 std::vector<std::string> take_out_gpus(const Facts& f) {
   std::vector<CliquePair> failed;
   for (const auto& p : guest_cliques(f).pairs)
-    if (p.copy == "failed") failed.push_back(p);
+    if (p.copy == PairCopy::kFailed) failed.push_back(p);
   return gpus_to_take_out(failed);
 }
 
@@ -67,13 +67,14 @@ void vfio_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Ca
       clique_plan_command(guest_cliques(f)));
 }
 
-std::string vfio_verdict_state(const std::vector<Cause>& causes) {
+std::optional<VerdictState> vfio_verdict_state(const std::vector<Cause>& causes) {
   const auto has = [&](const char* id) {
     return std::any_of(causes.begin(), causes.end(), [&](const Cause& c) { return c.id == id; });
   };
-  if (has("vm_p2p") || has("vm_clique_refused") || has("vm_clique_bad")) return "degraded";
-  if (has("vm_clique_unverified")) return "inconclusive";
-  return "";
+  if (has("vm_p2p") || has("vm_clique_refused") || has("vm_clique_bad"))
+    return VerdictState::kDegraded;
+  if (has("vm_clique_unverified")) return VerdictState::kInconclusive;
+  return std::nullopt;
 }
 
 }  // namespace p2p::doctor

@@ -3,6 +3,7 @@
 // whose pairs failed the peer copy (the GPU to take out), or cliques not yet proved.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,8 @@ namespace p2p::doctor {
 
 void vfio_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cause>& out);
 
-// What these causes make of the verdict: "degraded" (P2P lost or wrong because of the VM's
-// configuration), "inconclusive" (claimed through cliques, not yet proved) or "" (nothing).
-std::string vfio_verdict_state(const std::vector<Cause>& causes);
+// What these causes make of the verdict: degraded (P2P lost or wrong because of the VM's
+// configuration), inconclusive (claimed through cliques, not yet proved) or nullopt (nothing).
+std::optional<VerdictState> vfio_verdict_state(const std::vector<Cause>& causes);
 
 }  // namespace p2p::doctor

@@ -12,7 +12,7 @@ using nlohmann::json;
 json reading_to_json(const GpudirectReading& r) {
   const auto& c = r.capability;
   return {{"bdf", r.bdf},
-          {"state", c.state},
+          {"state", to_string(c.state)},
           {"clique", optional_json(c.clique)},
           {"offset", optional_json(c.offset)},
           {"detail", c.detail}};
@@ -23,7 +23,11 @@ GpudirectReading reading_from_json(const json& j, const std::string& where) {
   GpudirectReading r;
   auto& c = r.capability;
   in.get("bdf", r.bdf);
-  in.get("state", c.state);
+  const auto state = topo::gpudirect_state_named(in.get<std::string>("state"));
+  if (!state)
+    throw InputError(in.path("state") + ": '" + in.get<std::string>("state") + "' is not one of " +
+                     topo::gpudirect_state_words());
+  c.state = *state;
   in.opt("clique", c.clique);
   in.opt("offset", c.offset);
   in.get("detail", c.detail);

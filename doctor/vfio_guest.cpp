@@ -37,31 +37,27 @@ void driver_status(const Facts& f, CliquePair& p) {
   }
 }
 
-bool pair_failed(const PeerCopyPair& c) {
-  return c.copy_result == "corrupt" || c.store_result == "corrupt" || c.copy_result == "error" ||
-         c.store_result == "error";
-}
-
 // The peer copy of both directions: verified when each ran and arrived intact.
 void copy_status(const Facts& f, CliquePair& p) {
   int verified = 0;
-  p.copy = "not run";
-  if (f.peer_copy.status != "completed" || f.peer_copy.mode != "pairs") return;
+  p.copy = PairCopy::kNotRun;
+  if (f.peer_copy.status != ProbeStatus::kCompleted || f.peer_copy.mode != PeerCopyMode::kPairs)
+    return;
   for (const auto& c : f.peer_copy.pairs) {
     const std::string s = normalize_bdf(c.src_bus_id), d = normalize_bdf(c.dst_bus_id);
     if (!((s == p.a && d == p.b) || (s == p.b && d == p.a))) continue;
-    if (pair_failed(c)) {
+    if (c.went_wrong()) {
       p.failures.push_back("GPU" + std::to_string(c.src) + "->GPU" + std::to_string(c.dst) + " (" +
-                           s + " -> " + d + "): copy " + c.copy_result + ", SM store " +
-                           c.store_result);
-    } else if (c.copy_result == "ok" || c.store_result == "ok") {
+                           s + " -> " + d + "): copy " + to_string(c.copy_result) + ", SM store " +
+                           to_string(c.store_result));
+    } else if (c.either_write_is(CopyResult::kOk)) {
       ++verified;
     }
   }
   if (!p.failures.empty())
-    p.copy = "failed";
+    p.copy = PairCopy::kFailed;
   else if (verified >= 2)
-    p.copy = "verified";
+    p.copy = PairCopy::kVerified;
 }
 
 bool contains_text(const std::string& s, const char* what) {
@@ -83,9 +79,9 @@ GuestCliques guest_cliques(const Facts& f) {
     g.checked = true;
     g.detail.push_back(gpu.bdf + ": " + topo::describe_gpudirect(r->capability));
     const auto& c = r->capability;
-    if (c.state == "present" && c.clique)
+    if (c.state == topo::GpudirectState::kPresent && c.clique)
       g.cliques[*c.clique].push_back(gpu.bdf);
-    else if (c.state == "absent")
+    else if (c.state == topo::GpudirectState::kAbsent)
       g.without.push_back(gpu.bdf);
     else
       g.unknown.push_back(gpu.bdf);

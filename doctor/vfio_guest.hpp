@@ -20,7 +20,7 @@ struct CliquePair {
   std::string a, b;                   // bus ids, a < b
   std::optional<bool> driver_p2p;     // NVML read and write both OK; nullopt: not recorded
   std::string driver_reason;          // NVML's word where not OK ("CHIPSET_NOT_SUPPORTED")
-  std::string copy;                   // "verified" | "failed" | "not run"
+  PairCopy copy = PairCopy::kNotRun;  // verified: both directions arrived intact
   std::vector<std::string> failures;  // "GPU0->GPU1 (0000:06:00.0 -> 0000:07:00.0): copy corrupt"
 };
 

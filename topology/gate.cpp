@@ -206,7 +206,7 @@ void check_cliques(const TopologySnapshot& t, GateDecision& d) {
   bool all = true;
   for (std::size_t i = 0; i < t.gpus.size() && i < t.gpudirect.size(); ++i) {
     const GpudirectCapability& c = t.gpudirect[i];
-    if (c.state == "present" && c.clique) {
+    if (c.state == GpudirectState::kPresent && c.clique) {
       cliques[*c.clique].push_back(i);
       continue;
     }

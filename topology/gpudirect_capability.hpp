@@ -21,10 +21,18 @@ namespace p2p::topo {
 
 constexpr int kMaxGpudirectClique = 15;  // four bits; QEMU refuses larger IDs
 
+// What the config space says of the capability. Unreadable: the bytes stop before the list does
+// (an unprivileged read of sysfs `config` returns 64 bytes). Malformed: a looping list, a bad
+// length or reserved bits.
+enum class GpudirectState { kPresent, kAbsent, kUnreadable, kMalformed };
+const char* to_string(GpudirectState s);  // present | absent | unreadable | malformed
+// The state a snapshot or facts file spells `word`; nullopt for another word, which the reader
+// names with gpudirect_state_words() ("present, absent, unreadable, malformed").
+std::optional<GpudirectState> gpudirect_state_named(const std::string& word);
+std::string gpudirect_state_words();
+
 struct GpudirectCapability {
-  // present | absent | unreadable (the bytes stop before the list does: an unprivileged read of
-  // sysfs `config` returns 64 bytes) | malformed (a looping list, a bad length or reserved bits)
-  std::string state;
+  GpudirectState state = GpudirectState::kUnreadable;
   std::optional<int> clique;  // 0..15, where present
   std::optional<int> offset;  // config-space offset of the capability, where present
   std::string detail;         // why unreadable or malformed; "" otherwise
@@ -34,7 +42,8 @@ struct GpudirectCapability {
 GpudirectCapability read_gpudirect_capability(const std::string& config);
 
 // What is wrong with a capability a person wrote down (a snapshot or facts file): "" when
-// nothing; else the problem, and `key` names the field ("state" or "clique").
+// nothing; else the problem, and `key` names the field ("clique"). The state word is checked
+// where it is read (gpudirect_state_named).
 std::string gpudirect_problem(const GpudirectCapability& c, std::string& key);
 
 // "clique 3 (capability at 0xd4)", "no virtual P2P approval capability", "unreadable: ...".

@@ -134,7 +134,11 @@ P2pStatus read_p2p_status(const json& j, const std::string& where, std::size_t n
 GpudirectCapability read_gpudirect(const json& j, const std::string& where) {
   StrictReader in(j, where);
   GpudirectCapability c;
-  in.get("state", c.state);
+  const auto state = gpudirect_state_named(in.get<std::string>("state"));
+  if (!state)
+    throw FormatError(in.path("state") + ": '" + in.get<std::string>("state") + "' is not one of " +
+                      gpudirect_state_words());
+  c.state = *state;
   in.opt("clique", c.clique);
   in.opt("offset", c.offset);
   in.get("detail", c.detail);
@@ -156,7 +160,7 @@ std::vector<GpudirectCapability> read_gpudirect_list(const json* list, std::size
 }  // namespace
 
 void to_json(json& j, const GpudirectCapability& c) {
-  j = {{"state", c.state},
+  j = {{"state", to_string(c.state)},
        {"clique", optional_json(c.clique)},
        {"offset", optional_json(c.offset)},
        {"detail", c.detail}};

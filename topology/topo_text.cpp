@@ -37,8 +37,9 @@ std::string describe_environment(const Environment& e) {
 }
 
 std::string gpudirect_text(const TopologySnapshot& t) {
-  const bool any = std::any_of(t.gpudirect.begin(), t.gpudirect.end(),
-                               [](const GpudirectCapability& c) { return c.state != "absent"; });
+  const bool any =
+      std::any_of(t.gpudirect.begin(), t.gpudirect.end(),
+                  [](const GpudirectCapability& c) { return c.state != GpudirectState::kAbsent; });
   // On bare metal no hypervisor adds the capability: say nothing unless something is there.
   if (t.gpudirect.empty() || (t.environment.kind != "vm" && !any)) return "";
   std::ostringstream out;

@@ -151,7 +151,7 @@ PairJudgement judge_pair(const HostView& v, std::size_t a, std::size_t b) {
   const HostGpu& ga = v.gpus[j.a];
   const HostGpu& gb = v.gpus[j.b];
   const std::string acs = acs_note(hp);
-  if (hp != nullptr && hp->copy == "failed")
+  if (hp != nullptr && hp->copy == doctor::PairCopy::kFailed)
     return verdict(j, false, "peer copy", "the host's peer copy failed (" + hp->copy_detail + ")");
   // One group means no ACS between them: the switch turns their peer requests by address, and in
   // a VM those are guest addresses the IOMMU never translates.
@@ -162,7 +162,7 @@ PairJudgement judge_pair(const HostView& v, std::size_t a, std::size_t b) {
                        "untranslated addresses; enable ACS on its downstream ports");
   if (t.nvlink_count.size() > j.a && t.nvlink_count[j.a][j.b] > 0)
     return verdict(j, true, "topology", "NVLink (" + j.path + ")");
-  if (hp != nullptr && hp->copy == "verified")
+  if (hp != nullptr && hp->copy == doctor::PairCopy::kVerified)
     return verdict(j, true, "peer copy", "peer copy verified on the host" + acs);
   if (hp != nullptr && hp->driver_p2p)
     return *hp->driver_p2p ? verdict(j, true, "driver", "P2P OK on the host (driver)" + acs)

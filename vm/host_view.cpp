@@ -81,20 +81,21 @@ void read_pair_facts(const doctor::Facts& f, const std::map<std::string, std::si
     if (!*p.driver_p2p)
       p.driver_reason = doctor::p2p_status_name(*n.read != 0 ? *n.read : *n.write);
   }
-  if (f.peer_copy.status != "completed" || f.peer_copy.mode != "pairs") return;
+  if (f.peer_copy.status != doctor::ProbeStatus::kCompleted ||
+      f.peer_copy.mode != doctor::PeerCopyMode::kPairs)
+    return;
   for (const auto& c : f.peer_copy.pairs) {
     const std::string s = doctor::normalize_bdf(c.src_bus_id),
                       d = doctor::normalize_bdf(c.dst_bus_id);
     const auto k = key(s, d);
     if (!k) continue;
     HostPair& p = pairs[*k];
-    const bool bad = c.copy_result == "corrupt" || c.store_result == "corrupt" ||
-                     c.copy_result == "error" || c.store_result == "error";
-    if (bad) {
-      p.copy = "failed";
-      p.copy_detail = s + " -> " + d + ": copy " + c.copy_result + ", SM store " + c.store_result;
-    } else if (p.copy.empty() && (c.copy_result == "ok" || c.store_result == "ok")) {
-      p.copy = "verified";
+    if (c.went_wrong()) {
+      p.copy = doctor::PairCopy::kFailed;
+      p.copy_detail = s + " -> " + d + ": copy " + to_string(c.copy_result) + ", SM store " +
+                      to_string(c.store_result);
+    } else if (p.copy == doctor::PairCopy::kNotRun && c.either_write_is(doctor::CopyResult::kOk)) {
+      p.copy = doctor::PairCopy::kVerified;
     }
   }
 }

@@ -28,10 +28,10 @@ struct HostGpu {
 
 // What the host's driver and the peer copy said about a pair.
 struct HostPair {
-  std::optional<bool> driver_p2p;         // NVML read and write both OK
-  std::string driver_reason;              // the status where not OK ("CHIPSET_NOT_SUPPORTED")
-  std::string copy;                       // "verified" | "failed" | "" (not run)
-  std::string copy_detail;                // the failing direction and result
+  std::optional<bool> driver_p2p;  // NVML read and write both OK
+  std::string driver_reason;       // the status where not OK ("CHIPSET_NOT_SUPPORTED")
+  doctor::PairCopy copy = doctor::PairCopy::kNotRun;  // verified: one direction arrived intact
+  std::string copy_detail;                            // the failing direction and result
   std::vector<std::string> acs_redirect;  // switch ports between them that redirect to the root
 };
 

@@ -33,11 +33,11 @@ bool is_host_root(const std::string& root) {
 }
 
 void mark_not_run(Facts& f, const std::string& why) {
-  f.cuda.status = "not_run";
+  f.cuda.status = ProbeStatus::kNotRun;
   f.cuda.detail = why;
-  f.nvml.status = "not_run";
+  f.nvml.status = ProbeStatus::kNotRun;
   f.nvml.detail = why;
-  f.peer_copy.status = "not_run";
+  f.peer_copy.status = ProbeStatus::kNotRun;
   f.peer_copy.detail = why;
 }
 

@@ -29,7 +29,7 @@ GpudirectReading read_clique(const std::string& devices_dir, const std::string& 
   if (config.present()) {
     r.capability = topo::read_gpudirect_capability(config.value);
   } else {
-    r.capability.state = "unreadable";
+    r.capability.state = topo::GpudirectState::kUnreadable;
     r.capability.detail = "config " + std::string(to_string(config.seen)) +
                           (config.error.empty() ? "" : " (" + config.error + ")");
   }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/isolated.hpp"
+#include "doctor/probe_states.hpp"
 
 namespace p2p::doctor {
 
@@ -27,20 +28,20 @@ Probe probe_from_isolated(const IsolatedResult& r, Parse parse) {
       p = parse(r.output);
     } catch (const std::exception& e) {
       p = Probe{};
-      p.status = "failed";
+      p.status = ProbeStatus::kFailed;
       p.detail = std::string("unreadable probe output: ") + e.what();
       return p;
     }
   }
-  if (r.status == "completed") {
+  if (r.status == IsolatedStatus::kCompleted) {
     if (r.output.empty()) {
-      p.status = "failed";
+      p.status = ProbeStatus::kFailed;
       p.detail = "the probe reported nothing";
     }
     return p;
   }
   const std::string where = p.detail;
-  p.status = r.status;
+  p.status = probe_status_of(r.status);
   p.detail = r.detail + (where.empty() ? "" : " (" + where + ")");
   return p;
 }

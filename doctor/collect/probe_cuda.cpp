@@ -56,12 +56,12 @@ void probe_device(const DynamicLibrary& lib, int ordinal, CudaDevice& d) {
 void cuda_child(const std::string& soname, bool devices, const Emit& emit) {
   using namespace api;
   CudaProbe p;
-  p.status = "completed";
+  p.status = ProbeStatus::kCompleted;
   // Deliberately never closed: the child _exit()s right after the last snapshot, and running
   // libcuda's teardown (dlclose) there could crash or hang after the result was already sent.
   const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open(soname));
   if (!lib.loaded()) {
-    p.status = "library_missing";
+    p.status = ProbeStatus::kLibraryMissing;
     p.detail = lib.error();
     emit_snapshot(emit, p);
     return;
@@ -74,7 +74,7 @@ void cuda_child(const std::string& soname, bool devices, const Emit& emit) {
   }
   const auto init = lib.function<cuInit_t>("cuInit");
   if (init == nullptr) {
-    p.status = "failed";
+    p.status = ProbeStatus::kFailed;
     p.detail = soname + " has no cuInit";
     emit_snapshot(emit, p);
     return;

@@ -85,7 +85,7 @@ std::optional<std::vector<bench::GpuActivity>> probe_gpu_activity(
     const std::vector<std::string>& bus_ids, int timeout_ms, const std::string& soname) {
   const IsolatedResult r =
       run_isolated([&](const Emit& emit) { activity_child(bus_ids, soname, emit); }, timeout_ms);
-  if (r.status != "completed" || r.output.empty()) return std::nullopt;
+  if (r.status != IsolatedStatus::kCompleted || r.output.empty()) return std::nullopt;
   try {
     return parse_own_json(r.output, "GPU activity probe output")
         .get<std::vector<bench::GpuActivity>>();

@@ -70,7 +70,7 @@ std::optional<std::vector<std::vector<std::string>>> probe_nvlink_remotes(
     const std::vector<std::string>& bus_ids, int timeout_ms) {
   const IsolatedResult r =
       run_isolated([&bus_ids](const Emit& emit) { nvlink_child(bus_ids, emit); }, timeout_ms);
-  if (r.status != "completed" || r.output.empty()) return std::nullopt;
+  if (r.status != IsolatedStatus::kCompleted || r.output.empty()) return std::nullopt;
   try {
     return parse_own_json(r.output, "NVLink probe output")
         .at("remotes")

@@ -120,12 +120,12 @@ void probe_pairs(const Nvml& nv, const std::vector<nvmlDevice_t>& handles, NvmlP
 
 void nvml_child(const std::string& soname, const Emit& emit) {
   NvmlProbe p;
-  p.status = "completed";
+  p.status = ProbeStatus::kCompleted;
   // Never closed and no nvmlShutdown: the child _exit()s after the last snapshot, and a teardown
   // that hangs or crashes must not turn a complete result into a failed probe.
   const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open(soname));
   if (!lib.loaded()) {
-    p.status = "library_missing";
+    p.status = ProbeStatus::kLibraryMissing;
     p.detail = lib.error();
     emit(json_text(nvml_to_json(p), -1));
     return;
@@ -136,7 +136,7 @@ void nvml_child(const std::string& soname, const Emit& emit) {
   auto init = nv.fn<nvmlInit_t>("nvmlInit_v2");
   if (init == nullptr) init = nv.fn<nvmlInit_t>("nvmlInit");
   if (init == nullptr) {
-    p.status = "failed";
+    p.status = ProbeStatus::kFailed;
     p.detail = soname + " has no nvmlInit";
     emit(json_text(nvml_to_json(p), -1));
     return;
@@ -181,24 +181,26 @@ NvmlProbe probe_nvml(int timeout_ms, const std::string& soname) {
       run_isolated([&soname](const Emit& emit) { nvml_child(soname, emit); }, timeout_ms));
 }
 
-std::map<std::string, std::string> probe_opens(const std::vector<std::string>& paths,
-                                               int timeout_ms) {
+std::map<std::string, OpenResult> probe_opens(const std::vector<std::string>& paths,
+                                              int timeout_ms) {
   const auto r = run_isolated(
       [&paths](const Emit& emit) {
         nlohmann::json results = nlohmann::json::object();
         for (const auto& path : paths) {
           const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
-          results[path] = fd >= 0 ? std::string("ok") : errno_name(errno);
+          results[path] =
+              to_string(fd >= 0 ? OpenResult::ok() : OpenResult::failed(errno_name(errno)));
           if (fd >= 0) ::close(fd);
           emit(json_text(results, -1));
         }
       },
       timeout_ms);
-  std::map<std::string, std::string> out;
+  std::map<std::string, OpenResult> out;
   if (!r.output.empty()) {
     try {
-      out = parse_own_json(r.output, "device node probe output")
-                .get<std::map<std::string, std::string>>();
+      for (const auto& [path, word] : parse_own_json(r.output, "device node probe output")
+                                          .get<std::map<std::string, std::string>>())
+        out[path] = open_result_named(word);
     } catch (const std::exception&) {
       out.clear();
     }
@@ -206,7 +208,9 @@ std::map<std::string, std::string> probe_opens(const std::vector<std::string>& p
   // A node whose open never returned is reported as such, not skipped.
   for (const auto& path : paths)
     if (out.count(path) == 0)
-      out[path] = r.status == "completed" ? "no result" : "open " + r.status;
+      out[path] = OpenResult::failed(r.status == IsolatedStatus::kCompleted
+                                         ? std::string("no result")
+                                         : std::string("open ") + to_string(r.status));
   return out;
 }
 

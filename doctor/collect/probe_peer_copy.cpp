@@ -283,9 +283,9 @@ void check_pair(const Api& api, const Gpu& s, const Gpu& d, PeerCopyPair& p) {
     call(api.set_current(s.ctx), "cuCtxSetCurrent");
     call(api.sync(), "cuCtxSynchronize");
     p.copy_mismatched_words = mismatches(api, d, kCopySeed);
-    p.copy_result = *p.copy_mismatched_words == 0 ? "ok" : "corrupt";
+    p.copy_result = *p.copy_mismatched_words == 0 ? CopyResult::kOk : CopyResult::kCorrupt;
   } catch (const CallFailed& e) {
-    p.copy_result = "error";
+    p.copy_result = CopyResult::kError;
     notes.push_back(std::string("copy: ") + e.what());
   }
   // SM stores: a kernel on the source writes into the destination's memory.
@@ -299,9 +299,9 @@ void check_pair(const Api& api, const Gpu& s, const Gpu& d, PeerCopyPair& p) {
       call(api.sync(), "cuCtxSynchronize");
       fill(api, s, d.dst, kStoreSeed);
       p.store_mismatched_words = mismatches(api, d, kStoreSeed);
-      p.store_result = *p.store_mismatched_words == 0 ? "ok" : "corrupt";
+      p.store_result = *p.store_mismatched_words == 0 ? CopyResult::kOk : CopyResult::kCorrupt;
     } catch (const CallFailed& e) {
-      p.store_result = "error";
+      p.store_result = CopyResult::kError;
       notes.push_back(std::string("SM store: ") + e.what());
     }
   }
@@ -314,11 +314,11 @@ void emit_snapshot(const Emit& emit, const PeerCopyProbe& p) {
 
 void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
   PeerCopyProbe p;
-  p.status = "completed";
+  p.status = ProbeStatus::kCompleted;
   // Never closed, as in the CUDA probe: the child _exit()s after its last snapshot.
   const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open(soname));
   if (!lib.loaded()) {
-    p.status = "library_missing";
+    p.status = ProbeStatus::kLibraryMissing;
     p.detail = lib.error();
     emit_snapshot(emit, p);
     return;
@@ -327,7 +327,7 @@ void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
   const auto count = lib.function<cuDeviceGetCount_t>("cuDeviceGetCount");
   const Api api(lib);
   if (init == nullptr || count == nullptr || api.missing() != nullptr) {
-    p.status = "failed";
+    p.status = ProbeStatus::kFailed;
     p.detail = soname + " has no " +
                (init == nullptr    ? "cuInit"
                 : count == nullptr ? "cuDeviceGetCount"
@@ -337,7 +337,7 @@ void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
   }
   int n = 0;
   if (const CUresult r = init(0); r != 0) {
-    p.status = "failed";
+    p.status = ProbeStatus::kFailed;
     p.detail = "cuInit = " + std::to_string(r) + " " + cu_result_name(r);
     emit_snapshot(emit, p);
     return;
@@ -348,7 +348,8 @@ void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
     return;
   }
   const int gpus = logical > 0 ? logical : n;
-  p.mode = logical > 0 ? "logical" : (n == 1 ? "self" : "pairs");
+  p.mode =
+      logical > 0 ? PeerCopyMode::kLogical : (n == 1 ? PeerCopyMode::kSelf : PeerCopyMode::kPairs);
   std::vector<Gpu> all(static_cast<std::size_t>(gpus));
   try {
     for (int i = 0; i < gpus; ++i) {
@@ -365,7 +366,7 @@ void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
       prepare(api, g);
     }
   } catch (const CallFailed& e) {
-    p.status = "failed";
+    p.status = ProbeStatus::kFailed;
     p.detail = e.what();
     emit_snapshot(emit, p);
     return;
@@ -388,12 +389,12 @@ void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
       check_pair(api, all[static_cast<std::size_t>(s)], all[static_cast<std::size_t>(d)],
                  p.pairs.back());
     } catch (const CallFailed& e) {
-      p.pairs.back().copy_result = "error";
+      p.pairs.back().copy_result = CopyResult::kError;
       p.pairs.back().detail = e.what();
     }
   }
-  p.detail = p.mode == "self" ? "one GPU: checked against itself"
-             : p.mode == "logical"
+  p.detail = p.mode == PeerCopyMode::kSelf ? "one GPU: checked against itself"
+             : p.mode == PeerCopyMode::kLogical
                  ? std::to_string(gpus) + " logical GPUs on " + std::to_string(n) + " GPU(s)"
                  : "";
   emit_snapshot(emit, p);

@@ -48,9 +48,9 @@ std::optional<std::vector<bench::GpuActivity>> probe_gpu_activity(
     const std::vector<std::string>& bus_ids, int timeout_ms,
     const std::string& soname = "libnvidia-ml.so.1");
 
-// open(O_RDWR) of each path in a child: path -> "ok" or the errno name ("EPERM").
-std::map<std::string, std::string> probe_opens(const std::vector<std::string>& paths,
-                                               int timeout_ms);
+// open(O_RDWR) of each path in a child: path -> opened, or the errno name ("EPERM").
+std::map<std::string, OpenResult> probe_opens(const std::vector<std::string>& paths,
+                                              int timeout_ms);
 
 // Turns a child's outcome into the probe record: the last snapshot it emitted, with the status
 // replaced when the child crashed or hung. Exposed for tests.

@@ -83,8 +83,8 @@ TEST(CollectRoot, FirmwareCgroupIommuDaemonsEnvironment) {
   EXPECT_EQ(f.env.at("CUDA_VISIBLE_DEVICES"), "0,1");
   EXPECT_EQ(f.env.count("HOME"), 0u);
   EXPECT_EQ(f.environment.pid1_container, "lxc");
-  EXPECT_EQ(f.cuda.status, "not_run");
-  EXPECT_EQ(f.nvml.status, "not_run");
+  EXPECT_EQ(f.cuda.status, ProbeStatus::kNotRun);
+  EXPECT_EQ(f.nvml.status, ProbeStatus::kNotRun);
 }
 
 TEST(CollectRoot, PciFunctionsLinksAerBar1AndIommuGroups) {

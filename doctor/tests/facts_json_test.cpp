@@ -15,6 +15,7 @@ using p2p::InputError;
 using p2p::doctor::Facts;
 using p2p::doctor::facts_from_json;
 using p2p::doctor::facts_to_json;
+using p2p::doctor::ProbeStatus;
 using p2p::doctor::Seen;
 using p2p::doctor::test::contains;
 using p2p::doctor::test::fixture;
@@ -74,7 +75,7 @@ TEST(FactsJson, ADocumentFromBeforeTheLaterKeysReadsThemAsUnknown) {
   const json original = fixture_json("h200-vm-real.json");
   ASSERT_FALSE(original.contains("peer_copy"));
   const Facts f = facts_from_json(original);
-  EXPECT_EQ(f.peer_copy.status, "not_run");
+  EXPECT_EQ(f.peer_copy.status, ProbeStatus::kNotRun);
   EXPECT_TRUE(contains(f.peer_copy.detail, "recorded before the peer-copy check existed"));
   EXPECT_EQ(f.fabric_manager.log_lines.seen, Seen::kNotChecked);
   EXPECT_FALSE(f.cgroup.devices_list_path.has_value());

@@ -20,7 +20,7 @@ constexpr const char* kPermissionsRuledOut =
 
 TEST(Fixture, LxcStoryWithFirmwareMissingConcludesGspFirmware) {
   const auto j = judge_fixture("lxc-gsp-firmware-missing.json");
-  EXPECT_EQ(j.verdict.state, "broken");
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
   ASSERT_FALSE(j.verdict.causes.empty());
   EXPECT_EQ(j.verdict.causes[0].id, "gsp_firmware");
   EXPECT_EQ(j.verdict.causes[0].title, "GSP firmware / kernel-driver support");
@@ -46,7 +46,7 @@ TEST(Fixture, LxcStoryWithFirmwareMissingConcludesGspFirmware) {
 
 TEST(Fixture, SameSymptomsWithFirmwarePresentAndHmmSignatureConcludeUvmHmm) {
   const auto j = judge_fixture("lxc-hmm-kaslr.json");
-  EXPECT_EQ(j.verdict.state, "broken");
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
   ASSERT_FALSE(j.verdict.causes.empty());
   EXPECT_EQ(j.verdict.causes[0].id, "uvm_hmm");
   EXPECT_EQ(j.verdict.causes[0].confidence, "confirmed");
@@ -90,7 +90,7 @@ TEST(Fixture, VfioVmHasHealthyCudaAndExpectedlyNoP2p) {
   EXPECT_TRUE(contains(j.at("p2p.status").summary, "CHIPSET_NOT_SUPPORTED"));
   EXPECT_TRUE(contains(j.at("p2p.status").summary, "PHB on every pair"));
   EXPECT_TRUE(contains(j.at("environment").summary, "pass-through"));
-  EXPECT_EQ(j.verdict.state, "degraded");
+  EXPECT_EQ(j.verdict.state, VerdictState::kDegraded);
   ASSERT_FALSE(j.verdict.causes.empty());
   EXPECT_EQ(j.verdict.causes[0].id, "vm_p2p");
   EXPECT_EQ(exit_code_of(j.findings), p2p::kExitOk);
@@ -101,7 +101,7 @@ TEST(Fixture, HealthyBareMetalPassesEveryCheckThatApplies) {
   for (const auto& f : j.findings)
     EXPECT_TRUE(f.status == Status::kPass || f.status == Status::kSkip)
         << f.id << ": " << f.summary;
-  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
   EXPECT_TRUE(j.verdict.causes.empty());
   EXPECT_TRUE(contains(j.verdict.headline, "CUDA works on 4 GPU(s)"));
   EXPECT_TRUE(contains(j.at("p2p.status").summary, "all 6 pair(s)"));
@@ -174,7 +174,7 @@ TEST(Fixture, IommuOnWithAcsRedirection) {
   EXPECT_EQ(j.status("iommu"), Status::kWarn);
   EXPECT_EQ(j.status("p2p.status"), Status::kPass)
       << "NVML says OK; the doctor still finds the redirect";
-  EXPECT_EQ(j.verdict.state, "degraded");
+  EXPECT_EQ(j.verdict.state, VerdictState::kDegraded);
   ASSERT_GE(j.verdict.causes.size(), 2u);
   EXPECT_EQ(j.verdict.causes[0].id, "acs");
   EXPECT_EQ(j.verdict.causes[1].id, "iommu");
@@ -187,7 +187,7 @@ TEST(Fixture, GpuDowntrainedToGen3x8) {
   EXPECT_EQ(j.status("pcie.aer"), Status::kWarn);
   ASSERT_FALSE(j.verdict.causes.empty());
   EXPECT_EQ(j.verdict.causes[0].id, "link_width");
-  EXPECT_EQ(j.verdict.state, "degraded");
+  EXPECT_EQ(j.verdict.state, VerdictState::kDegraded);
 }
 
 TEST(Fixture, RealH200VmCaptureIsHealthyWithNvlinkDisableReported) {
@@ -200,7 +200,7 @@ TEST(Fixture, RealH200VmCaptureIsHealthyWithNvlinkDisableReported) {
   // The capture has no /lib/firmware/nvidia, yet GSP runs: the firmware came from elsewhere.
   EXPECT_EQ(j.status("gsp.firmware_file"), Status::kPass);
   EXPECT_TRUE(contains(j.at("gsp.firmware_file").summary, "found the firmware elsewhere"));
-  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
   EXPECT_TRUE(contains(j.verdict.headline, "VM with pass-through GPU(s)"));
   EXPECT_EQ(exit_code_of(j.findings), p2p::kExitOk);
 }
@@ -217,7 +217,7 @@ TEST(Fixture, LiveFactsSavedOnTheH200AreHealthyInAContainerInAPassThroughVm) {
   EXPECT_EQ(j.status("cuda.init"), Status::kPass);
   EXPECT_EQ(j.status("cuda.nvml_vs_cuinit"), Status::kPass);
   EXPECT_EQ(j.status("devices.open"), Status::kPass);
-  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
   EXPECT_TRUE(contains(j.verdict.headline, "in a VM with pass-through GPU(s)"))
       << j.verdict.headline;
   EXPECT_EQ(exit_code_of(j.findings), p2p::kExitOk);
@@ -225,7 +225,7 @@ TEST(Fixture, LiveFactsSavedOnTheH200AreHealthyInAContainerInAPassThroughVm) {
 
 TEST(Fixture, CiMachineWithoutDriver) {
   const auto j = judge_fixture("ci-no-driver.json");
-  EXPECT_EQ(j.verdict.state, "no_driver");
+  EXPECT_EQ(j.verdict.state, VerdictState::kNoDriver);
   EXPECT_EQ(j.verdict.headline.rfind("no NVIDIA driver", 0), 0u) << j.verdict.headline;
   EXPECT_EQ(j.status("module.loaded"), Status::kFail);
   EXPECT_EQ(j.status("cuda.library"), Status::kFail);

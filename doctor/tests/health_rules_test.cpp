@@ -39,7 +39,7 @@ TEST(HealthRules, FactsSavedBeforeHealthFactsAreJudgedAsBefore) {
   const auto j = test::judge_fixture(kHealthyHost);
   EXPECT_EQ(j.status("gpu.memory"), Status::kSkip);
   EXPECT_EQ(j.status("gpu.recovery"), Status::kSkip);
-  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
   EXPECT_TRUE(j.verdict.failing_gpus.empty());
   EXPECT_EQ(exit_code_of(j.findings), 0);
 }
@@ -50,7 +50,7 @@ TEST(HealthRules, CleanHealthFactsRuleOutAFailingGpu) {
   EXPECT_EQ(j.status("gpu.recovery"), Status::kPass);
   EXPECT_EQ(j.status("gpu.xid"), Status::kPass);
   EXPECT_EQ(j.status("gpu.processes"), Status::kPass);
-  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
   EXPECT_TRUE(j.ruled_out_starts_with("failing GPU ruled out"));
 }
 
@@ -61,7 +61,7 @@ TEST(HealthRules, UncorrectableErrorsFailTheGpuThoughCudaInitialises) {
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("cuda.init"), Status::kPass) << "CUDA initialises on every GPU";
   EXPECT_EQ(j.status("gpu.memory"), Status::kFail);
-  EXPECT_EQ(j.verdict.state, "unhealthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kUnhealthy);
   EXPECT_EQ(j.verdict.failing_gpus, (std::vector<std::string>{kSecondGpu}));
   EXPECT_TRUE(contains(j.verdict.headline, kSecondGpu)) << j.verdict.headline;
   EXPECT_EQ(test::top(j).id, "gpu_memory");
@@ -89,7 +89,7 @@ TEST(HealthRules, CorrectedErrorsAndThrottlingWarnWithTheirCounts) {
   EXPECT_TRUE(five_seconds);
   EXPECT_EQ(j.status("gpu.pcie_replay"), Status::kWarn);
   EXPECT_TRUE(contains(j.at("gpu.pcie_replay").summary, "17 PCIe replay"));
-  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
   EXPECT_EQ(exit_code_of(j.findings), 0);
 }
 
@@ -120,7 +120,7 @@ TEST(HealthRules, AFailingXidBeforeTheDriverWasReloadedIsHistory) {
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("gpu.xid"), Status::kPass) << j.at("gpu.xid").summary;
   EXPECT_TRUE(contains(j.at("gpu.xid").evidence.at(0), "before the driver was loaded again"));
-  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
   f.kernel.log_lines.value.pop_back();  // the same Xid with no reload after it: current
   const auto now = judge_facts(f);
   EXPECT_EQ(now.status("gpu.xid"), Status::kFail);
@@ -135,7 +135,7 @@ TEST(HealthRules, AnApplicationsXidWarnsAndLeavesTheGpuHealthy) {
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("gpu.xid"), Status::kWarn);
   EXPECT_EQ(test::top(j).id, "application_xid");
-  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
   EXPECT_EQ(exit_code_of(j.findings), 0);
 }
 

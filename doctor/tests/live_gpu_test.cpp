@@ -14,14 +14,16 @@ using namespace p2p::doctor;
 
 TEST(LiveDoctorGpu, CudaAndNvmlWorkAndAgree) {
   const auto j = test::judge_facts(collect_facts(CollectOptions{}));
-  if (j.facts.cuda.status == "library_missing" || nvidia_loaded(j.facts) == Tri::kNo)
+  if (j.facts.cuda.status == ProbeStatus::kLibraryMissing || nvidia_loaded(j.facts) == Tri::kNo)
     GTEST_SKIP() << "no usable GPU: " << j.verdict.headline;
-  EXPECT_EQ(j.facts.cuda.status, "completed") << j.facts.cuda.detail;
+  EXPECT_EQ(j.facts.cuda.status, ProbeStatus::kCompleted) << j.facts.cuda.detail;
   EXPECT_EQ(j.status("cuda.init"), Status::kPass) << j.at("cuda.init").summary;
   EXPECT_EQ(j.status("nvml.init"), Status::kPass) << j.at("nvml.init").summary;
   EXPECT_EQ(j.facts.cuda.device_count, j.facts.nvml.device_count);
   for (const auto& f : j.findings) EXPECT_NE(f.summary, "") << f.id;
-  EXPECT_TRUE(j.verdict.state == "healthy" || j.verdict.state == "degraded") << j.verdict.headline;
+  EXPECT_TRUE(j.verdict.state == VerdictState::kHealthy ||
+              j.verdict.state == VerdictState::kDegraded)
+      << j.verdict.headline;
 }
 
 // The NVLink probe live topology uses: NVML answers for every GPU it lists (an empty list
@@ -29,7 +31,7 @@ TEST(LiveDoctorGpu, CudaAndNvmlWorkAndAgree) {
 TEST(LiveDoctorGpu, NvlinkProbeAnswersForEveryGpu) {
   const Facts facts = collect_facts(CollectOptions{});
   if (facts.nvml.devices.empty())
-    GTEST_SKIP() << "NVML lists no GPU here (" << facts.nvml.status << ")";
+    GTEST_SKIP() << "NVML lists no GPU here (" << to_string(facts.nvml.status) << ")";
   std::vector<std::string> bus_ids;
   for (const auto& d : facts.nvml.devices) bus_ids.push_back(d.pci_bus_id);
   const auto remotes = probe_nvlink_remotes(bus_ids, 45000);
@@ -50,12 +52,13 @@ TEST(LiveDoctorGpu, PeerCopyVerifiesEveryPairOfLogicalGpus) {
   const auto j = test::judge_facts(collect_facts(o));
   if (!cuda_works(j.facts)) GTEST_SKIP() << "no usable GPU: " << j.verdict.headline;
   const auto& pc = j.facts.peer_copy;
-  ASSERT_EQ(pc.status, "completed") << pc.detail;
-  EXPECT_EQ(pc.mode, "logical");
+  ASSERT_EQ(pc.status, ProbeStatus::kCompleted) << pc.detail;
+  EXPECT_EQ(pc.mode, PeerCopyMode::kLogical);
   ASSERT_EQ(pc.pairs.size(), 2u);
   for (const auto& p : pc.pairs) {
-    EXPECT_EQ(p.copy_result, "ok") << p.detail;
-    EXPECT_EQ(p.store_result, "ok") << p.detail << " (\"not_run\" here means the PTX did not load)";
+    EXPECT_EQ(p.copy_result, CopyResult::kOk) << p.detail;
+    EXPECT_EQ(p.store_result, CopyResult::kOk)
+        << p.detail << " (\"not_run\" here means the PTX did not load)";
     EXPECT_EQ(p.copy_mismatched_words, std::optional<std::uint64_t>(0));
     EXPECT_EQ(p.store_mismatched_words, std::optional<std::uint64_t>(0));
   }
@@ -66,14 +69,14 @@ TEST(LiveDoctorGpu, PeerCopyWithoutLogicalGpusNamesItsMode) {
   const auto j = test::judge_facts(collect_facts(CollectOptions{}));
   if (!cuda_works(j.facts)) GTEST_SKIP() << "no usable GPU: " << j.verdict.headline;
   const auto& pc = j.facts.peer_copy;
-  ASSERT_EQ(pc.status, "completed") << pc.detail;
+  ASSERT_EQ(pc.status, ProbeStatus::kCompleted) << pc.detail;
   if (j.facts.cuda.device_count == 1) {
-    EXPECT_EQ(pc.mode, "self");
+    EXPECT_EQ(pc.mode, PeerCopyMode::kSelf);
     EXPECT_EQ(pc.detail, "one GPU: checked against itself");
     EXPECT_TRUE(test::contains(j.at("p2p.copy").summary, "one GPU: checked against itself"))
         << j.at("p2p.copy").summary;
   } else {
-    EXPECT_EQ(pc.mode, "pairs");
+    EXPECT_EQ(pc.mode, PeerCopyMode::kPairs);
   }
   EXPECT_EQ(j.status("p2p.copy"), Status::kPass) << j.at("p2p.copy").summary;
 }
@@ -87,9 +90,9 @@ TEST(LiveDoctorGpu, CorruptedPeerDataReachesTheVerdict) {
   Facts f = live;
   f.peer_copy = probe_peer_copy(45000, 2);
   ::unsetenv("P2P_DOCTOR_PEER_COPY_FAULT");
-  ASSERT_EQ(f.peer_copy.status, "completed") << f.peer_copy.detail;
+  ASSERT_EQ(f.peer_copy.status, ProbeStatus::kCompleted) << f.peer_copy.detail;
   for (const auto& p : f.peer_copy.pairs) {
-    EXPECT_EQ(p.copy_result, "corrupt") << p.detail;
+    EXPECT_EQ(p.copy_result, CopyResult::kCorrupt) << p.detail;
     EXPECT_EQ(p.copy_mismatched_words, std::optional<std::uint64_t>(1024)) << p.detail;
     EXPECT_TRUE(test::contains(p.detail, "test fault hook")) << p.detail;
   }

@@ -25,9 +25,9 @@ TEST(LiveCollector, DriverlessHostConcludesNoNvidiaDriver) {
   o.probe_timeout_ms = 20000;
   const auto j = test::judge_facts(collect_facts(o));
   EXPECT_EQ(j.facts.source, "live");
-  EXPECT_EQ(j.facts.cuda.status, "library_missing");
-  EXPECT_EQ(j.facts.nvml.status, "library_missing");
-  EXPECT_EQ(j.verdict.state, "no_driver");
+  EXPECT_EQ(j.facts.cuda.status, ProbeStatus::kLibraryMissing);
+  EXPECT_EQ(j.facts.nvml.status, ProbeStatus::kLibraryMissing);
+  EXPECT_EQ(j.verdict.state, VerdictState::kNoDriver);
   EXPECT_EQ(j.verdict.headline.rfind("no NVIDIA driver", 0), 0u) << j.verdict.headline;
   EXPECT_EQ(j.status("module.loaded"), Status::kFail);
   // What was collected live survives --save-facts / --facts unchanged.
@@ -37,9 +37,9 @@ TEST(LiveCollector, DriverlessHostConcludesNoNvidiaDriver) {
 TEST(LiveCollector, DriverHostIsNotReportedDriverless) {
   if (!host_has_driver()) GTEST_SKIP() << "no NVIDIA driver on this host";
   const auto j = test::judge_facts(collect_facts(CollectOptions{}));
-  EXPECT_NE(j.verdict.state, "no_driver");
-  EXPECT_NE(j.facts.cuda.status, "not_run");
-  EXPECT_NE(j.facts.nvml.status, "not_run");
+  EXPECT_NE(j.verdict.state, VerdictState::kNoDriver);
+  EXPECT_NE(j.facts.cuda.status, ProbeStatus::kNotRun);
+  EXPECT_NE(j.facts.nvml.status, ProbeStatus::kNotRun);
 }
 
 }  // namespace

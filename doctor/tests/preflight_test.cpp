@@ -11,7 +11,7 @@ using namespace p2p::doctor;
 
 CudaProbe completed(int init, std::optional<int> devices) {
   CudaProbe p;
-  p.status = "completed";
+  p.status = ProbeStatus::kCompleted;
   p.init_result = init;
   p.device_count = devices;
   return p;
@@ -23,7 +23,7 @@ TEST(Preflight, AHealthyDriverPasses) {
 
 TEST(Preflight, AHangIsExitFiveAndSaysWhereItStopped) {
   CudaProbe p;
-  p.status = "timed_out";
+  p.status = ProbeStatus::kTimedOut;
   p.detail = "no result after 45 s (stopped inside cuInit)";
   const auto f = preflight_failure(p);
   ASSERT_TRUE(f.has_value());
@@ -37,7 +37,7 @@ TEST(Preflight, AHangIsExitFiveAndSaysWhereItStopped) {
 
 TEST(Preflight, ACrashIsExitThreeAndNamesTheSignal) {
   CudaProbe p;
-  p.status = "crashed";
+  p.status = ProbeStatus::kCrashed;
   p.detail = "SIGSEGV (stopped inside cuInit)";
   const auto f = preflight_failure(p);
   ASSERT_TRUE(f.has_value());
@@ -51,7 +51,7 @@ TEST(Preflight, ACrashIsExitThreeAndNamesTheSignal) {
 // (bench/measure/no_gpu.hpp).
 TEST(Preflight, NoDriverACuInitErrorAndNoDeviceAreLeftToTheInProcessCheck) {
   CudaProbe missing;
-  missing.status = "library_missing";
+  missing.status = ProbeStatus::kLibraryMissing;
   missing.detail = "libcuda.so.1: cannot open shared object file";
   EXPECT_FALSE(preflight_failure(missing).has_value());
   EXPECT_FALSE(preflight_failure(completed(100, std::nullopt)).has_value());
@@ -60,7 +60,7 @@ TEST(Preflight, NoDriverACuInitErrorAndNoDeviceAreLeftToTheInProcessCheck) {
 
 TEST(Preflight, AChildThatFailedOtherwiseIsNotTakenForHealthy) {
   CudaProbe p;
-  p.status = "failed";
+  p.status = ProbeStatus::kFailed;
   p.detail = "exit status 3";
   const auto f = preflight_failure(p);
   ASSERT_TRUE(f.has_value());

@@ -117,7 +117,7 @@ TEST_F(HealthProbe, TheDoctorFailsAndNamesTheGpuTheLiveProbeFoundFailing) {
   ASSERT_NE(memory, nullptr);
   EXPECT_EQ(memory->status, Status::kFail) << memory->summary;
   EXPECT_EQ(v.failing_gpus, (std::vector<std::string>{"0000:61:00.0"}));
-  EXPECT_EQ(v.state, "unhealthy") << v.headline;
+  EXPECT_EQ(v.state, VerdictState::kUnhealthy) << v.headline;
   EXPECT_EQ(exit_code_of(findings), 1);
   EXPECT_EQ(find_finding(findings, "gpu.throttle")->status, Status::kWarn);
 }

@@ -28,7 +28,7 @@ class Probes : public ::testing::Test {
 
 TEST_F(Probes, CudaProbeReadsEveryDevice) {
   const CudaProbe p = probe_cuda(20000, P2P_FAKE_LIBCUDA);
-  EXPECT_EQ(p.status, "completed") << p.detail;
+  EXPECT_EQ(p.status, ProbeStatus::kCompleted) << p.detail;
   EXPECT_EQ(p.detail, "");
   ASSERT_TRUE(p.library_path.has_value());
   EXPECT_NE(p.library_path->find("fake_libcuda"), std::string::npos) << *p.library_path;
@@ -46,7 +46,7 @@ TEST_F(Probes, CudaProbeReadsEveryDevice) {
 TEST_F(Probes, CuInitFailureIsRecordedNotThrown) {
   ::setenv("P2P_FAKE_CUINIT", "3", 1);
   const CudaProbe p = probe_cuda(20000, P2P_FAKE_LIBCUDA);
-  EXPECT_EQ(p.status, "completed");
+  EXPECT_EQ(p.status, ProbeStatus::kCompleted);
   EXPECT_EQ(p.init_result, std::optional<int>(3));
   EXPECT_FALSE(p.device_count.has_value());
   EXPECT_TRUE(p.devices.empty());
@@ -55,7 +55,7 @@ TEST_F(Probes, CuInitFailureIsRecordedNotThrown) {
 TEST_F(Probes, ADriverThatCrashesInsideCuInitLeavesTheDoctorStanding) {
   ::setenv("P2P_FAKE_CUINIT", "crash", 1);
   const CudaProbe p = probe_cuda(20000, P2P_FAKE_LIBCUDA);
-  EXPECT_EQ(p.status, "crashed");
+  EXPECT_EQ(p.status, ProbeStatus::kCrashed);
   EXPECT_EQ(p.detail, "SIGSEGV (stopped inside cuInit)");
   EXPECT_EQ(p.driver_version, std::optional<int>(13010)) << "what came before the crash is kept";
 }
@@ -63,14 +63,14 @@ TEST_F(Probes, ADriverThatCrashesInsideCuInitLeavesTheDoctorStanding) {
 TEST_F(Probes, ADriverThatHangsInsideCuInitIsCutOff) {
   ::setenv("P2P_FAKE_CUINIT", "hang", 1);
   const CudaProbe p = probe_cuda(500, P2P_FAKE_LIBCUDA);
-  EXPECT_EQ(p.status, "timed_out");
+  EXPECT_EQ(p.status, ProbeStatus::kTimedOut);
   EXPECT_NE(p.detail.find("stopped inside cuInit"), std::string::npos) << p.detail;
 }
 
 TEST_F(Probes, TheInitProbeCountsDevicesWithoutOpeningThem) {
   ::setenv("P2P_FAKE_CTX1", "46", 1);  // would show as a context failure if it opened one
   const CudaProbe p = probe_cuda_init(20000, P2P_FAKE_LIBCUDA);
-  EXPECT_EQ(p.status, "completed") << p.detail;
+  EXPECT_EQ(p.status, ProbeStatus::kCompleted) << p.detail;
   EXPECT_EQ(p.init_result, std::optional<int>(0));
   EXPECT_EQ(p.device_count, std::optional<int>(2));
   EXPECT_TRUE(p.devices.empty());
@@ -78,10 +78,10 @@ TEST_F(Probes, TheInitProbeCountsDevicesWithoutOpeningThem) {
 
 TEST_F(Probes, TheInitProbeIsCutOffByAHangAndSurvivesACrash) {
   ::setenv("P2P_FAKE_CUINIT", "hang", 1);
-  EXPECT_EQ(probe_cuda_init(500, P2P_FAKE_LIBCUDA).status, "timed_out");
+  EXPECT_EQ(probe_cuda_init(500, P2P_FAKE_LIBCUDA).status, ProbeStatus::kTimedOut);
   ::setenv("P2P_FAKE_CUINIT", "crash", 1);
   const CudaProbe crashed = probe_cuda_init(20000, P2P_FAKE_LIBCUDA);
-  EXPECT_EQ(crashed.status, "crashed");
+  EXPECT_EQ(crashed.status, ProbeStatus::kCrashed);
   EXPECT_EQ(crashed.detail, "SIGSEGV (stopped inside cuInit)");
 }
 
@@ -125,15 +125,15 @@ TEST_F(Probes, AContextFailureIsPerDevice) {
 
 TEST_F(Probes, MissingLibraryIsAFact) {
   const CudaProbe c = probe_cuda(20000, "libp2pcheck-no-such-libcuda.so.1");
-  EXPECT_EQ(c.status, "library_missing");
+  EXPECT_EQ(c.status, ProbeStatus::kLibraryMissing);
   EXPECT_NE(c.detail.find("libp2pcheck-no-such-libcuda.so.1"), std::string::npos);
   const NvmlProbe n = probe_nvml(20000, "libp2pcheck-no-such-nvml.so.1");
-  EXPECT_EQ(n.status, "library_missing");
+  EXPECT_EQ(n.status, ProbeStatus::kLibraryMissing);
 }
 
 TEST_F(Probes, NvmlProbeReadsDevicesAndPairs) {
   const NvmlProbe p = probe_nvml(20000, P2P_FAKE_LIBNVML);
-  EXPECT_EQ(p.status, "completed") << p.detail;
+  EXPECT_EQ(p.status, ProbeStatus::kCompleted) << p.detail;
   EXPECT_EQ(p.init_result, std::optional<int>(0));
   EXPECT_EQ(p.driver_version, std::optional<std::string>("590.48.01"));
   EXPECT_EQ(p.cuda_driver_version, std::optional<int>(13010));
@@ -157,7 +157,7 @@ TEST_F(Probes, NvmlProbeReadsDevicesAndPairs) {
 TEST_F(Probes, NvmlInitFailureStopsThere) {
   ::setenv("P2P_FAKE_NVMLINIT", "18", 1);
   const NvmlProbe p = probe_nvml(20000, P2P_FAKE_LIBNVML);
-  EXPECT_EQ(p.status, "completed");
+  EXPECT_EQ(p.status, ProbeStatus::kCompleted);
   EXPECT_EQ(p.init_result, std::optional<int>(18));
   EXPECT_TRUE(p.devices.empty());
 }
@@ -166,13 +166,13 @@ TEST_F(Probes, NvmlInitFailureStopsThere) {
 // kernels run as loops, so the pairs, the checks and the JSON all run as on a GPU host.
 TEST_F(Probes, PeerCopyChecksEveryOrderedPair) {
   const PeerCopyProbe p = probe_peer_copy(20000, 0, P2P_FAKE_LIBCUDA);
-  EXPECT_EQ(p.status, "completed") << p.detail;
-  EXPECT_EQ(p.mode, "pairs");
+  EXPECT_EQ(p.status, ProbeStatus::kCompleted) << p.detail;
+  EXPECT_EQ(p.mode, PeerCopyMode::kPairs);
   ASSERT_EQ(p.pairs.size(), 2u);
   for (const auto& pair : p.pairs) {
     EXPECT_EQ(pair.can_access_peer, std::optional<bool>(true));
-    EXPECT_EQ(pair.copy_result, "ok") << pair.detail;
-    EXPECT_EQ(pair.store_result, "ok") << pair.detail;
+    EXPECT_EQ(pair.copy_result, CopyResult::kOk) << pair.detail;
+    EXPECT_EQ(pair.store_result, CopyResult::kOk) << pair.detail;
     EXPECT_EQ(pair.copy_mismatched_words, std::optional<std::uint64_t>(0));
     EXPECT_EQ(pair.words, 262144u);
   }
@@ -188,8 +188,8 @@ TEST_F(Probes, PeerWritesThatNeverArriveAreCountedOnTheDestination) {
     return f;
   }());
   ASSERT_EQ(j.facts.peer_copy.pairs.size(), 2u);
-  EXPECT_EQ(j.facts.peer_copy.pairs[0].copy_result, "corrupt");
-  EXPECT_EQ(j.facts.peer_copy.pairs[0].store_result, "corrupt");
+  EXPECT_EQ(j.facts.peer_copy.pairs[0].copy_result, CopyResult::kCorrupt);
+  EXPECT_EQ(j.facts.peer_copy.pairs[0].store_result, CopyResult::kCorrupt);
   EXPECT_GT(*j.facts.peer_copy.pairs[0].copy_mismatched_words, 262000u);
   EXPECT_EQ(j.status("p2p.copy"), Status::kFail);
   EXPECT_TRUE(test::contains(j.at("p2p.copy").summary,
@@ -202,7 +202,7 @@ TEST_F(Probes, PeerCopyWithoutPeerAccessRecordsWhyNothingRan) {
   const PeerCopyProbe p = probe_peer_copy(20000, 0, P2P_FAKE_LIBCUDA);
   ASSERT_EQ(p.pairs.size(), 2u);
   EXPECT_EQ(p.pairs[0].can_access_peer, std::optional<bool>(false));
-  EXPECT_EQ(p.pairs[0].copy_result, "not_run");
+  EXPECT_EQ(p.pairs[0].copy_result, CopyResult::kNotRun);
   EXPECT_TRUE(test::contains(p.pairs[0].detail, "no peer access"));
 }
 
@@ -210,20 +210,20 @@ TEST_F(Probes, PeerCopyWithoutKernelsChecksThroughTheHostAndSaysTheStoreDidNotRu
   ::setenv("P2P_FAKE_MODULE", "fail", 1);
   const PeerCopyProbe p = probe_peer_copy(20000, 0, P2P_FAKE_LIBCUDA);
   ASSERT_EQ(p.pairs.size(), 2u);
-  EXPECT_EQ(p.pairs[0].copy_result, "ok");
-  EXPECT_EQ(p.pairs[0].store_result, "not_run");
+  EXPECT_EQ(p.pairs[0].copy_result, CopyResult::kOk);
+  EXPECT_EQ(p.pairs[0].store_result, CopyResult::kNotRun);
   EXPECT_TRUE(test::contains(p.pairs[0].detail, "SM store not run: cuModuleLoadData = 218"));
 }
 
 TEST_F(Probes, LogicalGpusAndTheFaultHookRunEveryPairPathOnFewerGpus) {
   ::setenv("P2P_DOCTOR_PEER_COPY_FAULT", "corrupt", 1);
   const PeerCopyProbe p = probe_peer_copy(20000, 3, P2P_FAKE_LIBCUDA);
-  EXPECT_EQ(p.mode, "logical");
+  EXPECT_EQ(p.mode, PeerCopyMode::kLogical);
   EXPECT_EQ(p.detail, "3 logical GPUs on 2 GPU(s)");
   ASSERT_EQ(p.pairs.size(), 6u);
   EXPECT_EQ(p.pairs[1].dst_bus_id, "0000:41:00.0") << "logical GPU 2 lives on device 0";
   for (const auto& pair : p.pairs) {
-    EXPECT_EQ(pair.copy_result, "corrupt");
+    EXPECT_EQ(pair.copy_result, CopyResult::kCorrupt);
     EXPECT_EQ(pair.copy_mismatched_words, std::optional<std::uint64_t>(1024));
     EXPECT_TRUE(test::contains(pair.detail, "test fault hook")) << pair.detail;
   }
@@ -231,13 +231,14 @@ TEST_F(Probes, LogicalGpusAndTheFaultHookRunEveryPairPathOnFewerGpus) {
 
 TEST_F(Probes, PeerCopyWithoutLibcudaIsAFact) {
   EXPECT_EQ(probe_peer_copy(20000, 0, "libp2pcheck-no-such-libcuda.so.1").status,
-            "library_missing");
+            ProbeStatus::kLibraryMissing);
 }
 
 TEST_F(Probes, DeviceOpensReportErrnoNames) {
   const auto r = probe_opens({"/dev/null", "/nonexistent/p2pcheck-node"}, 20000);
-  EXPECT_EQ(r.at("/dev/null"), "ok");
-  EXPECT_EQ(r.at("/nonexistent/p2pcheck-node"), "ENOENT");
+  EXPECT_TRUE(r.at("/dev/null").opened);
+  EXPECT_FALSE(r.at("/nonexistent/p2pcheck-node").opened);
+  EXPECT_EQ(r.at("/nonexistent/p2pcheck-node").error, "ENOENT");
 }
 
 }  // namespace

@@ -45,13 +45,13 @@ TEST(PublishedStory, AcsOnPlxDownstreamPortsNamesSetpci) {
   EXPECT_EQ(top(j).id, "acs");
   EXPECT_TRUE(contains(top(j).fix, "ECAP_ACS+6.w=0000")) << top(j).fix;
   EXPECT_TRUE(contains(top(j).fix, "pci=disable_acs_redir=0000:04:08.0;")) << top(j).fix;
-  EXPECT_EQ(j.verdict.state, "degraded");
+  EXPECT_EQ(j.verdict.state, VerdictState::kDegraded);
 }
 
 // abetlen/llama-cpp-python#1882: the container was started without --gpus.
 TEST(PublishedStory, ContainerWithoutGpusSaysStartItWithGpus) {
   const auto j = judge_fixture("docker-without-gpus.json");
-  EXPECT_EQ(j.verdict.state, "broken");
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
   EXPECT_EQ(top(j).id, "container_no_gpus");
   EXPECT_TRUE(contains(top(j).fix, "docker run --gpus all")) << top(j).fix;
   EXPECT_EQ(j.status("devices.nodes"), Status::kFail);
@@ -70,7 +70,7 @@ TEST(PublishedStory, LxcWithoutNodesIsNotTheDockerStory) {
 // nvidiavgpuarchive/index#1: container user space 570.148.08 on a 570.148.06 host module.
 TEST(PublishedStory, LxcUserspaceOfAnotherVersionThanTheHostModule) {
   const auto j = judge_fixture("lxc-userspace-version-mismatch.json");
-  EXPECT_EQ(j.verdict.state, "broken");
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
   EXPECT_EQ(top(j).id, "version_mismatch");
   EXPECT_TRUE(contains(j.at("versions.userspace").summary, "libcuda 570.148.08"))
       << j.at("versions.userspace").summary;
@@ -82,7 +82,8 @@ TEST(PublishedStory, LxcUserspaceOfAnotherVersionThanTheHostModule) {
 // vllm-project/vllm#6582 + NVIDIA/nccl#1716: CUDA_VISIBLE_DEVICES with MIG UUIDs.
 TEST(PublishedStory, MigUuidsAreNotMissingGpusButHaveNoP2p) {
   const auto j = judge_fixture("mig-instances-visible.json");
-  EXPECT_NE(j.verdict.state, "broken") << "MIG UUIDs are valid CUDA_VISIBLE_DEVICES entries";
+  EXPECT_NE(j.verdict.state, VerdictState::kBroken)
+      << "MIG UUIDs are valid CUDA_VISIBLE_DEVICES entries";
   EXPECT_FALSE(j.has_cause("visible_devices"));
   EXPECT_EQ(j.status("env"), Status::kWarn);
   EXPECT_TRUE(contains(j.at("env").summary, "no peer-to-peer between MIG instances"))
@@ -134,7 +135,7 @@ TEST(PublishedStory, Wsl2IsRecognisedAndSaysThereIsNoP2p) {
   EXPECT_EQ(top(j).id, "wsl_p2p");
   EXPECT_TRUE(contains(top(j).fix, "run native Linux")) << top(j).fix;
   EXPECT_TRUE(contains(j.verdict.headline, "WSL2")) << j.verdict.headline;
-  EXPECT_NE(j.verdict.state, "broken");
+  EXPECT_NE(j.verdict.state, VerdictState::kBroken);
 }
 
 TEST(PublishedStory, Wsl2IsToldByDxgOrTheLibraryPathToo) {
@@ -165,7 +166,7 @@ TEST(PublishedStory, VgpuGuestWithoutP2pIsTheProfileNotTheVfioTopology) {
 // the new kernel; the libraries are installed, modules.dep of the running kernel has no nvidia.
 TEST(PublishedStory, KernelWithoutABuiltModuleIsNotAMissingDriver) {
   const auto j = judge_fixture("kernel-too-new-for-dkms.json");
-  EXPECT_EQ(j.verdict.state, "broken") << "the driver is installed: not no_driver";
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken) << "the driver is installed: not no_driver";
   EXPECT_EQ(top(j).id, "module_not_built");
   EXPECT_FALSE(j.has_cause("no_driver"));
   EXPECT_TRUE(contains(top(j).fix, "kernel 6.14.4-arch1-2")) << top(j).fix;

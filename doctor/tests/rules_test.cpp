@@ -24,7 +24,7 @@ TEST(Rules, EveryCuInitFailureIsNamedAndExplained) {
         << j.at("cuda.init").summary;
     EXPECT_EQ(j.at("cuda.init").hint, cu_init_explanation(code));
     EXPECT_EQ(j.status("cuda.nvml_vs_cuinit"), Status::kFail) << "NVML works while cuInit fails";
-    EXPECT_EQ(j.verdict.state, "broken");
+    EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
     EXPECT_FALSE(j.verdict.causes.empty())
         << "a failed cuInit always gets at least one candidate cause";
   }
@@ -42,7 +42,7 @@ TEST(Rules, DeviceUnavailableShowsAtContextCreation) {
 
 TEST(Rules, CrashingOrHangingProbeIsAFailureNotACrash) {
   Facts f = healthy();
-  f.cuda.status = "crashed";
+  f.cuda.status = ProbeStatus::kCrashed;
   f.cuda.detail = "SIGSEGV (stopped inside cuInit)";
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("cuda.init"), Status::kFail);
@@ -77,7 +77,7 @@ TEST(Rules, SmallBar1CripplesP2p) {
   EXPECT_EQ(j.status("bar1"), Status::kFail);
   EXPECT_TRUE(contains(j.at("bar1").summary, "256 MiB"));
   EXPECT_TRUE(j.has_cause("bar1"));
-  EXPECT_EQ(j.verdict.state, "degraded");
+  EXPECT_EQ(j.verdict.state, VerdictState::kDegraded);
 }
 
 TEST(Rules, ComputeModeProhibitedFails) {
@@ -156,7 +156,7 @@ TEST(Rules, CompatLibraryOnAnUnsupportedGpu) {
 TEST(Rules, PermissionDeniedOpensPointAtTheCgroup) {
   Facts f = healthy();
   for (auto& n : f.device_nodes.value)
-    if (n.path == "/dev/nvidia-uvm") n.open_rdwr = "EPERM";
+    if (n.path == "/dev/nvidia-uvm") n.open_rdwr = OpenResult::failed("EPERM");
   f.cuda.init_result = 999;
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("devices.open"), Status::kFail);
@@ -175,7 +175,7 @@ TEST(Rules, AnLxcDenyingTheUvmNodeGetsItsOwnConfigLine) {
   for (auto& n : f.device_nodes.value)
     if (n.path.rfind("/dev/nvidia-uvm", 0) == 0) {
       n.major = 511;
-      n.open_rdwr = "EPERM";
+      n.open_rdwr = OpenResult::failed("EPERM");
     }
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("cgroup"), Status::kFail);
@@ -253,7 +253,7 @@ TEST(Rules, OldLogFailuresOnAWorkingHostAreHistory) {
   EXPECT_EQ(j.status("uvm.hmm"), Status::kWarn);
   EXPECT_FALSE(j.has_cause("gsp_firmware"));
   EXPECT_FALSE(j.has_cause("uvm_hmm"));
-  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
   EXPECT_TRUE(j.ruled_out_starts_with(
       "GSP firmware ruled out: GSP 580.95.05 running on all 4 GPU(s); the firmware"));
 }

@@ -84,7 +84,7 @@ TEST(Scenario, IommuFaultsOnGpuAddressesOutrankAcs) {
       << j.at("pcie.acs").summary;
   ASSERT_TRUE(j.has_cause("acs"));
   EXPECT_GT(j.cause_rank("acs"), j.cause_rank("iommu"));
-  EXPECT_EQ(j.verdict.state, "degraded");
+  EXPECT_EQ(j.verdict.state, VerdictState::kDegraded);
   EXPECT_EQ(exit_code_of(j.findings), p2p::kExitFailed);
 }
 
@@ -139,8 +139,8 @@ TEST(Scenario, BareMetalBarFailureSendsToTheBios) {
 
 TEST(Scenario, CompetingDriverIsNotNoDriver) {
   const auto j = judge_fixture("nouveau-after-kernel-update.json");
-  EXPECT_NE(j.verdict.state, "no_driver") << j.verdict.headline;
-  EXPECT_EQ(j.verdict.state, "broken");
+  EXPECT_NE(j.verdict.state, VerdictState::kNoDriver) << j.verdict.headline;
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
   EXPECT_EQ(top(j).id, "competing_driver");
   EXPECT_EQ(top(j).title, "GPU(s) bound to nouveau instead of nvidia");
   EXPECT_EQ(top(j).gpus, (Gpus{"0000:01:00.0", "0000:21:00.0"}));
@@ -169,7 +169,7 @@ TEST(Scenario, AnotherModuleHoldingAGpuGetsItsOwnUnbindFix) {
 
 TEST(Scenario, SomeGpusBrokenOthersFine) {
   const auto j = judge_fixture("one-gpu-dirty-after-vm.json");
-  EXPECT_EQ(j.verdict.state, "partial");
+  EXPECT_EQ(j.verdict.state, VerdictState::kPartial);
   EXPECT_EQ(
       j.verdict.headline.rfind("CUDA works on 3 of 4 GPU(s); 0000:c1:00.0 cannot be used.", 0), 0u)
       << j.verdict.headline;
@@ -230,7 +230,7 @@ TEST(Scenario, PeerCopyDataThatDidNotArrive) {
   const Cause& lost = j.verdict.causes.at(1);
   EXPECT_EQ(lost.gpus, (Gpus{"0000:06:00.0", "0000:07:00.0"}));
   EXPECT_TRUE(contains(lost.fix, "NCCL_P2P_DISABLE=1")) << lost.fix;
-  EXPECT_EQ(j.verdict.state, "degraded");
+  EXPECT_EQ(j.verdict.state, VerdictState::kDegraded);
   EXPECT_EQ(exit_code_of(j.findings), p2p::kExitFailed);
 }
 
@@ -238,15 +238,16 @@ TEST(Scenario, PeerCopyOnOneGpuRunsAgainstItselfAndSaysSo) {
   Facts f = load_facts_file(test::fixture("h200-vm-real.json"));
   PeerCopyPair self;
   self.src_bus_id = self.dst_bus_id = "0000:00:06.0";
-  self.copy_result = self.store_result = "ok";
+  self.copy_result = self.store_result = CopyResult::kOk;
   self.copy_mismatched_words = self.store_mismatched_words = 0;
   self.words = 262144;
-  f.peer_copy = PeerCopyProbe{"completed", "one GPU: checked against itself", "self", {self}};
+  f.peer_copy = PeerCopyProbe{
+      ProbeStatus::kCompleted, "one GPU: checked against itself", PeerCopyMode::kSelf, {self}};
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("p2p.copy"), Status::kPass);
   EXPECT_TRUE(contains(j.at("p2p.copy").summary, "one GPU: checked against itself"))
       << j.at("p2p.copy").summary;
-  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
   EXPECT_EQ(j.status("module.params"), Status::kWarn) << "the H200's NvLinkDisable warning stays";
 }
 

@@ -21,7 +21,7 @@ using Gpus = std::vector<std::string>;
 // open-gpu-kernel-modules#862: RmInitAdapter fails on an RTX 5090 whose BAR1 is 256 MiB.
 TEST(Story, RmInitAdapterWithSmallBar1IsTheBiosNotTheFirmware) {
   const auto j = judge_fixture("rtx5090-rebar-off.json");
-  EXPECT_EQ(j.verdict.state, "broken");
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
   EXPECT_EQ(top(j).id, "bar1");
   EXPECT_EQ(top(j).gpus, (Gpus{"0000:01:00.0"}));
   EXPECT_TRUE(contains(top(j).fix, "Above 4G Decoding and Resizable BAR")) << top(j).fix;
@@ -44,7 +44,7 @@ TEST(Story, RmInitAdapterWithALargeBar1StaysAGspStory) {
 // NVIDIA/NVSentinel#155: a GPU falls off the bus while the module probes it.
 TEST(Story, GpuFallenOffTheBusAtProbeIsNotABindingProblem) {
   const auto j = judge_fixture("probe-fallen-off-bus.json");
-  EXPECT_EQ(j.verdict.state, "partial");
+  EXPECT_EQ(j.verdict.state, VerdictState::kPartial);
   EXPECT_EQ(top(j).id, "gpu_lost");
   EXPECT_EQ(top(j).gpus, (Gpus{"0000:b3:00.0"}));
   EXPECT_TRUE(contains(top(j).fix, "reseat the GPU")) << top(j).fix;
@@ -61,7 +61,7 @@ TEST(Story, GpuFallenOffTheBusAtProbeIsNotABindingProblem) {
 // open-gpu-kernel-modules#387: Xid 79 under load on one of four RTX 2080 Ti; reseating fixed it.
 TEST(Story, Xid79UnderLoadNamesTheLostGpu) {
   const auto j = judge_fixture("xid79-under-load.json");
-  EXPECT_EQ(j.verdict.state, "partial");
+  EXPECT_EQ(j.verdict.state, VerdictState::kPartial);
   EXPECT_EQ(top(j).id, "gpu_lost");
   EXPECT_EQ(top(j).title, "GPU fell off the bus (Xid 79)");
   EXPECT_EQ(top(j).gpus, (Gpus{"0000:0b:00.0"}));
@@ -83,13 +83,13 @@ TEST(Story, GspRpcTimeoutIsNotAMissingFirmware) {
   EXPECT_EQ(j.status("gsp.firmware_file"), Status::kPass);
   EXPECT_TRUE(contains(j.at("kernel.log").summary, "GSP RPC timeout"))
       << j.at("kernel.log").summary;
-  EXPECT_NE(j.verdict.state, "healthy");
+  EXPECT_NE(j.verdict.state, VerdictState::kHealthy);
 }
 
 // pytorch/pytorch#88639: cuInit = 999 after suspend/resume until nvidia_uvm is reloaded.
 TEST(Story, CudaUnknownErrorAfterSuspendSendsToReloadingUvm) {
   const auto j = judge_fixture("cuda-broken-after-suspend.json");
-  EXPECT_EQ(j.verdict.state, "broken");
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
   EXPECT_EQ(top(j).id, "uvm_stale");
   EXPECT_EQ(top(j).confidence, "confirmed");
   EXPECT_TRUE(contains(top(j).fix, "rmmod nvidia_uvm && modprobe nvidia_uvm")) << top(j).fix;
@@ -109,14 +109,14 @@ TEST(Story, CudaUnknownErrorWithoutALoggedSuspendIsOnlyPossible) {
   ASSERT_TRUE(j.has_cause("uvm_stale"));
   EXPECT_EQ(j.verdict.causes.at(j.cause_rank("uvm_stale")).confidence, "possible");
   // A broken UVM node is not this story.
-  f.device_nodes.value.back().open_rdwr = "ENXIO";
+  f.device_nodes.value.back().open_rdwr = OpenResult::failed("ENXIO");
   EXPECT_FALSE(judge_facts(f).has_cause("uvm_stale"));
 }
 
 // oddmario/NVIDIA-Ubuntu-Driver-Guide#4: packages upgraded, the old module still loaded.
 TEST(Story, DriverUpgradeWithoutRebootSaysReboot) {
   const auto j = judge_fixture("driver-upgrade-without-reboot.json");
-  EXPECT_EQ(j.verdict.state, "broken");
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
   EXPECT_EQ(top(j).id, "version_mismatch");
   EXPECT_EQ(j.status("versions.userspace"), Status::kFail);
   EXPECT_TRUE(contains(j.at("versions.userspace").summary, "libcuda 550.107.02"))
@@ -127,7 +127,7 @@ TEST(Story, DriverUpgradeWithoutRebootSaysReboot) {
 // nvidia-container-toolkit#1227: a host daemon-reload takes the GPUs from running containers.
 TEST(Story, CgroupV2DaemonReloadNamesTheKnownRuntimeIssue) {
   const auto j = judge_fixture("container-cgroup-v2-daemon-reload.json");
-  EXPECT_EQ(j.verdict.state, "broken");
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
   EXPECT_EQ(top(j).id, "device_access");
   EXPECT_EQ(j.status("devices.open"), Status::kFail);
   EXPECT_EQ(j.status("cgroup"), Status::kFail);
@@ -141,7 +141,7 @@ TEST(Story, CgroupV2DaemonReloadNamesTheKnownRuntimeIssue) {
 // DeepVAC/TorchPod#43: the image's cuda-compat libcuda on a GeForce card: cuInit = 804.
 TEST(Story, CompatLibcudaOnGeforce) {
   const auto j = judge_fixture("compat-libcuda-on-geforce.json");
-  EXPECT_EQ(j.verdict.state, "broken");
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
   EXPECT_EQ(top(j).id, "compat_library");
   EXPECT_EQ(j.status("cuda.library"), Status::kFail);
   EXPECT_TRUE(contains(j.at("cuda.init").summary, "804 CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"));
@@ -160,7 +160,7 @@ TEST(Story, SecureBootRejectingTheModuleIsNotMissingDriver) {
       << j.at("module.loaded").summary;
   EXPECT_FALSE(contains(j.at("module.loaded").hint, "install the NVIDIA driver"));
   EXPECT_FALSE(j.has_cause("vfio_bound")) << "nothing binds a GPU while the module is not loaded";
-  EXPECT_EQ(j.verdict.state, "broken") << "a driver is installed: not no_driver";
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken) << "a driver is installed: not no_driver";
 }
 
 TEST(Story, SecureBootAloneMakesTheSignatureALikelyCause) {
@@ -175,7 +175,7 @@ TEST(Story, SecureBootAloneMakesTheSignatureALikelyCause) {
 // Manager.
 TEST(Story, NvswitchInstanceWithoutFabricManager) {
   const auto j = judge_fixture("aws-no-fabric-manager.json");
-  EXPECT_EQ(j.verdict.state, "broken");
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
   EXPECT_EQ(top(j).id, "fabric_manager");
   EXPECT_EQ(j.status("fabric_manager"), Status::kFail);
   EXPECT_TRUE(contains(j.at("cuda.init").summary, "802 CUDA_ERROR_SYSTEM_NOT_READY"));
@@ -185,7 +185,7 @@ TEST(Story, NvswitchInstanceWithoutFabricManager) {
 // NVIDIA/nccl#257: NCCL hangs with the Intel IOMMU on; intel_iommu=off fixed it.
 TEST(Story, IommuOnWithOldGeforcePairsPointsAtTheIommu) {
   const auto j = judge_fixture("iommu-nccl-hang.json");
-  EXPECT_EQ(j.verdict.state, "degraded");
+  EXPECT_EQ(j.verdict.state, VerdictState::kDegraded);
   EXPECT_EQ(top(j).id, "iommu");
   EXPECT_EQ(j.status("iommu"), Status::kWarn);
   EXPECT_TRUE(contains(top(j).fix, "intel_iommu=off")) << top(j).fix;

@@ -3,12 +3,23 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "doctor/facts.hpp"
 #include "doctor/rules.hpp"
 #include "doctor/verdict.hpp"
+
+namespace p2p::doctor {
+
+// A failed expectation names the word ("crashed"), not the enum's bytes.
+inline void PrintTo(ProbeStatus s, std::ostream* os) { *os << to_string(s); }
+inline void PrintTo(CopyResult r, std::ostream* os) { *os << to_string(r); }
+inline void PrintTo(PeerCopyMode m, std::ostream* os) { *os << '"' << to_string(m) << '"'; }
+inline void PrintTo(VerdictState s, std::ostream* os) { *os << to_string(s); }
+
+}  // namespace p2p::doctor
 
 namespace p2p::doctor::test {
 

@@ -26,7 +26,7 @@ TEST(VfioGuest, WithoutCliquesTheVerdictNamesCliquesAndTheHostCommand) {
   const auto j = judge_fixture("vfio-vm.json");
   EXPECT_EQ(j.status("vfio.clique"), Status::kWarn);
   EXPECT_TRUE(contains(j.at("vfio.clique").summary, "no GPU carries the virtual P2P approval"));
-  EXPECT_EQ(j.verdict.state, "degraded");
+  EXPECT_EQ(j.verdict.state, VerdictState::kDegraded);
   EXPECT_EQ(top(j).id, "vm_p2p");
   EXPECT_TRUE(contains(top(j).title, "no GPUDirect clique")) << top(j).title;
   EXPECT_TRUE(contains(top(j).fix, "p2pcheck vm plan --gpus")) << top(j).fix;
@@ -43,7 +43,7 @@ TEST(VfioGuest, CliquesWithoutAPeerCopyAreNotHealthy) {
                        "0000:03:00.0, 0000:04:00.0"))
       << f.summary;
   EXPECT_TRUE(contains(f.summary, "peer copy required")) << f.summary;
-  EXPECT_EQ(j.verdict.state, "inconclusive");
+  EXPECT_EQ(j.verdict.state, VerdictState::kInconclusive);
   EXPECT_TRUE(contains(j.verdict.headline, "peer copy required")) << j.verdict.headline;
   EXPECT_EQ(top(j).id, "vm_clique_unverified");
   // The pairs across the two cliques have no P2P by design: not a cause of their own.
@@ -60,7 +60,7 @@ TEST(VfioGuest, APlantedBadCliqueNamesTheFailingPairsAndTheGpuToTakeOut) {
   EXPECT_TRUE(contains(f.hint, "take 0000:04:00.0 out of clique 0")) << f.hint;
   EXPECT_EQ(top(j).id, "vm_clique_bad");
   EXPECT_EQ(top(j).gpus, std::vector<std::string>{"0000:04:00.0"});
-  EXPECT_EQ(j.verdict.state, "degraded");
+  EXPECT_EQ(j.verdict.state, VerdictState::kDegraded);
 }
 
 TEST(VfioGuest, ABadCliqueOfTwoSaysOneOfThemMustGo) {
@@ -82,7 +82,7 @@ TEST(VfioGuest, CliquesTheDriverRefusesNameTheHiddenKvmTrap) {
   ASSERT_FALSE(f.evidence.empty());
   EXPECT_TRUE(contains(f.evidence.front(), "hidden=1")) << f.evidence.front();
   EXPECT_EQ(top(j).id, "vm_clique_refused");
-  EXPECT_EQ(j.verdict.state, "degraded");
+  EXPECT_EQ(j.verdict.state, VerdictState::kDegraded);
 }
 
 TEST(VfioGuest, ACliqueOnOneGpuOnlyPointsAtTheMissingFunction) {
@@ -99,13 +99,13 @@ TEST(VfioGuest, TheRealH200WithOneGpuNeedsNoCliqueAndStaysHealthy) {
   const auto j = judge_fixture("h200-vm-real.json");
   EXPECT_EQ(j.status("vfio.clique"), Status::kSkip);
   EXPECT_TRUE(contains(j.at("vfio.clique").summary, "one GPU")) << j.at("vfio.clique").summary;
-  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
 }
 
 TEST(VfioGuest, BareMetalHasNothingToSay) {
   const auto j = judge_fixture("bare-metal-healthy.json");
   EXPECT_EQ(j.status("vfio.clique"), Status::kSkip);
-  EXPECT_EQ(j.verdict.state, "healthy");
+  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
 }
 
 TEST(VfioFactsJson, ACliqueIdOver15IsBadInputNamingTheKey) {
@@ -161,10 +161,11 @@ TEST(CollectVfio, ReadsEachGpusCliqueFromItsConfigSpace) {
   EXPECT_EQ(v.gpudirect.value[0].capability.clique, 0);
   EXPECT_EQ(v.gpudirect.value[1].capability.clique, 3);
   EXPECT_EQ(v.gpudirect.value[1].capability.offset, 0xd4);
-  EXPECT_EQ(v.gpudirect.value[2].capability.state, "absent");
-  EXPECT_EQ(v.gpudirect.value[3].capability.state, "unreadable");
-  EXPECT_EQ(v.gpudirect.value[4].capability.state, "unreadable");  // no config file at all
-  EXPECT_FALSE(v.iommu_groups.value.at(0).group);                  // no iommu_group link
+  EXPECT_EQ(v.gpudirect.value[2].capability.state, p2p::topo::GpudirectState::kAbsent);
+  EXPECT_EQ(v.gpudirect.value[3].capability.state, p2p::topo::GpudirectState::kUnreadable);
+  EXPECT_EQ(v.gpudirect.value[4].capability.state,
+            p2p::topo::GpudirectState::kUnreadable);  // no config file at all
+  EXPECT_FALSE(v.iommu_groups.value.at(0).group);     // no iommu_group link
   EXPECT_FALSE(collect_vfio(root.path(), {}).checked());
 }
 

@@ -27,7 +27,7 @@ DoctorRequest saved(const std::string& name) {
 TEST(DoctorRun, HealthyFactsExitZero) {
   const auto d = run_doctor(saved("bare-metal-healthy.json"));
   EXPECT_EQ(d.exit_code, 0);
-  EXPECT_EQ(d.verdict.state, "healthy");
+  EXPECT_EQ(d.verdict.state, p2p::doctor::VerdictState::kHealthy);
   EXPECT_EQ(d.verdict_json.at("schema"), "p2pcheck.doctor.report");
   EXPECT_EQ(d.verdict_json.at("exit_code"), 0);
 }

@@ -21,7 +21,7 @@ std::vector<GpudirectCapability> read_gpudirect_from_sysfs(const std::string& sy
       out.push_back(read_gpudirect_capability(*config));
     } else {
       GpudirectCapability c;
-      c.state = "unreadable";
+      c.state = GpudirectState::kUnreadable;
       c.detail = "cannot read " + path;
       out.push_back(c);
     }

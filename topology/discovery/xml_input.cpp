@@ -99,11 +99,11 @@ TopologySnapshot load_hwloc_xml_isolated(const std::string& text, const std::str
                                          const XmlLoader& load, int timeout_ms) {
   const IsolatedResult r =
       run_isolated([&](const Emit& emit) { load_in_child(load, text, path, emit); }, timeout_ms);
-  if (r.status == "crashed")
+  if (r.status == IsolatedStatus::kCrashed)
     throw InputError(path + ": hwloc crashed reading this XML (" + r.detail + ")");
-  if (r.status == "timed_out")
+  if (r.status == IsolatedStatus::kTimedOut)
     throw InputError(path + ": hwloc did not finish reading this XML (" + r.detail + ")");
-  if (r.status != "completed" || r.output.empty()) {
+  if (r.status != IsolatedStatus::kCompleted || r.output.empty()) {
     throw InputError(path + ": hwloc stopped reading this XML (" +
                      (r.detail.empty() ? "no result" : r.detail) + ")");
   }

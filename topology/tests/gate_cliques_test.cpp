@@ -15,7 +15,7 @@ namespace {
 
 GpudirectCapability clique(int id) {
   GpudirectCapability c;
-  c.state = "present";
+  c.state = GpudirectState::kPresent;
   c.clique = id;
   c.offset = 0xc8;
   return c;
@@ -23,7 +23,7 @@ GpudirectCapability clique(int id) {
 
 GpudirectCapability absent() {
   GpudirectCapability c;
-  c.state = "absent";
+  c.state = GpudirectState::kAbsent;
   return c;
 }
 
@@ -105,7 +105,7 @@ TEST(SnapshotGpudirect, RoundTripsAndRefusesACliqueOver15) {
   const auto back = j.get<TopologySnapshot>();
   ASSERT_EQ(back.gpudirect.size(), 2u);
   EXPECT_EQ(back.gpudirect[0].clique, 3);
-  EXPECT_EQ(back.gpudirect[1].state, "absent");
+  EXPECT_EQ(back.gpudirect[1].state, GpudirectState::kAbsent);
   nlohmann::json bad = j;
   bad["gpudirect"][0]["clique"] = 16;
   try {

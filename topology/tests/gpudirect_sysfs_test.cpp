@@ -26,11 +26,11 @@ TEST(GpudirectSysfs, ReadsEachGpusConfigAndNeverCallsAMissingFileAbsent) {
   const auto caps = read_gpudirect_from_sysfs(sys.path(), t.gpus);
   ASSERT_EQ(caps.size(), 3u);
   EXPECT_EQ(caps[0].clique, 0);
-  EXPECT_EQ(caps[1].state, "absent");
-  EXPECT_EQ(caps[2].state, "unreadable");
+  EXPECT_EQ(caps[1].state, GpudirectState::kAbsent);
+  EXPECT_EQ(caps[2].state, GpudirectState::kUnreadable);
   EXPECT_NE(caps[2].detail.find("0000:03:00.0/config"), std::string::npos) << caps[2].detail;
   t.gpus[0].pci_bus_id = "";  // an nvidia-smi capture: nothing to read
-  EXPECT_EQ(read_gpudirect_from_sysfs(sys.path(), t.gpus)[0].state, "unreadable");
+  EXPECT_EQ(read_gpudirect_from_sysfs(sys.path(), t.gpus)[0].state, GpudirectState::kUnreadable);
 }
 
 }  // namespace

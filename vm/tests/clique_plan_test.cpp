@@ -80,7 +80,8 @@ TEST(CliquePlan, TheHostsDriverAndPeerCopyDecideWithFacts) {
 TEST(CliquePlan, AFailedHostPeerCopyAndASharedIommuGroupKeepAPairApart) {
   doctor::Facts f = doctor::load_facts_file(testing::host_facts());
   for (auto& c : f.peer_copy.pairs)
-    if (c.src_bus_id == "0000:21:00.0" && c.dst_bus_id == "0000:01:00.0") c.copy_result = "corrupt";
+    if (c.src_bus_id == "0000:21:00.0" && c.dst_bus_id == "0000:01:00.0")
+      c.copy_result = doctor::CopyResult::kCorrupt;
   f.vfio.iommu_groups.value.at(3).group = 22;  // 0000:61:00.0 now shares group 22 with 0000:41:00.0
   const HostView v = host(topology("rtxpro6000-lxc.xml"), &f);
   const PairJudgement copy = judge_pair(v, 0, 1);
