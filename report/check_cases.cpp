@@ -6,6 +6,7 @@
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
 #include "document/bench_document.hpp"
+#include "document/finding_status.hpp"
 #include "report/markup_text.hpp"
 
 namespace p2p::report {
@@ -193,30 +194,35 @@ CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostnam
                        " is not supported");
     for (const auto& f : report.at("findings")) {
       const auto id = f.at("id").get<std::string>();
-      const auto status = f.at("status").get<std::string>();
+      const auto word = f.at("status").get<std::string>();
+      const std::optional<doc::FindingStatus> status = doc::finding_status_named(word);
+      if (!status) throw InputError("finding `" + id + "`: unknown status `" + word + "`");
       const auto summary = f.at("summary").get<std::string>();
       const auto hint = f.at("hint").get<std::string>();
       CheckCase c;
       c.name = join_name(hostname, "doctor." + id, "", "");
       c.classname = "p2pcheck.doctor";
-      if (status == "pass") {
-        c.outcome = doc::Outcome::kPass;
-        c.message = summary;
-      } else if (status == "warn") {
-        c.outcome =
-            doc::Outcome::kPass;  // doctor exits 0 on warnings: a CI job must not fail on them
-        c.message = "warning: " + summary + (hint.empty() ? "" : " -> " + hint);
-      } else if (status == "fail") {
-        c.outcome = doc::Outcome::kFail;
-        c.message = summary + (hint.empty() ? "" : " -> " + hint);
-      } else if (status == "skip") {
-        c.outcome = doc::Outcome::kSkipped;
-        c.message = summary;
-      } else if (status == "unknown") {
-        c.outcome = doc::Outcome::kSkipped;
-        c.message = "not verified from here: " + summary;
-      } else {
-        throw InputError("finding `" + id + "`: unknown status `" + status + "`");
+      switch (*status) {
+        case doc::FindingStatus::kPass:
+          c.outcome = doc::Outcome::kPass;
+          c.message = summary;
+          break;
+        case doc::FindingStatus::kWarn:
+          c.outcome = doc::Outcome::kPass;  // doctor exits 0 on warnings: CI must not fail on them
+          c.message = "warning: " + summary + (hint.empty() ? "" : " -> " + hint);
+          break;
+        case doc::FindingStatus::kFail:
+          c.outcome = doc::Outcome::kFail;
+          c.message = summary + (hint.empty() ? "" : " -> " + hint);
+          break;
+        case doc::FindingStatus::kSkip:
+          c.outcome = doc::Outcome::kSkipped;
+          c.message = summary;
+          break;
+        case doc::FindingStatus::kUnknown:
+          c.outcome = doc::Outcome::kSkipped;
+          c.message = "not verified from here: " + summary;
+          break;
       }
       c.message = single_line(c.message);
       s.cases.push_back(std::move(c));

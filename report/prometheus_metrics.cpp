@@ -6,6 +6,7 @@
 #include "acceptance/judge.hpp"
 #include "common/error.hpp"
 #include "document/bench_document.hpp"
+#include "document/finding_status.hpp"
 #include "report/check_cases.hpp"
 
 namespace p2p::report {
@@ -243,14 +244,19 @@ void add_doctor_metrics(Exposition& e, const nlohmann::json& report, const std::
   declare_all(e);
   // Reading it as cases checks the report (schema, version, every finding's fields) first.
   (void)doctor_suite(report, hostname, source);
-  std::map<std::string, int> by_status = {
-      {"pass", 0}, {"warn", 0}, {"fail", 0}, {"skip", 0}, {"unknown", 0}};
+  using doc::FindingStatus;
+  // Keyed by the word, so the samples come out in the same (alphabetical) order as ever.
+  std::map<std::string, int> by_status;
+  for (FindingStatus s : {FindingStatus::kPass, FindingStatus::kWarn, FindingStatus::kFail,
+                          FindingStatus::kSkip, FindingStatus::kUnknown})
+    by_status[doc::to_string(s)] = 0;
   for (const auto& f : report.at("findings")) {
-    const std::string status = f.at("status").get<std::string>();
-    ++by_status[status];
+    // doctor_suite above refused any other word.
+    const FindingStatus status = *doc::finding_status_named(f.at("status").get<std::string>());
+    ++by_status[doc::to_string(status)];
     e.add("p2pcheck_doctor_check_failed",
           {{"Hostname", hostname}, {"check", f.at("id").get<std::string>()}},
-          status == "fail" ? 1 : 0);
+          status == FindingStatus::kFail ? 1 : 0);
   }
   for (const auto& [status, n] : by_status)
     e.add("p2pcheck_doctor_checks", {{"Hostname", hostname}, {"status", status}}, n);
