@@ -63,7 +63,12 @@ Command add_compare_command(CLI::App& root) {
   app->add_option("--allow-missing", o->request.allow_missing,
                   "Figures of the baseline the run lacks do not fail the comparison; say why "
                   "(\"gpu7 is out for repair\")")
-      ->type_name("REASON");
+      ->type_name("REASON")
+      ->check([](const std::string& reason) {
+        return reason.find_first_not_of(" \t") == std::string::npos
+                   ? std::string("say why the figures may be missing")
+                   : std::string();
+      });
   app->add_option("--allow-caveat", o->request.allow_caveats,
                   "A caveat of the run that does not fail the comparison: interrupted, shared, "
                   "logical, unverified, waived or gate_override (repeatable)")
