@@ -4,7 +4,9 @@
 #include <memory>
 
 #include "cli/machine_outputs.hpp"
+#include "cli/validators.hpp"
 #include "common/json_text.hpp"
+#include "common/output_paths.hpp"
 #include "common/utc_time.hpp"
 #include "report/check_cases.hpp"
 #include "report/run_lines.hpp"
@@ -16,9 +18,18 @@
 namespace p2p::cli {
 
 int run_gate_command(const GateOptions& opts) {
+  OutputRequest paths;
+  add_output(paths, "--junit", opts.junit);
+  add_output(paths, "--jsonl", opts.jsonl);
+  add_input(paths, "--input", opts.request.input);
+  add_input(paths, "--p2p", opts.request.p2p);
+  add_input(paths, "--expect", opts.request.expect);
+  add_input(paths, "--policy", opts.request.policy);
+  if (opts.format == "json") paths.stdout_owner = "--format json";
+  check_output_paths(paths);
   const std::unique_ptr<JsonLines> lines = open_jsonl_beside(opts.jsonl, opts.format);
   const session::GateOutcome g = session::run_gate(opts.request, session::live_peer_access_check());
-  std::ostream& text = lines && lines->to_stdout() ? std::cerr : std::cout;
+  std::ostream& text = output_takes_stdout(paths) ? std::cerr : std::cout;
   if (opts.format == "json") {
     nlohmann::json j = g.decision;
     j["source"] = g.source;
@@ -43,17 +54,21 @@ Command add_gate_command(CLI::App& root) {
       "gate", "Decide whether this host may run benchmarks. Exit 0 pass, 1 blocked, 2 bad input");
   app->add_option(
       "--input", opts->request.input,
-      "Topology to judge (hwloc XML, snapshot JSON or nvidia-smi topo -m capture) instead of this host");
+      "Topology to judge (hwloc XML, snapshot JSON or nvidia-smi topo -m capture) instead of this host")
+      ->check(file_path());
   app->add_option(
       "--p2p", opts->request.p2p,
-      "nvidia-smi topo -p2p capture of the --input host: answers require_p2p pair by pair");
+      "nvidia-smi topo -p2p capture of the --input host: answers require_p2p pair by pair")
+      ->check(file_path());
   app->add_option(
       "--expect", opts->request.expect,
       "Golden topology (hwloc XML, snapshot or nvidia-smi topo -m capture): block unless GPU count and "
-      "every pair's class are equal");
+      "every pair's class are equal")
+      ->check(file_path());
   app->add_option(
       "--policy", opts->request.policy,
-      "Policy JSON: min_gpus, max_path, forbid, min_link {gen, width}, require_p2p, require_cliques");
+      "Policy JSON: min_gpus, max_path, forbid, min_link {gen, width}, require_p2p, require_cliques")
+      ->check(file_path());
   app->add_option("--format", opts->format, "text or json (the decision, as bench records it)")
       ->check(CLI::IsMember({"text", "json"}));
   add_junit_option(app, opts->junit);

@@ -4,7 +4,10 @@
 #include <memory>
 #include <string>
 
+#include "cli/validators.hpp"
+#include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "common/output_paths.hpp"
 #include "infer/host_run.hpp"
 #include "infer/run_options.hpp"
 
@@ -16,15 +19,22 @@ namespace p2p::cli {
 
 namespace {
 
+void throw_if_listing(const infer::InferOptions& o, const std::string& option) {
+  if (o.list)
+    throw InputError(option +
+                     ": infer --list prints the plan and measures nothing, so there are no "
+                     "results to write; drop --list to measure, or drop " + option);
+}
+
 void add_options(CLI::App* app, infer::InferOptions& o) {
   app->add_option("--model", o.model,
                   "a Hugging Face config.json (hidden_size, num_hidden_layers, torch_dtype; "
                   "text_config of multimodal models)");
   app->add_option("--hidden", o.hidden, "hidden size, instead of --model")
-      ->check(CLI::PositiveNumber);
+      ->check(count_between(1, 1 << 20));
   app->add_option("--layers", o.layers, "layers, with --hidden")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(count_between(1, 4096));
   app->add_option("--dtype", o.dtype,
                   "all-reduce type: bf16, fp16, fp32 (default: the config's; bf16 with --hidden)");
   app->add_option("--tp", o.tp_sizes, "tensor-parallel sizes")
@@ -51,23 +61,23 @@ void add_options(CLI::App* app, infer::InferOptions& o) {
          "--logical-gpus", o.logical_gpus,
          "run N rank processes on the devices (round-robin, each its own NCCL host): the whole profile on "
          "one GPU; figures measure the tool, not links")
-      ->check(CLI::Range(2, 64));
+      ->check(count_between(2, 64));
   app->add_option("--max-groups", o.max_groups,
                   "at most this many GPU groups per TP size (best ones and the worst)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 64));
+      ->check(count_between(1, 64));
   app->add_option("--calls", o.calls, "timed all-reduce calls per message")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1000000));
+      ->check(count_between(1, 1000000));
   app->add_option("--calls-per-graph", o.calls_per_graph, "calls captured in one CUDA graph")
       ->capture_default_str()
-      ->check(CLI::Range(1, 10000));
+      ->check(count_between(1, 10000));
   app->add_option("--warmup", o.warmup, "untimed calls per message")
       ->capture_default_str()
-      ->check(CLI::Range(0, 100000));
+      ->check(count_between(0, 100000));
   app->add_option("--timeout", o.timeout_s, "seconds before a call counts as a hang")
       ->capture_default_str()
-      ->check(CLI::Range(0.001, 86400.0));
+      ->check(seconds_between(0.001, 86400.0));
   app->add_flag("--no-p2p-off", o.no_p2p_off, "skip the side-by-side run with NCCL_P2P_DISABLE=1");
   app->add_flag("--no-ipc-check", o.no_ipc_check, "skip the CUDA IPC check between rank processes");
   app->add_option(
@@ -76,8 +86,23 @@ void add_options(CLI::App* app, infer::InferOptions& o) {
       "exit 1 when a recommended group misses it");
   app->add_option("--rank-batch", o.rank_batch,
                   "rank groups at this decode batch (default: the largest)");
-  app->add_option("--json", o.json, "write the results document to FILE (atomically)");
-  app->add_option("--html", o.html, "write the results as an HTML page to FILE (atomically)");
+  app->add_option("--json", o.json, "write the results document to FILE (atomically)")
+      ->check(file_path());
+  app->add_option("--html", o.html, "write the results as an HTML page to FILE (atomically)")
+      ->check(file_path());
+}
+
+// Outputs checked against the inputs before anything runs; --list measures nothing, so a results
+// document or page asked for beside it could never be written: said, not skipped.
+void check_infer_outputs(const infer::InferOptions& o) {
+  OutputRequest paths;
+  add_output(paths, "--json", o.json, false);  // the listing and tables are stdout's
+  add_output(paths, "--html", o.html, false);
+  add_input(paths, "--model", o.model);
+  add_input(paths, "--topology", o.topology);
+  check_output_paths(paths);
+  for (const auto& out : paths.outputs)
+    throw_if_listing(o, out.option);
 }
 
 }  // namespace
@@ -92,6 +117,7 @@ Command add_infer_command(CLI::App& root) {
   CLI::Option* layers = app->get_option("--layers");
   return Command{app, [o, layers] {
                    o->layers_given = layers->count() > 0;
+                   check_infer_outputs(*o);
                    const infer::InferPlan plan = infer::checked_plan(*o);
                    if (o->list) {
                      std::cout << infer::plan_listing(*o, plan);

@@ -1,5 +1,6 @@
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -51,6 +52,10 @@ int checked_stdout(int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A write to a closed pipe or beyond the file size limit is an error p2pcheck reports (exit 4,
+  // naming the file), not a signal that ends it silently.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"p2pcheck: can this host's GPUs talk peer-to-peer, how fast, and if not, why?"};
   app.set_version_flag("--version", std::string("p2pcheck ") + P2P_VERSION);
   app.require_subcommand(1);

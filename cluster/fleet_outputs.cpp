@@ -27,7 +27,8 @@ int report_fleet(const std::vector<HostRun>& hosts, const MergeOptions& merge,
                  const FleetOutputOptions& o, const std::string& written_by, int ranks) {
   const ClusterRun run = merge_hosts(hosts, merge);
   const std::string now = utc_now_iso8601();
-  std::ostream& text = o.json == "-" ? std::cerr : std::cout;
+  // An output on standard output takes it: the text for people goes to stderr then.
+  std::ostream& text = o.json == "-" || o.junit == "-" ? std::cerr : std::cout;
   text << format_cluster_text(run, merge.outliers) << std::flush;
   if (!o.json.empty()) {
     const nlohmann::json doc =
