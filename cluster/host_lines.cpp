@@ -38,13 +38,25 @@ Figure latency_figure(const nlohmann::json& record) {
   return f;
 }
 
+// The doctor's verdict is kept whole for the fleet text; the fields the merge reads are checked
+// here, where the line is known, not when the fleet is judged.
+nlohmann::json checked_verdict(const nlohmann::json& record) {
+  if (!record.is_object()) throw InputError("`record` of a verdict line: expected an object");
+  for (const char* key : {"state", "headline"}) {
+    if (record.contains(key) && !record.at(key).is_string())
+      throw InputError(std::string("verdict `") + key + "`: expected a string, got " +
+                       record.at(key).type_name());
+  }
+  return record;
+}
+
 void add_record(HostRun& run, const std::string& kind, const nlohmann::json& record) {
   if (kind == "run_start") {
     run.tool_version = record.value("tool_version", "");
   } else if (kind == "host") {
     run.tool_version = record.value("tool_version", run.tool_version);
   } else if (kind == "verdict") {
-    run.doctor_verdict = record;
+    run.doctor_verdict = checked_verdict(record);
   } else if (kind == "step") {
     run.steps.push_back(StepRecord{record.at("step").get<std::string>(),
                                    record.at("exit_code").get<int>(), record.value("summary", "")});
@@ -109,7 +121,7 @@ void add_host_line(HostRun& run, const std::string& line, std::size_t line_numbe
   } catch (const InputError& e) {
     throw InputError(where + e.what());
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(where + e.what());
+    throw InputError(where + json_error_tail(e.what()));
   }
   ++run.lines;
 }
