@@ -23,7 +23,22 @@ void throw_if_listing(const infer::InferOptions& o, const std::string& option) {
   if (o.list)
     throw InputError(option +
                      ": infer --list prints the plan and measures nothing, so there are no "
-                     "results to write; drop --list to measure, or drop " + option);
+                     "results to write; drop --list to measure, or drop " +
+                     option);
+}
+
+// What the run is judged against and where its results go.
+void add_result_options(CLI::App* app, infer::InferOptions& o) {
+  app->add_option(
+      "--budget-us-per-token", o.budget,
+      "all-reduce microseconds one generated token may cost: 40 (every batch) or 1:20,32:40 (per batch); "
+      "exit 1 when a recommended group misses it");
+  app->add_option("--rank-batch", o.rank_batch,
+                  "rank groups at this decode batch (default: the largest)");
+  app->add_option("--json", o.json, "write the results document to FILE (atomically)")
+      ->check(file_path());
+  app->add_option("--html", o.html, "write the results as an HTML page to FILE (atomically)")
+      ->check(file_path());
 }
 
 void add_options(CLI::App* app, infer::InferOptions& o) {
@@ -80,16 +95,6 @@ void add_options(CLI::App* app, infer::InferOptions& o) {
       ->check(seconds_between(0.001, 86400.0));
   app->add_flag("--no-p2p-off", o.no_p2p_off, "skip the side-by-side run with NCCL_P2P_DISABLE=1");
   app->add_flag("--no-ipc-check", o.no_ipc_check, "skip the CUDA IPC check between rank processes");
-  app->add_option(
-      "--budget-us-per-token", o.budget,
-      "all-reduce microseconds one generated token may cost: 40 (every batch) or 1:20,32:40 (per batch); "
-      "exit 1 when a recommended group misses it");
-  app->add_option("--rank-batch", o.rank_batch,
-                  "rank groups at this decode batch (default: the largest)");
-  app->add_option("--json", o.json, "write the results document to FILE (atomically)")
-      ->check(file_path());
-  app->add_option("--html", o.html, "write the results as an HTML page to FILE (atomically)")
-      ->check(file_path());
 }
 
 // Outputs checked against the inputs before anything runs; --list measures nothing, so a results
@@ -101,8 +106,7 @@ void check_infer_outputs(const infer::InferOptions& o) {
   add_input(paths, "--model", o.model);
   add_input(paths, "--topology", o.topology);
   check_output_paths(paths);
-  for (const auto& out : paths.outputs)
-    throw_if_listing(o, out.option);
+  for (const auto& out : paths.outputs) throw_if_listing(o, out.option);
 }
 
 }  // namespace
@@ -114,6 +118,7 @@ Command add_infer_command(CLI::App& root) {
       "inference acceptance: tensor-parallel all-reduce cost per generated token, per GPU group, with P2P on "
       "and off, plus the CUDA IPC check serving engines run; --list needs no GPU");
   add_options(app, *o);
+  add_result_options(app, *o);
   CLI::Option* layers = app->get_option("--layers");
   return Command{app, [o, layers] {
                    o->layers_given = layers->count() > 0;

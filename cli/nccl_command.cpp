@@ -19,30 +19,8 @@ struct RankOptions {
   int rank = -1;
 };
 
-CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
-  CLI::App* app = root.add_subcommand(
-      "nccl",
-      "NCCL collectives (all_reduce, all_gather, reduce_scatter, broadcast, alltoall, send/recv ring and "
-      "per pair): verified, timed as nccl-tests does, with the transport NCCL used per pair");
-  app->add_option("--devices,--gpus", o.devices, "CUDA devices in rank order (default: all)")
-      ->delimiter(',');
-  app->add_option(
-         "--ranks", o.ranks,
-         "number of ranks, placed round-robin on the devices: rank r on device r % D (default: one per "
-         "device); more ranks than devices runs them as processes")
-      ->check(count_between(1, 4096));
-  app->add_flag(
-      "--rank-processes", o.rank_processes,
-      "one process per rank (as with MPI) instead of one process driving every GPU; ranks that share a GPU "
-      "get their own NCCL_HOSTID, so NCCL connects them over its network transport");
-  add_nccl_mpi_options(app, o);
-  app->add_option(
-         "--collectives", o.collectives,
-         "all_reduce,all_gather,reduce_scatter,broadcast,alltoall,sendrecv,sendrecv_pairs (default: all)")
-      ->delimiter(',');
-  app->add_option("--dtypes", o.dtypes, "float32,bfloat16,float16")
-      ->capture_default_str()
-      ->delimiter(',');
+// The sweep: message sizes, steps, iterations and samples, as nccl-tests names them.
+void add_sweep_options(CLI::App* app, session::NcclRequest& o) {
   app->add_option("--min-bytes,-b", o.min_bytes, "smallest message (8, 1K, 1M, 1G)")
       ->capture_default_str()
       ->check(byte_size_between(1, std::uint64_t{1} << 40));
@@ -72,6 +50,33 @@ CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
                   "seconds before a collective counts as HANG and is aborted")
       ->capture_default_str()
       ->check(seconds_between(0.001, 86400.0));
+}
+
+CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
+  CLI::App* app = root.add_subcommand(
+      "nccl",
+      "NCCL collectives (all_reduce, all_gather, reduce_scatter, broadcast, alltoall, send/recv ring and "
+      "per pair): verified, timed as nccl-tests does, with the transport NCCL used per pair");
+  app->add_option("--devices,--gpus", o.devices, "CUDA devices in rank order (default: all)")
+      ->delimiter(',');
+  app->add_option(
+         "--ranks", o.ranks,
+         "number of ranks, placed round-robin on the devices: rank r on device r % D (default: one per "
+         "device); more ranks than devices runs them as processes")
+      ->check(count_between(1, 4096));
+  app->add_flag(
+      "--rank-processes", o.rank_processes,
+      "one process per rank (as with MPI) instead of one process driving every GPU; ranks that share a GPU "
+      "get their own NCCL_HOSTID, so NCCL connects them over its network transport");
+  add_nccl_mpi_options(app, o);
+  app->add_option(
+         "--collectives", o.collectives,
+         "all_reduce,all_gather,reduce_scatter,broadcast,alltoall,sendrecv,sendrecv_pairs (default: all)")
+      ->delimiter(',');
+  app->add_option("--dtypes", o.dtypes, "float32,bfloat16,float16")
+      ->capture_default_str()
+      ->delimiter(',');
+  add_sweep_options(app, o);
   app->add_option(
          "--min-busbw", o.min_busbw_gbps,
          "GB/s every series must reach (median over sizes at or above its saturation size); exit 1 if not")
