@@ -20,7 +20,7 @@ std::string joined(const std::vector<std::string>& items, std::size_t at_most = 
 void judge_gate(Judging& j) {
   const doc::BenchDocument& d = j.view.doc();
   if (!d.skip_gate) return;
-  if (d.gate.decision && *d.gate.decision == "block") {
+  if (d.gate.decision && *d.gate.decision == topo::GateVerdict::kBlock) {
     add_caveat(j.verdict, CaveatKind::kGateOverride, "measured although the gate blocked");
     add_check(j.verdict, make_check("gate", "run", Outcome::kFail,
                                     "the gate blocked this host (" + d.gate.detail +

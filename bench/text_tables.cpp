@@ -31,7 +31,7 @@ std::string header(const doc::BenchDocument& d) {
       os << "\n";
     }
   }
-  os << "  gate: " << (d.gate.decision ? *d.gate.decision : std::string("not run"))
+  os << "  gate: " << (d.gate.decision ? topo::to_string(*d.gate.decision) : "not run")
      << (d.gate.detail.empty() ? "" : " (" + d.gate.detail + ")")
      << (d.skip_gate ? "; --skip-gate given" : "") << "\n";
   for (const auto& w : d.warnings) os << "  warning: " << w << "\n";

@@ -50,9 +50,10 @@ Command add_bench_command(CLI::App& root) {
          "the per-pair paths of an N-GPU host run here, but the figures measure the tool, not the links")
       ->check(count_between(1, 64));
   app->add_option(
-      "--sizes", o->sweep.sizes,
-      "Copy sizes, e.g. 64M,1G, measured for every route (default: 4K, 16K, ... 256M and 512M, swept "
-      "for one route per kind of path; every other route at 512M)")
+         "--sizes", o->sweep.sizes,
+         "Copy sizes, e.g. 64M,1G, measured for every route (default: 4K, 16K, ... 256M and 512M, swept "
+         "for one route per kind of path; every other route at 512M)")
+      ->type_name("SIZE,...")
       ->check(byte_size_list_between(4, std::uint64_t{16} << 30));
   app->add_flag("--full", o->sweep.full,
                 "Sweep every size for every route (thousands of figures on 8 GPUs)");
@@ -65,6 +66,7 @@ Command add_bench_command(CLI::App& root) {
                   "Copies per timed sample (default: about 2 GiB per sample, 4 to 64)")
       ->check(count_between(0, 64));
   app->add_option("--json", o->json_path, "Write the results document to FILE (atomically)")
+      ->type_name("FILE")
       ->check(file_path());
   add_junit_option(app, o->junit);
   add_jsonl_option(app, o->jsonl);

@@ -3,7 +3,7 @@
 #include <iostream>
 #include <memory>
 
-#include "ci/health_check.hpp"
+#include "check/health_check.hpp"
 #include "cli/machine_outputs.hpp"
 #include "cli/validators.hpp"
 #include "common/output_paths.hpp"

@@ -7,8 +7,10 @@
 #include "cli/doctor_command.hpp"
 #include "cli/export_command.hpp"
 #include "cli/gate_command.hpp"
+#include "cli/help_examples.hpp"
 #include "cli/import_command.hpp"
 #include "cli/infer_command.hpp"
+#include "cli/judge_command.hpp"
 #include "cli/merge_command.hpp"
 #include "cli/nccl_command.hpp"
 #include "cli/node_command.hpp"
@@ -31,12 +33,14 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   all.push_back(add_compare_command(root));
   all.push_back(add_report_command(root));
   all.push_back(add_export_command(root));
+  all.push_back(add_judge_command(root));
   all.push_back(add_check_command(root));
   all.push_back(add_infer_command(root));
   all.push_back(add_infer_rank_command(root));
   all.push_back(add_node_command(root));
   all.push_back(add_merge_command(root));
   all.push_back(add_cluster_command(root));
+  add_examples(root);  // once every command exists: each --help ends with its examples
   return all;
 }
 

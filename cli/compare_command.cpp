@@ -63,13 +63,15 @@ Command add_compare_command(CLI::App& root) {
       ->check(number_between(0.0, 100.0, "percent"));
   app->add_option("--min-bytes", o->request.min_bytes,
                   "Judge bandwidth only at this copy size and above (default 64M)")
+      ->type_name("SIZE")
       ->check(byte_size_between(1, std::uint64_t{16} << 30));
   app->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   app->add_flag("--allow-logical", o->request.allow_logical,
                 "compare a run on logical GPUs (bench --logical-gpus) with one on physical GPUs");
   app->add_option("--allow-missing", o->request.allow_missing,
                   "Figures of the baseline the run lacks do not fail the comparison; say why "
-                  "(\"gpu7 is out for repair\")");
+                  "(\"gpu7 is out for repair\")")
+      ->type_name("REASON");
   app->add_option("--allow-caveat", o->request.allow_caveats,
                   "A caveat of the run that does not fail the comparison: interrupted, shared, "
                   "logical, unverified, waived or gate_override (repeatable)")

@@ -74,7 +74,7 @@ Command add_doctor_command(CLI::App& root) {
   app->add_option(
          "--logical-gpus", opts->request.logical_gpus,
          "Run the peer-copy check between N logical GPUs placed round-robin on the real ones "
-         "(so every pair path runs on a host with fewer GPUs)")
+         "(so every pair path runs on a host with fewer GPUs; default: the real GPUs only)")
       ->type_name("N")
       ->check(count_between(0, 64));
   add_junit_option(app, opts->junit);

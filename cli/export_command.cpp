@@ -29,9 +29,10 @@ Command add_export_command(CLI::App& root) {
       ->type_name("FILE")
       ->check(file_path());
   app->add_option(
-      "--hostname", o->hostname,
-      "Host name the output is filed under (default: the document's own; for gate and doctor output, "
-      "this host's)");
+         "--hostname", o->hostname,
+         "Host name the output is filed under (default: the document's own; for gate and doctor output, "
+         "this host's)")
+      ->type_name("NAME");
   return Command{app, [o] {
                    OutputRequest paths;
                    add_output(paths, "--out", o->out);

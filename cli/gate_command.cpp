@@ -53,22 +53,30 @@ Command add_gate_command(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
       "gate", "Decide whether this host may run benchmarks. Exit 0 pass, 1 blocked, 2 bad input");
   app->add_option(
-      "--input", opts->request.input,
-      "Topology to judge (hwloc XML, snapshot JSON or nvidia-smi topo -m capture) instead of this host")
+         "--input", opts->request.input,
+         "Topology to judge (hwloc XML, snapshot JSON or nvidia-smi topo -m capture) instead of this host")
+      ->type_name("FILE")
       ->check(file_path());
   app->add_option(
-      "--p2p", opts->request.p2p,
-      "nvidia-smi topo -p2p capture of the --input host: answers require_p2p pair by pair")
+         "--p2p", opts->request.p2p,
+         "nvidia-smi topo -p2p capture of the --input host: answers require_p2p pair by pair")
+      ->type_name("FILE")
       ->check(file_path());
   app->add_option(
-      "--expect", opts->request.expect,
-      "Golden topology (hwloc XML, snapshot or nvidia-smi topo -m capture): block unless GPU count and "
-      "every pair's class are equal")
+         "--expect", opts->request.expect,
+         "Golden topology (hwloc XML, snapshot or nvidia-smi topo -m capture): block unless GPU count and "
+         "every pair's class are equal")
+      ->type_name("FILE")
       ->check(file_path());
   app->add_option(
-      "--policy", opts->request.policy,
-      "Policy JSON: min_gpus, max_path, forbid, min_link {gen, width}, require_p2p, require_cliques")
+         "--policy", opts->request.policy,
+         "Policy JSON: the gate's keys (min_gpus, max_path, forbid, min_link {gen, width}, "
+         "require_p2p, require_cliques); acceptance thresholds in it are for bench and nccl")
+      ->type_name("FILE")
       ->check(file_path());
+  app->add_option("--expect-gpus", opts->request.expect_gpus,
+                  "The GPUs this host must show: block when the topology has fewer")
+      ->check(count_between(1, 4096));
   app->add_option("--format", opts->format, "text or json (the decision, as bench records it)")
       ->check(CLI::IsMember({"text", "json"}));
   add_junit_option(app, opts->junit);

@@ -57,10 +57,12 @@ Command add_import_command(CLI::App& root) {
   app->add_option("--json", o->json,
                   "Write the results document to FILE (atomically; - for stdout, what was read "
                   "then goes to stderr)")
+      ->type_name("FILE")
       ->check(file_path());
   app->add_option(
          "--buffer-size", o->buffer_size,
          "nvbandwidth's -b of the run (e.g. 512M; its output does not say; default: that version's default)")
+      ->type_name("SIZE")
       ->check(byte_size_between(4, std::uint64_t{16} << 30));
   app->add_option("--num-elems", o->num_elems,
                   "p2pBandwidthLatencyTest's --numElems of the run (default 40000000)")

@@ -32,19 +32,23 @@ void add_result_options(CLI::App* app, infer::InferOptions& o) {
   app->add_option(
       "--budget-us-per-token", o.budget,
       "all-reduce microseconds one generated token may cost: 40 (every batch) or 1:20,32:40 (per batch); "
-      "exit 1 when a recommended group misses it");
+      "exit 1 when a recommended group misses it")
+      ->type_name("BUDGET");
   app->add_option("--rank-batch", o.rank_batch,
                   "rank groups at this decode batch (default: the largest)");
   app->add_option("--json", o.json, "write the results document to FILE (atomically)")
+      ->type_name("FILE")
       ->check(file_path());
   app->add_option("--html", o.html, "write the results as an HTML page to FILE (atomically)")
+      ->type_name("FILE")
       ->check(file_path());
 }
 
 void add_options(CLI::App* app, infer::InferOptions& o) {
   app->add_option("--model", o.model,
                   "a Hugging Face config.json (hidden_size, num_hidden_layers, torch_dtype; "
-                  "text_config of multimodal models)");
+                  "text_config of multimodal models)")
+      ->type_name("FILE");
   app->add_option("--hidden", o.hidden, "hidden size, instead of --model")
       ->check(count_between(1, 1 << 20));
   app->add_option("--layers", o.layers, "layers, with --hidden")
@@ -67,9 +71,10 @@ void add_options(CLI::App* app, infer::InferOptions& o) {
   app->add_flag("--list", o.list,
                 "print the plan (messages, calls per step, GPU groups) and exit; no GPU needed");
   app->add_option(
-      "--topology", o.topology,
-      "take the GPU groups from this topology (hwloc XML, p2pcheck snapshot, nvidia-smi topo -m) "
-      "instead of this host's; with --list only");
+         "--topology", o.topology,
+         "take the GPU groups from this topology (hwloc XML, p2pcheck snapshot, nvidia-smi topo -m) "
+         "instead of this host's; with --list only")
+      ->type_name("FILE");
   app->add_option("--devices,--gpus", o.devices, "CUDA devices the groups may use (default: all)")
       ->delimiter(',');
   app->add_option(

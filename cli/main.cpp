@@ -4,11 +4,15 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/command.hpp"
 #include "cli/commands.hpp"
+#include "cli/help_format.hpp"
+#include "cli/suggest.hpp"
+#include "cli/version_text.hpp"
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
 
@@ -49,6 +53,13 @@ int checked_stdout(int code) {
   return p2p::kExitRuntime;
 }
 
+// A command line p2pcheck cannot take: one line naming the mistake (with the nearest real
+// command or option where there is one), exit 2.
+int bad_command_line(const std::string& what) {
+  std::cerr << "p2pcheck: error: " << one_line(what) << "\n";
+  return p2p::kExitBadInput;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -56,12 +67,20 @@ int main(int argc, char** argv) {
   // naming the file), not a signal that ends it silently.
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGXFSZ, SIG_IGN);
-  CLI::App app{"p2pcheck: can this host's GPUs talk peer-to-peer, how fast, and if not, why?"};
-  app.set_version_flag("--version", std::string("p2pcheck ") + P2P_VERSION);
+  // Named, so help says "p2pcheck" rather than the path it was started by. The formatter and
+  // the captured defaults are set before any subcommand exists: subcommands inherit both.
+  CLI::App app{"p2pcheck: can this host's GPUs talk peer-to-peer, how fast, and if not, why?",
+               "p2pcheck"};
+  app.formatter(std::make_shared<p2p::cli::HelpFormatter>());
+  app.option_defaults()->always_capture_default();
+  std::string version = p2p::cli::version_text(p2p::cli::this_build());
+  version.pop_back();  // CLI11 ends the line itself
+  app.set_version_flag("--version", version, "Print the version and the optional parts built in");
   app.require_subcommand(1);
   app.fallthrough(false);
 
   std::vector<p2p::cli::Command> commands = p2p::cli::add_all_commands(app);
+  const std::vector<std::string> args(argv + 1, argv + argc);
 
   try {
     app.parse(argc, argv);
@@ -69,8 +88,13 @@ int main(int argc, char** argv) {
     // --help and --version are "errors" with exit code 0, printed by CLI11. Every real parse
     // error is bad input, said on one line like every other error of p2pcheck.
     if (e.get_exit_code() == 0) return app.exit(e) == 0 ? p2p::kExitOk : p2p::kExitBadInput;
-    std::cerr << "p2pcheck: error: " << one_line(e.what()) << " (--help lists the options)\n";
-    return p2p::kExitBadInput;
+    return bad_command_line(p2p::cli::mistake_in(app, args).value_or(
+        std::string(e.what()) + " (--help lists the options)"));
+  }
+  // What bench and nccl pass on to Google Benchmark must be its flags: a mistyped option of
+  // theirs is bad input now, before any work, rather than a flag Google Benchmark refuses later.
+  if (!app.remaining(true).empty()) {
+    if (const auto mistake = p2p::cli::mistake_in(app, args)) return bad_command_line(*mistake);
   }
 
   try {

@@ -16,10 +16,12 @@ inline void add_gate_options(CLI::App* app, session::MeasurementGateOptions& o) 
                 "Measure even if the gate blocks; recorded in the results");
   app->add_option("--expect", o.expect,
                   "Gate: golden topology (hwloc XML or snapshot) this host must match")
+      ->type_name("FILE")
       ->check(file_path());
   app->add_option("--policy", o.policy,
                   "Policy JSON: the gate's keys (min_gpus, max_path, ...) and the acceptance "
                   "thresholds (min_bandwidth, thresholds, floors, models, hosts)")
+      ->type_name("FILE")
       ->check(file_path());
   app->add_option("--expect-gpus", o.expect_gpus,
                   "The GPUs this host must show; fewer fails the run's verdict")

@@ -23,9 +23,11 @@ struct RankOptions {
 void add_sweep_options(CLI::App* app, session::NcclRequest& o) {
   app->add_option("--min-bytes,-b", o.min_bytes, "smallest message (8, 1K, 1M, 1G)")
       ->capture_default_str()
+      ->type_name("SIZE")
       ->check(byte_size_between(1, std::uint64_t{1} << 40));
   app->add_option("--max-bytes,-e", o.max_bytes, "largest message")
       ->capture_default_str()
+      ->type_name("SIZE")
       ->check(byte_size_between(1, std::uint64_t{1} << 40));
   app->add_option("--step-factor,-f", o.step_factor, "size multiplier between steps (2 or 4)")
       ->capture_default_str()
@@ -83,6 +85,7 @@ CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
       ->check(number_between(0.0, 1e6, "GB/s"));
   app->add_option("--saturation-bytes", o.saturation_bytes,
                   "judge --min-busbw from this size on (default: found)")
+      ->type_name("SIZE")
       ->check(byte_size_between(1, std::uint64_t{1} << 40));
   app->add_option(
          "--buffers", o.buffers,
@@ -92,11 +95,14 @@ CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
       ->check(CLI::IsMember({"auto", "ncclMemAlloc", "cudaMalloc"}));
   app->add_flag("--compare-p2p-off", o.compare_p2p_off,
                 "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
-  app->add_option("--json", o.json, "write the results to FILE (atomically)")->check(file_path());
+  app->add_option("--json", o.json, "write the results to FILE (atomically)")
+      ->type_name("FILE")
+      ->check(file_path());
   add_junit_option(app, o.junit);
   add_jsonl_option(app, o.jsonl);
   app->add_option("--nccl-log", o.nccl_log,
                   "keep NCCL's INFO log in FILE (default: a temporary file)")
+      ->type_name("FILE")
       ->check(file_path());
   app->add_flag("--p2p-off-child", o.p2p_off_child)->group("");  // internal, hidden from --help
   app->add_option("--options", o.options_file)->group("");  // internal: the P2P-off child's sweep

@@ -33,13 +33,16 @@ void add_node_options(CLI::App* app, cluster::NodeOptions& o) {
   session::BenchSweepRequest& b = o.bench;
   app->add_option("--gpus", b.gpus, "bench: CUDA ordinals to measure, e.g. 0,1 (default: all)");
   app->add_option("--sizes", b.sizes, "bench: copy sizes, e.g. 64M,1G (default: bench's sweep)")
+      ->type_name("SIZE,...")
       ->check(byte_size_list_between(4, std::uint64_t{16} << 30));
   app->add_flag("--full", b.full, "bench: sweep every size for every route");
   app->add_option("--samples", b.samples, "bench: timed samples per figure")
       ->check(count_between(1, 1000));
   app->add_option("--warmup", b.warmup_samples, "bench: untimed samples before timing")
       ->check(count_between(0, 100));
-  app->add_option("--copies", b.copies, "bench: copies per timed sample")->check(count_between(0, 64));
+  app->add_option("--copies", b.copies,
+                  "bench: copies per timed sample (default: about 2 GiB per sample)")
+      ->check(count_between(0, 64));
   app->add_option("--logical-gpus", b.logical_gpus,
                   "bench: N logical GPUs on the selected devices (measures the tool)")
       ->check(count_between(1, 64));

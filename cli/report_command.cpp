@@ -37,6 +37,7 @@ Command add_report_command(CLI::App& root) {
       ->expected(1, 2);
   app->add_option("--out", o->out,
                   "HTML file to write, atomically; - for stdout (default: RESULTS with .html)")
+      ->type_name("FILE|-")
       ->check(file_path());
   return Command{app, [o] { return run_report_command(*o); }};
 }

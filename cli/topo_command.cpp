@@ -49,21 +49,24 @@ Command add_topo_command(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
       "topo", "Show the GPU topology (PCIe path classes, NVLink, affinity, environment)");
   app->add_option(
-      "--input", opts->request.input,
-      "Read an hwloc XML (lstopo --of xml, hwloc 1.x or 2.x), a p2pcheck snapshot (JSON) or a text capture of "
-      "nvidia-smi topo -m instead of this host")
+         "--input", opts->request.input,
+         "Read an hwloc XML (lstopo --of xml, hwloc 1.x or 2.x), a p2pcheck snapshot (JSON) or a text capture of "
+         "nvidia-smi topo -m instead of this host")
+      ->type_name("FILE")
       ->check(file_path());
   app->add_option("--p2p", opts->request.p2p,
                   "Add the per-pair P2P status of an nvidia-smi topo -p2p r|w|n|a|p capture")
+      ->type_name("FILE")
       ->check(file_path());
   app->add_option("--environment", opts->request.environment,
                   "Environment facts (JSON) recorded where the --input XML was captured")
+      ->type_name("FILE")
       ->check(file_path());
   app->add_option("--format", opts->format,
                   "text (matrix like nvidia-smi topo -m) or json (the snapshot)")
       ->check(CLI::IsMember({"text", "json"}));
-  app->add_option("--save", opts->request.save,
-                  "Also write the snapshot JSON to FILE (atomically)")
+  app->add_option("--save", opts->request.save, "Also write the snapshot JSON to FILE (atomically)")
+      ->type_name("FILE")
       ->check(file_path());
   app->require_subcommand(0, 1);
 

@@ -49,7 +49,8 @@ inline CLI::Validator number_between(double min, double max, const std::string& 
         if (v < min || v > max) return what;
         return "";
       },
-      "in [" + range + "]");
+      // CLI11's own form ("FLOAT in [0.1 - 3600]"), which --help turns into "(0.1 to 3600)".
+      "FLOAT in [" + detail::number_text(min) + " - " + detail::number_text(max) + "]");
 }
 
 // Seconds, a finite number from min to max.
@@ -74,7 +75,7 @@ inline CLI::Validator count_between(long long min, long long max, const std::str
         if (errno == ERANGE || v < min || v > max) return what;
         return "";
       },
-      "in [" + std::to_string(min) + " to " + std::to_string(max) + "]");
+      "INT in [" + std::to_string(min) + " - " + std::to_string(max) + "]");
 }
 
 // A byte size as common/byte_size.hpp reads it (8, 64K, 1M, 1G), from min to max bytes.

@@ -29,19 +29,22 @@ void add_plan(CLI::App& vm, VmOptions& o) {
       "config's traps, print the settings for Proxmox, libvirt, QEMU and cloud-hypervisor. Exit 0 every GPU "
       "in a clique and no trap, 1 otherwise");
   plan->add_option(
-      "--topology", o.plan.topology,
-      "The host's topology (hwloc XML, snapshot or nvidia-smi topo -m capture) instead of this host");
+          "--topology", o.plan.topology,
+          "The host's topology (hwloc XML, snapshot or nvidia-smi topo -m capture) instead of this host")
+      ->type_name("FILE");
   plan->add_option(
-      "--facts", o.plan.facts,
-      "Doctor facts saved on the host or an LXC container on it (doctor --save-facts); live with no "
-      "--topology");
+          "--facts", o.plan.facts,
+          "Doctor facts saved on the host or an LXC container on it (doctor --save-facts); live with no "
+          "--topology")
+      ->type_name("FILE");
   plan->add_option(
       "--gpus", o.plan.gpus,
       "The VM's GPUs: host indexes or PCI addresses, comma-separated (default: the VM config's, else "
       "all)");
   plan->add_option(
-      "--vm-config", o.plan.vm_config,
-      "The VM's config to check: /etc/pve/qemu-server/<vmid>.conf or libvirt domain XML");
+          "--vm-config", o.plan.vm_config,
+          "The VM's config to check: /etc/pve/qemu-server/<vmid>.conf or libvirt domain XML")
+      ->type_name("FILE");
   plan->add_option("--vmid", o.plan.vmid,
                    "Proxmox VM id for the qm set lines (default: from the config's name)");
   plan->add_option("--first-clique", o.plan.first_clique,
@@ -55,9 +58,12 @@ void add_compare(CLI::App& vm, VmOptions& o) {
       "Put a VM's topology before cliques, after, and its host's side by side, pair by pair. Exit 0, or 1 when a "
       "clique claims P2P the host refuses or a pair the host carries is still lost");
   cmp->add_option("BEFORE AFTER HOST", o.three, "The three topologies")->required()->expected(3);
-  cmp->add_option("--p2p-before", o.compare.p2p_before, "nvidia-smi topo -p2p capture of BEFORE");
-  cmp->add_option("--p2p-after", o.compare.p2p_after, "nvidia-smi topo -p2p capture of AFTER");
-  cmp->add_option("--p2p-host", o.compare.p2p_host, "nvidia-smi topo -p2p capture of HOST");
+  cmp->add_option("--p2p-before", o.compare.p2p_before, "nvidia-smi topo -p2p capture of BEFORE")
+      ->type_name("FILE");
+  cmp->add_option("--p2p-after", o.compare.p2p_after, "nvidia-smi topo -p2p capture of AFTER")
+      ->type_name("FILE");
+  cmp->add_option("--p2p-host", o.compare.p2p_host, "nvidia-smi topo -p2p capture of HOST")
+      ->type_name("FILE");
   cmp->add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
 }
 

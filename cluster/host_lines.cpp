@@ -63,7 +63,8 @@ void add_record(HostRun& run, const std::string& kind, const nlohmann::json& rec
   } else if (kind == "topology") {
     run.topology = topo::snapshot_from_json(record, "topology");
   } else if (kind == "gate_reason") {
-    if (run.gate_block.empty() && record.at("verdict").get<std::string>() == "block")
+    if (run.gate_block.empty() &&
+        record.at("verdict").get<topo::GateVerdict>() == topo::GateVerdict::kBlock)
       run.gate_block = record.at("message").get<std::string>();
   } else if (kind == "gate") {
     run.gate_passed = record.at("passed").get<bool>();

@@ -40,7 +40,7 @@ NodeBenchResult run_live_bench(const session::BenchSweepRequest& o, const topo::
   opts.on_figure = emit;
   bench::require_usable_gpus();  // NoGpuError: the step fails with exit 3
   doc::GateRecord record;
-  record.decision = gate.passed ? "pass" : "block";
+  record.decision = gate.passed ? topo::GateVerdict::kPass : topo::GateVerdict::kBlock;
   record.reasons = gate;
   record.detail = gate.passed ? "passed" : std::to_string(gate.blocking()) + " blocking reason(s)";
   const bench::BenchOutcome outcome =

@@ -83,7 +83,7 @@ topo::GateDecision gate_step(Chain& chain, const NodeInputs& in, const topo::Top
     chain.emit(l);
   std::string summary = d.passed ? "gate: pass" : "gate: BLOCKED";
   for (const auto& r : d.reasons) {
-    if (r.verdict != "block") continue;
+    if (r.verdict != topo::GateVerdict::kBlock) continue;
     summary +=
         " (" + std::to_string(d.blocking()) + " blocking, first " + r.rule + ": " + r.message + ")";
     break;

@@ -130,7 +130,7 @@ struct GpuRecord {
 
 // The gate's verdict as recorded with the results. decision null: the gate was not run.
 struct GateRecord {
-  std::optional<std::string> decision;  // "pass" | "block"; null when the gate did not run
+  std::optional<topo::GateVerdict> decision;  // pass | block; null when the gate did not run
   std::string detail;
   std::optional<topo::GateDecision> reasons;  // the gate's full decision; null when not run
 };

@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   return fuzz::feed(data, size, [](const std::string& text) {
     const auto doc =
         doc::bench_document_from_json(parse_json_text(text, fuzz::kSource), fuzz::kSource);
-    if (!doc.nccl.is_null()) {
+    if (doc.nccl) {
       const doc::NcclResultsSection r = doc::nccl_section_of(doc, fuzz::kSource);
       (void)nccl::format_results_table(r.run);
       (void)nccl::format_transport_matrix(r.run);

@@ -91,12 +91,10 @@ bool NameFilter::matches(const std::string& name) const {
 }
 
 ProgressReporter::ProgressReporter(std::ostream& out, std::size_t total, bool terminal,
-                                   Describe describe, std::string prefix)
-    : out_(out),
-      total_(total),
-      terminal_(terminal),
-      describe_(std::move(describe)),
-      prefix_(std::move(prefix)) {}
+                                   Describe describe, std::string prefix,
+                                   ProgressMeter::Clock clock)
+    : meter_(out, std::move(prefix), total, terminal, std::move(clock)),
+      describe_(std::move(describe)) {}
 
 bool ProgressReporter::ReportContext(const Context&) { return true; }
 
@@ -105,25 +103,18 @@ void ProgressReporter::ReportRuns(const std::vector<Run>& runs) {
     if (run.run_type != Run::RT_Iteration) continue;
     ++done_;
     // The registered name, without Google Benchmark's "/iterations:N/manual_time" suffixes.
-    std::string line = prefix_ + "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " +
-                       run.run_name.function_name;
+    std::string item = run.run_name.function_name;
     if (run.error_occurred) {
-      line += ": " + run.error_message;
+      item += ": " + run.error_message;
     } else if (describe_) {
       const std::string what = describe_(run);
-      if (!what.empty()) line += ": " + what;
+      if (!what.empty()) item += ": " + what;
     }
-    if (terminal_) {
-      out_ << "\r\033[K" << line << std::flush;
-    } else {
-      out_ << line << "\n" << std::flush;
-    }
+    meter_.update(done_, item, run.error_occurred);
   }
 }
 
-void ProgressReporter::Finalize() {
-  if (terminal_ && done_ > 0) out_ << "\n" << std::flush;
-}
+void ProgressReporter::Finalize() { meter_.finish(); }
 
 void run_registered_benchmarks(const std::vector<std::string>& args, std::size_t total,
                                const ProgressDisplay& display) {

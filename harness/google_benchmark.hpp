@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "common/progress_meter.hpp"
+
 namespace p2p::harness {
 
 // What --help says about the Google Benchmark flags bench and nccl pass through.
@@ -55,24 +57,22 @@ class NameFilter {
   std::regex re_;
 };
 
-// One line per finished benchmark, "<prefix>[done/total] name: <describe(run)>" or the
-// error, on `out`; rewritten in place on a terminal, one line each otherwise.
+// Progress of a sweep on `out`, one item per finished benchmark ("<prefix>[done/total] name:
+// <describe(run)>" or the error): rewritten in place on a terminal, summaries with the time
+// elapsed and left otherwise (common/progress_meter.hpp).
 class ProgressReporter : public benchmark::BenchmarkReporter {
  public:
   using Describe = std::function<std::string(const Run&)>;
   ProgressReporter(std::ostream& out, std::size_t total, bool terminal, Describe describe,
-                   std::string prefix = "");
+                   std::string prefix = "", ProgressMeter::Clock clock = {});
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
 
  private:
-  std::ostream& out_;
-  std::size_t total_;
+  ProgressMeter meter_;
   std::size_t done_ = 0;
-  bool terminal_;
   Describe describe_;
-  std::string prefix_;
 };
 
 // Where a run's progress line goes: nowhere when `out` is null (a silent run).

@@ -155,7 +155,8 @@ void launch_copy_pair(void* dst0, const void* src0, void* dst1, const void* src1
   check_args(dst0, src0, bytes);
   check_args(dst1, src1, bytes);
   if (bytes == 0) return;
-  variant_for(shape.unroll);  // the same shapes are accepted as for single copies
+  // The grid covers the data, so the shape's `blocks` and `unroll` play no part here: only its
+  // block size, which must hold as many even as odd warps.
   if (shape.threads_per_block <= 0 || shape.threads_per_block % 64 != 0)
     throw std::invalid_argument("copy kernel: resolve the shape before launching");
   const std::size_t vectors = bytes / 16;

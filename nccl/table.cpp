@@ -93,7 +93,8 @@ std::string format_environment(const doc::NcclEnvironment& env) {
 
 std::string format_run_warnings(const doc::NcclRun& run) {
   std::string out;
-  for (const auto& w : run.warnings) out += "# warning: " + w + "\n";
+  // What happened to the run, as notes: a failure it explains is the verdict's to state.
+  for (const auto& w : run.warnings) out += "# note: " + w + "\n";
   return out;
 }
 

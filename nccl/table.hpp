@@ -16,7 +16,8 @@ namespace p2p::nccl {
 constexpr int kMaxMatrixRanks = 64;
 
 std::string format_environment(const doc::NcclEnvironment& env);
-// The run's warnings (a rank process that died or stopped), one "# warning: " line each.
+// What happened to the run (a rank process that died or stopped), one "# note: " line each;
+// the failure it explains is stated by the run's verdict.
 std::string format_run_warnings(const doc::NcclRun& run);
 // One block per (collective, dtype[, pair]); columns as nccl-tests: size, count, type, root,
 // then time/algbw/busbw/#wrong out-of-place and in-place. HANG/ERROR/n/a where no number.

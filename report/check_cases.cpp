@@ -158,10 +158,11 @@ CheckSuite gate_suite(const topo::GateDecision& d, const std::string& hostname,
     CheckCase c;
     c.name = join_name(hostname, "gate." + r.rule, gate_pair(r), "");
     c.classname = "p2pcheck.gate";
-    c.outcome = r.verdict == "block"  ? doc::Outcome::kFail
-                : r.verdict == "pass" ? doc::Outcome::kPass
-                                      : doc::Outcome::kSkipped;
-    c.message = single_line(r.verdict == "pending" ? "pending: " + r.message : r.message);
+    c.outcome = r.verdict == topo::GateVerdict::kBlock  ? doc::Outcome::kFail
+                : r.verdict == topo::GateVerdict::kPass ? doc::Outcome::kPass
+                                                        : doc::Outcome::kSkipped;
+    c.message =
+        single_line(r.verdict == topo::GateVerdict::kPending ? "pending: " + r.message : r.message);
     s.cases.push_back(std::move(c));
   }
   return s;

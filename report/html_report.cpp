@@ -257,8 +257,9 @@ std::string header(const doc::BenchDocument& d, const std::string& source) {
   row("topology", d.topology_source);
   os << "<tr><th class=\"l\">gate</th><td class=\"l\">";
   if (d.gate.decision) {
-    os << "<span class=\"" << (*d.gate.decision == "pass" ? "pass" : "block") << "\">"
-       << html_escape(*d.gate.decision) << "</span> ";
+    const bool passed = *d.gate.decision == topo::GateVerdict::kPass;
+    os << "<span class=\"" << (passed ? "pass" : "block") << "\">"
+       << html_escape(topo::to_string(*d.gate.decision)) << "</span> ";
   } else {
     os << "not run ";
   }

@@ -21,7 +21,7 @@ std::string number(const std::optional<double>& v) {
 }
 
 std::string gate_text(const doc::BenchDocument& d) {
-  return (d.gate.decision ? *d.gate.decision : std::string("not run")) +
+  return std::string(d.gate.decision ? topo::to_string(*d.gate.decision) : "not run") +
          (d.skip_gate ? " (--skip-gate)" : "");
 }
 

@@ -43,6 +43,25 @@ if ((fix)); then
 fi
 
 status=0
+
+# The size budget: no source over 400 lines but those scripts/size-budget.txt lists with why.
+budget=400
+mapfile -t allowed < <(grep -v -E '^(#|$)' scripts/size-budget.txt | awk '{print $1}')
+while IFS= read -r -d '' file; do
+  [[ $file == */tests/* || $file == fuzz/* ]] && continue
+  lines=$(wc -l <"$file")
+  listed=0
+  for a in "${allowed[@]}"; do [[ $a == "$file" ]] && listed=1; done
+  if ((lines > budget && !listed)); then
+    echo "lint: $file: $lines lines, over the budget of $budget: split it by subject" >&2
+    status=1
+  elif ((lines <= budget && listed)); then
+    echo "lint: $file: $lines lines, back under the budget: take it off scripts/size-budget.txt" >&2
+    status=1
+  fi
+done < <(sources)
+echo "lint: size budget: ${#allowed[@]} files over $budget lines, each listed with why"
+
 echo "lint: clang-format ($("$clang_format" --version | sed 's/.*version //'))"
 if ! sources | xargs -0 -P "$jobs" -n 16 "$clang_format" --dry-run -Werror; then
   echo "lint: files above are not laid out as .clang-format says; scripts/lint.sh --fix rewrites them" >&2

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Two p2pcheck runs on one GPU, and runs stopped by SIGTERM, on a GPU host:
 #   1. bench A runs; bench B starts on the same GPU while A measures: B's document must say
-#      `"shared": true` (A's says so too when B was still running as A finished; reported only);
+#      `"shared": true` and B must fail (exit 1) with the reason "shared" first (A's is shared
+#      too when B was still running as A finished; reported only);
 #   2. while A' runs, `bench --exclusive` must refuse at once: exit 6, one line naming the PID;
 #   3. `nccl` (one process) gets SIGTERM mid-sweep: exit 143, document marked interrupted, and
 #      its --jsonl file keeps one nccl_result line per finished case;
@@ -51,10 +52,12 @@ else
 fi
 wait "$a"
 echo "bench A: exit $?" >>"$out/bench-A.txt"
-if grep -q '"shared": true' "$out/bench-B.json" 2>/dev/null && grep -q 'WARNING: the GPU was shared' "$out/bench-B.txt"; then
-  ok "bench B, started while A measured, is marked shared and warns"
+if grep -q '"shared": true' "$out/bench-B.json" 2>/dev/null &&
+   grep -q '^p2pcheck bench: FAIL — shared run: ' "$out/bench-B.txt" &&
+   grep -q '^bench B: exit 1$' "$out/bench-B.txt"; then
+  ok "bench B, started while A measured, is marked shared and fails with the reason shared"
 else
-  fail "bench B not marked shared (bench-B.json, bench-B.txt)"
+  fail "bench B not marked shared or not failed for it (bench-B.json, bench-B.txt)"
 fi
 # Each GPU record carries its UUID as nvidia-smi prints it, and the Prometheus export labels with it.
 if grep -Eq '"uuid": "GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' "$out/bench-B.json" 2>/dev/null &&

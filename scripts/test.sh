@@ -21,8 +21,17 @@ ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" "$@" || status=$
 # and nccl must build and pass there too, with no memory error, no undefined behaviour and no
 # leak of ours (scripts/sanitizers/lsan.supp names the libraries' own, each with why).
 cpu_dir=${P2P_CPU_BUILD_DIR:-build-cpu-sanitized}
-P2P_BUILD_DIR=$cpu_dir scripts/build.sh -DP2P_WITH_CUDA=OFF -DP2P_SANITIZE=ON -DP2P_FUZZ=ON \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+# Its build is quiet unless it fails: then its errors are what CI shows last.
+build_log=$(mktemp)
+if ! P2P_BUILD_DIR=$cpu_dir scripts/build.sh -DP2P_WITH_CUDA=OFF -DP2P_SANITIZE=ON -DP2P_FUZZ=ON \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >"$build_log" 2>&1; then
+  echo "CPU-only configuration (-DP2P_WITH_CUDA=OFF), ASan + UBSan: the build failed; its errors:"
+  grep -E -A12 'error:|FAILED:|undefined reference' "$build_log" | head -n 200
+  tail -n 20 "$build_log"
+  rm -f "$build_log"
+  exit 1
+fi
+rm -f "$build_log"
 echo "CPU-only configuration (-DP2P_WITH_CUDA=OFF), ASan + UBSan:"
 # Full stacks for every allocation (fast_unwind_on_malloc=0): the suppressions match frames
 # beyond libraries built without frame pointers.

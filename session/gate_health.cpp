@@ -26,7 +26,7 @@ std::vector<FailingGpu> failing_gpus_of(const doctor::Verdict& v) {
 void block_failing_gpus(topo::GateDecision& d, const topo::TopologySnapshot& t,
                         const std::vector<FailingGpu>& failing) {
   for (const auto& g : failing) {
-    topo::GateReason r{"health.gpu", "block", "", {}};
+    topo::GateReason r{"health.gpu", topo::GateVerdict::kBlock, "", {}};
     for (std::size_t i = 0; i < t.gpus.size(); ++i)
       if (t.gpus[i].pci_bus_id == g.pci_bus_id) r.gpus.push_back(i);
     const std::string name =

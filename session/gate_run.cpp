@@ -15,11 +15,12 @@ constexpr int kHealthProbeTimeoutMs = 15000;  // NVML answers in well under a se
 }  // namespace
 
 GateOutcome run_gate(const GateRequest& r, const topo::PeerAccessCheck& live_peer_access) {
-  if (r.expect.empty() && r.policy.empty())
+  if (r.expect.empty() && r.policy.empty() && r.expect_gpus == 0)
     throw InputError(
-        "gate: nothing to check: give --expect FILE (golden topology) and/or --policy FILE");
+        "gate: nothing to check: give --expect FILE (golden topology), --policy FILE and/or "
+        "--expect-gpus N");
   // Every file before discovering anything, so bad input fails fast and alone.
-  const GateFiles files = read_policy_and_golden(r.policy, r.expect);
+  const GateFiles files = read_policy_and_golden(r.policy, r.expect, r.expect_gpus);
   if (!r.p2p.empty() && r.input.empty())
     throw InputError(
         "gate: --p2p describes a captured topology: give it with --input (this host is checked live)");

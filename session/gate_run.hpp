@@ -13,10 +13,11 @@
 namespace p2p::session {
 
 struct GateRequest {
-  std::string input;   // hwloc XML, snapshot JSON or nvidia-smi topo -m capture; "" = this host
-  std::string p2p;     // nvidia-smi topo -p2p capture: answers require_p2p for --input
-  std::string expect;  // golden topology
-  std::string policy;  // policy JSON
+  std::string input;    // hwloc XML, snapshot JSON or nvidia-smi topo -m capture; "" = this host
+  std::string p2p;      // nvidia-smi topo -p2p capture: answers require_p2p for --input
+  std::string expect;   // golden topology
+  std::string policy;   // policy JSON
+  int expect_gpus = 0;  // --expect-gpus: the policy's min_gpus, at least; 0 = not given
 };
 
 struct GateOutcome {

@@ -1,5 +1,6 @@
 #include "session/gate_verdict.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "acceptance/policy_file.hpp"
@@ -8,24 +9,30 @@
 namespace p2p::session {
 
 namespace {
-void read_policy(GateFiles& files, const std::string& path) {
-  if (path.empty()) return;
-  accept::PolicyFile p = accept::read_policy_file(path);
-  files.policy = p.gate;
-  files.acceptance = std::move(p.acceptance);
+void read_policy(GateFiles& files, const std::string& path, int expect_gpus) {
+  if (!path.empty()) {
+    accept::PolicyFile p = accept::read_policy_file(path);
+    files.policy = p.gate;
+    files.acceptance = std::move(p.acceptance);
+  }
+  if (expect_gpus > 0) {
+    if (!files.policy) files.policy = topo::GatePolicy{};
+    files.policy->min_gpus = std::max(files.policy->min_gpus.value_or(0), expect_gpus);
+  }
 }
 }  // namespace
 
 GateFiles read_gate_files(const MeasurementGateOptions& o) {
   GateFiles files;
   if (!o.expect.empty()) files.expected = topo::load_topology(o.expect);
-  read_policy(files, o.policy);
+  read_policy(files, o.policy, o.expect_gpus);
   return files;
 }
 
-GateFiles read_policy_and_golden(const std::string& policy, const std::string& expect) {
+GateFiles read_policy_and_golden(const std::string& policy, const std::string& expect,
+                                 int expect_gpus) {
   GateFiles files;
-  read_policy(files, policy);
+  read_policy(files, policy, expect_gpus);
   if (!expect.empty()) {
     files.expected = topo::load_topology(expect);
     files.expected->source = expect;
@@ -40,7 +47,7 @@ TopologyAndGate judge_gate(topo::TopologySnapshot snapshot, const GateFiles& fil
   const topo::GateDecision decision =
       topo::evaluate_gate(out.snapshot, files.expected, files.policy, peer_access);
   out.blocked = !decision.passed && !skip_gate;
-  out.gate.decision = decision.passed ? "pass" : "block";
+  out.gate.decision = decision.passed ? topo::GateVerdict::kPass : topo::GateVerdict::kBlock;
   out.gate.reasons = decision;
   out.gate.detail =
       decision.passed ? "passed" : std::to_string(decision.blocking()) + " blocking reason(s)";

@@ -27,8 +27,10 @@ struct GateFiles {
 GateFiles read_gate_files(const MeasurementGateOptions& o);
 
 // The --policy and --expect files of gate, check and node, the policy first; the golden
-// topology's source is the file name given, which the decision names.
-GateFiles read_policy_and_golden(const std::string& policy, const std::string& expect);
+// topology's source is the file name given, which the decision names. `expect_gpus` (> 0) raises
+// the policy's min_gpus to it: a host that shows fewer GPUs is blocked before it is measured.
+GateFiles read_policy_and_golden(const std::string& policy, const std::string& expect,
+                                 int expect_gpus = 0);
 
 struct TopologyAndGate {
   topo::TopologySnapshot snapshot;

@@ -139,8 +139,7 @@ int run_nccl_under_mpi(const NcclRequest& o, nccl::RunOptions options, mpi::Sess
   }
   doc::NcclResultsSection report;
   report.run = std::move(*outcome.run);
-  const int code =
-      report_and_judge(outputs, options, report, tg, started, clock, nullptr).exit_code;
+  const int code = report_and_judge(outputs, options, report, tg, started, clock).exit_code;
   lines.end(code);
   return code;
 }

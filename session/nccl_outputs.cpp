@@ -34,6 +34,24 @@ std::string transport_beside_topology(const doc::NcclRun& run,
   }
 }
 
+// Every table of the run, as nccl-tests and p2pcheck print them (figures that mean nothing on
+// this host are marked in `report` already).
+std::string nccl_tables(const doc::NcclResultsSection& report, const TopologyAndGate& tg) {
+  std::string t = nccl::format_environment(report.run.environment) +
+                  nccl::format_run_warnings(report.run) + nccl::format_results_table(report.run) +
+                  nccl::format_transport_matrix(report.run) +
+                  // Across hosts this host's topology describes only some of the ranks.
+                  (report.run.cluster ? nccl::format_cluster(report.run)
+                                      : transport_beside_topology(report.run, tg.snapshot)) +
+                  nccl::format_pair_matrix(report.run);
+  if (report.p2p_off) {
+    t += nccl::format_transport_matrix(*report.p2p_off) +
+         nccl::format_pair_matrix(*report.p2p_off) +
+         nccl::format_p2p_comparison(report.run, *report.p2p_off);
+  }
+  return t + nccl::format_verdicts(report.verdicts);
+}
+
 }  // namespace
 
 NcclOutputs outputs_of(const NcclRequest& r) {
@@ -68,9 +86,9 @@ doc::BenchDocument nccl_document(const doc::NcclResultsSection& report, const To
   return doc;
 }
 
-RunEnd report_and_judge(const NcclOutputs& o, const nccl::RunOptions& options,
-                        doc::NcclResultsSection& report, const TopologyAndGate& tg,
-                        const std::string& started, const RunClock& clock, SharingCheck* sharing) {
+JudgedRun judge_nccl(const NcclOutputs& o, const nccl::RunOptions& options,
+                     doc::NcclResultsSection report, const TopologyAndGate& tg,
+                     const std::string& started, const AfterMeasuring& after) {
   std::optional<std::uint64_t> saturation;
   if (!o.saturation_bytes.empty())
     saturation = p2p::parse_bytes(o.saturation_bytes, "--saturation-bytes");
@@ -78,43 +96,39 @@ RunEnd report_and_judge(const NcclOutputs& o, const nccl::RunOptions& options,
     report.min_busbw_gbps = o.min_busbw_gbps;
     report.verdicts = nccl::judge_min_busbw(report.run.results, o.min_busbw_gbps, saturation);
   }
-
-  doc::BenchDocument doc = nccl_document(report, tg, o.skip_gate, started);
-  doc.gpu_selection = doc::gpu_selection_text(options.devices, std::getenv("CUDA_VISIBLE_DEVICES"));
-  if (const int sig = interrupt_signal()) {
-    doc.interrupted = interrupt_name(sig) + " after " + std::to_string(report.run.results.size()) +
-                      " results; the rest were not measured";
+  doc::BenchDocument d = nccl_document(report, tg, o.skip_gate, started);
+  d.gpu_selection = doc::gpu_selection_text(options.devices, std::getenv("CUDA_VISIBLE_DEVICES"));
+  if (after.interrupt_signal != 0) {
+    d.interrupted = interrupt_name(after.interrupt_signal) + " after " +
+                    std::to_string(report.run.results.size()) +
+                    " results; the rest were not measured";
   }
-  if (sharing) doc.gpu_sharing = sharing->finish();
-  const RunResources used = clock.now();
-  doc.wall_s = used.wall_s;
-  doc.peak_rss_bytes = used.peak_rss_bytes;
-  const doc::RunVerdict& verdict = judge_measured(
-      doc, o.acceptance, o.expect_gpus > 0 ? std::optional<int>(o.expect_gpus) : std::nullopt,
-      interrupt_signal(), "nccl");
-  report = *doc.nccl;  // with the figures that mean nothing marked
-
+  d.gpu_sharing = after.sharing;
+  d.wall_s = after.used.wall_s;
+  d.peak_rss_bytes = after.used.peak_rss_bytes;
+  JudgedRun run;
+  run.verdict = judge_measured(d, after.acceptance ? *after.acceptance : accept::AcceptancePolicy{},
+                               after.expect_gpus, after.interrupt_signal, "nccl");
+  run.text = nccl_tables(*d.nccl, tg) + doc::describe_resources(d);
   // With --benchmark_format, Google Benchmark's report owns stdout and the tables go to stderr.
-  std::ostream& tables =
-      harness::benchmark_owns_stdout(options.benchmark_args) ? std::cerr : std::cout;
-  tables << nccl::format_environment(report.run.environment)
-         << nccl::format_run_warnings(report.run) << nccl::format_results_table(report.run)
-         << nccl::format_transport_matrix(report.run)
-         // Across hosts this host's topology describes only some of the ranks.
-         << (report.run.cluster ? nccl::format_cluster(report.run)
-                                : transport_beside_topology(report.run, tg.snapshot))
-         << nccl::format_pair_matrix(report.run);
-  if (report.p2p_off) {
-    tables << nccl::format_transport_matrix(*report.p2p_off)
-           << nccl::format_pair_matrix(*report.p2p_off)
-           << nccl::format_p2p_comparison(report.run, *report.p2p_off);
-  }
-  tables << nccl::format_verdicts(report.verdicts) << doc::describe_resources(doc)
-         << doc::format_verdict(verdict, "nccl") << std::flush;
-  if (!o.json.empty()) write_text_file_atomically(o.json, json_text(nlohmann::json(doc)) + "\n");
-  if (!o.junit.empty())
-    write_junit(o.junit, report::document_suites(doc, o.json.empty() ? "nccl" : o.json));
-  return run_end(doc);
+  run.text_to_stderr = harness::benchmark_owns_stdout(options.benchmark_args);
+  run.junit = report::document_suites(d, o.json.empty() ? std::string("nccl") : o.json);
+  run.summary = run_end_summary(d);
+  run.document = d;
+  return run;
+}
+
+RunEnd report_and_judge(const NcclOutputs& o, const nccl::RunOptions& options,
+                        const doc::NcclResultsSection& report, const TopologyAndGate& tg,
+                        const std::string& started, const RunClock& clock) {
+  AfterMeasuring after;
+  after.used = clock.now();
+  after.acceptance = &o.acceptance;
+  if (o.expect_gpus > 0) after.expect_gpus = o.expect_gpus;
+  after.interrupt_signal = interrupt_signal();
+  JudgedRun run = judge_nccl(o, options, report, tg, started, after);
+  write_judged_run(RunOutputs{o.json, "", o.junit}, run, "nccl", false);
+  return RunEnd{doc::exit_code(run.verdict), run.summary};
 }
 
 }  // namespace p2p::session

@@ -12,6 +12,7 @@
 #include "nccl/run/runner.hpp"
 #include "session/gate_verdict.hpp"
 #include "session/gpu_sharing_check.hpp"
+#include "session/measurement_pipeline.hpp"
 #include "session/nccl_request.hpp"
 #include "session/run_verdict.hpp"
 
@@ -34,13 +35,17 @@ NcclOutputs outputs_of(const NcclRequest& r);
 doc::BenchDocument nccl_document(const doc::NcclResultsSection& report, const TopologyAndGate& tg,
                                  bool skip_gate, const std::string& started_utc);
 
-// After the sweep: --min-busbw verdicts, the results document (marked interrupted after
-// SIGINT/SIGTERM and shared when `sharing` saw another user of the GPUs) judged into its one
-// verdict, the tables ending with that verdict, JUnit, and how the run ends. `sharing` may be
-// null (MPI runs, the P2P-off half).
+// After the sweep: --min-busbw verdicts, the results document (marked interrupted after a
+// signal, and shared when the sharing check saw another user of the GPUs) judged into its one
+// verdict, and the tables. The pipeline (session/measurement_pipeline.hpp) writes it.
+JudgedRun judge_nccl(const NcclOutputs& o, const nccl::RunOptions& options,
+                     doc::NcclResultsSection report, const TopologyAndGate& tg,
+                     const std::string& started_utc, const AfterMeasuring& after);
+
+// The same for a process whose run is outside the pipeline (rank 0 of an MPI run, the P2P-off
+// half): judged as above with no sharing check, written, and how the run ends.
 RunEnd report_and_judge(const NcclOutputs& o, const nccl::RunOptions& options,
-                        doc::NcclResultsSection& report, const TopologyAndGate& tg,
-                        const std::string& started_utc, const RunClock& clock,
-                        SharingCheck* sharing);
+                        const doc::NcclResultsSection& report, const TopologyAndGate& tg,
+                        const std::string& started_utc, const RunClock& clock);
 
 }  // namespace p2p::session

@@ -91,7 +91,7 @@ int run_p2p_off_half(const NcclRequest& o) {
     report.run = nccl::run_nccl_sweep(options, progress_line("p2pcheck nccl (P2P off)"));
   NcclOutputs outputs;
   outputs.json = o.json;
-  return report_and_judge(outputs, options, report, tg, started, clock, nullptr).exit_code;
+  return report_and_judge(outputs, options, report, tg, started, clock).exit_code;
 }
 
 }  // namespace
@@ -99,6 +99,56 @@ int run_p2p_off_half(const NcclRequest& o) {
 int run_nccl_rank(const std::string& options_path, int rank) {
   return nccl::run_rank_process(options_path, rank);
 }
+
+namespace {
+
+// nccl's own part of the pipeline (session/measurement_pipeline.hpp) on one host: the sweep (and
+// its P2P-off half, first, in a process of its own), the tables, and the document judged.
+class NcclMeasurement : public Measurement {
+ public:
+  NcclMeasurement(const NcclRequest& o, nccl::RunOptions options, std::string started)
+      : request_(o), options_(std::move(options)), started_(std::move(started)) {
+    outputs_ = outputs_of(o);
+  }
+
+  std::vector<std::string> bus_ids_to_measure() override {
+    std::vector<std::string> all;
+    for (const auto& d : bench::discover_devices().devices) all.push_back(d.pci_bus_id);
+    return measured_bus_ids(all, options_.devices);
+  }
+
+  void measure(const TopologyAndGate& tg, RunLog& log) override {
+    tg_ = tg;
+    if (log.active()) {
+      options_.on_result = [&log](const doc::CollectiveResult& r) {
+        log.write(report::jsonl_line("nccl_result", "nccl", log.host(), utc_now_iso8601(),
+                                     nlohmann::json(r)));
+      };
+    }
+    // Before this process loads NCCL: the child must be the first NCCL user of its own process.
+    if (request_.compare_p2p_off) report_.p2p_off = run_p2p_off(options_, request_.nccl_log);
+    options_.nccl_log_path = request_.nccl_log;
+    choose_nccl_log(options_, temp_log_);
+    if (interrupt_signal() == 0)
+      report_.run = nccl::run_nccl_sweep(options_, progress_line("p2pcheck nccl"));
+  }
+
+  JudgedRun judge(const AfterMeasuring& after) override {
+    outputs_.acceptance = *after.acceptance;
+    return judge_nccl(outputs_, options_, report_, tg_, started_, after);
+  }
+
+ private:
+  const NcclRequest& request_;
+  nccl::RunOptions options_;
+  std::string started_;
+  NcclOutputs outputs_;
+  TopologyAndGate tg_;
+  doc::NcclResultsSection report_;
+  std::unique_ptr<nccl::TempPath> temp_log_;
+};
+
+}  // namespace
 
 int run_nccl_session(const NcclRequest& o) {
   if (o.p2p_off_child || !o.options_file.empty()) return run_p2p_off_half(o);
@@ -123,50 +173,15 @@ int run_nccl_session(const NcclRequest& o) {
   if (mpi_session) return run_nccl_under_mpi(o, options, *mpi_session, launch, started, clock);
 #endif
 
-  RunLog log(o.jsonl, "nccl", this_hostname(), options.benchmark_args);
-  // The gate, as in front of bench.
-  const GateFiles gate_files = read_gate_files(o.gate);
-  require_responsive_driver(
-      "nccl", o.init_timeout_s);  // a driver that hangs or crashes in cuInit: exit 5 / 3
-  bench::require_usable_gpus();   // NoGpuError: one line, exit 3
-  const TopologyAndGate tg = load_topology_and_gate("nccl", o.gate, gate_files);
-  if (tg.blocked) {
-    std::cerr << blocked_message("nccl", tg);
-    // CI still gets its test report: the gate's reasons, the blocking ones failed.
-    if (tg.gate.reasons)
-      write_junit(o.junit,
-                  {report::gate_suite(*tg.gate.reasons, this_hostname(), utc_now_iso8601())});
-    return log.end(kExitFailed, {{"gate", "block"}});
-  }
-  log.gate(tg);
-
-  std::vector<std::string> all_bus_ids;
-  for (const auto& d : bench::discover_devices().devices) all_bus_ids.push_back(d.pci_bus_id);
-  SharingCheck sharing(measured_bus_ids(all_bus_ids, options.devices),
-                       o.exclusive);  // --exclusive: BusyError, exit 6
-
-  // SIGINT/SIGTERM: finish the case in progress, keep what was measured (the P2P-off child is
-  // stopped with its parent: same process group, or the signal the parent forwards).
-  const InterruptGuard stop_on_signal;
-  if (log.active()) {
-    options.on_result = [&log](const doc::CollectiveResult& r) {
-      log.write(report::jsonl_line("nccl_result", "nccl", log.host(), utc_now_iso8601(),
-                                   nlohmann::json(r)));
-    };
-  }
-  doc::NcclResultsSection report;
-  // Before this process loads NCCL: the child must be the first NCCL user of its own process.
-  if (o.compare_p2p_off) report.p2p_off = run_p2p_off(options, o.nccl_log);
-
-  std::unique_ptr<nccl::TempPath> temp_log;
-  options.nccl_log_path = o.nccl_log;
-  choose_nccl_log(options, temp_log);
-  if (interrupt_signal() == 0)
-    report.run = nccl::run_nccl_sweep(options, progress_line("p2pcheck nccl"));
-  NcclOutputs outputs = outputs_of(o);
-  outputs.acceptance = gate_files.acceptance;
-  const RunEnd end = report_and_judge(outputs, options, report, tg, started, clock, &sharing);
-  return log.end(end.exit_code, end.summary);
+  MeasurementRequest m;
+  m.command = "nccl";
+  m.gate = o.gate;
+  m.init_timeout_s = o.init_timeout_s;
+  m.exclusive = o.exclusive;
+  m.outputs = RunOutputs{o.json, o.jsonl, o.junit};
+  m.benchmark_args = options.benchmark_args;
+  NcclMeasurement nccl(o, options, started);
+  return run_measurement(m, nccl);
 }
 
 }  // namespace p2p::session

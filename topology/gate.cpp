@@ -15,7 +15,7 @@ namespace p2p::topo {
 
 namespace {
 
-void add(GateDecision& d, std::string rule, std::string verdict, std::string message,
+void add(GateDecision& d, std::string rule, GateVerdict verdict, std::string message,
          std::vector<std::size_t> gpus = {}) {
   d.reasons.push_back(
       GateReason{std::move(rule), std::move(verdict), std::move(message), std::move(gpus)});
@@ -36,13 +36,13 @@ void check_expected(const TopologySnapshot& t, const TopologySnapshot& golden, G
   d.pairing = diff.pairing;
   const std::string here = std::to_string(t.gpus.size()) + " GPUs";
   if (diff.gpus_before != diff.gpus_after) {
-    add(d, "expect.gpu_count", "block",
+    add(d, "expect.gpu_count", GateVerdict::kBlock,
         here + " here, " + std::to_string(golden.gpus.size()) + " in the golden topology");
     return;
   }
-  add(d, "expect.gpu_count", "pass", here + ", as in the golden topology");
+  add(d, "expect.gpu_count", GateVerdict::kPass, here + ", as in the golden topology");
   if (diff.pairing == "index")
-    add(d, "note", "note",
+    add(d, "note", GateVerdict::kNote,
         diff.bus_ids_unknown
             ? "GPUs matched to the golden topology by index: an nvidia-smi topo -m capture carries no PCI bus ids"
             : "GPUs matched to the golden topology by index (PCI bus order): their PCI bus ids differ");
@@ -51,17 +51,17 @@ void check_expected(const TopologySnapshot& t, const TopologySnapshot& golden, G
                           " here, " + shown_pair(c.after, c.pcie_after) + " in the golden topology";
     if (c.other_a != c.gpu_a || c.other_b != c.gpu_b)
       message += " (its " + pair_name(c.other_a, c.other_b) + ")";
-    add(d, "expect.pair_class", "block", std::move(message), {c.gpu_a, c.gpu_b});
+    add(d, "expect.pair_class", GateVerdict::kBlock, std::move(message), {c.gpu_a, c.gpu_b});
   }
   const std::size_t n = t.gpus.size();
   const std::size_t pairs = n > 1 ? n * (n - 1) / 2 : 0;
   if (diff.changed.empty()) {
-    add(d, "expect.pair_class", "pass",
+    add(d, "expect.pair_class", GateVerdict::kPass,
         "all " + std::to_string(pairs) + " pairs have the golden topology's class");
   } else if (t.environment.kind == "vm") {
     // Equality, not rank: a VFIO guest's flat PHB looks closer than the host's NODE/SYS but is
     // an emulated tree; peer traffic still crosses whatever the host has.
-    add(d, "note", "note",
+    add(d, "note", GateVerdict::kNote,
         "this snapshot was taken in a VM" +
             (t.environment.hypervisor.empty() ? std::string()
                                               : " (" + t.environment.hypervisor + ")") +
@@ -78,22 +78,24 @@ void check_pair_classes(const TopologySnapshot& t, const GatePolicy& p, GateDeci
       const PathClass c = *path_class_from_string(label);
       if (p.max_path && path_rank(c) > path_rank(*p.max_path)) {
         max_ok = false;
-        add(d, "policy.max_path", "block",
+        add(d, "policy.max_path", GateVerdict::kBlock,
             pair_name(i, j) + ": " + label + " is worse than max_path " + to_string(*p.max_path),
             {i, j});
       }
       if (std::find(p.forbid.begin(), p.forbid.end(), c) != p.forbid.end()) {
         forbid_ok = false;
-        add(d, "policy.forbid", "block", pair_name(i, j) + ": " + label + " is forbidden", {i, j});
+        add(d, "policy.forbid", GateVerdict::kBlock,
+            pair_name(i, j) + ": " + label + " is forbidden", {i, j});
       }
     }
   }
   if (p.max_path && max_ok)
-    add(d, "policy.max_path", "pass", "every pair is " + to_string(*p.max_path) + " or better");
+    add(d, "policy.max_path", GateVerdict::kPass,
+        "every pair is " + to_string(*p.max_path) + " or better");
   if (!p.forbid.empty() && forbid_ok) {
     std::string list;
     for (PathClass c : p.forbid) list += (list.empty() ? "" : ", ") + to_string(c);
-    add(d, "policy.forbid", "pass", "no pair is " + list);
+    add(d, "policy.forbid", GateVerdict::kPass, "no pair is " + list);
   }
 }
 
@@ -121,11 +123,11 @@ void check_links(const TopologySnapshot& t, const MinLink& min, GateDecision& d)
     }
     if (problem.empty()) continue;
     all_ok = false;
-    add(d, "policy.min_link", "block",
+    add(d, "policy.min_link", GateVerdict::kBlock,
         gpu_name(t, i) + ": " + problem + " (" + seen + "), min_link " + wanted, {i});
   }
   if (all_ok)
-    add(d, "policy.min_link", "pass",
+    add(d, "policy.min_link", GateVerdict::kPass,
         "all " + std::to_string(t.gpus.size()) + " GPUs at " + wanted + " or better");
 }
 
@@ -138,7 +140,7 @@ void check_captured_p2p(const TopologySnapshot& t, GateDecision& d) {
       const auto code = p2p_status_of(t, i, j);
       if (code && *code == "OK") continue;
       all_ok = false;
-      add(d, "policy.require_p2p", "block",
+      add(d, "policy.require_p2p", GateVerdict::kBlock,
           pair_name(i, j) + ": no P2P in the nvidia-smi topo -p2p capture (" +
               (code ? describe_p2p_status(*code) : std::string("pair missing from the capture")) +
               ")",
@@ -147,7 +149,8 @@ void check_captured_p2p(const TopologySnapshot& t, GateDecision& d) {
   }
   d.p2p_check = all_ok ? "passed" : "failed";
   if (all_ok)
-    add(d, "policy.require_p2p", "pass", "every pair is OK in the nvidia-smi topo -p2p capture");
+    add(d, "policy.require_p2p", GateVerdict::kPass,
+        "every pair is OK in the nvidia-smi topo -p2p capture");
 }
 
 void check_peer_access(const TopologySnapshot& t, const PeerAccessCheck& peer_access,
@@ -158,7 +161,7 @@ void check_peer_access(const TopologySnapshot& t, const PeerAccessCheck& peer_ac
   }
   if (!peer_access) {
     d.p2p_check = "needs a live CUDA check";
-    add(d, "policy.require_p2p", "pending",
+    add(d, "policy.require_p2p", GateVerdict::kPending,
         "require_p2p: needs a live CUDA check (bench runs it before measuring)");
     return;
   }
@@ -166,13 +169,13 @@ void check_peer_access(const TopologySnapshot& t, const PeerAccessCheck& peer_ac
   for (const PeerAccessResult& r : peer_access(t)) {
     if (r.can_access) continue;
     all_ok = false;
-    add(d, "policy.require_p2p", "block",
+    add(d, "policy.require_p2p", GateVerdict::kBlock,
         pair_name(r.gpu_a, r.gpu_b) + ": no CUDA peer access" +
             (r.detail.empty() ? "" : " (" + r.detail + ")"),
         {r.gpu_a, r.gpu_b});
   }
   d.p2p_check = all_ok ? "passed" : "failed";
-  if (all_ok) add(d, "policy.require_p2p", "pass", "every pair has CUDA peer access");
+  if (all_ok) add(d, "policy.require_p2p", GateVerdict::kPass, "every pair has CUDA peer access");
 }
 
 std::string clique_members(const std::map<int, std::vector<std::size_t>>& cliques) {
@@ -190,13 +193,14 @@ void check_cliques(const TopologySnapshot& t, GateDecision& d) {
   const std::string rule = "policy.require_cliques";
   const std::string& kind = t.environment.kind;
   if (kind == "unknown")
-    return add(d, rule, "pending",
+    return add(d, rule, GateVerdict::kPending,
                "require_cliques: where this snapshot was taken is unknown (give the facts with "
                "--environment)");
-  if (kind != "vm") return add(d, rule, "pass", "not a VM (" + kind + "): cliques are for guests");
-  if (t.gpus.size() < 2) return add(d, rule, "pass", "one GPU: no pair needs a clique");
+  if (kind != "vm")
+    return add(d, rule, GateVerdict::kPass, "not a VM (" + kind + "): cliques are for guests");
+  if (t.gpus.size() < 2) return add(d, rule, GateVerdict::kPass, "one GPU: no pair needs a clique");
   if (t.gpudirect.empty())
-    return add(d, rule, "pending",
+    return add(d, rule, GateVerdict::kPending,
                "require_cliques: needs each GPU's config space (run gate live in the VM, or on "
                "a snapshot saved there with topo --save)");
   std::map<int, std::vector<std::size_t>> cliques;
@@ -208,12 +212,13 @@ void check_cliques(const TopologySnapshot& t, GateDecision& d) {
       continue;
     }
     all = false;
-    add(d, rule, "block",
+    add(d, rule, GateVerdict::kBlock,
         gpu_name(t, i) + ": no GPUDirect clique (" + describe_gpudirect(c) +
             "); p2pcheck vm plan on the host prints the setting",
         {i});
   }
-  if (all) add(d, rule, "pass", "every GPU carries a clique: " + clique_members(cliques));
+  if (all)
+    add(d, rule, GateVerdict::kPass, "every GPU carries a clique: " + clique_members(cliques));
 }
 
 void check_policy(const TopologySnapshot& t, const GatePolicy& p,
@@ -221,7 +226,7 @@ void check_policy(const TopologySnapshot& t, const GatePolicy& p,
   d.policy = p;
   if (p.min_gpus) {
     const bool ok = static_cast<int>(t.gpus.size()) >= *p.min_gpus;
-    add(d, "policy.min_gpus", ok ? "pass" : "block",
+    add(d, "policy.min_gpus", ok ? GateVerdict::kPass : GateVerdict::kBlock,
         std::to_string(t.gpus.size()) + " GPUs, min_gpus " + std::to_string(*p.min_gpus));
   }
   check_pair_classes(t, p, d);
@@ -233,8 +238,9 @@ void check_policy(const TopologySnapshot& t, const GatePolicy& p,
 }  // namespace
 
 std::size_t GateDecision::blocking() const {
-  return static_cast<std::size_t>(std::count_if(
-      reasons.begin(), reasons.end(), [](const GateReason& r) { return r.verdict == "block"; }));
+  return static_cast<std::size_t>(
+      std::count_if(reasons.begin(), reasons.end(),
+                    [](const GateReason& r) { return r.verdict == GateVerdict::kBlock; }));
 }
 
 GateDecision evaluate_gate(const TopologySnapshot& t,
@@ -245,9 +251,32 @@ GateDecision evaluate_gate(const TopologySnapshot& t,
   if (expected) check_expected(t, *expected, d);
   if (policy) check_policy(t, *policy, peer_access, d);
   if (!expected && !policy)
-    add(d, "note", "note", "nothing to check: no golden topology and no policy given");
+    add(d, "note", GateVerdict::kNote, "nothing to check: no golden topology and no policy given");
   d.passed = d.blocking() == 0;
   return d;
+}
+
+const char* to_string(GateVerdict v) {
+  switch (v) {
+    case GateVerdict::kPass: return "pass";
+    case GateVerdict::kBlock: return "block";
+    case GateVerdict::kPending: return "pending";
+    case GateVerdict::kNote: return "note";
+  }
+  return "note";
+}
+
+void to_json(nlohmann::json& j, GateVerdict v) { j = to_string(v); }
+
+void from_json(const nlohmann::json& j, GateVerdict& v) {
+  for (GateVerdict k :
+       {GateVerdict::kPass, GateVerdict::kBlock, GateVerdict::kPending, GateVerdict::kNote}) {
+    if (j.is_string() && j.get<std::string>() == to_string(k)) {
+      v = k;
+      return;
+    }
+  }
+  throw InputError("`verdict`: expected one of pass, block, pending, note, got " + j.dump());
 }
 
 void to_json(nlohmann::json& j, const GateReason& r) {
@@ -298,7 +327,8 @@ std::string format_gate_text(const GateDecision& d) {
     out << "gate: BLOCKED (" << d.blocking() << " blocking reason" << (d.blocking() == 1 ? "" : "s")
         << ")\n";
   for (const GateReason& r : d.reasons) {
-    const std::string verdict = r.verdict == "block" ? "BLOCK" : r.verdict;
+    const std::string verdict =
+        r.verdict == GateVerdict::kBlock ? std::string("BLOCK") : to_string(r.verdict);
     out << "  " << std::left << std::setw(8) << verdict << std::setw(20) << r.rule << r.message
         << "\n";
   }

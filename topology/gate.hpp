@@ -24,12 +24,19 @@ struct PeerAccessResult {
 };
 using PeerAccessCheck = std::function<std::vector<PeerAccessResult>(const TopologySnapshot&)>;
 
+// What one gate reason says. JSON and text spell it "pass", "block", "pending" (a check only a
+// live host can answer), "note".
+enum class GateVerdict { kPass, kBlock, kPending, kNote };
+const char* to_string(GateVerdict v);
+void to_json(nlohmann::json& j, GateVerdict v);
+void from_json(const nlohmann::json& j, GateVerdict& v);  // InputError for another word
+
 struct GateReason {
-  std::string rule;     // expect.gpu_count, expect.pair_class, policy.min_gpus, policy.max_path,
-                        // policy.forbid, policy.min_link, policy.require_p2p,
-                        // policy.require_cliques, note
-  std::string verdict;  // block | pass | pending | note
-  std::string message;  // one line for people
+  std::string rule;  // expect.gpu_count, expect.pair_class, policy.min_gpus, policy.max_path,
+                     // policy.forbid, policy.min_link, policy.require_p2p,
+                     // policy.require_cliques, note
+  GateVerdict verdict = GateVerdict::kNote;
+  std::string message;            // one line for people
   std::vector<std::size_t> gpus;  // the GPUs (or the pair) it is about, snapshot indexes
 };
 

@@ -37,8 +37,6 @@ struct Route {
   std::string label() const;  // "gpu0->gpu1", "gpu0<->gpu1", "host->gpu0", "ring", "all->gpu2"
 };
 
-enum class Metric { kBandwidth, kLatency };
-
 using WaiveFn = std::function<std::optional<std::string>(const BenchContext&, const Route&)>;
 using LanesFn = std::function<std::vector<Lane>(const Route&)>;
 using TimeFn =

@@ -1,23 +1,18 @@
 // A lane is one stream of copies inside a sample: from where, to where, which GPU issues it
-// and how (copy engine, SM kernel, or staged through pinned host memory). A case's sample runs
-// all its lanes at once, released together by the latch.
+// and how (its Method: copy engine, SM kernel, staged through pinned host memory, or a latency
+// walk; see methods/method_table.hpp). A case's sample runs all its lanes at once, released
+// together by the latch.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "bench/endpoint.hpp"
+#include "bench/measure/methods/method_table.hpp"
 
 namespace p2p::bench {
 
-enum class Method {
-  kCopyEngine,    // cudaMemcpyPeerAsync / cudaMemcpyAsync on the issuer's stream
-  kSm,            // the copy kernel on the issuer, loading from src and storing to dst
-  kStaged,        // src GPU -> pinned host bounce buffer -> dst GPU, chunked and pipelined
-  kPointerChase,  // latency: the issuer walks a pointer chain held in dst's memory
-};
-
-std::string to_string(Method m);  // "copy_engine", "sm", "staged", "pointer_chase"
+std::string to_string(Method m);  // the method's word: "copy_engine", "sm", "staged", ...
 
 struct Lane {
   Endpoint src;

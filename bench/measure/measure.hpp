@@ -73,8 +73,8 @@ struct Measured {
 Measured measure_bandwidth(const std::vector<Lane>& lanes, std::uint64_t bytes,
                            const MeasureOptions& options);
 
-// One lane with Method::kPointerChase: GPU `issuer` walks a chain in dst's memory. `bytes`
-// is ignored (the chain's span comes from the options).
+// One lane of a latency method (the pointer chase: GPU `issuer` walks a chain in dst's memory).
+// `bytes` is ignored (the chain's span comes from the options).
 Measured measure_latency(const std::vector<Lane>& lanes, std::uint64_t bytes,
                          const MeasureOptions& options);
 

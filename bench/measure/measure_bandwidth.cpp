@@ -1,7 +1,8 @@
 // The bandwidth half of measure.hpp: the sample loop. What a case holds comes from
-// lane_setup.hpp, the order of the enqueued work from sample_enqueue.hpp and the check of each
-// destination from the LaneVerifier. One BandwidthRun owns everything a (lanes, size) needs;
-// its destructor frees it all on the right GPUs, so a case that throws leaves the process clean.
+// lane_setup.hpp (each lane's copier from its method, methods/method_table.hpp), the order of
+// the enqueued work from sample_enqueue.hpp and the check of each destination from the
+// LaneVerifier. One BandwidthRun owns everything a (lanes, size) needs; its destructor frees it
+// all on the right GPUs, so a case that throws leaves the process clean.
 #include <memory>
 
 #include "bench/measure/batch_plan.hpp"
@@ -31,7 +32,7 @@ class BandwidthRun {
       : bytes_(bytes),
         opt_(opt),
         plan_(plan_batch(lanes, bytes, opt.copies_per_batch, opt.each_lane_under_load)),
-        enqueuer_(opt.placement, bytes, plan_, opt.latch_timeout_ns),
+        enqueuer_(opt.placement, plan_, opt.latch_timeout_ns),
         verifier_(opt.verifier ? opt.verifier : std::make_shared<MismatchCounter>()),
         peers_(enable_peer_access(lanes, opt.placement)),
         utility_(opt.placement),
@@ -56,8 +57,9 @@ class BandwidthRun {
     const Deadline deadline = deadline_after(opt_.timeout_s);
     for (auto& r : lanes_) {
       wait_until_done(r->stream.get(), deadline, lane_name(r->lane) + " copies");
-      if (r->staged)
-        wait_until_done(r->staged->helper(), deadline, lane_name(r->lane) + " staging");
+      const HelperStream helper = r->copier->helper_stream();
+      if (helper.stream != nullptr)
+        wait_until_done(helper.stream, deadline, lane_name(r->lane) + " " + helper.what);
     }
     if (latch_.timed_out()) {
       throw HangError("the latch released itself before the batch was queued; sample discarded");

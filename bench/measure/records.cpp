@@ -57,6 +57,8 @@ std::string path_note(const Case& c, const std::vector<Lane>& lanes, const Bench
   return note;
 }
 
+bool failed_checks(const LaneSamples& s) { return s.bad_words > 0 || s.bad_samples > 0; }
+
 void append_detail(doc::BandwidthResult& r, const std::string& text) {
   if (text.empty()) return;
   r.detail = r.detail.empty() ? text : r.detail + "; " + text;
@@ -81,11 +83,12 @@ Ceiling gpu_link_ceiling(const BenchContext& ctx, int ordinal) {
 }
 
 Ceiling lane_ceiling(const BenchContext& ctx, const Lane& lane) {
-  if (lane.method == Method::kPointerChase) return {};
+  const LinkPath path = transfer_method(lane.method).traits().link_path;
+  if (path == LinkPath::kNone) return {};
   if (lane.src == lane.dst) return {};
-  // Two logical GPUs of one device: the copy stays in that device's memory (except the staged
-  // path, which still crosses its PCIe link both ways), so no link bounds it.
-  if (lane.src.is_gpu() && lane.dst.is_gpu() && lane.method != Method::kStaged &&
+  // Two logical GPUs of one device: the copy stays in that device's memory (except a path
+  // through host memory, which still crosses its PCIe link both ways), so no link bounds it.
+  if (lane.src.is_gpu() && lane.dst.is_gpu() && path == LinkPath::kDirect &&
       ctx.device(lane.src.gpu) && ctx.device(lane.dst.gpu) &&
       ctx.placement.same_device(lane.src.gpu, lane.dst.gpu)) {
     return {std::nullopt, "same device"};
@@ -93,7 +96,7 @@ Ceiling lane_ceiling(const BenchContext& ctx, const Lane& lane) {
   if (lane.src.is_gpu() && lane.dst.is_gpu()) {
     const int links = ctx.nvlink_links(lane.src.gpu, lane.dst.gpu);
     const DeviceInfo* d = ctx.device(lane.src.gpu);
-    if (links > 0 && lane.method != Method::kStaged && d != nullptr) {
+    if (links > 0 && path == LinkPath::kDirect && d != nullptr) {
       if (auto gen = nvlink_generation(d->cc_major, d->cc_minor)) {
         return {*nvlink_gbps_per_link(*gen) * links,
                 "NVLink" + std::to_string(*gen) + " x" + std::to_string(links)};
@@ -166,11 +169,9 @@ std::vector<doc::BandwidthResult> bandwidth_records(const Case& c, const Route& 
     r.ceiling_link = ceil.link;
     refresh_statistics(r);
     r.bad_words = s.bad_words;
-    if (s.bad_words > 0 || s.bad_samples > 0) {
+    if (failed_checks(s)) {
       r.status = doc::FigureStatus::kFailed;
-      r.detail = "verification failed: " + std::to_string(s.bad_words) + " bad words in " +
-                 std::to_string(s.bad_samples) + " of " + std::to_string(s.verified_samples) +
-                 " samples (checked by " + s.verified_by + ")";
+      r.detail = transfer_method(l.method).verification_failure(s);
       all_bad += s.bad_words;
       failures += (failures.empty() ? "" : ", ") + l.src.label() + "->" + l.dst.label();
     }
@@ -228,7 +229,7 @@ std::vector<doc::BandwidthResult> unmeasured_bandwidth_records(
 
 doc::LatencyResult latency_record(const Case& c, const Route& route, const Measured& m,
                                   const BenchContext& ctx) {
-  doc::LatencyResult r = unmeasured_latency_record(c, route, "ok", "", ctx);
+  doc::LatencyResult r = unmeasured_latency_record(c, route, doc::FigureStatus::kOk, "", ctx);
   r.loads_per_sample = m.loads_per_sample;
   r.stride_bytes = m.stride_bytes;
   r.samples_ns = m.latency_ns;
@@ -239,11 +240,9 @@ doc::LatencyResult latency_record(const Case& c, const Route& route, const Measu
     r.max_ns = st.max;
     r.spread_pct = st.spread * 100;
   }
-  if (!m.lanes.empty() && m.lanes[0].bad_samples > 0) {
+  if (!m.lanes.empty() && failed_checks(m.lanes[0])) {
     r.status = doc::FigureStatus::kFailed;
-    r.detail = "the pointer chain was not walked correctly in " +
-               std::to_string(m.lanes[0].bad_samples) + " of " +
-               std::to_string(m.lanes[0].verified_samples) + " samples";
+    r.detail = transfer_method(c.lanes(route).at(0).method).verification_failure(m.lanes[0]);
   }
   return r;
 }

@@ -1,10 +1,7 @@
 #include "bench/measure/sample_enqueue.hpp"
 
-#include <stdexcept>
-
 #include "common/cuda_check.hpp"
 #include "common/cuda_resources.hpp"
-#include "kernels/copy.hpp"
 
 namespace p2p::bench {
 
@@ -43,45 +40,20 @@ void SampleEnqueuer::enqueue_lane(LaneRun& r, LaneRun* partner, const LaneRun* l
   P2P_CHECK(cudaEventRecord(r.start.get(), s));
   if (partner != nullptr) P2P_CHECK(cudaEventRecord(partner->start.get(), s));
   enqueue_copies(r, partner, plan_.copies);
-  if (r.staged) r.staged->join(s);
+  r.copier->join(s);
   P2P_CHECK(cudaEventRecord(r.end.get(), s));
   if (partner != nullptr) P2P_CHECK(cudaEventRecord(partner->end.get(), s));
 }
 
-// `count` copies of the lane on its stream (the issuer current). Every copy moves the same
-// source into the same destination, so untimed lead-in and tail copies leave the data as
-// the timed batch does and verification is unchanged.
+// `count` copies of the lane on its stream (the issuer current), as its method enqueues them.
+// Every copy moves the same source into the same destination, so untimed lead-in and tail
+// copies leave the data as the timed batch does and verification is unchanged.
 void SampleEnqueuer::enqueue_copies(LaneRun& r, LaneRun* partner, int count) const {
-  const Lane& l = r.lane;
-  cudaStream_t s = r.stream.get();
-  std::size_t chunk_counter = 0;
-  for (int k = 0; k < count; ++k) {
-    switch (l.method) {
-      case Method::kCopyEngine:
-        if (l.src.is_gpu() && l.dst.is_gpu() && l.src != l.dst) {
-          // Between two logical GPUs of one device the ordinals are equal: a device-to-device
-          // copy through the same call.
-          P2P_CHECK(cudaMemcpyPeerAsync(r.dst.get(), dev(l.dst.gpu), r.src.get(), dev(l.src.gpu),
-                                        bytes_, s));
-        } else {
-          P2P_CHECK(cudaMemcpyAsync(r.dst.get(), r.src.get(), bytes_, cudaMemcpyDefault, s));
-        }
-        break;
-      case Method::kSm:
-        if (partner != nullptr) {
-          kernels::launch_copy_pair(r.dst.get(), r.src.get(), partner->dst.get(),
-                                    partner->src.get(), bytes_, r.shape, s);
-        } else {
-          kernels::launch_copy(r.dst.get(), r.src.get(), bytes_, r.shape, s);
-        }
-        break;
-      case Method::kStaged:
-        r.staged->enqueue_copy(r.src.get(), r.dst.get(), s, chunk_counter);
-        break;
-      case Method::kPointerChase:
-        throw std::invalid_argument("pointer chase lane in a bandwidth case");
-    }
-  }
+  const CopyEnds ends{r.src.get(), r.dst.get()};
+  CopyEnds partner_ends;
+  if (partner != nullptr) partner_ends = {partner->src.get(), partner->dst.get()};
+  r.copier->enqueue_copies(ends, partner != nullptr ? &partner_ends : nullptr, count,
+                           r.stream.get());
 }
 
 }  // namespace p2p::bench

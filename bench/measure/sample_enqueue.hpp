@@ -1,7 +1,8 @@
 // Enqueues one bandwidth sample on the lanes' streams, everything behind the latch: per lane
-// the latch hold, the untimed lead-in, the start event, the timed batch (a staged lane joined
-// back from its helper stream), the end event; then the sample's total end on the first lane's
-// stream and the untimed tails. Nothing here waits for the GPU.
+// the latch hold, the untimed lead-in, the start event, the timed batch (each lane's copies as
+// its method's copier enqueues them, joined back from any stream of the copier's own), the end
+// event; then the sample's total end on the first lane's stream and the untimed tails. Nothing
+// here waits for the GPU.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -17,12 +18,8 @@ namespace p2p::bench {
 
 class SampleEnqueuer {
  public:
-  SampleEnqueuer(GpuPlacement placement, std::uint64_t bytes, const BatchPlan& plan,
-                 std::uint64_t latch_timeout_ns)
-      : place_(std::move(placement)),
-        bytes_(bytes),
-        plan_(plan),
-        latch_timeout_ns_(latch_timeout_ns) {}
+  SampleEnqueuer(GpuPlacement placement, const BatchPlan& plan, std::uint64_t latch_timeout_ns)
+      : place_(std::move(placement)), plan_(plan), latch_timeout_ns_(latch_timeout_ns) {}
 
   // `latch` is armed; the caller releases it, also when this throws half-way. `total_end` is
   // recorded (several lanes only) on the first lane's stream once every lane's end is reached.
@@ -34,7 +31,6 @@ class SampleEnqueuer {
   int dev(int gpu) const { return place_.device(gpu); }
 
   GpuPlacement place_;
-  std::uint64_t bytes_;
   BatchPlan plan_;
   std::uint64_t latch_timeout_ns_;
 };

@@ -29,7 +29,8 @@ std::string numa_kind(const BenchContext& ctx, int gpu) {
 
 bool through_host(const std::vector<Lane>& lanes) {
   return std::any_of(lanes.begin(), lanes.end(), [](const Lane& l) {
-    return l.src.is_host() || l.dst.is_host() || l.method == Method::kStaged;
+    return l.src.is_host() || l.dst.is_host() ||
+           transfer_method(l.method).traits().link_path == LinkPath::kThroughHost;
   });
 }
 

@@ -97,7 +97,7 @@ benchmark::BenchmarkReporter::Run run_named(const std::string& name) {
 
 TEST(ProgressReporter, CountsRunsAndShowsTheDescriptionOrTheError) {
   std::ostringstream out;
-  ProgressReporter p(out, 3, false, [](const benchmark::BenchmarkReporter::Run& r) {
+  ProgressReporter p(out, 3, true, [](const benchmark::BenchmarkReporter::Run& r) {
     const benchmark::Counter* c = find_counter(r, "busbw_gbps");
     return c == nullptr ? std::string() : "busbw " + std::to_string(static_cast<int>(c->value));
   });
@@ -111,9 +111,30 @@ TEST(ProgressReporter, CountsRunsAndShowsTheDescriptionOrTheError) {
   p.ReportRuns({ok, aggregate, bad, run_named("plain")});
   p.Finalize();
   EXPECT_EQ(out.str(),
-            "[1/3] all_reduce/float32/in_place/1GiB: busbw 123\n"
-            "[2/3] all_reduce/float32/in_place/2GiB: HANG\n"
-            "[3/3] plain\n");
+            "\r\033[K[1/3] all_reduce/float32/in_place/1GiB: busbw 123"
+            "\r\033[K[2/3] all_reduce/float32/in_place/2GiB: HANG"
+            "\r\033[K[3/3] plain\n");
+}
+
+// Off a terminal (a CI log): no line per figure, but each failure at once and summaries that
+// count them.
+TEST(ProgressReporter, OffATerminalSummarisesWithTheFailuresCounted) {
+  std::ostringstream out;
+  double now_s = 0;
+  ProgressReporter p(out, 3, false, {}, "p2pcheck nccl: ", [&now_s] { return now_s; });
+  auto bad = run_named("all_reduce/float32/in_place/2GiB");
+  bad.error_occurred = true;
+  bad.error_message = "HANG";
+  p.ReportRuns({bad});
+  now_s = 12;
+  p.ReportRuns({run_named("plain")});
+  now_s = 13;
+  p.ReportRuns({run_named("last")});
+  p.Finalize();
+  EXPECT_EQ(out.str(),
+            "p2pcheck nccl: [1/3] all_reduce/float32/in_place/2GiB: HANG\n"
+            "p2pcheck nccl: [2/3] 66%, 12s elapsed, about 6s left, 1 failed (last: plain)\n"
+            "p2pcheck nccl: [3/3] finished in 13s, 1 failed (last: last)\n");
 }
 
 // The runner bench and nccl share: every registered benchmark runs once with the progress
@@ -134,9 +155,9 @@ TEST(RunRegistered, ShowsTheProgressLineAndClearsTheRegistry) {
     const benchmark::Counter* c = find_counter(r, "value");
     return c == nullptr ? std::string() : "value " + std::to_string(static_cast<int>(c->value));
   };
-  run_registered_benchmarks({}, 1, {&out, false, "p2pcheck test: ", describe});
+  run_registered_benchmarks({}, 1, {&out, true, "p2pcheck test: ", describe});
   EXPECT_EQ(runs, 1);
-  EXPECT_EQ(out.str(), "p2pcheck test: [1/1] probe/1KiB: value 7\n");
+  EXPECT_EQ(out.str(), "\r\033[Kp2pcheck test: [1/1] probe/1KiB: value 7\n");
 
   std::ostringstream again;
   run_registered_benchmarks({}, 0, {&again, false, "", describe});
@@ -170,8 +191,8 @@ TEST(ReplaySamples, EachIterationTakesItsSampleAndTheLastRepeats) {
     return std::to_string(r.iterations) + " iterations, " +
            std::to_string(static_cast<int>(r.real_accumulated_time * 1e3 + 0.5)) + " ms";
   };
-  run_registered_benchmarks({}, 1, {&out, false, "", describe});
-  EXPECT_EQ(out.str(), "[1/1] replay/1KiB: 4 iterations, 10 ms\n");
+  run_registered_benchmarks({}, 1, {&out, true, "", describe});
+  EXPECT_EQ(out.str(), "\r\033[K[1/1] replay/1KiB: 4 iterations, 10 ms\n");
 }
 
 }  // namespace

@@ -5,11 +5,13 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <ostream>
 #include <thread>
 
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
+#include "common/progress_meter.hpp"
 #include "mpi/launch_env.hpp"
 #include "nccl/benchmark_registration.hpp"
 #include "nccl/mpi_merge.hpp"
@@ -189,6 +191,9 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
   inbox.lines.assign(layout.processes.size(), "");
   inbox.counts.assign(layout.processes.size(), 0);
   int posted = 0;
+  std::optional<ProgressMeter> meter;
+  if (progress.out != nullptr && me == 0)
+    meter.emplace(*progress.out, progress.label + ": ", all_cases.size(), progress.terminal);
   const LineSink out = [&](const std::string& line) {
     each_line(line);
     if (me != 0) {
@@ -200,13 +205,11 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
     ++inbox.counts[0];
     inbox.take(s);
     const RankLog mine = parse_rank_log(0, line);
-    if (progress.out == nullptr || mine.cases.empty()) return;
+    if (!meter || mine.cases.empty()) return;
     // Rank 0's position in the sweep (it sits out host pairs of other hosts).
-    *progress.out << (progress.terminal ? "\r\033[K" : "") << progress.label << ": ["
-                  << mine.cases.back().index + 1 << "/" << all_cases.size() << "] "
-                  << mine.cases.back().case_name << " (" << layout.processes.size()
-                  << " MPI processes, " << layout.hosts.size() << " hosts)"
-                  << (progress.terminal ? "" : "\n") << std::flush;
+    meter->update(static_cast<std::size_t>(mine.cases.back().index) + 1,
+                  mine.cases.back().case_name + " (" + std::to_string(layout.processes.size()) +
+                      " MPI processes, " + std::to_string(layout.hosts.size()) + " hosts)");
   };
 
   MpiOutcome outcome;
@@ -221,7 +224,7 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
   } catch (const std::exception&) {
     outcome.exit_code = kExitRuntime;
   }
-  if (progress.out != nullptr && progress.terminal && me == 0) *progress.out << "\n" << std::flush;
+  if (meter) meter->finish();
 
   ProcessReport report;
   report.process = me;

@@ -12,11 +12,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <ostream>
 #include <thread>
 
 #include "common/file_io.hpp"
 #include "common/interrupt.hpp"
+#include "common/progress_meter.hpp"
 #include "common/spawn_actions.hpp"
 #include "nccl/run/clique.hpp"
 #include "nccl/run/rank_process.hpp"
@@ -49,6 +51,16 @@ off_t file_size(const std::string& path) {
 
 std::string seconds_text(Seconds s) {
   return std::to_string(static_cast<long long>(s.count() + 0.5)) + " s";
+}
+
+// The sweep's position as the furthest case a rank has reported (`shown`, 1-based).
+void show_progress(ProgressMeter& meter, int rank, const std::string& results_path,
+                   std::size_t ranks, std::size_t& shown) {
+  const RankLog log = parse_rank_log(rank, try_read_text_file(results_path).value_or(""));
+  if (log.cases.empty() || static_cast<std::size_t>(log.cases.back().index) < shown) return;
+  shown = static_cast<std::size_t>(log.cases.back().index) + 1;
+  meter.update(shown,
+               log.cases.back().case_name + " (" + std::to_string(ranks) + " rank processes)");
 }
 
 }  // namespace
@@ -106,6 +118,9 @@ void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir,
   auto last_news = Clock::now();
   bool someone_died = false;
   std::size_t shown = 0;
+  std::optional<ProgressMeter> meter;
+  if (progress.out != nullptr)
+    meter.emplace(*progress.out, progress.label + ": ", plan_size, progress.terminal);
   for (;;) {
     bool any_running = false;
     bool news = false;
@@ -136,14 +151,7 @@ void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir,
       c.reported_bytes = size;
       last_news = Clock::now();
       news = true;
-      if (progress.out == nullptr) continue;
-      const RankLog log = parse_rank_log(c.exit.rank, try_read_text_file(path).value_or(""));
-      if (log.cases.empty() || static_cast<std::size_t>(log.cases.back().index) < shown) continue;
-      shown = static_cast<std::size_t>(log.cases.back().index) + 1;
-      *progress.out << (progress.terminal ? "\r\033[K" : "") << progress.label << ": [" << shown
-                    << "/" << plan_size << "] " << log.cases.back().case_name << " ("
-                    << children.size() << " rank processes)" << (progress.terminal ? "" : "\n")
-                    << std::flush;
+      if (meter) show_progress(*meter, c.exit.rank, path, children.size(), shown);
     }
     if (news && on_news) on_news();
     if (!any_running) break;
@@ -170,7 +178,7 @@ void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir,
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  if (progress.out != nullptr && progress.terminal) *progress.out << "\n" << std::flush;
+  if (meter) meter->finish();
 }
 
 // One write(2) per line, as soon as it exists: a process killed a moment later has left it in the

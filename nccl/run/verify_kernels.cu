@@ -4,6 +4,7 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <string>
 
 #include "common/cuda_check.hpp"
 
@@ -78,19 +79,23 @@ void dispatch(DataType t, Launch&& launch) {
 }
 
 template <class T>
-void preload_for_type() {
-  cudaFuncAttributes attributes{};
-  P2P_CHECK(cudaFuncGetAttributes(&attributes, fill_input_kernel<T>));
-  P2P_CHECK(cudaFuncGetAttributes(&attributes, fill_constant_kernel<T>));
-  P2P_CHECK(cudaFuncGetAttributes(&attributes, count_wrong_kernel<T>));
+void preload_for_type(const std::string& type, std::vector<kernels::LoadedKernel>& loaded) {
+  const auto load = [&](const char* name, const void* entry) {
+    loaded.push_back(kernels::load_kernel((name + ("<" + type + ">")).c_str(), entry));
+  };
+  load("fill_input", reinterpret_cast<const void*>(fill_input_kernel<T>));
+  load("fill_constant", reinterpret_cast<const void*>(fill_constant_kernel<T>));
+  load("count_wrong", reinterpret_cast<const void*>(count_wrong_kernel<T>));
 }
 
 }  // namespace
 
-void preload_verify_kernels() {
-  preload_for_type<float>();
-  preload_for_type<__nv_bfloat16>();
-  preload_for_type<__half>();
+std::vector<kernels::LoadedKernel> preload_verify_kernels() {
+  std::vector<kernels::LoadedKernel> loaded;
+  preload_for_type<float>("float", loaded);
+  preload_for_type<__nv_bfloat16>("bfloat16", loaded);
+  preload_for_type<__half>("half", loaded);
+  return loaded;
 }
 
 void fill_input(void* ptr, DataType t, std::uint64_t count, int rank, int nranks,

@@ -5,17 +5,20 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <vector>
 
+#include "kernels/preload.hpp"
 #include "nccl/dtype.hpp"
 #include "nccl/pattern.hpp"
 
 namespace p2p::nccl {
 
-// Loads every kernel of this file into the current device's context. With CUDA's lazy module
-// loading a kernel is otherwise loaded at its first launch, and that load waits for kernels
-// already running: a first launch queued behind a stuck collective would block the host thread
-// before any deadline is checked.
-void preload_verify_kernels();
+// Loads every kernel of this file into the current device's context (kernels/preload.hpp says
+// why), and describes them: "fill_input<float>", ... With CUDA's lazy module loading a kernel
+// is otherwise loaded at its first launch, and that load waits for kernels already running: a
+// first launch queued behind a stuck collective would block the host thread before any
+// deadline is checked.
+std::vector<kernels::LoadedKernel> preload_verify_kernels();
 
 // ptr[i] = pattern::input_value(rank, i, nranks) for i < count.
 void fill_input(void* ptr, DataType t, std::uint64_t count, int rank, int nranks,

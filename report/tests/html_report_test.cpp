@@ -102,7 +102,7 @@ TEST(HtmlReport, NcclRunShowsOneChartPerOperationAndTheTables) {
 TEST(HtmlReport, FailedAndWaivedCellsAreMarkedAndTextIsEscaped) {
   doc::BenchDocument d;
   d.hostname = "<lxc & vm>";
-  d.gate.decision = "block";
+  d.gate.decision = topo::GateVerdict::kBlock;
   d.gate.detail = "1 blocking reason(s)";
   doc::BandwidthResult ok, failed, waived;
   ok.case_name = failed.case_name = waived.case_name = "ce_unidir_write";

@@ -50,7 +50,7 @@ TEST(GateBeforeMeasuring, TheH200PassesTheDefaultPolicy) {
                  files_with_policy(std::string(P2P_SOURCE_DIR) + "/results/policies/default.json"),
                  peer_access(true), false);
   EXPECT_FALSE(tg.blocked);
-  EXPECT_EQ(tg.gate.decision, "pass");
+  EXPECT_EQ(tg.gate.decision, p2p::topo::GateVerdict::kPass);
   EXPECT_EQ(tg.gate.detail, "passed");
   EXPECT_TRUE(tg.gate.reasons.has_value());
   EXPECT_EQ(tg.snapshot.gpus.size(), 1u);
@@ -61,7 +61,7 @@ TEST(GateBeforeMeasuring, APolicyTheHostMissesBlocksTheRun) {
   const GateFiles files = files_with_policy(fixture("policy-rtxpro6000.json"));
   const auto tg = judge_gate(topology("rtxpro6000-lxc.xml"), files, peer_access(true), false);
   EXPECT_TRUE(tg.blocked);
-  EXPECT_EQ(tg.gate.decision, "block");
+  EXPECT_EQ(tg.gate.decision, p2p::topo::GateVerdict::kBlock);
   const auto decision = *tg.gate.reasons;
   ASSERT_GT(decision.blocking(), 0u);
   EXPECT_EQ(tg.gate.detail, std::to_string(decision.blocking()) + " blocking reason(s)");
@@ -80,7 +80,7 @@ TEST(GateBeforeMeasuring, SkipGateRecordsTheBlockInsteadOfEnforcingIt) {
   const auto enforced = judge_gate(topology("rtxpro6000-lxc.xml"), files, peer_access(true), false);
   const auto skipped = judge_gate(topology("rtxpro6000-lxc.xml"), files, peer_access(true), true);
   EXPECT_FALSE(skipped.blocked);
-  EXPECT_EQ(skipped.gate.decision, "block");
+  EXPECT_EQ(skipped.gate.decision, p2p::topo::GateVerdict::kBlock);
   EXPECT_EQ(skipped.gate.detail, enforced.gate.detail + "; measured anyway (--skip-gate)");
   EXPECT_EQ(nlohmann::json(*skipped.gate.reasons), nlohmann::json(*enforced.gate.reasons));
 }

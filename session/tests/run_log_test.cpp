@@ -44,7 +44,7 @@ p2p::session::TopologyAndGate blocked_gate() {
   d.passed = false;
   p2p::topo::GateReason r;
   r.rule = "policy.min_gpus";
-  r.verdict = "block";
+  r.verdict = p2p::topo::GateVerdict::kBlock;
   r.message = "1 GPU, the policy asks for 8";
   d.reasons.push_back(r);
   p2p::session::TopologyAndGate tg;

@@ -266,6 +266,15 @@ TEST_F(Cli, GateExamplePolicyBlocksCrossSocketPairsButNotTheFlatVm) {
   EXPECT_EQ(vm.exit_code, 0) << vm.out;
 }
 
+TEST_F(Cli, GateExpectGpusBlocksAHostThatShowsFewer) {
+  // The H200 capture has one GPU: a host that must show two is blocked before it is measured.
+  const Result r = run({"gate", "--input", fixture("h200-vm.xml"), "--expect-gpus", "2"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("1 GPUs, min_gpus 2"), std::string::npos) << r.out;
+  const Result ok = run({"gate", "--input", fixture("h200-vm.xml"), "--expect-gpus", "1"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+}
+
 TEST_F(Cli, GateBadInput) {
   const auto expect_exit2 = [&](std::vector<std::string> args, const std::string& prefix) {
     const Result r = run(args);

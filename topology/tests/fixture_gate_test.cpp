@@ -25,7 +25,7 @@ TEST(FixtureGate, VmAgainstTheLxcGoldenIsBlockedWith28Pairs) {
   EXPECT_EQ(d.blocking(), 28u);
   std::vector<std::string> blocked;
   for (const auto& r : d.reasons)
-    if (r.verdict == "block") blocked.push_back(r.message);
+    if (r.verdict == GateVerdict::kBlock) blocked.push_back(r.message);
   EXPECT_EQ(blocked.front(), "GPU0-GPU1: PHB here, NODE in the golden topology");
   EXPECT_EQ(blocked[3], "GPU0-GPU4: PHB here, SYS in the golden topology");
   EXPECT_EQ(blocked.back(), "GPU6-GPU7: PHB here, NODE in the golden topology");

@@ -67,7 +67,7 @@ TEST(GateRequireCliques, BlocksEachGuestGpuWithoutAClique) {
   EXPECT_FALSE(d.passed);
   const auto reasons = rule(d);
   ASSERT_EQ(reasons.size(), 1u);
-  EXPECT_EQ(reasons[0].verdict, "block");
+  EXPECT_STREQ(to_string(reasons[0].verdict), "block");
   EXPECT_EQ(reasons[0].gpus, std::vector<std::size_t>{1});
   EXPECT_NE(reasons[0].message.find("vm plan"), std::string::npos) << reasons[0].message;
 }
@@ -83,9 +83,12 @@ TEST(GateRequireCliques, PassesAndNamesTheCliquesWhenEveryGpuHasOne) {
 TEST(GateRequireCliques, PendingWhereTheConfigSpaceWasNotReadOrTheEnvironmentIsUnknown) {
   auto unread = testing::flat_phb(2);
   unread.environment.kind = "vm";
-  EXPECT_EQ(rule(evaluate_gate(unread, std::nullopt, require_cliques())).at(0).verdict, "pending");
-  EXPECT_EQ(
-      rule(evaluate_gate(testing::flat_phb(2), std::nullopt, require_cliques())).at(0).verdict,
+  EXPECT_STREQ(
+      to_string(rule(evaluate_gate(unread, std::nullopt, require_cliques())).at(0).verdict),
+      "pending");
+  EXPECT_STREQ(
+      to_string(
+          rule(evaluate_gate(testing::flat_phb(2), std::nullopt, require_cliques())).at(0).verdict),
       "pending");  // an XML without environment facts
 }
 

@@ -13,7 +13,7 @@ namespace {
 std::vector<GateReason> with_verdict(const GateDecision& d, const std::string& verdict) {
   std::vector<GateReason> out;
   std::copy_if(d.reasons.begin(), d.reasons.end(), std::back_inserter(out),
-               [&](const GateReason& r) { return r.verdict == verdict; });
+               [&](const GateReason& r) { return to_string(r.verdict) == verdict; });
   return out;
 }
 

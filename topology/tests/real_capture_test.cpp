@@ -30,7 +30,7 @@ GatePolicy policy(const std::string& text) {
 std::vector<std::string> blocked(const GateDecision& d) {
   std::vector<std::string> out;
   for (const auto& r : d.reasons)
-    if (r.verdict == "block") out.push_back(r.message);
+    if (r.verdict == GateVerdict::kBlock) out.push_back(r.message);
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "bench/measure/methods/staged_pipeline.hpp"
 #include "bench/sizes.hpp"
 
 namespace {

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "acceptance/judge.hpp"
 #include "bench/measure/inventory.hpp"
@@ -65,6 +66,28 @@ TEST(Measure, EveryKindOfCopyOnOneGpuIsVerified) {
     expect_clean(measure_bandwidth({{h, g, 0, method}, {g, h, 0, method}}, kBytes, quick()), 2,
                  "h2d+d2h " + m);
     expect_clean(measure_bandwidth({{g, g, 0, method}}, kBytes, quick()), 1, "device local " + m);
+  }
+}
+
+// Every row of the method table, through the table alone: a bandwidth method copies GPU to GPU
+// (the GPU as its own peer, the one route every method takes) and is verified; a latency
+// method walks host memory; each refuses the other metric's measurement.
+TEST(Measure, EveryMethodOfTheTableMeasuresAndVerifies) {
+  REQUIRE_GPUS(1);
+  const Endpoint g = Endpoint::on_gpu(0), h = Endpoint::host();
+  for (int i = 0; i < static_cast<int>(Method::kCount); ++i) {
+    const auto method = static_cast<Method>(i);
+    const std::string word = to_string(method);
+    if (transfer_method(method).traits().metric == Metric::kBandwidth) {
+      expect_clean(measure_bandwidth({{g, g, 0, method}}, kBytes, quick()), 1, word);
+      EXPECT_THROW(measure_latency({{g, h, 0, method}}, 0, quick()), std::invalid_argument) << word;
+    } else {
+      const Measured m = measure_latency({{g, h, 0, method}}, 0, quick());
+      EXPECT_EQ(m.latency_ns.size(), 2u) << word;
+      EXPECT_EQ(m.lanes.at(0).bad_samples, 0) << word;
+      EXPECT_THROW(measure_bandwidth({{g, g, 0, method}}, kBytes, quick()), std::invalid_argument)
+          << word;
+    }
   }
 }
 
@@ -238,7 +261,7 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
       if (r.part != "sum")
         EXPECT_NE(r.detail.find("checked by gpu5"), std::string::npos) << r.detail;
     }
-    if (r.status == "failed") {
+    if (r.status == doc::FigureStatus::kFailed) {
       ++failed;
       // Totals of runs with a gpu3->gpu5 lane fail with it; nothing else may.
       const bool total = r.part == "sum";
@@ -267,7 +290,7 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
     latency_pairs += r.case_name == "latency_peer";
   }
   EXPECT_EQ(latency_pairs, 56);
-  EXPECT_EQ(doc::exit_code(accept::judge_document(d, {}, {}, "bench")), 1);
+  EXPECT_EQ(doc::exit_code(p2p::accept::judge_document(d, {}, {}, "bench")), 1);
   const std::string text = render_text_tables(d);
   EXPECT_NE(text.find("8 logical GPUs on 1 device: figures measure the tool, not the links"),
             std::string::npos)
@@ -307,7 +330,7 @@ TEST(Measure, RunGoesOnAfterAFailedPairAndReportsIt) {
   }
   EXPECT_EQ(failed, 2);  // host->gpu0 direction and the total
   EXPECT_EQ(ok, 3);      // gpu0->host direction, device_local_ce, d2h_sm
-  EXPECT_EQ(doc::exit_code(accept::judge_document(d, {}, {}, "bench")), 1);
+  EXPECT_EQ(doc::exit_code(p2p::accept::judge_document(d, {}, {}, "bench")), 1);
   EXPECT_NE(progress.str().find("h2d_d2h_ce/host<->gpu0/4MiB"), std::string::npos)
       << progress.str();
   EXPECT_NE(render_text_tables(d).find("FAILED"), std::string::npos);

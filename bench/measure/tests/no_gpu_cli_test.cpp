@@ -62,10 +62,9 @@ TEST(BenchCli, BenchmarkFlagsAndGateFilesAreCheckedFirstByBenchAndNccl) {
   }
   const Ran r = run("nccl --frobnicate");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(
-      r.err,
-      "p2pcheck: error: nccl: unknown option `--frobnicate` (Google Benchmark flags are passed as "
-      "--benchmark_NAME=VALUE)\n");
+  EXPECT_EQ(r.err,
+            "p2pcheck: error: nccl: unknown option '--frobnicate' (p2pcheck nccl --help lists the "
+            "options; Google Benchmark's flags are passed as --benchmark_NAME=VALUE)\n");
 }
 
 // Whatever the command-line parser refuses (a value out of range, an unknown choice, a missing
@@ -77,7 +76,9 @@ TEST(BenchCli, ParserErrorsAreOneLineExitTwo) {
       {"nccl --buffers malloc",
        "p2pcheck: error: --buffers: malloc not in {auto,ncclMemAlloc,cudaMalloc} (--help lists the options)\n"},
       {"report", "p2pcheck: error: results is required (--help lists the options)\n"},
-      {"", "p2pcheck: error: A subcommand is required (--help lists the options)\n"},
+      {"",
+       "p2pcheck: error: 'p2pcheck' needs a command: doctor, topo, gate, vm, bench, nccl, import, "
+       "compare, report, export, check, infer, node, merge, cluster\n"},
   };
   for (const auto& [args, err] : cases) {
     const Ran r = run(args);

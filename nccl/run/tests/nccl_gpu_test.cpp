@@ -18,6 +18,7 @@
 #include "nccl/run/measure.hpp"
 #include "nccl/run/runner.hpp"
 #include "nccl/run/tests/nccl_gpu_or_skip.hpp"
+#include "nccl/run/verify_kernels.hpp"
 #include "spin_kernel.hpp"
 
 namespace p2p::nccl {
@@ -128,7 +129,9 @@ TEST_F(NcclGpu, OutputCopiedToTheHostMatchesTheHostComputedReference) {
   RankBuffers buffers = allocate_buffers(clique, buffer_bytes(plan));
   for (const auto& c : plan) {
     if (c.in_place) continue;
-    ASSERT_EQ(measure(clique, buffers, c.op, c.shape, false, quick()).status, "ok") << label(c);
+    ASSERT_EQ(measure(clique, buffers, c.op, c.shape, false, quick()).status,
+              doc::CollectiveStatus::kOk)
+        << label(c);
     for (int r = 0; r < n; ++r) {
       std::vector<float> out(c.shape.recv_count);
       ASSERT_EQ(cudaMemcpy(out.data(), buffers.recv[static_cast<std::size_t>(r)].get(),
@@ -179,7 +182,8 @@ TEST_F(NcclGpu, AStuckStreamIsReportedAsHangAndTheCliqueAborted) {
     // A collective that worked once and then gets stuck, as on a host whose P2P path breaks:
     // the first run also loads NCCL's kernels for it (CUDA loads kernels lazily, and a load
     // waits for running kernels, so a first launch behind the latch would block this thread).
-    ASSERT_EQ(measure(clique, buffers, plan[0].op, plan[0].shape, false, quick()).status, "ok");
+    ASSERT_EQ(measure(clique, buffers, plan[0].op, plan[0].shape, false, quick()).status,
+              doc::CollectiveStatus::kOk);
     latch.hold(clique.stream(0), clique.device(0));
     latch.release_after(1500ms);
     MeasureOptions o = quick();
@@ -266,6 +270,16 @@ TEST_F(NcclGpu, TheSweepRecordsAHangRebuildsTheCliqueAndCarriesOn) {
   EXPECT_EQ(run.transport.nranks, static_cast<int>(devices_.size()));
   EXPECT_EQ(run.transport.nccl_version.rfind(run.environment.nccl_library_version, 0), 0u)
       << "NCCL's log says `" << run.transport.nccl_version << "`";
+}
+
+// Every fill and check kernel, in every element type, loaded before any collective can get stuck.
+TEST_F(NcclGpu, VerifyKernelsArePreloadedInEveryType) {
+  cuda::DeviceGuard on(devices_.front());
+  const std::vector<kernels::LoadedKernel> loaded = preload_verify_kernels();
+  ASSERT_EQ(loaded.size(), 9u);  // fill_input, fill_constant, count_wrong x 3 types
+  EXPECT_EQ(loaded.front().name, "fill_input<float>");
+  EXPECT_EQ(loaded.back().name, "count_wrong<half>");
+  for (const auto& k : loaded) EXPECT_GT(k.max_threads_per_block, 0) << k.name;
 }
 
 }  // namespace

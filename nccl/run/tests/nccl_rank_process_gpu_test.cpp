@@ -135,15 +135,19 @@ TEST_F(RankProcessGpu, AKilledRankEndsTheRunWithinTheTimeoutNamedAndKeepsWhatWas
   EXPECT_EQ(dead.last_case,
             "all_reduce/float32/out_of_place/2KiB");  // plan order: size, then placement
   for (int survivor : {0, 1, 3}) {
-    const std::string& ended = run.rank_process_ends[static_cast<std::size_t>(survivor)].ended;
-    EXPECT_TRUE(ended == "stopped" || ended == "error") << survivor << ": " << ended;
+    const doc::RankEnd ended = run.rank_process_ends[static_cast<std::size_t>(survivor)].ended;
+    EXPECT_TRUE(ended == doc::RankEnd::kStopped || ended == doc::RankEnd::kError)
+        << survivor << ": " << doc::to_string(ended);
   }
   bool named = false;
   for (const auto& w : run.warnings)
     named |= w.rfind("rank 2 (pid " + std::to_string(dead.pid) + ") killed by signal 9", 0) == 0;
   EXPECT_TRUE(named) << r.cli.err;
-  // The warnings head the results table, on standard output.
-  EXPECT_NE(r.cli.out.find("# warning: rank 2 (pid"), std::string::npos) << r.cli.out;
+  // What happened heads the results table, on standard output; the verdict, last, names the
+  // dead rank first as the run's error.
+  EXPECT_NE(r.cli.out.find("# note: rank 2 (pid"), std::string::npos) << r.cli.out;
+  EXPECT_NE(r.cli.out.find("p2pcheck nccl: ERROR — rank_process rank2: died"), std::string::npos)
+      << r.cli.out;
 }
 
 // A rank that stops answering inside a case (P2P_TEST_STALL_RANK): the others miss their
@@ -167,8 +171,9 @@ TEST_F(RankProcessGpu, AStalledRankIsAHangEveryProcessAbortsAndTheRunEnds) {
   ASSERT_EQ(run.rank_process_ends.size(), 4u);
   for (const auto& e : run.rank_process_ends) {
     // A peer's abort can reach a rank as an NCCL error before its own deadline passes.
-    EXPECT_TRUE(e.ended == "hang" || e.ended == "stopped" || e.ended == "error")
-        << e.rank << ": " << e.ended << " " << e.detail;
+    EXPECT_TRUE(e.ended == doc::RankEnd::kHang || e.ended == doc::RankEnd::kStopped ||
+                e.ended == doc::RankEnd::kError)
+        << e.rank << ": " << doc::to_string(e.ended) << " " << e.detail;
   }
 }
 

@@ -1,0 +1,125 @@
+#include "check/health_check.hpp"
+
+#include <memory>
+#include <optional>
+#include <ostream>
+
+#include "check/health_verdict.hpp"
+#include "common/error.hpp"
+#include "common/exit_codes.hpp"
+#include "common/file_io.hpp"
+#include "common/utc_time.hpp"
+#include "report/check_cases.hpp"
+#include "report/prometheus_metrics.hpp"
+#include "report/run_lines.hpp"
+#include "session/doctor_run.hpp"
+#include "session/gate_health.hpp"
+#include "session/gate_verdict.hpp"
+#include "session/live_peer_access.hpp"
+#include "session/live_topology.hpp"
+#include "session/machine_outputs.hpp"
+#include "topology/discovery/discovery.hpp"
+#include "topology/gate.hpp"
+#include "topology/topo_text.hpp"
+
+namespace p2p::ci {
+namespace {
+
+// Doctor checks whose failure is about something a quick check cannot act on are still
+// failures: the doctor's exit code is the health check's verdict on the driver stack.
+HealthStep doctor_step(const HealthCheckOptions& o, const std::string& host, JsonLines* lines,
+                       std::vector<report::CheckSuite>& suites, report::Exposition& prom,
+                       std::vector<session::FailingGpu>& failing) {
+  session::DoctorRequest request;
+  request.facts_file = o.facts;
+  request.probe_timeout_ms = static_cast<int>(o.probe_timeout_s * 1000);
+  const session::DoctorOutcome d = session::run_doctor(request);
+  if (lines) {
+    for (const auto& l : report::doctor_lines(d.verdict_json, host, utc_now_iso8601()))
+      lines->write(l);
+  }
+  suites.push_back(report::doctor_suite(d.verdict_json, host, "doctor"));
+  report::add_doctor_metrics(prom, d.verdict_json, host, "doctor");
+  failing = session::failing_gpus_of(d.verdict);
+  return HealthStep{"doctor", d.exit_code, doctor_step_line(d.verdict.headline, d.findings)};
+}
+
+HealthStep gate_step(const HealthCheckOptions& o, const topo::TopologySnapshot& t,
+                     const std::optional<topo::TopologySnapshot>& expected,
+                     const std::optional<topo::GatePolicy>& policy, const std::string& host,
+                     JsonLines* lines, std::vector<report::CheckSuite>& suites,
+                     report::Exposition& prom, const std::vector<session::FailingGpu>& failing) {
+  topo::PeerAccessCheck peer_access;
+  if (o.input.empty()) peer_access = session::live_peer_access_check();
+  topo::GateDecision d = topo::evaluate_gate(t, expected, policy, peer_access);
+  session::block_failing_gpus(d, t, failing);  // the doctor's failing GPUs block, as in `gate`
+  if (lines) {
+    for (const auto& l : report::gate_lines(d, "check", host, utc_now_iso8601())) lines->write(l);
+  }
+  suites.push_back(report::gate_suite(d, host, utc_now_iso8601()));
+  report::add_gate_metrics(prom, d, host);
+  return HealthStep{"gate", d.passed ? kExitOk : kExitFailed, gate_step_line(d)};
+}
+
+}  // namespace
+
+int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
+  if (!o.quick)
+    throw InputError(
+        "check: give --quick (doctor, topology and gate; the measuring chain is scripts/p2pcheck-all.sh)");
+  if (o.jsonl == "-")
+    throw InputError(
+        "check: --jsonl - would mix with the check's own lines on stdout: give --jsonl a file");
+  // Every file first: bad input fails alone, before any probe runs.
+  const session::GateFiles gate_files = session::read_policy_and_golden(o.policy, o.expect);
+  if (!o.facts.empty()) (void)read_text_file(o.facts);
+  const std::unique_ptr<JsonLines> lines = session::open_jsonl(o.jsonl);
+  const std::string host = session::this_hostname();
+  const std::string started = utc_now_iso8601();
+  if (lines)
+    lines->write(
+        report::jsonl_line("run_start", "check", host, started, {{"tool_version", P2P_VERSION}}));
+
+  std::vector<report::CheckSuite> suites;
+  report::Exposition prom;
+  std::vector<HealthStep> steps;
+  std::vector<session::FailingGpu> failing;
+  steps.push_back(doctor_step(o, host, lines.get(), suites, prom, failing));
+
+  // A GPU node that sees no GPU is unhealthy (1), not a usage problem: schedulers and
+  // node-problem-detector read anything but 0 and 1 as "could not check".
+  std::optional<topo::TopologySnapshot> t;
+  try {
+    t = o.input.empty() ? session::live_topology() : topo::load_topology(o.input);
+  } catch (const NoGpuError& e) {
+    steps.push_back(HealthStep{"topo", kExitFailed, std::string("topology: no GPU: ") + e.what()});
+  }
+  if (t) {
+    steps.push_back(HealthStep{"topo", kExitOk,
+                               "topology: " + std::to_string(t->gpus.size()) + " GPU(s), " +
+                                   topo::describe_environment(t->environment)});
+    steps.push_back(gate_step(o, *t, gate_files.expected, gate_files.policy, host, lines.get(),
+                              suites, prom, failing));
+  }
+
+  const int code = worst_exit_code(steps);
+  if (!o.brief) {
+    for (const auto& s : steps)
+      out << (s.exit_code == kExitOk ? "ok    " : "FAIL  ") << s.line << "\n";
+  }
+  out << verdict_line(steps, host) << "\n" << std::flush;
+
+  if (lines) {
+    lines->write(
+        report::jsonl_line("run_end", "check", host, utc_now_iso8601(), {{"exit_code", code}}));
+  }
+  session::write_junit(o.junit, suites);
+  if (!o.prom.empty()) {
+    if (const auto ts = report::unix_seconds_of(started))
+      report::add_last_run(prom, host, "check", *ts);
+    write_text_file_atomically(o.prom, prom.render());
+  }
+  return code;
+}
+
+}  // namespace p2p::ci

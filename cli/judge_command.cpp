@@ -1,0 +1,62 @@
+#include "cli/judge_command.hpp"
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/validators.hpp"
+#include "common/json_text.hpp"
+#include "session/judge_run.hpp"
+
+namespace p2p::cli {
+namespace {
+
+struct JudgeCommandOptions {
+  session::JudgeRequest request;
+  int expect_gpus = 0;  // 0: not given
+  std::string format = "text";
+};
+
+int run_judge_command(JudgeCommandOptions o) {
+  if (o.expect_gpus > 0) o.request.expect_gpus = o.expect_gpus;
+  const session::JudgeOutcome j = session::run_judge(o.request);
+  if (o.format == "json") {
+    std::cout << json_text(nlohmann::json(j.verdict)) << "\n";
+  } else {
+    std::cout << "document: " << o.request.document << "\n"
+              << "policy:   "
+              << (o.request.policy.empty() ? "the default acceptance policy" : o.request.policy)
+              << "\n";
+    if (!j.stored_headline.empty())
+      std::cout << "the run itself said: " << j.stored_headline << "\n";
+    std::cout << "\n" << doc::format_verdict(j.verdict, "judge");
+  }
+  std::cout << std::flush;
+  return j.exit_code;
+}
+
+}  // namespace
+
+Command add_judge_command(CLI::App& root) {
+  auto o = std::make_shared<JudgeCommandOptions>();
+  CLI::App* app = root.add_subcommand(
+      "judge",
+      "Judge a kept bench or nccl document again under a policy (no GPU needed): every figure "
+      "against its link ceiling, its reverse, its path class and its staged path");
+  app->add_option("document", o->request.document, "bench or nccl --json results document")
+      ->required()
+      ->type_name("FILE");
+  app->add_option(
+         "--policy", o->request.policy,
+         "Policy JSON with acceptance thresholds (results/policies/acceptance-defaults.json "
+         "lists every key with its default); gate keys in it are ignored here")
+      ->type_name("FILE");
+  app->add_option("--expect-gpus", o->expect_gpus,
+                  "The GPUs the host must have shown: fail when the document measured fewer")
+      ->check(count_between(1, 4096));
+  app->add_option("--format", o->format, "text or json (the p2pcheck.verdict object)")
+      ->check(CLI::IsMember({"text", "json"}));
+  return Command{app, [o] { return run_judge_command(*o); }};
+}
+
+}  // namespace p2p::cli

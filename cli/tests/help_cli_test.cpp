@@ -1,0 +1,136 @@
+// First contact with the built executable: every command's --help (walked from the top, as a
+// newcomer would) has examples, plain placeholders and no build path; a mistyped command or
+// option gets one line naming the nearest real one; --version lists the optional parts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/tests/help_walk.hpp"
+#include "common/testing/run_captured.hpp"
+
+namespace {
+
+using p2p::testing::CliResult;
+using p2p::testing::command_paths;
+using p2p::testing::help_of;
+using p2p::testing::p2pcheck;
+
+int lines(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(Help, EveryCommandIsWalkedAndNestedOnesToo) {
+  const std::vector<std::string> paths = command_paths();
+  for (const char* expected : {"doctor", "topo", "topo diff", "gate", "vm plan", "vm compare",
+                               "bench", "nccl", "nccl transports", "import", "compare", "report",
+                               "export", "check", "infer", "node", "merge", "cluster"}) {
+    EXPECT_NE(std::find(paths.begin(), paths.end(), expected), paths.end()) << expected;
+  }
+  for (const auto& p : paths) EXPECT_EQ(p.find("-rank"), std::string::npos) << "internal: " << p;
+}
+
+TEST(Help, EachHasExamplesOfItselfAndNoTypeWordsNorBuildPaths) {
+  const std::string exe_dir = std::filesystem::path(P2PCHECK_EXE).parent_path().string();
+  const std::regex type_word(
+      R"(\b(TEXT|INT|UINT|FLOAT|BOOLEAN|NUMBER|POSITIVE|NONNEGATIVE|FINITE)\b)");
+  for (const std::string& path : command_paths()) {
+    const std::string help = help_of(path);
+    const std::string name = path.empty() ? "p2pcheck" : "p2pcheck " + path;
+    SCOPED_TRACE(name + " --help");
+    EXPECT_NE(help.find("Usage: " + name + " "), std::string::npos) << help;
+    const std::vector<std::string> examples = p2p::testing::examples_in(help);
+    EXPECT_TRUE(std::any_of(examples.begin(), examples.end(),
+                            [&name](const std::string& e) { return e.rfind(name + " ", 0) == 0; }))
+        << "no example of " << name << "\n"
+        << help;
+    std::smatch m;
+    EXPECT_FALSE(std::regex_search(help, m, type_word)) << "type word " << m.str() << "\n" << help;
+    for (const char* noise : {" in [", ":{", " x 2", " x 3"}) {
+      EXPECT_EQ(help.find(noise), std::string::npos) << noise << "\n" << help;
+    }
+    EXPECT_EQ(help.find(P2P_SOURCE_DIR), std::string::npos) << help;
+    EXPECT_EQ(help.find(exe_dir), std::string::npos) << help;
+  }
+}
+
+TEST(Help, DefaultsAndRangesAreShownInWords) {
+  const std::string nccl = help_of("nccl");
+  EXPECT_NE(nccl.find("-n,--iters N"), std::string::npos) << nccl;
+  EXPECT_TRUE(std::regex_search(
+      nccl,
+      std::regex(R"(timed iterations per size \(median reported\) \(1 to 100000; default: \d+\))")))
+      << nccl;
+  const std::string bench = help_of("bench");
+  EXPECT_NE(bench.find("--host-memory pinned|hugepages"), std::string::npos) << bench;
+  EXPECT_NE(bench.find("(0.1 to 3600; default: 45)"), std::string::npos) << bench;
+}
+
+TEST(DidYouMean, AMistypedCommandIsOneLineNamingTheNearestAndExitTwo) {
+  const CliResult r = p2pcheck("benchh");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "p2pcheck: error: unknown command 'benchh'; did you mean 'bench'?\n");
+  EXPECT_EQ(r.out, "");
+  const CliResult nested = p2pcheck("topo difff a.xml b.xml");
+  EXPECT_EQ(nested.exit_code, 2);
+  EXPECT_EQ(nested.err,
+            "p2pcheck: error: unknown command 'topo difff'; did you mean 'topo diff'?\n");
+  const CliResult none = p2pcheck("frobnicate");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(none.err,
+            "p2pcheck: error: unknown command 'frobnicate' (p2pcheck --help lists the commands)\n");
+  const CliResult bare = p2pcheck("vm");
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_EQ(bare.err, "p2pcheck: error: 'p2pcheck vm' needs a command: plan, compare\n");
+}
+
+TEST(DidYouMean, AMistypedOptionNamesTheNearestBeforeAnyWork) {
+  const CliResult r = p2pcheck("compare --tolerance 3 a.json b.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(
+      r.err,
+      "p2pcheck: error: compare: unknown option '--tolerance'; did you mean '--tolerance-pct'?\n");
+  // bench passes Google Benchmark's flags on, and still catches a typo of its own (even where
+  // the build cannot measure: it is bad input first).
+  const CliResult bench = p2pcheck("bench --sampels 5");
+  EXPECT_EQ(bench.exit_code, 2);
+  EXPECT_EQ(bench.err,
+            "p2pcheck: error: bench: unknown option '--sampels'; did you mean '--samples'?\n");
+  const CliResult gate = p2pcheck("gate --polcy x.json");
+  EXPECT_EQ(gate.exit_code, 2);
+  EXPECT_EQ(gate.err,
+            "p2pcheck: error: gate: unknown option '--polcy'; did you mean '--policy'?\n");
+  // Other mistakes keep CLI11's words, on one line.
+  const CliResult range = p2pcheck("bench --samples 0");
+  EXPECT_EQ(range.exit_code, 2);
+  EXPECT_EQ(lines(range.err), 1) << range.err;
+  EXPECT_NE(range.err.find("--samples"), std::string::npos) << range.err;
+}
+
+TEST(Version, ListsEveryOptionalPartOnALineOfItsOwn) {
+  const CliResult r = p2pcheck("--version");
+  EXPECT_EQ(r.exit_code, 0);
+  std::istringstream in(r.out);
+  std::vector<std::string> got;
+  for (std::string line; std::getline(in, line);) got.push_back(line);
+  ASSERT_EQ(got.size(), 5u) << r.out;
+  EXPECT_TRUE(std::regex_match(got[0], std::regex(R"(p2pcheck \d+\.\d+\.\d+)"))) << got[0];
+  const auto says_no = [](const std::string& line) {
+    return line.find(": no") != std::string::npos;
+  };
+  EXPECT_EQ(got[1].rfind("CUDA: ", 0), 0u);
+  EXPECT_EQ(says_no(got[1]), !P2P_HAVE_CUDA) << got[1];
+  EXPECT_EQ(got[2].rfind("NCCL: ", 0), 0u);
+  EXPECT_EQ(says_no(got[2]), !P2P_HAVE_NCCL) << got[2];
+  EXPECT_EQ(got[3].rfind("MPI: ", 0), 0u);
+  EXPECT_EQ(says_no(got[3]), !P2P_HAVE_MPI) << got[3];
+  EXPECT_EQ(got[4].rfind("sanitizers: ", 0), 0u);
+  if (P2P_HAVE_CUDA)
+    EXPECT_TRUE(std::regex_search(got[1], std::regex(R"(toolkit \d+\.\d+)"))) << got[1];
+}
+
+}  // namespace
