@@ -41,18 +41,7 @@ int report_fleet(const std::vector<HostRun>& hosts, const MergeOptions& merge,
 
 int merge_host_files(const std::vector<std::string>& files, const FleetOutputOptions& o) {
   const MergeOptions merge = read_merge_options(o);
-  std::vector<HostRun> hosts;
-  std::size_t bytes = 0;
-  for (const auto& f : files) {
-    const std::string text = read_text_file(f);
-    bytes += text.size();
-    if (bytes > kMaxFleetLineBytes)
-      throw InputError(f + ": with the files before it, more than " +
-                       std::to_string(kMaxFleetLineBytes >> 20) +
-                       " MiB of node lines, beyond what one merge reads (README \"Limits\")");
-    hosts.push_back(read_host_lines(text, f));
-  }
-  return report_fleet(hosts, merge, o, "merge", 0);
+  return report_fleet(read_host_files(files), merge, o, "merge", 0);
 }
 
 }  // namespace p2p::cluster

@@ -11,11 +11,6 @@
 
 namespace p2p::cluster {
 
-// The most node lines one merge reads, over every host's file: a host of 8 GPUs writes about
-// 600 KB (1,000 figures) and takes about 0.45 MB once read, so 1 GiB of lines is some 1,700
-// such hosts in about 0.8 GB (README "Limits").
-constexpr std::size_t kMaxFleetLineBytes = std::size_t{1} << 30;
-
 struct FleetOutputOptions {
   std::string golden;  // topology snapshot (or hwloc XML) every host must match
   std::string json;    // cluster document

@@ -159,4 +159,19 @@ HostRun read_host_lines_file(const std::string& path) {
   return read_host_lines(read_text_file(path), path);
 }
 
+std::vector<HostRun> read_host_files(const std::vector<std::string>& files, std::size_t max_bytes) {
+  std::vector<HostRun> hosts;
+  std::size_t bytes = 0;
+  for (const auto& f : files) {
+    const std::string text = read_text_file(f);
+    bytes += text.size();
+    if (bytes > max_bytes)
+      throw InputError(
+          f + ": with the files before it, more than " + std::to_string(max_bytes >> 20) +
+          " MiB of node lines, beyond what one merge reads (docs/inputs-and-outputs.md)");
+    hosts.push_back(read_host_lines(text, f));
+  }
+  return hosts;
+}
+
 }  // namespace p2p::cluster

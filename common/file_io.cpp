@@ -245,7 +245,11 @@ Fd create_beside(const std::string& path, const std::string& target, std::string
   Fd fd(::mkostemp(name.data(), O_CLOEXEC));
   if (fd.get() < 0) {
     const int err = errno;
-    if (err == ENOENT || err == ENOTDIR)
+    // ENOENT also comes from a file system that takes no new file (/proc): the system's refusal
+    // unless the directory itself is missing.
+    struct stat dir {};
+    const bool is_dir = ::stat(directory_of(target).c_str(), &dir) == 0 && S_ISDIR(dir.st_mode);
+    if ((err == ENOENT || err == ENOTDIR) && !is_dir)
       throw InputError(path + ": cannot write: " + directory_of(target) + " is not a directory");
     throw IoError(path + ": cannot write: " + errno_text(err));
   }

@@ -45,7 +45,7 @@ doc::BenchDocument import_document(const std::vector<ImportedFigures>& parts,
     if (figures > kMaxImportedFigures)
       throw InputError(p.file.file + ": with the files before it, more than " +
                        std::to_string(kMaxImportedFigures) +
-                       " figures, beyond what one import reads (README \"Limits\")");
+                       " figures, beyond what one import reads (docs/inputs-and-outputs.md)");
   }
   for (const auto& p : parts) {
     doc.imported.push_back(p.file);

@@ -11,7 +11,8 @@
 namespace p2p::nccl {
 
 TransportSummary summarize_transports(
-    const std::vector<std::pair<std::string, std::string>>& files_and_texts) {
+    const std::vector<std::pair<std::string, std::string>>& files_and_texts,
+    std::size_t max_connections) {
   TransportSummary r;
   for (const auto& [file, text] : files_and_texts) {
     const NcclLog one = parse_nccl_log(text);
@@ -22,10 +23,10 @@ TransportSummary summarize_transports(
           "NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=INIT,P2P,SHM,NET)");
     r.files.push_back(file);
     merge_nccl_log(r.log, one);
-    if (r.log.connections.size() > kMaxLoggedConnections)
-      throw InputError(file + ": with the logs before it, more than " +
-                       std::to_string(kMaxLoggedConnections) +
-                       " connection lines, beyond what p2pcheck reads (README \"Limits\")");
+    if (r.log.connections.size() > max_connections)
+      throw InputError(
+          file + ": with the logs before it, more than " + std::to_string(max_connections) +
+          " connection lines, beyond what p2pcheck reads (docs/inputs-and-outputs.md)");
   }
   for (const LoggedRank& k : r.log.ranks) r.nranks = std::max({r.nranks, k.nranks, k.rank + 1});
   for (const LoggedConnection& c : r.log.connections) {

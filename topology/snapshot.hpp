@@ -70,8 +70,9 @@ struct P2pStatus {
   std::vector<std::vector<std::string>> cells;  // [i][j]
 };
 
-// The most GPUs a topology p2pcheck reads may hold (README "Limits"): every pair is a cell of
-// several matrices, so a snapshot of 1,024 GPUs is about 27 MB of JSON and 300 MB once read.
+// The most GPUs a topology p2pcheck reads may hold (docs/inputs-and-outputs.md, "Limits"): every
+// pair is a cell of several matrices, so a snapshot of 1,024 GPUs is about 27 MB of JSON and 300 MB
+// once read.
 constexpr std::size_t kMaxTopologyGpus = 1024;
 // The largest snapshot text read: a topology of kMaxTopologyGpus GPUs, with room to spare.
 constexpr std::size_t kMaxSnapshotBytes = std::size_t{64} << 20;

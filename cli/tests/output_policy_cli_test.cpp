@@ -2,8 +2,10 @@
 // (each overwrote it, exit 0), options that took NaN, outputs silently skipped or mixed into
 // standard output. Every case now ends in one line on stderr naming the option or the file, with
 // exit 2 (the user's) or 4 (the system's), and no input changes.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -197,6 +199,11 @@ TEST_F(OutputPolicy, FullDiskReadOnlyPlacesAndClosedPipesAreExitFour) {
       r.err.rfind("p2pcheck: error: /sys/p2pcheck-import.json: cannot write: ", 0) == 0;  // root
   EXPECT_TRUE(said_before || said_when_written) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
+  // /proc takes no new file either: its directory is there, so it is the system's refusal.
+  r = run("import " + kNcclTests + " --json /proc/p2pcheck-import.json");
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("/proc/p2pcheck-import.json: cannot write: "), std::string::npos) << r.err;
   // The file size limit stands in for a disk that fills up during the write: no temporary stays.
   const int status =
       std::system(("bash -c 'trap \"\" XFSZ; ulimit -f 4; exec " + kExe + " import " + kNcclTests +
@@ -209,11 +216,24 @@ TEST_F(OutputPolicy, FullDiskReadOnlyPlacesAndClosedPipesAreExitFour) {
   for (const auto& e : fs::directory_iterator(dir_))
     EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
   EXPECT_FALSE(fs::exists(path("big.json")));
-  // A reader that went away: exit 4 and the reason, not a silent death by SIGPIPE.
-  const int piped =
-      std::system(("bash -c '" + kExe + " topo --input " + path("topo.json") + " --format json 2>" +
-                   path("pipe.txt") + " | (exec 0<&-; sleep 0.3); exit ${PIPESTATUS[0]}'")
-                      .c_str());
+  // A reader that went away: exit 4 and the reason, not a silent death by SIGPIPE. The pipe's
+  // read end is closed before p2pcheck starts, so that every write to it fails.
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  ::close(ends[0]);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::dup2(ends[1], STDOUT_FILENO);
+    const int err = ::open(path("pipe.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(err, STDERR_FILENO);
+    ::execl(kExe.c_str(), "p2pcheck", "topo", "--input", path("topo.json").c_str(), "--format",
+            "json", static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  ::close(ends[1]);
+  int piped = 0;
+  ASSERT_EQ(::waitpid(child, &piped, 0), child);
   ASSERT_TRUE(WIFEXITED(piped));
   EXPECT_EQ(WEXITSTATUS(piped), 4);
   EXPECT_EQ(p2p::read_text_file(path("pipe.txt")),

@@ -14,6 +14,7 @@
 #include "cluster/merge.hpp"
 #include "common/file_io.hpp"
 #include "common/json_text.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/allocation_counter.hpp"
 #include "document/bench_document.hpp"
 #include "import/testing/round_trip.hpp"
@@ -265,6 +266,47 @@ TEST(ReaderScaling, FleetsOfHosts) {
     const cluster::ClusterRun run = cluster::merge_hosts(hosts, options);
     (void)cluster::cluster_document(run, options.outliers, {"merge", "test", "now", 0}).dump();
   });
+}
+
+// The InputError `read` throws, or "" when it throws none.
+std::string refusal(const std::function<void()>& read) {
+  try {
+    read();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+void expect_refused(const std::string& what, const std::string& file, const std::string& says) {
+  EXPECT_EQ(what.rfind(file + ": ", 0), 0u) << what;
+  EXPECT_NE(what.find(says), std::string::npos) << what;
+  EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+}
+
+// Past each ceiling, one line naming the file (exit 2 at the command line), never a square.
+TEST(Ceilings, PastEachCeilingIsOneLineNamingTheFile) {
+  // 100,001 rows of both placements: 200,002 figures.
+  expect_refused(refusal([] { import_it(nccl_tests(8, 100'001)); }), "in.txt",
+                 "more than 200000 figures, beyond what one import reads");
+  expect_refused(
+      refusal([] { (void)topo::load_topology_text(topo_capture(1025), "big-topo.txt"); }),
+      "big-topo.txt", "1025 GPUs: more than the 1024 a topology p2pcheck reads holds");
+  expect_refused(
+      refusal([] {
+        (void)nccl::summarize_transports({{"a.log", nccl_log(10)}, {"b.log", nccl_log(10)}}, 15);
+      }),
+      "b.log", "with the logs before it, more than 15 connection lines");
+  const TempDir tmp("p2p_ceilings");
+  const std::vector<std::string> hosts = fleet(2);
+  write_text_file_atomically(tmp.file("a.jsonl"), hosts[0]);
+  write_text_file_atomically(tmp.file("b.jsonl"), hosts[1]);
+  EXPECT_EQ(cluster::read_host_files({tmp.file("a.jsonl"), tmp.file("b.jsonl")}).size(), 2u);
+  expect_refused(refusal([&] {
+                   (void)cluster::read_host_files({tmp.file("a.jsonl"), tmp.file("b.jsonl")},
+                                                  hosts[0].size() + 1);
+                 }),
+                 tmp.file("b.jsonl"), "with the files before it, more than");
 }
 
 }  // namespace
