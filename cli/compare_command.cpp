@@ -35,9 +35,8 @@ int run_compare_command(const CompareCommandOptions& o) {
     std::cout << json_text(report::comparison_json(c.comparison, c.baseline, c.run)) << "\n";
   } else {
     text << report::imported_lines(c.baseline, c.run)
-              << report::logical_gpus_lines(c.baseline, c.run)
-              << report::format_comparison(c.comparison, o.request.baseline, o.request.run,
-                                           c.options);
+         << report::logical_gpus_lines(c.baseline, c.run)
+         << report::format_comparison(c.comparison, o.request.baseline, o.request.run, c.options);
   }
   std::cout << std::flush;
   write_junit(o.junit, {report::compare_suite(c.comparison, c.host, c.run.started_utc)});

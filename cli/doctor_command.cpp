@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "cli/machine_outputs.hpp"
-#include "common/error.hpp"
 #include "cli/validators.hpp"
+#include "common/error.hpp"
 #include "common/json_text.hpp"
 #include "common/output_paths.hpp"
 #include "common/utc_time.hpp"

@@ -18,7 +18,7 @@ void print_section(std::ostream& out, const import::ImportedFigures& p, bool sev
   out << p.file.file;
   if (several) out << ", lines " << p.first_line << "-" << p.last_line;
   out << ": " << p.file.tool << (p.file.version.empty() ? "" : " " + p.file.version) << " ("
-            << p.file.format << "), " << p.file.figures << " figures\n";
+      << p.file.format << "), " << p.file.figures << " figures\n";
   for (const auto& m : p.file.mappings) out << "  " << m << "\n";
   // What had to be assumed is said as it is; other notes as notes.
   for (const auto& n : p.file.notes)

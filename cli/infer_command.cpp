@@ -30,9 +30,9 @@ void throw_if_listing(const infer::InferOptions& o, const std::string& option) {
 // What the run is judged against and where its results go.
 void add_result_options(CLI::App* app, infer::InferOptions& o) {
   app->add_option(
-      "--budget-us-per-token", o.budget,
-      "all-reduce microseconds one generated token may cost: 40 (every batch) or 1:20,32:40 (per batch); "
-      "exit 1 when a recommended group misses it")
+         "--budget-us-per-token", o.budget,
+         "all-reduce microseconds one generated token may cost: 40 (every batch) or 1:20,32:40 (per batch); "
+         "exit 1 when a recommended group misses it")
       ->type_name("BUDGET");
   app->add_option("--rank-batch", o.rank_batch,
                   "rank groups at this decode batch (default: the largest)");

@@ -3,8 +3,8 @@
 #include <iostream>
 #include <memory>
 
-#include "common/exit_codes.hpp"
 #include "cli/validators.hpp"
+#include "common/exit_codes.hpp"
 #include "common/json_text.hpp"
 #include "common/output_paths.hpp"
 #include "session/topo_run.hpp"

@@ -38,9 +38,8 @@ inline CLI::Validator number_between(double min, double max, const std::string& 
   const std::string range = detail::number_text(min) + " to " + detail::number_text(max);
   return CLI::Validator(
       [min, max, unit, range](std::string& text) -> std::string {
-        const std::string what =
-            "`" + text + "` is not a number" + (unit.empty() ? "" : " of " + unit) + " from " +
-            range;
+        const std::string what = "`" + text + "` is not a number" +
+                                 (unit.empty() ? "" : " of " + unit) + " from " + range;
         if (text.empty() || text.find_first_of("xXpP") != std::string::npos) return what;
         char* end = nullptr;
         errno = 0;
@@ -84,8 +83,7 @@ inline CLI::Validator byte_size_between(std::uint64_t min, std::uint64_t max) {
       [min, max](std::string& text) -> std::string {
         const std::string what = "`" + text + "` is not a size from " +
                                  format_bytes(min, ByteStyle::kCompact) + " to " +
-                                 format_bytes(max, ByteStyle::kCompact) +
-                                 " (e.g. 8, 64K, 1M, 1G)";
+                                 format_bytes(max, ByteStyle::kCompact) + " (e.g. 8, 64K, 1M, 1G)";
         try {
           const std::uint64_t v = parse_bytes(text, "size");
           return v < min || v > max ? what : "";

@@ -39,8 +39,9 @@ std::optional<OutputProblem> stdout_problem(const OutputRequest& r) {
     if (o.path.empty()) return bad(o.option + ": the path is empty; give a file");
     if (o.path != "-") continue;
     if (!o.stdout_offered)
-      return bad(o.option + " -: standard output is not offered here (the command prints its "
-                            "own text there); give a file");
+      return bad(o.option +
+                 " -: standard output is not offered here (the command prints its "
+                 "own text there); give a file");
     if (!r.stdout_owner.empty())
       return bad(o.option + " -: standard output already carries " + r.stdout_owner +
                  "; give a file");
@@ -103,7 +104,8 @@ void add_input(OutputRequest& r, const std::string& option, const std::string& p
   if (!path.empty()) r.inputs.push_back({option, path});
 }
 
-void add_inputs(OutputRequest& r, const std::string& option, const std::vector<std::string>& paths) {
+void add_inputs(OutputRequest& r, const std::string& option,
+                const std::vector<std::string>& paths) {
   for (const auto& p : paths) add_input(r, option, p);
 }
 

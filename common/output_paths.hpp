@@ -25,8 +25,8 @@ struct NamedPath {
 };
 
 struct RequestedOutput {
-  std::string option;  // "--junit"
-  std::string path;    // as given; "-" is standard output
+  std::string option;          // "--junit"
+  std::string path;            // as given; "-" is standard output
   bool stdout_offered = true;  // false where the command cannot move its own text aside
 };
 
@@ -48,8 +48,8 @@ struct PathFacts {
 };
 
 struct OutputProblem {
-  std::string line;        // one line naming the option, the path and the problem
-  bool io_error = false;   // the system's (exit 4), not the user's (exit 2)
+  std::string line;       // one line naming the option, the path and the problem
+  bool io_error = false;  // the system's (exit 4), not the user's (exit 2)
 };
 
 // Builders for a command's request: a path that is "" (the option was not given) is left out;
