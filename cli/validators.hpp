@@ -38,7 +38,7 @@ inline CLI::Validator number_between(double min, double max, const std::string& 
   const std::string range = detail::number_text(min) + " to " + detail::number_text(max);
   return CLI::Validator(
       [min, max, unit, range](std::string& text) -> std::string {
-        const std::string what = "`" + text + "` is not a number" +
+        std::string what = "`" + text + "` is not a number" +
                                  (unit.empty() ? "" : " of " + unit) + " from " + range;
         if (text.empty() || text.find_first_of("xXpP") != std::string::npos) return what;
         char* end = nullptr;
@@ -62,7 +62,7 @@ inline CLI::Validator seconds_between(double min, double max) {
 inline CLI::Validator count_between(long long min, long long max, const std::string& unit = "") {
   return CLI::Validator(
       [min, max, unit](std::string& text) -> std::string {
-        const std::string what = "`" + text + "` is not a whole number from " +
+        std::string what = "`" + text + "` is not a whole number from " +
                                  std::to_string(min) + " to " + std::to_string(max) +
                                  detail::unit_suffix(unit);
         const std::size_t digits_from = !text.empty() && text[0] == '-' ? 1 : 0;
@@ -81,7 +81,7 @@ inline CLI::Validator count_between(long long min, long long max, const std::str
 inline CLI::Validator byte_size_between(std::uint64_t min, std::uint64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
-        const std::string what = "`" + text + "` is not a size from " +
+        std::string what = "`" + text + "` is not a size from " +
                                  format_bytes(min, ByteStyle::kCompact) + " to " +
                                  format_bytes(max, ByteStyle::kCompact) + " (e.g. 8, 64K, 1M, 1G)";
         try {
@@ -103,7 +103,7 @@ inline CLI::Validator byte_size_list_between(std::uint64_t min, std::uint64_t ma
         while (true) {
           const std::size_t comma = text.find(',', start);
           std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
-          const std::string problem = one(item);
+          std::string problem = one(item);
           if (!problem.empty()) return problem;
           if (comma == std::string::npos) return "";
           start = comma + 1;

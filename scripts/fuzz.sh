@@ -43,7 +43,7 @@ declare -A seeds=(
   [paste_import]="import/tests/fixtures/pastes import/tests/fixtures fuzz/seeds/nccl_tests"
   [round_trip]="import/tests/fixtures/pastes import/tests/fixtures fuzz/seeds/nccl_tests"
   [node_lines]="cluster/tests/fixtures/lines"
-  [export_input]="fuzz/seeds/results_document fuzz/seeds/export_input"
+  [export_input]="fuzz/seeds/results_document report/tests/fixtures"
   [model_config]="infer/tests/fixtures"
 )
 # Target -> libFuzzer options of its own.
