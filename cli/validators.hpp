@@ -38,8 +38,8 @@ inline CLI::Validator number_between(double min, double max, const std::string& 
   const std::string range = detail::number_text(min) + " to " + detail::number_text(max);
   return CLI::Validator(
       [min, max, unit, range](std::string& text) -> std::string {
-        std::string what = "`" + text + "` is not a number" +
-                                 (unit.empty() ? "" : " of " + unit) + " from " + range;
+        std::string what = "`" + text + "` is not a number" + (unit.empty() ? "" : " of " + unit) +
+                           " from " + range;
         if (text.empty() || text.find_first_of("xXpP") != std::string::npos) return what;
         char* end = nullptr;
         errno = 0;
@@ -62,9 +62,8 @@ inline CLI::Validator seconds_between(double min, double max) {
 inline CLI::Validator count_between(long long min, long long max, const std::string& unit = "") {
   return CLI::Validator(
       [min, max, unit](std::string& text) -> std::string {
-        std::string what = "`" + text + "` is not a whole number from " +
-                                 std::to_string(min) + " to " + std::to_string(max) +
-                                 detail::unit_suffix(unit);
+        std::string what = "`" + text + "` is not a whole number from " + std::to_string(min) +
+                           " to " + std::to_string(max) + detail::unit_suffix(unit);
         const std::size_t digits_from = !text.empty() && text[0] == '-' ? 1 : 0;
         if (text.size() <= digits_from ||
             text.find_first_not_of("0123456789", digits_from) != std::string::npos)
@@ -82,8 +81,8 @@ inline CLI::Validator byte_size_between(std::uint64_t min, std::uint64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
         std::string what = "`" + text + "` is not a size from " +
-                                 format_bytes(min, ByteStyle::kCompact) + " to " +
-                                 format_bytes(max, ByteStyle::kCompact) + " (e.g. 8, 64K, 1M, 1G)";
+                           format_bytes(min, ByteStyle::kCompact) + " to " +
+                           format_bytes(max, ByteStyle::kCompact) + " (e.g. 8, 64K, 1M, 1G)";
         try {
           const std::uint64_t v = parse_bytes(text, "size");
           return v < min || v > max ? what : "";
