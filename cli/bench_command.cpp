@@ -7,6 +7,9 @@
 
 #include "cli/machine_outputs.hpp"
 #include "cli/measurement_options.hpp"
+#include "cli/validators.hpp"
+#include "common/error.hpp"
+#include "common/output_paths.hpp"
 #include "harness/google_benchmark.hpp"
 #include "session/bench_request.hpp"
 #include "session/bench_session.hpp"
@@ -14,7 +17,15 @@
 namespace p2p::cli {
 namespace {
 
-int print_case_list() {
+// --list prints the cases and measures nothing: an output asked for beside it cannot be made.
+int print_case_list(const session::BenchRequest& r) {
+  const std::pair<const char*, std::string> outputs[] = {
+      {"--json", r.json_path}, {"--junit", r.junit}, {"--jsonl", r.jsonl}};
+  for (const auto& [option, path] : outputs) {
+    if (!path.empty())
+      throw InputError(std::string(option) +
+                       ": bench --list measures nothing, so there is nothing to write; drop one");
+  }
   const std::vector<session::BenchCaseLine> cases = session::bench_cases();
   std::size_t width = 0;
   for (const auto& c : cases) width = std::max(width, c.name.size());
@@ -37,24 +48,26 @@ Command add_bench_command(CLI::App& root) {
          "--logical-gpus", o->sweep.logical_gpus,
          "Place N logical GPUs round-robin on the selected devices and measure every pair of them: "
          "the per-pair paths of an N-GPU host run here, but the figures measure the tool, not the links")
-      ->check(CLI::Range(1, 64));
+      ->check(count_between(1, 64));
   app->add_option(
          "--sizes", o->sweep.sizes,
          "Copy sizes, e.g. 64M,1G, measured for every route (default: 4K, 16K, ... 256M and 512M, swept "
          "for one route per kind of path; every other route at 512M)")
-      ->type_name("SIZE,...");
+      ->type_name("SIZE,...")
+      ->check(byte_size_list_between(4, std::uint64_t{16} << 30));
   app->add_flag("--full", o->sweep.full,
                 "Sweep every size for every route (thousands of figures on 8 GPUs)");
   app->add_option("--samples", o->sweep.samples, "Timed samples per figure; the median is reported")
-      ->check(CLI::Range(1, 1000));
+      ->check(count_between(1, 1000));
   app->add_option("--warmup", o->sweep.warmup_samples,
                   "Untimed (but verified) samples before timing")
-      ->check(CLI::Range(0, 100));
+      ->check(count_between(0, 100));
   app->add_option("--copies", o->sweep.copies,
                   "Copies per timed sample (default: about 2 GiB per sample, 4 to 64)")
-      ->check(CLI::Range(0, 64));
+      ->check(count_between(0, 64));
   app->add_option("--json", o->json_path, "Write the results document to FILE (atomically)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   add_junit_option(app, o->junit);
   add_jsonl_option(app, o->jsonl);
   add_gate_options(app, o->gate);
@@ -70,7 +83,14 @@ Command add_bench_command(CLI::App& root) {
   app->allow_extras();
   app->footer(harness::kPassThroughHelp);
   return Command{app, [o, app] {
-                   if (o->list) return print_case_list();
+                   if (o->list) return print_case_list(*o);
+                   OutputRequest paths;
+                   // The tables are stdout's: only the lines may take it (they move the tables).
+                   add_output(paths, "--json", o->json_path, false);
+                   add_output(paths, "--junit", o->junit, false);
+                   add_output(paths, "--jsonl", o->jsonl);
+                   add_gate_inputs(paths, o->gate);
+                   check_output_paths(paths);
                    o->extras = app->remaining();
                    return session::run_bench_session(*o);
                  }};

@@ -5,6 +5,8 @@
 
 #include "check/health_check.hpp"
 #include "cli/machine_outputs.hpp"
+#include "cli/validators.hpp"
+#include "common/output_paths.hpp"
 
 namespace p2p::cli {
 
@@ -19,25 +21,43 @@ Command add_check_command(CLI::App& root) {
                 "print only the verdict line (for scheduler and monitoring logs)");
   app->add_option("--expect", o->expect,
                   "Gate: golden topology (hwloc XML or snapshot) this host must match")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option("--policy", o->policy,
                   "Gate: policy JSON (min_gpus, max_path, forbid, min_link, require_p2p)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option("--facts", o->facts, "Judge saved doctor facts instead of this host")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option("--input", o->input, "Judge a topology file instead of this host")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option(
          "--probe-timeout", o->probe_timeout_s,
          "Seconds each driver probe (device open, NVML, CUDA) may take (default 15; Slurm kills a "
          "health check after 60 s)")
-      ->check(CLI::Range(1.0, 600.0));
+      ->check(seconds_between(1.0, 600.0));
   add_junit_option(app, o->junit);
   add_jsonl_option(app, o->jsonl);
   app->add_option("--prom", o->prom,
-                  "Also write the results as a Prometheus textfile (atomically), for node_exporter")
-      ->type_name("FILE.prom");
-  return Command{app, [o] { return ci::run_health_check(*o, std::cout); }};
+                  "Also write the results as a Prometheus textfile (atomically; - for stdout, the "
+                  "check's lines then go to stderr), for node_exporter")
+      ->type_name("FILE.prom")
+      ->check(file_path());
+  return Command{app, [o] {
+                   OutputRequest paths;
+                   add_output(paths, "--junit", o->junit);
+                   add_output(paths, "--jsonl", o->jsonl, false);  // the check's lines are there
+                   add_output(paths, "--prom", o->prom);
+                   add_input(paths, "--expect", o->expect);
+                   add_input(paths, "--policy", o->policy);
+                   add_input(paths, "--facts", o->facts);
+                   add_input(paths, "--input", o->input);
+                   check_output_paths(paths);
+                   return ci::run_health_check(*o,
+                                               output_takes_stdout(paths) ? std::cerr : std::cout);
+                 }};
 }
 
 }  // namespace p2p::cli

@@ -6,6 +6,7 @@
 
 #include "cli/merge_command.hpp"
 #include "cli/node_command.hpp"
+#include "cli/validators.hpp"
 #include "cluster/cluster_options.hpp"
 #include "common/error.hpp"
 #include "mpi/launch_env.hpp"
@@ -18,6 +19,10 @@ namespace p2p::cli {
 namespace {
 
 int run_cluster_command(const cluster::ClusterOptions& o) {
+  OutputRequest paths = fleet_output_paths(o.outputs);
+  add_input(paths, "--expect", o.node.expect);
+  add_input(paths, "--policy", o.node.policy);
+  check_output_paths(paths);
 #if P2P_HAVE_MPI
   return cluster::run_cluster_under_mpi(o);
 #else
@@ -52,7 +57,7 @@ Command add_cluster_command(CLI::App& root) {
          "--deadline", o->deadline_s,
          "Seconds from the start rank 0 waits for every host; a host not done by then has no result "
          "(default 3600)")
-      ->check(CLI::Range(1.0, 7.0 * 24 * 3600));
+      ->check(seconds_between(1.0, 7.0 * 24 * 3600));
   app->add_flag(
       "--rank-per-gpu", o->rank_per_gpu,
       "The launcher started one rank per GPU: group ranks by host name, one chain per host");

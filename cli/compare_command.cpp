@@ -7,6 +7,7 @@
 #include "cli/machine_outputs.hpp"
 #include "cli/validators.hpp"
 #include "common/json_text.hpp"
+#include "common/output_paths.hpp"
 #include "report/check_cases.hpp"
 #include "report/compare.hpp"
 #include "report/compare_json.hpp"
@@ -22,14 +23,20 @@ struct CompareCommandOptions {
 };
 
 int run_compare_command(const CompareCommandOptions& o) {
+  OutputRequest paths;
+  add_output(paths, "--junit", o.junit);
+  add_input(paths, "baseline", o.request.baseline);
+  add_input(paths, "run", o.request.run);
+  if (o.format == "json") paths.stdout_owner = "--format json";
+  check_output_paths(paths);
+  std::ostream& text = output_takes_stdout(paths) ? std::cerr : std::cout;
   const session::CompareOutcome c = session::run_compare(o.request);
   if (o.format == "json") {
     std::cout << json_text(report::comparison_json(c.comparison, c.baseline, c.run)) << "\n";
   } else {
-    std::cout << report::imported_lines(c.baseline, c.run)
-              << report::logical_gpus_lines(c.baseline, c.run)
-              << report::format_comparison(c.comparison, o.request.baseline, o.request.run,
-                                           c.options);
+    text << report::imported_lines(c.baseline, c.run)
+         << report::logical_gpus_lines(c.baseline, c.run)
+         << report::format_comparison(c.comparison, o.request.baseline, o.request.run, c.options);
   }
   std::cout << std::flush;
   write_junit(o.junit, {report::compare_suite(c.comparison, c.host, c.run.started_utc)});
@@ -52,11 +59,11 @@ Command add_compare_command(CLI::App& root) {
   app->add_option("run", o->request.run, "Results to judge against it")->required();
   app->add_option("--tolerance-pct", o->request.tolerance_pct,
                   "Moves smaller than this, either way, are noise (default 5)")
-      ->check(finite_number())
-      ->check(CLI::Range(0.0, 100.0));
+      ->check(number_between(0.0, 100.0, "percent"));
   app->add_option("--min-bytes", o->request.min_bytes,
                   "Judge bandwidth only at this copy size and above (default 64M)")
-      ->type_name("SIZE");
+      ->type_name("SIZE")
+      ->check(byte_size_between(1, std::uint64_t{16} << 30));
   app->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   app->add_flag("--allow-logical", o->request.allow_logical,
                 "compare a run on logical GPUs (bench --logical-gpus) with one on physical GPUs");

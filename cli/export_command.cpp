@@ -5,7 +5,9 @@
 #include <memory>
 #include <string>
 
+#include "cli/validators.hpp"
 #include "common/exit_codes.hpp"
+#include "common/output_paths.hpp"
 #include "session/export_run.hpp"
 
 namespace p2p::cli {
@@ -24,13 +26,18 @@ Command add_export_command(CLI::App& root) {
   app->add_option(
          "--out", o->out,
          "File to write, atomically (a .prom file for node_exporter); - for stdout (default)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option(
          "--hostname", o->hostname,
          "Host name the output is filed under (default: the document's own; for gate and doctor output, "
          "this host's)")
       ->type_name("NAME");
   return Command{app, [o] {
+                   OutputRequest paths;
+                   add_output(paths, "--out", o->out);
+                   add_input(paths, "document", o->document);
+                   check_output_paths(paths);
                    session::write_export(*o, static_cast<double>(std::time(nullptr)));
                    return static_cast<int>(kExitOk);
                  }};

@@ -4,7 +4,9 @@
 #include <memory>
 
 #include "cli/machine_outputs.hpp"
+#include "cli/validators.hpp"
 #include "common/json_text.hpp"
+#include "common/output_paths.hpp"
 #include "common/utc_time.hpp"
 #include "report/check_cases.hpp"
 #include "report/run_lines.hpp"
@@ -16,9 +18,18 @@
 namespace p2p::cli {
 
 int run_gate_command(const GateOptions& opts) {
+  OutputRequest paths;
+  add_output(paths, "--junit", opts.junit);
+  add_output(paths, "--jsonl", opts.jsonl);
+  add_input(paths, "--input", opts.request.input);
+  add_input(paths, "--p2p", opts.request.p2p);
+  add_input(paths, "--expect", opts.request.expect);
+  add_input(paths, "--policy", opts.request.policy);
+  if (opts.format == "json") paths.stdout_owner = "--format json";
+  check_output_paths(paths);
   const std::unique_ptr<JsonLines> lines = open_jsonl_beside(opts.jsonl, opts.format);
   const session::GateOutcome g = session::run_gate(opts.request, session::live_peer_access_check());
-  std::ostream& text = lines && lines->to_stdout() ? std::cerr : std::cout;
+  std::ostream& text = output_takes_stdout(paths) ? std::cerr : std::cout;
   if (opts.format == "json") {
     nlohmann::json j = g.decision;
     j["source"] = g.source;
@@ -44,24 +55,28 @@ Command add_gate_command(CLI::App& root) {
   app->add_option(
          "--input", opts->request.input,
          "Topology to judge (hwloc XML, snapshot JSON or nvidia-smi topo -m capture) instead of this host")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option(
          "--p2p", opts->request.p2p,
          "nvidia-smi topo -p2p capture of the --input host: answers require_p2p pair by pair")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option(
          "--expect", opts->request.expect,
          "Golden topology (hwloc XML, snapshot or nvidia-smi topo -m capture): block unless GPU count and "
          "every pair's class are equal")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option(
          "--policy", opts->request.policy,
          "Policy JSON: the gate's keys (min_gpus, max_path, forbid, min_link {gen, width}, "
          "require_p2p, require_cliques); acceptance thresholds in it are for bench and nccl")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option("--expect-gpus", opts->request.expect_gpus,
                   "The GPUs this host must show: block when the topology has fewer")
-      ->check(CLI::Range(1, 4096));
+      ->check(count_between(1, 4096));
   app->add_option("--format", opts->format, "text or json (the decision, as bench records it)")
       ->check(CLI::IsMember({"text", "json"}));
   add_junit_option(app, opts->junit);

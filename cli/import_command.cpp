@@ -4,7 +4,9 @@
 #include <memory>
 #include <string>
 
+#include "cli/validators.hpp"
 #include "common/exit_codes.hpp"
+#include "common/output_paths.hpp"
 #include "import/paste_sections.hpp"
 #include "session/import_run.hpp"
 
@@ -12,26 +14,32 @@ namespace p2p::cli {
 
 namespace {
 
-void print_section(const import::ImportedFigures& p, bool several) {
-  std::cout << p.file.file;
-  if (several) std::cout << ", lines " << p.first_line << "-" << p.last_line;
-  std::cout << ": " << p.file.tool << (p.file.version.empty() ? "" : " " + p.file.version) << " ("
-            << p.file.format << "), " << p.file.figures << " figures\n";
-  for (const auto& m : p.file.mappings) std::cout << "  " << m << "\n";
+void print_section(std::ostream& out, const import::ImportedFigures& p, bool several) {
+  out << p.file.file;
+  if (several) out << ", lines " << p.first_line << "-" << p.last_line;
+  out << ": " << p.file.tool << (p.file.version.empty() ? "" : " " + p.file.version) << " ("
+      << p.file.format << "), " << p.file.figures << " figures\n";
+  for (const auto& m : p.file.mappings) out << "  " << m << "\n";
   // What had to be assumed is said as it is; other notes as notes.
   for (const auto& n : p.file.notes)
-    std::cout << "  " << (n.rfind("assumed: ", 0) == 0 ? "" : "note: ") << n << "\n";
+    out << "  " << (n.rfind("assumed: ", 0) == 0 ? "" : "note: ") << n << "\n";
 }
 
 int run_import_command(const session::ImportRequest& r) {
+  OutputRequest paths;
+  add_output(paths, "--json", r.json);
+  add_inputs(paths, "FILE", r.files);
+  check_output_paths(paths);
+  // With --json -, the document is standard output's: what was read goes to stderr.
+  std::ostream& text = output_takes_stdout(paths) ? std::cerr : std::cout;
   const session::ImportOutcome imported = session::run_import(r);
   for (std::size_t f = 0; f < imported.files.size(); ++f) {
     const auto& paste = imported.files[f];
-    for (const auto& s : paste.stripped) std::cout << r.files[f] << ": removed " << s << "\n";
-    for (const auto& p : paste.sections) print_section(p, paste.sections.size() > 1);
+    for (const auto& s : paste.stripped) text << r.files[f] << ": removed " << s << "\n";
+    for (const auto& p : paste.sections) print_section(text, p, paste.sections.size() > 1);
   }
-  if (!r.json.empty()) std::cout << "wrote " << r.json << "\n";
-  std::cout << std::flush;
+  if (!r.json.empty() && r.json != "-") text << "wrote " << r.json << "\n";
+  text << std::flush;
   return kExitOk;
 }
 
@@ -46,15 +54,19 @@ Command add_import_command(CLI::App& root) {
       "rank tags and timestamps removed; a table is enough), into a p2pcheck results document for compare and "
       "report (format told by content). No GPU needed");
   app->add_option("FILE", o->files, "Peer tools' outputs")->required()->expected(1, -1);
-  app->add_option("--json", o->json, "Write the results document to FILE (atomically)")
-      ->type_name("FILE");
+  app->add_option("--json", o->json,
+                  "Write the results document to FILE (atomically; - for stdout, what was read "
+                  "then goes to stderr)")
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option(
          "--buffer-size", o->buffer_size,
          "nvbandwidth's -b of the run (e.g. 512M; its output does not say; default: that version's default)")
-      ->type_name("SIZE");
+      ->type_name("SIZE")
+      ->check(byte_size_between(4, std::uint64_t{16} << 30));
   app->add_option("--num-elems", o->num_elems,
                   "p2pBandwidthLatencyTest's --numElems of the run (default 40000000)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+      ->check(count_between(1, 1LL << 40));
   app->add_option(
       "--collective", o->collective,
       "The collective of nccl-tests tables that do not name it (a pasted table, output older than 2.13): "

@@ -6,7 +6,10 @@
 
 #include "cli/machine_outputs.hpp"
 #include "cli/measurement_options.hpp"
+#include "cli/validators.hpp"
+#include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "common/output_paths.hpp"
 #include "infer/run_options.hpp"
 #include "session/infer_session.hpp"
 
@@ -18,16 +21,24 @@ namespace p2p::cli {
 
 namespace {
 
+void throw_if_listing(const infer::InferOptions& o, const std::string& option) {
+  if (o.list)
+    throw InputError(option +
+                     ": infer --list prints the plan and measures nothing, so there are no "
+                     "results to write; drop --list to measure, or drop " +
+                     option);
+}
+
 void add_model_options(CLI::App* app, infer::InferOptions& o) {
   app->add_option("--model", o.model,
                   "a Hugging Face config.json (hidden_size, num_hidden_layers, torch_dtype; "
                   "text_config of multimodal models)")
       ->type_name("FILE");
   app->add_option("--hidden", o.hidden, "hidden size, instead of --model")
-      ->check(CLI::PositiveNumber);
+      ->check(count_between(1, 1 << 20));
   app->add_option("--layers", o.layers, "layers, with --hidden")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(count_between(1, 4096));
   app->add_option("--dtype", o.dtype,
                   "all-reduce type: bf16, fp16, fp32 (default: the config's; bf16 with --hidden)");
   app->add_option("--tp", o.tp_sizes, "tensor-parallel sizes")
@@ -58,23 +69,23 @@ void add_measure_options(CLI::App* app, infer::InferOptions& o) {
          "--logical-gpus", o.logical_gpus,
          "run N rank processes on the devices (round-robin, each its own NCCL host): the whole profile on "
          "one GPU; figures measure the tool, not links")
-      ->check(CLI::Range(2, 64));
+      ->check(count_between(2, 64));
   app->add_option("--max-groups", o.max_groups,
                   "at most this many GPU groups per TP size (best ones and the worst)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 64));
+      ->check(count_between(1, 64));
   app->add_option("--calls", o.calls, "timed all-reduce calls per message")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1000000));
+      ->check(count_between(1, 1000000));
   app->add_option("--calls-per-graph", o.calls_per_graph, "calls captured in one CUDA graph")
       ->capture_default_str()
-      ->check(CLI::Range(1, 10000));
+      ->check(count_between(1, 10000));
   app->add_option("--warmup", o.warmup, "untimed calls per message")
       ->capture_default_str()
-      ->check(CLI::Range(0, 100000));
+      ->check(count_between(0, 100000));
   app->add_option("--timeout", o.timeout_s, "seconds before a call counts as a hang")
       ->capture_default_str()
-      ->check(CLI::Range(0.001, 86400.0));
+      ->check(seconds_between(0.001, 86400.0));
   app->add_flag("--no-p2p-off", o.no_p2p_off, "skip the side-by-side run with NCCL_P2P_DISABLE=1");
   app->add_flag("--no-ipc-check", o.no_ipc_check, "skip the CUDA IPC check between rank processes");
   app->add_option(
@@ -89,14 +100,30 @@ void add_measure_options(CLI::App* app, infer::InferOptions& o) {
 // The gate, the preflight, the sharing check and the outputs every measuring command has.
 void add_run_options(CLI::App* app, session::InferRequest& r) {
   app->add_option("--json", r.json, "write the results document to FILE (atomically)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option("--html", r.html, "write the results as an HTML page to FILE (atomically)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   add_junit_option(app, r.junit);
   add_jsonl_option(app, r.jsonl);
   add_gate_options(app, r.gate);
   add_init_timeout_option(app, r.init_timeout_s);
   add_exclusive_option(app, r.exclusive);
+}
+
+// Outputs checked against the inputs before anything runs; --list measures nothing, so a results
+// document or page asked for beside it could never be written: said, not skipped.
+void check_infer_outputs(const session::InferRequest& r) {
+  OutputRequest paths;
+  add_output(paths, "--json", r.json, false);  // the listing and tables are stdout's
+  add_output(paths, "--html", r.html, false);
+  add_output(paths, "--junit", r.junit, false);
+  add_output(paths, "--jsonl", r.jsonl, false);
+  add_input(paths, "--model", r.infer.model);
+  add_input(paths, "--topology", r.infer.topology);
+  check_output_paths(paths);
+  for (const auto& out : paths.outputs) throw_if_listing(r.infer, out.option);
 }
 
 }  // namespace
@@ -114,6 +141,7 @@ Command add_infer_command(CLI::App& root) {
   CLI::Option* layers = app->get_option("--layers");
   return Command{app, [r, layers] {
                    r->infer.layers_given = layers->count() > 0;
+                   check_infer_outputs(*r);
                    const infer::InferPlan plan = infer::checked_plan(r->infer);
                    if (r->infer.list) {
                      std::cout << infer::plan_listing(r->infer, plan);

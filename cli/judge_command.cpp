@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/validators.hpp"
 #include "common/json_text.hpp"
 #include "session/judge_run.hpp"
 
@@ -52,7 +53,7 @@ Command add_judge_command(CLI::App& root) {
       ->type_name("FILE");
   app->add_option("--expect-gpus", o->expect_gpus,
                   "The GPUs the host must have shown: fail when the document measured fewer")
-      ->check(CLI::Range(1, 4096));
+      ->check(count_between(1, 4096));
   app->add_option("--format", o->format, "text or json (the p2pcheck.verdict object)")
       ->check(CLI::IsMember({"text", "json"}));
   return Command{app, [o] { return run_judge_command(*o); }};

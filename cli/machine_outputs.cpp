@@ -1,5 +1,6 @@
 #include "cli/machine_outputs.hpp"
 
+#include "cli/validators.hpp"
 #include "common/error.hpp"
 
 namespace p2p::cli {
@@ -7,9 +8,10 @@ namespace p2p::cli {
 void add_junit_option(CLI::App* app, std::string& path) {
   app->add_option(
          "--junit", path,
-         "Also write every check as a JUnit XML test case to FILE (atomically): failures carry the cause, "
-         "skipped cases the reason")
-      ->type_name("FILE");
+         "Also write every check as a JUnit XML test case to FILE (atomically; - for stdout, text then "
+         "goes to stderr): failures carry the cause, skipped cases the reason")
+      ->type_name("FILE")
+      ->check(file_path());
 }
 
 void add_jsonl_option(CLI::App* app, std::string& path) {
@@ -17,7 +19,8 @@ void add_jsonl_option(CLI::App* app, std::string& path) {
          "--jsonl", path,
          "Also write one JSON line per item to FILE as each finishes (- for stdout; text then goes to "
          "stderr): a killed run leaves every line written before")
-      ->type_name("FILE|-");
+      ->type_name("FILE|-")
+      ->check(file_path());
 }
 
 std::unique_ptr<JsonLines> open_jsonl_beside(const std::string& path, const std::string& format) {

@@ -1,5 +1,6 @@
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -62,6 +63,10 @@ int bad_command_line(const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A write to a closed pipe or beyond the file size limit is an error p2pcheck reports (exit 4,
+  // naming the file), not a signal that ends it silently.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGXFSZ, SIG_IGN);
   // Named, so help says "p2pcheck" rather than the path it was started by. The formatter and
   // the captured defaults are set before any subcommand exists: subcommands inherit both.
   CLI::App app{"p2pcheck: can this host's GPUs talk peer-to-peer, how fast, and if not, why?",

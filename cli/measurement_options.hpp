@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/validators.hpp"
+#include "common/output_paths.hpp"
 #include "session/measurement_options.hpp"
 
 namespace p2p::cli {
@@ -14,14 +16,16 @@ inline void add_gate_options(CLI::App* app, session::MeasurementGateOptions& o) 
                 "Measure even if the gate blocks; recorded in the results");
   app->add_option("--expect", o.expect,
                   "Gate: golden topology (hwloc XML or snapshot) this host must match")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option("--policy", o.policy,
                   "Policy JSON: the gate's keys (min_gpus, max_path, ...) and the acceptance "
                   "thresholds (min_bandwidth, thresholds, floors, models, hosts)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option("--expect-gpus", o.expect_gpus,
                   "The GPUs this host must show; fewer fails the run's verdict")
-      ->check(CLI::Range(1, 4096));
+      ->check(count_between(1, 4096));
 }
 
 inline void add_init_timeout_option(CLI::App* app, double& seconds) {
@@ -29,7 +33,13 @@ inline void add_init_timeout_option(CLI::App* app, double& seconds) {
          "--init-timeout", seconds,
          "Seconds cuInit may take in the preflight child before the run stops as a hang (exit 5)")
       ->capture_default_str()
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(seconds_between(0.1, 3600.0));
+}
+
+// The gate's files, inputs of every measuring command.
+inline void add_gate_inputs(OutputRequest& paths, const session::MeasurementGateOptions& o) {
+  add_input(paths, "--expect", o.expect);
+  add_input(paths, "--policy", o.policy);
 }
 
 inline void add_exclusive_option(CLI::App* app, bool& exclusive) {

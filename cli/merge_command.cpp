@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/machine_outputs.hpp"
+#include "cli/validators.hpp"
 
 namespace p2p::cli {
 namespace {
@@ -20,22 +21,32 @@ void add_fleet_output_options(CLI::App* app, cluster::FleetOutputOptions& o) {
   app->add_option(
          "--golden", o.golden,
          "Topology every host must match (snapshot or hwloc XML); default: the topology most hosts have")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option(
          "--json", o.json,
          "Write the cluster document (p2pcheck.cluster.run) to FILE (atomically; - for stdout)")
-      ->type_name("FILE|-");
+      ->type_name("FILE|-")
+      ->check(file_path());
   add_junit_option(app, o.junit);
   app->add_option(
          "--z-threshold", o.z_threshold,
          "Flag a host whose figure lies beyond this modified z-score from the fleet's median (default 3.5)")
-      ->check(CLI::Range(1.0, 100.0));
+      ->check(number_between(1.0, 100.0));
   app->add_option("--allow-caveat", o.allow_caveats,
                   "A caveat of a host's run that does not fail the host: interrupted, shared, "
                   "logical, unverified, waived or gate_override (repeatable)")
       ->check(CLI::IsMember(
           {"interrupted", "shared", "logical", "unverified", "waived", "gate_override"}))
       ->type_name("KIND");
+}
+
+OutputRequest fleet_output_paths(const cluster::FleetOutputOptions& o) {
+  OutputRequest paths;
+  add_output(paths, "--json", o.json);
+  add_output(paths, "--junit", o.junit);
+  add_input(paths, "--golden", o.golden);
+  return paths;
 }
 
 Command add_merge_command(CLI::App& root) {
@@ -48,7 +59,12 @@ Command add_merge_command(CLI::App& root) {
       ->required()
       ->type_name("FILE...");
   add_fleet_output_options(app, o->outputs);
-  return Command{app, [o] { return cluster::merge_host_files(o->files, o->outputs); }};
+  return Command{app, [o] {
+                   OutputRequest paths = fleet_output_paths(o->outputs);
+                   add_inputs(paths, "FILE", o->files);
+                   check_output_paths(paths);
+                   return cluster::merge_host_files(o->files, o->outputs);
+                 }};
 }
 
 }  // namespace p2p::cli

@@ -6,11 +6,14 @@
 
 #include "cli/command.hpp"
 #include "cluster/fleet_outputs.hpp"
+#include "common/output_paths.hpp"
 
 namespace p2p::cli {
 
 // The fleet's outputs (--golden, --json, --junit, --z-threshold), shared with `cluster`.
 void add_fleet_output_options(CLI::App* app, cluster::FleetOutputOptions& o);
+// Those options as the output policy reads them (common/output_paths.hpp).
+OutputRequest fleet_output_paths(const cluster::FleetOutputOptions& o);
 
 Command add_merge_command(CLI::App& root);
 

@@ -6,6 +6,8 @@
 #include "cli/machine_outputs.hpp"
 #include "cli/measurement_options.hpp"
 #include "cli/nccl_transports_command.hpp"
+#include "cli/validators.hpp"
+#include "common/output_paths.hpp"
 #include "harness/google_benchmark.hpp"
 #include "session/nccl_session.hpp"
 
@@ -16,6 +18,41 @@ struct RankOptions {
   std::string options;
   int rank = -1;
 };
+
+// The sweep: message sizes, steps, iterations and samples, as nccl-tests names them.
+void add_sweep_options(CLI::App* app, session::NcclRequest& o) {
+  app->add_option("--min-bytes,-b", o.min_bytes, "smallest message (8, 1K, 1M, 1G)")
+      ->capture_default_str()
+      ->type_name("SIZE")
+      ->check(byte_size_between(1, std::uint64_t{1} << 40));
+  app->add_option("--max-bytes,-e", o.max_bytes, "largest message")
+      ->capture_default_str()
+      ->type_name("SIZE")
+      ->check(byte_size_between(1, std::uint64_t{1} << 40));
+  app->add_option("--step-factor,-f", o.step_factor, "size multiplier between steps (2 or 4)")
+      ->capture_default_str()
+      ->check(count_between(2, 1024));
+  app->add_option("--iters,-n", o.iters, "timed iterations per size (median reported)")
+      ->capture_default_str()
+      ->check(count_between(1, 100000));
+  app->add_option("--warmup,-w", o.warmup, "untimed iterations per size")
+      ->capture_default_str()
+      ->check(count_between(0, 100000));
+  app->add_option(
+         "--samples", o.samples,
+         "timed groups of back-to-back operations per size; the median group is reported (--samples "
+         "equal to --iters: median of single operations)")
+      ->capture_default_str()
+      ->check(count_between(1, 100000));
+  app->add_flag("--full", o.full,
+                "the send/recv pair matrix at every size (default: at the largest only)");
+  app->add_flag("--graph", o.graph,
+                "time CUDA graphs of --iters operations, launched --samples times (median)");
+  app->add_option("--timeout", o.timeout_s,
+                  "seconds before a collective counts as HANG and is aborted")
+      ->capture_default_str()
+      ->check(seconds_between(0.001, 86400.0));
+}
 
 CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
   CLI::App* app = root.add_subcommand(
@@ -28,7 +65,7 @@ CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
          "--ranks", o.ranks,
          "number of ranks, placed round-robin on the devices: rank r on device r % D (default: one per "
          "device); more ranks than devices runs them as processes")
-      ->check(CLI::Range(1, 4096));
+      ->check(count_between(1, 4096));
   app->add_flag(
       "--rank-processes", o.rank_processes,
       "one process per rank (as with MPI) instead of one process driving every GPU; ranks that share a GPU "
@@ -41,42 +78,15 @@ CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
   app->add_option("--dtypes", o.dtypes, "float32,bfloat16,float16")
       ->capture_default_str()
       ->delimiter(',');
-  app->add_option("--min-bytes,-b", o.min_bytes, "smallest message (8, 1K, 1M, 1G)")
-      ->capture_default_str()
-      ->type_name("SIZE");
-  app->add_option("--max-bytes,-e", o.max_bytes, "largest message")
-      ->capture_default_str()
-      ->type_name("SIZE");
-  app->add_option("--step-factor,-f", o.step_factor, "size multiplier between steps (2 or 4)")
-      ->capture_default_str()
-      ->check(CLI::Range(2u, 1024u));
-  app->add_option("--iters,-n", o.iters, "timed iterations per size (median reported)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  app->add_option("--warmup,-w", o.warmup, "untimed iterations per size")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 100000));
-  app->add_option(
-         "--samples", o.samples,
-         "timed groups of back-to-back operations per size; the median group is reported (--samples "
-         "equal to --iters: median of single operations)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  app->add_flag("--full", o.full,
-                "the send/recv pair matrix at every size (default: at the largest only)");
-  app->add_flag("--graph", o.graph,
-                "time CUDA graphs of --iters operations, launched --samples times (median)");
-  app->add_option("--timeout", o.timeout_s,
-                  "seconds before a collective counts as HANG and is aborted")
-      ->capture_default_str()
-      ->check(CLI::Range(0.001, 86400.0));
+  add_sweep_options(app, o);
   app->add_option(
          "--min-busbw", o.min_busbw_gbps,
          "GB/s every series must reach (median over sizes at or above its saturation size); exit 1 if not")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_between(0.0, 1e6, "GB/s"));
   app->add_option("--saturation-bytes", o.saturation_bytes,
                   "judge --min-busbw from this size on (default: found)")
-      ->type_name("SIZE");
+      ->type_name("SIZE")
+      ->check(byte_size_between(1, std::uint64_t{1} << 40));
   app->add_option(
          "--buffers", o.buffers,
          "where the rank buffers come from: auto (ncclMemAlloc where NCCL has it, as nccl-tests; else "
@@ -85,12 +95,15 @@ CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
       ->check(CLI::IsMember({"auto", "ncclMemAlloc", "cudaMalloc"}));
   app->add_flag("--compare-p2p-off", o.compare_p2p_off,
                 "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
-  app->add_option("--json", o.json, "write the results to FILE (atomically)")->type_name("FILE");
+  app->add_option("--json", o.json, "write the results to FILE (atomically)")
+      ->type_name("FILE")
+      ->check(file_path());
   add_junit_option(app, o.junit);
   add_jsonl_option(app, o.jsonl);
   app->add_option("--nccl-log", o.nccl_log,
                   "keep NCCL's INFO log in FILE (default: a temporary file)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_flag("--p2p-off-child", o.p2p_off_child)->group("");  // internal, hidden from --help
   app->add_option("--options", o.options_file)->group("");  // internal: the P2P-off child's sweep
   add_gate_options(app, o.gate);
@@ -102,6 +115,18 @@ CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
   return app;
 }
 
+// The tables are stdout's: only the lines may take it (they move the tables aside).
+OutputRequest nccl_output_paths(const session::NcclRequest& o) {
+  OutputRequest paths;
+  add_output(paths, "--json", o.json, false);
+  add_output(paths, "--junit", o.junit, false);
+  add_output(paths, "--jsonl", o.jsonl);
+  add_output(paths, "--nccl-log", o.nccl_log, false);
+  add_gate_inputs(paths, o.gate);
+  add_input(paths, "--options", o.options_file);
+  return paths;
+}
+
 }  // namespace
 
 Command add_nccl_command(CLI::App& root) {
@@ -111,6 +136,7 @@ Command add_nccl_command(CLI::App& root) {
   const Command transports = add_nccl_transports_command(*app);
   return Command{app, [o, app, transports] {
                    if (transports.app->parsed()) return transports.run();
+                   check_output_paths(nccl_output_paths(*o));
                    o->benchmark_args = app->remaining();
                    o->sweep_from_defaults = true;
                    for (const char* name : {"--min-bytes", "--max-bytes", "--step-factor",

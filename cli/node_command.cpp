@@ -3,6 +3,9 @@
 #include <memory>
 #include <string>
 
+#include "cli/validators.hpp"
+#include "common/output_paths.hpp"
+
 namespace p2p::cli {
 namespace {
 
@@ -16,30 +19,33 @@ struct NodeCommandOptions {
 void add_node_options(CLI::App* app, cluster::NodeOptions& o) {
   app->add_option("--expect", o.expect,
                   "Gate: golden topology (hwloc XML or snapshot) this host must match")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option("--policy", o.policy,
                   "Gate: policy JSON (min_gpus, max_path, forbid, min_link, require_p2p)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_flag("--skip-gate", o.skip_gate,
                 "Measure even if the gate blocks; recorded in the lines");
   app->add_option("--probe-timeout", o.probe_timeout_s,
                   "Seconds each doctor probe may take (default 15)")
-      ->check(CLI::Range(1.0, 600.0));
+      ->check(seconds_between(1.0, 600.0));
   session::BenchSweepRequest& b = o.bench;
   app->add_option("--gpus", b.gpus, "bench: CUDA ordinals to measure, e.g. 0,1 (default: all)");
   app->add_option("--sizes", b.sizes, "bench: copy sizes, e.g. 64M,1G (default: bench's sweep)")
-      ->type_name("SIZE,...");
+      ->type_name("SIZE,...")
+      ->check(byte_size_list_between(4, std::uint64_t{16} << 30));
   app->add_flag("--full", b.full, "bench: sweep every size for every route");
   app->add_option("--samples", b.samples, "bench: timed samples per figure")
-      ->check(CLI::Range(1, 1000));
+      ->check(count_between(1, 1000));
   app->add_option("--warmup", b.warmup_samples, "bench: untimed samples before timing")
-      ->check(CLI::Range(0, 100));
+      ->check(count_between(0, 100));
   app->add_option("--copies", b.copies,
                   "bench: copies per timed sample (default: about 2 GiB per sample)")
-      ->check(CLI::Range(0, 64));
+      ->check(count_between(0, 64));
   app->add_option("--logical-gpus", b.logical_gpus,
                   "bench: N logical GPUs on the selected devices (measures the tool)")
-      ->check(CLI::Range(1, 64));
+      ->check(count_between(1, 64));
   app->add_flag("--no-affinity", b.no_affinity,
                 "bench: do not pin the host thread to the GPU's local CPUs");
   app->add_option("--host-memory", b.host_memory, "bench: host buffers, pinned or hugepages")
@@ -60,9 +66,17 @@ Command add_node_command(CLI::App& root) {
   app->add_option("--jsonl", o->jsonl,
                   "Where the lines go as they happen (- for stdout; progress then goes to stderr)")
       ->type_name("FILE|-")
-      ->required();
+      ->required()
+      ->check(file_path());
   add_node_options(app, o->node);
-  return Command{app, [o] { return cluster::run_node(o->node, o->jsonl); }};
+  return Command{app, [o] {
+                   OutputRequest paths;
+                   add_output(paths, "--jsonl", o->jsonl);
+                   add_input(paths, "--expect", o->node.expect);
+                   add_input(paths, "--policy", o->node.policy);
+                   check_output_paths(paths);
+                   return cluster::run_node(o->node, o->jsonl);
+                 }};
 }
 
 }  // namespace p2p::cli

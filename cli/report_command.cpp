@@ -4,13 +4,19 @@
 #include <memory>
 #include <string>
 
+#include "cli/validators.hpp"
 #include "common/exit_codes.hpp"
+#include "common/output_paths.hpp"
 #include "session/report_run.hpp"
 
 namespace p2p::cli {
 namespace {
 
 int run_report_command(const session::ReportRequest& r) {
+  OutputRequest paths;
+  add_output(paths, "--out", r.out.empty() ? session::report_output_path(r.results) : r.out);
+  add_inputs(paths, "results", r.results);
+  check_output_paths(paths);
   const std::string out = session::write_report(r);
   if (out != "-") std::cout << "p2pcheck report: wrote " << out << "\n";
   return kExitOk;
@@ -31,7 +37,8 @@ Command add_report_command(CLI::App& root) {
       ->expected(1, 2);
   app->add_option("--out", o->out,
                   "HTML file to write, atomically; - for stdout (default: RESULTS with .html)")
-      ->type_name("FILE|-");
+      ->type_name("FILE|-")
+      ->check(file_path());
   return Command{app, [o] { return run_report_command(*o); }};
 }
 

@@ -3,14 +3,22 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/validators.hpp"
 #include "common/exit_codes.hpp"
 #include "common/json_text.hpp"
+#include "common/output_paths.hpp"
 #include "session/topo_run.hpp"
 #include "topology/topo_text.hpp"
 
 namespace p2p::cli {
 
 int run_topo_command(const TopoOptions& opts) {
+  OutputRequest paths;
+  add_output(paths, "--save", opts.request.save, false);  // topo --format json prints it there
+  add_input(paths, "--input", opts.request.input);
+  add_input(paths, "--p2p", opts.request.p2p);
+  add_input(paths, "--environment", opts.request.environment);
+  check_output_paths(paths);
   const session::TopoOutcome t = session::run_topo(opts.request);
   std::cout << (opts.format == "json" ? t.snapshot_json : topo::format_topology_text(t.snapshot))
             << std::flush;
@@ -44,18 +52,22 @@ Command add_topo_command(CLI::App& root) {
          "--input", opts->request.input,
          "Read an hwloc XML (lstopo --of xml, hwloc 1.x or 2.x), a p2pcheck snapshot (JSON) or a text capture of "
          "nvidia-smi topo -m instead of this host")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option("--p2p", opts->request.p2p,
                   "Add the per-pair P2P status of an nvidia-smi topo -p2p r|w|n|a|p capture")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option("--environment", opts->request.environment,
                   "Environment facts (JSON) recorded where the --input XML was captured")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option("--format", opts->format,
                   "text (matrix like nvidia-smi topo -m) or json (the snapshot)")
       ->check(CLI::IsMember({"text", "json"}));
   app->add_option("--save", opts->request.save, "Also write the snapshot JSON to FILE (atomically)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->require_subcommand(0, 1);
 
   CLI::App* diff = app->add_subcommand(

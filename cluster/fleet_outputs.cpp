@@ -35,7 +35,8 @@ int report_fleet(const std::vector<HostRun>& hosts, MergeOptions merge, const Fl
   d.created_utc = utc_now_iso8601();
   d.ranks = ranks;
   d.outlier_rule = merge.outliers;
-  std::ostream& text = o.json == "-" ? std::cerr : std::cout;
+  // An output on standard output takes it: the text for people goes to stderr then.
+  std::ostream& text = o.json == "-" || o.junit == "-" ? std::cerr : std::cout;
   text << format_cluster_text(d.run, merge.outliers, written_by) << std::flush;
   // Through the lossless writer: host names and notes are bytes a host reported.
   if (!o.json.empty()) write_text_file_atomically(o.json, json_text(nlohmann::json(d)) + "\n");
@@ -45,9 +46,7 @@ int report_fleet(const std::vector<HostRun>& hosts, MergeOptions merge, const Fl
 
 int merge_host_files(const std::vector<std::string>& files, const FleetOutputOptions& o) {
   const MergeOptions merge = read_merge_options(o);
-  std::vector<HostRun> hosts;
-  for (const auto& f : files) hosts.push_back(read_host_lines_file(f));
-  return report_fleet(hosts, merge, o, "merge", 0);
+  return report_fleet(read_host_files(files), merge, o, "merge", 0);
 }
 
 }  // namespace p2p::cluster

@@ -9,13 +9,25 @@
 namespace p2p::cluster {
 namespace {
 
+// The doctor's verdict is kept whole for the fleet text; the fields the merge reads are checked
+// here, where the line is known, not when the fleet is judged.
+nlohmann::json checked_verdict(const nlohmann::json& record) {
+  if (!record.is_object()) throw InputError("`record` of a verdict line: expected an object");
+  for (const char* key : {"state", "headline"}) {
+    if (record.contains(key) && !record.at(key).is_string())
+      throw InputError(std::string("verdict `") + key + "`: expected a string, got " +
+                       record.at(key).type_name());
+  }
+  return record;
+}
+
 void add_record(HostRun& run, const std::string& kind, const nlohmann::json& record) {
   if (kind == "run_start") {
     run.tool_version = record.value("tool_version", "");
   } else if (kind == "host") {
     run.tool_version = record.get<doc::NodeHost>().tool_version;
   } else if (kind == "verdict") {
-    run.doctor_verdict = record;
+    run.doctor_verdict = checked_verdict(record);
   } else if (kind == "step") {
     run.steps.push_back(record.get<StepRecord>());
   } else if (kind == "topology") {
@@ -77,7 +89,7 @@ void add_host_line(HostRun& run, const std::string& line, std::size_t line_numbe
   } catch (const InputError& e) {
     throw InputError(where + e.what());
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(where + e.what());
+    throw InputError(where + json_error_tail(e.what()));
   }
   ++run.lines;
 }
@@ -112,6 +124,21 @@ HostRun read_host_lines(const std::string& text, const std::string& source) {
 
 HostRun read_host_lines_file(const std::string& path) {
   return read_host_lines(read_text_file(path), path);
+}
+
+std::vector<HostRun> read_host_files(const std::vector<std::string>& files, std::size_t max_bytes) {
+  std::vector<HostRun> hosts;
+  std::size_t bytes = 0;
+  for (const auto& f : files) {
+    const std::string text = read_text_file(f);
+    bytes += text.size();
+    if (bytes > max_bytes)
+      throw InputError(
+          f + ": with the files before it, more than " + std::to_string(max_bytes >> 20) +
+          " MiB of node lines, beyond what one merge reads (docs/inputs-and-outputs.md)");
+    hosts.push_back(read_host_lines(text, f));
+  }
+  return hosts;
 }
 
 }  // namespace p2p::cluster

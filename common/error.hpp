@@ -33,6 +33,14 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Reading or writing a file failed for a reason of the system, not of what the user asked: a
+// full disk, a read-only directory, an I/O error, a pipe whose reader went away. The message
+// names the file and carries the errno text; `main` maps it to exit 4 (kExitRuntime).
+class IoError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // No usable GPU (no driver, cuInit failed, no devices): `bench` exits with kNoGpu.
 class NoGpuError : public std::runtime_error {
  public:

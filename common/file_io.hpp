@@ -24,7 +24,8 @@ constexpr int kMaxJsonDepth = 128;
 
 // Whole file as a string. Regular files and pipes (`<(cmd)`, a FIFO) are read, a pipe until its
 // writer closes it (an error when it stays silent for 30 s); anything else is refused. InputError
-// "PATH: <problem>" when missing, unreadable, a directory or device, or larger than max_bytes.
+// "PATH: <problem>" when missing, unreadable, a directory or device, or larger than max_bytes;
+// IoError "PATH: read failed: <errno text>" when read() itself fails (EIO).
 std::string read_text_file(const std::string& path, std::size_t max_bytes = kMaxInputBytes);
 
 // Same, but returns nullopt where the file is absent or unreadable (for /proc and /sys probes).
@@ -63,9 +64,12 @@ auto load_json_file(const std::string& path, Read read)
 }
 
 // Writes atomically (temp + fsync + rename). "-" means standard output. A symbolic link is
-// followed (its target is replaced, as a shell's `>` would write through it); a target that
-// exists and is not a regular file (a device, a directory, a FIFO) is refused, so an output
-// path of /dev/null can never turn into a file.
+// followed (its target is replaced, as a shell's `>` would write through it). A character device
+// (/dev/null, /dev/full) or a pipe is written into, never replaced; a directory or anything else
+// that is not a regular file is refused (InputError), as is a directory that does not exist.
+// The temporary file is removed on every way out, a signal that ends the process included
+// (common/pending_temp_file.hpp). A failed write (a full disk, a read-only directory, EIO, a
+// closed pipe) is IoError "PATH: write failed: <errno text>" (exit 4).
 void write_text_file_atomically(const std::string& path, const std::string& content);
 
 // True when both paths name one existing file (same device and inode, through links).

@@ -13,21 +13,25 @@ namespace p2p {
 
 class JsonLines {
  public:
-  // "-": standard output. A file is created (or truncated) now, so a bad path fails before any
-  // work starts: InputError "PATH: cannot write: <reason>".
+  // "-": standard output. The file is created (or an old one emptied) by the first line, so a run
+  // that fails before it leaves an old file as it was; common/output_paths.hpp checks the path
+  // before any work starts.
   explicit JsonLines(const std::string& path);
   ~JsonLines();
   JsonLines(const JsonLines&) = delete;
   JsonLines& operator=(const JsonLines&) = delete;
 
   // One line; thread-safe. Invalid UTF-8 in strings is replaced, never a reason to lose a line.
-  // A failed write throws ApiError (a full disk must not pass silently).
+  // A failed write throws IoError "PATH: write failed: <errno text>" (a full disk, a closed pipe
+  // must not pass silently); a path that cannot be created, InputError or IoError.
   void write(const nlohmann::json& line);
-  bool to_stdout() const { return fd_ < 0; }
+  bool to_stdout() const { return path_ == "-"; }
 
  private:
+  void open_now();
+
   std::mutex mu_;
-  int fd_ = -1;  // -1: standard output
+  int fd_ = -1;  // opened by the first line
   std::string path_;
 };
 

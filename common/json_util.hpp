@@ -3,6 +3,7 @@
 // any version other than the one it was written for, with one line saying which.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -139,6 +140,30 @@ std::optional<T> optional_integer_at(const nlohmann::json& j, const char* key, T
   const nlohmann::json& v = j.at(key);
   if (v.is_null()) return std::nullopt;
   return checked_integer<T>(v, key, lo, hi);
+}
+
+// j.at(key) as rows of true/false (a matrix of yes/no per pair); InputError naming the key and
+// the row that is not one.
+inline std::vector<std::vector<bool>> bool_rows_at(const nlohmann::json& j, const char* key) {
+  const nlohmann::json& v = j.at(key);
+  if (!v.is_array())
+    throw InputError(std::string("`") + key + "`: expected rows of true/false, got " +
+                     v.type_name());
+  std::vector<std::vector<bool>> out;
+  out.reserve(v.size());
+  for (std::size_t r = 0; r < v.size(); ++r) {
+    const nlohmann::json& row = v[r];
+    const bool booleans = row.is_array() && std::all_of(row.begin(), row.end(), [](const auto& c) {
+                            return c.is_boolean();
+                          });
+    if (!booleans)
+      throw InputError(
+          std::string("`") + key + "` row " + std::to_string(r) +
+          ": expected an array of true/false, got " +
+          (row.is_array() ? std::string("an array with other values") : row.type_name()));
+    out.push_back(row.get<std::vector<bool>>());
+  }
+  return out;
 }
 
 inline void write_schema_header(nlohmann::json& j, const std::string& schema, int version) {

@@ -161,7 +161,7 @@ void from_json(const json& j, BenchDocument& r) {
   r.logical_gpus = version >= 3 ? integer_at(j, "logical_gpus", 0, kMaxGpus) : 0;
   r.gpu_selection = version >= 4 ? j.at("gpu_selection").get<std::string>() : "";
   r.gpus = j.at("gpus").get<std::vector<GpuRecord>>();
-  r.p2p_access = j.at("p2p_access").get<std::vector<std::vector<bool>>>();
+  r.p2p_access = bool_rows_at(j, "p2p_access");
   r.bandwidth = j.at("bandwidth").get<std::vector<BandwidthResult>>();
   r.latency = j.at("latency").get<std::vector<LatencyResult>>();
   r.sweeps = j.at("sweeps").get<std::vector<SweepSummary>>();

@@ -8,6 +8,7 @@
 
 namespace p2p::doc {
 
+using p2p::bool_rows_at;
 using p2p::integer_at;
 using p2p::kMaxDocumentBytes;
 using p2p::optional_integer_at;

@@ -14,17 +14,18 @@ std::vector<std::vector<TransportCell>> host_transport_matrix(const TransportMat
   const auto h = static_cast<std::size_t>(std::max(hosts, 0));
   std::vector<std::vector<std::set<std::string>>> seen(h, std::vector<std::set<std::string>>(h));
   std::vector<std::vector<TransportCell>> out(h, std::vector<TransportCell>(h));
-  const std::size_t n = std::min(ranks.cells.size(), rank_host.size());
-  for (std::size_t a = 0; a < n; ++a) {
-    for (std::size_t b = 0; b < std::min(ranks.cells[a].size(), rank_host.size()); ++b) {
-      const int ha = rank_host[a], hb = rank_host[b];
-      if (ha < 0 || hb < 0 || ha >= hosts || hb >= hosts) continue;
-      const TransportCell& cell = ranks.cells[a][b];
-      auto& names = seen[static_cast<std::size_t>(ha)][static_cast<std::size_t>(hb)];
-      names.insert(cell.transports.begin(), cell.transports.end());
-      auto& into = out[static_cast<std::size_t>(ha)][static_cast<std::size_t>(hb)];
-      into.channels = std::max(into.channels, cell.channels);
-    }
+  const auto known = [&rank_host](int r) {
+    return r >= 0 && static_cast<std::size_t>(r) < rank_host.size();
+  };
+  for (const auto& [pair, cell] : ranks.pairs) {
+    if (!known(pair.first) || !known(pair.second)) continue;
+    const int ha = rank_host[static_cast<std::size_t>(pair.first)];
+    const int hb = rank_host[static_cast<std::size_t>(pair.second)];
+    if (ha < 0 || hb < 0 || ha >= hosts || hb >= hosts) continue;
+    auto& names = seen[static_cast<std::size_t>(ha)][static_cast<std::size_t>(hb)];
+    names.insert(cell.transports.begin(), cell.transports.end());
+    auto& into = out[static_cast<std::size_t>(ha)][static_cast<std::size_t>(hb)];
+    into.channels = std::max(into.channels, cell.channels);
   }
   for (std::size_t a = 0; a < h; ++a) {
     for (std::size_t b = 0; b < h; ++b)

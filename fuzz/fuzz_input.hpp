@@ -12,15 +12,28 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "fuzz/input_memory.hpp"
 
 namespace p2p::fuzz {
 
 // The name errors carry, as a path would.
 inline const std::string kSource = "fuzz-input";
 
+// A reader that held more than kFixedAllowanceBytes + kAllowancePerInputByte x the input's size
+// for one input: memory that grows faster than the input is a finding too.
+inline void require_linear_memory(std::size_t before, std::size_t input_bytes) {
+  const std::size_t held = peak_bytes() > before ? peak_bytes() - before : 0;
+  if (held <= kFixedAllowanceBytes + kAllowancePerInputByte * input_bytes) return;
+  std::fprintf(stderr, "fuzz: the reader held %zu bytes for an input of %zu bytes: not linear\n",
+               held, input_bytes);
+  std::abort();
+}
+
 template <class Body>
 int feed(const std::uint8_t* data, std::size_t size, Body&& body) {
   const std::string text(reinterpret_cast<const char*>(data), size);
+  const std::size_t before = live_bytes();
+  reset_peak();
   try {
     body(text);
   } catch (const InputError&) {
@@ -32,6 +45,7 @@ int feed(const std::uint8_t* data, std::size_t size, Body&& body) {
     std::fprintf(stderr, "fuzz: an exception that is not a std::exception\n");
     std::abort();
   }
+  require_linear_memory(before, size);
   return 0;
 }
 

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <set>
 
+#include "common/error.hpp"
 #include "document/bench_document.hpp"
+#include "import/limits.hpp"
 #include "topology/snapshot_json.hpp"
 
 namespace p2p::import {
@@ -37,6 +39,14 @@ doc::BenchDocument import_document(const std::vector<ImportedFigures>& parts,
   doc.gate.detail = "not run: figures imported from peer tools' outputs";
   std::set<std::uint64_t> sizes;
   std::optional<doc::NcclRun> nccl;
+  std::size_t figures = 0;
+  for (const auto& p : parts) {
+    figures += p.bandwidth.size() + p.latency.size() + (p.nccl ? p.nccl->results.size() : 0);
+    if (figures > kMaxImportedFigures)
+      throw InputError(p.file.file + ": with the files before it, more than " +
+                       std::to_string(kMaxImportedFigures) +
+                       " figures, beyond what one import reads (docs/inputs-and-outputs.md)");
+  }
   for (const auto& p : parts) {
     doc.imported.push_back(p.file);
     if (doc.hostname.empty()) doc.hostname = p.hostname;

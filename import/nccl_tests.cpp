@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "import/limits.hpp"
 #include "import/nccl_tests_fields.hpp"
 
 namespace p2p::import {
@@ -134,9 +135,10 @@ std::optional<Columns> header_columns(const std::string& line, const std::string
   return c;
 }
 
+// nccl-tests prints "nan" or "inf" where it divided by a time of zero: no figure, like N/A.
 std::optional<double> number_or_na(const std::string& t, bool& ok) {
   ok = true;
-  if (t == "N/A") return std::nullopt;
+  if (t == "N/A" || is_non_finite_number(t)) return std::nullopt;
   const auto v = parse_number(t);
   ok = v.has_value();
   return v;
@@ -164,6 +166,7 @@ void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTest
     if (root >= 0) base.root = root;
   }
   for (std::size_t half = 0; half < c.groups.size(); ++half) {
+    require_room_for_a_figure(run.rows.size(), source);
     NcclTestsRow r = base;
     r.in_place = half == 1;
     const std::size_t at = c.groups[half];
@@ -184,11 +187,17 @@ std::string unmarked(const std::string& t) {
   return !t.empty() && t[0] == '#' ? trim(t.substr(1)) : t;
 }
 
+// A result row starts with its size: any number strtod reads whole, "nan" and "1e400" included
+// (a row with such a size is a bad row, not a line to pass over).
+bool starts_a_row(const std::string& token) {
+  return parse_number(token) || is_non_finite_number(token);
+}
+
 // A row cut short is the table's last when no row follows it: a paste that ends there.
 bool last_row(const std::vector<std::string>& lines, std::size_t i) {
   for (std::size_t j = i + 1; j < lines.size(); ++j) {
     const auto tokens = split_ws(lines[j]);
-    if (!tokens.empty()) return !parse_number(tokens[0]);
+    if (!tokens.empty()) return !starts_a_row(tokens[0]);
   }
   return true;
 }
@@ -301,7 +310,7 @@ void TextReader::read_other(const std::vector<std::string>& lines, const std::st
   // A result row starts with its size; anything else (NCCL INFO lines, warnings, "...") is not
   // ours.
   const auto tokens = split_ws(t);
-  if (!columns_ || !parse_number(tokens[0])) return;
+  if (!columns_ || !starts_a_row(tokens[0])) return;
   if (tokens.size() < columns_->width() && last_row(lines, i)) {
     run_->notes.push_back("line " + std::to_string(i + 1) + ": the last row is cut (" +
                           std::to_string(tokens.size()) + " of " +

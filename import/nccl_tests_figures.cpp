@@ -2,7 +2,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <set>
 
+#include "common/error.hpp"
 #include "document/json_limits.hpp"
 #include "document/nccl_run.hpp"
 #include "import/nccl_tests_fields.hpp"
@@ -33,6 +36,32 @@ doc::DeviceRecord rank_device(const std::string& line, int rank) {
   return d;
 }
 
+// The rank a "# Rank" line names; where it names none (the JSON's device_info), its position.
+// A rank beyond what a document holds is refused: a line naming rank 4095 is not 4096 ranks' worth
+// of records to invent.
+int rank_named(const std::string& line, std::size_t position, const std::string& file) {
+  const auto tokens = split_ws(line);
+  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
+    if (tokens[k] != "Rank") continue;
+    const auto value = parse_number(tokens[k + 1]);
+    if (!value || *value < 0 || *value != std::floor(*value)) break;
+    if (*value >= doc::kMaxRanks)
+      throw InputError(file + ": \"# Rank " + tokens[k + 1] + "\": more than " +
+                       std::to_string(doc::kMaxRanks) + " ranks, beyond what p2pcheck reads");
+    return static_cast<int>(*value);
+  }
+  return static_cast<int>(std::min<std::size_t>(position, doc::kMaxRanks - 1));
+}
+
+// Each rank's device line, the first that names it: 8,000 copies of one "# Rank 0" line are one
+// rank, not 4,096.
+std::map<int, const std::string*> ranked_devices(const NcclTestsRun& r, const std::string& file) {
+  std::map<int, const std::string*> out;
+  for (std::size_t k = 0; k < r.devices.size(); ++k)
+    out.emplace(rank_named(r.devices[k], k, file), &r.devices[k]);
+  return out;
+}
+
 // The sizes a run measured: one out-of-place row each (the first releases printed no in-place
 // half for some tests).
 std::size_t sizes_of(const NcclTestsRun& r) {
@@ -50,9 +79,8 @@ std::string p2pcheck_dtype(const std::string& t) {
 // The rank count of a run: its "# Rank" lines, else what busbw/algbw gives (all_reduce moves
 // 2(n-1)/n of the data per rank, all_gather, reduce_scatter and alltoall (n-1)/n; a factor of 1
 // tells nothing), else 1, said in `note`.
-int ranks_of(const NcclTestsRun& r, std::string& note) {
-  if (!r.devices.empty())
-    return static_cast<int>(std::min<std::size_t>(r.devices.size(), doc::kMaxRanks));
+int ranks_of(const NcclTestsRun& r, const std::string& file, std::string& note) {
+  if (!r.devices.empty()) return ranked_devices(r, file).rbegin()->first + 1;
   const NcclTestsRow* best = nullptr;
   for (const auto& row : r.rows)
     if (row.algbw_gbps && row.busbw_gbps && (!best || *row.algbw_gbps > *best->algbw_gbps))
@@ -140,7 +168,7 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
   int nranks = 0;
   for (const auto& r : out.runs) {
     std::string ranks_note;
-    const int ranks = ranks_of(r, ranks_note);
+    const int ranks = ranks_of(r, file, ranks_note);
     nranks = std::max(nranks, ranks);
     if (f.hostname.empty()) f.hostname = r.hostname;
     f.file.mappings.push_back(r.collective_source.empty()
@@ -159,15 +187,16 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
     if (empty > 0)
       f.file.notes.push_back(std::to_string(empty) + " rows of size 0 left out (nothing moved)");
   }
-  std::vector<std::string> hosts;
+  std::set<std::string> hosts;
+  const std::map<int, const std::string*> lines = out.runs.empty()
+                                                      ? std::map<int, const std::string*>{}
+                                                      : ranked_devices(out.runs.front(), file);
   for (int k = 0; k < nranks; ++k) {
     doc::DeviceRecord d;
     d.rank = k;
     d.cuda_device = k;
-    if (!out.runs.empty() && static_cast<std::size_t>(k) < out.runs.front().devices.size())
-      d = rank_device(out.runs.front().devices[static_cast<std::size_t>(k)], k);
-    if (!d.hostname.empty() && std::find(hosts.begin(), hosts.end(), d.hostname) == hosts.end())
-      hosts.push_back(d.hostname);
+    if (const auto it = lines.find(k); it != lines.end()) d = rank_device(*it->second, k);
+    if (!d.hostname.empty()) hosts.insert(d.hostname);
     run.environment.devices.push_back(d);
   }
   // A device's hostname is for runs over several hosts only (see DeviceRecord).
@@ -178,9 +207,7 @@ ImportedFigures nccl_tests_figures(const NcclTestsOutput& out, const std::string
     for (auto& d : run.environment.devices) d.hostname.clear();
   }
   run.environment.hostname = f.hostname;
-  run.transport.nranks = nranks;
-  run.transport.cells.assign(static_cast<std::size_t>(nranks),
-                             std::vector<doc::TransportCell>(static_cast<std::size_t>(nranks)));
+  run.transport.nranks = nranks;  // nccl-tests logs no transport: no pair is connected
   f.file.figures = static_cast<int>(run.results.size());
   f.nccl = std::move(run);
   return f;

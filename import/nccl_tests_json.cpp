@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "common/json_util.hpp"
+#include "import/limits.hpp"
 #include "import/nccl_tests_fields.hpp"
 
 namespace p2p::import {
@@ -69,6 +70,7 @@ NcclTestsOutput parse_nccl_tests_json(const std::string& text, const std::string
     for (const char* part : {"out_of_place", "in_place"}) {
       if (!r.contains(part) || r.at(part).is_null()) continue;
       const auto& p = r.at(part);
+      require_room_for_a_figure(run.rows.size(), source);
       NcclTestsRow row = base;
       row.in_place = std::string(part) == "in_place";
       row.time_us = json_opt(p, "time");

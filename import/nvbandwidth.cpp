@@ -171,6 +171,9 @@ std::string unnamed_testcase(const std::vector<std::string>& lines, std::size_t 
   return name;
 }
 
+// The largest copy size (MiB) read as nvbandwidth's buffer size: 10 TiB.
+constexpr std::uint64_t kMaxBufferMib = 10'000'000;
+
 // "-b 512", "--bufferSize 512", "--bufferSize=512" on a pasted command line running nvbandwidth:
 // the run's copy size (MiB).
 std::optional<std::uint64_t> command_buffer_bytes(const std::string& line) {
@@ -183,7 +186,8 @@ std::optional<std::uint64_t> command_buffer_bytes(const std::string& line) {
     if ((t == "-b" || t == "--bufferSize") && k + 1 < tokens.size()) value = tokens[k + 1];
     if (starts_with(t, "--bufferSize=")) value = t.substr(13);
     const auto mib = parse_number(value);
-    if (runs && mib && *mib >= 1 && *mib <= 1e7 && *mib == std::floor(*mib))
+    if (runs && mib && *mib >= 1 && *mib <= static_cast<double>(kMaxBufferMib) &&
+        *mib == std::floor(*mib))
       return static_cast<std::uint64_t>(*mib) << 20;
   }
   return std::nullopt;
@@ -353,8 +357,12 @@ NvbandwidthOutput parse_json(const std::string& text, const std::string& source)
       out.matrices.push_back(std::move(m));
     }
   }
-  if (root.contains("bufferSize") && root.at("bufferSize").is_number_unsigned())
-    out.buffer_bytes = root.at("bufferSize").get<std::uint64_t>() * (1ull << 20);
+  // MiB, as on the command line: 0 (which no copy is) or beyond 10 TiB is a mangled field, and the
+  // version's default is assumed instead (said in the notes).
+  if (root.contains("bufferSize") && root.at("bufferSize").is_number_unsigned()) {
+    const std::uint64_t mib = root.at("bufferSize").get<std::uint64_t>();
+    if (mib >= 1 && mib <= kMaxBufferMib) out.buffer_bytes = mib << 20;
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "import/limits.hpp"
 #include "import/nvbandwidth.hpp"
 
 namespace p2p::import {
@@ -182,6 +183,7 @@ void add_matrix_figures(const NvbandwidthMatrix& m, const std::string& version, 
       if (!v) continue;  // N/A: the pair was not measured (no peer access): nothing to compare
       if (meaning && meaning->unordered_sum && r > c) continue;
       const auto [src, dst] = cell_ends(ends, r, c);
+      require_room_for_a_figure(f.bandwidth.size() + f.latency.size(), f.file.file);
       if (m.unit == "ns") {
         doc::LatencyResult l;
         l.case_name = case_name;

@@ -105,14 +105,34 @@ bool is_p2p_matrix(const RawMatrix& m, const std::vector<std::string>& lines) {
   return legend_within(lines, after, "= Status Ok");
 }
 
+namespace {
+
+// "NV12" -> 12. A snapshot writes NV1 to NV999 (topology/snapshot_json.cpp reads no more), and no
+// GPU has more than a few dozen links: NV0, NV1000 or NV99999999999 is a mangled cell, not a link
+// count a saved snapshot could hold.
+constexpr int kMaxNvlinkLabel = 999;
+
+std::optional<int> nvlink_label_count(const std::string& cell) {
+  if (cell.size() < 3 || cell.size() > 5 || cell.compare(0, 2, "NV") != 0) return std::nullopt;
+  int n = 0;
+  for (std::size_t i = 2; i < cell.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(cell[i]))) return std::nullopt;
+    n = n * 10 + (cell[i] - '0');
+  }
+  if (n < 1 || n > kMaxNvlinkLabel) return std::nullopt;
+  return n;
+}
+
+}  // namespace
+
 std::optional<PathClass> cell_class(const std::string& cell) {
   if (cell == "SOC") return PathClass::kSys;  // what drivers before r384 printed for SYS
+  if (cell.compare(0, 2, "NV") == 0)
+    return nvlink_label_count(cell) ? std::optional<PathClass>(PathClass::kNvLink) : std::nullopt;
   return topo::path_class_from_string(cell);
 }
 
-int nvlink_links(const std::string& cell) {
-  return cell.size() > 2 && cell.compare(0, 2, "NV") == 0 ? std::atoi(cell.c_str() + 2) : 0;
-}
+int nvlink_links(const std::string& cell) { return nvlink_label_count(cell).value_or(0); }
 
 std::size_t gpu_columns(const RawMatrix& m) {
   std::size_t n = 0;

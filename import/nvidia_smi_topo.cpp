@@ -46,6 +46,9 @@ topo::TopologySnapshot snapshot_from_nvidia_smi_topo(const std::string& text,
     throw fail(
         "no matrix with a header row starting \"GPU0\" and rows of path classes (X, NV#, PIX, ...)");
   const std::size_t n = gpu_columns(*m);
+  if (n > topo::kMaxTopologyGpus)
+    throw fail(std::to_string(n) + " GPUs: more than the " +
+               std::to_string(topo::kMaxTopologyGpus) + " a topology p2pcheck reads holds");
   std::size_t gpu_rows = 0;
   while (gpu_rows < m->rows.size() && m->rows[gpu_rows].first == "GPU" + std::to_string(gpu_rows))
     ++gpu_rows;

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "import/limits.hpp"
 #include "import/text_lines.hpp"
 
 namespace p2p::import {
@@ -200,6 +201,7 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
         if (bidir && r > c) continue;  // one total per unordered pair
         // Reads: the row GPU's stream copies from the column GPU into its own memory.
         const int from = static_cast<int>(reads ? c : r), to = static_cast<int>(reads ? r : c);
+        require_room_for_a_figure(f.bandwidth.size() + f.latency.size(), f.file.file);
         const bool peer = enabled && peer_access(r, c);
         if (enabled && r != c && !peer) fell_back = true;
         if (latency) {

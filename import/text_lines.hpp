@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <optional>
 #include <sstream>
@@ -46,13 +47,23 @@ inline bool starts_with(const std::string& s, const std::string& prefix) {
   return s.rfind(prefix, 0) == 0;
 }
 
-// A whole-token number ("55.44", "1.2e+03"); nullopt for anything else, "N/A" included.
+// A whole-token finite number ("55.44", "1.2e+03"); nullopt for anything else, "N/A" included,
+// and for "nan", "inf" or "1e999": no figure of a document is infinite or not a number (JSON has
+// no way to write one, so a document holding it would not read back).
 inline std::optional<double> parse_number(const std::string& s) {
   if (s.empty()) return std::nullopt;
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size()) return std::nullopt;
+  if (end != s.c_str() + s.size() || !std::isfinite(v)) return std::nullopt;
   return v;
+}
+
+// "nan", "-nan", "inf", "1e999": a token strtod reads whole as a number that is not finite.
+inline bool is_non_finite_number(const std::string& s) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && !std::isfinite(v);
 }
 
 // "GPU12" -> 12 for `prefix` "GPU"; nullopt otherwise.

@@ -138,6 +138,43 @@ std::string format_results_table(const doc::NcclRun& run) {
   return out;
 }
 
+namespace {
+
+std::string transport_cell_text(const doc::TransportMatrix& m, int s, int d) {
+  const doc::TransportCell& cell = m.cell(s, d);
+  std::string label = s == d && cell.transports.empty() ? "X" : doc::cell_label(cell);
+  if (!cell.transports.empty()) label += "(" + std::to_string(cell.channels) + "ch)";
+  return label;
+}
+
+std::string transport_square(const doc::NcclRun& run) {
+  const doc::TransportMatrix& m = run.transport;
+  std::string out = fmt("# %8s", "");
+  for (int d = 0; d < m.nranks; ++d) out += fmt(" %-18s", device_label(run, d).c_str());
+  out += "\n";
+  for (int s = 0; s < m.nranks; ++s) {
+    out += fmt("# %8s", device_label(run, s).c_str());
+    for (int d = 0; d < m.nranks; ++d) out += fmt(" %-18s", transport_cell_text(m, s, d).c_str());
+    out += "\n";
+  }
+  return out;
+}
+
+// Beyond kMaxMatrixRanks a square would be mostly blanks (and quadratic): one line per pair.
+std::string transport_pair_lines(const doc::NcclRun& run) {
+  const doc::TransportMatrix& m = run.transport;
+  std::string out = "#   " + std::to_string(m.nranks) + " ranks (more than " +
+                    std::to_string(kMaxMatrixRanks) +
+                    " for a matrix): one line per pair NCCL connected\n";
+  for (const auto& [pair, cell] : m.pairs) {
+    out += "#   " + device_label(run, pair.first) + " -> " + device_label(run, pair.second) + "  " +
+           transport_cell_text(m, pair.first, pair.second) + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string format_transport_matrix(const doc::NcclRun& run) {
   const doc::TransportMatrix& m = run.transport;
   std::string out = "#\n# NCCL transport per pair (row sends to column), from NCCL's INFO log";
@@ -151,30 +188,28 @@ std::string format_transport_matrix(const doc::NcclRun& run) {
              m.rings ? std::to_string(*m.rings).c_str() : "-",
              m.coll_channels ? std::to_string(*m.coll_channels).c_str() : "-",
              m.p2p_channels ? std::to_string(*m.p2p_channels).c_str() : "-");
-  out += fmt("# %8s", "");
-  for (int d = 0; d < m.nranks; ++d) out += fmt(" %-18s", device_label(run, d).c_str());
-  out += "\n";
-  for (int s = 0; s < m.nranks; ++s) {
-    out += fmt("# %8s", device_label(run, s).c_str());
-    for (int d = 0; d < m.nranks; ++d) {
-      const doc::TransportCell& cell =
-          m.cells[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)];
-      std::string label = s == d && cell.transports.empty() ? "X" : doc::cell_label(cell);
-      if (!cell.transports.empty()) label += "(" + std::to_string(cell.channels) + "ch)";
-      out += fmt(" %-18s", label.c_str());
-    }
-    out += "\n";
-  }
-  if (m.nranks > 1 && std::all_of(m.cells.begin(), m.cells.end(), [](const auto& row) {
-        return std::all_of(row.begin(), row.end(),
-                           [](const doc::TransportCell& c) { return c.transports.empty(); });
-      })) {
+  out += m.nranks <= kMaxMatrixRanks ? transport_square(run) : transport_pair_lines(run);
+  const bool none = std::none_of(m.pairs.begin(), m.pairs.end(),
+                                 [](const auto& p) { return !p.second.transports.empty(); });
+  if (m.nranks > 1 && none) {
     out +=
         "#   (NCCL logged no connection: was the log redirected elsewhere, or did nothing run?)\n";
   }
   for (const auto& w : m.warnings) out += "#   NCCL WARN " + w + "\n";
   return out;
 }
+
+namespace {
+
+// "12.3", "12.3!" (wrong data), HANG, ERROR or "-" for one sendrecv_pairs figure.
+std::string pair_cell_text(const doc::CollectiveResult& r) {
+  if (r.status == doc::CollectiveStatus::kHang) return "HANG";
+  if (r.status == doc::CollectiveStatus::kError) return "ERROR";
+  if (!r.busbw_gbps) return "-";
+  return fmt("%.1f", *r.busbw_gbps) + (r.status == doc::CollectiveStatus::kWrong ? "!" : "");
+}
+
+}  // namespace
 
 std::string format_pair_matrix(const doc::NcclRun& run) {
   std::optional<std::string> dtype;
@@ -185,34 +220,33 @@ std::string format_pair_matrix(const doc::NcclRun& run) {
     if (r.dtype == *dtype) largest = std::max(largest, r.size_bytes);
   }
   if (!dtype) return "";
+  // One pass over the results, then one lookup per cell (not a scan of every result per cell).
+  std::map<std::pair<int, int>, std::string> cells;
+  for (const auto& r : run.results) {
+    if (r.collective == "sendrecv_pairs" && r.dtype == *dtype && r.size_bytes == largest)
+      cells[{r.src_rank.value_or(-1), r.dst_rank.value_or(-1)}] = pair_cell_text(r);
+  }
   const int n = run.transport.nranks > 0 ? run.transport.nranks
                                          : static_cast<int>(run.environment.devices.size());
   std::string out = "#\n# NCCL send/recv busbw (GB/s) per ordered pair at " +
                     format_bytes(largest, ByteStyle::kSpaced) + ", " + *dtype +
                     ", row sends to column" + (run.p2p_disabled ? " [NCCL_P2P_DISABLE=1]\n" : "\n");
-  out += fmt("# %8s", "");
-  for (int d = 0; d < n; ++d) out += fmt(" %10s", device_label(run, d).c_str());
-  out += "\n";
-  for (int s = 0; s < n; ++s) {
-    out += fmt("# %8s", device_label(run, s).c_str());
-    for (int d = 0; d < n; ++d) {
-      std::string cell = "-";
-      for (const auto& r : run.results) {
-        if (r.collective != "sendrecv_pairs" || r.dtype != *dtype || r.size_bytes != largest ||
-            r.src_rank.value_or(-1) != s || r.dst_rank.value_or(-1) != d)
-          continue;
-        if (r.status == doc::CollectiveStatus::kHang) {
-          cell = "HANG";
-        } else if (r.status == doc::CollectiveStatus::kError) {
-          cell = "ERROR";
-        } else if (r.busbw_gbps) {
-          cell =
-              fmt("%.1f", *r.busbw_gbps) + (r.status == doc::CollectiveStatus::kWrong ? "!" : "");
-        }
-      }
-      out += fmt(" %10s", cell.c_str());
-    }
+  if (n > kMaxMatrixRanks) {
+    for (const auto& [pair, text] : cells)
+      out += "#   " + device_label(run, pair.first) + " -> " + device_label(run, pair.second) +
+             "  " + text + "\n";
+  } else {
+    out += fmt("# %8s", "");
+    for (int d = 0; d < n; ++d) out += fmt(" %10s", device_label(run, d).c_str());
     out += "\n";
+    for (int s = 0; s < n; ++s) {
+      out += fmt("# %8s", device_label(run, s).c_str());
+      for (int d = 0; d < n; ++d) {
+        const auto it = cells.find({s, d});
+        out += fmt(" %10s", it == cells.end() ? "-" : it->second.c_str());
+      }
+      out += "\n";
+    }
   }
   out += "#   (! = wrong data received)\n";
   return out;

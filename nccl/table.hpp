@@ -11,6 +11,10 @@
 
 namespace p2p::nccl {
 
+// Ranks beyond which the per-pair tables are listed one line per pair instead of drawn as a
+// square: a square over 4096 ranks is 16 million cells, mostly blank.
+constexpr int kMaxMatrixRanks = 64;
+
 std::string format_environment(const doc::NcclEnvironment& env);
 // What happened to the run (a rank process that died or stopped), one "# note: " line each;
 // the failure it explains is stated by the run's verdict.

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "nccl/table.hpp"
 #include "nccl/transport_log.hpp"
 
 namespace p2p::nccl {
@@ -47,6 +48,9 @@ std::string format_transport_vs_topology(const doc::NcclRun& run,
                                          const topo::TopologySnapshot& topology) {
   const doc::TransportMatrix& m = run.transport;
   if (m.nranks < 2) return "";
+  if (m.nranks > kMaxMatrixRanks)
+    return "#\n# NCCL transport / topology path per pair: " + std::to_string(m.nranks) +
+           " ranks, more than " + std::to_string(kMaxMatrixRanks) + " for a matrix\n";
   std::string out = "#\n# NCCL transport / topology path per pair (row sends to column)";
   out += run.p2p_disabled ? " [NCCL_P2P_DISABLE=1]\n" : "\n";
   char buf[64];
@@ -63,8 +67,7 @@ std::string format_transport_vs_topology(const doc::NcclRun& run,
     out += buf;
     const auto ts = topology_index(run, s, topology);
     for (int d = 0; d < m.nranks; ++d) {
-      const doc::TransportCell& cell =
-          m.cells[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)];
+      const doc::TransportCell& cell = m.cell(s, d);
       const auto td = topology_index(run, d, topology);
       std::string label = "X";
       if (s != d) {

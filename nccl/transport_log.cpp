@@ -508,9 +508,7 @@ void merge_nccl_log(NcclLog& into, const NcclLog& more) {
 
 doc::TransportMatrix transport_matrix(const NcclLog& log, int nranks) {
   doc::TransportMatrix m;
-  m.nranks = nranks;
-  m.cells.assign(static_cast<std::size_t>(std::max(nranks, 0)),
-                 std::vector<doc::TransportCell>(static_cast<std::size_t>(std::max(nranks, 0))));
+  m.nranks = std::max(nranks, 0);
   std::map<std::pair<int, int>, std::set<std::string>> transports;
   std::map<std::pair<int, int>, std::set<int>> channels;
   for (const auto& c : log.connections) {
@@ -519,8 +517,7 @@ doc::TransportMatrix transport_matrix(const NcclLog& log, int nranks) {
     channels[{c.src_rank, c.dst_rank}].insert(c.channel);
   }
   for (const auto& [pair, names] : transports) {
-    auto& cell =
-        m.cells[static_cast<std::size_t>(pair.first)][static_cast<std::size_t>(pair.second)];
+    auto& cell = m.pairs[pair];
     cell.transports.assign(names.begin(), names.end());
     cell.channels = static_cast<int>(channels[pair].size());
   }

@@ -6,11 +6,13 @@
 
 #include "common/error.hpp"
 #include "common/json_util.hpp"
+#include "nccl/table.hpp"
 
 namespace p2p::nccl {
 
 TransportSummary summarize_transports(
-    const std::vector<std::pair<std::string, std::string>>& files_and_texts) {
+    const std::vector<std::pair<std::string, std::string>>& files_and_texts,
+    std::size_t max_connections) {
   TransportSummary r;
   for (const auto& [file, text] : files_and_texts) {
     const NcclLog one = parse_nccl_log(text);
@@ -21,6 +23,10 @@ TransportSummary summarize_transports(
           "NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=INIT,P2P,SHM,NET)");
     r.files.push_back(file);
     merge_nccl_log(r.log, one);
+    if (r.log.connections.size() > max_connections)
+      throw InputError(
+          file + ": with the logs before it, more than " + std::to_string(max_connections) +
+          " connection lines, beyond what p2pcheck reads (docs/inputs-and-outputs.md)");
   }
   for (const LoggedRank& k : r.log.ranks) r.nranks = std::max({r.nranks, k.nranks, k.rank + 1});
   for (const LoggedConnection& c : r.log.connections) {
@@ -63,6 +69,33 @@ std::string init_state(const LoggedRank& k) {
   return k.complete ? "complete" : "started, no COMPLETE line";
 }
 
+// The matrix over every rank; beyond kMaxMatrixRanks (a log line may name rank 4095 alone), the
+// per-channel list below already says it pair by pair.
+std::string transport_grid(const TransportSummary& r) {
+  std::ostringstream out;
+  if (r.nranks > kMaxMatrixRanks) {
+    out << "Transport per ordered pair: " << r.nranks << " ranks, more than " << kMaxMatrixRanks
+        << " for a matrix; each pair NCCL connected is listed per channel below\n";
+    return out.str();
+  }
+  std::size_t width = 4;
+  for (const auto& [pair, c] : r.matrix.pairs)
+    width = std::max(width, doc::cell_label(c).size() + 2);
+  out << "Transport per ordered pair (row = sending rank, column = receiving rank):\n"
+      << std::left << std::setw(6) << "";
+  for (int d = 0; d < r.nranks; ++d)
+    out << std::setw(static_cast<int>(width)) << ("r" + std::to_string(d));
+  out << "\n";
+  for (int s = 0; s < r.nranks; ++s) {
+    out << std::setw(6) << ("r" + std::to_string(s));
+    for (int d = 0; d < r.nranks; ++d)
+      out << std::setw(static_cast<int>(width))
+          << (s == d ? "X" : doc::cell_label(r.matrix.cell(s, d)));
+    out << "\n";
+  }
+  return out.str();
+}
+
 }  // namespace
 
 std::string format_transport_summary(const TransportSummary& r) {
@@ -88,23 +121,7 @@ std::string format_transport_summary(const TransportSummary& r) {
   if (r.log.connections.empty()) {
     out << "NCCL logged no connection (one rank, or NCCL_DEBUG_SUBSYS without P2P,SHM,NET)\n";
   } else {
-    std::size_t width = 4;
-    for (const auto& row : r.matrix.cells)
-      for (const auto& c : row) width = std::max(width, doc::cell_label(c).size() + 2);
-    out << "Transport per ordered pair (row = sending rank, column = receiving rank):\n"
-        << std::left << std::setw(6) << "";
-    for (int d = 0; d < r.nranks; ++d)
-      out << std::setw(static_cast<int>(width)) << ("r" + std::to_string(d));
-    out << "\n";
-    for (int s = 0; s < r.nranks; ++s) {
-      out << std::setw(6) << ("r" + std::to_string(s));
-      for (int d = 0; d < r.nranks; ++d) {
-        const auto& c = r.matrix.cells[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)];
-        out << std::setw(static_cast<int>(width)) << (s == d ? "X" : doc::cell_label(c));
-      }
-      out << "\n";
-    }
-    out << std::right << "\nPer channel:\n";
+    out << transport_grid(r) << "\nPer channel:\n";
     for (const auto& [pair, by_channel] : r.channels)
       out << "  " << pair.first << " -> " << pair.second << ": " << channel_list(by_channel)
           << "\n";
@@ -140,8 +157,7 @@ void to_json(nlohmann::json& j, const TransportSummary& r) {
       for (const auto& v : vias) transports.push_back(transport_class(v));
       chans.push_back({{"channel", channel}, {"via", vias}, {"transports", transports}});
     }
-    const auto& cell =
-        r.matrix.cells[static_cast<std::size_t>(pair.first)][static_cast<std::size_t>(pair.second)];
+    const auto& cell = r.matrix.cell(pair.first, pair.second);
     pairs.push_back({{"src_rank", pair.first},
                      {"dst_rank", pair.second},
                      {"transports", cell.transports},

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Fuzzes every reader of untrusted input with libFuzzer (clang, ASan + UBSan), each for SECONDS
 # (default 30; hwloc_xml 10x and nccl_log 2x as long), seeded from the test fixtures. Fails when
-# any target finds a crash, a sanitizer report, an exception other than InputError or an input
-# that takes longer than 10 s.
+# any target finds a crash, a sanitizer report, an exception other than InputError, a document
+# written that its own reader refuses (round_trip), an input that takes longer than 5 s (hwloc_xml:
+# 10 s), a process over 1 GiB of RSS or one allocation over 256 MiB, or a reader that holds more
+# than 32 MiB + 1 KiB per byte of its input (fuzz/input_memory.hpp): a reader whose memory or time
+# grows faster than its input fails here, on the seeds in fuzz/seeds/ that name thousands of
+# ranks in a few bytes.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]    (default: every target CI runs)
 #
@@ -27,16 +31,20 @@ declare -A seeds=(
   [policy_json]="results/policies topology/tests/fixtures"
   [doctor_facts_json]="doctor/tests/fixtures"
   [results_document]="fuzz/seeds/results_document"
-  [nccl_log]="nccl/tests/fixtures"
+  [nccl_log]="nccl/tests/fixtures fuzz/seeds/nccl_log"
   [hwloc_xml_in_process]="topology/tests/fixtures"
   [nvidia_smi_topo]="fuzz/seeds/nvidia_smi_topo import/tests/fixtures"
   [nvbandwidth]="import/tests/fixtures"
-  [nccl_tests]="import/tests/fixtures"
+  [nccl_tests]="import/tests/fixtures fuzz/seeds/nccl_tests"
   [p2p_bandwidth_latency]="import/tests/fixtures"
   [vm_config]="vm/tests/fixtures/configs vm/tests/fixtures/not-configs"
   [config_space]="topology/tests/fixtures/config-space"
   [paste_text]="import/tests/fixtures/pastes import/tests/fixtures nccl/tests/fixtures"
-  [paste_import]="import/tests/fixtures/pastes import/tests/fixtures"
+  [paste_import]="import/tests/fixtures/pastes import/tests/fixtures fuzz/seeds/nccl_tests"
+  [round_trip]="import/tests/fixtures/pastes import/tests/fixtures fuzz/seeds/nccl_tests"
+  [node_lines]="cluster/tests/fixtures/lines"
+  [export_input]="fuzz/seeds/results_document report/tests/fixtures"
+  [model_config]="infer/tests/fixtures"
 )
 # Target -> libFuzzer options of its own.
 declare -A options=(
@@ -58,6 +66,10 @@ declare -A options=(
   [config_space]="-max_len=4096"
   [paste_text]="-dict=fuzz/dicts/paste_text.dict"
   [paste_import]="-dict=fuzz/dicts/paste_text.dict"
+  [round_trip]="-dict=fuzz/dicts/paste_text.dict"
+  [node_lines]="-dict=fuzz/dicts/json.dict"
+  [export_input]="-dict=fuzz/dicts/json.dict"
+  [model_config]="-dict=fuzz/dicts/json.dict"
 )
 # Target -> how many times SECONDS it runs. hwloc_xml forks a child per input (hwloc reads in it,
 # as in p2pcheck), 10-100x slower than the JSON readers; nccl_log runs std::regex per line. With
@@ -69,7 +81,10 @@ declare -A scale=([hwloc_xml]=10 [nccl_log]=2)
 declare -A max_len=([nccl_log]=16384)
 # The slowest first, so that the others share the remaining CPUs meanwhile.
 ci_targets=(hwloc_xml topology_snapshot_json policy_json doctor_facts_json results_document nccl_log nvidia_smi_topo
-  nvbandwidth nccl_tests p2p_bandwidth_latency vm_config config_space paste_text paste_import)
+  nvbandwidth nccl_tests p2p_bandwidth_latency vm_config config_space paste_text paste_import round_trip
+  node_lines export_input model_config)
+# Time and memory per input: hwloc_xml reads in a child process, the others in this one.
+declare -A timeout=([hwloc_xml]=10 [hwloc_xml_in_process]=10)
 targets=("$@")
 ((${#targets[@]})) || targets=("${ci_targets[@]}")
 for t in "${targets[@]}"; do
@@ -98,7 +113,7 @@ fuzz_one() {
   local t=$1 rc=0
   mkdir -p "$out/corpus/$t" "$out/findings/$t"
   # shellcheck disable=SC2086  # seed folders and options are lists of words on purpose
-  "$out/fuzz_$t" -max_total_time=$((seconds * ${scale[$t]:-1})) ${P2P_FUZZ_RUNS:+-runs=$P2P_FUZZ_RUNS} -timeout=10 -max_len="${max_len[$t]:-65536}" -print_final_stats=1 ${options[$t]} \
+  "$out/fuzz_$t" -max_total_time=$((seconds * ${scale[$t]:-1})) ${P2P_FUZZ_RUNS:+-runs=$P2P_FUZZ_RUNS} -timeout="${timeout[$t]:-5}" -rss_limit_mb=1024 -malloc_limit_mb=256 -max_len="${max_len[$t]:-65536}" -print_final_stats=1 ${options[$t]} \
     -artifact_prefix="$out/findings/$t/" "$out/corpus/$t" ${seeds[$t]} >"$out/logs/$t.log" 2>&1 || rc=$?
   echo "$rc" >"$out/logs/$t.rc"
 }

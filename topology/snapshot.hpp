@@ -3,6 +3,7 @@
 // diff, bench link ceilings). Nothing here calls a driver.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -68,6 +69,13 @@ struct P2pStatus {
                            // ("read+write") for one matrix printed for `-p2p rw`
   std::vector<std::vector<std::string>> cells;  // [i][j]
 };
+
+// The most GPUs a topology p2pcheck reads may hold (docs/inputs-and-outputs.md, "Limits"): every
+// pair is a cell of several matrices, so a snapshot of 1,024 GPUs is about 27 MB of JSON and 300 MB
+// once read.
+constexpr std::size_t kMaxTopologyGpus = 1024;
+// The largest snapshot text read: a topology of kMaxTopologyGpus GPUs, with room to spare.
+constexpr std::size_t kMaxSnapshotBytes = std::size_t{64} << 20;
 
 struct TopologySnapshot {
   static constexpr int kSchemaVersion = 1;

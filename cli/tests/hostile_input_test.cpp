@@ -73,12 +73,10 @@ TEST_F(Hostile, ANewlineInAFileNameStaysOnOneLine) {
   EXPECT_NE(r.err.find("a\\nb.xml"), std::string::npos) << r.err;
 }
 
-TEST_F(Hostile, SavingOverADeviceIsRefused) {
+// A device is written into, never replaced: /dev/null stays a device and takes the snapshot.
+TEST_F(Hostile, SavingToADeviceWritesIntoItNeverReplacesIt) {
   const CliResult r = run("topo --input " + kFixtures + "h200-vm.xml --save /dev/null");
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(
-      r.err,
-      "p2pcheck: error: /dev/null: exists and is not a regular file; refusing to replace it\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   struct stat st {};
   ASSERT_EQ(stat("/dev/null", &st), 0);
   EXPECT_TRUE(S_ISCHR(st.st_mode));
@@ -88,7 +86,10 @@ TEST_F(Hostile, NonFiniteToleranceIsRefused) {
   for (const char* value : {"nan", "inf", "-nan"}) {
     const CliResult r = run("compare " + kBenchRun + " " + kBenchRun + " --tolerance-pct " + value);
     EXPECT_EQ(r.exit_code, 2) << value << ": " << r.err;
-    EXPECT_NE(r.err.find("is not a finite number"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--tolerance-pct: `" + std::string(value) +
+                         "` is not a number of percent from 0 to 100"),
+              std::string::npos)
+        << r.err;
   }
 }
 
@@ -96,7 +97,7 @@ TEST_F(Hostile, AReportNeverOverwritesItsInput) {
   fs::copy_file(kBenchRun, path("run.json"));
   const CliResult r = run("report " + path("run.json") + " --out " + path("run.json"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("refusing to overwrite it"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("refusing to overwrite an input"), std::string::npos) << r.err;
   EXPECT_EQ(p2p::read_text_file(path("run.json")), p2p::read_text_file(kBenchRun));
 }
 

@@ -1,14 +1,18 @@
 #include "common/file_io.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "common/error.hpp"
+#include "common/pending_temp_file.hpp"
 #include "common/temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -117,8 +121,14 @@ TEST_F(FileIo, DeepNestingAndHugeNumbersAreBadInputNotACrash) {
     EXPECT_EQ(std::string(e.what()), deep + ": not valid JSON: nested deeper than 128 levels");
   }
   const std::string fine = (dir_ / "fine.json").string();
-  std::ofstream(fine) << std::string(100, '[') << std::string(100, ']');
+  std::ofstream(fine) << std::string(128, '[') << std::string(128, ']');
   EXPECT_NO_THROW(p2p::read_json_file(fine));
+  std::ofstream(fine) << std::string(129, '[') << std::string(129, ']');
+  EXPECT_THROW(p2p::read_json_file(fine), p2p::InputError);
+  // Brackets inside strings (escaped quotes included) are text, not nesting.
+  std::ofstream(fine) << "[\"\\\"" << std::string(1000, '[') << "\", \"" << std::string(1000, '{')
+                      << "\"]";
+  EXPECT_EQ(p2p::read_json_file(fine).size(), 2u);
   const std::string huge = (dir_ / "huge.json").string();
   std::ofstream(huge) << "{\"bytes\": 1e999}";
   try {
@@ -131,19 +141,22 @@ TEST_F(FileIo, DeepNestingAndHugeNumbersAreBadInputNotACrash) {
   }
 }
 
-// As root, an output path of /dev/null must never become a regular file, and a temporary name
-// planted as a link must not redirect the write.
-TEST_F(FileIo, AtomicWriteRefusesDevicesAndFollowsLinksToTheirTarget) {
-  try {
-    p2p::write_text_file_atomically("/dev/null", "x");
-    FAIL() << "/dev/null was replaced";
-  } catch (const p2p::InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "/dev/null: exists and is not a regular file; refusing to replace it");
-  }
+// As root, an output path of /dev/null must never become a regular file: a device is written
+// into, as a shell's `>` would, never replaced; /dev/full says the disk is full (exit 4, naming
+// the path); a directory is refused. A temporary name planted as a link must not redirect the
+// write.
+TEST_F(FileIo, AtomicWriteWritesIntoDevicesAndFollowsLinksToTheirTarget) {
+  p2p::write_text_file_atomically("/dev/null", "x");
   struct stat st {};
   ASSERT_EQ(stat("/dev/null", &st), 0);
   EXPECT_TRUE(S_ISCHR(st.st_mode));
+  try {
+    p2p::write_text_file_atomically("/dev/full", "x");
+    FAIL() << "/dev/full took the write";
+  } catch (const p2p::IoError& e) {
+    EXPECT_EQ(std::string(e.what()), "/dev/full: write failed: No space left on device");
+  }
+  EXPECT_THROW(p2p::write_text_file_atomically(dir_.string(), "x"), p2p::InputError);
 
   const fs::path real = dir_ / "real.json", link = dir_ / "link.json";
   std::ofstream(real) << "old";
@@ -161,6 +174,77 @@ TEST_F(FileIo, AtomicWriteRefusesDevicesAndFollowsLinksToTheirTarget) {
   EXPECT_EQ(p2p::read_text_file(victim.string()), "keep");
   EXPECT_EQ(p2p::read_text_file(out.string()), "result");
   EXPECT_FALSE(p2p::same_file(out.string(), victim.string()));
+}
+
+// A write that fails half way (here: past the file size limit, as a full disk fails) is an
+// I/O error naming the file with the errno text, and leaves neither the target nor a temporary.
+TEST_F(FileIo, AFailedWriteIsAnIoErrorAndLeavesNoTemporary) {
+  const std::string path = (dir_ / "out.json").string();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{4096, 4096};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      p2p::write_text_file_atomically(path, std::string(1 << 20, 'x'));
+      std::_Exit(10);
+    } catch (const p2p::IoError& e) {
+      std::_Exit(std::string(e.what()) == path + ": write failed: File too large" ? 0 : 11);
+    } catch (...) {
+      std::_Exit(12);
+    }
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_TRUE(fs::is_empty(dir_)) << "a temporary or half-written file was left";
+}
+
+// A signal that ends the process while the temporary file exists (SIGTERM from a scheduler)
+// removes it first; the process still ends by that signal.
+TEST_F(FileIo, SigtermDuringAnAtomicWriteRemovesTheTemporaryFile) {
+  const std::string tmp = (dir_ / ".out.json.tmp.ABCDEF").string();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::ofstream(tmp) << "half";
+    p2p::PendingTempFile pending(tmp);
+    ::raise(SIGTERM);
+    std::_Exit(10);  // not reached: SIGTERM ends the process
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_FALSE(fs::exists(tmp));
+}
+
+// Where another handler takes the signal (bench's first SIGTERM asks the run to stop), the write
+// goes on and its file stays until it is renamed.
+TEST_F(FileIo, ASignalAnotherHandlerTakesLeavesTheWriteToFinish) {
+  const std::string tmp = (dir_ / ".out.json.tmp.GHIJKL").string();
+  static volatile sig_atomic_t seen = 0;
+  struct sigaction sa {
+  }, old{};
+  sa.sa_handler = [](int) { seen = 1; };
+  sigemptyset(&sa.sa_mask);
+  ASSERT_EQ(sigaction(SIGTERM, &sa, &old), 0);
+  std::ofstream(tmp) << "half";
+  {
+    p2p::PendingTempFile pending(tmp);
+    ::raise(SIGTERM);
+    EXPECT_EQ(seen, 1);
+    EXPECT_TRUE(fs::exists(tmp));
+    pending.commit();
+  }
+  EXPECT_TRUE(fs::exists(tmp));  // committed: it is the caller's now
+  sigaction(SIGTERM, &old, nullptr);
+  {
+    p2p::PendingTempFile pending(tmp);  // not committed: removed when the scope ends
+  }
+  EXPECT_FALSE(fs::exists(tmp));
 }
 
 // Text p2pcheck wrote itself that does not parse is a fault of the run (exit 4), not bad input.

@@ -33,13 +33,28 @@ TEST(JsonLines, EachLineIsOnDiskWhenWriteReturns) {
   EXPECT_EQ(n, 2);
 }
 
-TEST(JsonLines, TruncatesAnOldFileAndRefusesADirectory) {
+// An old file is replaced by the first line, not before: a run that fails on its inputs first
+// leaves it as it was. A directory, a full disk and a closed pipe are errors naming the path.
+TEST(JsonLines, ReplacesAnOldFileWithTheFirstLineOnly) {
   const TempDir tmp("p2p_jsonl");
   const std::string path = tmp.file("lines.jsonl");
   write_text_file_atomically(path, "old\nlines\n");
-  { JsonLines out(path); }
-  EXPECT_EQ(read_text_file(path), "");
-  EXPECT_THROW(JsonLines("/tmp"), InputError);
+  {
+    JsonLines out(path);
+    EXPECT_EQ(read_text_file(path), "old\nlines\n");
+    out.write({{"n", 1}});
+    EXPECT_EQ(read_text_file(path), "{\"n\":1}\n");
+  }
+  JsonLines dir("/tmp");
+  EXPECT_THROW(dir.write({{"n", 1}}), InputError);
+  EXPECT_THROW(JsonLines(""), InputError);
+  JsonLines full("/dev/full");
+  try {
+    full.write({{"n", 1}});
+    ADD_FAILURE() << "/dev/full took the line";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), "/dev/full: write failed: No space left on device");
+  }
 }
 
 }  // namespace

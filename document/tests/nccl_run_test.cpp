@@ -44,7 +44,7 @@ NcclRun sample_run() {
   run.environment.devices = {{0, 2, "0000:18:00.0", "NVIDIA H200", 4321, "p2pcheck-host-0"}};
   run.environment.buffer_allocator = "ncclMemAlloc";
   run.transport.nranks = 1;
-  run.transport.cells = {{TransportCell{}}};
+  run.transport.pairs[{0, 0}] = TransportCell{{"P2P/direct"}, 1};
   run.results = {sample_result()};
   return run;
 }

@@ -33,10 +33,9 @@ TEST(HostTransportMatrix, FoldsRanksIntoHostsFromARealTwoNodeLog) {
 TEST(HostTransportMatrix, RanksBeyondTheMappingAreIgnored) {
   doc::TransportMatrix m;
   m.nranks = 3;
-  m.cells.assign(3, std::vector<doc::TransportCell>(3));
-  m.cells[0][2].transports = {"NET/IB"};
-  m.cells[0][1].transports = {"SHM"};
-  m.cells[0][1].channels = 4;
+  m.pairs[{0, 2}].transports = {"NET/IB"};
+  m.pairs[{0, 1}].transports = {"SHM"};
+  m.pairs[{0, 1}].channels = 4;
   const auto hosts = doc::host_transport_matrix(m, {0, 1}, 2);
   EXPECT_EQ(hosts[0][1].transports, (std::vector<std::string>{"SHM"}));
   EXPECT_EQ(hosts[0][1].channels, 4);

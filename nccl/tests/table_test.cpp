@@ -29,9 +29,8 @@ doc::NcclRun two_gpu_run() {
   run.environment.devices = {{0, 0, "0000:18:00.0", "NVIDIA H200", {}, ""},
                              {1, 3, "0000:2a:00.0", "NVIDIA H200", {}, ""}};
   run.transport.nranks = 2;
-  run.transport.cells.assign(2, std::vector<doc::TransportCell>(2));
-  run.transport.cells[0][1] = {{"P2P/direct"}, 24};
-  run.transport.cells[1][0] = {{"SHM"}, 2};
+  run.transport.pairs[{0, 1}] = {{"P2P/direct"}, 24};
+  run.transport.pairs[{1, 0}] = {{"SHM"}, 2};
   run.transport.rings = 24;
   run.results = {result("all_reduce", false, 1 << 20, 10.0),
                  result("all_reduce", true, 1 << 20, 12.5),
@@ -73,7 +72,7 @@ TEST(TransportMatrixText, CellsWithChannelsAndTheDiagonal) {
 
 TEST(TransportMatrixText, SaysSoWhenNcclLoggedNothing) {
   doc::NcclRun run = two_gpu_run();
-  run.transport.cells.assign(2, std::vector<doc::TransportCell>(2));
+  run.transport.pairs.clear();
   EXPECT_NE(format_transport_matrix(run).find("NCCL logged no connection"), std::string::npos);
 }
 

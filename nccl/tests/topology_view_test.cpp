@@ -13,9 +13,8 @@ doc::NcclRun two_rank_run(doc::TransportCell zero_to_one, doc::TransportCell one
   run.environment.devices = {{0, 0, "0000:01:00.0", "GPU A", {}, ""},
                              {1, 1, "0000:02:00.0", "GPU B", {}, ""}};
   run.transport.nranks = 2;
-  run.transport.cells.assign(2, std::vector<doc::TransportCell>(2));
-  run.transport.cells[0][1] = std::move(zero_to_one);
-  run.transport.cells[1][0] = std::move(one_to_zero);
+  run.transport.pairs[{0, 1}] = std::move(zero_to_one);
+  run.transport.pairs[{1, 0}] = std::move(one_to_zero);
   return run;
 }
 

@@ -21,7 +21,7 @@ TransportSummary capture(const std::string& name) {
 }
 
 const doc::TransportCell& cell(const TransportSummary& r, int s, int d) {
-  return r.matrix.cells.at(static_cast<std::size_t>(s)).at(static_cast<std::size_t>(d));
+  return r.matrix.cell(s, d);
 }
 
 using Names = std::vector<std::string>;

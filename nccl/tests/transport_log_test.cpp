@@ -15,9 +15,7 @@ NcclLog fixture(const std::string& name) {
       read_text_file(std::string(P2P_SOURCE_DIR) + "/nccl/tests/fixtures/" + name));
 }
 
-const doc::TransportCell& cell(const doc::TransportMatrix& m, int s, int d) {
-  return m.cells.at(static_cast<std::size_t>(s)).at(static_cast<std::size_t>(d));
-}
+const doc::TransportCell& cell(const doc::TransportMatrix& m, int s, int d) { return m.cell(s, d); }
 
 TEST(TransportClass, FamiliesOfEveryViaText) {
   EXPECT_EQ(transport_class("P2P/direct pointer"), "P2P/direct");
@@ -139,7 +137,8 @@ TEST(NcclLogParser, RealOneRankLogFromTheH200Vm) {
   EXPECT_FALSE(log.p2p_disabled_by_env);
   EXPECT_TRUE(log.warnings.empty());
   const doc::TransportMatrix m = transport_matrix(log, 1);
-  ASSERT_EQ(m.cells.size(), 1u);
+  EXPECT_EQ(m.nranks, 1);
+  EXPECT_TRUE(m.pairs.empty());
   EXPECT_TRUE(cell(m, 0, 0).transports.empty());
   EXPECT_FALSE(m.nccl_saw_p2p_disable);
 }
@@ -157,7 +156,7 @@ TEST(NcclLogParser, IgnoresRanksOutsideTheMatrixAndEmptyText) {
   const NcclLog empty = parse_nccl_log("");
   EXPECT_TRUE(empty.connections.empty());
   EXPECT_TRUE(empty.version.empty());
-  EXPECT_EQ(transport_matrix(empty, 0).cells.size(), 0u);
+  EXPECT_TRUE(transport_matrix(empty, 0).pairs.empty());
 }
 
 TEST(TransportMatrixJson, RoundTripsAndRejectsOtherVersions) {
@@ -166,12 +165,13 @@ TEST(TransportMatrixJson, RoundTripsAndRejectsOtherVersions) {
   EXPECT_TRUE(j.at("rings").is_null());
   const doc::TransportMatrix back = j.get<doc::TransportMatrix>();
   EXPECT_EQ(back.nranks, 3);
-  EXPECT_EQ(doc::cell_label(back.cells[2][0]), "P2P/indirect+SHM");
-  EXPECT_EQ(back.cells[2][0].channels, 2);
+  EXPECT_EQ(doc::cell_label(back.cell(2, 0)), "P2P/indirect+SHM");
+  EXPECT_EQ(back.cell(2, 0).channels, 2);
+  EXPECT_EQ(back.pairs.size(), m.pairs.size());
   EXPECT_EQ(back.warnings, m.warnings);
   EXPECT_FALSE(back.rings.has_value());
   nlohmann::json other = j;
-  other["version"] = 2;
+  other["version"] = 3;
   EXPECT_THROW(other.get<doc::TransportMatrix>(), InputError);
 }
 
@@ -193,20 +193,70 @@ TEST(NcclLogParser, HugeNumbersAndOverlongLinesAreSkipped) {
   EXPECT_TRUE(log.ranks[0].from_prefixes_only);
 }
 
-TEST(TransportMatrixJson, CellsMustBeOnePerPairOfRanks) {
+// Version 1 documents (results kept from earlier releases) wrote every cell of the square.
+nlohmann::json dense_v1(const doc::TransportMatrix& m) {
+  nlohmann::json j = m;
+  nlohmann::json cells = nlohmann::json::array();
+  for (int s = 0; s < m.nranks; ++s) {
+    nlohmann::json row = nlohmann::json::array();
+    for (int d = 0; d < m.nranks; ++d)
+      row.push_back({{"transports", m.cell(s, d).transports}, {"channels", m.cell(s, d).channels}});
+    cells.push_back(row);
+  }
+  j.erase("pairs");
+  j["cells"] = cells;
+  j["version"] = 1;
+  return j;
+}
+
+TEST(TransportMatrixJson, VersionOneSquaresStillReadAndKeepOnlyConnectedPairs) {
+  const doc::TransportMatrix m = transport_matrix(fixture("ipc_indirect_warn.log"), 3);
+  const doc::TransportMatrix back = dense_v1(m).get<doc::TransportMatrix>();
+  EXPECT_EQ(back.nranks, 3);
+  EXPECT_EQ(back.pairs.size(), m.pairs.size());
+  EXPECT_EQ(doc::cell_label(back.cell(2, 0)), "P2P/indirect+SHM");
+}
+
+TEST(TransportMatrixJson, PairsMustNameRanksOfTheMatrixOnce) {
   const nlohmann::json good = transport_matrix(fixture("ipc_indirect_warn.log"), 3);
+  ASSERT_FALSE(good.at("pairs").empty());
   const std::function<void(nlohmann::json&)> changes[] = {
-      [](nlohmann::json& j) { j["nranks"] = 4; },
-      [](nlohmann::json& j) { j["cells"][1].erase(0); },
-      [](nlohmann::json& j) { j["cells"] = 3; },
+      [](nlohmann::json& j) { j["nranks"] = 1; },
+      [](nlohmann::json& j) { j["pairs"][0]["src"] = 3; },
+      [](nlohmann::json& j) { j["pairs"][0]["dst"] = -1; },
+      [](nlohmann::json& j) { j["pairs"].push_back(j["pairs"][0]); },
+      [](nlohmann::json& j) { j["pairs"] = 3; },
+      [](nlohmann::json& j) { j["pairs"][0] = 3; },
       [](nlohmann::json& j) { j["nranks"] = 1e300; },
-      [](nlohmann::json& j) { j["cells"][0][0]["channels"] = -1; },
+      [](nlohmann::json& j) { j["pairs"][0]["channels"] = -1; },
   };
   for (const auto& change : changes) {
     nlohmann::json j = good;
     change(j);
     EXPECT_THROW(j.get<doc::TransportMatrix>(), InputError) << j.dump();
   }
+  const nlohmann::json v1 = dense_v1(good.get<doc::TransportMatrix>());
+  const std::function<void(nlohmann::json&)> v1_changes[] = {
+      [](nlohmann::json& j) { j["nranks"] = 4; },
+      [](nlohmann::json& j) { j["cells"][1].erase(0); },
+      [](nlohmann::json& j) { j["cells"] = 3; },
+      [](nlohmann::json& j) { j["cells"][0][0]["channels"] = -1; },
+  };
+  for (const auto& change : v1_changes) {
+    nlohmann::json j = v1;
+    change(j);
+    EXPECT_THROW(j.get<doc::TransportMatrix>(), InputError) << j.dump();
+  }
+}
+
+// One line naming rank 4095 is one pair, not a 4096 x 4096 square (531 MB of text before).
+TEST(TransportMatrix, ARankNamedByOneLineCostsOnePairNotASquare) {
+  const NcclLog log = parse_nccl_log(
+      "node7:9100:9150 [0] NCCL INFO Channel 00/0 : 4095[0] -> 0[1] via P2P/CUMEM/read\n");
+  const doc::TransportMatrix m = transport_matrix(log, 4096);
+  EXPECT_EQ(m.pairs.size(), 1u);
+  EXPECT_EQ(doc::cell_label(m.cell(4095, 0)), "P2P/CUMEM");
+  EXPECT_LT(nlohmann::json(m).dump().size(), 1024u);
 }
 
 // Rank processes on one GPU write one log each; the parent parses their concatenation. The ranks

@@ -23,7 +23,7 @@ TransportSummary summary_of(std::initializer_list<const char*> names) {
 }
 
 const doc::TransportCell& cell(const TransportSummary& r, int s, int d) {
-  return r.matrix.cells.at(static_cast<std::size_t>(s)).at(static_cast<std::size_t>(d));
+  return r.matrix.cell(s, d);
 }
 
 TEST(TransportSummary, RealH200LogHasOneRankAndNoConnection) {

@@ -23,6 +23,10 @@ TopologySnapshot load_topology_text(const std::string& text, const std::string& 
   if (text[first] == '<') {
     t = snapshot_from_hwloc_xml_text(text, path);
   } else if (text[first] == '{') {
+    if (text.size() > kMaxSnapshotBytes)
+      throw InputError(path + ": " + std::to_string(text.size() >> 20) +
+                       " MiB: larger than a snapshot of " + std::to_string(kMaxTopologyGpus) +
+                       " GPUs, the most a topology p2pcheck reads holds");
     t = snapshot_from_json(parse_json_text(text, path), path);
   } else if (import::looks_like_nvidia_smi_topo(text)) {
     // Text: a pasted `nvidia-smi topo -m` (told by its content: a "GPU0 ..." header and a matrix).
@@ -37,6 +41,9 @@ TopologySnapshot load_topology_text(const std::string& text, const std::string& 
         path +
         ": neither an hwloc XML topology, a p2pcheck snapshot (JSON) nor an nvidia-smi topo -m capture");
   }
+  if (t.gpus.size() > kMaxTopologyGpus)
+    throw InputError(path + ": " + std::to_string(t.gpus.size()) + " GPUs: more than the " +
+                     std::to_string(kMaxTopologyGpus) + " a topology p2pcheck reads holds");
   require_distinct_gpus(t, path);
   return t;
 }

@@ -95,8 +95,7 @@ TEST_P(RankProcessesOnOneGpu, EveryCollectiveAndPairIsVerifiedOverTheNetworkTran
   for (int a = 0; a < n; ++a) {
     for (int b = 0; b < n; ++b) {
       if (a == b) continue;
-      const auto& cell =
-          run.transport.cells[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
+      const auto& cell = run.transport.cell(a, b);
       bool net = false;
       for (const auto& t : cell.transports) net |= t.rfind("NET/", 0) == 0;
       EXPECT_TRUE(net) << a << " -> " << b << ": " << doc::cell_label(cell);
