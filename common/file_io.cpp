@@ -113,6 +113,8 @@ std::string resolve_output(const std::string& path) {
   throw InputError(path + ": too many levels of symbolic links");
 }
 
+}  // namespace
+
 std::string directory_of(const std::string& path) {
   std::vector<char> copy(path.begin(), path.end());
   copy.push_back('\0');
@@ -124,8 +126,6 @@ std::string base_of(const std::string& path) {
   copy.push_back('\0');
   return ::basename(copy.data());
 }
-
-}  // namespace
 
 std::optional<std::string> try_read_text_file(const std::string& path, std::size_t max_bytes) {
   return bounded_read(path, max_bytes, false).data;

@@ -75,4 +75,8 @@ void write_text_file_atomically(const std::string& path, const std::string& cont
 // True when both paths name one existing file (same device and inode, through links).
 bool same_file(const std::string& a, const std::string& b);
 
+// dirname(3) and basename(3) of a path, without touching the caller's string.
+std::string directory_of(const std::string& path);
+std::string base_of(const std::string& path);
+
 }  // namespace p2p

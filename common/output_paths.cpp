@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/file_io.hpp"
 
 namespace p2p {
 
@@ -116,18 +117,6 @@ bool output_takes_stdout(const OutputRequest& r) {
 }
 
 namespace {
-
-std::string directory_of(const std::string& path) {
-  std::vector<char> copy(path.begin(), path.end());
-  copy.push_back('\0');
-  return ::dirname(copy.data());
-}
-
-std::string base_of(const std::string& path) {
-  std::vector<char> copy(path.begin(), path.end());
-  copy.push_back('\0');
-  return ::basename(copy.data());
-}
 
 std::string real_path(const std::string& path) {
   char buf[PATH_MAX];

@@ -72,7 +72,8 @@ TEST(BenchCli, BenchmarkFlagsAndGateFilesAreCheckedFirstByBenchAndNccl) {
 TEST(BenchCli, ParserErrorsAreOneLineExitTwo) {
   const std::pair<const char*, const char*> cases[] = {
       {"bench --samples 0",
-       "p2pcheck: error: --samples: Value 0 not in range 1 to 1000 (--help lists the options)\n"},
+       "p2pcheck: error: --samples: `0` is not a whole number from 1 to 1000 (--help lists the "
+       "options)\n"},
       {"nccl --buffers malloc",
        "p2pcheck: error: --buffers: malloc not in {auto,ncclMemAlloc,cudaMalloc} (--help lists the options)\n"},
       {"report", "p2pcheck: error: results is required (--help lists the options)\n"},
