@@ -109,7 +109,7 @@ if ! printf '%s\0' "${units[@]}" |
       --warnings-as-errors='*,-readability-function-size' "${checks[@]}" \
       2> >(grep -v -E '^([0-9]+ warnings? (and [0-9]+ errors? )?generated\.|Suppressed [0-9]+ warnings|Use -header-filter|$)' >&2) |
     tee "$tidy_out" |
-    awk '/readability-function-size/ { skip = 1; next } skip && /: note: / { next } { skip = 0; print }'; then
+    awk '/: (warning|error): / { skip = /readability-function-size/ } !skip { print }'; then
   echo "lint: clang-tidy found the problems above (checks and why: .clang-tidy)" >&2
   status=1
 fi

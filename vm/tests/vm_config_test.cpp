@@ -119,9 +119,9 @@ TEST(VmConfig, AFileThatIsNoConfigIsOneLineNamingIt) {
 
 TEST(VmConfig, LongLinesAreReadWithoutRecursion) {
   const std::string huge(1u << 20, 'a');
-  const VmConfig c = parse_vm_config("memory: 1\nargs: -set device." + huge +
-                                         ".x-nv-gpudirect-clique=2 -device vfio-pci," + huge,
-                                     "long.conf");
+  const VmConfig c = parse_vm_config(
+      "memory: 1\nargs: -set device." + huge + ".x-nv-gpudirect-clique=2 -device vfio-pci," + huge,
+      "long.conf");
   ASSERT_EQ(c.cliques.size(), 1u);
   EXPECT_EQ(c.cliques[0].target.size(), huge.size());
   EXPECT_THROW(parse_vm_config(huge + ": 1\n", "long.conf"), InputError);
