@@ -9,13 +9,6 @@ namespace {
 
 using nlohmann::json;
 
-void write_header(json& j, const char* schema, int version) {
-  write_schema_header(j, schema, version);
-}
-void check_header(const json& j, const char* schema, int version) {
-  require_schema(j, schema, version);
-}
-
 // Optional additive keys: written only when present, so documents without them are unchanged.
 template <class T>
 void put_optional(json& j, const char* key, const std::optional<T>& v) {
@@ -55,7 +48,7 @@ void from_json(const json& j, ImportedFile& f) {
 
 void to_json(json& j, const BandwidthResult& r) {
   j = json::object();
-  write_header(j, BandwidthResult::kSchema, BandwidthResult::kVersion);
+  write_schema_header(j, BandwidthResult::kSchema, BandwidthResult::kVersion);
   j["case"] = r.case_name;
   j["src"] = r.src;
   j["dst"] = r.dst;
@@ -83,7 +76,7 @@ void to_json(json& j, const BandwidthResult& r) {
 }
 
 void from_json(const json& j, BandwidthResult& r) {
-  check_header(j, BandwidthResult::kSchema, BandwidthResult::kVersion);
+  require_schema(j, BandwidthResult::kSchema, BandwidthResult::kVersion);
   r.case_name = j.at("case").get<std::string>();
   r.src = j.at("src").get<std::string>();
   r.dst = j.at("dst").get<std::string>();
@@ -112,7 +105,7 @@ void from_json(const json& j, BandwidthResult& r) {
 
 void to_json(json& j, const LatencyResult& r) {
   j = json::object();
-  write_header(j, LatencyResult::kSchema, LatencyResult::kVersion);
+  write_schema_header(j, LatencyResult::kSchema, LatencyResult::kVersion);
   j["case"] = r.case_name;
   j["src"] = r.src;
   j["dst"] = r.dst;
@@ -133,7 +126,7 @@ void to_json(json& j, const LatencyResult& r) {
 }
 
 void from_json(const json& j, LatencyResult& r) {
-  check_header(j, LatencyResult::kSchema, LatencyResult::kVersion);
+  require_schema(j, LatencyResult::kSchema, LatencyResult::kVersion);
   r.case_name = j.at("case").get<std::string>();
   r.src = j.at("src").get<std::string>();
   r.dst = j.at("dst").get<std::string>();
@@ -155,7 +148,7 @@ void from_json(const json& j, LatencyResult& r) {
 
 void to_json(json& j, const SweepSummary& r) {
   j = json::object();
-  write_header(j, SweepSummary::kSchema, SweepSummary::kVersion);
+  write_schema_header(j, SweepSummary::kSchema, SweepSummary::kVersion);
   j["case"] = r.case_name;
   j["src"] = r.src;
   j["dst"] = r.dst;
@@ -166,7 +159,7 @@ void to_json(json& j, const SweepSummary& r) {
 }
 
 void from_json(const json& j, SweepSummary& r) {
-  check_header(j, SweepSummary::kSchema, SweepSummary::kVersion);
+  require_schema(j, SweepSummary::kSchema, SweepSummary::kVersion);
   r.case_name = j.at("case").get<std::string>();
   r.src = j.at("src").get<std::string>();
   r.dst = j.at("dst").get<std::string>();

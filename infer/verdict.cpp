@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "acceptance/grading.hpp"
 #include "infer/groups.hpp"
 #include "infer/results_text.hpp"
 
@@ -16,13 +17,7 @@ using doc::Outcome;
 
 // Among reasons of one outcome: the order acceptance/grading.hpp gives bench's, then infer's own.
 namespace priority {
-constexpr int kVerification = 10;
-constexpr int kGpuCount = 20;
-constexpr int kInterrupted = 30;
-constexpr int kShared = 40;
-constexpr int kGate = 50;
-constexpr int kHang = 55;
-constexpr int kError = 60;
+using namespace accept::priority;  // NOLINT(google-build-using-namespace): one table of ranks
 constexpr int kIpc = 65;
 constexpr int kBudget = 75;
 constexpr int kPassed = 200;
