@@ -14,24 +14,13 @@
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
+#include "common/testing/yaml_as_json.hpp"
 
 namespace {
 
 const std::string kSource = P2P_SOURCE_DIR;
 
-// The YAML as JSON, or null with `why` set.
-nlohmann::json yaml_as_json(const std::string& path, std::string& why) {
-  const auto r = p2p::testing::run_captured(
-      "/usr/bin/python3 -c 'import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout, default=str)' '" +
-      path + "'");
-  if (r.exit_code != 0) {
-    why = r.err.find("No module named") != std::string::npos
-              ? "PyYAML not installed (Debian: python3-yaml)"
-              : r.err;
-    return nullptr;
-  }
-  return nlohmann::json::parse(r.out);
-}
+using p2p::testing::yaml_as_json;
 
 std::string all_run_text(const nlohmann::json& steps) {
   std::string text;
