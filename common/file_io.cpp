@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/json_text.hpp"
 #include "common/pending_temp_file.hpp"
 
 namespace p2p {
@@ -180,7 +181,11 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& sourc
                      std::to_string(kMaxJsonDepth) + " levels");
   }
   try {
-    return nlohmann::json::parse(text);
+    nlohmann::json j = nlohmann::json::parse(text);
+    // json_text writes a byte that is not UTF-8 as the text `\xNN` (in JSON: "\\xNN"); reading
+    // turns it back into the byte, so a document read and written again is the same text.
+    if (text.find("\\\\x") != std::string::npos) j = unescaped_copy(j);
+    return j;
   } catch (const nlohmann::json::exception& e) {
     // Numbers beyond a double's range come as out_of_range, not parse_error: bad input too.
     throw InputError(source + ": not valid JSON: " + json_error_tail(e.what()));

@@ -34,7 +34,8 @@ std::optional<std::string> try_read_text_file(const std::string& path,
                                               std::size_t max_bytes = kMaxInputBytes);
 
 // Parsed JSON; InputError "PATH: not valid JSON: <parser message>" on syntax errors, on numbers
-// out of range and on nesting deeper than kMaxJsonDepth.
+// out of range and on nesting deeper than kMaxJsonDepth. Strings and keys come back as the bytes
+// json_text() wrote (every `\xNN` it escaped becomes byte NN again).
 nlohmann::json read_json_file(const std::string& path);
 // The same for text already read (`source` names it in the error).
 nlohmann::json parse_json_text(const std::string& text, const std::string& source);

@@ -122,6 +122,21 @@ std::string unescape_bytes(const std::string& s) {
   return out;
 }
 
+nlohmann::json unescaped_copy(const nlohmann::json& j) {
+  if (j.is_string()) return unescape_bytes(j.get_ref<const std::string&>());
+  if (j.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& e : j) out.push_back(unescaped_copy(e));
+    return out;
+  }
+  if (j.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, value] : j.items()) out[unescape_bytes(key)] = unescaped_copy(value);
+    return out;
+  }
+  return j;
+}
+
 std::string json_text(const nlohmann::json& j, int indent) {
   // Every string follows the rule, whether or not another string of the document needed it,
   // so a reader can always unescape.

@@ -17,6 +17,9 @@ namespace p2p {
 std::string escape_invalid_utf8(const std::string& s);
 // The original bytes of an escaped string (every `\xNN` becomes byte NN).
 std::string unescape_bytes(const std::string& s);
+// Every string and key of `j` unescaped: what json_text wrote, read back as the bytes it held,
+// so that writing it again gives the same text.
+nlohmann::json unescaped_copy(const nlohmann::json& j);
 
 // j.dump(indent), with every string and key escaped as above (most need nothing: then it is
 // exactly j.dump(indent)).

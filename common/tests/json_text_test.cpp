@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include "common/file_io.hpp"
+
 namespace {
 
 using p2p::escape_invalid_utf8;
 using p2p::json_text;
+using p2p::parse_json_text;
 using p2p::unescape_bytes;
 
 TEST(JsonText, ValidUtf8IsUnchanged) {
@@ -45,6 +48,19 @@ TEST(JsonText, ADocumentWithInvalidStringsAndKeysIsWrittenAndReadsBack) {
   EXPECT_EQ(back["env"]["BAD\\xFE"], "v\\xFF");
   EXPECT_EQ(unescape_bytes(back["gpus"][0].get<std::string>()),
             std::string("Fake ") + '\x80' + "GPU");
+}
+
+TEST(JsonText, ParseJsonTextGivesBackTheBytesJsonTextEscaped) {
+  nlohmann::json j;
+  j["env"][std::string("BAD") + '\xFE'] = std::string("v") + '\xFF';
+  j["literal"] = "\\x41 stays text";
+  j["plain"] = {1, "two", nullptr};
+  const std::string written = json_text(j);
+  const nlohmann::json back = parse_json_text(written, "doc.json");
+  EXPECT_EQ(back, j);
+  EXPECT_EQ(json_text(back), written) << "written again: the same text";
+  EXPECT_EQ(parse_json_text("{\"a\": \"\\\\x\"}", "short.json")["a"], "\\x")
+      << "a backslash and x without two hex digits is text";
 }
 
 }  // namespace

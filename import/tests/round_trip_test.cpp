@@ -123,6 +123,20 @@ TEST(RoundTrip, NonFiniteCellsSizeZeroAndNv1000AreRefusedAtImportOrReadBack) {
   EXPECT_THROW(testing::topology_write_read_back(cases[8].text, "topo-nv1000.txt"), InputError);
 }
 
+// A capture whose affinity column holds bytes that are not UTF-8, and text that looks like the
+// escape p2pcheck writes for them (a pasted capture can hold both): the snapshot saved from it
+// reads back as the same text, so the bytes are escaped once, not again on each save.
+TEST(RoundTrip, BytesThatAreNotUtf8SurviveEverySaveOfASnapshot) {
+  const std::string topo = std::string("\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n") +
+                           "GPU0\t X \tNV4\t0-51,10K\xBA\xBB\x01\\x41-\t0\n" +
+                           "GPU1\tNV4\t X \t0-15\t0\n";
+  EXPECT_NO_THROW(testing::topology_write_read_back(topo, "topo-bytes.txt"));
+  const std::string saved =
+      topo::snapshot_to_json_text(topo::load_topology_text(topo, "topo-bytes.txt"));
+  EXPECT_NE(saved.find("10K\\\\xBA\\\\xBB"), std::string::npos) << saved;
+  EXPECT_NE(saved.find("\\\\x5Cx41"), std::string::npos) << "the literal text, told apart";
+}
+
 // Every document kept in results/: read, written by its own writer, read again: the same text.
 TEST(RoundTrip, KeptResultsSnapshotsAndFactsWriteAndReadBackTheSame) {
   int documents = 0;
