@@ -1,7 +1,9 @@
 # p2p_add_test(NAME <name> SOURCES <...> LIBS <...> [GPU])
 # One GoogleTest executable per unit. CPU tests are labelled `unit` (CI runs them);
 # GPU tests are labelled `gpu` and print "[  SKIPPED ]" with a reason where no GPU is
-# usable, which ctest then counts as skipped rather than passed.
+# usable, which ctest then counts as skipped rather than passed. GPU tests hold one lock, so
+# `ctest -j` never runs two at once: a run that shares its GPU with another is, rightly, failed
+# as shared (the figures are not the links'), and every GPU test would see the other.
 function(p2p_add_test)
   if(NOT P2P_BUILD_TESTS)
     return()
@@ -11,13 +13,13 @@ function(p2p_add_test)
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
   target_compile_definitions(${T_NAME} PRIVATE P2P_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   if(T_GPU)
-    set(label gpu)
+    set(properties LABELS gpu RESOURCE_LOCK gpu)
   else()
-    set(label unit)
+    set(properties LABELS unit)
   endif()
   gtest_discover_tests(${T_NAME}
     DISCOVERY_TIMEOUT 60
-    PROPERTIES LABELS ${label} TIMEOUT 300 SKIP_REGULAR_EXPRESSION "\\[  SKIPPED")
+    PROPERTIES ${properties} TIMEOUT 300 SKIP_REGULAR_EXPRESSION "\\[  SKIPPED")
 endfunction()
 
 # p2p_add_cli_test(NAME <name> SOURCES <...> LIBS <...> [GPU] [DEFINITIONS <NAME=value>...]

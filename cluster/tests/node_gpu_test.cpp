@@ -1,6 +1,7 @@
 // `p2pcheck node` on this host's GPU (no fixture): the chain runs doctor, topology, gate and a
 // small bench over two logical GPUs, every figure arrives as a verified line, and merge reads
-// the file back as one passing host. Skips, with the reason, where no GPU is usable.
+// the file back: a host whose run is logical fails the fleet unless the logical caveat is
+// accepted, then passes. Skips, with the reason, where no GPU is usable.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -39,8 +40,13 @@ TEST(NodeGpu, TheLiveChainStreamsVerifiedFiguresThatMergeReads) {
   }
   EXPECT_EQ(steps, (std::vector<std::string>{"doctor", "topo", "gate", "bench"}));
   EXPECT_GT(ok, 0);
-  const auto m =
-      p2p::testing::run_captured(kExe + " merge " + lines + " --json " + tmp.file("cluster.json"));
+  const auto strict =
+      p2p::testing::run_captured(kExe + " merge " + lines + " --json " + tmp.file("strict.json"));
+  EXPECT_EQ(strict.exit_code, 1) << strict.out << strict.err;
+  EXPECT_NE(strict.out.find("its run is logical"), std::string::npos) << strict.out;
+  EXPECT_EQ(p2p::read_json_file(tmp.file("strict.json")).at("hosts").at(0).at("status"), "fail");
+  const auto m = p2p::testing::run_captured(kExe + " merge " + lines + " --allow-caveat logical" +
+                                            " --json " + tmp.file("cluster.json"));
   EXPECT_EQ(m.exit_code, 0) << m.out << m.err;
   const auto doc = p2p::read_json_file(tmp.file("cluster.json"));
   EXPECT_EQ(doc.at("hosts").at(0).at("status"), "pass");
