@@ -133,6 +133,10 @@ EnvironmentFacts read_environment_facts(const std::string& root, bool live) {
   return f;
 }
 
+bool inside_a_vm(const Environment& e) {
+  return e.kind == "vm" || !e.hypervisor.empty() || e.virtualization_mode == "Pass-Through";
+}
+
 Environment classify_environment(const EnvironmentFacts& f) {
   Environment e;
   e.virtualization_mode = f.nvml_virtualization_mode;

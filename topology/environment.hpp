@@ -33,6 +33,10 @@ EnvironmentFacts read_environment_facts(const std::string& root, bool live);
 
 Environment classify_environment(const EnvironmentFacts& facts);
 
+// A VM guest, seen from inside it or from a container inside it (docker in a KVM guest is a
+// "container" whose GPUs are still passed through by a hypervisor, so cliques concern it).
+bool inside_a_vm(const Environment& e);
+
 void to_json(nlohmann::json& j, const EnvironmentFacts& f);
 // Strict (common/strict_json.hpp): every key required, an unknown one refused; errors name
 // `where` and the key ("environment: key 'dockerenv' not found").

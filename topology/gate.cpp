@@ -9,6 +9,7 @@
 #include "common/json_util.hpp"
 #include "topology/classify.hpp"
 #include "topology/diff.hpp"
+#include "topology/environment.hpp"
 #include "topology/pcie_link.hpp"
 
 namespace p2p::topo {
@@ -195,7 +196,7 @@ void check_cliques(const TopologySnapshot& t, GateDecision& d) {
     return add(d, rule, GateVerdict::kPending,
                "require_cliques: where this snapshot was taken is unknown (give the facts with "
                "--environment)");
-  if (kind != "vm")
+  if (!inside_a_vm(t.environment))
     return add(d, rule, GateVerdict::kPass, "not a VM (" + kind + "): cliques are for guests");
   if (t.gpus.size() < 2) return add(d, rule, GateVerdict::kPass, "one GPU: no pair needs a clique");
   if (t.gpudirect.empty())
@@ -325,11 +326,13 @@ std::string format_gate_text(const GateDecision& d) {
   else
     out << "gate: BLOCKED (" << d.blocking() << " blocking reason" << (d.blocking() == 1 ? "" : "s")
         << ")\n";
+  std::size_t rule_width = 20;  // the longest rule and two spaces, so no name runs into its text
+  for (const GateReason& r : d.reasons) rule_width = std::max(rule_width, r.rule.size() + 2);
   for (const GateReason& r : d.reasons) {
     const std::string verdict =
         r.verdict == GateVerdict::kBlock ? std::string("BLOCK") : to_string(r.verdict);
-    out << "  " << std::left << std::setw(8) << verdict << std::setw(20) << r.rule << r.message
-        << "\n";
+    out << "  " << std::left << std::setw(8) << verdict << std::setw(static_cast<int>(rule_width))
+        << r.rule << r.message << "\n";
   }
   if (!d.expected_source.empty()) out << "golden topology: " << d.expected_source << "\n";
   return out.str();

@@ -6,6 +6,7 @@
 
 #include "common/text.hpp"
 #include "topology/classify.hpp"
+#include "topology/environment.hpp"
 #include "topology/pcie_link.hpp"
 
 namespace p2p::topo {
@@ -41,7 +42,7 @@ std::string gpudirect_text(const TopologySnapshot& t) {
       std::any_of(t.gpudirect.begin(), t.gpudirect.end(),
                   [](const GpudirectCapability& c) { return c.state != GpudirectState::kAbsent; });
   // On bare metal no hypervisor adds the capability: say nothing unless something is there.
-  if (t.gpudirect.empty() || (t.environment.kind != "vm" && !any)) return "";
+  if (t.gpudirect.empty() || (!inside_a_vm(t.environment) && !any)) return "";
   std::ostringstream out;
   out << "GPUDirect cliques (virtual P2P approval capability in each GPU's config space):\n";
   for (std::size_t i = 0; i < t.gpudirect.size() && i < t.gpus.size(); ++i)

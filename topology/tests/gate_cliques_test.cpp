@@ -99,6 +99,33 @@ TEST(GateRequireCliques, BareMetalAndOneGpuPass) {
   EXPECT_TRUE(evaluate_gate(guest({absent()}), std::nullopt, require_cliques()).passed);
 }
 
+// Docker in a KVM guest (the H200 host this was seen on): kind "container", but a hypervisor
+// passes the GPUs through, so the clique rule applies to it as to the guest itself.
+TEST(GateRequireCliques, AContainerInsideAVmIsJudgedAsTheGuest) {
+  auto in_guest = guest({clique(0), absent()});
+  in_guest.environment.kind = "container";
+  in_guest.environment.container = "docker";
+  in_guest.environment.hypervisor = "KVM";
+  const auto d = evaluate_gate(in_guest, std::nullopt, require_cliques());
+  EXPECT_FALSE(d.passed);
+  EXPECT_EQ(rule(d).at(0).gpus, std::vector<std::size_t>{1});
+  in_guest.gpus.resize(1);
+  in_guest.gpudirect.resize(1);
+  EXPECT_EQ(rule(evaluate_gate(in_guest, std::nullopt, require_cliques())).at(0).message,
+            "one GPU: no pair needs a clique");
+  auto lxc = testing::per_root_complex(2);
+  lxc.environment.kind = "container";
+  lxc.environment.container = "lxc";
+  EXPECT_EQ(rule(evaluate_gate(lxc, std::nullopt, require_cliques())).at(0).message,
+            "not a VM (container): cliques are for guests");
+}
+
+TEST(GateRequireCliques, TheTextKeepsALongRuleNameApartFromItsMessage) {
+  const std::string text =
+      format_gate_text(evaluate_gate(guest({absent()}), std::nullopt, require_cliques()));
+  EXPECT_NE(text.find("policy.require_cliques  one GPU"), std::string::npos) << text;
+}
+
 TEST(SnapshotGpudirect, RoundTripsAndRefusesACliqueOver15) {
   const auto t = guest({clique(3), absent()});
   const nlohmann::json j = t;
