@@ -107,6 +107,8 @@ FigureChange judge(const std::string& key, const Figure* base, const Figure* run
   c.key = key;
   c.baseline_status = base ? base->status : "missing";
   c.run_status = run ? run->status : "missing";
+  c.baseline_ok = base != nullptr && base->ok;
+  c.run_ok = run != nullptr && run->ok;
   const Figure* any = run ? run : base;
   c.unit = any->lower_is_better ? "ns" : "GB/s";
   if (base) {

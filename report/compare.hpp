@@ -46,6 +46,8 @@ struct FigureChange {
   std::optional<double> change_pct;  // (run - baseline) / baseline * 100
   std::string baseline_status;       // the document's word (ok, waived, failed, ...) or missing
   std::string run_status;
+  bool baseline_ok = false;  // the figure's status is ok (a figure without a number then shows "-")
+  bool run_ok = false;
   doc::Change change = doc::Change::kSame;
   doc::Outcome outcome = doc::Outcome::kPass;  // doc::outcome_of(change, missing allowed)
   std::string detail;  // why: the run's waiver or failure text, or what was true of the run

@@ -12,8 +12,9 @@ namespace {
 // line all of them.
 constexpr int kMissingRowsShown = 20;
 
-std::string number(const std::optional<double>& v, const std::string& status) {
-  if (!v) return status == "ok" ? std::string("-") : status;
+// A figure without a number: "-" where it is ok (nothing to show), else its status word.
+std::string number(const std::optional<double>& v, bool ok, const std::string& status) {
+  if (!v) return ok ? std::string("-") : status;
   char b[32];
   std::snprintf(b, sizeof b, "%.2f", *v);
   return b;
@@ -30,9 +31,9 @@ std::string row(const FigureChange& f) {
       !f.detail.empty() && f.change != doc::Change::kSame && f.change != doc::Change::kImproved;
   char line[512];
   std::snprintf(line, sizeof line, "%-60s %12s %12s %9s  %s%s\n", (f.key + " " + f.unit).c_str(),
-                number(f.baseline, f.baseline_status).c_str(), number(f.run, f.run_status).c_str(),
-                change.c_str(), doc::to_string(f.change),
-                say_why ? (" (" + f.detail + ")").c_str() : "");
+                number(f.baseline, f.baseline_ok, f.baseline_status).c_str(),
+                number(f.run, f.run_ok, f.run_status).c_str(), change.c_str(),
+                doc::to_string(f.change), say_why ? (" (" + f.detail + ")").c_str() : "");
   return line;
 }
 

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <thread>
 
+#include "common/enum_names.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/progress_meter.hpp"
@@ -45,11 +46,21 @@ int visible_devices() {
   return count;
 }
 
+// Why a process cannot start, as the start-up messages carry it; each becomes its typed error
+// (and so its exit code) on every process.
+enum class SetupFailure { kNone, kNoGpu, kInput, kHang, kRefused };
+constexpr EnumNames<SetupFailure, 5> kSetupFailures{{{SetupFailure::kNone, ""},
+                                                     {SetupFailure::kNoGpu, "no_gpu"},
+                                                     {SetupFailure::kInput, "input"},
+                                                     {SetupFailure::kHang, "hang"},
+                                                     {SetupFailure::kRefused, "refused"}}};
+const char* word(SetupFailure f) { return name_in(kSetupFailures, f); }
+
 // What this process tells rank 0 first: who it is and which GPUs it drives, or why it cannot.
 nlohmann::json hello(const RunOptions& o, const MpiOptions& m, int process) {
   nlohmann::json j = {{"process", process}, {"hostname", host_name()},
                       {"host_id", ""},      {"devices", nlohmann::json::array()},
-                      {"error", ""},        {"error_kind", ""}};
+                      {"error", ""},        {"error_kind", word(SetupFailure::kNone)}};
   if (const char* id = std::getenv("NCCL_HOSTID")) j["host_id"] = id;
   try {
     if (m.rank_per_gpu) {
@@ -61,40 +72,50 @@ nlohmann::json hello(const RunOptions& o, const MpiOptions& m, int process) {
     }
   } catch (const NoGpuError& e) {
     j["error"] = e.what();
-    j["error_kind"] = "no_gpu";
+    j["error_kind"] = word(SetupFailure::kNoGpu);
   } catch (const InputError& e) {
     j["error"] = e.what();
-    j["error_kind"] = "input";
+    j["error_kind"] = word(SetupFailure::kInput);
   }
   return j;
 }
 
-[[noreturn]] void fail(const std::string& kind, const std::string& what) {
-  if (kind == "no_gpu") throw NoGpuError(what);
-  if (kind == "input") throw InputError(what);
-  if (kind == "hang") throw HangError(what);
-  if (kind == "refused") throw RunRefused(what);
+[[noreturn]] void fail(SetupFailure kind, const std::string& what) {
+  switch (kind) {
+    case SetupFailure::kNoGpu: throw NoGpuError(what);
+    case SetupFailure::kInput: throw InputError(what);
+    case SetupFailure::kHang: throw HangError(what);
+    case SetupFailure::kRefused: throw RunRefused(what);
+    case SetupFailure::kNone: break;
+  }
   throw std::runtime_error(what);
+}
+
+// A kind another process sent: a word this build does not know is a fault of the run.
+[[noreturn]] void fail(const nlohmann::json& kind, const std::string& what) {
+  const auto k = find_in(kSetupFailures, kind.is_string() ? kind.get<std::string>() : "?");
+  fail(k.value_or(SetupFailure::kNone), what);
 }
 
 // Rank 0 numbers the ranks from everyone's hello; every process gets the layout, or the first
 // reason the run cannot start.
 RankLayout agree_on_layout(mpi::Session& s, const RunOptions& o, const MpiOptions& m) {
   const auto hellos = s.gather(0, hello(o, m, s.rank()).dump(), kSetupDeadline);
-  nlohmann::json verdict = {
-      {"error", ""}, {"error_kind", ""}, {"processes", nlohmann::json::array()}};
+  nlohmann::json verdict = {{"error", ""},
+                            {"error_kind", word(SetupFailure::kNone)},
+                            {"processes", nlohmann::json::array()}};
   if (s.rank() == 0 && !m.refusal.empty()) {
     // The first line: the whole message (the gate's reasons) is rank 0's to print.
     verdict["error"] =
         "MPI rank 0 on " + host_name() + ": " + m.refusal.substr(0, m.refusal.find('\n'));
-    verdict["error_kind"] = "refused";
+    verdict["error_kind"] = word(SetupFailure::kRefused);
   } else if (s.rank() == 0) {
     for (std::size_t p = 0; p < hellos.size(); ++p) {
       if (!hellos[p]) {
         verdict["error"] = "MPI process " + std::to_string(p) + " did not report within " +
                            std::to_string(static_cast<int>(kSetupDeadline.count())) +
                            " s of start-up";
-        verdict["error_kind"] = "hang";
+        verdict["error_kind"] = word(SetupFailure::kHang);
         break;
       }
       const nlohmann::json h =
@@ -111,10 +132,12 @@ RankLayout agree_on_layout(mpi::Session& s, const RunOptions& o, const MpiOption
   }
   const auto got = s.broadcast(0, verdict.dump(), kSetupDeadline * 2);
   if (!got)
-    fail("hang", "MPI rank 0 sent no rank layout within " +
-                     std::to_string(static_cast<int>(kSetupDeadline.count() * 2)) + " s");
+    fail(SetupFailure::kHang, "MPI rank 0 sent no rank layout within " +
+                                  std::to_string(static_cast<int>(kSetupDeadline.count() * 2)) +
+                                  " s");
   const nlohmann::json v = parse_own_json(*got, "rank layout from MPI rank 0");
-  if (!v.at("error").get<std::string>().empty()) fail(v.at("error_kind"), v.at("error"));
+  if (!v.at("error").get<std::string>().empty())
+    fail(v.at("error_kind"), v.at("error").get<std::string>());
   std::vector<ProcessSlot> slots;
   for (const auto& h : v.at("processes")) {
     ProcessSlot p;
@@ -136,7 +159,7 @@ ncclUniqueId agree_on_unique_id(mpi::Session& s) {
   }
   const auto got = s.broadcast(0, bytes, kSetupDeadline);
   if (!got || got->size() != sizeof id)
-    fail("hang", "MPI rank 0 sent no NCCL unique id within 120 s");
+    fail(SetupFailure::kHang, "MPI rank 0 sent no NCCL unique id within 120 s");
   std::memcpy(&id, got->data(), sizeof id);
   return id;
 }
