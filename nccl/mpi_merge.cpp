@@ -40,16 +40,13 @@ const MergedCase* merged_case(const MergedRun& m, int index) {
   return nullptr;
 }
 
-}  // namespace
-
-ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>& cases,
-                           const std::vector<std::vector<HostPairCase>>& host_steps,
+// Each process's streamed lines merged per case, with how it ended as far as rank 0 knows: by
+// its report, else that nothing reached rank 0 before the deadline.
+MergedRun merged_processes(const RankLayout& layout, const std::vector<StepCase>& cases,
                            const std::vector<std::string>& lines,
                            const std::vector<std::optional<ProcessReport>>& reports,
-                           double deadline_s, const std::string& launch) {
-  ClusterMerge out;
+                           double deadline_s) {
   const int processes = static_cast<int>(layout.processes.size());
-
   std::vector<MergeCase> plan;
   for (const StepCase& c : cases) {
     plan.push_back({c.name, processes_of(layout, participants(c.planned.op, layout.nranks))});
@@ -74,9 +71,13 @@ ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>
     logs.push_back(std::move(log));
     exits.push_back(std::move(e));
   }
-  out.merged = merge_rank_logs(plan, logs, exits);
+  return merge_rank_logs(plan, logs, exits);
+}
 
-  // Devices by NCCL rank: as each process described its own, else what the layout knows.
+// Devices by NCCL rank: as each process described its own, else what the layout knows.
+std::vector<doc::DeviceRecord> devices_by_rank(
+    const RankLayout& layout, const std::vector<std::optional<ProcessReport>>& reports) {
+  std::vector<doc::DeviceRecord> out;
   for (int r = 0; r < layout.nranks; ++r) {
     const int p = layout.rank_process[static_cast<std::size_t>(r)];
     const ProcessSlot& slot = layout.processes[static_cast<std::size_t>(p)];
@@ -93,9 +94,65 @@ ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>
       }
     }
     d.hostname = slot.hostname;
-    out.devices.push_back(std::move(d));
+    out.push_back(std::move(d));
   }
+  return out;
+}
 
+// One host pair's case as the cluster document holds it, from the case's merged result.
+doc::HostPairResult host_pair_result(const HostPairCase& hp, const MergedCase& m) {
+  doc::HostPairResult r;
+  r.src_host = hp.src_host;
+  r.dst_host = hp.dst_host;
+  r.src_rank = hp.step_case.planned.op.src_rank;
+  r.dst_rank = hp.step_case.planned.op.dst_rank;
+  r.round = hp.round;
+  r.size_bytes = hp.step_case.planned.shape.size_bytes;
+  r.status = m.status;
+  r.detail = m.detail;
+  r.time_us = m.time_us;
+  r.wrong_elements = m.wrong_elements;
+  if (m.time_us && *m.time_us > 0.0) {
+    r.algbw_gbps = algbw_gbps(hp.step_case.planned.shape.algbw_bytes, *m.time_us * 1e-6);
+  }
+  return r;
+}
+
+// The cluster document: hosts, ranks, the host transport matrix and the host pairs reached.
+doc::NcclCluster cluster_of(const ClusterMerge& merge, const RankLayout& layout,
+                            const std::vector<std::vector<HostPairCase>>& host_steps,
+                            const std::string& launch) {
+  doc::NcclCluster c;
+  c.launch = launch;
+  c.processes = static_cast<int>(layout.processes.size());
+  c.hosts = layout.hosts;
+  for (int r = 0; r < layout.nranks; ++r) {
+    const int p = layout.rank_process[static_cast<std::size_t>(r)];
+    c.ranks.push_back({r, p, layout.rank_host[static_cast<std::size_t>(r)],
+                       layout.processes[static_cast<std::size_t>(p)].hostname});
+  }
+  c.host_transport = doc::host_transport_matrix(merge.transport, layout.rank_host,
+                                                static_cast<int>(layout.hosts.size()));
+  for (const auto& step : host_steps) {
+    for (const HostPairCase& hp : step) {
+      const MergedCase* m = merged_case(merge.merged, hp.step_case.index);
+      if (m == nullptr) continue;  // never reached: not invented
+      c.host_pairs.push_back(host_pair_result(hp, *m));
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>& cases,
+                           const std::vector<std::vector<HostPairCase>>& host_steps,
+                           const std::vector<std::string>& lines,
+                           const std::vector<std::optional<ProcessReport>>& reports,
+                           double deadline_s, const std::string& launch) {
+  ClusterMerge out;
+  out.merged = merged_processes(layout, cases, lines, reports, deadline_s);
+  out.devices = devices_by_rank(layout, reports);
   NcclLog log;
   for (const auto& report : reports) {
     if (!report) continue;
@@ -103,39 +160,7 @@ ClusterMerge merge_cluster(const RankLayout& layout, const std::vector<StepCase>
     merge_nccl_log(log, parse_nccl_log(report->nccl_log));
   }
   out.transport = transport_matrix(log, layout.nranks);
-
-  doc::NcclCluster& c = out.cluster;
-  c.launch = launch;
-  c.processes = processes;
-  c.hosts = layout.hosts;
-  for (int r = 0; r < layout.nranks; ++r) {
-    const int p = layout.rank_process[static_cast<std::size_t>(r)];
-    c.ranks.push_back({r, p, layout.rank_host[static_cast<std::size_t>(r)],
-                       layout.processes[static_cast<std::size_t>(p)].hostname});
-  }
-  c.host_transport = doc::host_transport_matrix(out.transport, layout.rank_host,
-                                                static_cast<int>(layout.hosts.size()));
-  for (const auto& step : host_steps) {
-    for (const HostPairCase& hp : step) {
-      const MergedCase* m = merged_case(out.merged, hp.step_case.index);
-      if (m == nullptr) continue;  // never reached: not invented
-      doc::HostPairResult r;
-      r.src_host = hp.src_host;
-      r.dst_host = hp.dst_host;
-      r.src_rank = hp.step_case.planned.op.src_rank;
-      r.dst_rank = hp.step_case.planned.op.dst_rank;
-      r.round = hp.round;
-      r.size_bytes = hp.step_case.planned.shape.size_bytes;
-      r.status = m->status;
-      r.detail = m->detail;
-      r.time_us = m->time_us;
-      r.wrong_elements = m->wrong_elements;
-      if (m->time_us && *m->time_us > 0.0) {
-        r.algbw_gbps = algbw_gbps(hp.step_case.planned.shape.algbw_bytes, *m->time_us * 1e-6);
-      }
-      c.host_pairs.push_back(std::move(r));
-    }
-  }
+  out.cluster = cluster_of(out, layout, host_steps, launch);
   return out;
 }
 

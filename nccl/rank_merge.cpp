@@ -152,51 +152,50 @@ std::string describe_exit(const RankExit& e, const RankLog& log) {
   return out;
 }
 
-MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<RankLog>& logs,
-                          const std::vector<RankExit>& exits) {
-  MergedRun out;
-  // case name -> rank -> line
-  std::map<std::string, std::map<int, const RankCaseLine*>> reported;
-  for (const auto& l : logs) {
-    for (const auto& c : l.cases) reported[c.case_name][l.rank] = &c;
-    if (l.ready && !out.buffer_allocator) out.buffer_allocator = l.ready->buffer_allocator;
-  }
-  for (std::size_t i = 0; i < plan.size(); ++i) {
-    const auto found = reported.find(plan[i].name);
-    if (found == reported.end()) continue;  // never reached: not invented
-    const auto& by_rank = found->second;
-    MergedCase m;
-    m.index = static_cast<int>(i);
-    std::vector<std::string> details;
-    bool all_timed = true;
-    for (int r : plan[i].participants) {
-      const auto it = by_rank.find(r);
-      if (it == by_rank.end()) {
-        all_timed = false;
-        if (status_severity(doc::CollectiveStatus::kError) > status_severity(m.status))
-          m.status = doc::CollectiveStatus::kError;
-        details.push_back(why_missing(r, log_of(logs, r), exit_of(exits, r)));
-        continue;
-      }
-      const RankCaseLine& c = *it->second;
-      if (status_severity(c.status) > status_severity(m.status)) m.status = c.status;
-      if (!c.detail.empty()) details.push_back("rank " + std::to_string(r) + ": " + c.detail);
-      if (c.wrong_elements) m.wrong_elements = m.wrong_elements.value_or(0) + *c.wrong_elements;
-      if (c.sample_us.empty()) all_timed = false;
-      if (m.sample_us.size() < c.sample_us.size()) m.sample_us.resize(c.sample_us.size(), 0.0);
-      for (std::size_t s = 0; s < c.sample_us.size(); ++s)
-        m.sample_us[s] = std::max(m.sample_us[s], c.sample_us[s]);
-    }
-    if (all_timed && !m.sample_us.empty() &&
-        (m.status == doc::CollectiveStatus::kOk || m.status == doc::CollectiveStatus::kWrong)) {
-      m.time_us = median(m.sample_us);
-    } else {
-      m.sample_us.clear();
-    }
-    for (const auto& d : details) m.detail += (m.detail.empty() ? "" : "; ") + d;
-    out.cases.push_back(std::move(m));
-  }
+namespace {
 
+// One planned case from the lines its participants reported: the worst status, every detail
+// (a missing line says why), wrong elements summed, and per timed group the slowest rank's
+// sample; a time only where every participant timed it and the data arrived.
+MergedCase merge_case(int index, const MergeCase& planned,
+                      const std::map<int, const RankCaseLine*>& by_rank,
+                      const std::vector<RankLog>& logs, const std::vector<RankExit>& exits) {
+  MergedCase m;
+  m.index = index;
+  std::vector<std::string> details;
+  bool all_timed = true;
+  for (int r : planned.participants) {
+    const auto it = by_rank.find(r);
+    if (it == by_rank.end()) {
+      all_timed = false;
+      if (status_severity(doc::CollectiveStatus::kError) > status_severity(m.status))
+        m.status = doc::CollectiveStatus::kError;
+      details.push_back(why_missing(r, log_of(logs, r), exit_of(exits, r)));
+      continue;
+    }
+    const RankCaseLine& c = *it->second;
+    if (status_severity(c.status) > status_severity(m.status)) m.status = c.status;
+    if (!c.detail.empty()) details.push_back("rank " + std::to_string(r) + ": " + c.detail);
+    if (c.wrong_elements) m.wrong_elements = m.wrong_elements.value_or(0) + *c.wrong_elements;
+    if (c.sample_us.empty()) all_timed = false;
+    if (m.sample_us.size() < c.sample_us.size()) m.sample_us.resize(c.sample_us.size(), 0.0);
+    for (std::size_t s = 0; s < c.sample_us.size(); ++s)
+      m.sample_us[s] = std::max(m.sample_us[s], c.sample_us[s]);
+  }
+  if (all_timed && !m.sample_us.empty() &&
+      (m.status == doc::CollectiveStatus::kOk || m.status == doc::CollectiveStatus::kWrong)) {
+    m.time_us = median(m.sample_us);
+  } else {
+    m.sample_us.clear();
+  }
+  for (const auto& d : details) m.detail += (m.detail.empty() ? "" : "; ") + d;
+  return m;
+}
+
+// How each rank process ended, with a warning for each that died, hung, failed or left
+// unreadable lines; ends sorted by rank.
+void add_process_ends(MergedRun& out, const std::vector<RankLog>& logs,
+                      const std::vector<RankExit>& exits) {
   for (const auto& e : exits) {
     static const RankLog kEmpty;
     const RankLog* lp = log_of(logs, e.rank);
@@ -228,6 +227,10 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
   std::sort(
       out.ends.begin(), out.ends.end(),
       [](const doc::RankProcessEnd& a, const doc::RankProcessEnd& b) { return a.rank < b.rank; });
+}
+
+// One warning naming every rank that aborted because another rank process ended.
+void add_stopped_warning(MergedRun& out) {
   std::string stopped;
   for (const auto& end : out.ends) {
     if (end.ended == doc::RankEnd::kStopped)
@@ -238,6 +241,26 @@ MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<
         "rank(s) " + stopped +
         " aborted their communicators when another rank process ended (nothing left to measure with)");
   }
+}
+
+}  // namespace
+
+MergedRun merge_rank_logs(const std::vector<MergeCase>& plan, const std::vector<RankLog>& logs,
+                          const std::vector<RankExit>& exits) {
+  MergedRun out;
+  // case name -> rank -> line
+  std::map<std::string, std::map<int, const RankCaseLine*>> reported;
+  for (const auto& l : logs) {
+    for (const auto& c : l.cases) reported[c.case_name][l.rank] = &c;
+    if (l.ready && !out.buffer_allocator) out.buffer_allocator = l.ready->buffer_allocator;
+  }
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const auto found = reported.find(plan[i].name);
+    if (found == reported.end()) continue;  // never reached: not invented
+    out.cases.push_back(merge_case(static_cast<int>(i), plan[i], found->second, logs, exits));
+  }
+  add_process_ends(out, logs, exits);
+  add_stopped_warning(out);
   return out;
 }
 

@@ -1,0 +1,26 @@
+// The lines of an NCCL log that say why two GPUs do not use P2P, kept each once in the order
+// first seen (NcclLog::p2p_explanations).
+#include <algorithm>
+
+#include "nccl/transport_log_support.hpp"
+
+namespace p2p::nccl {
+
+void add_explanation(NcclLog& log, const std::string& msg) {
+  if (std::find(log.p2p_explanations.begin(), log.p2p_explanations.end(), msg) ==
+      log.p2p_explanations.end())
+    log.p2p_explanations.push_back(msg);
+}
+
+// Lines that say why two GPUs do not use P2P (transport/p2p.cc, graph/paths.cc, the environment).
+bool explains_missing_p2p(const std::string& msg) {
+  static const char* const kMarkers[] = {
+      "P2P is disabled between", "Could not enable P2P",         "NCCL_P2P_DISABLE set by",
+      "NCCL_P2P_LEVEL set by",   "NCCL_SHM_DISABLE set by",      "Legacy IPC not supported",
+      "cudaDeviceCanAccessPeer", "peer access is not supported", "P2P disabled"};
+  for (const char* m : kMarkers)
+    if (msg.find(m) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace p2p::nccl
