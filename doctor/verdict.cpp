@@ -186,18 +186,24 @@ FailureKinds failure_kinds(const std::vector<Finding>& all) {
   return k;
 }
 
-}  // namespace
+// "no NVIDIA driver: ...", with what is missing.
+std::string no_driver_headline(const Facts& f) {
+  std::string detail = "the nvidia kernel module is not loaded";
+  if (f.cuda.status == ProbeStatus::kLibraryMissing) detail += " and libcuda.so.1 is not installed";
+  if (f.pci.present() && gpus(f).empty()) detail += "; no NVIDIA GPU on the PCI bus";
+  return "no NVIDIA driver: " + detail;
+}
 
-Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
-  Verdict v;
-  v.causes = candidate_causes(f, all);
-  std::stable_sort(v.causes.begin(), v.causes.end(),
-                   [](const Cause& a, const Cause& b) { return a.score > b.score; });
-  v.failing_gpus = failing_gpus_of(v.causes);
-  v.ruled_out = ruled_out(f, all, v.causes);
-  for (const auto& x : all)
-    if (x.status == Status::kUnknown) v.unverified.push_back(x.id + ": " + x.summary);
+// How the headline of a host without a CUDA blocker starts: "CUDA works on N GPU(s)" where it was
+// seen working.
+std::string cuda_state_text(const Facts& f) {
+  return cuda_works(f)
+             ? "CUDA works on " + std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)"
+             : std::string("no CUDA blocker found");
+}
 
+// The verdict's state and headline, from its ranked causes and failing GPUs and the findings.
+void decide_state(const Facts& f, const std::vector<Finding>& all, Verdict& v) {
   const FailureKinds k = failure_kinds(all);
   // A VFIO guest's cliques (verdict_vfio.cpp): P2P lost to the VM's settings, or claimed unproved.
   const std::optional<VerdictState> vm_state = vfio_verdict_state(v.causes);
@@ -208,11 +214,7 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
 
   if (!v.causes.empty() && v.causes.front().id == "no_driver") {
     v.state = VerdictState::kNoDriver;
-    std::string detail = "the nvidia kernel module is not loaded";
-    if (f.cuda.status == ProbeStatus::kLibraryMissing)
-      detail += " and libcuda.so.1 is not installed";
-    if (f.pci.present() && gpus(f).empty()) detail += "; no NVIDIA GPU on the PCI bus";
-    v.headline = "no NVIDIA driver: " + detail;
+    v.headline = no_driver_headline(f);
   } else if (const GpuUse use = gpu_use(f); (k.blocking || !use.unusable.empty()) &&
                                             use.working > 0 && !use.unusable.empty() &&
                                             !use.masked) {
@@ -235,17 +237,11 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
     v.headline = unhealthy_headline(f, v);
   } else if (k.p2p_limited || vm_p2p) {
     v.state = VerdictState::kDegraded;
-    v.headline =
-        (cuda_works(f)
-             ? "CUDA works on " + std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)"
-             : std::string("no CUDA blocker found")) +
-        ", but P2P is limited. Most likely cause: " + (top.empty() ? "see the failed checks" : top);
+    v.headline = cuda_state_text(f) + ", but P2P is limited. Most likely cause: " +
+                 (top.empty() ? "see the failed checks" : top);
   } else if (vm_state == VerdictState::kInconclusive) {
     v.state = VerdictState::kInconclusive;
-    v.headline = (cuda_works(f) ? "CUDA works on " +
-                                      std::to_string(f.cuda.device_count.value_or(0)) + " GPU(s)"
-                                : std::string("no CUDA blocker found")) +
-                 "; " + top;
+    v.headline = cuda_state_text(f) + "; " + top;
   } else if (f.cuda.status == ProbeStatus::kNotRun && !nvml_works(f)) {
     v.state = VerdictState::kInconclusive;
     v.headline =
@@ -254,6 +250,20 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
     v.state = VerdictState::kHealthy;
     v.headline = healthy_headline(f, k.warnings);
   }
+}
+
+}  // namespace
+
+Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
+  Verdict v;
+  v.causes = candidate_causes(f, all);
+  std::stable_sort(v.causes.begin(), v.causes.end(),
+                   [](const Cause& a, const Cause& b) { return a.score > b.score; });
+  v.failing_gpus = failing_gpus_of(v.causes);
+  v.ruled_out = ruled_out(f, all, v.causes);
+  for (const auto& x : all)
+    if (x.status == Status::kUnknown) v.unverified.push_back(x.id + ": " + x.summary);
+  decide_state(f, all, v);
   return v;
 }
 
