@@ -1,5 +1,6 @@
-// Where we run, the kernel module (loaded, flavour, parameters, GPU binding), GSP firmware and the
-// kernel log.
+// Where we run and the kernel module (loaded, flavour, parameters, GPU binding); rules::driver
+// runs these with the GSP firmware checks (rules_gsp.cpp) and the kernel log check
+// (rules_kernel_log.cpp), in the checklist's order.
 #include <algorithm>
 #include <set>
 
@@ -7,6 +8,7 @@
 #include "doctor/derived.hpp"
 #include "doctor/driver_statements.hpp"
 #include "doctor/rules.hpp"
+#include "doctor/rules_driver_checks.hpp"
 #include "doctor/rules_util.hpp"
 
 namespace p2p::doctor::rules {
@@ -252,161 +254,6 @@ Finding check_binding(const Facts& f) {
   }
   return finding("module.binding", Status::kPass,
                  "all " + std::to_string(b.nvidia.size()) + " GPU(s) bound to nvidia", ev);
-}
-
-Finding check_firmware_file(const Facts& f) {
-  const FirmwareCheck c = firmware_check(f);
-  const LogSignals log = log_signals(f);
-  std::vector<std::string> ev;
-  if (!c.directory.empty()) ev.push_back("looked in " + c.directory + " for " + join(c.needed));
-  if (!c.other_versions.empty())
-    ev.push_back("other firmware versions present: " + join(c.other_versions));
-  for (const auto& l : log.firmware_load) ev.push_back("kernel log: " + l);
-  const std::string want =
-      c.directory + "/" + (c.needed.empty() ? std::string("gsp_*.bin") : c.needed.front());
-  using S = FirmwareCheck::State;
-  switch (c.state) {
-    case S::kNotNeeded:
-      return finding("gsp.firmware_file", Status::kSkip, "no GPU that loads GSP firmware", ev);
-    case S::kPresent: return finding("gsp.firmware_file", Status::kPass, want + " present", ev);
-    case S::kElsewhere:
-      return finding(
-          "gsp.firmware_file", Status::kPass,
-          "GSP runs on every GPU although " + want +
-              " is not there: the kernel found the firmware elsewhere (firmware_class.path or built in)",
-          ev);
-    case S::kMissing:
-      return finding(
-          "gsp.firmware_file", Status::kFail, want + " missing: the module cannot boot GSP", ev,
-          "install the firmware of exactly this driver version (same package as the module), "
-          "rebuild the initramfs if it loads nvidia, then reload the module or reboot");
-    case S::kOptional:
-      return finding("gsp.firmware_file", Status::kPass,
-                     want + " not installed; the proprietary module runs these GPUs with GSP off",
-                     ev);
-    case S::kNotVisible:
-      if (!log.firmware_load.empty())
-        return finding("gsp.firmware_file", Status::kFail,
-                       "kernel log shows the GSP firmware load failing (the host's " + want + ")",
-                       ev,
-                       "on the host: install " + want +
-                           " matching the module exactly, then reload the module");
-      return finding(
-          "gsp.firmware_file", Status::kUnknown,
-          "the host's firmware is not visible from this container (" + want + " not here)", ev,
-          "on the host: ls " + want);
-    case S::kUnknown: break;
-  }
-  return finding("gsp.firmware_file", Status::kUnknown,
-                 "cannot tell which GSP firmware file is needed or present", ev);
-}
-
-Finding check_gsp_state(const Facts& f) {
-  const GspRun run = gsp_run(f);
-  std::vector<std::string> ev;
-  for (const auto& g : gpus(f)) {
-    if (g.info != nullptr && g.info->gsp_firmware)
-      ev.push_back(g.bdf + ": GSP Firmware " + *g.info->gsp_firmware);
-    else if (g.nvml != nullptr && g.nvml->gsp_firmware_enabled)
-      ev.push_back(g.bdf + ": NVML GSP " +
-                   (*g.nvml->gsp_firmware_enabled ? "enabled " : "disabled ") +
-                   g.nvml->gsp_firmware_version.value_or(""));
-  }
-  const int total = run.running + run.off + run.unknown;
-  if (total == 0) return finding("gsp.state", Status::kSkip, "no GPU listed", ev);
-  if (run.running + run.off == 0)
-    return finding("gsp.state", Status::kUnknown,
-                   "GSP state unknown (/proc/driver/nvidia/gpus not read, NVML not run)", ev);
-  if (run.off_required > 0)
-    return finding(
-        "gsp.state", Status::kFail,
-        "GSP not running on " + std::to_string(run.off_required) + " of " + std::to_string(total) +
-            " GPUs, but this module/GPU generation requires it",
-        ev,
-        "see gsp.firmware_file and the kernel log (RmInitAdapter); reload the module or reset the GPU");
-  const auto version = module_version(f);
-  if (run.running > 0 && version && !run.versions.empty() &&
-      (run.versions.size() > 1 || run.versions.front() != *version))
-    return finding("gsp.state", Status::kWarn,
-                   "GSP firmware " + join(run.versions) + " differs from the module " + *version,
-                   ev, "install firmware and module from the same driver release");
-  if (run.off > 0)
-    return finding(
-        "gsp.state", Status::kPass,
-        "GSP off on " + std::to_string(run.off) + " GPU(s) (allowed with the proprietary module)",
-        ev);
-  return finding("gsp.state", Status::kPass,
-                 "GSP firmware " + join(run.versions) + " running on " +
-                     std::to_string(run.running) + " of " + std::to_string(total) + " GPUs",
-                 ev);
-}
-
-Finding check_kernel_log(const Facts& f) {
-  const auto& l = f.kernel.log_lines;
-  if (l.seen == Seen::kNotChecked)
-    return finding("kernel.log", Status::kSkip, "kernel log not collected");
-  if (l.unknown())
-    return finding("kernel.log", Status::kUnknown, "kernel log unreadable here (" + l.error + ")",
-                   {}, "run as root, or read `dmesg | grep -E 'NVRM|nvidia|GSP|uvm'` on the host");
-  if (l.absent()) return finding("kernel.log", Status::kUnknown, "no kernel log source found");
-  const LogSignals s = log_signals(f);
-  std::vector<std::string> bad;
-  for (const auto* group : {&s.firmware_load, &s.rm_init, &s.wpr2, &s.hmm, &s.api_mismatch,
-                            &s.open_required, &s.not_probed, &s.bar_space, &s.iommu_faults,
-                            &s.gpu_lost, &s.gsp_timeout, &s.module_rejected})
-    for (const auto& line : *group)
-      if (std::find(bad.begin(), bad.end(), line) == bad.end()) bad.push_back(line);
-  // nouveau's own lines are a failure only where nouveau holds a GPU (it may have been unloaded
-  // since).
-  const Binding held = binding(f);
-  const bool nouveau_holds =
-      held.other.count("nouveau") != 0 || (held.nouveau_loaded && !s.nouveau.empty());
-  if (nouveau_holds)
-    for (const auto& line : s.nouveau) bad.push_back(line);
-  const std::string from = " (" + f.kernel.log_source + ")";
-  if (bad.empty())
-    return finding(
-        "kernel.log", Status::kPass,
-        std::to_string(l.value.size()) + " NVIDIA-related lines, no failure signature" + from);
-  std::vector<std::string> kinds;
-  if (!s.firmware_load.empty()) kinds.push_back("GSP firmware load");
-  if (!s.rm_init.empty()) kinds.push_back("RmInitAdapter");
-  if (!s.wpr2.empty()) kinds.push_back("WPR2 already up");
-  if (!s.hmm.empty()) kinds.push_back("UVM HMM request_free_mem_region -34");
-  if (!s.api_mismatch.empty()) kinds.push_back("API mismatch");
-  if (!s.open_required.empty()) kinds.push_back("open kernel module required");
-  if (nouveau_holds || !s.not_probed.empty())
-    kinds.push_back("nouveau (or another driver) owns the GPU");
-  if (!s.bar_space.empty()) kinds.push_back("PCI BAR space not assigned");
-  if (!s.iommu_faults.empty()) kinds.push_back("IOMMU faults");
-  if (!s.gpu_lost.empty()) kinds.push_back("GPU fell off the bus");
-  if (!s.gsp_timeout.empty()) kinds.push_back("GSP RPC timeout");
-  if (!s.module_rejected.empty()) kinds.push_back("module signature rejected");
-  std::string hint;
-  if (!s.wpr2.empty())
-    hint =
-        "WPR2 already up: the GPU was left initialised (e.g. by a VFIO guest); reset or cold-boot it";
-  // The log keeps history: a failure that the present state contradicts is a note, not a fault.
-  const bool init_failures_only = s.hmm.empty() && s.api_mismatch.empty() &&
-                                  s.open_required.empty() && !nouveau_holds &&
-                                  s.not_probed.empty() && s.bar_space.empty();
-  // IOMMU faults do not stop CUDA; they stop peer traffic, which the iommu check weighs.
-  const bool only_iommu = bad.size() == s.iommu_faults.size();
-  if (only_iommu)
-    return finding("kernel.log", Status::kWarn,
-                   "kernel log shows IOMMU faults (" + std::to_string(s.iommu_faults.size()) +
-                       " line(s)): see iommu" + from,
-                   bad, "see iommu");
-  const GpuUse use = gpu_use(f);
-  const bool every_gpu_works = cuda_works(f) && use.unusable.empty();
-  if (every_gpu_works ||
-      (init_failures_only && gsp_running_everywhere(f) && !cuinit_result(f).value_or(0)))
-    return finding(
-        "kernel.log", Status::kWarn,
-        "kernel log shows earlier failures (" + join(kinds) + "), but the driver works now" + from,
-        bad, "nothing to do unless they recur; a reboot clears the history");
-  return finding("kernel.log", Status::kFail, "kernel log shows failures: " + join(kinds) + from,
-                 bad, hint);
 }
 
 }  // namespace
