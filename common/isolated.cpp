@@ -85,6 +85,43 @@ bool reap(pid_t pid, int budget_ms, int& status) {
   }
 }
 
+// Reads the child's lines from `fd` until it closes the pipe or `deadline` passes, keeping the last
+// complete one in `last_line`; true where the deadline passed first.
+bool read_lines(int fd, Clock::time_point deadline, std::string& last_line) {
+  std::string pending;
+  char buf[4096];
+  while (true) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return true;
+    pollfd p{fd, POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(left));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return ready == 0;
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;  // EOF: the child exited (or closed the pipe)
+    pending.append(buf, static_cast<std::size_t>(n));
+    for (auto nl = pending.find('\n'); nl != std::string::npos; nl = pending.find('\n')) {
+      last_line = pending.substr(0, nl);
+      pending.erase(0, nl + 1);
+    }
+  }
+}
+
+// How a reaped child ended, from its wait status: a signal, an error exit, or done.
+void judge_exit(int status, IsolatedResult& r) {
+  if (WIFSIGNALED(status)) {
+    r.status = IsolatedStatus::kCrashed;
+    r.detail = signal_name(WTERMSIG(status));
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+    r.status = IsolatedStatus::kFailed;
+    r.detail = "exit status " + std::to_string(WEXITSTATUS(status));
+  } else {
+    r.status = IsolatedStatus::kCompleted;
+  }
+}
+
 }  // namespace
 
 const char* to_string(IsolatedStatus s) { return name_in(kIsolatedStatuses, s); }
@@ -112,32 +149,7 @@ IsolatedResult run_isolated(const std::function<void(const Emit&)>& body, int ti
   ::close(fds[1]);
 
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
-  std::string pending;
-  bool timed_out = false;
-  char buf[4096];
-  while (true) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) {
-      timed_out = true;
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) {
-      timed_out = ready == 0;
-      break;
-    }
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // EOF: the child exited (or closed the pipe)
-    pending.append(buf, static_cast<std::size_t>(n));
-    for (auto nl = pending.find('\n'); nl != std::string::npos; nl = pending.find('\n')) {
-      r.output = pending.substr(0, nl);
-      pending.erase(0, nl + 1);
-    }
-  }
+  bool timed_out = read_lines(fds[0], deadline, r.output);
   ::close(fds[0]);
 
   int status = 0;
@@ -156,15 +168,7 @@ IsolatedResult run_isolated(const std::function<void(const Emit&)>& body, int ti
                (reaped ? "" : "; the child is stuck in the kernel and could not be reaped");
     return r;
   }
-  if (WIFSIGNALED(status)) {
-    r.status = IsolatedStatus::kCrashed;
-    r.detail = signal_name(WTERMSIG(status));
-  } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-    r.status = IsolatedStatus::kFailed;
-    r.detail = "exit status " + std::to_string(WEXITSTATUS(status));
-  } else {
-    r.status = IsolatedStatus::kCompleted;
-  }
+  judge_exit(status, r);
   return r;
 }
 

@@ -41,17 +41,8 @@ void mark_not_run(Facts& f, const std::string& why) {
   f.peer_copy.detail = why;
 }
 
-}  // namespace
-
-Facts collect_facts(const CollectOptions& o) {
-  check_root(o.root);
-  const bool live = is_host_root(o.root);
-  const std::string root = live ? "/" : o.root;
-  Facts f;
-  f.source = live ? "live" : "root " + o.root;
-#ifdef P2P_CUDA_RUNTIME_VERSION
-  f.built_cuda_runtime_version = P2P_CUDA_RUNTIME_VERSION;
-#endif
+// The facts that files under `root` give: they never touch the GPU, so they are read everywhere.
+void read_files(Facts& f, const std::string& root, bool live) {
   f.environment = topo::read_environment_facts(root, live);
   // PCI first: the kernel log keeps the lines that name a GPU or a bridge above one.
   f.pci = collect_pci(root);
@@ -71,27 +62,25 @@ Facts collect_facts(const CollectOptions& o) {
   f.daemons = collect_daemons(root);
   f.env = collect_env(root);
   f.fabric_manager = collect_fabric_manager(root);
+}
 
-  if (!o.live_probes) {
-    mark_not_run(f, "live probes turned off");
-    return f;
-  }
-  // Only real character devices are opened: under a fixture root they are plain files.
+// Opens the device nodes found, in a child, and records how each open went. Only real character
+// devices are opened: under a fixture root they are plain files.
+void open_device_nodes(Facts& f, const CollectOptions& o, bool live) {
   std::vector<std::string> nodes;
   if (f.device_nodes.present())
     for (const auto& n : f.device_nodes.value)
       if (n.type == "char") nodes.push_back((live ? std::string() : o.root) + n.path);
-  if (!nodes.empty()) {
-    const auto opened = probe_opens(nodes, o.probe_timeout_ms);
-    for (auto& n : f.device_nodes.value) {
-      const auto it = opened.find((live ? std::string() : o.root) + n.path);
-      if (it != opened.end()) n.open_rdwr = it->second;
-    }
+  if (nodes.empty()) return;
+  const auto opened = probe_opens(nodes, o.probe_timeout_ms);
+  for (auto& n : f.device_nodes.value) {
+    const auto it = opened.find((live ? std::string() : o.root) + n.path);
+    if (it != opened.end()) n.open_rdwr = it->second;
   }
-  if (!live) {
-    mark_not_run(f, "facts read under --root " + o.root);
-    return f;
-  }
+}
+
+// NVML, CUDA and, where CUDA works, the peer copy: each in its own child, on the live host only.
+void probe_libraries(Facts& f, const CollectOptions& o) {
   f.nvml = probe_nvml(o.probe_timeout_ms);
   f.cuda = probe_cuda(o.probe_timeout_ms);
   if (cuda_works(f)) {
@@ -103,6 +92,30 @@ Facts collect_facts(const CollectOptions& o) {
     if (d.virtualization_mode && *d.virtualization_mode != 0 &&
         f.environment.nvml_virtualization_mode.empty())
       f.environment.nvml_virtualization_mode = virtualization_mode_name(*d.virtualization_mode);
+}
+
+}  // namespace
+
+Facts collect_facts(const CollectOptions& o) {
+  check_root(o.root);
+  const bool live = is_host_root(o.root);
+  const std::string root = live ? "/" : o.root;
+  Facts f;
+  f.source = live ? "live" : "root " + o.root;
+#ifdef P2P_CUDA_RUNTIME_VERSION
+  f.built_cuda_runtime_version = P2P_CUDA_RUNTIME_VERSION;
+#endif
+  read_files(f, root, live);
+  if (!o.live_probes) {
+    mark_not_run(f, "live probes turned off");
+    return f;
+  }
+  open_device_nodes(f, o, live);
+  if (!live) {
+    mark_not_run(f, "facts read under --root " + o.root);
+    return f;
+  }
+  probe_libraries(f, o);
   return f;
 }
 
