@@ -25,6 +25,47 @@ std::optional<double> json_opt(const nlohmann::json& j, const char* key) {
   return j.at(key).get<double>();
 }
 
+// "config": the iteration counts, and each device with the host it is on.
+void read_config(const nlohmann::json& doc, NcclTestsRun& run, const std::string& source) {
+  const nlohmann::json* config = doc.contains("config") ? &doc.at("config") : nullptr;
+  if (!config || !config->is_object()) return;
+  run.iterations =
+      json_whole_number(*config, "iterations", std::numeric_limits<int>::max(), source);
+  run.warmup_iterations =
+      json_whole_number(*config, "warmup_iters", std::numeric_limits<int>::max(), source);
+  if (config->contains("devices") && config->at("devices").is_array()) {
+    for (const auto& d : config->at("devices")) {
+      run.devices.push_back(d.value("device_info", std::string()));
+      run.hostname = d.value("hostname", run.hostname);
+    }
+  }
+}
+
+// One "results" entry: a row per placement it holds (out of place, then in place).
+void read_result(const nlohmann::json& r, NcclTestsRun& run, const std::string& source) {
+  NcclTestsRow base;
+  if (!r.is_object()) throw not_nccl_tests(source, "a \"results\" entry is not an object");
+  base.size_bytes = json_whole_number(r, "size", kMaxDocumentBytes, source);
+  base.count = json_whole_number(r, "count", kMaxDocumentBytes, source);
+  base.type = r.value("type", std::string());
+  base.redop = r.value("redop", std::string());
+  const int root = std::atoi(trim(r.value("root", std::string("-1"))).c_str());
+  if (root >= 0) base.root = root;
+  for (const char* part : {"out_of_place", "in_place"}) {
+    if (!r.contains(part) || r.at(part).is_null()) continue;
+    const auto& p = r.at(part);
+    require_room_for_a_figure(run.rows.size(), source);
+    NcclTestsRow row = base;
+    row.in_place = std::string(part) == "in_place";
+    row.time_us = json_opt(p, "time");
+    if (!row.time_us) row.time_us = json_opt(p, "cpu_time");
+    row.algbw_gbps = json_opt(p, "alg_bw");
+    row.busbw_gbps = json_opt(p, "bus_bw");
+    row.wrong = json_opt(p, "nwrong");
+    run.rows.push_back(std::move(row));
+  }
+}
+
 }  // namespace
 
 NcclTestsOutput parse_nccl_tests_json(const std::string& text, const std::string& source,
@@ -44,43 +85,9 @@ NcclTestsOutput parse_nccl_tests_json(const std::string& text, const std::string
     run.collective = collective_of_program(doc.at("args")[0].get<std::string>());
     run.collective_source = "output";
   }
-  const nlohmann::json* config = doc.contains("config") ? &doc.at("config") : nullptr;
-  if (config && config->is_object()) {
-    run.iterations =
-        json_whole_number(*config, "iterations", std::numeric_limits<int>::max(), source);
-    run.warmup_iterations =
-        json_whole_number(*config, "warmup_iters", std::numeric_limits<int>::max(), source);
-    if (config->contains("devices") && config->at("devices").is_array()) {
-      for (const auto& d : config->at("devices")) {
-        run.devices.push_back(d.value("device_info", std::string()));
-        run.hostname = d.value("hostname", run.hostname);
-      }
-    }
-  }
+  read_config(doc, run, source);
   if (!doc.at("results").is_array()) throw not_nccl_tests(source, "\"results\" is not a list");
-  for (const auto& r : doc.at("results")) {
-    NcclTestsRow base;
-    if (!r.is_object()) throw not_nccl_tests(source, "a \"results\" entry is not an object");
-    base.size_bytes = json_whole_number(r, "size", kMaxDocumentBytes, source);
-    base.count = json_whole_number(r, "count", kMaxDocumentBytes, source);
-    base.type = r.value("type", std::string());
-    base.redop = r.value("redop", std::string());
-    const int root = std::atoi(trim(r.value("root", std::string("-1"))).c_str());
-    if (root >= 0) base.root = root;
-    for (const char* part : {"out_of_place", "in_place"}) {
-      if (!r.contains(part) || r.at(part).is_null()) continue;
-      const auto& p = r.at(part);
-      require_room_for_a_figure(run.rows.size(), source);
-      NcclTestsRow row = base;
-      row.in_place = std::string(part) == "in_place";
-      row.time_us = json_opt(p, "time");
-      if (!row.time_us) row.time_us = json_opt(p, "cpu_time");
-      row.algbw_gbps = json_opt(p, "alg_bw");
-      row.busbw_gbps = json_opt(p, "bus_bw");
-      row.wrong = json_opt(p, "nwrong");
-      run.rows.push_back(std::move(row));
-    }
-  }
+  for (const auto& r : doc.at("results")) read_result(r, run, source);
   if (doc.contains("average_bus_bandwidth") && doc.at("average_bus_bandwidth").is_object())
     run.avg_busbw_gbps = json_opt(doc.at("average_bus_bandwidth"), "bandwidth");
   if (doc.contains("out_of_bounds") && doc.at("out_of_bounds").is_object())

@@ -1,17 +1,18 @@
+// nvbandwidth's plain text output, whole or pasted in pieces (the JSON of -j is read by
+// nvbandwidth_json.cpp): banner, device lines, each testcase's matrix and its SUM line.
 #include "import/nvbandwidth.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <map>
+#include <cstdint>
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "import/nvbandwidth_support.hpp"
 #include "import/text_lines.hpp"
 
 namespace p2p::import {
-
-namespace {
 
 InputError not_nvbandwidth(const std::string& source, const std::string& why) {
   return InputError(source + ": not nvbandwidth output: " + why);
@@ -22,15 +23,16 @@ std::string unit_of(const std::string& description) {
   return "GB/s";
 }
 
+bool has_gpu_rows(const std::string& description) {
+  return description.find("GPU(row)") != std::string::npos;
+}
+
+namespace {
+
 bool is_description(const std::string& line) {
   const std::string t = trim(line);
   return !t.empty() && (t.size() > 5 && (t.compare(t.size() - 6, 6, "(GB/s)") == 0 ||
                                          t.compare(t.size() - 4, 4, "(ns)") == 0));
-}
-
-// Rows expected for a matrix: host rows and local copies have one, GPU rows one per GPU column.
-bool has_gpu_rows(const std::string& description) {
-  return description.find("GPU(row)") != std::string::npos;
 }
 
 std::optional<double> cell_value(const std::string& token, bool& ok) {
@@ -171,9 +173,6 @@ std::string unnamed_testcase(const std::vector<std::string>& lines, std::size_t 
   return name;
 }
 
-// The largest copy size (MiB) read as nvbandwidth's buffer size: 10 TiB.
-constexpr std::uint64_t kMaxBufferMib = 10'000'000;
-
 // "-b 512", "--bufferSize 512", "--bufferSize=512" on a pasted command line running nvbandwidth:
 // the run's copy size (MiB).
 std::optional<std::uint64_t> command_buffer_bytes(const std::string& line) {
@@ -261,111 +260,6 @@ NvbandwidthOutput parse_text(const std::string& text, const std::string& source)
   return out;
 }
 
-double json_number(const nlohmann::json& v, bool& ok) {
-  ok = true;
-  if (v.is_number()) return v.get<double>();
-  if (v.is_string()) {
-    if (const auto n = parse_number(v.get<std::string>())) return *n;
-  }
-  ok = false;
-  return 0;
-}
-
-NvbandwidthOutput parse_json(const std::string& text, const std::string& source) {
-  NvbandwidthOutput out;
-  out.format = "json";
-  const nlohmann::json doc = parse_json_text(text, source);
-  if (!doc.is_object() || !doc.contains("nvbandwidth") || !doc.at("nvbandwidth").is_object())
-    throw not_nvbandwidth(source, "a JSON document without an \"nvbandwidth\" object");
-  const auto& root = doc.at("nvbandwidth");
-  const auto str = [&](const char* key) {
-    return root.contains(key) && root.at(key).is_string() ? root.at(key).get<std::string>()
-                                                          : std::string();
-  };
-  out.version = str("version");
-  out.driver_version = str("Driver Version");
-  if (root.contains("CUDA Runtime Version") && root.at("CUDA Runtime Version").is_number_integer())
-    out.cuda_runtime_version = root.at("CUDA Runtime Version").get<int>();
-  if (root.contains("GPU Device list") && root.at("GPU Device list").is_array()) {
-    for (const auto& d : root.at("GPU Device list")) {
-      if (!d.is_string()) continue;
-      std::string s = d.get<std::string>();  // "0: NVIDIA H200 (00000000:00:06): (vm)"
-      const auto colon = s.find(": ");
-      if (colon != std::string::npos) s = s.substr(colon + 2);
-      const auto host_at = s.rfind(": (");
-      if (host_at != std::string::npos && s.back() == ')') {
-        out.hostname = s.substr(host_at + 3, s.size() - host_at - 4);
-        s = s.substr(0, host_at);
-      }
-      out.devices.push_back(s);
-    }
-  }
-  if (!root.contains("testcases") || !root.at("testcases").is_array())
-    throw not_nvbandwidth(source, "no \"testcases\" list");
-  for (const auto& tc : root.at("testcases")) {
-    const std::string name = tc.value("name", std::string());
-    const std::string status = tc.value("status", std::string());
-    if (name.empty()) throw not_nvbandwidth(source, "a testcase without a name");
-    if (!tc.contains("bandwidth_matrix")) {
-      out.not_measured.emplace_back(name, status.empty() ? "no result" : status);
-      continue;
-    }
-    const auto& matrix = tc.at("bandwidth_matrix");
-    if (!matrix.is_array() || matrix.empty())
-      throw not_nvbandwidth(source, name + ": bandwidth_matrix is not a matrix");
-    std::vector<std::vector<std::optional<double>>> rows;
-    for (const auto& row : matrix) {
-      if (!row.is_array())
-        throw not_nvbandwidth(source, name + ": a bandwidth_matrix row is not a list");
-      std::vector<std::optional<double>> r;
-      for (const auto& v : row) {
-        if (v.is_string() && v.get<std::string>() == "N/A") {
-          r.emplace_back();
-          continue;
-        }
-        bool ok = false;
-        r.emplace_back(json_number(v, ok));
-        if (!ok)
-          throw not_nvbandwidth(source, name + ": a matrix value is neither a number nor \"N/A\"");
-      }
-      rows.push_back(std::move(r));
-    }
-    const std::string description = tc.value("bandwidth_description", std::string());
-    const std::size_t columns = rows.front().size();
-    // nvbandwidth appends the rows of each matrix a testcase reports to one list (v0.6+
-    // bidirectional device-to-device: direction 1, direction 2, total): split them back.
-    std::vector<std::string> parts = {""};
-    if (has_gpu_rows(description) && rows.size() == 3 * columns && columns > 0) {
-      const bool write = name.find("write") != std::string::npos;
-      parts = write ? std::vector<std::string>{"_write1", "_write2", "_total"}
-                    : std::vector<std::string>{"_read1", "_read2", "_total"};
-    }
-    const std::size_t per = rows.size() / parts.size();
-    for (std::size_t p = 0; p < parts.size(); ++p) {
-      NvbandwidthMatrix m;
-      m.testcase = name;
-      m.key = name + parts[p];
-      m.description = description;
-      m.unit = unit_of(description);
-      m.cells.assign(rows.begin() + static_cast<long>(p * per),
-                     rows.begin() + static_cast<long>((p + 1) * per));
-      if (parts.size() == 1 && tc.contains("sum")) {
-        bool ok = false;
-        const double s = json_number(tc.at("sum"), ok);
-        if (ok) m.sum = s;
-      }
-      out.matrices.push_back(std::move(m));
-    }
-  }
-  // MiB, as on the command line: 0 (which no copy is) or beyond 10 TiB is a mangled field, and the
-  // version's default is assumed instead (said in the notes).
-  if (root.contains("bufferSize") && root.at("bufferSize").is_number_unsigned()) {
-    const std::uint64_t mib = root.at("bufferSize").get<std::uint64_t>();
-    if (mib >= 1 && mib <= kMaxBufferMib) out.buffer_bytes = mib << 20;
-  }
-  return out;
-}
-
 }  // namespace
 
 bool looks_like_nvbandwidth(const std::string& text) {
@@ -378,7 +272,7 @@ NvbandwidthOutput parse_nvbandwidth(const std::string& text, const std::string& 
     // Another tool's output: keys it adds in later versions are ignored, not refused (the
     // strict reader is for files a person writes).
     try {
-      return parse_json(without_bom(text), source);
+      return parse_nvbandwidth_json(without_bom(text), source);
     } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
       throw not_nvbandwidth(source, json_error_tail(e.what()));
     }

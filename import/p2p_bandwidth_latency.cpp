@@ -1,5 +1,8 @@
+// The output of CUDA's p2pBandwidthLatencyTest sample: its connectivity, bandwidth and latency
+// matrices read as printed, then mapped to p2pcheck's figures and case names.
 #include "import/p2p_bandwidth_latency.hpp"
 
+#include <cstdint>
 #include <set>
 
 #include "common/error.hpp"
@@ -137,6 +140,127 @@ P2pBandwidthLatencyOutput parse_p2p_bandwidth_latency(const std::string& text,
   return out;
 }
 
+namespace {
+
+// One GPU record per GPU the output counts, named where its Device lines were kept.
+void add_gpus(const P2pBandwidthLatencyOutput& out, ImportedFigures& f) {
+  for (std::size_t i = 0; i < out.gpus; ++i) {
+    doc::GpuRecord g;
+    g.cuda_ordinal = static_cast<int>(i);
+    if (i < out.devices.size()) g.name = out.devices[i];
+    f.gpus.push_back(g);
+  }
+  if (out.devices.empty())
+    f.file.notes.push_back("assumed: " + std::to_string(out.gpus) +
+                           " GPUs, names unknown: the Device lines were left out");
+}
+
+// The connectivity matrix is cudaDeviceCanAccessPeer per ordered pair: what bench records.
+void add_p2p_access(const P2pBandwidthLatencyOutput& out, ImportedFigures& f) {
+  if (out.connectivity.size() != out.gpus) return;
+  for (std::size_t a = 0; a < out.connectivity.size(); ++a) {
+    f.p2p_access.emplace_back();
+    for (std::size_t b = 0; b < out.connectivity[a].size() && b < out.gpus; ++b)
+      f.p2p_access.back().push_back(a != b && out.connectivity[a][b] == 1);
+  }
+}
+
+// Where two GPUs have no peer access, the sample copies through the host even in its
+// P2P=Enabled matrices (its connectivity matrix says which pairs): those are no P2P figures.
+bool peer_access(const P2pBandwidthLatencyOutput& out, std::size_t a, std::size_t b) {
+  const auto& c = out.connectivity;
+  if (c.empty()) return true;  // not printed: the titles are all there is to go by
+  return a < c.size() && b < c[a].size() && b < c.size() && a < c[b].size() && c[a][b] == 1 &&
+         c[b][a] == 1;
+}
+
+// What a matrix's title says it measured, and the p2pcheck case it maps to.
+struct MatrixKind {
+  bool enabled = false, reads = false, bidir = false, latency = false;
+  std::string case_name;
+};
+
+MatrixKind kind_of(const SampleMatrix& m) {
+  MatrixKind k;
+  k.enabled = m.title.find("P2P=Enabled") != std::string::npos;
+  k.reads = m.title.find("P2P Reads") != std::string::npos;
+  k.bidir = m.title.find("Bidirectional") != std::string::npos;
+  k.latency = m.title.find("Latency") != std::string::npos;
+  if (k.latency) {
+    k.case_name = std::string("memcpy_latency_") +
+                  (k.enabled ? (k.reads ? "p2p_read" : "p2p_write") : "p2p_off") +
+                  (m.timer == "CPU" ? "_cpu_timer" : "");
+  } else if (k.bidir) {
+    k.case_name = k.enabled ? "ce_bidir" : "staged_bidir";
+  } else {
+    k.case_name = k.enabled ? (k.reads ? "ce_unidir_read" : "ce_unidir_write") : "staged";
+  }
+  return k;
+}
+
+// Cell (r, c) of a latency matrix (us in the output, ns in the document).
+doc::LatencyResult latency_figure(const MatrixKind& k, std::size_t r, std::size_t c, double v,
+                                  bool peer, const doc::FigureSource& source) {
+  doc::LatencyResult l;
+  l.case_name = k.case_name;
+  l.src = gpu_name(static_cast<int>(r));
+  l.dst = gpu_name(static_cast<int>(c));
+  l.median_ns = v * 1000.0;
+  l.samples_ns = {v * 1000.0};
+  l.p2p = peer;
+  l.source = source;
+  return l;
+}
+
+// Cell (r, c) of a bandwidth matrix: the diagonal is the device's local copy.
+doc::BandwidthResult bandwidth_figure(const MatrixKind& k, std::size_t r, std::size_t c, double v,
+                                      bool peer, const doc::FigureSource& source,
+                                      std::uint64_t copy_bytes) {
+  // Reads: the row GPU's stream copies from the column GPU into its own memory.
+  const int from = static_cast<int>(k.reads ? c : r), to = static_cast<int>(k.reads ? r : c);
+  doc::BandwidthResult b;
+  b.case_name = r == c ? "device_local_ce" : k.case_name;
+  b.src = gpu_name(from);
+  b.dst = gpu_name(to);
+  b.part = k.bidir ? "sum" : "";
+  b.issued_by = r == c || k.bidir ? "" : gpu_name(static_cast<int>(r));
+  b.method = peer || r == c ? "copy_engine" : "staged";
+  b.bytes = copy_bytes;
+  b.median_gbps = v;
+  b.samples_gbps = {v};
+  if (r != c) b.p2p = peer;
+  b.source = source;
+  return b;
+}
+
+// The figures of one matrix, in row then column order; true when a P2P=Enabled figure of a
+// pair without peer access was among them (a copy staged through the host).
+bool add_matrix_figures(const P2pBandwidthLatencyOutput& out, const SampleMatrix& m,
+                        const MatrixKind& k, bool take_diagonal, std::uint64_t copy_bytes,
+                        ImportedFigures& f) {
+  bool fell_back = false;
+  for (std::size_t r = 0; r < m.cells.size(); ++r) {
+    for (std::size_t c = 0; c < m.cells[r].size(); ++c) {
+      const double v = m.cells[r][c];
+      const doc::FigureSource source{"p2pBandwidthLatencyTest", "", m.title,
+                                     k.latency ? "us" : "GB/s"};
+      if (r == c && !take_diagonal) continue;
+      if (k.bidir && r > c) continue;  // one total per unordered pair
+      require_room_for_a_figure(f.bandwidth.size() + f.latency.size(), f.file.file);
+      const bool peer = k.enabled && peer_access(out, r, c);
+      if (k.enabled && r != c && !peer) fell_back = true;
+      if (k.latency) {
+        f.latency.push_back(latency_figure(k, r, c, v, peer, source));
+      } else {
+        f.bandwidth.push_back(bandwidth_figure(k, r, c, v, peer, source, copy_bytes));
+      }
+    }
+  }
+  return fell_back;
+}
+
+}  // namespace
+
 ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& out,
                                               const std::string& file, std::uint64_t copy_bytes) {
   ImportedFigures f;
@@ -147,90 +271,17 @@ ImportedFigures p2p_bandwidth_latency_figures(const P2pBandwidthLatencyOutput& o
       "copy engine copies of " + std::to_string(copy_bytes) +
       " bytes assumed (the sample's default numElems; its output names neither the size nor "
       "--sm_copy)");
-  for (std::size_t i = 0; i < out.gpus; ++i) {
-    doc::GpuRecord g;
-    g.cuda_ordinal = static_cast<int>(i);
-    if (i < out.devices.size()) g.name = out.devices[i];
-    f.gpus.push_back(g);
-  }
-  if (out.devices.empty())
-    f.file.notes.push_back("assumed: " + std::to_string(out.gpus) +
-                           " GPUs, names unknown: the Device lines were left out");
-  // The connectivity matrix is cudaDeviceCanAccessPeer per ordered pair: what bench records.
-  if (out.connectivity.size() == out.gpus) {
-    for (std::size_t a = 0; a < out.connectivity.size(); ++a) {
-      f.p2p_access.emplace_back();
-      for (std::size_t b = 0; b < out.connectivity[a].size() && b < out.gpus; ++b)
-        f.p2p_access.back().push_back(a != b && out.connectivity[a][b] == 1);
-    }
-  }
-  // Where two GPUs have no peer access, the sample copies through the host even in its
-  // P2P=Enabled matrices (its connectivity matrix says which pairs): those are no P2P figures.
-  const auto peer_access = [&](std::size_t a, std::size_t b) {
-    const auto& c = out.connectivity;
-    if (c.empty()) return true;  // not printed: the titles are all there is to go by
-    return a < c.size() && b < c[a].size() && b < c.size() && a < c[b].size() && c[a][b] == 1 &&
-           c[b][a] == 1;
-  };
+  add_gpus(out, f);
+  add_p2p_access(out, f);
   bool fell_back = false;
   std::set<std::string> mappings;
   bool local_done = false;
   for (const auto& m : out.matrices) {
-    const bool enabled = m.title.find("P2P=Enabled") != std::string::npos;
-    const bool reads = m.title.find("P2P Reads") != std::string::npos;
-    const bool bidir = m.title.find("Bidirectional") != std::string::npos;
-    const bool latency = m.title.find("Latency") != std::string::npos;
-    std::string case_name;
-    if (latency) {
-      case_name = std::string("memcpy_latency_") +
-                  (enabled ? (reads ? "p2p_read" : "p2p_write") : "p2p_off") +
-                  (m.timer == "CPU" ? "_cpu_timer" : "");
-    } else if (bidir) {
-      case_name = enabled ? "ce_bidir" : "staged_bidir";
-    } else {
-      case_name = enabled ? (reads ? "ce_unidir_read" : "ce_unidir_write") : "staged";
-    }
-    mappings.insert(m.title + (m.timer.empty() ? "" : " [" + m.timer + "]") + " -> " + case_name);
-    const bool take_diagonal = !latency && !bidir && !local_done;
-    for (std::size_t r = 0; r < m.cells.size(); ++r) {
-      for (std::size_t c = 0; c < m.cells[r].size(); ++c) {
-        const double v = m.cells[r][c];
-        const doc::FigureSource source{"p2pBandwidthLatencyTest", "", m.title,
-                                       latency ? "us" : "GB/s"};
-        if (r == c && !take_diagonal) continue;
-        if (bidir && r > c) continue;  // one total per unordered pair
-        // Reads: the row GPU's stream copies from the column GPU into its own memory.
-        const int from = static_cast<int>(reads ? c : r), to = static_cast<int>(reads ? r : c);
-        require_room_for_a_figure(f.bandwidth.size() + f.latency.size(), f.file.file);
-        const bool peer = enabled && peer_access(r, c);
-        if (enabled && r != c && !peer) fell_back = true;
-        if (latency) {
-          doc::LatencyResult l;
-          l.case_name = case_name;
-          l.src = gpu_name(static_cast<int>(r));
-          l.dst = gpu_name(static_cast<int>(c));
-          l.median_ns = v * 1000.0;
-          l.samples_ns = {v * 1000.0};
-          l.p2p = peer;
-          l.source = source;
-          f.latency.push_back(std::move(l));
-          continue;
-        }
-        doc::BandwidthResult b;
-        b.case_name = r == c ? "device_local_ce" : case_name;
-        b.src = gpu_name(from);
-        b.dst = gpu_name(to);
-        b.part = bidir ? "sum" : "";
-        b.issued_by = r == c || bidir ? "" : gpu_name(static_cast<int>(r));
-        b.method = peer || r == c ? "copy_engine" : "staged";
-        b.bytes = copy_bytes;
-        b.median_gbps = v;
-        b.samples_gbps = {v};
-        if (r != c) b.p2p = peer;
-        b.source = source;
-        f.bandwidth.push_back(std::move(b));
-      }
-    }
+    const MatrixKind k = kind_of(m);
+    mappings.insert(m.title + (m.timer.empty() ? "" : " [" + m.timer + "]") + " -> " + k.case_name);
+    // The first unidirectional bandwidth matrix's diagonal is each device's local copy.
+    const bool take_diagonal = !k.latency && !k.bidir && !local_done;
+    if (add_matrix_figures(out, m, k, take_diagonal, copy_bytes, f)) fell_back = true;
     if (take_diagonal) {
       local_done = true;
       mappings.insert(m.title + " (diagonal) -> device_local_ce");

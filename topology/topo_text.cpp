@@ -1,8 +1,12 @@
 #include "topology/topo_text.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <iomanip>
+#include <ostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "common/text.hpp"
 #include "topology/classify.hpp"
@@ -54,11 +58,11 @@ std::string gpudirect_text(const TopologySnapshot& t) {
   return out.str();
 }
 
-std::string format_topology_text(const TopologySnapshot& t) {
-  std::ostringstream out;
-  const std::size_t n = t.gpus.size();
-  out << "Source: " << t.source << (t.hostname.empty() ? "" : " (host " + t.hostname + ")") << "\n";
-  for (std::size_t i = 0; i < n; ++i) {
+namespace {
+
+// One line per GPU: bus id, vendor:device ids, name and PCIe link (with its maximum when known).
+void write_gpu_lines(std::ostream& out, const TopologySnapshot& t) {
+  for (std::size_t i = 0; i < t.gpus.size(); ++i) {
     const Gpu& g = t.gpus[i];
     char ids[16];
     std::snprintf(ids, sizeof ids, "%04x:%04x", g.vendor_id, g.device_id);
@@ -70,17 +74,24 @@ std::string format_topology_text(const TopologySnapshot& t) {
     out << "\n";
   }
   out << "\n";
+}
 
-  const auto m = display_matrix(t);
-  std::size_t cell = 6;
-  for (const auto& row : m)
-    for (const auto& s : row) cell = std::max(cell, s.size() + 2);
-  std::size_t cpu_width = std::string("CPU Affinity").size() + 2;
-  for (const Gpu& g : t.gpus) cpu_width = std::max(cpu_width, g.cpuset.size() + 2);
-
+// The header row of a GPU matrix: an empty corner, then GPU0 .. GPU<n-1>, left-aligned in
+// columns of `cell` (the stream is left in std::left).
+void write_gpu_header(std::ostream& out, std::size_t n, std::size_t cell) {
   out << std::left << std::setw(static_cast<int>(cell)) << "";
   for (std::size_t j = 0; j < n; ++j)
     out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(j));
+}
+
+// The matrix of path classes in the shape of `nvidia-smi topo -m`, with each GPU's CPU and NUMA
+// affinity; `cell` is the column width, which the P2P status tables share.
+void write_path_matrix(std::ostream& out, const TopologySnapshot& t,
+                       const std::vector<std::vector<std::string>>& m, std::size_t cell) {
+  const std::size_t n = t.gpus.size();
+  std::size_t cpu_width = std::string("CPU Affinity").size() + 2;
+  for (const Gpu& g : t.gpus) cpu_width = std::max(cpu_width, g.cpuset.size() + 2);
+  write_gpu_header(out, n, cell);
   out << std::setw(static_cast<int>(cpu_width)) << "CPU Affinity"
       << "NUMA Affinity\n";
   for (std::size_t i = 0; i < n; ++i) {
@@ -91,6 +102,10 @@ std::string format_topology_text(const TopologySnapshot& t) {
         << (g.numa_node >= 0 ? std::to_string(g.numa_node) : "N/A") << "\n";
   }
   out << std::right << "\n";
+}
+
+// Each NIC's path class to every GPU, one line a NIC.
+void write_nic_lines(std::ostream& out, const TopologySnapshot& t) {
   for (const Nic& nic : t.nics) {
     out << nic.name << (nic.device.empty() || nic.device == nic.name ? "" : " (" + nic.device + ")")
         << ":";
@@ -99,11 +114,13 @@ std::string format_topology_text(const TopologySnapshot& t) {
     out << "\n";
   }
   if (!t.nics.empty()) out << "\n";
+}
+
+// The tables of `nvidia-smi topo -p2p` the snapshot carries, one per capability.
+void write_p2p_status(std::ostream& out, const TopologySnapshot& t, std::size_t cell) {
   for (const P2pStatus& s : t.p2p_status) {
-    out << "P2P status (nvidia-smi topo -p2p, " << s.capability << "):\n"
-        << std::left << std::setw(static_cast<int>(cell)) << "";
-    for (std::size_t j = 0; j < n; ++j)
-      out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(j));
+    out << "P2P status (nvidia-smi topo -p2p, " << s.capability << "):\n";
+    write_gpu_header(out, t.gpus.size(), cell);
     out << "\n";
     for (std::size_t i = 0; i < s.cells.size(); ++i) {
       out << std::setw(static_cast<int>(cell)) << ("GPU" + std::to_string(i));
@@ -112,6 +129,21 @@ std::string format_topology_text(const TopologySnapshot& t) {
     }
     out << std::right << "\n";
   }
+}
+
+}  // namespace
+
+std::string format_topology_text(const TopologySnapshot& t) {
+  std::ostringstream out;
+  out << "Source: " << t.source << (t.hostname.empty() ? "" : " (host " + t.hostname + ")") << "\n";
+  write_gpu_lines(out, t);
+  const auto m = display_matrix(t);
+  std::size_t cell = 6;
+  for (const auto& row : m)
+    for (const auto& s : row) cell = std::max(cell, s.size() + 2);
+  write_path_matrix(out, t, m, cell);
+  write_nic_lines(out, t);
+  write_p2p_status(out, t, cell);
   out << kLegend << "\n";
   out << "Environment: " << describe_environment(t.environment) << "\n";
   if (t.environment.kind == "vm")

@@ -1,0 +1,107 @@
+// The report's matrices as heatmaps: each cell coloured by the share of its link's ceiling (or
+// of the matrix's best figure) it reached, with the path class joining its two GPUs.
+#include "report/html_matrices.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <sstream>
+
+#include "report/html_report.hpp"
+
+namespace p2p::report {
+
+namespace {
+
+// A cell's colour: the share of the link's ceiling when known, else the share of the best
+// (or, for latency, the lowest) figure of the same matrix.
+std::optional<double> fraction_of(const bench::MatrixCell& c, double best, bool lower_is_better) {
+  if (c.status != doc::FigureStatus::kOk || !c.value || *c.value <= 0 || best <= 0)
+    return std::nullopt;
+  if (c.achieved_pct) return *c.achieved_pct / 100.0;
+  return lower_is_better ? best / *c.value : *c.value / best;
+}
+
+// One cell: its value, and between two GPUs the path class joining them (NV#, PIX, ... SYS),
+// with data-pair naming the route so a reader (or a test in a browser) can find each cell.
+std::string heat_cell(const std::optional<bench::MatrixCell>& cell, const std::string& row,
+                      const std::string& col, double best, bool lower_is_better,
+                      const PairPaths* paths) {
+  std::string cls = "cell", style;
+  if (!cell) {
+    cls += " na";
+  } else if (cell->status == doc::FigureStatus::kWaived) {
+    cls += " waived";
+  } else if (cell->status != doc::FigureStatus::kOk) {
+    cls += " bad";
+  } else if (const auto f = fraction_of(*cell, best, lower_is_better)) {
+    style = " style=\"background:" + heat_colour(*f) + "\"";
+  }
+  std::string out = "<td class=\"" + cls + "\" data-pair=\"" + html_escape(row + "->" + col) +
+                    "\"" + style + "><span class=\"v\">" +
+                    html_escape(cell ? bench::cell_text(cell) : "-") + "</span>";
+  const std::string path = paths ? paths->between(row, col) : "";
+  if (!path.empty()) out += "<span class=\"path\">" + html_escape(path) + "</span>";
+  return out + "</td>";
+}
+
+std::string heatmap(const bench::Matrix& m, bool lower_is_better, const PairPaths* paths) {
+  double best = 0;
+  for (const auto& row : m.cells) {
+    for (const auto& c : row) {
+      if (!c || c->status != doc::FigureStatus::kOk || !c->value) continue;
+      if (best == 0 || (lower_is_better ? *c->value < best : *c->value > best)) best = *c->value;
+    }
+  }
+  std::ostringstream os;
+  os << "<div class=\"heatmap\"><h3>" << html_escape(m.title) << "</h3>\n<table><tr><th></th>";
+  for (const auto& c : m.cols) os << "<th>" << html_escape(c) << "</th>";
+  os << "</tr>\n";
+  for (std::size_t i = 0; i < m.rows.size(); ++i) {
+    os << "<tr><th class=\"l\">" << html_escape(m.rows[i]) << "</th>";
+    for (std::size_t j = 0; j < m.cols.size(); ++j) {
+      os << heat_cell(m.cells[i][j], m.rows[i], m.cols[j], best, lower_is_better, paths);
+    }
+    os << "</tr>\n";
+  }
+  os << "</table>\n";
+  for (const auto& n : m.notes) os << "<div class=\"note\">" << html_escape(n) << "</div>\n";
+  os << "</div>\n";
+  return os.str();
+}
+
+bool titled(const bench::Matrix& m, const std::string& case_name) {
+  return m.title.rfind(case_name + ",", 0) == 0;
+}
+
+}  // namespace
+
+std::string bandwidth_heatmaps(const std::vector<bench::Matrix>& maps, const PairPaths& paths) {
+  std::vector<const bench::Matrix*> order;
+  for (const auto& m : maps) order.push_back(&m);
+  const auto find = [&](const std::string& name) {
+    return std::find_if(order.begin(), order.end(),
+                        [&](const bench::Matrix* m) { return titled(*m, name); });
+  };
+  std::ostringstream os;
+  const auto p2p = find("ce_unidir_write");
+  const auto staged = find("staged");
+  if (p2p != order.end() && staged != order.end()) {
+    os << "<div class=\"beside\">" << heatmap(**p2p, false, &paths)
+       << heatmap(**staged, false, &paths) << "</div>\n";
+    const bench::Matrix* a = *p2p;
+    const bench::Matrix* b = *staged;
+    order.erase(std::remove_if(order.begin(), order.end(),
+                               [&](const bench::Matrix* m) { return m == a || m == b; }),
+                order.end());
+  }
+  os << "<div class=\"maps\">\n";
+  for (const auto* m : order) os << heatmap(*m, false, &paths);
+  os << "</div>\n";
+  return os.str();
+}
+
+std::string render_heatmap(const bench::Matrix& m, bool lower_is_better, const PairPaths* paths) {
+  return heatmap(m, lower_is_better, paths);
+}
+
+}  // namespace p2p::report
