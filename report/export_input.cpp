@@ -58,7 +58,7 @@ std::vector<CheckSuite> export_suites(const ExportInput& in) {
 std::string export_prometheus(const ExportInput& in, double now_unix) {
   Exposition e;
   switch (in.kind) {
-    case ExportInput::Kind::kResults: add_document_metrics(e, in.results, in.source); break;
+    case ExportInput::Kind::kResults: add_document_metrics(e, in.results); break;
     case ExportInput::Kind::kGate:
       add_gate_metrics(e, in.gate, in.hostname);
       add_last_run(e, in.hostname, "gate", now_unix);

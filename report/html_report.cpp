@@ -153,7 +153,7 @@ std::string nccl_run_section(const doc::NcclRun& run, const std::string& title) 
   return os.str();
 }
 
-std::string nccl_sections(const doc::BenchDocument& d, const std::string& source) {
+std::string nccl_sections(const doc::BenchDocument& d) {
   if (!d.nccl) return "";
   const doc::NcclResultsSection& report = *d.nccl;
   std::string out = nccl_run_section(report.run, "NCCL");
@@ -192,7 +192,7 @@ const char* report_style() { return kStyle; }
 
 std::string render_html_report(const doc::BenchDocument& doc, const std::string& source) {
   const std::string nccl =
-      nccl_sections(doc, source);  // first: a malformed section throws before any output
+      nccl_sections(doc);  // first: a malformed section throws before any output
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>p2pcheck "
      << html_escape(doc.written_by) << ": " << html_escape(doc.hostname) << "</title>\n"

@@ -212,7 +212,7 @@ void add_verdict(Exposition& e, const doc::RunVerdict& v, const std::string& hos
   }
 }
 
-void add_document_metrics(Exposition& e, const doc::BenchDocument& doc, const std::string& source) {
+void add_document_metrics(Exposition& e, const doc::BenchDocument& doc) {
   declare_all(e);
   if (doc.gate.decision && doc.gate.reasons) add_gate_metrics(e, *doc.gate.reasons, doc.hostname);
   add_bench(e, doc);

@@ -17,7 +17,7 @@ namespace p2p::report {
 // A results document (bench or nccl): every verified figure, figure counts by status, the
 // gate, whether the run was interrupted, and the run's start as the last-run timestamp.
 // InputError "<source>: ..." for a malformed gate or NCCL section.
-void add_document_metrics(Exposition& e, const doc::BenchDocument& doc, const std::string& source);
+void add_document_metrics(Exposition& e, const doc::BenchDocument& doc);
 
 // A gate decision (p2pcheck gate --format json): passed 0/1 and the blocking reasons.
 void add_gate_metrics(Exposition& e, const topo::GateDecision& d, const std::string& hostname);

@@ -50,7 +50,7 @@ TEST(Exposition, UnixSecondsOfIso8601) {
 
 TEST(PrometheusMetrics, BenchDocumentAsDcgmLabelledGauges) {
   Exposition e;
-  add_document_metrics(e, load("h200-bench.json"), "h200-bench.json");
+  add_document_metrics(e, load("h200-bench.json"));
   EXPECT_EQ(e.duplicates(), 0);
   const std::string text = e.render();
   EXPECT_TRUE(has_line(
@@ -71,7 +71,7 @@ TEST(PrometheusMetrics, BenchDocumentAsDcgmLabelledGauges) {
 
 TEST(PrometheusMetrics, OneRankNcclHasNoBusbwAndNoInPlaceAlgbw) {
   Exposition e;
-  add_document_metrics(e, load("h200-nccl.json"), "h200-nccl.json");
+  add_document_metrics(e, load("h200-nccl.json"));
   EXPECT_EQ(e.duplicates(), 0);
   const std::string text = e.render();
   EXPECT_EQ(text.find("p2pcheck_nccl_busbw_bytes_per_second{"), std::string::npos);
@@ -96,7 +96,7 @@ TEST(PrometheusMetrics, RealParserReadsEveryKeptDocument) {
   p2p::TempDir dir;
   for (const char* name : {"h200-bench.json", "h200-nccl.json"}) {
     Exposition e;
-    add_document_metrics(e, load(name), name);
+    add_document_metrics(e, load(name));
     const std::string path = dir.file(std::string(name) + ".prom");
     write_text_file_atomically(path, e.render());
     const auto r = p2p::testing::check_prometheus_file(python, path);
@@ -113,7 +113,7 @@ TEST(PrometheusMetrics, PromtoolAcceptsTheBenchFile) {
     GTEST_SKIP() << "promtool not installed (Debian: prometheus)";
   p2p::TempDir dir;
   Exposition e;
-  add_document_metrics(e, load("h200-bench.json"), "h200-bench.json");
+  add_document_metrics(e, load("h200-bench.json"));
   const std::string path = dir.file("bench.prom");
   write_text_file_atomically(path, e.render());
   const auto r = p2p::testing::run_captured("promtool check metrics < '" + path + "'");
@@ -134,7 +134,7 @@ TEST(PrometheusMetrics, TheGpuUuidIsTheUuidLabel) {
     EXPECT_FALSE(g.uuid.has_value()) << "kept documents predate the field";
   d.gpus[0].uuid = "GPU-0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9";
   Exposition e;
-  add_document_metrics(e, d, "h200-bench.json");
+  add_document_metrics(e, d);
   const std::string text = e.render();
   EXPECT_TRUE(has_line(
       text,
