@@ -9,15 +9,12 @@
 
 #include "common/text.hpp"
 #include "doctor/derived.hpp"
+#include "doctor/derived_match.hpp"
 #include "doctor/rules_util.hpp"
 
 namespace p2p::doctor {
 
 namespace {
-
-bool contains(const std::string& s, const char* needle) {
-  return s.find(needle) != std::string::npos;
-}
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;

@@ -1,4 +1,5 @@
-// Text and list matching the derived readings share (derived*.cpp). Internal to p2p_doctor.
+// Text and list matching the derived readings share (derived*.cpp, driver_statements.cpp).
+// Internal to p2p_doctor.
 #pragma once
 
 #include <algorithm>

@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "doctor/derived.hpp"
+#include "doctor/derived_match.hpp"
 #include "doctor/driver_tables.hpp"
 #include "doctor/xid_catalog.hpp"
 
@@ -12,10 +13,6 @@ namespace p2p::doctor {
 namespace {
 
 constexpr std::size_t kMaxContinuationLines = 10;
-
-bool contains(const std::string& s, const char* needle) {
-  return s.find(needle) != std::string::npos;
-}
 
 // A line that starts a record of its own, so it cannot continue the sentence before it.
 bool starts_record(const std::string& line) {

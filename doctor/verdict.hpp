@@ -12,10 +12,11 @@ namespace p2p::doctor {
 
 Verdict conclude(const Facts& f, const std::vector<Finding>& findings);
 
-// Candidate causes, unranked (verdict_causes.cpp). Exposed for tests of single causes.
+// Candidate causes, unranked (verdict_causes.cpp and the verdict_*_causes.cpp of each family).
+// Exposed for tests of single causes.
 std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& findings);
 
-// A cause with its confidence from its score (verdict_causes.cpp weighs them).
+// A cause with its confidence from its score (each family's verdict_*_causes.cpp weighs them).
 Cause make_cause(std::string id, std::string title, int score, std::vector<std::string> evidence,
                  std::string fix, std::vector<std::string> gpus = {});
 
