@@ -77,7 +77,7 @@ TEST(HealthRules, CorrectedErrorsAndThrottlingWarnWithTheirCounts) {
   second(f).ecc_aggregate_corrected = 4821;
   second(f).clock_event_reasons = clock_event::kHwSlowdown | clock_event::kHwPowerBrakeSlowdown;
   second(f).clock_event_ns["hw_power_brake"] = 5000000000ull;
-  second(f).pcie_replay_count = 17;
+  second(f).pcie_replay_count = 170;
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("gpu.memory"), Status::kWarn);
   EXPECT_TRUE(contains(j.at("gpu.memory").summary, "120 corrected")) << j.at("gpu.memory").summary;
@@ -88,9 +88,24 @@ TEST(HealthRules, CorrectedErrorsAndThrottlingWarnWithTheirCounts) {
   for (const auto& e : j.at("gpu.throttle").evidence) five_seconds |= contains(e, "5.0 s");
   EXPECT_TRUE(five_seconds);
   EXPECT_EQ(j.status("gpu.pcie_replay"), Status::kWarn);
-  EXPECT_TRUE(contains(j.at("gpu.pcie_replay").summary, "17 PCIe replay"));
+  EXPECT_TRUE(contains(j.at("gpu.pcie_replay").summary, "170 PCIe replay"));
   EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
   EXPECT_EQ(exit_code_of(j.findings), 0);
+}
+
+// The healthy H200 this was run on had counted 1 replay since the driver loaded: listed, but no
+// warning (and no "reseat the GPU") for a link that recovered from one packet.
+TEST(HealthRules, AFewReplaysPassWithTheirCount) {
+  Facts f = healthy_with_facts();
+  second(f).pcie_replay_count = 1;
+  auto j = judge_facts(f);
+  EXPECT_EQ(j.status("gpu.pcie_replay"), Status::kPass);
+  EXPECT_TRUE(contains(j.at("gpu.pcie_replay").summary, "1 PCIe replay(s)"))
+      << j.at("gpu.pcie_replay").summary;
+  second(f).pcie_replay_count = 99;
+  EXPECT_EQ(judge_facts(f).status("gpu.pcie_replay"), Status::kPass);
+  second(f).pcie_replay_count = 100;
+  EXPECT_EQ(judge_facts(f).status("gpu.pcie_replay"), Status::kWarn);
 }
 
 TEST(HealthRules, AFailedRemapCallsForReplacement) {
