@@ -41,7 +41,7 @@ NcclRun sample_run() {
   run.environment.cuda_driver_version = 13000;
   run.environment.nccl_env_user = {{"NCCL_IB_DISABLE", "1"}};
   run.environment.nccl_env_p2pcheck = {{"NCCL_DEBUG", "INFO"}};
-  run.environment.devices = {{0, 2, "0000:18:00.0", "NVIDIA H200", 4321, "p2pcheck-host-0"}};
+  run.environment.devices = {{0, 2, "0000:18:00.0", "NVIDIA H200", 4321, "p2pcheck-host-0", ""}};
   run.environment.buffer_allocator = "ncclMemAlloc";
   run.transport.nranks = 1;
   run.transport.pairs[{0, 0}] = TransportCell{{"P2P/direct"}, 1};
