@@ -8,6 +8,7 @@
 
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
+#include "common/json_util.hpp"
 #include "common/strict_json.hpp"
 
 namespace p2p::accept {
@@ -15,14 +16,9 @@ namespace {
 
 using nlohmann::json;
 
-std::string shown(const json& v) {
-  const std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
-  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
-
 double positive_number(const json& v, const std::string& where) {
   if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0)
-    throw InputError(where + ": expected a positive number, got " + shown(v));
+    throw InputError(where + ": expected a positive number, got " + shown_value(v));
   return v.get<double>();
 }
 
@@ -33,7 +29,7 @@ std::optional<Bounds> bounds(const json& v, const std::string& where, bool more_
   if (v.is_null()) return std::nullopt;  // the rule is off
   if (!v.is_object())
     throw InputError(where + ": expected {\"warn\": <number>, \"fail\": <number>} or null, got " +
-                     shown(v));
+                     shown_value(v));
   StrictReader in(v, where);
   const json& warn = in.at("warn");
   const json& fail = in.at("fail");
@@ -49,11 +45,12 @@ std::optional<Bounds> bounds(const json& v, const std::string& where, bool more_
 std::uint64_t judged_bytes(const json& v, const std::string& where) {
   if (v.is_string()) return parse_bytes(v.get<std::string>(), where);
   if (v.is_number_unsigned() && v.get<std::uint64_t>() > 0) return v.get<std::uint64_t>();
-  throw InputError(where + ": expected a size such as \"16MiB\" or a byte count, got " + shown(v));
+  throw InputError(where + ": expected a size such as \"16MiB\" or a byte count, got " +
+                   shown_value(v));
 }
 
 void apply_thresholds(Thresholds& t, const json& j, const std::string& where) {
-  if (!j.is_object()) throw InputError(where + ": expected an object, got " + shown(j));
+  if (!j.is_object()) throw InputError(where + ": expected an object, got " + shown_value(j));
   StrictReader in(j, where);
   if (const json* v = in.find("min_judged_bytes"))
     t.min_judged_bytes = judged_bytes(*v, in.path("min_judged_bytes"));
@@ -72,7 +69,7 @@ void apply_thresholds(Thresholds& t, const json& j, const std::string& where) {
   if (const json* v = in.find("outlier_min_members")) {
     if (!v->is_number_integer() || v->get<long long>() < 2 || v->get<long long>() > 4096)
       throw InputError(in.path("outlier_min_members") + ": expected an integer 2..4096, got " +
-                       shown(*v));
+                       shown_value(*v));
     t.outlier_min_members = v->get<int>();
   }
   if (const json* v = in.find("spread_warn_pct"))
@@ -83,13 +80,13 @@ void apply_thresholds(Thresholds& t, const json& j, const std::string& where) {
 }
 
 Floor floor_of(const json& j, const std::string& where) {
-  if (!j.is_object()) throw InputError(where + ": expected an object, got " + shown(j));
+  if (!j.is_object()) throw InputError(where + ": expected an object, got " + shown_value(j));
   StrictReader in(j, where);
   Floor f;
   f.where = where;
   if (const json* v = in.find("case")) {
     if (!v->is_string() || v->get<std::string>().empty())
-      throw InputError(in.path("case") + ": expected a case name, got " + shown(*v));
+      throw InputError(in.path("case") + ": expected a case name, got " + shown_value(*v));
     f.case_name = v->get<std::string>();
   }
   if (const json* v = in.find("path")) {
@@ -99,7 +96,7 @@ Floor floor_of(const json& j, const std::string& where) {
       throw InputError(
           in.path("path") +
           ": expected one of \"NV\", \"PIX\", \"PXB\", \"PHB\", \"NODE\", \"SYS\", got " +
-          shown(*v));
+          shown_value(*v));
     f.path = c;
   }
   if (const json* v = in.find("min_gbps")) f.min_gbps = positive_number(*v, in.path("min_gbps"));
@@ -122,7 +119,8 @@ void apply(Settings& s, const json& j, const std::string& where) {
   if (const auto it = j.find("thresholds"); it != j.end())
     apply_thresholds(s.thresholds, *it, prefix + "thresholds");
   if (const auto it = j.find("floors"); it != j.end()) {
-    if (!it->is_array()) throw InputError(prefix + "floors: expected a list, got " + shown(*it));
+    if (!it->is_array())
+      throw InputError(prefix + "floors: expected a list, got " + shown_value(*it));
     for (std::size_t i = 0; i < it->size(); ++i)
       s.floors.push_back(floor_of((*it)[i], prefix + "floors[" + std::to_string(i) + "]"));
   }
@@ -130,12 +128,12 @@ void apply(Settings& s, const json& j, const std::string& where) {
 
 std::vector<Scoped> scoped(const json& j, const std::string& key) {
   if (!j.is_object())
-    throw InputError(key + ": expected an object of patterns to settings, got " + shown(j));
+    throw InputError(key + ": expected an object of patterns to settings, got " + shown_value(j));
   std::vector<Scoped> out;
   for (const auto& [pattern, changes] : j.items()) {
     const std::string where = key + "." + pattern;
     if (!changes.is_object())
-      throw InputError(where + ": expected an object, got " + shown(changes));
+      throw InputError(where + ": expected an object, got " + shown_value(changes));
     StrictReader in(changes, where);
     in.find("min_bandwidth");
     in.find("thresholds");

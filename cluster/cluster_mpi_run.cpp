@@ -14,6 +14,7 @@
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/json_lines.hpp"
+#include "common/json_text.hpp"
 #include "mpi/session.hpp"
 
 namespace p2p::cluster {
@@ -79,7 +80,7 @@ std::vector<int> agree_on_leaders(mpi::Session& s, const std::string& my_host, b
     std::vector<int> leaders(names.size());
     for (std::size_t r = 0; r < leaders.size(); ++r) leaders[r] = static_cast<int>(r);
     if (rank_per_gpu) leaders = host_leaders(names);
-    text = nlohmann::json(leaders).dump();
+    text = json_text(nlohmann::json(leaders), -1);
   }
   const auto told = s.broadcast(0, text, kExchange);
   if (!told)

@@ -22,6 +22,14 @@ nlohmann::json optional_json(const std::optional<T>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+// A value read from a file, shown in an error message: at most 40 characters, and a string
+// holding bytes that are not UTF-8 (a reader gives back the bytes json_text escaped) shown with
+// U+FFFD instead of failing to print.
+inline std::string shown_value(const nlohmann::json& v) {
+  const std::string s = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+
 // Sizes of copies and messages read from a document: 1 B .. 2^62 B. Sums, power-of-two axis
 // labels and per-second rates over them must not overflow.
 constexpr std::uint64_t kMaxDocumentBytes = std::uint64_t{1} << 62;
@@ -52,10 +60,8 @@ T checked_integer(const nlohmann::json& v, const std::string& key,
     }
   }
   if (!fits) {
-    std::string shown = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
     throw InputError("`" + key + "`: expected an integer " + std::to_string(lo) + ".." +
-                     std::to_string(hi) + ", got " + shown);
+                     std::to_string(hi) + ", got " + shown_value(v));
   }
   return v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>())
                                 : static_cast<T>(v.get<std::int64_t>());

@@ -17,7 +17,7 @@ int checked_version(const json& j) {
                      version.get<int>() <= InferDocument::kVersion;
   if (!known) {
     throw InputError(std::string("`version`: ") + InferDocument::kSchema + " version " +
-                     version.dump() + " is not supported (this p2pcheck reads versions " +
+                     shown_value(version) + " is not supported (this p2pcheck reads versions " +
                      std::to_string(InferDocument::kOldestReadableVersion) + " to " +
                      std::to_string(InferDocument::kVersion) + ")");
   }

@@ -1,6 +1,7 @@
 #include "infer/group_runner.hpp"
 
 #include "common/file_io.hpp"
+#include "common/json_text.hpp"
 #include "common/temp_dir.hpp"
 #include "infer/group_merge.hpp"
 #include "infer/ipc_merge.hpp"
@@ -16,7 +17,7 @@ GroupOutcome run_group(InferRankJob job, const std::vector<int>& gpu_ids, int ca
   TempDir work("p2pcheck-infer-ranks");
   job.work_dir = work.path();
   const std::string job_path = work.path() + "/job.json";
-  write_text_file_atomically(job_path, nlohmann::json(job).dump(2) + "\n");
+  write_text_file_atomically(job_path, json_text(nlohmann::json(job)) + "\n");
 
   ncclUniqueId id{};
   P2P_CHECK(nccl::nccl_api().get_unique_id(&id));

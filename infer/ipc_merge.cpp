@@ -4,13 +4,14 @@
 #include <sstream>
 
 #include "common/file_io.hpp"
+#include "common/json_text.hpp"
 
 namespace p2p::infer {
 
 std::string to_line(const IpcLine& l) {
   const nlohmann::json j = {{"kind", "ipc"},    {"side", l.side},     {"writer", l.writer},
                             {"owner", l.owner}, {"status", l.status}, {"detail", l.detail}};
-  return j.dump() + "\n";
+  return json_text(j, -1) + "\n";
 }
 
 std::vector<IpcLine> parse_ipc_lines(const std::string& text) {

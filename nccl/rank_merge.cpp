@@ -8,6 +8,7 @@
 
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
+#include "common/json_text.hpp"
 #include "common/median.hpp"
 #include "nccl/json_util.hpp"
 
@@ -15,7 +16,7 @@ namespace p2p::nccl {
 
 namespace {
 
-std::string line_of(const nlohmann::json& j) { return j.dump() + "\n"; }
+std::string line_of(const nlohmann::json& j) { return json_text(j, -1) + "\n"; }
 
 const RankLog* log_of(const std::vector<RankLog>& logs, int rank) {
   for (const auto& l : logs) {

@@ -5,6 +5,7 @@
 
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
+#include "common/json_util.hpp"
 #include "document/bench_document.hpp"
 #include "document/finding_status.hpp"
 #include "report/markup_text.hpp"
@@ -154,7 +155,7 @@ void add_nccl_cases(CheckSuite& s, const doc::BenchDocument& d, const std::strin
 
 CheckSuite gate_suite(const topo::GateDecision& d, const std::string& hostname,
                       const std::string& timestamp) {
-  CheckSuite s{"gate", hostname, timestamp, {}};
+  CheckSuite s{"gate", hostname, timestamp, {}, {}};
   for (const auto& r : d.reasons) {
     CheckCase c;
     c.name = join_name(hostname, "gate." + r.rule, gate_pair(r), "");
@@ -174,7 +175,7 @@ std::vector<CheckSuite> document_suites(const doc::BenchDocument& doc, const std
   if (doc.gate.decision && doc.gate.reasons)
     out.push_back(gate_suite(*doc.gate.reasons, doc.hostname, doc.started_utc));
   CheckSuite figures{
-      doc.written_by == "nccl" ? "nccl" : "bench", doc.hostname, doc.started_utc, {}};
+      doc.written_by == "nccl" ? "nccl" : "bench", doc.hostname, doc.started_utc, {}, {}};
   add_bench_cases(figures, doc);
   if (doc.nccl) add_nccl_cases(figures, doc, source);
   out.push_back(std::move(figures));
@@ -185,12 +186,12 @@ std::vector<CheckSuite> document_suites(const doc::BenchDocument& doc, const std
 
 CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostname,
                         const std::string& source) {
-  CheckSuite s{"doctor", hostname, "", {}};
+  CheckSuite s{"doctor", hostname, "", {}, {}};
   try {
     if (!report.is_object() || report.value("schema", "") != "p2pcheck.doctor.report")
       throw InputError("not a p2pcheck.doctor.report (p2pcheck doctor --format json)");
     if (report.at("version").get<int>() != 1)
-      throw InputError("p2pcheck.doctor.report version " + report.at("version").dump() +
+      throw InputError("p2pcheck.doctor.report version " + shown_value(report.at("version")) +
                        " is not supported");
     for (const auto& f : report.at("findings")) {
       const auto id = f.at("id").get<std::string>();

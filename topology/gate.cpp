@@ -276,7 +276,7 @@ void from_json(const nlohmann::json& j, GateVerdict& v) {
       return;
     }
   }
-  throw InputError("`verdict`: expected one of pass, block, pending, note, got " + j.dump());
+  throw InputError("`verdict`: expected one of pass, block, pending, note, got " + shown_value(j));
 }
 
 void to_json(nlohmann::json& j, const GateReason& r) {

@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/json_util.hpp"
 #include "common/strict_json.hpp"
 
 namespace p2p::topo {
@@ -14,15 +15,10 @@ using nlohmann::json;
   throw InputError(key + ": " + problem);
 }
 
-std::string shown(const json& v) {
-  const std::string s = v.dump();
-  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
-
 int integer_in(const json& v, const std::string& key, int lo, int hi) {
   if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi)
     fail(key, "expected an integer " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " +
-                  shown(v));
+                  shown_value(v));
   return v.get<int>();
 }
 
@@ -33,14 +29,15 @@ PathClass pair_class(const json& v, const std::string& key) {
     for (const char* name : names)
       if (v.get<std::string>() == name) return *path_class_from_string(name);
   }
-  fail(key,
-       "expected one of \"NV\", \"PIX\", \"PXB\", \"PHB\", \"NODE\", \"SYS\", got " + shown(v));
+  fail(key, "expected one of \"NV\", \"PIX\", \"PXB\", \"PHB\", \"NODE\", \"SYS\", got " +
+                shown_value(v));
 }
 
 // Every key is optional; an unknown one (a misspelt key) is refused first, before the values of
 // the others are judged.
 GatePolicy read_policy(const json& j, const std::vector<std::string>& other_keys) {
-  if (!j.is_object()) throw InputError("expected a JSON object of policy keys, got " + shown(j));
+  if (!j.is_object())
+    throw InputError("expected a JSON object of policy keys, got " + shown_value(j));
   StrictReader in(j, "");
   const json* min_gpus = in.find("min_gpus");
   const json* max_path = in.find("max_path");
@@ -54,28 +51,28 @@ GatePolicy read_policy(const json& j, const std::vector<std::string>& other_keys
   if (const json* v = min_gpus) p.min_gpus = integer_in(*v, "min_gpus", 1, 4096);
   if (const json* v = max_path) p.max_path = pair_class(*v, "max_path");
   if (const json* f = forbid) {
-    if (!f->is_array()) fail("forbid", "expected a list of classes, got " + shown(*f));
+    if (!f->is_array()) fail("forbid", "expected a list of classes, got " + shown_value(*f));
     for (std::size_t i = 0; i < f->size(); ++i)
       p.forbid.push_back(pair_class((*f)[i], "forbid[" + std::to_string(i) + "]"));
   }
   if (const json* l = min_link) {
     if (!l->is_object())
-      fail("min_link", "expected {\"gen\": <1..6>, \"width\": <1..32>}, got " + shown(*l));
+      fail("min_link", "expected {\"gen\": <1..6>, \"width\": <1..32>}, got " + shown_value(*l));
     StrictReader link(*l, "min_link");
     const json* gen = link.find("gen");
     const json* width = link.find("width");
     link.finish();  // a misspelt key is named before the missing one it stands for
     if (gen == nullptr || width == nullptr)
-      fail("min_link", "needs both \"gen\" and \"width\", got " + shown(*l));
+      fail("min_link", "needs both \"gen\" and \"width\", got " + shown_value(*l));
     p.min_link = MinLink{integer_in(*gen, "min_link.gen", 1, 6),
                          integer_in(*width, "min_link.width", 1, 32)};
   }
   if (const json* v = require_p2p) {
-    if (!v->is_boolean()) fail("require_p2p", "expected true or false, got " + shown(*v));
+    if (!v->is_boolean()) fail("require_p2p", "expected true or false, got " + shown_value(*v));
     p.require_p2p = v->get<bool>();
   }
   if (const json* v = require_cliques) {
-    if (!v->is_boolean()) fail("require_cliques", "expected true or false, got " + shown(*v));
+    if (!v->is_boolean()) fail("require_cliques", "expected true or false, got " + shown_value(*v));
     p.require_cliques = v->get<bool>();
   }
   return p;

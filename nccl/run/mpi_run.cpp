@@ -12,6 +12,7 @@
 #include "common/enum_names.hpp"
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
+#include "common/json_text.hpp"
 #include "common/progress_meter.hpp"
 #include "mpi/launch_env.hpp"
 #include "nccl/benchmark_registration.hpp"
@@ -100,7 +101,7 @@ nlohmann::json hello(const RunOptions& o, const MpiOptions& m, int process) {
 // Rank 0 numbers the ranks from everyone's hello; every process gets the layout, or the first
 // reason the run cannot start.
 RankLayout agree_on_layout(mpi::Session& s, const RunOptions& o, const MpiOptions& m) {
-  const auto hellos = s.gather(0, hello(o, m, s.rank()).dump(), kSetupDeadline);
+  const auto hellos = s.gather(0, json_text(hello(o, m, s.rank()), -1), kSetupDeadline);
   nlohmann::json verdict = {{"error", ""},
                             {"error_kind", word(SetupFailure::kNone)},
                             {"processes", nlohmann::json::array()}};
@@ -130,7 +131,7 @@ RankLayout agree_on_layout(mpi::Session& s, const RunOptions& o, const MpiOption
       verdict["processes"].push_back(h);
     }
   }
-  const auto got = s.broadcast(0, verdict.dump(), kSetupDeadline * 2);
+  const auto got = s.broadcast(0, json_text(verdict, -1), kSetupDeadline * 2);
   if (!got)
     fail(SetupFailure::kHang, "MPI rank 0 sent no rank layout within " +
                                   std::to_string(static_cast<int>(kSetupDeadline.count() * 2)) +
@@ -269,7 +270,7 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
   report.nccl_log = try_read_text_file(log.path()).value_or("");
   nlohmann::json sent = report;
   sent["lines_posted"] = posted;
-  const auto reports_text = s.gather(0, sent.dump(), results_deadline(o.measure));
+  const auto reports_text = s.gather(0, json_text(sent, -1), results_deadline(o.measure));
 
   if (me != 0) {
     const auto verdict = s.broadcast(0, "", results_deadline(o.measure) + Seconds(60.0));

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "common/file_io.hpp"
 
 namespace p2p::topo {
 namespace {
@@ -78,6 +79,19 @@ TEST(Policy, WrongTypesAreErrorsNamingTheKey) {
                "expected an integer 1..6, got 7");
   expect_error(R"({"min_link": {"gen": 4, "width": "x16"}})", "min_link.width", "got \"x16\"");
   expect_error(R"({"require_p2p": "yes"})", "require_p2p", "expected true or false, got \"yes\"");
+}
+
+// A value holding bytes that are not UTF-8 (read back from the `\xNN` p2pcheck writes for them)
+// is named in the one-line error, not a failure to print it.
+TEST(Policy, AValueWithBytesThatAreNotUtf8IsNamedInTheError) {
+  for (const char* text : {R"({"max_path": "\\xFF"})", R"({"min_gpus": "\\xFE\\xFF"})"}) {
+    try {
+      policy_from_json(parse_json_text(text, "policy.json"), "policy.json");
+      ADD_FAILURE() << text << " must be refused";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("got \"\xEF\xBF\xBD"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(Policy, NonObjectIsAnError) {
