@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/json_util.hpp"
 #include "document/bench_document.hpp"
 #include "report/run_lines.hpp"
 #include "topology/snapshot_json.hpp"
@@ -44,7 +45,7 @@ void add_record(HostRun& run, const std::string& kind, const nlohmann::json& rec
     run.figures.push_back(doc::fleet_figure(record.get<doc::LatencyResult>()));
   } else if (kind == "run_end") {
     run.ended = true;
-    run.exit_code = record.at("exit_code").get<int>();
+    run.exit_code = checked_integer<int>(record.at("exit_code"), "exit_code", 0, 255);
     // The run's own verdict (node, bench, check write it): its caveats go to the fleet.
     const auto verdict = record.find("verdict");
     if (verdict != record.end() && verdict->is_object() && verdict->contains("caveats"))
@@ -72,7 +73,7 @@ void add_host_line(HostRun& run, const std::string& line, std::size_t line_numbe
     if (!j.is_object() || j.value("schema", "") != "p2pcheck.jsonl")
       throw InputError(
           "not a p2pcheck.jsonl line (written by --jsonl of p2pcheck node, bench, check)");
-    const int version = j.at("version").get<int>();
+    const int version = checked_integer<int>(j.at("version"), "version", 0);
     if (version != report::kJsonLinesVersion)
       throw InputError("p2pcheck.jsonl version " + std::to_string(version) +
                        " is not supported (this p2pcheck reads " +

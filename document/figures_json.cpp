@@ -41,7 +41,7 @@ void from_json(const json& j, ImportedFile& f) {
   f.tool = j.at("tool").get<std::string>();
   f.version = j.at("version").get<std::string>();
   f.format = j.at("format").get<std::string>();
-  f.figures = j.at("figures").get<int>();
+  f.figures = checked_integer<int>(j.at("figures"), "figures", 0);
   f.mappings = j.at("mappings").get<std::vector<std::string>>();
   f.notes = j.at("notes").get<std::vector<std::string>>();
 }

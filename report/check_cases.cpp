@@ -190,7 +190,7 @@ CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostnam
   try {
     if (!report.is_object() || report.value("schema", "") != "p2pcheck.doctor.report")
       throw InputError("not a p2pcheck.doctor.report (p2pcheck doctor --format json)");
-    if (report.at("version").get<int>() != 1)
+    if (!report.at("version").is_number_integer() || report.at("version").get<std::int64_t>() != 1)
       throw InputError("p2pcheck.doctor.report version " + shown_value(report.at("version")) +
                        " is not supported");
     for (const auto& f : report.at("findings")) {

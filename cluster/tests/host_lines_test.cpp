@@ -92,6 +92,20 @@ TEST(HostLines, LinesOfAnotherKindAreRefusedWithTheirLine) {
             std::string::npos);
 }
 
+// Numbers out of an int's range (a float cast to int is undefined behaviour): refused by name.
+TEST(HostLines, AVersionOrExitCodeOutOfRangeIsRefusedNamingTheKey) {
+  std::string huge = line("run_start", "h", "{}");
+  huge.replace(huge.find("\"version\":1"), 11, "\"version\":4.61169e+19");
+  EXPECT_NE(error_of(huge + "\n").find("h.jsonl:1: `version`: expected an integer"),
+            std::string::npos)
+      << error_of(huge + "\n");
+  const std::string start = line("run_start", "h", "{}") + "\n";
+  EXPECT_NE(error_of(start + line("run_end", "h", R"({"exit_code":1e300})") + "\n")
+                .find("h.jsonl:2: `exit_code`: expected an integer 0..255"),
+            std::string::npos)
+      << error_of(start + line("run_end", "h", R"({"exit_code":1e300})") + "\n");
+}
+
 TEST(HostLines, OnlyTheLastLineMayBeCutShort) {
   const std::string start = line("run_start", "h", "{}");
   // With its newline, garbage is garbage wherever it is.
