@@ -69,16 +69,18 @@ bool any_needs_escaping(const nlohmann::json& j) {
   return false;
 }
 
-nlohmann::json escaped_copy(const nlohmann::json& j) {
-  if (j.is_string()) return escape_invalid_utf8(j.get_ref<const std::string&>());
+// A copy of `j` with `f` applied to every string and every key: the one walk that writing
+// (escape) and reading (unescape) share.
+nlohmann::json with_strings(const nlohmann::json& j, std::string (*f)(const std::string&)) {
+  if (j.is_string()) return f(j.get_ref<const std::string&>());
   if (j.is_array()) {
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& e : j) out.push_back(escaped_copy(e));
+    for (const auto& e : j) out.push_back(with_strings(e, f));
     return out;
   }
   if (j.is_object()) {
     nlohmann::json out = nlohmann::json::object();
-    for (const auto& [key, value] : j.items()) out[escape_invalid_utf8(key)] = escaped_copy(value);
+    for (const auto& [key, value] : j.items()) out[f(key)] = with_strings(value, f);
     return out;
   }
   return j;
@@ -122,25 +124,12 @@ std::string unescape_bytes(const std::string& s) {
   return out;
 }
 
-nlohmann::json unescaped_copy(const nlohmann::json& j) {
-  if (j.is_string()) return unescape_bytes(j.get_ref<const std::string&>());
-  if (j.is_array()) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& e : j) out.push_back(unescaped_copy(e));
-    return out;
-  }
-  if (j.is_object()) {
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& [key, value] : j.items()) out[unescape_bytes(key)] = unescaped_copy(value);
-    return out;
-  }
-  return j;
-}
+nlohmann::json unescaped_copy(const nlohmann::json& j) { return with_strings(j, unescape_bytes); }
 
 std::string json_text(const nlohmann::json& j, int indent) {
   // Every string follows the rule, whether or not another string of the document needed it,
   // so a reader can always unescape.
-  return any_needs_escaping(j) ? escaped_copy(j).dump(indent) : j.dump(indent);
+  return any_needs_escaping(j) ? with_strings(j, escape_invalid_utf8).dump(indent) : j.dump(indent);
 }
 
 }  // namespace p2p
