@@ -3,12 +3,14 @@
 #include <set>
 
 #include "common/byte_size.hpp"
+#include "hardware/model_match.hpp"
 #include "topology/classify.hpp"
 #include "topology/pcie_link.hpp"
 
 namespace p2p::accept {
 
-DocumentView::DocumentView(const doc::BenchDocument& d) : doc_(d) {
+DocumentView::DocumentView(const doc::BenchDocument& d, const hw::KnowledgeBase& kb)
+    : doc_(d), kb_(kb) {
   if (d.topology) {
     std::map<std::string, std::size_t> by_pci;
     for (std::size_t i = 0; i < d.topology->gpus.size(); ++i)
@@ -17,6 +19,17 @@ DocumentView::DocumentView(const doc::BenchDocument& d) : doc_(d) {
       if (const auto it = by_pci.find(g.pci_bus_id); it != by_pci.end())
         topology_index_[doc::gpu_label(g)] = it->second;
     }
+  }
+  for (const auto& g : d.gpus) {
+    const std::string label = doc::gpu_label(g);
+    const hw::GpuModel* m = hw::identify_model(kb_, g.name).model;
+    if (const topo::Gpu* t = topology_gpu(label); m == nullptr && t != nullptr) {
+      char id[16];
+      std::snprintf(id, sizeof id, "%04x:%04x", t->vendor_id, t->device_id);
+      m = hw::identify_model(kb_, id).model;
+      if (m == nullptr) m = hw::identify_model(kb_, t->name).model;
+    }
+    if (m != nullptr) models_[label] = m;
   }
   for (const auto& r : d.bandwidth) {
     const doc::BandwidthResult*& slot = largest_[{r.case_name, r.src, r.dst, r.part}];
@@ -40,23 +53,69 @@ std::optional<std::pair<double, std::string>> capable(const topo::Gpu& g) {
 }
 }  // namespace
 
-std::optional<std::pair<double, std::string>> DocumentView::ceiling(
-    const doc::BandwidthResult& r) const {
-  const auto recorded = [&r]() -> std::optional<std::pair<double, std::string>> {
+std::optional<Ceiling> DocumentView::ceiling(const doc::BandwidthResult& r) const {
+  const auto recorded = [&r]() -> std::optional<Ceiling> {
     if (!r.ceiling_gbps || *r.ceiling_gbps <= 0) return std::nullopt;
-    return std::make_pair(*r.ceiling_gbps, r.ceiling_link);
+    return Ceiling{*r.ceiling_gbps, r.ceiling_link, "topology"};
+  };
+  // The GPU model's own link: what a document without any link is held to.
+  const auto model_link = [&]() -> std::optional<Ceiling> {
+    const hw::GpuModel* m = model_of(r.src, r.dst);
+    if (m == nullptr || !m->pcie) return std::nullopt;
+    const auto g = hw::pcie_gbps(kb_, m->pcie->gen, m->pcie->width);
+    if (!g) return std::nullopt;
+    return Ceiling{*g,
+                   "PCIe gen" + std::to_string(m->pcie->gen) + " x" +
+                       std::to_string(m->pcie->width) + " of the " + m->name,
+                   "model"};
   };
   if (r.ceiling_link.rfind("NVLink", 0) == 0) return recorded();
   const topo::Gpu* a = topology_gpu(r.src);
   const topo::Gpu* b = topology_gpu(r.dst);
-  std::optional<std::pair<double, std::string>> best;
+  std::optional<Ceiling> best;
   for (const topo::Gpu* g : {a, b}) {
     if (g == nullptr) continue;
     const auto c = capable(*g);
     if (!c) return recorded();  // one end's link unknown: what the run itself recorded
-    if (!best || c->first < best->first) best = c;
+    if (!best || c->first < best->gbps) best = Ceiling{c->first, c->second, "topology"};
   }
-  return best ? best : recorded();
+  if (best) return best;
+  if (auto rec = recorded()) return rec;
+  return model_link();
+}
+
+const hw::GpuModel* DocumentView::model_of(const std::string& label) const {
+  const auto it = models_.find(label);
+  return it == models_.end() ? nullptr : it->second;
+}
+
+const hw::GpuModel* DocumentView::model_of(const std::string& src, const std::string& dst) const {
+  const hw::GpuModel* a = model_of(src);
+  const hw::GpuModel* b = model_of(dst);
+  if (a && b) return a == b ? a : nullptr;
+  const bool host_link = src == "host" || dst == "host";
+  return host_link ? (a ? a : b) : nullptr;
+}
+
+const hw::GpuModel* DocumentView::document_model(std::vector<std::string>* names) const {
+  std::set<std::string> seen;
+  for (const auto& g : doc_.gpus)
+    if (!g.name.empty()) seen.insert(g.name);
+  if (doc_.nccl)
+    for (const auto& d : doc_.nccl->run.environment.devices)
+      if (!d.name.empty()) seen.insert(d.name);
+  if (names) names->assign(seen.begin(), seen.end());
+  const hw::GpuModel* one = nullptr;
+  for (const auto& [label, m] : models_) {
+    if (one != nullptr && one != m) return nullptr;
+    one = m;
+  }
+  for (const auto& n : seen) {
+    const hw::GpuModel* m = hw::identify_model(kb_, n).model;
+    if (m == nullptr || (one != nullptr && one != m)) return nullptr;
+    one = m;
+  }
+  return one;
 }
 
 std::optional<topo::PathClass> DocumentView::path(const std::string& a,

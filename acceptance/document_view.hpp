@@ -11,13 +11,25 @@
 #include <vector>
 
 #include "document/bench_document.hpp"
+#include "hardware/knowledge_base.hpp"
 #include "topology/snapshot.hpp"
 
 namespace p2p::accept {
 
+// What a figure's path could carry one way, and what says so: "topology" (the document's own
+// topology, or the ceiling the run recorded from it), "model" (the GPU model's link in the
+// hardware knowledge base, for a document that carries no link).
+struct Ceiling {
+  double gbps = 0;
+  std::string link;   // "PCIe gen5 x16", "NVLink4 x18"
+  std::string basis;  // topology | model
+};
+
 class DocumentView {
  public:
-  explicit DocumentView(const doc::BenchDocument& d);
+  // `kb`: the knowledge base the GPUs' models are looked up in (the built-in one by default).
+  explicit DocumentView(const doc::BenchDocument& d,
+                        const hw::KnowledgeBase& kb = hw::builtin_knowledge_base());
 
   const doc::BenchDocument& doc() const { return doc_; }
   // Several logical GPUs on one device: peer figures measure the tool, not the links.
@@ -38,7 +50,18 @@ class DocumentView {
   // rate of the best link the GPU and its slot can both train (so a downtrained link counts
   // against the host, and an idle link's power-saving speed does not excuse it); the slower
   // GPU's for a GPU pair; the NVLink ceiling recorded with the figure where NVLink joins them.
-  std::optional<std::pair<double, std::string>> ceiling(const doc::BandwidthResult& r) const;
+  // Where the document gives no link at all, the link of the GPU model (basis "model").
+  std::optional<Ceiling> ceiling(const doc::BandwidthResult& r) const;
+
+  const hw::KnowledgeBase& knowledge_base() const { return kb_; }
+  // The knowledge base's model of a figure endpoint ("gpu3"), from the name the document or its
+  // capture gives the GPU, or the topology's PCI ID; null for the host or an unknown GPU.
+  const hw::GpuModel* model_of(const std::string& label) const;
+  // The model of a figure: its GPU endpoints', where they agree (one endpoint for host links).
+  const hw::GpuModel* model_of(const std::string& src, const std::string& dst) const;
+  // The one model every GPU of the document (its figures' GPUs and its NCCL ranks') is, or null
+  // where they differ or none is known. `names` gets the names that were looked up.
+  const hw::GpuModel* document_model(std::vector<std::string>* names = nullptr) const;
 
   // The judged figure of one series (case, src, dst, part): the one at the series' largest
   // size, when that size is at least `min_bytes`; null otherwise.
@@ -61,7 +84,9 @@ class DocumentView {
  private:
   using SeriesKey = std::tuple<std::string, std::string, std::string, std::string>;
   const doc::BenchDocument& doc_;
+  const hw::KnowledgeBase& kb_;
   std::map<std::string, std::size_t> topology_index_;  // "gpu3" -> snapshot index
+  std::map<std::string, const hw::GpuModel*> models_;  // "gpu3" -> its model, where known
   std::map<SeriesKey, const doc::BandwidthResult*> largest_;
 };
 

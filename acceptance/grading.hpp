@@ -20,6 +20,9 @@ constexpr int kGate = 50;
 constexpr int kHang = 55;
 constexpr int kError = 60;
 constexpr int kFloor = 70;
+constexpr int kP2pAvailable = 65;
+constexpr int kP2pInEffect = 66;
+constexpr int kModelReference = 95;
 constexpr int kP2pVsStaged = 80;
 constexpr int kP2pLatency = 85;
 constexpr int kLinkCeiling = 90;
@@ -49,6 +52,13 @@ std::string bounds_text(const Bounds& b, bool at_least, Show show) {
   return std::string("; warn") + word + show(b.warn) + ", fail" + word + show(b.fail);
 }
 
+// The basis (document/verdict.hpp) a rule's checks rest on unless the rule says otherwise:
+// "measured" for ratios and outliers among the run's own figures, "policy" for its thresholds
+// and floors, "topology" for link ceilings, "model" for the knowledge base's references, "run"
+// for the run's own facts.
+std::string basis_of_rule(const std::string& rule);
+
+// A check of `rule`, with the rule's basis.
 doc::Check make_check(const std::string& rule, const std::string& subject, doc::Outcome o,
                       const std::string& message, int priority);
 

@@ -15,17 +15,20 @@ doc::RunVerdict judge_document(const doc::BenchDocument& d, const AcceptancePoli
   for (const auto& a : applied) v.policy += " + " + a;
   Judging j{view, settings, facts, v};
   judge_run_state(j);
+  judge_p2p_available(j);
   if (!d.bandwidth.empty() || !d.latency.empty()) {
     judge_measurements(j);
     judge_floors(j);
     judge_p2p(j);
+    judge_p2p_in_effect(j);
     judge_link_ceilings(j);
     judge_outliers(j);
     judge_directions(j);
     judge_stability(j);
   }
   if (d.nccl) judge_nccl(j, *d.nccl);
-  if (d.bandwidth.empty() && d.latency.empty() && !d.nccl)
+  if (!d.bandwidth.empty() || !d.latency.empty() || d.nccl) judge_model_references(j);
+  if (d.bandwidth.empty() && d.latency.empty() && !d.nccl && d.p2p_access.size() < 2)
     add_check(v, doc::Check{"figures",
                             "run",
                             doc::Outcome::kFail,
@@ -33,7 +36,8 @@ doc::RunVerdict judge_document(const doc::BenchDocument& d, const AcceptancePoli
                             {},
                             {},
                             "",
-                            15});
+                            15,
+                            "run"});
   return v;
 }
 

@@ -66,6 +66,7 @@ void apply_thresholds(Thresholds& t, const json& j, const std::string& where) {
   ratio("direction_symmetry", t.direction_symmetry, true);
   ratio("class_outlier", t.class_outlier, true);
   ratio("latency_outlier", t.latency_outlier, false);
+  ratio("model_reference", t.model_reference, true);
   if (const json* v = in.find("outlier_min_members")) {
     if (!v->is_number_integer() || v->get<long long>() < 2 || v->get<long long>() > 4096)
       throw InputError(in.path("outlier_min_members") + ": expected an integer 2..4096, got " +
@@ -207,6 +208,7 @@ nlohmann::json default_thresholds_json() {
               {"direction_symmetry", b(t.direction_symmetry)},
               {"class_outlier", b(t.class_outlier)},
               {"latency_outlier", b(t.latency_outlier)},
+              {"model_reference", b(t.model_reference)},
               {"outlier_min_members", t.outlier_min_members},
               {"spread_warn_pct", t.spread_warn_pct ? json(*t.spread_warn_pct) : json(nullptr)}};
 }

@@ -55,6 +55,11 @@ struct Thresholds {
   std::optional<Bounds> latency_outlier = Bounds{1.5, 3.0};
   // Outliers are judged only in classes of at least this many members.
   int outlier_min_members = 3;
+  // A figure over the low end of what its GPU model is published to deliver on its path
+  // (hardware/data/reference_figures.json; the clouds fail at 0.87-0.92 x typical): the host
+  // whose every pair is equally bad, an import without a topology. Latencies are held to 2x and
+  // 4x the published high end (hardware/floors.hpp).
+  std::optional<Bounds> model_reference = Bounds{0.92, 0.85};
   // A judged figure whose samples spread (max - min) / median beyond this warns "unstable".
   std::optional<double> spread_warn_pct = 25.0;
 };

@@ -2,6 +2,7 @@
 // caveats it finds) to the verdict; none reads anything but the document and the settings.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 #include "acceptance/document_view.hpp"
@@ -35,6 +36,17 @@ void judge_floors(Judging& j);
 // and one way against the other.
 void judge_p2p(Judging& j);
 void judge_directions(Judging& j);
+// rules_model.cpp: each figure against its GPU model's floors (hardware/), P2P that is claimed
+// but staged, and GPUs without peer access.
+// An all_reduce is held to a model's floor only from this size on: below it, bus bandwidth has
+// not reached its plateau (docs/acceptance.md).
+constexpr std::uint64_t kMinPlateauBytes = 256ull << 20;
+// P2P latency at this fraction of the staged path's or more: the copies took the staged path
+// (healthy P2P is 0.4-2.3 us against 10-20 us staged).
+constexpr double kStagedLatencyRatio = 0.5;
+void judge_model_references(Judging& j);
+void judge_p2p_in_effect(Judging& j);
+void judge_p2p_available(Judging& j);
 // rules_outliers.cpp: each figure against the others of its class, and unstable samples.
 void judge_outliers(Judging& j);
 void judge_stability(Judging& j);

@@ -34,13 +34,14 @@ void ceiling_check(Judging& j, const doc::BandwidthResult& r, int& unknown) {
   const auto& b =
       cross_socket ? j.settings.thresholds.link_ceiling_sys : j.settings.thresholds.link_ceiling;
   if (!b) return;
-  const double fraction = *r.median_gbps / cap->first;
+  const double fraction = *r.median_gbps / cap->gbps;
   doc::Check c =
       make_check("link_ceiling", figure_subject(r), grade_at_least(fraction, *b),
-                 gbps(*r.median_gbps) + " is " + percent(fraction) + " of " + cap->second + " (" +
-                     gbps(cap->first) + " one way)" + (cross_socket ? " across sockets" : "") +
+                 gbps(*r.median_gbps) + " is " + percent(fraction) + " of " + cap->link + " (" +
+                     gbps(cap->gbps) + " one way)" + (cross_socket ? " across sockets" : "") +
                      bounds_text(*b, true, percent),
                  priority::kLinkCeiling);
+  c.basis = cap->basis;
   c.value = fraction;
   c.expected = b->fail;
   c.unit = "x";

@@ -50,7 +50,7 @@ void bandwidth_outliers(Judging& j, const Bounds& b) {
     for (const auto* r : j.view.plateaus(c, "", min_bytes)) {
       if (r->status != doc::FigureStatus::kOk || !r->median_gbps) continue;
       const auto cap = j.view.ceiling(*r);
-      classes[cap ? cap->second : "host links"].push_back({figure_subject(*r), *r->median_gbps});
+      classes[cap ? cap->link : "host links"].push_back({figure_subject(*r), *r->median_gbps});
     }
     for (const auto& [link, members] : classes)
       judge_class(j, "class_outlier", std::string(c) + " figures over " + link, members, b, true,

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "hardware/knowledge_base.hpp"
 #include "topology/pcie_link.hpp"
 
 namespace p2p::bench {
@@ -41,14 +42,7 @@ std::optional<int> nvlink_generation(int cc_major, int cc_minor) {
 }
 
 std::optional<double> nvlink_gbps_per_link(int generation) {
-  switch (generation) {
-    case 1: return 20.0;
-    case 2:
-    case 3:
-    case 4: return 25.0;
-    case 5: return 50.0;
-    default: return std::nullopt;
-  }
+  return hw::nvlink_gbps(hw::builtin_knowledge_base(), generation, 1);
 }
 
 }  // namespace p2p::bench

@@ -24,7 +24,8 @@ std::string describe_pcie_link(const topo::PcieLink& link);
 // nullopt for parts without NVLink or with bridge variants we have no figure for.
 std::optional<int> nvlink_generation(int cc_major, int cc_minor);
 
-// Per link, per direction: 20, 25, 25, 25, 50 GB/s for generations 1 to 5.
+// Per link, per direction, from the knowledge base's NVLink table (hardware/data/links.json):
+// 20, 25, 25, 25, 50 GB/s for generations 1 to 5.
 std::optional<double> nvlink_gbps_per_link(int generation);
 
 }  // namespace p2p::bench

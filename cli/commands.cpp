@@ -8,6 +8,7 @@
 #include "cli/export_command.hpp"
 #include "cli/gate_command.hpp"
 #include "cli/help_examples.hpp"
+#include "cli/hw_command.hpp"
 #include "cli/import_command.hpp"
 #include "cli/infer_command.hpp"
 #include "cli/judge_command.hpp"
@@ -34,6 +35,7 @@ std::vector<Command> add_all_commands(CLI::App& root) {
   all.push_back(add_report_command(root));
   all.push_back(add_export_command(root));
   all.push_back(add_judge_command(root));
+  all.push_back(add_hw_command(root));
   all.push_back(add_check_command(root));
   all.push_back(add_infer_command(root));
   all.push_back(add_infer_rank_command(root));

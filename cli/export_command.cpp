@@ -28,6 +28,10 @@ Command add_export_command(CLI::App& root) {
          "File to write, atomically (a .prom file for node_exporter); - for stdout (default)")
       ->type_name("FILE")
       ->check(file_path());
+  app->add_option("--policy", o->policy,
+                  "Judge a results document under this policy (acceptance keys, as judge reads "
+                  "them) instead of its own verdict")
+      ->type_name("FILE");
   app->add_option(
          "--hostname", o->hostname,
          "Host name the output is filed under (default: the document's own; for gate and doctor output, "
@@ -37,6 +41,7 @@ Command add_export_command(CLI::App& root) {
                    OutputRequest paths;
                    add_output(paths, "--out", o->out);
                    add_input(paths, "document", o->document);
+                   add_input(paths, "--policy", o->policy);
                    check_output_paths(paths);
                    session::write_export(*o, static_cast<double>(std::time(nullptr)));
                    return static_cast<int>(kExitOk);

@@ -4,8 +4,10 @@
 #include <memory>
 #include <string>
 
+#include "cli/machine_outputs.hpp"
 #include "cli/validators.hpp"
 #include "common/json_text.hpp"
+#include "common/output_paths.hpp"
 #include "session/judge_run.hpp"
 
 namespace p2p::cli {
@@ -56,7 +58,21 @@ Command add_judge_command(CLI::App& root) {
       ->check(count_between(1, 4096));
   app->add_option("--format", o->format, "text or json (the p2pcheck.verdict object)")
       ->check(CLI::IsMember({"text", "json"}));
-  return Command{app, [o] { return run_judge_command(*o); }};
+  add_junit_option(app, o->request.junit);
+  app->add_option("--prom", o->request.prom,
+                  "Also write the document with this verdict as a Prometheus textfile "
+                  "(atomically), for node_exporter")
+      ->type_name("FILE.prom")
+      ->check(file_path());
+  return Command{app, [o] {
+                   OutputRequest paths;
+                   add_output(paths, "--junit", o->request.junit);
+                   add_output(paths, "--prom", o->request.prom);
+                   add_input(paths, "document", o->request.document);
+                   add_input(paths, "--policy", o->request.policy);
+                   check_output_paths(paths);
+                   return run_judge_command(*o);
+                 }};
 }
 
 }  // namespace p2p::cli

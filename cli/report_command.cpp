@@ -16,6 +16,7 @@ int run_report_command(const session::ReportRequest& r) {
   OutputRequest paths;
   add_output(paths, "--out", r.out.empty() ? session::report_output_path(r.results) : r.out);
   add_inputs(paths, "results", r.results);
+  add_input(paths, "--policy", r.policy);
   check_output_paths(paths);
   const std::string out = session::write_report(r);
   if (out != "-") std::cout << "p2pcheck report: wrote " << out << "\n";
@@ -39,6 +40,10 @@ Command add_report_command(CLI::App& root) {
                   "HTML file to write, atomically; - for stdout (default: RESULTS with .html)")
       ->type_name("FILE|-")
       ->check(file_path());
+  app->add_option("--policy", o->policy,
+                  "Judge each document under this policy (acceptance keys) for the page's verdict "
+                  "instead of its own")
+      ->type_name("FILE");
   return Command{app, [o] { return run_report_command(*o); }};
 }
 

@@ -31,10 +31,23 @@ const char* label(Outcome o) {
 std::string reason_text(const Check& c) {
   std::string out = c.rule;
   if (!c.subject.empty()) out += " " + c.subject;
-  return out + ": " + c.message;
+  out += ": " + c.message;
+  if (!c.basis.empty()) out += " [" + basis_words(c.basis) + "]";
+  return out;
 }
 
 }  // namespace
+
+std::string basis_words(const std::string& basis) {
+  if (basis == "run") return "basis: this run";
+  if (basis == "measured") return "basis: measured on this host";
+  if (basis == "topology") return "basis: the document's topology";
+  if (basis == "model") return "basis: the GPU model's reference";
+  if (basis == "path_class") return "basis: a path-class guess";
+  if (basis == "policy") return "basis: the policy";
+  if (basis == "baseline") return "basis: the baseline run";
+  return "basis: " + basis;
+}
 
 const char* to_string(CaveatKind k) { return name_in(kCaveats, k); }
 CaveatKind caveat_from_string(const std::string& word, const std::string& what) {
@@ -143,6 +156,7 @@ void to_json(json& j, const Check& c) {
            {"expected", optional_json(c.expected)},
            {"unit", c.unit},
            {"priority", c.priority}};
+  if (!c.basis.empty()) j["basis"] = c.basis;
 }
 void from_json(const json& j, Check& c) {
   c.rule = j.at("rule").get<std::string>();
@@ -153,6 +167,7 @@ void from_json(const json& j, Check& c) {
   c.expected = optional_at<double>(j, "expected");
   c.unit = j.at("unit").get<std::string>();
   c.priority = checked_integer<int>(j.at("priority"), "priority", 0, 1000000);
+  c.basis = j.contains("basis") ? j.at("basis").get<std::string>() : "";
 }
 
 void to_json(json& j, const RunVerdict& v) {

@@ -42,7 +42,18 @@ struct Check {
   std::optional<double> expected;  // the bound it was held to, in `unit`
   std::string unit;                // "GB/s", "ns", "x" (a ratio), "GPUs", ""
   int priority = 100;              // among reasons of one outcome: lower comes first
+  // What the figure was held to, so a reader knows how far to trust the expectation: "run" (the
+  // run's own facts: verification, GPUs seen, caveats), "measured" (other figures of this run:
+  // ratios, outliers), "topology" (the link the document's topology gives), "model" (the GPU
+  // model's reference in the hardware knowledge base; the message names its source),
+  // "path_class" (a guess from the pair's path class), "policy" (a threshold or floor of the
+  // policy, defaults included), "baseline" (compare: the same figure in the baseline run). "" in
+  // documents written before the field (key "basis", written only when set).
+  std::string basis;
 };
+
+// "measured on this host", "the model's reference", ... for the text of a reason.
+std::string basis_words(const std::string& basis);
 
 struct RunVerdict {
   static constexpr const char* kSchema = "p2pcheck.verdict";

@@ -7,6 +7,7 @@
 #include "import/p2p_bandwidth_latency.hpp"
 #include "import/paste_sections.hpp"
 #include "import/paste_text.hpp"
+#include "import/simple_p2p.hpp"
 #include "import/text_lines.hpp"
 #include "import/topo_fragment.hpp"
 
@@ -34,6 +35,7 @@ ImportedFigures read_section(const std::string& tool, const std::string& text,
   if (tool == "p2pBandwidthLatencyTest")
     return p2p_bandwidth_latency_figures(parse_p2p_bandwidth_latency(text, file), file,
                                          o.p2p_sample_copy_bytes);
+  if (tool == "simpleP2P") return simple_p2p_figures(parse_simple_p2p(text, file), file);
   return topo_fragment_figures(text, file);
 }
 

@@ -248,7 +248,7 @@ NvbandwidthOutput parse_text(const std::string& text, const std::string& source)
     ++i;
   }
   // A run that aborted or waived every test still says so (not_measured); other text is none.
-  if (out.matrices.empty() && out.sums.empty() && out.version.empty())
+  if (out.matrices.empty() && out.sums.empty() && out.version.empty() && out.not_measured.empty())
     throw not_nvbandwidth(source, "no result matrix, SUM line or \"nvbandwidth Version:\" line");
   // A multinode run names a host per process: keep it when all are on one host, else none (the
   // hosts are in the device list's order, one per process).

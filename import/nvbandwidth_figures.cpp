@@ -233,6 +233,40 @@ void add_sum_figures(const NvbandwidthOutput& out, std::uint64_t bytes, Imported
   }
 }
 
+// nvbandwidth waives its device-to-device testcases when no GPU pair has peer access
+// (Testcase::filterHasAccessiblePeerPairs): a waived one, with no device-to-device figure
+// beside it, says P2P is unavailable. With the device list, every pair lacks peer access; with
+// none, one waived figure carries it (the judge's p2p_available rule reads both).
+void peer_evidence(const NvbandwidthOutput& out, ImportedFigures& f,
+                   std::set<std::string>& mappings) {
+  std::string waived;
+  for (const auto& [testcase, status] : out.not_measured)
+    if (testcase.rfind("device_to_device_", 0) == 0 && status == "Waived" && waived.empty())
+      waived = testcase;
+  if (waived.empty()) return;
+  for (const auto& b : f.bandwidth)
+    if (b.src != b.dst && b.src.rfind("gpu", 0) == 0 && b.dst.rfind("gpu", 0) == 0) return;
+  if (f.gpus.size() == 1) return;  // one GPU: nothing to be a peer of, so waived for that
+  if (f.gpus.size() >= 2) {
+    f.p2p_access.assign(f.gpus.size(), std::vector<bool>(f.gpus.size(), false));
+    f.file.notes.push_back(
+        waived + " waived: no pair of the " + std::to_string(f.gpus.size()) +
+        " GPUs has peer access (nvbandwidth waives device-to-device tests then)");
+    return;
+  }
+  const auto it = meanings().find(waived);
+  doc::BandwidthResult b;
+  b.case_name = it != meanings().end() ? it->second.case_name : waived;
+  b.src = "all";
+  b.dst = "all";
+  b.status = doc::FigureStatus::kWaived;
+  b.detail = "P2P unavailable: nvbandwidth waived " + waived +
+             ", which it does when no GPU pair has peer access (or the host has one GPU)";
+  b.source = doc::FigureSource{"nvbandwidth", out.version, waived, "GB/s"};
+  f.bandwidth.push_back(b);
+  mappings.insert(waived + " (waived) -> " + b.case_name + " all->all, waived");
+}
+
 }  // namespace
 
 ImportedFigures nvbandwidth_figures(const NvbandwidthOutput& out, const std::string& file,
@@ -244,6 +278,7 @@ ImportedFigures nvbandwidth_figures(const NvbandwidthOutput& out, const std::str
   std::set<std::string> mappings;
   for (const auto& m : out.matrices) add_matrix_figures(m, out.version, bytes, f, mappings);
   add_sum_figures(out, bytes, f, mappings);
+  peer_evidence(out, f, mappings);
   for (const auto& [testcase, status] : out.not_measured)
     f.file.notes.push_back((testcase.empty() ? std::string("a testcase") : testcase) + ": " +
                            status);

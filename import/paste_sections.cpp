@@ -15,6 +15,7 @@ const char* const kNvbandwidth = "nvbandwidth";
 const char* const kNcclTests = "nccl-tests";
 const char* const kSample = "p2pBandwidthLatencyTest";
 const char* const kNvidiaSmi = "nvidia-smi";
+const char* const kSimpleP2p = "simpleP2P";
 
 struct Anchor {
   std::size_t line = 0;
@@ -78,9 +79,28 @@ bool nvbandwidth_sum(const std::vector<std::string>& tokens) {
          std::isdigit(static_cast<unsigned char>(tokens[k + 2][0])) != 0;
 }
 
+// "Waiving device_to_device_memcpy_read_ce.": nvbandwidth skipping a testcase (it waives the
+// device-to-device ones when no GPU pair has peer access), itself evidence.
+bool nvbandwidth_waiver(const std::string& t) {
+  if (!starts_with(t, "Waiving ") || t.back() != '.') return false;
+  const std::string key = t.substr(8, t.size() - 9);
+  return key.find('_') != std::string::npos && key.find(' ') == std::string::npos;
+}
+
+// simpleP2P's peer-access lines, its rate line, or its waiver.
+bool simple_p2p_line(const std::string& t) {
+  // "> " may be gone: the normaliser reads it as a quote marker.
+  return starts_with(t, "> Peer access from ") || starts_with(t, "Peer access from ") ||
+         starts_with(t, "cudaMemcpyPeer / cudaMemcpy between GPU") ||
+         (starts_with(t, "CUDA error at ") && t.find("simpleP2P") != std::string::npos) ||
+         starts_with(t, "Peer to Peer access is not available amongst GPUs");
+}
+
 std::optional<std::string> table_tool(const std::vector<std::string>& lines, std::size_t i) {
   const std::string t = trim(lines[i]);
   if (nccl_tests_header(t)) return std::string(kNcclTests);
+  if (nvbandwidth_waiver(t)) return std::string(kNvbandwidth);
+  if (simple_p2p_line(t)) return std::string(kSimpleP2p);
   if (sample_title(t) && matrix_follows(lines, i)) return std::string(kSample);
   if (nvbandwidth_title(t) && matrix_follows(lines, i)) return std::string(kNvbandwidth);
   if (nvbandwidth_sum(split_ws(t))) return std::string(kNvbandwidth);
@@ -93,6 +113,8 @@ std::optional<std::string> banner_tool(const std::string& line) {
   if (starts_with(t, "nvbandwidth Version:")) return std::string(kNvbandwidth);
   if (starts_with(t, "[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]"))
     return std::string(kSample);
+  if (starts_with(t, "[./simpleP2P]") || starts_with(t, "[simpleP2P]"))
+    return std::string(kSimpleP2p);
   const std::string unmarked = trim(!t.empty() && t[0] == '#' ? t.substr(1) : t);
   if (starts_with(unmarked, "nThread ") || starts_with(unmarked, "nccl-tests version") ||
       starts_with(unmarked, "Collective test starting"))
@@ -101,6 +123,7 @@ std::optional<std::string> banner_tool(const std::string& line) {
     const std::string program = token.substr(token.find_last_of('/') + 1);  // npos + 1 == 0
     if (program == "nvbandwidth") return std::string(kNvbandwidth);
     if (program == "p2pBandwidthLatencyTest") return std::string(kSample);
+    if (program == "simpleP2P") return std::string(kSimpleP2p);
     const auto ends_with = [&](const std::string& tail) {
       return program.size() > tail.size() &&
              program.compare(program.size() - tail.size(), tail.size(), tail) == 0;
@@ -163,7 +186,8 @@ std::size_t section_start(const std::vector<std::string>& lines, std::size_t aft
 }  // namespace
 
 const std::vector<std::string>& paste_tools() {
-  static const std::vector<std::string> tools = {kNvbandwidth, kNcclTests, kSample, kNvidiaSmi};
+  static const std::vector<std::string> tools = {kNvbandwidth, kNcclTests, kSample, kNvidiaSmi,
+                                                 kSimpleP2p};
   return tools;
 }
 
@@ -196,7 +220,8 @@ std::string tables_looked_for() {
          "matrix (its title, e.g. \"memcpy CE CPU(row) -> GPU(column) bandwidth (GB/s)\", and "
          "rows) or SUM line, a p2pBandwidthLatencyTest matrix (its title, e.g. "
          "\"Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix (GB/s)\", and rows), an "
-         "nvidia-smi topo -m or -p2p matrix (a \"GPU0 ...\" header and its rows), or "
+         "nvidia-smi topo -m or -p2p matrix (a \"GPU0 ...\" header and its rows), simpleP2P's "
+         "\"> Peer access from\" or cudaMemcpyPeer lines, nvbandwidth's \"Waiving ...\" line, or "
          "nvbandwidth -j / nccl-tests -J JSON";
 }
 

@@ -46,7 +46,7 @@ void judge_caveats(Comparison& c, const doc::RunVerdict& base, const doc::RunVer
       text += " (--allow-caveat " + word + " accepts it)";
     }
     add_caveat(c.verdict, cv.kind, cv.detail);
-    add_check(c.verdict, doc::Check{"caveat", word, outcome, text, {}, {}, "", 1});
+    add_check(c.verdict, doc::Check{"caveat", word, outcome, text, {}, {}, "", 1, "run"});
   }
 }
 
@@ -63,7 +63,8 @@ void judge_own_verdict(Comparison& c, const doc::BenchDocument& run) {
             reasons.front().message;
   add_check(
       c.verdict,
-      doc::Check{"run_verdict", "run", failed ? v.outcome : Outcome::kPass, text, {}, {}, "", 2});
+      doc::Check{
+          "run_verdict", "run", failed ? v.outcome : Outcome::kPass, text, {}, {}, "", 2, "run"});
 }
 
 void judge_figures(Comparison& c, const doc::RunVerdict& run, const CompareOptions& o) {
@@ -89,7 +90,7 @@ void judge_figures(Comparison& c, const doc::RunVerdict& run, const CompareOptio
     }
     if (!f.detail.empty() && f.outcome != Outcome::kPass) text += " (" + f.detail + ")";
     add_check(c.verdict, doc::Check{"compare", f.key, f.outcome, text, f.run, f.baseline, f.unit,
-                                    f.change == doc::Change::kMissing ? 20 : 10});
+                                    f.change == doc::Change::kMissing ? 20 : 10, "baseline"});
   }
   if (c.figures.empty())
     add_check(c.verdict, doc::Check{"compare",
@@ -99,7 +100,8 @@ void judge_figures(Comparison& c, const doc::RunVerdict& run, const CompareOptio
                                     {},
                                     {},
                                     "",
-                                    5});
+                                    5,
+                                    "baseline"});
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 # ranks in a few bytes.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]    (default: every target CI runs)
+#   scripts/fuzz.sh --total T [TARGET...]    one time box of about T seconds for them all
+#                                            (scripts/test.sh: 200), shared out by scale
 #
 # P2P_FUZZ_RUNS=N ends a target after N inputs if that comes before SECONDS (CI: 10000). Targets
 # run P2P_FUZZ_JOBS at a time (default: one per CPU). Build directory: build-fuzz/
@@ -19,8 +21,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${1:-30}
-(($# > 0)) && shift
+total=0
+if [[ ${1:-} == --total ]]; then
+  total=${2:?fuzz.sh: --total needs a number of seconds}
+  shift 2
+fi
+seconds=30
+if ((total == 0)); then
+  seconds=${1:-30}
+  (($# > 0)) && shift
+fi
 build_dir=${P2P_FUZZ_BUILD_DIR:-build-fuzz}
 jobs=${P2P_FUZZ_JOBS:-$(nproc)}
 
@@ -91,6 +101,21 @@ for t in "${targets[@]}"; do
   [[ -n ${seeds[$t]+set} ]] || { echo "fuzz.sh: unknown target '$t' (known: ${!seeds[*]})" >&2; exit 2; }
 done
 
+# --total T: one time box for the whole run, shared out by each target's scale, so that the
+# targets, run `jobs` at a time, end within about T seconds (the slowest first, so the others
+# fill the remaining CPUs meanwhile); no target gets more than T.
+if ((total > 0)); then
+  weight=0
+  for t in "${targets[@]}"; do weight=$((weight + ${scale[$t]:-1})); done
+  seconds=$(((total * jobs + weight - 1) / weight))
+  ((seconds >= 1)) || seconds=1
+fi
+target_seconds() {
+  local s=$((seconds * ${scale[$1]:-1}))
+  if ((total > 0 && s > total)); then s=$total; fi
+  echo "$s"
+}
+
 if ! command -v clang++ >/dev/null; then
   echo "fuzz.sh: clang++ not found; libFuzzer needs clang (scripts/install-deps.sh installs it)" >&2
   exit 2
@@ -113,7 +138,7 @@ fuzz_one() {
   local t=$1 rc=0
   mkdir -p "$out/corpus/$t" "$out/findings/$t"
   # shellcheck disable=SC2086  # seed folders and options are lists of words on purpose
-  "$out/fuzz_$t" -max_total_time=$((seconds * ${scale[$t]:-1})) ${P2P_FUZZ_RUNS:+-runs=$P2P_FUZZ_RUNS} -timeout="${timeout[$t]:-5}" -rss_limit_mb=1024 -malloc_limit_mb=256 -max_len="${max_len[$t]:-65536}" -print_final_stats=1 ${options[$t]} \
+  "$out/fuzz_$t" -max_total_time="$(target_seconds "$t")" ${P2P_FUZZ_RUNS:+-runs=$P2P_FUZZ_RUNS} -timeout="${timeout[$t]:-5}" -rss_limit_mb=1024 -malloc_limit_mb=256 -max_len="${max_len[$t]:-65536}" -print_final_stats=1 ${options[$t]} \
     -artifact_prefix="$out/findings/$t/" "$out/corpus/$t" ${seeds[$t]} >"$out/logs/$t.log" 2>&1 || rc=$?
   echo "$rc" >"$out/logs/$t.rc"
 }
@@ -141,6 +166,8 @@ for t in "${targets[@]}"; do
   fi
   summary+=("$(printf '  %-24s %9s inputs %7s/s  %s' "$t" "${runs:-?}" "${per_s:-?}" "$verdict")")
 done
-echo "fuzz.sh: ${seconds} s per target (hwloc_xml ${scale[hwloc_xml]}x, nccl_log ${scale[nccl_log]}x)${P2P_FUZZ_RUNS:+ or $P2P_FUZZ_RUNS inputs, whichever comes first}, ${jobs} at a time"
+box=""
+((total > 0)) && box=", a time box of $total s in all"
+echo "fuzz.sh: ${seconds} s per target (hwloc_xml ${scale[hwloc_xml]}x, nccl_log ${scale[nccl_log]}x)$box${P2P_FUZZ_RUNS:+ or $P2P_FUZZ_RUNS inputs, whichever comes first}, ${jobs} at a time"
 printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
 exit "$status"

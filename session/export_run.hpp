@@ -11,6 +11,8 @@ struct ExportRequest {
   std::string to;        // "junit" or "prometheus"
   std::string out = "-";
   std::string hostname;  // "" = the document's own; for gate and doctor output, this host's
+  std::string policy;    // --policy FILE: a results document judged under it ("" = its own
+                         // verdict, or the default policy's where it stores none)
 };
 
 // InputError for a document that cannot be read or an output that is the document itself.

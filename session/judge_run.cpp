@@ -1,8 +1,13 @@
 #include "session/judge_run.hpp"
 
+#include <ctime>
+
 #include "acceptance/judge.hpp"
 #include "acceptance/policy_file.hpp"
+#include "common/file_io.hpp"
 #include "document/bench_document.hpp"
+#include "report/export_input.hpp"
+#include "session/machine_outputs.hpp"
 
 namespace p2p::session {
 
@@ -21,7 +26,28 @@ JudgeOutcome run_judge(const JudgeRequest& request) {
   // interrupted caveat still fails the verdict, the exit code is the verdict's (1), not 128+N.
   o.verdict = accept::judge_document(d, policy, facts, "judge");
   o.exit_code = doc::exit_code(o.verdict);
+  if (!request.junit.empty() || !request.prom.empty()) {
+    report::ExportInput in;
+    in.source = request.document;
+    in.hostname = d.hostname;
+    in.results = d;
+    in.results.verdict = o.verdict;
+    write_junit(request.junit, report::export_suites(in));
+    if (!request.prom.empty())
+      write_text_file_atomically(
+          request.prom, report::export_prometheus(in, static_cast<double>(std::time(nullptr))));
+  }
   return o;
+}
+
+void settle_verdict(doc::BenchDocument& d, const std::string& policy, const std::string& reader) {
+  if (policy.empty()) {
+    if (!d.verdict) d.verdict = accept::verdict_of(d, reader);
+    return;
+  }
+  const accept::AcceptancePolicy p = accept::read_policy_file(policy).acceptance;
+  accept::mark_not_meaningful(d);
+  d.verdict = accept::judge_document(d, p, accept::RunFacts{}, reader + " (" + policy + ")");
 }
 
 }  // namespace p2p::session

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "document/bench_document.hpp"
 #include "document/verdict.hpp"
 
 namespace p2p::session {
@@ -15,6 +16,8 @@ struct JudgeRequest {
   std::string document;            // a bench or nccl --json document
   std::string policy;              // --policy FILE ("" = the default acceptance policy)
   std::optional<int> expect_gpus;  // --expect-gpus N
+  std::string junit;               // --junit FILE: the document with this verdict, as JUnit XML
+  std::string prom;                // --prom FILE: ... as a Prometheus textfile
 };
 
 struct JudgeOutcome {
@@ -23,7 +26,13 @@ struct JudgeOutcome {
   int exit_code = 0;            // the verdict's (document/verdict.hpp exit_code)
 };
 
-// InputError for a missing or malformed document or policy.
+// InputError for a missing or malformed document or policy. Writes --junit and --prom (each
+// atomically) with the verdict it returns, so no output disagrees with it.
 JudgeOutcome run_judge(const JudgeRequest& request);
+
+// The verdict every output of a kept document shows (report, export): the one `policy` gives
+// where one is named ("" = none), else the document's own, else the default policy's, judged now
+// (judged_by "<reader> (judged on reading, default policy)"). Written into `d.verdict`.
+void settle_verdict(doc::BenchDocument& d, const std::string& policy, const std::string& reader);
 
 }  // namespace p2p::session

@@ -6,6 +6,7 @@
 #include "report/compare.hpp"
 #include "report/html_report.hpp"
 #include "report/side_by_side.hpp"
+#include "session/judge_run.hpp"
 
 namespace p2p::session {
 namespace {
@@ -45,6 +46,8 @@ std::string write_report(const ReportRequest& r) {
     throw InputError("report: give one results document, or two to show side by side");
   std::vector<doc::BenchDocument> docs;
   for (const auto& path : r.results) docs.push_back(doc::read_bench_document_file(path));
+  if (!r.policy.empty())
+    for (auto& d : docs) settle_verdict(d, r.policy, "report");
   const std::string html = docs.size() == 2
                                ? report::render_side_by_side(docs[0], r.results[0], docs[1],
                                                              r.results[1], report::CompareOptions{})

@@ -11,6 +11,7 @@ namespace p2p::session {
 struct ReportRequest {
   std::vector<std::string> results;  // one document, or two side by side
   std::string out;                   // "" = named after the documents; "-" = stdout
+  std::string policy;                // --policy FILE: each document judged under it
 };
 
 // The file name a page gets when none is given (exposed for tests).

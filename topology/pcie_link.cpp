@@ -3,6 +3,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "hardware/knowledge_base.hpp"
+
 namespace p2p::topo {
 
 namespace {
@@ -13,16 +15,14 @@ double round_to_mbps(double gbps) { return std::round(gbps * 1000.0) / 1000.0; }
 }  // namespace
 
 std::optional<PcieGeneration> pcie_generation(int gen) {
-  static constexpr PcieGeneration kGenerations[] = {
-      {1, 2.5, LineCoding::k8b10b, 8.0 / 10.0},
-      {2, 5.0, LineCoding::k8b10b, 8.0 / 10.0},
-      {3, 8.0, LineCoding::k128b130b, 128.0 / 130.0},
-      {4, 16.0, LineCoding::k128b130b, 128.0 / 130.0},
-      {5, 32.0, LineCoding::k128b130b, 128.0 / 130.0},
-      {6, 64.0, LineCoding::kPam4Flit, 242.0 / 256.0},
-  };
   if (gen < 1 || gen > kMaxGen) return std::nullopt;
-  return kGenerations[gen - 1];
+  // The knowledge base's table (hardware/data/links.json, each row with its source).
+  const hw::PcieGenerationRow* row = hw::builtin_knowledge_base().pcie_generation(gen);
+  if (row == nullptr) return std::nullopt;
+  const LineCoding coding = row->encoding == "8b/10b"      ? LineCoding::k8b10b
+                            : row->encoding == "128b/130b" ? LineCoding::k128b130b
+                                                           : LineCoding::kPam4Flit;
+  return PcieGeneration{gen, row->gigatransfers_per_s, coding, row->efficiency};
 }
 
 double hwloc_link_gbps(int gen, int width) {

@@ -12,7 +12,8 @@ namespace p2p::topo {
 
 enum class LineCoding { k8b10b, k128b130b, kPam4Flit };
 
-// One PCIe generation: the only table of them in the project.
+// One PCIe generation, as the hardware knowledge base's link table gives it
+// (hardware/data/links.json): the only table of them in the project.
 struct PcieGeneration {
   int gen = 0;
   double gigatransfers_per_s = 0;  // per lane

@@ -38,7 +38,7 @@ TEST(AcceptancePolicy, AnUnknownKeyIsRefusedNamingEveryKnownKey) {
   EXPECT_EQ(error_of({{"thresholds", {{"link_celing", nullptr}}}}),
             "policy.json: thresholds: unknown key 'link_celing' (known: min_judged_bytes, "
             "link_ceiling, link_ceiling_sys, p2p_vs_staged, p2p_latency_us, bidirectional, "
-            "direction_symmetry, class_outlier, latency_outlier, outlier_min_members, "
+            "direction_symmetry, class_outlier, latency_outlier, model_reference, outlier_min_members, "
             "spread_warn_pct)");
 }
 
