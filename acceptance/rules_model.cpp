@@ -281,8 +281,8 @@ void judge_p2p_available(Judging& j) {
     return;
   }
   const bool none = missing.size() == pairs;
-  std::vector<std::string> shown(missing.begin(),
-                                 missing.begin() + std::min<std::size_t>(missing.size(), 6));
+  std::vector<std::string> shown = missing;
+  if (shown.size() > 6) shown.resize(6);
   add_check(j.verdict,
             make_check("p2p_available", none ? "GPU pairs" : join(shown, " "),
                        none ? Outcome::kFail : Outcome::kWarn,

@@ -237,7 +237,7 @@ void add_sum_figures(const NvbandwidthOutput& out, std::uint64_t bytes, Imported
 // (Testcase::filterHasAccessiblePeerPairs): a waived one, with no device-to-device figure
 // beside it, says P2P is unavailable. With the device list, every pair lacks peer access; with
 // none, one waived figure carries it (the judge's p2p_available rule reads both).
-void peer_evidence(const NvbandwidthOutput& out, ImportedFigures& f,
+void peer_evidence(const NvbandwidthOutput& out, std::uint64_t bytes, ImportedFigures& f,
                    std::set<std::string>& mappings) {
   std::string waived;
   for (const auto& [testcase, status] : out.not_measured)
@@ -259,6 +259,7 @@ void peer_evidence(const NvbandwidthOutput& out, ImportedFigures& f,
   b.case_name = it != meanings().end() ? it->second.case_name : waived;
   b.src = "all";
   b.dst = "all";
+  b.bytes = bytes;  // the size the waived test would have copied
   b.status = doc::FigureStatus::kWaived;
   b.detail = "P2P unavailable: nvbandwidth waived " + waived +
              ", which it does when no GPU pair has peer access (or the host has one GPU)";
@@ -278,7 +279,7 @@ ImportedFigures nvbandwidth_figures(const NvbandwidthOutput& out, const std::str
   std::set<std::string> mappings;
   for (const auto& m : out.matrices) add_matrix_figures(m, out.version, bytes, f, mappings);
   add_sum_figures(out, bytes, f, mappings);
-  peer_evidence(out, f, mappings);
+  peer_evidence(out, bytes, f, mappings);
   for (const auto& [testcase, status] : out.not_measured)
     f.file.notes.push_back((testcase.empty() ? std::string("a testcase") : testcase) + ": " +
                            status);

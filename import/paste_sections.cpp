@@ -89,8 +89,12 @@ bool nvbandwidth_waiver(const std::string& t) {
 
 // simpleP2P's peer-access lines, its rate line, or its waiver.
 bool simple_p2p_line(const std::string& t) {
-  // "> " may be gone: the normaliser reads it as a quote marker.
-  return starts_with(t, "> Peer access from ") || starts_with(t, "Peer access from ") ||
+  // "> " may be gone: the normaliser reads it as a quote marker. A peer-access line cut before
+  // its answer anchors nothing (a paste cut there is some other output's tail).
+  const bool answered = t.size() > 5 && (t.compare(t.size() - 4, 4, ": No") == 0 ||
+                                         t.compare(t.size() - 5, 5, ": Yes") == 0);
+  return ((starts_with(t, "> Peer access from ") || starts_with(t, "Peer access from ")) &&
+          answered) ||
          starts_with(t, "cudaMemcpyPeer / cudaMemcpy between GPU") ||
          (starts_with(t, "CUDA error at ") && t.find("simpleP2P") != std::string::npos) ||
          starts_with(t, "Peer to Peer access is not available amongst GPUs");

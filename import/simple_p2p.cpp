@@ -100,11 +100,9 @@ SimpleP2pOutput parse_simple_p2p(const std::string& text, const std::string& sou
   return out;
 }
 
-ImportedFigures simple_p2p_figures(const SimpleP2pOutput& out, const std::string& file) {
-  ImportedFigures f;
-  f.file.file = file;
-  f.file.tool = "simpleP2P";
-  f.file.format = "text";
+namespace {
+
+void add_gpus_and_access(const SimpleP2pOutput& out, ImportedFigures& f) {
   const std::size_t gpus = std::max(out.devices.size(), out.access.size());
   for (std::size_t i = 0; i < gpus; ++i) {
     doc::GpuRecord g;
@@ -117,60 +115,75 @@ ImportedFigures simple_p2p_figures(const SimpleP2pOutput& out, const std::string
   for (std::size_t a = 0; a < out.access.size() && complete; ++a)
     for (std::size_t b = 0; b < out.access[a].size(); ++b)
       if (a != b && out.access[a][b] < 0) complete = false;
-  if (complete)
-    for (std::size_t a = 0; a < gpus; ++a) {
-      f.p2p_access.emplace_back();
-      for (std::size_t b = 0; b < gpus; ++b)
-        f.p2p_access.back().push_back(a != b && out.access[a][b] == 1);
-    }
+  if (!complete) return;
+  for (std::size_t a = 0; a < gpus; ++a) {
+    f.p2p_access.emplace_back();
+    for (std::size_t b = 0; b < gpus; ++b)
+      f.p2p_access.back().push_back(a != b && out.access[a][b] == 1);
+  }
+}
+
+doc::BandwidthResult copy_figure(const SimpleP2pOutput& out, int from, int to) {
+  doc::BandwidthResult b;
+  b.case_name = "ce_unidir_write";
+  b.src = gpu_name(from);
+  b.dst = gpu_name(to);
+  b.method = "copy_engine";
+  b.bytes = static_cast<std::uint64_t>(out.buffer_mib.value_or(64)) << 20;
+  return b;
+}
+
+// The rate, failed where the kernel's data did not verify.
+void add_rate(const SimpleP2pOutput& out, ImportedFigures& f) {
+  doc::BandwidthResult b = copy_figure(out, *out.copy_a, *out.copy_b);
+  b.issued_by = b.src;
+  b.median_gbps = *out.memcpy_gbps;
+  b.samples_gbps = {*out.memcpy_gbps};
+  const auto a = static_cast<std::size_t>(*out.copy_a), c = static_cast<std::size_t>(*out.copy_b);
+  if (a < out.access.size() && c < out.access[a].size() && out.access[a][c] >= 0)
+    b.p2p = out.access[a][c] == 1;
+  b.source =
+      doc::FigureSource{"simpleP2P", "",
+                        "cudaMemcpyPeer / cudaMemcpy between GPU" + std::to_string(*out.copy_a) +
+                            " and GPU" + std::to_string(*out.copy_b),
+                        "GB/s"};
+  if (out.passed == false || out.verification_errors > 0) {
+    b.status = doc::FigureStatus::kFailed;
+    b.bad_words = static_cast<std::uint64_t>(out.verification_errors);
+    b.detail = "simpleP2P: the kernel's data did not verify (" +
+               std::to_string(out.verification_errors) + " \"Verification error\" line(s)" +
+               (out.passed == false ? ", \"Test failed!\")" : ")");
+  }
+  f.bandwidth.push_back(b);
+  f.file.mappings.push_back("cudaMemcpyPeer / cudaMemcpy -> ce_unidir_write");
+  f.file.notes.push_back(
+      "the rate is of 64 MB copies that alternate direction between the two GPUs, counted as " +
+      b.src + "->" + b.dst);
+  if (!out.buffer_mib) f.file.notes.push_back("assumed: 64 MB copies (the sample's default)");
+}
+
+// The sample stopped at a CUDA call before it measured: the pair it was enabling (or the first
+// two GPUs) gets the figure, in error, with the call's own words.
+void add_cuda_error(const SimpleP2pOutput& out, ImportedFigures& f) {
+  doc::BandwidthResult b = copy_figure(out, out.enabling_a.value_or(0), out.enabling_b.value_or(1));
+  b.status = doc::FigureStatus::kError;
+  b.detail = "simpleP2P stopped before it copied: " + out.cuda_error;
+  b.source = doc::FigureSource{"simpleP2P", "", "CUDA error", ""};
+  f.bandwidth.push_back(b);
+  f.file.mappings.push_back("CUDA error -> ce_unidir_write " + b.src + "->" + b.dst + ", error");
+}
+
+}  // namespace
+
+ImportedFigures simple_p2p_figures(const SimpleP2pOutput& out, const std::string& file) {
+  ImportedFigures f;
+  f.file.file = file;
+  f.file.tool = "simpleP2P";
+  f.file.format = "text";
+  add_gpus_and_access(out, f);
   if (out.waived) f.file.notes.push_back("simpleP2P waived its test: no GPU pair has peer access");
-  if (out.memcpy_gbps && out.copy_a && out.copy_b) {
-    doc::BandwidthResult b;
-    b.case_name = "ce_unidir_write";
-    b.src = gpu_name(*out.copy_a);
-    b.dst = gpu_name(*out.copy_b);
-    b.issued_by = b.src;
-    b.method = "copy_engine";
-    b.bytes = static_cast<std::uint64_t>(out.buffer_mib.value_or(64)) << 20;
-    b.median_gbps = *out.memcpy_gbps;
-    b.samples_gbps = {*out.memcpy_gbps};
-    const auto a = static_cast<std::size_t>(*out.copy_a), c = static_cast<std::size_t>(*out.copy_b);
-    if (a < out.access.size() && c < out.access[a].size() && out.access[a][c] >= 0)
-      b.p2p = out.access[a][c] == 1;
-    b.source =
-        doc::FigureSource{"simpleP2P", "",
-                          "cudaMemcpyPeer / cudaMemcpy between GPU" + std::to_string(*out.copy_a) +
-                              " and GPU" + std::to_string(*out.copy_b),
-                          "GB/s"};
-    if (out.passed == false || out.verification_errors > 0) {
-      b.status = doc::FigureStatus::kFailed;
-      b.bad_words = static_cast<std::uint64_t>(out.verification_errors);
-      b.detail = "simpleP2P: the kernel's data did not verify (" +
-                 std::to_string(out.verification_errors) + " \"Verification error\" line(s)" +
-                 (out.passed == false ? ", \"Test failed!\")" : ")");
-    }
-    f.bandwidth.push_back(b);
-    f.file.mappings.push_back("cudaMemcpyPeer / cudaMemcpy -> ce_unidir_write");
-    f.file.notes.push_back(
-        "the rate is of 64 MB copies that alternate direction between the two GPUs, counted as " +
-        b.src + "->" + b.dst);
-    if (!out.buffer_mib) f.file.notes.push_back("assumed: 64 MB copies (the sample's default)");
-  }
-  if (!out.cuda_error.empty() && !out.memcpy_gbps) {
-    // The sample stopped at a CUDA call before it measured: the pair it was enabling (or the
-    // first two GPUs) gets the figure, in error, with the call's own words.
-    doc::BandwidthResult b;
-    b.case_name = "ce_unidir_write";
-    b.src = gpu_name(out.enabling_a.value_or(0));
-    b.dst = gpu_name(out.enabling_b.value_or(1));
-    b.method = "copy_engine";
-    b.bytes = static_cast<std::uint64_t>(out.buffer_mib.value_or(64)) << 20;
-    b.status = doc::FigureStatus::kError;
-    b.detail = "simpleP2P stopped before it copied: " + out.cuda_error;
-    b.source = doc::FigureSource{"simpleP2P", "", "CUDA error", ""};
-    f.bandwidth.push_back(b);
-    f.file.mappings.push_back("CUDA error -> ce_unidir_write " + b.src + "->" + b.dst + ", error");
-  }
+  if (out.memcpy_gbps && out.copy_a && out.copy_b) add_rate(out, f);
+  if (!out.cuda_error.empty() && !out.memcpy_gbps) add_cuda_error(out, f);
   if (!out.passed)
     f.file.notes.push_back("the output ends before \"Test passed\" or \"Test failed\"");
   f.file.figures = static_cast<int>(f.bandwidth.size());

@@ -156,11 +156,15 @@ TEST_F(ImportCli, BadPeerOutputIsOneLineAndWritesNothing) {
       << r.err;
   EXPECT_FALSE(fs::exists(doc));
   // A paste with no table at all: one line naming the file and what was looked for.
-  const std::string waived = fixture("pastes/none-nvbandwidth-13-v0.2-2080ti-waived-only.txt");
-  const auto other = run_captured(p2pcheck("import " + waived + " --json " + doc));
+  const std::string banner = (dir_ / "banner-only.txt").string();
+  p2p::write_text_file_atomically(
+      banner,
+      "$ ./nvbandwidth -t device_to_device_memcpy_write_ce\nnvbandwidth Version: v0.8\n\n"
+      "NOTE: This tool reports current measured bandwidth on your system.\n");
+  const auto other = run_captured(p2pcheck("import " + banner + " --json " + doc));
   EXPECT_EQ(other.exit_code, 2);
   EXPECT_EQ(other.out, "");
-  EXPECT_EQ(other.err.rfind("p2pcheck: error: " + waived +
+  EXPECT_EQ(other.err.rfind("p2pcheck: error: " + banner +
                                 ": no table found (nvbandwidth output starts, but no result table "
                                 "follows: cut before it, or the test printed none): looked for an "
                                 "nccl-tests table",
@@ -169,6 +173,14 @@ TEST_F(ImportCli, BadPeerOutputIsOneLineAndWritesNothing) {
       << other.err;
   EXPECT_EQ(std::count(other.err.begin(), other.err.end(), '\n'), 1);
   EXPECT_FALSE(fs::exists(doc));
+  // nvbandwidth waiving its device-to-device test is no missing table: it waives it when no GPU
+  // pair has peer access, and that is the verdict.
+  const std::string waived = fixture("pastes/none-nvbandwidth-13-v0.2-2080ti-waived-only.txt");
+  ASSERT_EQ(run_captured(p2pcheck("import " + waived + " --json " + doc)).exit_code, 0);
+  const auto judged = run_captured(p2pcheck("judge " + doc));
+  EXPECT_EQ(judged.exit_code, 1) << judged.out;
+  EXPECT_NE(judged.out.find("P2P not in effect: no GPU pair has peer access"), std::string::npos)
+      << judged.out;
 }
 
 TEST_F(ImportCli, RealPublishedCapturesImportAndGateWithoutAGpu) {

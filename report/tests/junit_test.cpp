@@ -34,9 +34,13 @@ const CheckCase* find_case(const std::vector<CheckSuite>& suites, const std::str
 TEST(JunitCases, BenchDocumentHasOneCasePerFigureAndGateReason) {
   const auto doc = load("h200-bench.json");
   const auto suites = document_suites(doc, "h200-bench.json");
-  ASSERT_EQ(suites.size(), 2u);
+  // The gate, the figures, and the verdict (judged on reading: the document stores none).
+  ASSERT_EQ(suites.size(), 3u);
   EXPECT_EQ(suites[0].name, "gate");
   EXPECT_EQ(suites[1].name, "bench");
+  EXPECT_EQ(suites[2].name, "acceptance");
+  ASSERT_FALSE(suites[2].properties.empty());
+  EXPECT_EQ(suites[2].properties[0].first, "p2pcheck.verdict");
   EXPECT_EQ(suites[1].cases.size(), doc.bandwidth.size() + doc.latency.size());
   const CheckCase* h2d = find_case(suites, "vm/h2d_ce/host->gpu0/1GiB");
   ASSERT_NE(h2d, nullptr);
@@ -94,10 +98,14 @@ TEST(JunitCases, FailedWaivedAndErroredFiguresMapToFailureSkippedAndError) {
   EXPECT_NE(cases[1].message.find("cudaDeviceCanAccessPeer"), std::string::npos);
   EXPECT_EQ(cases[2].outcome, doc::Outcome::kError);
   EXPECT_EQ(cases[2].message, "error: CUDA error 700 at line 3") << "one line";
-  const CaseCounts n = count_cases(suites);
+  const CaseCounts n = count_cases({suites[0], suites[1]});
   EXPECT_EQ(n.failures, 1);
   EXPECT_EQ(n.errors, 1);
   EXPECT_EQ(n.skipped, 2);  // the waived figure and the gate's note
+  // The verdict suite fails with them: a failed figure is a failed run in every format.
+  const CaseCounts verdict = count_cases({suites[2]});
+  EXPECT_GE(verdict.failures, 1);
+  EXPECT_GE(verdict.errors, 1);
 }
 
 CheckCase case_named(const std::string& name) {
