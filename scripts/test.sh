@@ -15,10 +15,11 @@
 #      CPU test: everything but bench and nccl must build and pass there, with no memory error,
 #      no undefined behaviour and no leak of ours (scripts/sanitizers/lsan.supp names the
 #      libraries' own, each with why);
-#   2. the CUDA configuration (build/, gcc and nvcc) builds the executable and only the tests
-#      the first has not: GPU tests, tests of the CUDA and NCCL code, and the few whose
-#      assertions depend on what was built in (cmake/P2pTesting.cmake, P2P_TESTS_RUN_ELSEWHERE);
-#      a short smoke of the CUDA executable follows;
+#   2. the CUDA configuration (build-cuda-check/, gcc and nvcc, host code unoptimised) builds
+#      the executable and only the tests the first has not: GPU tests, tests of the CUDA and NCCL
+#      code, and the few whose assertions depend on what was built in (cmake/P2pTesting.cmake,
+#      P2P_TESTS_RUN_ELSEWHERE); a short smoke of the CUDA executable follows. The main job's
+#      build/ (Release) is left alone;
 #   3. lint (layout, clang-tidy, the size budget) on the first build's compile database;
 #   4. the fuzzers, in one time box, seeded from the corpora kept in the tree.
 # Each phase is timed; the table at the end gives its seconds, its share and its budget, and
@@ -38,7 +39,10 @@ done
 
 status=0
 cpu_dir=${P2P_CPU_BUILD_DIR:-build-cpu-sanitized}
-build_dir=${P2P_BUILD_DIR:-build}
+# The CUDA configuration checked here is not the main job's build/ (Release, every GPU
+# architecture): it is built to compile-check the CUDA side, link the executable and run the
+# tests only it has, so its host code is not optimised (-O0: the build takes half the time).
+build_dir=${P2P_BUILD_DIR:-build-cuda-check}
 
 if [[ ${P2P_SKIP_BROWSER:-0} == 1 || $quick == 1 ]]; then
   phase install 180 scripts/install-deps.sh || exit 1
@@ -81,7 +85,8 @@ phase "test: CPU (sanitized)" 600 cpu_tests || status=1
 
 if ((!quick)); then
   cuda_build() {
-    scripts/build.sh -DP2P_TESTS_RUN_ELSEWHERE="$PWD/$cpu_dir/p2p-cpu-tests.txt"
+    P2P_BUILD_DIR=$build_dir scripts/build.sh -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 \
+      -DCMAKE_CUDA_FLAGS_DEBUG=-O0 -DP2P_TESTS_RUN_ELSEWHERE="$PWD/$cpu_dir/p2p-cpu-tests.txt"
   }
   phase "build: CUDA (gcc, nvcc)" 600 quiet_build "CUDA configuration" cuda_build || exit 1
 

@@ -79,7 +79,7 @@ TEST(BenchCli, ParserErrorsAreOneLineExitTwo) {
       {"report", "p2pcheck: error: results is required (--help lists the options)\n"},
       {"",
        "p2pcheck: error: 'p2pcheck' needs a command: doctor, topo, gate, vm, bench, nccl, import, "
-       "compare, report, export, judge, check, infer, node, merge, cluster\n"},
+       "compare, report, export, judge, hw, check, infer, node, merge, cluster\n"},
   };
   for (const auto& [args, err] : cases) {
     const Ran r = run(args);
