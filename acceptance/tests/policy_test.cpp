@@ -35,11 +35,12 @@ TEST(AcceptancePolicy, AnUnknownKeyIsRefusedNamingEveryKnownKey) {
       error_of({{"min_bandwith", 50}}),
       "policy.json: unknown key 'min_bandwith' (known: min_gpus, max_path, forbid, "
       "min_link, require_p2p, require_cliques, min_bandwidth, thresholds, floors, models, hosts)");
-  EXPECT_EQ(error_of({{"thresholds", {{"link_celing", nullptr}}}}),
-            "policy.json: thresholds: unknown key 'link_celing' (known: min_judged_bytes, "
-            "link_ceiling, link_ceiling_sys, p2p_vs_staged, p2p_latency_us, bidirectional, "
-            "direction_symmetry, class_outlier, latency_outlier, model_reference, outlier_min_members, "
-            "spread_warn_pct)");
+  EXPECT_EQ(
+      error_of({{"thresholds", {{"link_celing", nullptr}}}}),
+      "policy.json: thresholds: unknown key 'link_celing' (known: min_judged_bytes, "
+      "link_ceiling, link_ceiling_sys, p2p_vs_staged, p2p_latency_us, bidirectional, "
+      "direction_symmetry, class_outlier, latency_outlier, model_reference, outlier_min_members, "
+      "spread_warn_pct)");
 }
 
 TEST(AcceptancePolicy, BadValuesAreOneLineNamingTheKey) {

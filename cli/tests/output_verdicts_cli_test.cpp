@@ -138,9 +138,9 @@ TEST(OutputVerdicts, APolicyReachesExportAndReport) {
             0);
   EXPECT_EQ(html_verdict(p2p::read_text_file(page)), "FAIL");
   // A policy where none belongs (a gate decision carries its own verdict) is refused, exit 2.
-  const CliResult gate =
-      p2p::testing::run_captured(kExe + " gate --input '" + kRoot +
-                                 "/topology/tests/golden/rtxpro6000-lxc.json' --expect-gpus 8 --format json");
+  const CliResult gate = p2p::testing::run_captured(
+      kExe + " gate --input '" + kRoot +
+      "/topology/tests/golden/rtxpro6000-lxc.json' --expect-gpus 8 --format json");
   ASSERT_EQ(gate.exit_code, 0) << gate.err;
   p2p::write_text_file_atomically(dir.file("gate.json"), gate.out);
   const CliResult r = p2p::testing::run_captured(kExe + " export '" + dir.file("gate.json") +
