@@ -10,7 +10,7 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]    (default: every target CI runs)
 #   scripts/fuzz.sh --total T [TARGET...]    one time box of about T seconds for them all
-#                                            (scripts/test.sh: 200), shared out by scale
+#                                            (scripts/test.sh: 150), shared out by scale
 #
 # P2P_FUZZ_RUNS=N ends a target after N inputs if that comes before SECONDS (CI: 10000). Targets
 # run P2P_FUZZ_JOBS at a time (default: one per CPU). Build directory: build-fuzz/
