@@ -2,8 +2,9 @@
 // 8-GPU one (report/tests/fixtures/) is rendered by headless Chromium. From the DOM Chromium
 // built (--dump-dom): every heatmap cell of every matrix is there with its value, each GPU
 // pair's cell names its path class, no script ran and none failed; a screenshot of each kind of
-// page (bench or nccl, one GPU or several, logical, interrupted, imported) is not blank. Skips, saying why, where no Chromium is installed (Debian package `chromium`,
-// installed by `scripts/install-deps.sh --with-browser`, which scripts/test.sh runs).
+// page (bench or nccl, one GPU or several, logical, interrupted, imported) is not blank. Skips,
+// saying why, where no Chromium is installed (Debian package `chromium`, installed by
+// `scripts/install-deps.sh --with-browser`, which scripts/test.sh runs).
 #include <gtest/gtest.h>
 
 #include <filesystem>
