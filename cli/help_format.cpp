@@ -8,6 +8,8 @@
 #include <regex>
 #include <sstream>
 
+#include "common/text.hpp"
+
 namespace p2p::cli {
 namespace {
 
@@ -16,11 +18,6 @@ std::vector<std::string> split(const std::string& text, char sep) {
   std::stringstream in(text);
   for (std::string part; std::getline(in, part, sep);) parts.push_back(part);
   return parts;
-}
-
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
 }
 
 std::optional<double> number(const std::string& text) {
@@ -105,7 +102,7 @@ std::string name_placeholder(const std::string& long_name) {
 bool default_worth_showing(const std::string& value, const std::string& description,
                            const PlainType& type) {
   if (value.empty() || value == "[]" || value == "{}") return false;
-  if (lower(description).find("default") != std::string::npos) return false;
+  if (ascii_lower(description).find("default") != std::string::npos) return false;
   // A list ("[1,2,4,8]"): every element must be one the option accepts.
   const bool list = value.size() > 2 && value.front() == '[' && value.back() == ']';
   const std::vector<std::string> items =

@@ -4,13 +4,10 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "common/text.hpp"
+
 namespace p2p::cli {
 namespace {
-
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 std::string without_dashes(const std::string& name) {
   const std::size_t start = name.find_first_not_of('-');
@@ -130,13 +127,13 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::optional<std::string> closest(const std::string& typed,
                                    const std::vector<std::string>& candidates) {
-  const std::string core = lower(without_dashes(typed));
+  const std::string core = ascii_lower(without_dashes(typed));
   if (core.empty()) return std::nullopt;
   const std::size_t allowed = std::clamp<std::size_t>(core.size() / 3, 1, 2);
   std::optional<std::string> best, only_prefix;
   std::size_t best_d = allowed + 1, ties = 0, prefixes = 0;
   for (const auto& c : candidates) {
-    const std::string other = lower(without_dashes(c));
+    const std::string other = ascii_lower(without_dashes(c));
     const std::size_t d = edit_distance(core, other);
     if (d < best_d) {
       best_d = d;

@@ -4,16 +4,12 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/text.hpp"
+
 namespace p2p::cluster {
 namespace {
 
 constexpr std::size_t kDifferencesShown = 4;
-
-std::string number(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.4g", v);
-  return b;
-}
 
 std::string status_label(const HostVerdict& v) {
   switch (v.status) {
@@ -75,14 +71,15 @@ void outlier_table(std::ostream& out, const ClusterRun& run, const OutlierOption
     judged += s.judged ? 1 : 0;
     flagged += s.outliers.empty() ? 0 : 1;
   }
-  out << "\nFleet outliers (modified z-score beyond " << number(rule.z_threshold)
+  out << "\nFleet outliers (modified z-score beyond " << four_digits(rule.z_threshold)
       << "): " << flagged << " of " << judged << " figure(s) measured on at least "
       << rule.min_hosts << " hosts\n";
   for (const auto& s : run.figures) {
     for (const auto& d : s.outliers) {
       out << "  " << to_string(s.figure.kind) << " " << s.key << ": " << d.host << " "
-          << number(d.value) << " " << s.figure.unit() << " vs median " << number(s.median) << " ("
-          << (d.delta_pct >= 0 ? "+" : "") << number(d.delta_pct) << "%, z " << number(d.z)
+          << four_digits(d.value) << " " << s.figure.unit() << " vs median "
+          << four_digits(s.median) << " (" << (d.delta_pct >= 0 ? "+" : "")
+          << four_digits(d.delta_pct) << "%, z " << four_digits(d.z)
           << (d.worse ? ", worse" : ", better") << ")\n";
     }
   }

@@ -15,12 +15,6 @@ constexpr int kGatePriority = 10;
 constexpr int kHostPriority = 20;
 constexpr int kFigurePriority = 30;
 
-std::string number(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.4g", v);
-  return b;
-}
-
 Check make(const std::string& rule, const std::string& subject, Outcome o, std::string message,
            int priority) {
   Check c;
@@ -49,14 +43,14 @@ Check host_check(const doc::HostVerdict& v) {
 // side is named but passes (the fleet's median is not a floor).
 Check figure_check(const doc::FigureSpread& s) {
   const std::string unit = s.figure.unit();
-  std::string message =
-      "median " + number(s.median) + " " + unit + " over " + std::to_string(s.hosts) + " hosts";
+  std::string message = "median " + four_digits(s.median) + " " + unit + " over " +
+                        std::to_string(s.hosts) + " hosts";
   Check c = make("outlier", std::string(to_string(s.figure.kind)) + "/" + s.key, Outcome::kPass, "",
                  kFigurePriority);
   for (const auto& d : s.outliers) {
     message += std::string("; ") + (d.worse ? "far worse: " : "far better: ") + d.host + " " +
-               number(d.value) + " " + unit + " (" + (d.delta_pct >= 0 ? "+" : "") +
-               number(d.delta_pct) + "%, z " + number(d.z) + ")";
+               four_digits(d.value) + " " + unit + " (" + (d.delta_pct >= 0 ? "+" : "") +
+               four_digits(d.delta_pct) + "%, z " + four_digits(d.z) + ")";
     if (!d.worse || c.outcome == Outcome::kFail) continue;
     c.outcome = Outcome::kFail;
     c.value = d.value;
@@ -73,7 +67,7 @@ doc::RunVerdict fleet_verdict(const ClusterRun& run, const OutlierOptions& rule,
                               const std::string& written_by) {
   doc::RunVerdict v;
   v.judged_by = written_by;
-  v.policy = "modified z-score beyond " + number(rule.z_threshold) + " on at least " +
+  v.policy = "modified z-score beyond " + four_digits(rule.z_threshold) + " on at least " +
              std::to_string(rule.min_hosts) + " hosts";
   add_check(v, make("fleet_gate", "fleet", run.gate_passed ? Outcome::kPass : Outcome::kFail,
                     run.gate_passed ? "topology reference: " + run.topology_reference

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cctype>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,19 @@ inline std::string join(const std::vector<std::string>& items, std::string_view 
     out += items[i];
   }
   return out;
+}
+
+// The text in ASCII lower case (bytes past ASCII unchanged).
+inline std::string ascii_lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// A figure in four significant digits ("55.44", "1.2e+03"), as the fleet's lines print them.
+inline std::string four_digits(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.4g", v);
+  return b;
 }
 
 // The text without the UTF-8 byte order mark Windows editors put before a saved file or paste.

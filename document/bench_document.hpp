@@ -29,6 +29,9 @@ struct FigureSource {
   std::string unit;    // as printed: "GB/s", "ns", "us"
 };
 
+// True for a GPU endpoint of a figure ("gpu0"), false for "host" or "all".
+inline bool is_gpu_endpoint(const std::string& endpoint) { return endpoint.rfind("gpu", 0) == 0; }
+
 // One bandwidth figure: a (case, source, destination, size) of a single transfer, one direction
 // of a concurrent run (part "dir"), or the total of a concurrent run (part "sum").
 struct BandwidthResult {

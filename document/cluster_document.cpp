@@ -88,7 +88,7 @@ FigureSpread figure_from(const json& j) {
   return s;
 }
 
-int checked_version(const json& j) {
+int checked_cluster_version(const json& j) {
   const int version = value_at<int>(j, "version");
   if (j.at("schema").get<std::string>() != ClusterDocument::kSchema)
     throw InputError(std::string("`schema`: expected ") + ClusterDocument::kSchema);
@@ -129,7 +129,7 @@ void to_json(json& j, const ClusterDocument& d) {
 
 void from_json(const json& j, ClusterDocument& d) {
   try {
-    const int version = checked_version(j);
+    const int version = checked_cluster_version(j);
     d = ClusterDocument{};
     d.written_by = j.at("written_by").get<std::string>();
     d.tool_version = j.at("tool_version").get<std::string>();

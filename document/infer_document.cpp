@@ -8,7 +8,7 @@ namespace {
 
 using nlohmann::json;
 
-int checked_version(const json& j) {
+int checked_infer_version(const json& j) {
   if (!j.is_object() || j.value("schema", "") != InferDocument::kSchema)
     throw InputError(std::string("`schema`: expected ") + InferDocument::kSchema);
   const json version = j.value("version", json());
@@ -83,7 +83,7 @@ void to_json(json& j, const InferDocument& d) {
 }
 
 void from_json(const json& j, InferDocument& d) {
-  const int version = checked_version(j);
+  const int version = checked_infer_version(j);
   d = InferDocument{};
   try {
     d.started_utc = j.at("started_utc").get<std::string>();

@@ -43,15 +43,6 @@ std::optional<double> cell_value(const std::string& token, bool& ok) {
   return v;
 }
 
-// A row cut short is the matrix's last when no row of it follows: where a paste ends.
-bool no_row_follows(const std::vector<std::string>& lines, std::size_t i) {
-  for (std::size_t j = i + 1; j < lines.size(); ++j) {
-    const auto tokens = split_ws(lines[j]);
-    if (!tokens.empty()) return !parse_number(tokens[0]);
-  }
-  return true;
-}
-
 // "SUM <key> <value>" or, with --perfFormatter, "&&&& PERF <key> <value><unit>": the tokens from
 // the key on, or none.
 std::vector<std::string> sum_line(const std::string& line) {

@@ -22,15 +22,6 @@ bool is_title(const std::string& t) {
          t.find("Matrix") != std::string::npos && t.find("P2P=") != std::string::npos;
 }
 
-// A row cut short is the matrix's last when no row of it follows: where a paste ends.
-bool no_row_follows(const std::vector<std::string>& lines, std::size_t i) {
-  for (std::size_t j = i + 1; j < lines.size(); ++j) {
-    const auto tokens = split_ws(lines[j]);
-    if (!tokens.empty()) return !parse_number(tokens[0]);
-  }
-  return true;
-}
-
 // A matrix: a header ("D\D 0 1 ..." or "GPU 0 1" / "CPU 0 1") and one row per GPU. `n` is the GPU
 // count the Device lines gave, or 0 to take it from the header. Rows before a cut are kept.
 std::size_t read_block(const std::vector<std::string>& lines, std::size_t i, std::size_t& n,

@@ -58,6 +58,16 @@ inline std::optional<double> parse_number(const std::string& s) {
   return v;
 }
 
+// A matrix row cut short is the matrix's last when no row of it follows after line `i` (the
+// next line that is not blank does not start with a number): where a paste ends.
+inline bool no_row_follows(const std::vector<std::string>& lines, std::size_t i) {
+  for (std::size_t j = i + 1; j < lines.size(); ++j) {
+    const auto tokens = split_ws(lines[j]);
+    if (!tokens.empty()) return !parse_number(tokens[0]);
+  }
+  return true;
+}
+
 // "nan", "-nan", "inf", "1e999": a token strtod reads whole as a number that is not finite.
 inline bool is_non_finite_number(const std::string& s) {
   if (s.empty()) return false;

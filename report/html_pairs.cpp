@@ -11,8 +11,6 @@
 namespace p2p::report {
 namespace {
 
-bool is_gpu(const std::string& endpoint) { return endpoint.rfind("gpu", 0) == 0; }
-
 struct PairState {
   int failed = 0, errors = 0, waived = 0;
   bool no_peer_access = false;
@@ -53,7 +51,7 @@ PairPaths::PairPaths(const doc::BenchDocument& doc) {
 }
 
 std::string PairPaths::between(const std::string& a, const std::string& b) const {
-  if (!is_gpu(a) || !is_gpu(b) || a == b) return "";
+  if (!doc::is_gpu_endpoint(a) || !doc::is_gpu_endpoint(b) || a == b) return "";
   const auto da = device_.find(a), db = device_.find(b);
   if (da != device_.end() && db != device_.end() && da->second == db->second) return "same device";
   const auto ia = topology_index_.find(a), ib = topology_index_.find(b);
@@ -66,11 +64,11 @@ std::string PairPaths::between(const std::string& a, const std::string& b) const
 std::string attention_section(const doc::BenchDocument& doc, const PairPaths& paths) {
   std::map<std::pair<std::string, std::string>, PairState> pairs;
   for (const auto& r : doc.bandwidth) {
-    if (is_gpu(r.src) && is_gpu(r.dst) && r.src != r.dst)
+    if (doc::is_gpu_endpoint(r.src) && doc::is_gpu_endpoint(r.dst) && r.src != r.dst)
       note(pairs[{r.src, r.dst}], r.status, r.detail);
   }
   for (const auto& r : doc.latency) {
-    if (is_gpu(r.src) && is_gpu(r.dst) && r.src != r.dst)
+    if (doc::is_gpu_endpoint(r.src) && doc::is_gpu_endpoint(r.dst) && r.src != r.dst)
       note(pairs[{r.src, r.dst}], r.status, r.detail);
   }
   for (std::size_t i = 0; i < doc.p2p_access.size() && i < doc.gpus.size(); ++i) {

@@ -40,8 +40,6 @@ class GpuIndex {
   std::map<std::string, const doc::GpuRecord*> by_label_;
 };
 
-bool is_gpu(const std::string& endpoint) { return endpoint.rfind("gpu", 0) == 0; }
-
 // dcgm-exporter's labels of one GPU: Hostname, gpu, pci_bus_id, modelName and UUID (the label
 // DCGM series are most reliably joined on; an empty one, from an older document, is left out).
 Labels gpu_labels(const std::string& host, const GpuLabels& g) {
@@ -57,11 +55,11 @@ Labels gpu_labels(const std::string& host, const GpuLabels& g) {
 // stay two series.
 Labels figure_labels(const std::string& host, const GpuIndex& gpus, const std::string& src,
                      const std::string& dst, const std::string& case_name) {
-  const bool from = is_gpu(src) || !is_gpu(dst);
+  const bool from = doc::is_gpu_endpoint(src) || !doc::is_gpu_endpoint(dst);
   const GpuLabels g = gpus.of(from ? src : dst);
   const std::string peer = from ? dst : src;
   Labels l = gpu_labels(host, g);
-  l.emplace_back("peer_gpu", is_gpu(peer) ? peer.substr(3) : peer);
+  l.emplace_back("peer_gpu", doc::is_gpu_endpoint(peer) ? peer.substr(3) : peer);
   l.emplace_back("direction", from ? "from_gpu" : "to_gpu");
   l.emplace_back("case", case_name);
   return l;
@@ -126,7 +124,7 @@ void add_bench(Exposition& e, const doc::BenchDocument& d) {
     // Latency is the GPU's load from the peer's memory: always filed under the loading GPU.
     const GpuLabels g = gpus.of(r.src);
     Labels l = gpu_labels(d.hostname, g);
-    l.emplace_back("peer_gpu", is_gpu(r.dst) ? r.dst.substr(3) : r.dst);
+    l.emplace_back("peer_gpu", doc::is_gpu_endpoint(r.dst) ? r.dst.substr(3) : r.dst);
     l.emplace_back("case", r.case_name);
     if (r.status == doc::FigureStatus::kOk && r.median_ns)
       e.add("p2pcheck_latency_seconds", l, *r.median_ns * 1e-9);

@@ -75,29 +75,26 @@ if [[ ! -f $build_dir/compile_commands.json ]]; then
   cmake -S . -B "$build_dir" "${generator[@]}" -DP2P_WITH_CUDA=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 fi
 
-# The translation units of this checkout's modules, tests left out (see above).
-mapfile -t units < <(python3 - "$build_dir/compile_commands.json" "$PWD" <<'EOF'
-import json, os, sys
-root = os.path.realpath(sys.argv[2]) + os.sep
-seen = set()
-for entry in json.load(open(sys.argv[1])):
-    path = os.path.realpath(os.path.join(entry["directory"], entry["file"]))
-    rel = path[len(root):] if path.startswith(root) else None
-    if rel is None or rel.startswith("build") or "/tests/" in "/" + rel or path in seen:
-        continue
-    seen.add(path)
-    print(path)
-EOF
-)
+# The units clang-tidy checks: one per library or executable, which includes its sources in turn
+# (scripts/lib/lint_units.py says why and what it asks of the sources).
+units_dir=$build_dir/lint-units
+mapfile -t units < <(python3 scripts/lib/lint_units.py "$build_dir/compile_commands.json" "$PWD" "$units_dir")
 if ((${#units[@]} == 0)); then
   echo "lint: no sources in $build_dir/compile_commands.json" >&2
   exit 2
 fi
+sources_checked=$(cat "${units[@]}" | wc -l)
 
-echo "lint: clang-tidy ($("$clang_tidy" --version | sed -n 's/.*version //p')) over ${#units[@]} files, $jobs at a time"
+echo "lint: clang-tidy ($("$clang_tidy" --version | sed -n 's/.*version //p')) over $sources_checked files in ${#units[@]} units, $jobs at a time"
 # CLANG_TIDY_CHECKS replaces the checks for one run ('-*,clang-analyzer-*': see .clang-tidy).
-checks=()
-[[ -n ${CLANG_TIDY_CHECKS:-} ]] && checks=(--checks="$CLANG_TIDY_CHECKS")
+# A unit includes its sources, which bugprone-suspicious-include would flag, and the sources'
+# lines pass the header filter like the project's headers do.
+checks=(--checks="${CLANG_TIDY_CHECKS:+$CLANG_TIDY_CHECKS,}-bugprone-suspicious-include")
+header_filter=$(sed -n "s/^HeaderFilterRegex: '\(.*\)\\.hpp\$'$/\1\\.(hpp|cpp)$/p" .clang-tidy)
+if [[ -z $header_filter ]]; then
+  echo "lint: .clang-tidy has no HeaderFilterRegex ending in \\.hpp\$ to extend to the sources" >&2
+  exit 2
+fi
 start=$SECONDS
 # stderr carries only "N warnings generated." (and the count suppressed outside the project's
 # headers) besides real errors, which stay. Functions over the size budget
@@ -105,12 +102,16 @@ start=$SECONDS
 tidy_out=$(mktemp)
 trap 'rm -f "$tidy_out"' EXIT
 if ! printf '%s\0' "${units[@]}" |
-    xargs -0 -P "$jobs" -n 1 "$clang_tidy" -p "$build_dir" --quiet \
-      --warnings-as-errors='*,-readability-function-size' "${checks[@]}" \
+    xargs -0 -P "$jobs" -n 1 "$clang_tidy" -p "$units_dir" --config-file=.clang-tidy --quiet \
+      --header-filter="$header_filter" --warnings-as-errors='*,-readability-function-size' "${checks[@]}" \
       2> >(grep -v -E '^([0-9]+ warnings? (and [0-9]+ errors? )?generated\.|Suppressed [0-9]+ warnings|Use -header-filter|$)' >&2) |
     tee "$tidy_out" |
     awk '/: (warning|error): / { skip = /readability-function-size/ } !skip { print }'; then
   echo "lint: clang-tidy found the problems above (checks and why: .clang-tidy)" >&2
+  if grep -q 'clang-diagnostic-error' "$tidy_out"; then
+    echo "lint: a library's sources are checked as one unit (scripts/lib/lint_units.py): two file-local" \
+      "definitions of one name clash there; the second copy belongs in a shared header" >&2
+  fi
   status=1
 fi
 echo "lint: clang-tidy took $((SECONDS - start)) s"

@@ -18,7 +18,7 @@ doc::BenchDocument kept(const std::string& path) {
   return doc::read_bench_document_file(std::string(P2P_SOURCE_DIR) + "/results/" + path);
 }
 
-doc::RunVerdict judge(const doc::BenchDocument& d, int signal = 0) {
+doc::RunVerdict judge_run(const doc::BenchDocument& d, int signal = 0) {
   RunFacts facts;
   facts.interrupt_signal = signal;
   return judge_document(d, AcceptancePolicy{}, facts, "bench");
@@ -27,14 +27,15 @@ doc::RunVerdict judge(const doc::BenchDocument& d, int signal = 0) {
 const char* kH200Default = "h200-vm-2026-12-03-speed/bench-default.json";
 
 TEST(FalseGreen, TheH200MainJobStillPasses) {
-  const doc::RunVerdict v = judge(kept(kH200Default));
+  const doc::RunVerdict v = judge_run(kept(kH200Default));
   EXPECT_EQ(v.outcome, Outcome::kPass) << format_verdict(v, "bench");
   EXPECT_EQ(doc::exit_code(v), kExitOk);
   EXPECT_GT(v.count(Outcome::kPass), 5);
 }
 
 TEST(FalseGreen, ARunCutShortBySigtermFailsAsInterrupted) {
-  const doc::RunVerdict v = judge(kept("h200-vm-2026-12-03-one-gpu/bench-sigterm.json"), SIGTERM);
+  const doc::RunVerdict v =
+      judge_run(kept("h200-vm-2026-12-03-one-gpu/bench-sigterm.json"), SIGTERM);
   EXPECT_EQ(v.outcome, Outcome::kFail);
   EXPECT_EQ(v.reasons().front().rule, "interrupted");
   EXPECT_NE(v.reasons().front().message.find("SIGTERM after 420 figures"), std::string::npos);
@@ -45,7 +46,8 @@ TEST(FalseGreen, ARunCutShortBySigtermFailsAsInterrupted) {
 TEST(FalseGreen, ABenchThatSharedItsGpuFailsAsSharedAndItsSlowLinkFailsToo) {
   // Run B of the shared-GPU experiment: another bench held the GPU; its host-to-GPU copies ran
   // at 24.8 GB/s, 39% of the Gen5 x16 link. It printed "0 FAILED" and exited 0.
-  const doc::RunVerdict v = judge(kept("h200-vm-2026-12-03-fleet/shared-gpu-rerun/bench-B.json"));
+  const doc::RunVerdict v =
+      judge_run(kept("h200-vm-2026-12-03-fleet/shared-gpu-rerun/bench-B.json"));
   EXPECT_EQ(v.outcome, Outcome::kFail);
   const auto reasons = v.reasons();
   ASSERT_GE(reasons.size(), 2u);
@@ -63,7 +65,7 @@ TEST(FalseGreen, AHostLinkAtFortyPercentOfItsCeilingFailsWithoutAnyBaseline) {
   doc::BenchDocument d = kept(kH200Default);
   for (auto& r : d.bandwidth)  // edited: the host-to-GPU figures lowered to 40% of Gen5 x16
     if (r.case_name == "h2d_ce" && r.median_gbps) r.median_gbps = 0.40 * 63.015;
-  const doc::RunVerdict v = judge(d);
+  const doc::RunVerdict v = judge_run(d);
   EXPECT_EQ(v.outcome, Outcome::kFail);
   EXPECT_EQ(v.reasons().front().rule, "link_ceiling");
   EXPECT_NE(v.reasons().front().message.find("40% of PCIe gen5 x16"), std::string::npos);
@@ -75,7 +77,7 @@ TEST(FalseGreen, AnEightGpuServerThatShowsSevenFails) {
   topo::Gpu lost = d.topology->gpus.front();
   lost.pci_bus_id = "0000:00:07.0";
   d.topology->gpus.push_back(lost);
-  const doc::RunVerdict v = judge(d);
+  const doc::RunVerdict v = judge_run(d);
   EXPECT_EQ(v.outcome, Outcome::kFail);
   EXPECT_EQ(v.reasons().front().rule, "gpu_count");
   EXPECT_EQ(v.reasons().front().message,
@@ -83,7 +85,7 @@ TEST(FalseGreen, AnEightGpuServerThatShowsSevenFails) {
 }
 
 TEST(FalseGreen, AnNcclRunWithAKilledRankEndsInAnErrorNamingTheRankFirst) {
-  const doc::RunVerdict v = judge(kept("h200-vm-2026-12-03-one-gpu/nccl-killed-rank.json"));
+  const doc::RunVerdict v = judge_run(kept("h200-vm-2026-12-03-one-gpu/nccl-killed-rank.json"));
   EXPECT_EQ(v.outcome, Outcome::kError);
   EXPECT_EQ(doc::exit_code(v), kExitRuntime);
   const auto first = v.reasons().front();
@@ -96,7 +98,7 @@ TEST(FalseGreen, AnNcclRunWithAKilledRankEndsInAnErrorNamingTheRankFirst) {
 }
 
 TEST(FalseGreen, AStalledRankIsAHang) {
-  const doc::RunVerdict v = judge(kept("h200-vm-2026-12-03-one-gpu/nccl-stalled-rank.json"));
+  const doc::RunVerdict v = judge_run(kept("h200-vm-2026-12-03-one-gpu/nccl-stalled-rank.json"));
   EXPECT_TRUE(v.hung);
   EXPECT_EQ(doc::exit_code(v), kExitHang);
 }
@@ -113,7 +115,7 @@ TEST(FalseGreen, OneRankFiguresAreMarkedNotMeaningfulNotShownAsRecords) {
     }
   }
   EXPECT_GT(in_place, 0);
-  const doc::RunVerdict v = judge(d);
+  const doc::RunVerdict v = judge_run(d);
   EXPECT_EQ(v.outcome, Outcome::kPass) << format_verdict(v, "nccl");
   EXPECT_EQ(v.count(Outcome::kNotMeaningful), 1);
 }
@@ -121,7 +123,7 @@ TEST(FalseGreen, OneRankFiguresAreMarkedNotMeaningfulNotShownAsRecords) {
 TEST(FalseGreen, LogicalGpusPassWithTheirCaveatAndNoPeerVerdict) {
   doc::BenchDocument d = kept("h200-vm-2026-12-03-one-gpu/bench-logical8.json");
   mark_not_meaningful(d);
-  const doc::RunVerdict v = judge(d);
+  const doc::RunVerdict v = judge_run(d);
   EXPECT_EQ(v.outcome, Outcome::kPass) << format_verdict(v, "bench");
   EXPECT_TRUE(v.has_caveat(doc::CaveatKind::kLogicalGpus));
   for (const auto& c : v.checks) {
@@ -135,7 +137,7 @@ TEST(FalseGreen, LogicalGpusPassWithTheirCaveatAndNoPeerVerdict) {
 }
 
 TEST(FalseGreen, RanksSharingOneGpuCarryTheLogicalCaveat) {
-  const doc::RunVerdict v = judge(kept("h200-vm-2026-12-03-one-gpu/nccl-ranks8.json"));
+  const doc::RunVerdict v = judge_run(kept("h200-vm-2026-12-03-one-gpu/nccl-ranks8.json"));
   EXPECT_TRUE(v.has_caveat(doc::CaveatKind::kLogicalGpus)) << format_verdict(v, "nccl");
   EXPECT_EQ(v.outcome, Outcome::kPass);
 }

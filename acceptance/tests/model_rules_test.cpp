@@ -17,11 +17,11 @@ using testing::gpu;
 using testing::healthy_eight_gpu_run;
 using testing::latency;
 
-doc::RunVerdict judge(const doc::BenchDocument& d) {
+doc::RunVerdict judge_model_run(const doc::BenchDocument& d) {
   return judge_document(d, AcceptancePolicy{}, RunFacts{}, "judge");
 }
 
-std::vector<doc::Check> checks(const doc::RunVerdict& v, const std::string& rule, Outcome o) {
+std::vector<doc::Check> model_checks(const doc::RunVerdict& v, const std::string& rule, Outcome o) {
   std::vector<doc::Check> out;
   for (const auto& c : v.checks)
     if (c.rule == rule && c.outcome == o) out.push_back(c);
@@ -58,14 +58,14 @@ TEST(ModelRules, AHealthyHostMeetsItsModelsPublishedFigures) {
   doc::BenchDocument d = healthy_eight_gpu_run();
   d.p2p_access.assign(8, std::vector<bool>(8, true));
   for (int i = 0; i < 8; ++i) d.p2p_access[i][i] = false;
-  const doc::RunVerdict v = judge(d);
+  const doc::RunVerdict v = judge_model_run(d);
   EXPECT_EQ(v.outcome, Outcome::kPass) << format_verdict(v, "judge");
-  const auto met = checks(v, "model_reference", Outcome::kPass);
+  const auto met = model_checks(v, "model_reference", Outcome::kPass);
   ASSERT_FALSE(met.empty());
   EXPECT_EQ(met.front().basis, "model");
   EXPECT_TRUE(contains(met.front().message, "RTX PRO 6000 Blackwell Server Edition"));
   EXPECT_TRUE(contains(met.front().message, "https://"));  // the source of the reference
-  EXPECT_FALSE(checks(v, "p2p_available", Outcome::kPass).empty());
+  EXPECT_FALSE(model_checks(v, "p2p_available", Outcome::kPass).empty());
 }
 
 // Every pair equally slow: no outlier among the pairs, no ceiling rule fails a slow-but-even
@@ -74,9 +74,9 @@ TEST(ModelRules, AHostWhoseEveryPairIsEquallySlowFailsAgainstItsModel) {
   doc::BenchDocument d = healthy_eight_gpu_run();
   for (auto& r : d.bandwidth)
     if (r.case_name == "ce_unidir_write") r.median_gbps = 36.0, r.samples_gbps = {36.0};
-  const doc::RunVerdict v = judge(d);
+  const doc::RunVerdict v = judge_model_run(d);
   EXPECT_EQ(v.outcome, Outcome::kFail);
-  const auto failed = checks(v, "model_reference", Outcome::kFail);
+  const auto failed = model_checks(v, "model_reference", Outcome::kFail);
   ASSERT_FALSE(failed.empty()) << format_verdict(v, "judge");
   EXPECT_TRUE(contains(failed.front().message, "published p2p_unidir"));
   EXPECT_TRUE(contains(format_verdict(v, "judge", 1000), "[basis: the GPU model's reference]"));
@@ -86,8 +86,8 @@ TEST(ModelRules, APairAtX4SpeedWithoutATopologyFailsAgainstTheModelsLink) {
   doc::BenchDocument d = imported_pair("NVIDIA GeForce RTX 4090");
   d.bandwidth.push_back(bare(figure("ce_unidir_write", gpu(0), gpu(1), 6.6)));
   d.bandwidth.push_back(bare(figure("ce_unidir_write", gpu(1), gpu(0), 6.6)));
-  const doc::RunVerdict v = judge(d);
-  const auto failed = checks(v, "link_ceiling", Outcome::kFail);
+  const doc::RunVerdict v = judge_model_run(d);
+  const auto failed = model_checks(v, "link_ceiling", Outcome::kFail);
   ASSERT_EQ(failed.size(), 2u) << format_verdict(v, "judge");
   EXPECT_EQ(failed.front().basis, "model");
   EXPECT_TRUE(contains(failed.front().message, "PCIe gen4 x16 of the NVIDIA GeForce RTX 4090"));
@@ -97,9 +97,9 @@ TEST(ModelRules, APairAtX4SpeedWithoutATopologyFailsAgainstTheModelsLink) {
 TEST(ModelRules, AnUnknownModelIsSaidNotGuessed) {
   doc::BenchDocument d = imported_pair("NVIDIA Graphics Device");
   d.bandwidth.push_back(bare(figure("ce_unidir_write", gpu(0), gpu(1), 6.6)));
-  const doc::RunVerdict v = judge(d);
-  EXPECT_TRUE(checks(v, "link_ceiling", Outcome::kFail).empty());
-  const auto skipped = checks(v, "model_reference", Outcome::kSkipped);
+  const doc::RunVerdict v = judge_model_run(d);
+  EXPECT_TRUE(model_checks(v, "link_ceiling", Outcome::kFail).empty());
+  const auto skipped = model_checks(v, "model_reference", Outcome::kSkipped);
   ASSERT_EQ(skipped.size(), 1u);
   EXPECT_TRUE(contains(skipped.front().message, "NVIDIA Graphics Device"));
 }
@@ -107,14 +107,14 @@ TEST(ModelRules, AnUnknownModelIsSaidNotGuessed) {
 TEST(ModelRules, NoPeerAccessOnAGeForceBoxFailsNamingTheStockDriver) {
   doc::BenchDocument d = imported_pair("NVIDIA GeForce RTX 5090");
   d.p2p_access = {{false, false}, {false, false}};
-  const doc::RunVerdict v = judge(d);
+  const doc::RunVerdict v = judge_model_run(d);
   EXPECT_EQ(v.outcome, Outcome::kFail);
-  const auto failed = checks(v, "p2p_available", Outcome::kFail);
+  const auto failed = model_checks(v, "p2p_available", Outcome::kFail);
   ASSERT_EQ(failed.size(), 1u) << format_verdict(v, "judge");
   EXPECT_TRUE(contains(failed.front().message, "P2P not in effect: no GPU pair has peer access"));
   EXPECT_TRUE(contains(failed.front().message, "stock driver refuses P2P"));
   // It is a finding, not an empty document.
-  EXPECT_TRUE(checks(v, "figures", Outcome::kFail).empty());
+  EXPECT_TRUE(model_checks(v, "figures", Outcome::kFail).empty());
 }
 
 TEST(ModelRules, SomePairsWithoutPeerAccessWarn) {
@@ -122,8 +122,8 @@ TEST(ModelRules, SomePairsWithoutPeerAccessWarn) {
   d.p2p_access.assign(8, std::vector<bool>(8, true));
   for (int i = 0; i < 8; ++i) d.p2p_access[i][i] = false;
   d.p2p_access[0][5] = d.p2p_access[5][0] = false;
-  const doc::RunVerdict v = judge(d);
-  const auto warned = checks(v, "p2p_available", Outcome::kWarn);
+  const doc::RunVerdict v = judge_model_run(d);
+  const auto warned = model_checks(v, "p2p_available", Outcome::kWarn);
   ASSERT_EQ(warned.size(), 1u);
   EXPECT_TRUE(contains(warned.front().message, "2 of 56 GPU pairs"));
   EXPECT_EQ(warned.front().subject, "gpu0->gpu5 gpu5->gpu0");
@@ -143,8 +143,8 @@ TEST(ModelRules, PeerAccessClaimedButStagedFailsAsNotInEffect) {
     off.p2p = false;
     d.latency.push_back(off);
   }
-  const doc::RunVerdict v = judge(d);
-  const auto failed = checks(v, "p2p_in_effect", Outcome::kFail);
+  const doc::RunVerdict v = judge_model_run(d);
+  const auto failed = model_checks(v, "p2p_in_effect", Outcome::kFail);
   ASSERT_EQ(failed.size(), 2u) << format_verdict(v, "judge");
   EXPECT_TRUE(contains(failed.front().message, "P2P not in effect"));
   EXPECT_TRUE(contains(failed.front().message, "IOMMU/ACS"));  // what a granted model needs
@@ -159,9 +159,10 @@ TEST(ModelRules, PeerLatencyFarBelowStagedIsInEffect) {
   doc::LatencyResult off = latency("memcpy_latency_p2p_off", gpu(0), gpu(1), 14000);
   off.p2p = false;
   d.latency.push_back(off);
-  const doc::RunVerdict v = judge(d);
-  EXPECT_EQ(checks(v, "p2p_in_effect", Outcome::kPass).size(), 1u) << format_verdict(v, "judge");
-  EXPECT_EQ(checks(v, "model_reference", Outcome::kPass).size(), 1u);  // 0.42 us: published
+  const doc::RunVerdict v = judge_model_run(d);
+  EXPECT_EQ(model_checks(v, "p2p_in_effect", Outcome::kPass).size(), 1u)
+      << format_verdict(v, "judge");
+  EXPECT_EQ(model_checks(v, "model_reference", Outcome::kPass).size(), 1u);  // 0.42 us: published
 }
 
 doc::CollectiveResult all_reduce(int ranks, std::uint64_t bytes, double busbw) {
@@ -195,26 +196,27 @@ doc::BenchDocument nccl_run(int ranks, std::uint64_t bytes, double busbw) {
 }
 
 TEST(ModelRules, AllReduceBelowTheModelsFloorFailsAtItsPlateau) {
-  const doc::RunVerdict low = judge(nccl_run(8, 1ull << 30, 23.5));
-  const auto failed = checks(low, "model_reference", Outcome::kFail);
+  const doc::RunVerdict low = judge_model_run(nccl_run(8, 1ull << 30, 23.5));
+  const auto failed = model_checks(low, "model_reference", Outcome::kFail);
   ASSERT_EQ(failed.size(), 1u) << format_verdict(low, "judge");
   EXPECT_TRUE(contains(failed.front().subject, "all_reduce 8r 1GiB"));
   EXPECT_TRUE(contains(failed.front().message, "at 8 GPUs"));
   EXPECT_NEAR(*failed.front().expected, 37.6 * hw::kBandwidthFailFraction, 0.01);
   EXPECT_EQ(low.outcome, Outcome::kFail);
 
-  const doc::RunVerdict healthy = judge(nccl_run(8, 1ull << 30, 39.0));
-  EXPECT_EQ(checks(healthy, "model_reference", Outcome::kPass).size(), 1u)
+  const doc::RunVerdict healthy = judge_model_run(nccl_run(8, 1ull << 30, 39.0));
+  EXPECT_EQ(model_checks(healthy, "model_reference", Outcome::kPass).size(), 1u)
       << format_verdict(healthy, "judge");
   // The small sizes of the sweep are below the plateau and never judged against the floor.
-  const doc::RunVerdict small = judge(nccl_run(8, 32ull << 20, 12.0));
-  EXPECT_EQ(checks(small, "model_reference", Outcome::kSkipped).size(), 1u);
-  EXPECT_TRUE(checks(small, "model_reference", Outcome::kFail).empty());
+  const doc::RunVerdict small = judge_model_run(nccl_run(8, 32ull << 20, 12.0));
+  EXPECT_EQ(model_checks(small, "model_reference", Outcome::kSkipped).size(), 1u);
+  EXPECT_TRUE(model_checks(small, "model_reference", Outcome::kFail).empty());
 }
 
 TEST(ModelRules, AGpuCountWithoutAPublishedFigureIsNotJudgedAgainstAnother) {
-  const doc::RunVerdict v = judge(nccl_run(3, 1ull << 30, 10.0));
-  EXPECT_TRUE(checks(v, "model_reference", Outcome::kFail).empty()) << format_verdict(v, "judge");
+  const doc::RunVerdict v = judge_model_run(nccl_run(3, 1ull << 30, 10.0));
+  EXPECT_TRUE(model_checks(v, "model_reference", Outcome::kFail).empty())
+      << format_verdict(v, "judge");
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ doc::BenchDocument gpu5_at_x8() {
   return d;
 }
 
-std::string kept(const std::string& name) {
+std::string worked_example_path(const std::string& name) {
   return std::string(P2P_SOURCE_DIR) + "/acceptance/tests/worked-example/" + name;
 }
 
@@ -45,12 +45,12 @@ void expect_kept(const doc::BenchDocument& d, const std::string& name) {
   const std::string text = json_text(nlohmann::json(d)) + "\n";
   const char* update = std::getenv("P2P_UPDATE_GOLDEN");
   if (update && std::string(update) == "1") {
-    write_text_file_atomically(kept(name), text);
-    std::cout << "updated " << kept(name) << "\n";
+    write_text_file_atomically(worked_example_path(name), text);
+    std::cout << "updated " << worked_example_path(name) << "\n";
     return;
   }
-  const auto expected = try_read_text_file(kept(name));
-  ASSERT_TRUE(expected) << kept(name) << " is missing: run with P2P_UPDATE_GOLDEN=1";
+  const auto expected = try_read_text_file(worked_example_path(name));
+  ASSERT_TRUE(expected) << worked_example_path(name) << " is missing: run with P2P_UPDATE_GOLDEN=1";
   EXPECT_EQ(text, *expected) << "regenerate with P2P_UPDATE_GOLDEN=1 and review the change";
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 using testing::host_fixture;
 
-std::vector<HostRun> fleet() {
+std::vector<HostRun> merge_fleet() {
   return {host_fixture("node-a.jsonl"), host_fixture("node-b.jsonl"), host_fixture("node-c.jsonl"),
           host_fixture("node-d.jsonl"), host_fixture("node-e.jsonl")};
 }
@@ -29,7 +29,7 @@ bool contains(const std::string& text, const std::string& what) {
 }
 
 TEST(Merge, EachHostGetsItsOwnVerdict) {
-  const ClusterRun r = merge_hosts(fleet(), MergeOptions{});
+  const ClusterRun r = merge_hosts(merge_fleet(), MergeOptions{});
   ASSERT_EQ(r.hosts.size(), 5u);
   EXPECT_EQ(host(r, "node-a").status, doc::HostStatus::kPass);
   EXPECT_EQ(host(r, "node-b").status, doc::HostStatus::kPass);
@@ -53,14 +53,14 @@ TEST(Merge, EachHostGetsItsOwnVerdict) {
 }
 
 TEST(Merge, HostsAreRankedByFiguresLost) {
-  const ClusterRun r = merge_hosts(fleet(), MergeOptions{});
+  const ClusterRun r = merge_hosts(merge_fleet(), MergeOptions{});
   std::vector<std::string> order;
   for (const auto& v : r.hosts) order.push_back(v.host);
   EXPECT_EQ(order, (std::vector<std::string>{"node-e", "node-d", "node-a", "node-b", "node-c"}));
 }
 
 TEST(Merge, TheFleetGateNamesEveryHostThatBreaksIt) {
-  const ClusterRun r = merge_hosts(fleet(), MergeOptions{});
+  const ClusterRun r = merge_hosts(merge_fleet(), MergeOptions{});
   EXPECT_FALSE(r.gate_passed);
   EXPECT_EQ(r.topology_reference, "majority (4 of 5 hosts)");
   ASSERT_EQ(r.gate_reasons.size(), 2u);
@@ -69,7 +69,7 @@ TEST(Merge, TheFleetGateNamesEveryHostThatBreaksIt) {
 }
 
 TEST(Merge, AHostWhoseOwnGateBlockedCarriesTheDoctorsRootCause) {
-  auto hosts = fleet();
+  auto hosts = merge_fleet();
   hosts.push_back(host_fixture("node-f-blocked.jsonl"));
   const ClusterRun r = merge_hosts(hosts, MergeOptions{});
   const HostVerdict& f = host(r, "node-f");
@@ -141,7 +141,7 @@ TEST(Merge, NothingToMergeFails) {
 }
 
 TEST(ClusterDocument, CarriesEveryHostFigureAndAnEmptyNcclSection) {
-  const ClusterRun r = merge_hosts(fleet(), MergeOptions{});
+  const ClusterRun r = merge_hosts(merge_fleet(), MergeOptions{});
   doc::ClusterDocument d;
   d.written_by = "merge";
   d.tool_version = "0.1.0";
@@ -171,7 +171,7 @@ TEST(ClusterDocument, CarriesEveryHostFigureAndAnEmptyNcclSection) {
 }
 
 TEST(ClusterText, RanksHostsAndNamesTheMissingOneWithItsLastStep) {
-  auto hosts = fleet();
+  auto hosts = merge_fleet();
   hosts.push_back(host_fixture("node-f-blocked.jsonl"));
   const ClusterRun r = merge_hosts(hosts, MergeOptions{});
   const std::string text = format_cluster_text(r, OutlierOptions{}, "merge");
@@ -193,7 +193,7 @@ TEST(ClusterText, RanksHostsAndNamesTheMissingOneWithItsLastStep) {
 }
 
 TEST(ClusterJunit, OneCasePerHostAndJudgedFigure) {
-  const ClusterRun r = merge_hosts(fleet(), MergeOptions{});
+  const ClusterRun r = merge_hosts(merge_fleet(), MergeOptions{});
   const report::CheckSuite s = cluster_suite(r, "2026-12-03T12:00:00Z");
   ASSERT_EQ(s.cases.size(), 1u + 5u + 5u);
   EXPECT_EQ(s.cases[0].name, "fleet/gate");

@@ -129,4 +129,9 @@ struct nvmlUtilization {
   unsigned int memory;
 };
 
+// The most processes one query lists here (past it NVML answers INSUFFICIENT_SIZE, and the list
+// is not worth a retry), and the memory figure NVML gives when it cannot tell.
+constexpr unsigned int kNvmlMaxProcesses = 256;
+constexpr unsigned long long kNvmlNotAvailable = ~0ULL;
+
 }  // namespace p2p::doctor::api

@@ -20,9 +20,6 @@ using nvmlDeviceGetProcesses_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned 
 using nvmlDeviceGetUtilizationRates_t = nvmlReturn_t (*)(nvmlDevice_t device,
                                                          NvmlUtilization* utilization);
 
-constexpr unsigned int kMaxProcesses = 256;
-constexpr unsigned long long kNotAvailable = ~0ULL;
-
 template <class Fn>
 Fn newest(const DynamicLibrary& lib, const char* v3, const char* v2) {
   const Fn f = lib.function<Fn>(v3);
@@ -32,15 +29,15 @@ Fn newest(const DynamicLibrary& lib, const char* v3, const char* v2) {
 void list_processes(nvmlDeviceGetProcesses_t fn, nvmlDevice_t h, const char* kind,
                     bench::GpuActivity& g) {
   if (fn == nullptr) return;
-  std::vector<NvmlProcessInfo> infos(kMaxProcesses);
-  unsigned int count = kMaxProcesses;
+  std::vector<NvmlProcessInfo> infos(kNvmlMaxProcesses);
+  unsigned int count = kNvmlMaxProcesses;
   if (fn(h, &count, infos.data()) != 0)
     return;  // INSUFFICIENT_SIZE past 256 processes: not worth a retry
-  for (unsigned int i = 0; i < count && i < kMaxProcesses; ++i) {
+  for (unsigned int i = 0; i < count && i < kNvmlMaxProcesses; ++i) {
     bench::GpuProcess p;
     p.pid = infos[i].pid;
     p.kind = kind;
-    if (infos[i].usedGpuMemory != kNotAvailable) p.used_bytes = infos[i].usedGpuMemory;
+    if (infos[i].usedGpuMemory != kNvmlNotAvailable) p.used_bytes = infos[i].usedGpuMemory;
     g.processes.push_back(p);
   }
 }

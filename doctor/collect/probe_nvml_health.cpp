@@ -17,9 +17,6 @@ using namespace api;
 using nvmlDeviceGetProcesses_t = nvmlReturn_t (*)(nvmlDevice_t device, unsigned int* count,
                                                   nvmlProcessInfo* infos);
 
-constexpr unsigned int kMaxProcesses = 256;
-constexpr unsigned long long kNotAvailable = ~0ULL;
-
 // True when the query answered; a failure other than "not supported" is kept as a fact.
 bool answered(nvmlReturn_t rc, const char* query, NvmlHealth& h) {
   if (rc == kNvmlSuccess) return true;
@@ -118,15 +115,15 @@ std::optional<std::string> process_name(unsigned int pid) {
 
 bool list_processes(nvmlDeviceGetProcesses_t fn, nvmlDevice_t d, const char* kind,
                     std::vector<NvmlProcess>& out, NvmlHealth& h) {
-  std::vector<nvmlProcessInfo> infos(kMaxProcesses);
-  unsigned int count = kMaxProcesses;
+  std::vector<nvmlProcessInfo> infos(kNvmlMaxProcesses);
+  unsigned int count = kNvmlMaxProcesses;
   if (fn == nullptr || !answered(fn(d, &count, infos.data()), "nvmlDeviceGet*RunningProcesses", h))
     return false;
-  for (unsigned int i = 0; i < count && i < kMaxProcesses; ++i) {
+  for (unsigned int i = 0; i < count && i < kNvmlMaxProcesses; ++i) {
     NvmlProcess p;
     p.pid = infos[i].pid;
     p.kind = kind;
-    if (infos[i].usedGpuMemory != kNotAvailable) p.used_memory_bytes = infos[i].usedGpuMemory;
+    if (infos[i].usedGpuMemory != kNvmlNotAvailable) p.used_memory_bytes = infos[i].usedGpuMemory;
     p.name = process_name(p.pid);
     out.push_back(p);
   }

@@ -12,7 +12,7 @@ namespace {
 using nlohmann::json;
 using namespace p2p::doctor;
 
-std::string error_of(const json& j) {
+std::string health_error_of(const json& j) {
   try {
     facts_from_json(j);
   } catch (const p2p::InputError& e) {
@@ -78,17 +78,20 @@ TEST(HealthFacts, TheReaderIsStrictInsideHealth) {
   json j = facts_to_json(with_health());
   json missing = j;
   missing["nvml"]["devices"][1]["health"].erase("mig_mode_current");
-  EXPECT_NE(error_of(missing).find("nvml.devices[1].health: key 'mig_mode_current' not found"),
-            std::string::npos)
-      << error_of(missing);
+  EXPECT_NE(
+      health_error_of(missing).find("nvml.devices[1].health: key 'mig_mode_current' not found"),
+      std::string::npos)
+      << health_error_of(missing);
   json kind = j;
   kind["nvml"]["devices"][1]["health"]["processes"][0]["kind"] = "batch";
-  EXPECT_NE(error_of(kind).find("nvml.devices[1].health.processes[0].kind: unknown process kind"),
-            std::string::npos)
-      << error_of(kind);
+  EXPECT_NE(
+      health_error_of(kind).find("nvml.devices[1].health.processes[0].kind: unknown process kind"),
+      std::string::npos)
+      << health_error_of(kind);
   json extra = j;
   extra["nvml"]["devices"][1]["health"]["ecc_mode"] = true;
-  EXPECT_NE(error_of(extra).find("unknown key 'ecc_mode'"), std::string::npos) << error_of(extra);
+  EXPECT_NE(health_error_of(extra).find("unknown key 'ecc_mode'"), std::string::npos)
+      << health_error_of(extra);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ json peer_copy_fixture() {
   return p2p::read_json_file(test::fixture("vfio-clique-peer-copy.json"));
 }
 
-std::string error_of(const json& j) {
+std::string probe_error_of(const json& j) {
   try {
     facts_from_json(j);
   } catch (const p2p::InputError& e) {
@@ -45,7 +45,7 @@ TEST(ProbeStates, EveryProbeStatusWordReadsAndWritesItself) {
 TEST(ProbeStates, AnUnknownProbeStatusIsRefusedWithItsPath) {
   json j = peer_copy_fixture();
   j["peer_copy"]["status"] = "done";
-  EXPECT_EQ(error_of(j), "peer_copy.status: unknown probe status 'done'");
+  EXPECT_EQ(probe_error_of(j), "peer_copy.status: unknown probe status 'done'");
 }
 
 TEST(ProbeStates, PeerCopyResultsAndModeKeepTheirWords) {
@@ -64,13 +64,13 @@ TEST(ProbeStates, PeerCopyResultsAndModeKeepTheirWords) {
 TEST(ProbeStates, AnUnknownCopyResultOrModeNamesTheKnownWords) {
   json j = peer_copy_fixture();
   j["peer_copy"]["pairs"][1]["store_result"] = "fine";
-  EXPECT_TRUE(contains(error_of(j),
+  EXPECT_TRUE(contains(probe_error_of(j),
                        "peer_copy.pairs[1].store_result: unknown result 'fine' "
                        "(expected ok, corrupt, error or not_run)"))
-      << error_of(j);
+      << probe_error_of(j);
   j = peer_copy_fixture();
   j["peer_copy"]["mode"] = "all";
-  EXPECT_EQ(error_of(j),
+  EXPECT_EQ(probe_error_of(j),
             "peer_copy.mode: unknown mode 'all' (expected pairs, self, logical or empty)");
 }
 
@@ -78,8 +78,8 @@ TEST(ProbeStates, AGpudirectStateOutsideTheTableIsRefused) {
   json j = peer_copy_fixture();
   j["vfio"]["gpudirect"]["value"][1]["state"] = "missing";
   EXPECT_TRUE(
-      contains(error_of(j), "'missing' is not one of present, absent, unreadable, malformed"))
-      << error_of(j);
+      contains(probe_error_of(j), "'missing' is not one of present, absent, unreadable, malformed"))
+      << probe_error_of(j);
 }
 
 TEST(ProbeStates, AnOpenIsOkOrItsErrorAndWritesBackTheSame) {

@@ -14,17 +14,17 @@ namespace {
 
 using topo::PathClass;
 
-std::string text_of(const std::string& name) {
+std::string capture_text_of(const std::string& name) {
   return read_text_file(std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/" + name);
 }
-topo::TopologySnapshot topo_m(const std::string& name) {
-  return snapshot_from_nvidia_smi_topo(text_of(name), name);
+topo::TopologySnapshot capture_topo_m(const std::string& name) {
+  return snapshot_from_nvidia_smi_topo(capture_text_of(name), name);
 }
 
 TEST(RealTopoCaptures, HgxH100WithEightNicsAndAHeaderWhoseColumnsDrift) {
   // The paste lost the alignment from NIC3 on ("NIC3  NIC4     NIC5"): cells are read by
   // position among the whitespace-separated tokens, not by column offsets.
-  const auto t = topo_m("topo-8x-h100-nv18-8-nics-uneven-columns.txt");
+  const auto t = capture_topo_m("topo-8x-h100-nv18-8-nics-uneven-columns.txt");
   ASSERT_EQ(t.gpus.size(), 8u);
   ASSERT_EQ(t.nics.size(), 8u);
   EXPECT_EQ(t.nvlink_count[0][7], 18);
@@ -41,7 +41,7 @@ TEST(RealTopoCaptures, HgxH100WithEightNicsAndAHeaderWhoseColumnsDrift) {
 }
 
 TEST(RealTopoCaptures, HgxH100WithThirteenNicsNamedInTheLegend) {
-  const auto t = topo_m("topo-8x-h100-13-nics.txt");
+  const auto t = capture_topo_m("topo-8x-h100-13-nics.txt");
   ASSERT_EQ(t.gpus.size(), 8u);
   ASSERT_EQ(t.nics.size(), 13u);
   EXPECT_EQ(t.nics[10].name, "NIC10");
@@ -56,7 +56,7 @@ TEST(RealTopoCaptures, HgxH100WithThirteenNicsNamedInTheLegend) {
 }
 
 TEST(RealTopoCaptures, HgxH100FromAnOlderDriverWithoutGpuNumaIdAndAPrompt) {
-  const auto t = topo_m("topo-8x-h100-nv18-no-gpu-numa-id.txt");
+  const auto t = capture_topo_m("topo-8x-h100-nv18-no-gpu-numa-id.txt");
   ASSERT_EQ(t.gpus.size(), 8u);
   EXPECT_TRUE(t.nics.empty());
   EXPECT_EQ(t.nvlink_count[5][2], 18);
@@ -67,7 +67,7 @@ TEST(RealTopoCaptures, HgxH100FromAnOlderDriverWithoutGpuNumaIdAndAPrompt) {
 }
 
 TEST(RealTopoCaptures, FourA100PcieWithNvLinkBridgedPairs) {
-  const auto t = topo_m("topo-4x-a100-pcie-nv12-pairs.txt");
+  const auto t = capture_topo_m("topo-4x-a100-pcie-nv12-pairs.txt");
   ASSERT_EQ(t.gpus.size(), 4u);
   EXPECT_EQ(t.nvlink_count[0][1], 12);
   EXPECT_EQ(t.nvlink_count[2][3], 12);
@@ -80,7 +80,7 @@ TEST(RealTopoCaptures, FourA100PcieWithNvLinkBridgedPairs) {
 }
 
 TEST(RealTopoCaptures, EightPcieGpusBehindSwitchesWithNumaAffinityNa) {
-  const auto t = topo_m("topo-8x-pcie-pix-pxb-sys-numa-na.txt");
+  const auto t = capture_topo_m("topo-8x-pcie-pix-pxb-sys-numa-na.txt");
   ASSERT_EQ(t.gpus.size(), 8u);
   EXPECT_FALSE(t.pcie_hidden_by_nvlink);
   EXPECT_EQ(t.pcie_matrix[0][1], PathClass::kPix);
@@ -93,10 +93,10 @@ TEST(RealTopoCaptures, EightPcieGpusBehindSwitchesWithNumaAffinityNa) {
 }
 
 TEST(RealTopoCaptures, TwoRtx5090BehindTheHostBridgeWithTheirP2pMatrix) {
-  const std::string text = text_of("topo-2x-rtx5090-phb-and-p2p-rw-gns.txt");
+  const std::string text = capture_text_of("topo-2x-rtx5090-phb-and-p2p-rw-gns.txt");
   EXPECT_TRUE(looks_like_nvidia_smi_topo(text));
   EXPECT_TRUE(looks_like_nvidia_smi_p2p(text));
-  const auto t = topo_m("topo-2x-rtx5090-phb-and-p2p-rw-gns.txt");
+  const auto t = capture_topo_m("topo-2x-rtx5090-phb-and-p2p-rw-gns.txt");
   ASSERT_EQ(t.gpus.size(), 2u);
   EXPECT_EQ(t.pcie_matrix[0][1], PathClass::kPhb);
   EXPECT_EQ(t.gpus[1].cpuset, "0-63");
@@ -114,7 +114,7 @@ TEST(RealTopoCaptures, TwoRtx5090BehindTheHostBridgeWithTheirP2pMatrix) {
 
 TEST(RealTopoCaptures, IndentedPasteWithAWrappedLegendAndP2pNotSupported) {
   // Every line indented, the legend wrapped by the terminal, the P2P matrix's cells pushed right.
-  const auto t = topo_m("topo-2x-gpu-node-wrapped-legend-and-p2p-ns.txt");
+  const auto t = capture_topo_m("topo-2x-gpu-node-wrapped-legend-and-p2p-ns.txt");
   ASSERT_EQ(t.gpus.size(), 2u);
   EXPECT_EQ(t.pcie_matrix[1][0], PathClass::kNode);
   EXPECT_EQ(t.gpus[0].cpuset, "0-15");
@@ -124,8 +124,8 @@ TEST(RealTopoCaptures, IndentedPasteWithAWrappedLegendAndP2pNotSupported) {
 }
 
 TEST(RealTopoCaptures, DiffOfTwoRealHgxCapturesAgreesOnEveryGpuPair) {
-  const auto eight = topo_m("topo-8x-h100-nv18-8-nics-uneven-columns.txt");
-  const auto thirteen = topo_m("topo-8x-h100-13-nics.txt");
+  const auto eight = capture_topo_m("topo-8x-h100-nv18-8-nics-uneven-columns.txt");
+  const auto thirteen = capture_topo_m("topo-8x-h100-13-nics.txt");
   const auto d = topo::diff_topologies(eight, thirteen);
   EXPECT_EQ(d.pairing, "index");
   EXPECT_TRUE(d.changed.empty());  // NV18 everywhere in both: the GPU pairs agree

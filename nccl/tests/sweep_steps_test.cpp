@@ -7,7 +7,7 @@
 namespace p2p::nccl {
 namespace {
 
-ProcessSlot process(int p, const std::string& host, std::vector<int> devices) {
+ProcessSlot sweep_slot(int p, const std::string& host, std::vector<int> devices) {
   ProcessSlot s;
   s.process = p;
   s.hostname = host;
@@ -27,8 +27,8 @@ TEST(SweepSteps, PlannedCasesAreOneStepEachWithTheirNames) {
 
 TEST(SweepSteps, HostPairsRunBothWaysBetweenRepresentativesInDisjointSteps) {
   // Three hosts of two GPUs, one process each: representatives are ranks 0, 2 and 4.
-  const RankLayout l =
-      lay_out_ranks({process(0, "a", {0, 1}), process(1, "b", {0, 1}), process(2, "c", {0, 1})});
+  const RankLayout l = lay_out_ranks(
+      {sweep_slot(0, "a", {0, 1}), sweep_slot(1, "b", {0, 1}), sweep_slot(2, "c", {0, 1})});
   const auto steps = host_pair_steps(l, DataType::kFloat32, 1 << 20, 10);
   ASSERT_EQ(steps.size(), 6u);  // 3 rounds (one bye each), both directions
   std::set<std::pair<int, int>> directed;
@@ -56,7 +56,7 @@ TEST(SweepSteps, HostPairsRunBothWaysBetweenRepresentativesInDisjointSteps) {
 }
 
 TEST(SweepSteps, OneHostHasNoHostPairs) {
-  const RankLayout l = lay_out_ranks({process(0, "a", {0, 1}), process(1, "a", {2, 3})});
+  const RankLayout l = lay_out_ranks({sweep_slot(0, "a", {0, 1}), sweep_slot(1, "a", {2, 3})});
   EXPECT_TRUE(host_pair_steps(l, DataType::kFloat32, 1 << 20, 0).empty());
 }
 

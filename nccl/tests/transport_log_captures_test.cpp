@@ -20,7 +20,7 @@ TransportSummary capture(const std::string& name) {
   return summarize_transports({{name, fixture_text(name)}});
 }
 
-const doc::TransportCell& cell(const TransportSummary& r, int s, int d) {
+const doc::TransportCell& capture_cell(const TransportSummary& r, int s, int d) {
   return r.matrix.cell(s, d);
 }
 
@@ -41,14 +41,14 @@ const LoggedRank& rank_of(const TransportSummary& r, int rank) {
   return none;
 }
 
-int channels_of(const TransportSummary& r, int s, int d) { return cell(r, s, d).channels; }
+int channels_of(const TransportSummary& r, int s, int d) { return capture_cell(r, s, d).channels; }
 
 TEST(RealNcclLogs, EarlyRingLinesInterleavedByEightProcesses) {
   const auto r = capture("real_nccl147_ring_ipc_interleaved.log");
   EXPECT_EQ(r.nranks, 8);
   EXPECT_EQ(r.log.connections.size(), 17u);
   // "h:40515 [6] NCCL INFO h:40517 [7] NCCL INFO Ring 04 : 7[7] -> 3[3] via P2P/IPC"
-  EXPECT_EQ(cell(r, 7, 3).transports, Names{"P2P/IPC"});
+  EXPECT_EQ(capture_cell(r, 7, 3).transports, Names{"P2P/IPC"});
   // rank 6's "Ring 04 : 6[6] -> 5[5] via P2P/IPC" landed on a line of its own
   EXPECT_EQ(channels_of(r, 6, 5), 2);
   EXPECT_EQ(r.channels.at({1, 2}).size(), 2u);  // channel 5 (a line of its own) and 6
@@ -62,8 +62,8 @@ TEST(RealNcclLogs, Nccl24RingLinesWithoutBracketsAndInitWithoutBusId) {
   const auto r = capture("real_nccl226_ring_socket_no_busid.log");
   EXPECT_EQ(r.nranks, 64);
   EXPECT_EQ(r.log.connections.size(), 10u);
-  EXPECT_EQ(cell(r, 43, 42).transports, Names{"NET/Socket"});
-  EXPECT_EQ(cell(r, 16, 32).transports, Names{"NET/Socket"});
+  EXPECT_EQ(capture_cell(r, 43, 42).transports, Names{"NET/Socket"});
+  EXPECT_EQ(capture_cell(r, 16, 32).transports, Names{"NET/Socket"});
   EXPECT_EQ(r.channels.at({39, 38}).at(0), Vias{"NET/Socket/0"});
   EXPECT_EQ(r.log.connections.front().src_tag, "");
   EXPECT_EQ(r.log.connections.front().src_device, -1);
@@ -82,8 +82,8 @@ TEST(RealNcclLogs, Nccl24RingLinesWithoutBracketsAndInitWithoutBusId) {
 TEST(RealNcclLogs, Nccl25DirectSharedMemoryIsShm) {
   const auto r = capture("real_nccl300_mpirun_direct_shm.log");
   EXPECT_EQ(r.nranks, 4);
-  EXPECT_EQ(cell(r, 3, 0).transports, Names{"SHM"});
-  EXPECT_EQ(cell(r, 1, 2).transports, Names{"SHM"});
+  EXPECT_EQ(capture_cell(r, 3, 0).transports, Names{"SHM"});
+  EXPECT_EQ(capture_cell(r, 1, 2).transports, Names{"SHM"});
   EXPECT_EQ(r.channels.at({3, 0}).at(0), Vias{"direct shared memory"});
   EXPECT_EQ(r.log.connections.front().src_tag, "b0");
   EXPECT_EQ(r.log.unreadable_lines, 0);
@@ -101,11 +101,11 @@ TEST(RealNcclLogs, BusIdTagsTwoMachinesOverInfiniBand) {
   const auto r = capture("real_nccl429_busid_tags_ib_gdrdma.log");
   EXPECT_EQ(r.nranks, 16);
   EXPECT_EQ(r.log.connections.size(), 14u);
-  EXPECT_EQ(cell(r, 11, 9).transports, Names{"P2P/direct"});
+  EXPECT_EQ(capture_cell(r, 11, 9).transports, Names{"P2P/direct"});
   EXPECT_EQ(channels_of(r, 11, 9), 3);
   EXPECT_EQ(channels_of(r, 13, 10), 2);
   // both ends of 7 -> 14 logged ([receive] on machine-1, [send] on machine-2): one channel
-  EXPECT_EQ(cell(r, 7, 14).transports, Names{"NET/IB"});
+  EXPECT_EQ(capture_cell(r, 7, 14).transports, Names{"NET/IB"});
   EXPECT_EQ(r.channels.at({7, 14}).size(), 1u);
   EXPECT_EQ(r.channels.at({7, 14}).at(3), Vias{"NET/IB/0/GDRDMA"});
   EXPECT_EQ(r.log.connections.front().src_tag, "3e000");
@@ -116,7 +116,7 @@ TEST(RealNcclLogs, Nccl278RayPidPrefixAndPeerAccessWarning) {
   const auto r = capture("real_ray_lightning24_pid_prefix_ipc_warn.log");
   EXPECT_EQ(r.nranks, 2);
   EXPECT_EQ(r.log.rings, 2);
-  EXPECT_EQ(cell(r, 0, 1).transports, Names{"P2P/IPC"});
+  EXPECT_EQ(capture_cell(r, 0, 1).transports, Names{"P2P/IPC"});
   EXPECT_EQ(r.log.connections.front().dst_tag, "2e000");
   // PyTorch quoting "NCCL version 2.7.8" in its error is not NCCL's own version line
   EXPECT_EQ(r.log.version, "");
@@ -162,9 +162,9 @@ TEST(RealNcclLogs, H20TwoNodesCuMemInsideInfiniBandBetweenAndACutLastLine) {
   EXPECT_EQ(r.log.ranks[2].host, "H20-GPU-06");
   EXPECT_EQ(r.log.ranks[3].bus_id, "38000");
   EXPECT_EQ(r.log.connections.size(), 14u);  // the "Ring 02 : 2 -> 0 -> 1" lines are not
-  EXPECT_EQ(cell(r, 1, 0).transports, Names{"P2P/CUMEM"});
+  EXPECT_EQ(capture_cell(r, 1, 0).transports, Names{"P2P/CUMEM"});
   EXPECT_EQ(channels_of(r, 1, 0), 4);
-  EXPECT_EQ(cell(r, 1, 3).transports, Names{"NET/IB"});
+  EXPECT_EQ(capture_cell(r, 1, 3).transports, Names{"NET/IB"});
   EXPECT_EQ(r.channels.at({3, 1}).at(7), Vias{"NET/IB/2/GDRDMA"});
   EXPECT_EQ(r.channels.at({0, 2}).at(7), Vias{"NET/IB/3/GDRDMA"});
   EXPECT_EQ(r.log.coll_channels, 8);
@@ -177,7 +177,7 @@ TEST(RealNcclLogs, TimestampsOnLinesOfTheirOwnAroundCuMemRead) {
   const auto r = capture("real_aws_ofi_nccl715_timestamp_lines_cumem.log");
   EXPECT_EQ(r.nranks, 8);
   EXPECT_EQ(r.log.connections.size(), 12u);
-  EXPECT_EQ(cell(r, 3, 4).transports, Names{"P2P/CUMEM"});
+  EXPECT_EQ(capture_cell(r, 3, 4).transports, Names{"P2P/CUMEM"});
   EXPECT_EQ(r.channels.at({3, 4}).size(), 3u);  // channels 1, 3, 4
   EXPECT_EQ(r.channels.at({5, 6}).at(0), Vias{"P2P/CUMEM/read"});
   EXPECT_TRUE(r.log.p2p_explanations.empty());
@@ -188,7 +188,7 @@ TEST(RealNcclLogs, Nccl222CuMemWithRingOrderOfSixteenRanks) {
   const auto r = capture("real_nccl1538_cumem_nvls_ring_order.log");
   EXPECT_EQ(r.log.rings, 16);
   EXPECT_EQ(r.log.connections.size(), 11u);
-  EXPECT_EQ(cell(r, 6, 7).transports, Names{"P2P/CUMEM"});
+  EXPECT_EQ(capture_cell(r, 6, 7).transports, Names{"P2P/CUMEM"});
   EXPECT_EQ(channels_of(r, 6, 7), 2);  // channels 9 and 10
   EXPECT_EQ(r.channels.at({4, 5}).at(6), Vias{"P2P/CUMEM"});
 }
@@ -210,16 +210,16 @@ TEST(RealNcclLogs, CommSuffixAfterTheTransport) {
   EXPECT_EQ(r.log.connections[0].via, "P2P/IPC");  // not "P2P/IPC comm 0x5609976f9470 nRanks 32"
   EXPECT_EQ(r.log.connections[0].src_rank, 16);
   EXPECT_EQ(r.log.connections[0].dst_tag, "21000");
-  EXPECT_EQ(cell(r, 16, 18).transports, Names{"P2P/IPC"});
+  EXPECT_EQ(capture_cell(r, 16, 18).transports, Names{"P2P/IPC"});
   EXPECT_EQ(r.log.unreadable_lines, 1);  // the first line ends after "NCCL INFO Channel"
 }
 
 TEST(RealNcclLogs, TwoProcessesOfEightGpusShmInsideSocketBetween) {
   const auto r = capture("real_nccl_tests166_shm_socket_two_processes.log");
   EXPECT_EQ(r.nranks, 16);
-  EXPECT_EQ(cell(r, 15, 0).transports, Names{"NET/Socket"});
+  EXPECT_EQ(capture_cell(r, 15, 0).transports, Names{"NET/Socket"});
   EXPECT_EQ(channels_of(r, 15, 0), 8);  // channels 14 to 21
-  EXPECT_EQ(cell(r, 11, 12).transports, Names{"SHM"});
+  EXPECT_EQ(capture_cell(r, 11, 12).transports, Names{"SHM"});
   EXPECT_EQ(channels_of(r, 11, 12), 3);
   EXPECT_EQ(r.channels.at({6, 7}).at(9), Vias{"SHM/direct/direct"});
   EXPECT_NE(format_transport_summary(r).find("11 -> 12: ch 05-07 SHM/direct/direct"),
@@ -240,7 +240,7 @@ TEST(RealNcclLogs, Rtx4090P2pDisabledLinesKeptOnceEach) {
 TEST(RealNcclLogs, H800ShmWhereRankAndDeviceDiffer) {
   const auto r = capture("real_nccl1609_h800_shm_rank_dev_differ.log");
   EXPECT_EQ(r.nranks, 4);
-  EXPECT_EQ(cell(r, 2, 3).transports, Names{"SHM"});
+  EXPECT_EQ(capture_cell(r, 2, 3).transports, Names{"SHM"});
   EXPECT_EQ(channels_of(r, 2, 3), 9);  // channels 07 to 15
   EXPECT_EQ(channels_of(r, 3, 2), 3);
   EXPECT_EQ(r.log.connections.front().src_device, 6);
@@ -254,16 +254,16 @@ TEST(RealNcclLogs, PythonLoggingPrefixAndFragmentsOfCutLines) {
   EXPECT_EQ(r.log.connections.front().conn_index, 1);
   EXPECT_EQ(r.log.connections.front().channel, 31);
   EXPECT_EQ(channels_of(r, 2, 0), 5);
-  EXPECT_EQ(cell(r, 7, 0).transports, Names{"P2P/IPC"});
+  EXPECT_EQ(capture_cell(r, 7, 0).transports, Names{"P2P/IPC"});
   EXPECT_EQ(r.log.unreadable_lines, 0);
 }
 
 TEST(RealNcclLogs, FourHostsCuMemAndIbPluginWithMergedNics) {
   const auto r = capture("real_nccl_tests311_collnet_ibext_4hosts.log");
   EXPECT_EQ(r.nranks, 8);
-  EXPECT_EQ(cell(r, 0, 1).transports, Names{"P2P/CUMEM"});
+  EXPECT_EQ(capture_cell(r, 0, 1).transports, Names{"P2P/CUMEM"});
   EXPECT_EQ(channels_of(r, 0, 1), 3);
-  EXPECT_EQ(cell(r, 7, 0).transports, Names{"NET/IBext_v8"});
+  EXPECT_EQ(capture_cell(r, 7, 0).transports, Names{"NET/IBext_v8"});
   EXPECT_EQ(channels_of(r, 7, 0), 2);  // channel 0 [send], channel 2 [receive]
   EXPECT_EQ(r.channels.at({3, 4}).at(0), Vias{"NET/IBext_v8/5(2)/GDRDMA"});
 }

@@ -16,10 +16,10 @@
 namespace p2p::report {
 namespace {
 
-const std::string kRun = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/";
+const std::string kPrometheusRun = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/";
 
-doc::BenchDocument load(const std::string& name) {
-  return doc::bench_document_from_json(read_json_file(kRun + name), name);
+doc::BenchDocument kept_document(const std::string& name) {
+  return doc::bench_document_from_json(read_json_file(kPrometheusRun + name), name);
 }
 
 bool has_line(const std::string& text, const std::string& prefix) {
@@ -50,7 +50,7 @@ TEST(Exposition, UnixSecondsOfIso8601) {
 
 TEST(PrometheusMetrics, BenchDocumentAsDcgmLabelledGauges) {
   Exposition e;
-  add_document_metrics(e, load("h200-bench.json"));
+  add_document_metrics(e, kept_document("h200-bench.json"));
   EXPECT_EQ(e.duplicates(), 0);
   const std::string text = e.render();
   EXPECT_TRUE(has_line(
@@ -71,7 +71,7 @@ TEST(PrometheusMetrics, BenchDocumentAsDcgmLabelledGauges) {
 
 TEST(PrometheusMetrics, OneRankNcclHasNoBusbwAndNoInPlaceAlgbw) {
   Exposition e;
-  add_document_metrics(e, load("h200-nccl.json"));
+  add_document_metrics(e, kept_document("h200-nccl.json"));
   EXPECT_EQ(e.duplicates(), 0);
   const std::string text = e.render();
   EXPECT_EQ(text.find("p2pcheck_nccl_busbw_bytes_per_second{"), std::string::npos);
@@ -96,7 +96,7 @@ TEST(PrometheusMetrics, RealParserReadsEveryKeptDocument) {
   p2p::TempDir dir;
   for (const char* name : {"h200-bench.json", "h200-nccl.json"}) {
     Exposition e;
-    add_document_metrics(e, load(name));
+    add_document_metrics(e, kept_document(name));
     const std::string path = dir.file(std::string(name) + ".prom");
     write_text_file_atomically(path, e.render());
     const auto r = p2p::testing::check_prometheus_file(python, path);
@@ -113,7 +113,7 @@ TEST(PrometheusMetrics, PromtoolAcceptsTheBenchFile) {
     GTEST_SKIP() << "promtool not installed (Debian: prometheus)";
   p2p::TempDir dir;
   Exposition e;
-  add_document_metrics(e, load("h200-bench.json"));
+  add_document_metrics(e, kept_document("h200-bench.json"));
   const std::string path = dir.file("bench.prom");
   write_text_file_atomically(path, e.render());
   const auto r = p2p::testing::run_captured("promtool check metrics < '" + path + "'");
@@ -128,7 +128,7 @@ namespace {
 
 // A document that records each GPU's UUID labels its figures with it, as dcgm-exporter does.
 TEST(PrometheusMetrics, TheGpuUuidIsTheUuidLabel) {
-  doc::BenchDocument d = load("h200-bench.json");
+  doc::BenchDocument d = kept_document("h200-bench.json");
   ASSERT_FALSE(d.gpus.empty());
   for (const auto& g : d.gpus)
     EXPECT_FALSE(g.uuid.has_value()) << "kept documents predate the field";

@@ -10,10 +10,10 @@
 namespace p2p::report {
 namespace {
 
-const std::string kResults = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/";
+const std::string kSideBySideResults = std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/";
 
-doc::BenchDocument load(const std::string& name) {
-  return doc::bench_document_from_json(read_json_file(kResults + name), name);
+doc::BenchDocument kept_run(const std::string& name) {
+  return doc::bench_document_from_json(read_json_file(kSideBySideResults + name), name);
 }
 
 doc::BandwidthResult& figure(doc::BenchDocument& d, const std::string& c, std::uint64_t bytes) {
@@ -24,7 +24,7 @@ doc::BandwidthResult& figure(doc::BenchDocument& d, const std::string& c, std::u
 }
 
 TEST(SideBySide, ChangedFiguresFirstThenEachMatrixBesideTheOther) {
-  const auto base = load("h200-bench.json");
+  const auto base = kept_run("h200-bench.json");
   auto run = base;
   run.hostname = "lxc";
   figure(run, "h2d_ce", 1ull << 30).median_gbps = 44.0;
@@ -52,8 +52,8 @@ TEST(SideBySide, ChangedFiguresFirstThenEachMatrixBesideTheOther) {
 }
 
 TEST(SideBySide, BenchBesideNcclIsBadInput) {
-  EXPECT_THROW(render_side_by_side(load("h200-bench.json"), "a", load("h200-nccl.json"), "b",
-                                   CompareOptions{}),
+  EXPECT_THROW(render_side_by_side(kept_run("h200-bench.json"), "a", kept_run("h200-nccl.json"),
+                                   "b", CompareOptions{}),
                InputError);
 }
 

@@ -14,13 +14,13 @@ namespace {
 using p2p::session::DoctorRequest;
 using p2p::session::run_doctor;
 
-std::string fixture(const std::string& name) {
+std::string doctor_run_fixture(const std::string& name) {
   return std::string(P2P_SOURCE_DIR) + "/doctor/tests/fixtures/" + name;
 }
 
 DoctorRequest saved(const std::string& name) {
   DoctorRequest r;
-  r.facts_file = fixture(name);
+  r.facts_file = doctor_run_fixture(name);
   return r;
 }
 
@@ -57,7 +57,7 @@ TEST(DoctorRun, TheVerdictNamesTheFileItJudged) {
 TEST(DoctorRun, ARootIsCollectedSavedAndReplayedToTheSameFindings) {
   const p2p::TempDir dir("p2p_doctor_run");
   DoctorRequest r;
-  r.root = fixture("roots/lxc-blackwell");
+  r.root = doctor_run_fixture("roots/lxc-blackwell");
   r.save_facts = dir.file("facts.json");
   const auto live = run_doctor(r);
   EXPECT_EQ(live.exit_code, 1);

@@ -17,18 +17,18 @@ using p2p::session::run_topo;
 using p2p::session::run_topo_diff;
 using p2p::session::TopoRequest;
 
-std::string topology_fixture(const std::string& name) {
+std::string topo_topology_fixture(const std::string& name) {
   return std::string(P2P_SOURCE_DIR) + "/topology/tests/fixtures/" + name;
 }
-std::string capture_fixture(const std::string& name) {
+std::string topo_capture_fixture(const std::string& name) {
   return std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/" + name;
 }
 
 TEST(TopoRun, TheSnapshotIsSavedAsItIsPrinted) {
   const p2p::TempDir dir("p2p_topo_run");
   TopoRequest r;
-  r.input = topology_fixture("rtxpro6000-lxc.xml");
-  r.environment = topology_fixture("rtxpro6000-lxc.environment.json");
+  r.input = topo_topology_fixture("rtxpro6000-lxc.xml");
+  r.environment = topo_topology_fixture("rtxpro6000-lxc.environment.json");
   r.save = dir.file("snapshot.json");
   const auto t = run_topo(r);
   EXPECT_EQ(t.snapshot.gpus.size(), 8u);
@@ -40,35 +40,35 @@ TEST(TopoRun, TheSnapshotIsSavedAsItIsPrinted) {
 
 TEST(TopoRun, AP2pCaptureIsAddedToTheSnapshot) {
   TopoRequest r;
-  r.input = capture_fixture("rtxpro6000-vm-topo.txt");
+  r.input = topo_capture_fixture("rtxpro6000-vm-topo.txt");
   EXPECT_TRUE(run_topo(r).snapshot.p2p_status.empty());
-  r.p2p = capture_fixture("rtxpro6000-vm-p2p-r.txt");
+  r.p2p = topo_capture_fixture("rtxpro6000-vm-p2p-r.txt");
   EXPECT_FALSE(run_topo(r).snapshot.p2p_status.empty());
 }
 
 TEST(TopoRun, ABadInputSavesNothing) {
   const p2p::TempDir dir("p2p_topo_run");
   TopoRequest r;
-  r.input = capture_fixture("bad-cut-topo.txt");
+  r.input = topo_capture_fixture("bad-cut-topo.txt");
   r.save = dir.file("snapshot.json");
   EXPECT_THROW(run_topo(r), p2p::InputError);
   EXPECT_FALSE(std::filesystem::exists(r.save));
 }
 
 TEST(TopoRun, TheVmAndTheLxcDifferAndTheGateBlocks) {
-  const auto d =
-      run_topo_diff(topology_fixture("rtxpro6000-vm.xml"), topology_fixture("rtxpro6000-lxc.xml"));
+  const auto d = run_topo_diff(topo_topology_fixture("rtxpro6000-vm.xml"),
+                               topo_topology_fixture("rtxpro6000-lxc.xml"));
   EXPECT_FALSE(d.diff.same());
   EXPECT_EQ(d.diff.changed.size(), 28u);
   EXPECT_EQ(d.exit_code, 1);
   EXPECT_FALSE(d.gate.passed);
   EXPECT_EQ(d.gate.blocking(), 28u);
-  EXPECT_EQ(d.gate.expected_source, topology_fixture("rtxpro6000-lxc.xml"));
+  EXPECT_EQ(d.gate.expected_source, topo_topology_fixture("rtxpro6000-lxc.xml"));
 }
 
 TEST(TopoRun, AnXmlAndItsGoldenSnapshotAreTheSame) {
   const auto d =
-      run_topo_diff(topology_fixture("pcie-switch.xml"),
+      run_topo_diff(topo_topology_fixture("pcie-switch.xml"),
                     std::string(P2P_SOURCE_DIR) + "/topology/tests/golden/pcie-switch.json");
   EXPECT_TRUE(d.diff.same());
   EXPECT_EQ(d.exit_code, 0);

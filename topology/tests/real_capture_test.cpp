@@ -17,13 +17,13 @@ std::string pcie(const TopologySnapshot& t, std::size_t a, std::size_t b) {
   return to_string(t.pcie_matrix.at(a).at(b));
 }
 
-std::vector<std::string> bus_ids(const TopologySnapshot& t) {
+std::vector<std::string> capture_bus_ids(const TopologySnapshot& t) {
   std::vector<std::string> ids;
   for (const Gpu& g : t.gpus) ids.push_back(g.pci_bus_id);
   return ids;
 }
 
-GatePolicy policy(const std::string& text) {
+GatePolicy capture_policy(const std::string& text) {
   return policy_from_json(nlohmann::json::parse(text), "policy.json");
 }
 
@@ -75,7 +75,8 @@ TEST(RealCaptureDgx2, SixLinksIntoTheSwitchesAreNv6OnEveryPair) {
     }
   }
   // So a policy asking for switch-local pairs passes on NVLink, the PCIe classes aside.
-  const auto d = evaluate_gate(t, std::nullopt, policy(R"({"min_gpus": 16, "max_path": "PIX"})"));
+  const auto d =
+      evaluate_gate(t, std::nullopt, capture_policy(R"({"min_gpus": 16, "max_path": "PIX"})"));
   EXPECT_TRUE(d.passed);
   EXPECT_EQ(d.blocking(), 0u);
 }
@@ -83,8 +84,8 @@ TEST(RealCaptureDgx2, SixLinksIntoTheSwitchesAreNv6OnEveryPair) {
 // POWER8 Minsky: every GPU has its own PCI domain (host bridge); two per socket.
 TEST(RealCapturePower8, OwnHostBridgePerGpuIsNodeWithinASocketAndNvlinkPairsAreNv2) {
   const auto t = load_topology(fixture("power8-p100-nvlink.xml"));
-  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0002:01:00.0", "0003:01:00.0", "000a:01:00.0",
-                                                  "000b:01:00.0"}));
+  EXPECT_EQ(capture_bus_ids(t), (std::vector<std::string>{"0002:01:00.0", "0003:01:00.0",
+                                                          "000a:01:00.0", "000b:01:00.0"}));
   EXPECT_EQ(t.gpus[0].name, "Tesla P100-SXM2-16GB");
   EXPECT_EQ(pcie(t, 0, 1), "NODE");
   EXPECT_EQ(pcie(t, 2, 3), "NODE");
@@ -94,7 +95,7 @@ TEST(RealCapturePower8, OwnHostBridgePerGpuIsNodeWithinASocketAndNvlinkPairsAreN
   EXPECT_EQ(matrix_label(t, 0, 1), "NV2");
   EXPECT_EQ(matrix_label(t, 2, 3), "NV2");
   EXPECT_EQ(matrix_label(t, 0, 2), "SYS");  // no NVLink across the sockets: PCIe shows
-  const auto d = evaluate_gate(t, std::nullopt, policy(R"({"max_path": "NODE"})"));
+  const auto d = evaluate_gate(t, std::nullopt, capture_policy(R"({"max_path": "NODE"})"));
   EXPECT_EQ(blocked(d), (std::vector<std::string>{
                             "GPU0-GPU2: SYS is worse than max_path NODE",
                             "GPU0-GPU3: SYS is worse than max_path NODE",
@@ -107,7 +108,8 @@ TEST(RealCapturePower8, OwnHostBridgePerGpuIsNodeWithinASocketAndNvlinkPairsAreN
 // second. The XML has no GPU OS device and no PCI name for them: vendor 10de and class 0302 only.
 TEST(RealCaptureX58, GpusKnownByVendorAndClassOnly) {
   const auto t = load_topology(fixture("x58-m2070-no-osdev.xml"));
-  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:06:00.0", "0000:11:00.0", "0000:14:00.0"}));
+  EXPECT_EQ(capture_bus_ids(t),
+            (std::vector<std::string>{"0000:06:00.0", "0000:11:00.0", "0000:14:00.0"}));
   for (const Gpu& g : t.gpus) {
     EXPECT_EQ(g.device_id, 0x06d2);
     EXPECT_EQ(g.name, "");
@@ -117,15 +119,16 @@ TEST(RealCaptureX58, GpusKnownByVendorAndClassOnly) {
   EXPECT_EQ(pcie(t, 1, 2), "PHB");
   EXPECT_EQ(pcie(t, 0, 1), "SYS");
   EXPECT_EQ(pcie(t, 0, 2), "SYS");
-  const auto d = evaluate_gate(t, std::nullopt, policy(R"({"min_gpus": 3, "forbid": ["SYS"]})"));
+  const auto d =
+      evaluate_gate(t, std::nullopt, capture_policy(R"({"min_gpus": 3, "forbid": ["SYS"]})"));
   EXPECT_EQ(d.blocking(), 2u);
 }
 
 // hwloc 1.x XML (no version attribute, NUMA nodes above packages): hwloc 2 reads it whole.
 TEST(RealCaptureK80Hwloc1, EachBoardsSwitchIsPixAndTheBoardsAreSys) {
   const auto t = load_topology(fixture("k80-two-sockets-hwloc1.xml"));
-  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:06:00.0", "0000:07:00.0", "0000:84:00.0",
-                                                  "0000:85:00.0"}));
+  EXPECT_EQ(capture_bus_ids(t), (std::vector<std::string>{"0000:06:00.0", "0000:07:00.0",
+                                                          "0000:84:00.0", "0000:85:00.0"}));
   EXPECT_EQ(t.gpus[0].name, "GK210GL [Tesla K80]");  // the PCI name: no CUDA/NVML device
   EXPECT_EQ(t.hostname, "test-gpu-node");
   // 04:00.0 is the PEX 8747's upstream port, 05:08.0 and 05:10.0 its downstream ports.
@@ -138,15 +141,16 @@ TEST(RealCaptureK80Hwloc1, EachBoardsSwitchIsPixAndTheBoardsAreSys) {
   EXPECT_EQ(t.gpus[2].cpuset, "8-15");
   EXPECT_EQ(pcie(t, 0, 2), "SYS");
   EXPECT_EQ(pcie(t, 1, 3), "SYS");
-  EXPECT_EQ(evaluate_gate(t, std::nullopt, policy(R"({"max_path": "PIX"})")).blocking(), 4u);
+  EXPECT_EQ(evaluate_gate(t, std::nullopt, capture_policy(R"({"max_path": "PIX"})")).blocking(),
+            4u);
 }
 
 // AMD EPYC in NPS-4 mode: four NUMA nodes per socket and each A100 on a host bridge of its own
 // node. nvidia-smi calls every pair across NUMA nodes SYS, within one socket too.
 TEST(RealCaptureJuwelsBooster, NpsFourMakesEveryPairSysEvenWithinASocket) {
   const auto t = load_topology(fixture("juwels-booster-a100.xml"));
-  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:03:00.0", "0000:44:00.0", "0000:84:00.0",
-                                                  "0000:c4:00.0"}));
+  EXPECT_EQ(capture_bus_ids(t), (std::vector<std::string>{"0000:03:00.0", "0000:44:00.0",
+                                                          "0000:84:00.0", "0000:c4:00.0"}));
   EXPECT_EQ(t.gpus[0].numa_node, 3);
   EXPECT_EQ(t.gpus[1].numa_node, 1);  // the same package as GPU0
   EXPECT_EQ(t.gpus[2].numa_node, 7);
@@ -160,22 +164,23 @@ TEST(RealCaptureJuwelsBooster, NpsFourMakesEveryPairSysEvenWithinASocket) {
       }
     }
   }
-  const auto d = evaluate_gate(t, std::nullopt, policy(R"({"min_gpus": 4, "max_path": "NODE"})"));
+  const auto d =
+      evaluate_gate(t, std::nullopt, capture_policy(R"({"min_gpus": 4, "max_path": "NODE"})"));
   EXPECT_FALSE(d.passed);
   EXPECT_EQ(d.blocking(), 6u);
 }
 
 TEST(RealCaptureJuwelsCluster, Hwloc1SwitchPerSocketIsPixAndSysAcross) {
   const auto t = load_topology(fixture("juwels-cluster-v100-hwloc1.xml"));
-  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:5d:00.0", "0000:5e:00.0", "0000:88:00.0",
-                                                  "0000:89:00.0"}));
+  EXPECT_EQ(capture_bus_ids(t), (std::vector<std::string>{"0000:5d:00.0", "0000:5e:00.0",
+                                                          "0000:88:00.0", "0000:89:00.0"}));
   // Root port 5a:00.0, PEX 8764 upstream 5b:00.0, downstream 5c:00.0 and 5c:08.0.
   EXPECT_EQ(t.gpus[1].pcie_path,
             (std::vector<std::string>{"0000:5a:00.0", "0000:5b:00.0", "0000:5c:08.0"}));
   EXPECT_EQ(pcie(t, 0, 1), "PIX");
   EXPECT_EQ(pcie(t, 2, 3), "PIX");
   EXPECT_EQ(pcie(t, 1, 2), "SYS");
-  const auto d = evaluate_gate(t, std::nullopt, policy(R"({"forbid": ["SYS"]})"));
+  const auto d = evaluate_gate(t, std::nullopt, capture_policy(R"({"forbid": ["SYS"]})"));
   EXPECT_EQ(d.blocking(), 4u);
 }
 
@@ -184,12 +189,13 @@ TEST(RealCaptureJuwelsCluster, Hwloc1SwitchPerSocketIsPixAndSysAcross) {
 // the two sockets' root complexes.
 TEST(RealCaptureJuropa3, UnknownLocalityOnBothSidesIsSysNotNode) {
   const auto t = load_topology(fixture("juropa3-k20x-hwloc1.xml"));
-  EXPECT_EQ(bus_ids(t), (std::vector<std::string>{"0000:01:00.0", "0000:82:00.0"}));
+  EXPECT_EQ(capture_bus_ids(t), (std::vector<std::string>{"0000:01:00.0", "0000:82:00.0"}));
   EXPECT_EQ(t.gpus[0].numa_node, -1);
   EXPECT_EQ(t.gpus[1].numa_node, -1);
   EXPECT_NE(t.gpus[0].host_bridge, t.gpus[1].host_bridge);
   EXPECT_EQ(pcie(t, 0, 1), "SYS");
-  EXPECT_EQ(evaluate_gate(t, std::nullopt, policy(R"({"max_path": "NODE"})")).blocking(), 1u);
+  EXPECT_EQ(evaluate_gate(t, std::nullopt, capture_policy(R"({"max_path": "NODE"})")).blocking(),
+            1u);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ namespace {
 
 using testing::config;
 
-std::string error_of(const std::string& path) {
+std::string config_error_of(const std::string& path) {
   try {
     read_vm_config_file(path);
   } catch (const InputError& e) {
@@ -98,23 +98,25 @@ TEST(LibvirtConfig, OverrideCliquesSwitchesAndCommandlineSets) {
 
 TEST(VmConfig, AFileThatIsNoConfigIsOneLineNamingIt) {
   const std::string json = testing::topology("policy-rtxpro6000.json");
-  EXPECT_EQ(error_of(json),
+  EXPECT_EQ(config_error_of(json),
             json +
                 ": JSON, not a Proxmox VM config (/etc/pve/qemu-server/<vmid>.conf) "
                 "or libvirt domain XML (virsh dumpxml)");
   const std::string script = testing::source("vm/tests/fixtures/not-configs/qm-set.sh");
   // The shebang reads as a comment line (Proxmox's description); the command is not a setting.
-  EXPECT_EQ(error_of(script), script +
-                                  ": line 2: 'qm set 105 --hostpci0 0000:81:00.0' is not a "
-                                  "Proxmox `key: value` line, and the file is no libvirt "
-                                  "domain XML");
+  EXPECT_EQ(config_error_of(script), script +
+                                         ": line 2: 'qm set 105 --hostpci0 0000:81:00.0' is not a "
+                                         "Proxmox `key: value` line, and the file is no libvirt "
+                                         "domain XML");
   const std::string hwloc = testing::topology("h200-vm.xml");
-  EXPECT_NE(error_of(hwloc).find("not a libvirt <domain>"), std::string::npos) << error_of(hwloc);
+  EXPECT_NE(config_error_of(hwloc).find("not a libvirt <domain>"), std::string::npos)
+      << config_error_of(hwloc);
   const std::string broken = testing::source("vm/tests/fixtures/not-configs/broken-domain.xml");
-  EXPECT_NE(error_of(broken).find("line 5: not well-formed XML"), std::string::npos)
-      << error_of(broken);
-  EXPECT_NE(error_of(config("no-such.conf")).find("no-such.conf"), std::string::npos);
-  EXPECT_NE(error_of(testing::source("README.md")).find("is not a Proxmox"), std::string::npos);
+  EXPECT_NE(config_error_of(broken).find("line 5: not well-formed XML"), std::string::npos)
+      << config_error_of(broken);
+  EXPECT_NE(config_error_of(config("no-such.conf")).find("no-such.conf"), std::string::npos);
+  EXPECT_NE(config_error_of(testing::source("README.md")).find("is not a Proxmox"),
+            std::string::npos);
 }
 
 TEST(VmConfig, LongLinesAreReadWithoutRecursion) {

@@ -13,7 +13,7 @@ using namespace p2p::doctor::api;
 
 namespace {
 
-unsigned index_of(nvmlDevice_t d) {
+unsigned health_index_of(nvmlDevice_t d) {
   return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(d) - 0x100);
 }
 
@@ -22,7 +22,7 @@ bool mode(const char* value) {
   return v != nullptr && std::strcmp(v, value) == 0;
 }
 
-bool failing(nvmlDevice_t d) { return mode("failing") && index_of(d) == 1; }
+bool failing(nvmlDevice_t d) { return mode("failing") && health_index_of(d) == 1; }
 bool unsupported() { return mode("unsupported"); }
 
 }  // namespace
