@@ -1,8 +1,34 @@
 #include "acceptance/judge.hpp"
 
+#include <algorithm>
+
 #include "acceptance/document_view.hpp"
+#include "common/byte_size.hpp"
 
 namespace p2p::accept {
+namespace {
+
+// A policy whose min_judged_bytes is above every copy the run made judges none of its bandwidth:
+// a run that measured bandwidth and had none of it judged cannot pass.
+void judge_sizes_judged(doc::RunVerdict& v, const doc::BenchDocument& d, std::uint64_t min_bytes) {
+  std::uint64_t largest = 0;
+  for (const auto& r : d.bandwidth) largest = std::max(largest, r.bytes);
+  if (d.bandwidth.empty() || largest >= min_bytes) return;
+  add_check(v, doc::Check{"figures",
+                          "bandwidth",
+                          doc::Outcome::kFail,
+                          "no bandwidth figure was judged: the largest copy (" +
+                              format_bytes(largest, ByteStyle::kSpaced) +
+                              ") is below the policy's min_judged_bytes (" +
+                              format_bytes(min_bytes, ByteStyle::kSpaced) + ")",
+                          {},
+                          {},
+                          "",
+                          15,
+                          "policy"});
+}
+
+}  // namespace
 
 doc::RunVerdict judge_document(const doc::BenchDocument& d, const AcceptancePolicy& policy,
                                const RunFacts& facts, const std::string& judged_by) {
@@ -28,6 +54,7 @@ doc::RunVerdict judge_document(const doc::BenchDocument& d, const AcceptancePoli
   }
   if (d.nccl) judge_nccl(j, *d.nccl);
   if (!d.bandwidth.empty() || !d.latency.empty() || d.nccl) judge_model_references(j);
+  judge_sizes_judged(v, d, settings.thresholds.min_judged_bytes);
   if (d.bandwidth.empty() && d.latency.empty() && !d.nccl && d.p2p_access.size() < 2)
     add_check(v, doc::Check{"figures",
                             "run",

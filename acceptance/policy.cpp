@@ -10,6 +10,8 @@
 #include "common/error.hpp"
 #include "common/json_util.hpp"
 #include "common/strict_json.hpp"
+#include "common/text.hpp"
+#include "document/case_names.hpp"
 
 namespace p2p::accept {
 namespace {
@@ -89,6 +91,9 @@ Floor floor_of(const json& j, const std::string& where) {
     if (!v->is_string() || v->get<std::string>().empty())
       throw InputError(in.path("case") + ": expected a case name, got " + shown_value(*v));
     f.case_name = v->get<std::string>();
+    if (!doc::is_bench_case(f.case_name))
+      throw InputError(in.path("case") + ": no bench case is named " + shown_value(*v) +
+                       " (cases: " + join(doc::bench_case_names()) + ")");
   }
   if (const json* v = in.find("path")) {
     const auto c = v->is_string() ? topo::path_class_from_string(v->get<std::string>())
@@ -105,6 +110,12 @@ Floor floor_of(const json& j, const std::string& where) {
   in.finish();
   if (f.min_gbps.has_value() == f.max_us.has_value())
     throw InputError(where + ": give either \"min_gbps\" (bandwidth) or \"max_us\" (latency)");
+  // A bound of the other metric than its case's would judge no figure, silently.
+  const bool latency_case = f.case_name.rfind("latency_", 0) == 0;
+  if (!f.case_name.empty() && latency_case != f.max_us.has_value())
+    throw InputError(where + ": case \"" + f.case_name + "\" measures " +
+                     (latency_case ? "latency: bound it with \"max_us\""
+                                   : "bandwidth: bound it with \"min_gbps\""));
   return f;
 }
 

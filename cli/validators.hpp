@@ -111,6 +111,16 @@ inline CLI::Validator byte_size_list_between(std::uint64_t min, std::uint64_t ma
       "");
 }
 
+// A value that must say something: an empty one (`--gpus ''`) is refused, never taken as "not
+// given".
+inline CLI::Validator not_empty(const std::string& what) {
+  return CLI::Validator(
+      [what](std::string& text) -> std::string {
+        return text.empty() ? "the value is empty; give " + what : "";
+      },
+      "");
+}
+
 // A path to a file: an empty one (`--json ''`) is refused, never taken as "not given".
 inline CLI::Validator file_path() {
   return CLI::Validator(

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/validators.hpp"
 #include "common/json_text.hpp"
 #include "session/vm_run.hpp"
 
@@ -38,17 +39,22 @@ void add_plan(CLI::App& vm, VmOptions& o) {
           "--topology")
       ->type_name("FILE");
   plan->add_option(
-      "--gpus", o.plan.gpus,
-      "The VM's GPUs: host indexes or PCI addresses, comma-separated (default: the VM config's, else "
-      "all)");
+          "--gpus", o.plan.gpus,
+          "The VM's GPUs: host indexes or PCI addresses, comma-separated (default: the VM config's, "
+          "else all)")
+      ->check(not_empty("host GPU indexes or PCI addresses"));
   plan->add_option(
           "--vm-config", o.plan.vm_config,
           "The VM's config to check: /etc/pve/qemu-server/<vmid>.conf or libvirt domain XML")
       ->type_name("FILE");
+  // Proxmox's VM ids are 100 to 999999999; the id is printed into the qm lines the user pastes
+  // into a root shell, so nothing else may pass ("105; rm -rf /").
   plan->add_option("--vmid", o.plan.vmid,
-                   "Proxmox VM id for the qm set lines (default: from the config's name)");
+                   "Proxmox VM id for the qm set lines (default: from the config's name)")
+      ->check(count_between(100, 999999999));
   plan->add_option("--first-clique", o.plan.first_clique,
-                   "The first clique ID to hand out (0-15, default 0)");
+                   "The first clique ID to hand out (0-15, default 0)")
+      ->check(count_between(0, 15));
   plan->add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
 }
 

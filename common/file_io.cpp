@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/json_shape.hpp"
 #include "common/json_text.hpp"
 #include "common/pending_temp_file.hpp"
 
@@ -144,42 +145,10 @@ std::string json_error_tail(const std::string& what) {
   return cut == std::string::npos ? what : what.substr(cut + 2);
 }
 
-namespace {
-
-// True when arrays and objects nest deeper than `limit` anywhere in `text`: one pass, outside
-// strings. (nlohmann's parser callback could count the depth, but with a callback its parser
-// scans the whole enclosing array at the end of every object: quadratic in a document's records,
-// 25 s for a 133 MB document of 200,000 figures.)
-bool nested_deeper_than(const std::string& text, int limit) {
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (const char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limit) return true;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
 nlohmann::json parse_json_text(const std::string& text, const std::string& source) {
-  if (nested_deeper_than(text, kMaxJsonDepth)) {
-    throw InputError(source + ": not valid JSON: nested deeper than " +
-                     std::to_string(kMaxJsonDepth) + " levels");
-  }
+  if (const auto problem = json_shape_problem(text, kMaxJsonDepth))
+    throw InputError(source + ": not valid JSON: line " + std::to_string(problem->line) + ": " +
+                     problem->what);
   try {
     nlohmann::json j = nlohmann::json::parse(text);
     // json_text writes a byte that is not UTF-8 as the text `\xNN` (in JSON: "\\xNN"); reading

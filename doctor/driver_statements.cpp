@@ -157,21 +157,24 @@ bool open_module_installed(const Facts& f) {
   return !statements_of(f, DriverStatement::Kind::kOpenModuleNoGsp).empty();
 }
 
-bool reloaded_after(const std::vector<std::string>& lines, std::size_t index) {
-  for (std::size_t j = index + 1; j < lines.size(); ++j)
-    if (contains(lines[j], "loading NVIDIA UNIX") && contains(lines[j], "Kernel Module"))
-      return true;
-  return false;
+ModuleReloads::ModuleReloads(const std::vector<std::string>& lines) {
+  for (std::size_t j = lines.size(); j-- > 0;) {
+    if (contains(lines[j], "loading NVIDIA UNIX") && contains(lines[j], "Kernel Module")) {
+      last_load_ = j;
+      return;
+    }
+  }
 }
 
 std::vector<DriverStatement> driver_statements(const Facts& f) {
   std::vector<DriverStatement> out;
   if (!f.kernel.log_lines.present()) return out;
   const auto& lines = f.kernel.log_lines.value;
+  const ModuleReloads reloads(lines);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (contains(lines[i], "The NVIDIA")) {
       if (auto s = refusal(f, joined_record(lines, i))) out.push_back(*s);
-    } else if (!reloaded_after(lines, i)) {
+    } else if (!reloads.after(i)) {
       if (auto s = reset_request(f, lines[i])) out.push_back(*s);
     }
   }

@@ -90,8 +90,13 @@ std::vector<XidEvent> xid_events(const Facts& f) {
   std::vector<XidEvent> out;
   if (!f.kernel.log_lines.present()) return out;
   const auto& lines = f.kernel.log_lines.value;
+  const ModuleReloads reloads(lines);
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto xid = xid_code(lines[i]);
+    // "GPU has fallen off the bus" is Xid 79's text (NVIDIA's Xid catalog); some drivers and log
+    // forwarders print it without the "Xid (PCI:...): 79" prefix, and it is no less a lost GPU.
+    const bool off_the_bus = lines[i].find("fallen off the bus") != std::string::npos;
+    const auto xid =
+        off_the_bus && !xid_code(lines[i]) ? std::optional<int>(79) : xid_code(lines[i]);
     if (!xid) continue;
     XidEvent e;
     e.xid = *xid;
@@ -107,7 +112,7 @@ std::vector<XidEvent> xid_events(const Facts& f) {
       const auto action = recovery_action_in_line(lines[i]);
       e.severity = action && *action != 0 ? XidSeverity::kFailing : XidSeverity::kInformational;
     }
-    e.current = !reloaded_after(lines, i);
+    e.current = !reloads.after(i);
     out.push_back(e);
   }
   return out;

@@ -178,6 +178,15 @@ void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTest
     if (!ok_time || !ok_alg || !ok_bus || !ok_wrong)
       throw not_nccl_tests(source, "line " + std::to_string(line_no) +
                                        ": a result field is neither a number nor N/A");
+    const std::pair<const char*, std::size_t> fields[] = {
+        {"time", at + c.time}, {"algbw", at + c.algbw}, {"busbw", at + c.busbw}};
+    for (const auto& [name, column] : fields) {
+      const auto v = parse_number(tokens[column]);
+      if (v && *v < 0)
+        throw not_nccl_tests(source, "line " + std::to_string(line_no) + ", column " +
+                                         std::to_string(column + 1) + " (" + name +
+                                         "): " + figure_cell_problem(tokens[column]));
+    }
     run.rows.push_back(std::move(r));
   }
 }
@@ -333,8 +342,10 @@ NcclTestsOutput TextReader::finish() {
   if (runs.empty())
     throw not_nccl_tests(source_,
                          "no result table (a \"# size count type ...\" header and its rows)");
-  for (auto& r : runs)
+  for (auto& r : runs) {
+    require_a_figure(r, source_);
     if (r.collective.empty()) r.collective = "unknown";
+  }
   return std::move(out_);
 }
 

@@ -94,6 +94,7 @@ NcclTestsOutput parse_nccl_tests_json(const std::string& text, const std::string
     run.out_of_bounds = json_whole_number(doc.at("out_of_bounds"), "count",
                                           std::numeric_limits<int>::max(), source);
   if (run.rows.empty()) throw not_nccl_tests(source, "\"results\" holds no row");
+  require_a_figure(run, source);
   if (run.collective.empty()) run.collective = "unknown";
   out.runs.push_back(std::move(run));
   return out;

@@ -81,9 +81,10 @@ std::size_t read_rows(const std::vector<std::string>& lines, std::size_t i, std:
     for (std::size_t k = 1; k < tokens.size(); ++k) {
       bool ok = false;
       row.push_back(cell_value(tokens[k], ok));
-      if (!ok)
-        throw not_nvbandwidth(source,
-                              m.testcase + ": \"" + tokens[k] + "\" is neither a number nor N/A");
+      if (!ok || (row.back() && *row.back() < 0))
+        throw not_nvbandwidth(source, "line " + std::to_string(i + 1) + ", column " +
+                                          std::to_string(k + 1) + " of " + m.testcase + ": " +
+                                          figure_cell_problem(tokens[k]) + " (nor N/A)");
     }
     m.cells.push_back(std::move(row));
   }

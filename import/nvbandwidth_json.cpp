@@ -59,8 +59,11 @@ Rows matrix_rows(const nlohmann::json& matrix, const std::string& name, const st
       }
       bool ok = false;
       r.emplace_back(json_number(v, ok));
-      if (!ok)
-        throw not_nvbandwidth(source, name + ": a matrix value is neither a number nor \"N/A\"");
+      if (!ok || !std::isfinite(*r.back()) || *r.back() < 0)
+        throw not_nvbandwidth(source, name + ": row " + std::to_string(rows.size()) + ", column " +
+                                          std::to_string(r.size() - 1) + ": " + v.dump() +
+                                          " is not a figure (a decimal number, not negative, or "
+                                          "\"N/A\")");
     }
     rows.push_back(std::move(r));
   }

@@ -47,8 +47,10 @@ std::size_t read_block(const std::vector<std::string>& lines, std::size_t i, std
     std::vector<double> row;
     for (std::size_t k = 1; k < tokens.size(); ++k) {
       const auto v = parse_number(tokens[k]);
-      if (!v)
-        throw not_sample(source, "\"" + m.title + "\": \"" + tokens[k] + "\" is not a number");
+      if (!v || *v < 0)
+        throw not_sample(source, "line " + std::to_string(i + 1) + ", column " +
+                                     std::to_string(k + 1) + " of \"" + m.title +
+                                     "\": " + figure_cell_problem(tokens[k]));
       row.push_back(*v);
     }
     m.cells.push_back(std::move(row));

@@ -51,7 +51,10 @@ inline bool starts_with(const std::string& s, const std::string& prefix) {
 // and for "nan", "inf" or "1e999": no figure of a document is infinite or not a number (JSON has
 // no way to write one, so a document holding it would not read back).
 inline std::optional<double> parse_number(const std::string& s) {
-  if (s.empty()) return std::nullopt;
+  // Decimal only: strtod also reads "0x10" (as 16), "infinity" and leading blanks, which no tool
+  // prints for a figure.
+  const bool decimal = !s.empty() && s.find_first_not_of("0123456789+-.eE") == std::string::npos;
+  if (!decimal) return std::nullopt;
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
   if (end != s.c_str() + s.size() || !std::isfinite(v)) return std::nullopt;
@@ -66,6 +69,16 @@ inline bool no_row_follows(const std::vector<std::string>& lines, std::size_t i)
     if (!tokens.empty()) return !parse_number(tokens[0]);
   }
   return true;
+}
+
+// Why a figure's cell is not one ("" when it is): a figure is a decimal number, finite and not
+// negative; "N/A" (no figure) is left to the caller. Named in the importers' errors with its line
+// and column, so that "-3.2" or "0x10" is refused, not imported as a figure.
+inline std::string figure_cell_problem(const std::string& token) {
+  const auto v = parse_number(token);
+  if (!v) return "\"" + token + "\" is not a decimal number";
+  if (*v < 0) return "\"" + token + "\" is negative: no bandwidth, time or count is";
+  return "";
 }
 
 // "nan", "-nan", "inf", "1e999": a token strtod reads whole as a number that is not finite.

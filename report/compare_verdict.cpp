@@ -1,6 +1,9 @@
 #include "report/compare_verdict.hpp"
 
+#include <map>
+
 #include "acceptance/judge.hpp"
+#include "common/byte_size.hpp"
 
 namespace p2p::report {
 namespace {
@@ -67,6 +70,34 @@ void judge_own_verdict(Comparison& c, const doc::BenchDocument& run) {
           "run_verdict", "run", failed ? v.outcome : Outcome::kPass, text, {}, {}, "", 2, "run"});
 }
 
+// A figure on both sides that was held against its baseline: the only kind that can vouch for
+// the run. New, missing, one-side-only and not-judged figures say nothing of whether it moved.
+bool judged(doc::Change change) {
+  return change == doc::Change::kRegressed || change == doc::Change::kImproved ||
+         change == doc::Change::kSame || change == doc::Change::kLost;
+}
+
+// Why the comparison judged no figure at all ("" when it judged one): a comparison with nothing
+// in common, an empty side, or every figure below the judged size or without a number cannot
+// pass, whatever else it allowed.
+std::string nothing_judged(const std::vector<FigureChange>& figures, const CompareOptions& o) {
+  std::map<doc::Change, int> counts;
+  for (const auto& f : figures) {
+    if (judged(f.change)) return "";
+    ++counts[f.change];
+  }
+  if (figures.empty()) return "no figure on either side: nothing was compared";
+  std::string parts;
+  for (const auto& [change, n] : counts)
+    parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + doc::to_string(change);
+  std::string text = "nothing was compared: none of the " + std::to_string(figures.size()) +
+                     " figures is in both documents with a number to judge (" + parts + ")";
+  if (counts.count(doc::Change::kNotJudged))
+    text += "; figures under --min-bytes (" + format_bytes(o.min_bytes, ByteStyle::kSpaced) +
+            ") or without a number are not judged";
+  return text;
+}
+
 void judge_figures(Comparison& c, const doc::RunVerdict& run, const CompareOptions& o) {
   const bool missing_allowed = !o.allow_missing.empty();
   for (auto& f : c.figures) {
@@ -92,16 +123,9 @@ void judge_figures(Comparison& c, const doc::RunVerdict& run, const CompareOptio
     add_check(c.verdict, doc::Check{"compare", f.key, f.outcome, text, f.run, f.baseline, f.unit,
                                     f.change == doc::Change::kMissing ? 20 : 10, "baseline"});
   }
-  if (c.figures.empty())
-    add_check(c.verdict, doc::Check{"compare",
-                                    "figures",
-                                    Outcome::kFail,
-                                    "no figure on either side: nothing was compared",
-                                    {},
-                                    {},
-                                    "",
-                                    5,
-                                    "baseline"});
+  if (const std::string why = nothing_judged(c.figures, o); !why.empty())
+    add_check(c.verdict,
+              doc::Check{"compare", "figures", Outcome::kFail, why, {}, {}, "", 5, "baseline"});
 }
 
 }  // namespace

@@ -15,6 +15,18 @@ std::string address(const PlannedGpu& g) {
 
 std::string clique_text(const std::optional<int>& c) { return c ? std::to_string(*c) : ""; }
 
+// A word a POSIX shell reads back as itself: bare when no character of it means anything to a
+// shell, else in single quotes (a quote inside as '\''). The qm lines are pasted into a root
+// shell, and their values come from the VM's config.
+std::string shell_word(const std::string& w) {
+  static const std::string kPlain =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.,:=/+@%";
+  if (!w.empty() && w.find_first_not_of(kPlain) == std::string::npos) return w;
+  std::string out = "'";
+  for (const char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 const PassedDevice* device_of(const VmConfig* c, const std::string& kind, const std::string& bdf) {
   if (c == nullptr || c->kind != kind || bdf.empty()) return nullptr;
   for (const auto& d : c->devices)
@@ -51,21 +63,27 @@ int next_hostpci(const VmConfig* c) {
 }
 
 std::string proxmox(const CliquePlan& p, const VmConfig* c, const std::string& vmid) {
-  std::vector<std::pair<std::string, std::string>> entries;  // hostpciN, value
+  struct Entry {
+    std::string key, value, on_qm_line;  // hostpciN, its value, that value as a shell word
+  };
+  std::vector<Entry> entries;
   std::vector<std::string> args = kept_args(c);
   int next = next_hostpci(c);
   for (const auto& g : p.gpus) {
     const PassedDevice* d = device_of(c, "proxmox", g.bdf);
     const std::string key = d != nullptr ? d->entry : "hostpci" + std::to_string(next++);
-    entries.emplace_back(key, address(g) + ",pcie=1" +
-                                  (d != nullptr && !d->options.empty() ? "," + d->options : ""));
+    const std::string value =
+        address(g) + ",pcie=1" + (d != nullptr && !d->options.empty() ? "," + d->options : "");
+    // On the qm line, a GPU without an address keeps its "<PCI address of GPUn>" placeholder
+    // bare: it is there to be replaced, and a shell refuses it (a redirection from no file).
+    entries.push_back({key, value, g.bdf.empty() ? value : shell_word(value)});
     if (g.clique)
       args.push_back("-set device." + key + ".x-nv-gpudirect-clique=" + clique_text(g.clique));
   }
   // In hostpciN order, as Proxmox writes them.
   const auto number = [](const std::string& key) { return std::stoi(key.substr(7)); };
   std::sort(entries.begin(), entries.end(),
-            [&](const auto& x, const auto& y) { return number(x.first) < number(y.first); });
+            [&](const auto& x, const auto& y) { return number(x.key) < number(y.key); });
   const bool q35 =
       c != nullptr && c->kind == "proxmox" && c->machine.find("q35") != std::string::npos;
   const std::string machine = q35 ? c->machine : "q35";
@@ -73,12 +91,12 @@ std::string proxmox(const CliquePlan& p, const VmConfig* c, const std::string& v
   out << "# back up first: cp /etc/pve/qemu-server/" << vmid << ".conf /root/" << vmid
       << ".conf.bak (a bad args: line stops the VM from booting)\n";
   out << "qm set " << vmid << (q35 ? "" : " --machine q35");
-  for (const auto& [key, value] : entries) out << " --" << key << " " << value;
+  for (const auto& e : entries) out << " --" << e.key << " " << e.on_qm_line;
   out << "\n";
-  if (!args.empty()) out << "qm set " << vmid << " --args '" << join(args, " ") << "'\n";
+  if (!args.empty()) out << "qm set " << vmid << " --args " << shell_word(join(args, " ")) << "\n";
   out << "# or, as lines of /etc/pve/qemu-server/" << vmid << ".conf:\n";
   out << "machine: " << machine << "\n";
-  for (const auto& [key, value] : entries) out << key << ": " << value << "\n";
+  for (const auto& e : entries) out << e.key << ": " << e.value << "\n";
   if (!args.empty()) out << "args: " << join(args, " ") << "\n";
   out << "# and no hidden=1 on the cpu: line (it adds kvm=off; the driver then ignores cliques)\n";
   return out.str();

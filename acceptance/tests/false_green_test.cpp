@@ -71,6 +71,19 @@ TEST(FalseGreen, AHostLinkAtFortyPercentOfItsCeilingFailsWithoutAnyBaseline) {
   EXPECT_NE(v.reasons().front().message.find("40% of PCIe gen5 x16"), std::string::npos);
 }
 
+// A policy whose min_judged_bytes is above every copy of the run judged none of its bandwidth.
+TEST(FalseGreen, APolicyThatJudgesNoCopySizeFailsInsteadOfPassing) {
+  const AcceptancePolicy policy = acceptance_from_json(
+      nlohmann::json::parse(R"({"thresholds": {"min_judged_bytes": "64GiB"}})"), "policy.json");
+  const doc::RunVerdict v = judge_document(kept(kH200Default), policy, RunFacts{}, "bench");
+  EXPECT_EQ(v.outcome, Outcome::kFail) << format_verdict(v, "bench");
+  bool said = false;
+  for (const auto& r : v.reasons())
+    said |= r.rule == "figures" && r.subject == "bandwidth" &&
+            r.message.find("below the policy's min_judged_bytes (64 GiB)") != std::string::npos;
+  EXPECT_TRUE(said) << format_verdict(v, "bench");
+}
+
 TEST(FalseGreen, AnEightGpuServerThatShowsSevenFails) {
   doc::BenchDocument d = kept(kH200Default);
   // Edited: the PCI topology lists a second GPU that CUDA never showed (one fallen off the bus).

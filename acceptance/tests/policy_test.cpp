@@ -65,6 +65,25 @@ TEST(AcceptancePolicy, BadValuesAreOneLineNamingTheKey) {
   EXPECT_NE(error_of({{"thresholds", {{"min_judged_bytes", "lots"}}}}), "");
 }
 
+// A floor that names no case bench measures, or bounds a case by the other metric, would judge
+// no figure: the policy would pass every run on that floor without a word.
+TEST(AcceptancePolicy, AFloorOnACaseThatDoesNotExistOrOfTheOtherMetricIsRefused) {
+  const std::string unknown =
+      error_of({{"floors", {{{"case", "ce_unidir_wirte"}, {"min_gbps", 40}}}}});
+  EXPECT_EQ(unknown.rfind("policy.json: floors[0].case: no bench case is named \"ce_unidir_wirte\" "
+                          "(cases: ce_unidir_write, ce_unidir_read,",
+                          0),
+            0u)
+      << unknown;
+  EXPECT_EQ(error_of({{"floors", {{{"case", "latency_peer"}, {"min_gbps", 40}}}}}),
+            "policy.json: floors[0]: case \"latency_peer\" measures latency: bound it with "
+            "\"max_us\"");
+  EXPECT_EQ(error_of({{"floors", {{{"case", "ce_bidir"}, {"max_us", 2}}}}}),
+            "policy.json: floors[0]: case \"ce_bidir\" measures bandwidth: bound it with "
+            "\"min_gbps\"");
+  EXPECT_EQ(error_of({{"floors", {{{"case", "latency_host"}, {"max_us", 2}}}}}), "");
+}
+
 TEST(AcceptancePolicy, OverridesApplyPerModelThenPerHost) {
   const PolicyFile p = policy_file_from_json(
       json::parse(R"({"thresholds": {"class_outlier": {"warn": 0.9, "fail": 0.8}},

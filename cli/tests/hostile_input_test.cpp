@@ -63,7 +63,18 @@ TEST_F(Hostile, DevicesDirectoriesAndDeepJsonAreOneLineExitTwo) {
       run("gate --input " + kFixtures + "h200-vm.xml --policy " + path("deep.json"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(r.err, "p2pcheck: error: " + path("deep.json") +
-                       ": not valid JSON: nested deeper than 128 levels\n");
+                       ": not valid JSON: line 1: nested deeper than 128 levels\n");
+}
+
+// nlohmann keeps the last of two equal keys: a policy giving "max_path" twice would apply one of
+// them without a word. Every JSON input refuses it, naming the key and its line.
+TEST_F(Hostile, AKeyGivenTwiceInAPolicyIsExitTwoNamingItsLine) {
+  std::ofstream(path("twice.json")) << "{\n  \"max_path\": \"SYS\",\n  \"max_path\": \"PIX\"\n}\n";
+  const CliResult r =
+      run("gate --input " + kFixtures + "h200-vm.xml --policy " + path("twice.json"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "p2pcheck: error: " + path("twice.json") +
+                       ": not valid JSON: line 3: key \"max_path\" given twice\n");
 }
 
 TEST_F(Hostile, ANewlineInAFileNameStaysOnOneLine) {

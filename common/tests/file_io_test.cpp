@@ -118,7 +118,8 @@ TEST_F(FileIo, DeepNestingAndHugeNumbersAreBadInputNotACrash) {
     p2p::read_json_file(deep);
     FAIL() << "100000 levels were accepted";
   } catch (const p2p::InputError& e) {
-    EXPECT_EQ(std::string(e.what()), deep + ": not valid JSON: nested deeper than 128 levels");
+    EXPECT_EQ(std::string(e.what()),
+              deep + ": not valid JSON: line 1: nested deeper than 128 levels");
   }
   const std::string fine = (dir_ / "fine.json").string();
   std::ofstream(fine) << std::string(128, '[') << std::string(128, ']');

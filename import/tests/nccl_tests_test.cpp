@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <iterator>
+#include <sstream>
 
 #include "import/tests/test_support.hpp"
 
@@ -224,6 +227,51 @@ TEST(NcclTestsHeader, AHeaderItCannotPlaceIsRefusedNamingTheLine) {
               parse_nccl_tests(no_busbw, "h.txt");
             }).find("no \"algbw\" and \"busbw\" after \"time\""),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+// A figure is a decimal number and never negative: "-1945.2" or "0x10" (which strtod reads as
+// 16) is refused with its file, line and column, not imported as a figure.
+TEST(NcclTests, ANegativeOrHexadecimalFigureIsRefusedNamingLineAndColumn) {
+  const std::string text = testing::fixture_text("nccl-tests-2.19.6-h200-all_reduce.txt");
+  const auto at = text.find("  1945.2 ");
+  ASSERT_NE(at, std::string::npos);
+  std::string negative = text;
+  negative.replace(at, 9, " -1945.2 ");
+  EXPECT_EQ(testing::input_error_of([&] { parse_nccl_tests(negative, "nt.txt"); }),
+            "nt.txt: not nccl-tests output: line 11, column 7 (algbw): \"-1945.2\" is negative: "
+            "no bandwidth, time or count is");
+  std::string hex = text;
+  hex.replace(at, 9, "   0x10  ");
+  EXPECT_EQ(testing::input_error_of([&] { parse_nccl_tests(hex, "nt.txt"); }),
+            "nt.txt: not nccl-tests output: line 11: a result field is neither a number nor N/A");
+}
+
+// nccl-tests prints nan where it divided by a time of zero. One such row is a row without a
+// figure; a table of nothing else holds no figure, and is refused rather than imported as a run
+// that any comparison would pass.
+TEST(NcclTests, ATableWhoseEveryFigureIsNanIsRefused) {
+  std::istringstream in(testing::fixture_text("nccl-tests-2.19.6-h200-all_reduce.txt"));
+  std::string all_nan, line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::vector<std::string> t{std::istream_iterator<std::string>(fields), {}};
+    if (t.size() == 13 && std::isdigit(static_cast<unsigned char>(t[0][0]))) {
+      for (const int k : {5, 6, 7, 9, 10, 11}) t[k] = "nan";
+      line.clear();
+      for (const auto& f : t) line += "  " + f;
+    }
+    all_nan += line + "\n";
+  }
+  const std::string e = testing::input_error_of([&] { parse_nccl_tests(all_nan, "nan.txt"); });
+  EXPECT_EQ(e.rfind("nan.txt: not nccl-tests output: every bandwidth of its ", 0), 0u) << e;
+  EXPECT_NE(e.find(" result rows is nan or N/A: the table holds no figure"), std::string::npos)
+      << e;
 }
 
 }  // namespace

@@ -153,3 +153,29 @@ TEST(Nvbandwidth, AnImplausibleRuntimeVersionIsUnknownNotACast) {
 
 }  // namespace
 }  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+// A figure is a decimal number and never negative; "0x10" is not 16 GB/s.
+TEST(Nvbandwidth, ANegativeOrHexadecimalCellIsRefusedNamingLineAndColumn) {
+  const std::string text = testing::fixture_text("nvbandwidth-v0.8-h200.txt");
+  const auto at = text.find(" 0     55.44");
+  ASSERT_NE(at, std::string::npos);
+  std::string negative = text, hex = text;
+  negative.replace(at, 12, " 0    -55.44");
+  hex.replace(at, 12, " 0      0x10");
+  const std::string e = testing::input_error_of([&] { parse_nvbandwidth(negative, "nv.txt"); });
+  EXPECT_EQ(e.find("nv.txt: "), 0u) << e;
+  EXPECT_NE(e.find("line 14, column 2 of host_to_device_memcpy_ce: \"-55.44\" is negative"),
+            std::string::npos)
+      << e;
+  const std::string h = testing::input_error_of([&] { parse_nvbandwidth(hex, "nv.txt"); });
+  EXPECT_NE(
+      h.find("line 14, column 2 of host_to_device_memcpy_ce: \"0x10\" is not a decimal number"),
+      std::string::npos)
+      << h;
+}
+
+}  // namespace
+}  // namespace p2p::import

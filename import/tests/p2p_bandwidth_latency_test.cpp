@@ -101,3 +101,23 @@ TEST(P2pBandwidthLatency, AConnectivityCellOtherThanZeroOrOneIsBadInput) {
 
 }  // namespace
 }  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+TEST(P2pBandwidthLatency, ANegativeCellIsRefusedNamingLineAndColumn) {
+  std::string text = testing::fixture_text("p2p-bandwidth-latency-2gpu-p2p-read.txt");
+  const auto at = text.find(" 41.37 ");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 7, "-41.37 ");
+  const std::string e =
+      testing::input_error_of([&] { parse_p2p_bandwidth_latency(text, "p2p.txt"); });
+  EXPECT_EQ(e.find("p2p.txt: "), 0u) << e;
+  EXPECT_NE(e.find("line 16, column 3 of \"Unidirectional P2P=Disabled Bandwidth Matrix (GB/s)\": "
+                   "\"-41.37\" is negative"),
+            std::string::npos)
+      << e;
+}
+
+}  // namespace
+}  // namespace p2p::import

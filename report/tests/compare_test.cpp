@@ -208,6 +208,49 @@ TEST(Compare, FiguresOnOneSideOnlyAreNewOrMissing) {
   EXPECT_EQ(c.regressions(), 0);
 }
 
+// A comparison that judged no figure vouches for nothing: nothing in common (allowed missing or
+// not), an empty side, or every figure below the judged size fails, saying why.
+TEST(Compare, AComparisonThatJudgedNothingFails) {
+  const auto verdict_text = [](const Comparison& c) {
+    for (const auto& k : c.verdict.checks)
+      if (k.rule == "compare" && k.subject == "figures") return k.message;
+    return std::string();
+  };
+  doc::BenchDocument base, run, empty;
+  base.bandwidth = {bw("sm_read", "gpu0", "gpu1", k512M, 50.0)};
+  run.bandwidth = {bw("sm_write", "gpu0", "gpu1", k512M, 50.0)};
+  CompareOptions allow;
+  allow.allow_missing = "sm_read was dropped from the sweep";
+  Comparison c = compare_runs(base, run, allow);
+  EXPECT_EQ(c.verdict.outcome, doc::Outcome::kFail);
+  EXPECT_EQ(verdict_text(c),
+            "nothing was compared: none of the 2 figures is in both documents with a number to "
+            "judge (1 new, 1 missing)");
+  c = compare_runs(empty, run, CompareOptions{});
+  EXPECT_EQ(c.verdict.outcome, doc::Outcome::kFail);
+  EXPECT_EQ(verdict_text(c),
+            "nothing was compared: none of the 1 figures is in both documents with a number to "
+            "judge (1 new)");
+  c = compare_runs(base, empty, allow);
+  EXPECT_EQ(c.verdict.outcome, doc::Outcome::kFail);
+
+  doc::BenchDocument small_base, small_run;
+  small_base.bandwidth = {bw("h2d_ce", "host", "gpu0", 4096, 1.7)};
+  small_run.bandwidth = {bw("h2d_ce", "host", "gpu0", 4096, 1.7)};
+  c = compare_runs(small_base, small_run, CompareOptions{});
+  EXPECT_EQ(c.verdict.outcome, doc::Outcome::kFail);
+  EXPECT_NE(verdict_text(c).find("(1 not judged); figures under --min-bytes (64 MiB)"),
+            std::string::npos)
+      << verdict_text(c);
+
+  // One figure judged on both sides is enough for the comparison to stand.
+  small_base.bandwidth.push_back(bw("h2d_ce", "host", "gpu0", k512M, 50.0));
+  small_run.bandwidth.push_back(bw("h2d_ce", "host", "gpu0", k512M, 50.0));
+  c = compare_runs(small_base, small_run, CompareOptions{});
+  EXPECT_EQ(verdict_text(c), "");
+  EXPECT_NE(c.verdict.outcome, doc::Outcome::kFail);
+}
+
 TEST(Compare, RealH200RunAgainstItselfIsUnchanged) {
   // results/h200-vm-2026-12-02/h200-bench.json is a real run on the project's H200.
   const std::string path =

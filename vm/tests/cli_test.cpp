@@ -79,7 +79,19 @@ TEST(VmPlanCli, BadInputIsOneLineExitTwo) {
   expect_one_line_error(p2pcheck("vm plan " + kK80 + " --gpus 0000:41:00.0"),
                         "--gpus: 0000:41:00.0 is not a GPU of this host");
   expect_one_line_error(p2pcheck("vm plan " + kK80 + " --first-clique 16"),
-                        "--first-clique 16: clique IDs are 0-15");
+                        "--first-clique: `16` is not a whole number from 0 to 15");
+  // The VM id is printed into qm lines that are pasted into a root shell: only Proxmox's ids
+  // (100 to 999999999) pass. Empty values are refused, never read as "not given".
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --vmid '105; rm -rf /'"),
+                        "--vmid: `105; rm -rf /` is not a whole number from 100 to 999999999");
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --vmid 99"),
+                        "--vmid: `99` is not a whole number from 100 to 999999999");
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --vmid ''"),
+                        "--vmid: `` is not a whole number from 100 to 999999999");
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --first-clique ''"),
+                        "--first-clique: `` is not a whole number from 0 to 15");
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --gpus ''"),
+                        "--gpus: the value is empty; give host GPU indexes or PCI addresses");
   expect_one_line_error(p2pcheck("vm plan " + kK80 + " --first-clique 15"),
                         "up to ID 16, but clique IDs are 0-15");
   expect_one_line_error(p2pcheck("vm plan " + kK80 + " --vm-config " +

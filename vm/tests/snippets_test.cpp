@@ -53,6 +53,24 @@ TEST(Snippets, AProxmoxConfigKeepsItsNumbersOptionsAndOtherArgs) {
   EXPECT_FALSE(has(s.proxmox, "clique=1")) << "the config's own clique settings are replaced";
 }
 
+// The qm lines are pasted into a root shell: a value of the config that a shell would read as more
+// than a word (a quote, a semicolon, a $()) is quoted so that it stays one argument.
+TEST(Snippets, ConfigValuesInTheQmLinesAreQuotedForTheShell) {
+  const doctor::Facts f = doctor::load_facts_file(testing::host_facts());
+  const HostView v = testing::host(testing::topology("rtxpro6000-lxc.xml"), &f);
+  VmConfig c = read_vm_config_file(testing::config("proxmox-cliques-clean.conf"));
+  c.devices[1].options = "romfile=x;reboot";
+  c.args += R"( -name "it's" -uuid x;$(id))";
+  const CliquePlan p = make_clique_plan(v, select_gpus(v, "", &c), 0);
+  const Snippets s = write_snippets(p, &c, "105");
+  EXPECT_TRUE(has(s.proxmox, "--hostpci1 '0000:c1:00.0,pcie=1,romfile=x;reboot'\n")) << s.proxmox;
+  EXPECT_TRUE(
+      has(s.proxmox, "qm set 105 --args '-name it'\\''s -uuid x;$(id) -set device.hostpci0."))
+      << s.proxmox;
+  // A value with nothing a shell reads specially stays bare, as Proxmox's own docs write it.
+  EXPECT_TRUE(has(s.proxmox, "--hostpci0 0000:81:00.0,pcie=1 ")) << s.proxmox;
+}
+
 TEST(Snippets, ALibvirtConfigKeepsItsUserAliases) {
   const doctor::Facts f = doctor::load_facts_file(testing::host_facts());
   const HostView v = testing::host(testing::topology("rtxpro6000-lxc.xml"), &f);

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <set>
 
+#include "document/case_names.hpp"
+
 namespace {
 
 using namespace p2p::bench;
@@ -169,6 +171,14 @@ TEST(PatternSeed, DiffersPerPairDirectionAndSample) {
   EXPECT_EQ(seeds.size(), static_cast<std::size_t>(n));
   EXPECT_EQ(pattern_seed(Endpoint::on_gpu(0), Endpoint::on_gpu(1), 3),
             pattern_seed(Endpoint::on_gpu(0), Endpoint::on_gpu(1), 3));
+}
+
+// Policies are checked against document/case_names.hpp (a floor naming another case is refused),
+// so that list must be bench's cases exactly.
+TEST(Cases, TheDocumentsListOfCaseNamesIsBenchsTable) {
+  std::vector<std::string> table;
+  for (const auto& c : all_cases()) table.push_back(c.name);
+  EXPECT_EQ(table, p2p::doc::bench_case_names());
 }
 
 }  // namespace
