@@ -45,7 +45,9 @@ std::optional<Bounds> bounds(const json& v, const std::string& where, bool more_
 }
 
 std::uint64_t judged_bytes(const json& v, const std::string& where) {
-  if (v.is_string()) return parse_bytes(v.get<std::string>(), where);
+  // "0" as text is refused like 0 as a number: a size of nothing judges launch-bound copies.
+  if (v.is_string() && parse_bytes(v.get<std::string>(), where) > 0)
+    return parse_bytes(v.get<std::string>(), where);
   if (v.is_number_unsigned() && v.get<std::uint64_t>() > 0) return v.get<std::uint64_t>();
   throw InputError(where + ": expected a size such as \"16MiB\" or a byte count, got " +
                    shown_value(v));
@@ -133,6 +135,12 @@ void apply(Settings& s, const json& j, const std::string& where) {
   if (const auto it = j.find("floors"); it != j.end()) {
     if (!it->is_array())
       throw InputError(prefix + "floors: expected a list, got " + shown_value(*it));
+    // Each floor is held against every figure, and each judgement is a check of the verdict: a
+    // policy of a million floors would need gigabytes. Past the ceiling it is refused.
+    if (it->size() > kMaxFloors)
+      throw InputError(prefix + "floors: " + std::to_string(it->size()) +
+                       " floors, more than the " + std::to_string(kMaxFloors) +
+                       " a policy holds (docs/inputs-and-outputs.md)");
     for (std::size_t i = 0; i < it->size(); ++i)
       s.floors.push_back(floor_of((*it)[i], prefix + "floors[" + std::to_string(i) + "]"));
   }

@@ -73,6 +73,9 @@ struct Floor {
   std::string where;                    // "floors[2]", "models.RTX PRO 6000.min_bandwidth"
 };
 
+// The most floors one policy object (the policy, a model's or a host's override) holds.
+constexpr std::size_t kMaxFloors = 1024;
+
 struct Settings {
   Thresholds thresholds;
   std::vector<Floor> floors;  // `min_bandwidth` becomes a floor over every one-way CE figure

@@ -5,6 +5,7 @@
 
 #include "cli/validators.hpp"
 #include "common/json_text.hpp"
+#include "common/text.hpp"
 #include "session/vm_run.hpp"
 
 namespace p2p::cli {
@@ -19,7 +20,8 @@ struct VmOptions {
 };
 
 int print(const session::VmRunOutcome& o, const std::string& format) {
-  std::cout << (format == "json" ? json_text(o.json) + "\n" : o.text) << std::flush;
+  // The text carries values of the VM's config (its name, its arguments): written for a terminal.
+  std::cout << (format == "json" ? json_text(o.json) + "\n" : terminal_text(o.text)) << std::flush;
   return o.exit_code;
 }
 

@@ -4,6 +4,8 @@
 #include <libgen.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <vector>
 
 #include "common/error.hpp"
@@ -210,6 +213,25 @@ void write_into(const std::string& path, const std::string& target, const std::s
   if (::close(fd.release()) != 0) throw IoError(path + ": write failed: " + errno_text(errno));
 }
 
+// The signals that end the process, blocked from the temporary file's creation until
+// PendingTempFile holds it: one delivered in between would end the process with the file left
+// behind. Pending ones are delivered when the block ends, and then remove the file.
+class EndingSignalsBlocked {
+ public:
+  EndingSignalsBlocked() {
+    sigset_t s;
+    sigemptyset(&s);
+    for (const int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&s, sig);
+    pthread_sigmask(SIG_BLOCK, &s, &old_);
+  }
+  ~EndingSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  EndingSignalsBlocked(const EndingSignalsBlocked&) = delete;
+  EndingSignalsBlocked& operator=(const EndingSignalsBlocked&) = delete;
+
+ private:
+  sigset_t old_{};
+};
+
 // The temporary file beside `target`, created with O_EXCL. A directory that is not there is the
 // user's path (bad input); any other failure (read-only, full, EIO) is the system's.
 Fd create_beside(const std::string& path, const std::string& target, std::string& tmp) {
@@ -244,8 +266,10 @@ void write_text_file_atomically(const std::string& path, const std::string& cont
                      "; refusing to replace it");
   }
   std::string tmp;
+  auto blocked = std::make_unique<EndingSignalsBlocked>();
   Fd fd = create_beside(path, target, tmp);
   PendingTempFile pending(tmp);  // removed on every way out but the rename, a signal included
+  blocked.reset();
   // mkstemp creates 0600; results are meant to be read by others, as a plain create would be.
   const mode_t mask = ::umask(0);
   ::umask(mask);

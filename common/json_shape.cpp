@@ -42,7 +42,8 @@ std::optional<JsonShapeProblem> json_shape_problem(const std::string& text, int 
       string_start = i + 1;
     } else if (c == '[' || c == '{') {
       if (static_cast<int>(open.size()) >= max_depth)
-        return JsonShapeProblem{line, "nested deeper than " + std::to_string(max_depth) + " levels"};
+        return JsonShapeProblem{line,
+                                "nested deeper than " + std::to_string(max_depth) + " levels"};
       open.push_back(Frame{c == '{', c == '{', {}});
     } else if (c == ']' || c == '}') {
       if (!open.empty()) open.pop_back();

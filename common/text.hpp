@@ -43,6 +43,44 @@ inline std::string four_digits(double v) {
   return b;
 }
 
+// Text for a terminal: UTF-8 as it is, line breaks and tabs kept, and every other control byte
+// (an escape sequence's ESC, a C1 control) and every byte that is not UTF-8 written as "\xNN".
+// Values read from a user's files (a VM's name, its arguments) reach the text output through
+// it, so a file cannot move the cursor, recolour the terminal or print bytes that are not text.
+inline std::string terminal_text(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto escape = [&](unsigned char c) {
+    char b[8];
+    std::snprintf(b, sizeof b, "\\x%02x", c);
+    out += b;
+  };
+  const auto continuation = [&](std::size_t i) {
+    return i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80;
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t n = c < 0x80             ? 1
+                    : (c & 0xE0) == 0xC0 ? 2
+                    : (c & 0xF0) == 0xE0 ? 3
+                    : (c & 0xF8) == 0xF0 ? 4
+                                         : 0;
+    bool whole = n != 0 && !(c == 0xC0 || c == 0xC1 || c > 0xF4);
+    for (std::size_t k = 1; whole && k < n; ++k) whole = continuation(i + k);
+    const bool c1_control =
+        n == 2 && whole && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
+    const bool control = n == 1 && ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F);
+    if (!whole || control || c1_control) {
+      escape(c);
+      ++i;
+      continue;
+    }
+    out.append(text, i, n);
+    i += n;
+  }
+  return out;
+}
+
 // The text without the UTF-8 byte order mark Windows editors put before a saved file or paste.
 inline std::string without_bom(const std::string& text) {
   static const std::string kBom = "\xEF\xBB\xBF";

@@ -11,12 +11,26 @@
 namespace p2p::doc {
 
 inline const std::vector<std::string>& bench_case_names() {
-  static const std::vector<std::string> names = {
-      "ce_unidir_write", "ce_unidir_read",  "ce_bidir",        "sm_read",
-      "sm_write",        "sm_bidir",        "staged",          "h2d_ce",
-      "d2h_ce",          "h2d_d2h_ce",      "h2d_sm",          "d2h_sm",
-      "h2d_d2h_sm",      "device_local_ce", "device_local_sm", "contention_ring",
-      "contention_all_to_one", "contention_one_to_all", "latency_peer", "latency_host"};
+  static const std::vector<std::string> names = {"ce_unidir_write",
+                                                 "ce_unidir_read",
+                                                 "ce_bidir",
+                                                 "sm_read",
+                                                 "sm_write",
+                                                 "sm_bidir",
+                                                 "staged",
+                                                 "h2d_ce",
+                                                 "d2h_ce",
+                                                 "h2d_d2h_ce",
+                                                 "h2d_sm",
+                                                 "d2h_sm",
+                                                 "h2d_d2h_sm",
+                                                 "device_local_ce",
+                                                 "device_local_sm",
+                                                 "contention_ring",
+                                                 "contention_all_to_one",
+                                                 "contention_one_to_all",
+                                                 "latency_peer",
+                                                 "latency_host"};
   return names;
 }
 

@@ -2,6 +2,7 @@
 // grouped by tool (import/paste_sections.hpp), each group read by its tool's reader.
 #include "common/error.hpp"
 #include "import/import_document.hpp"
+#include "import/limits.hpp"
 #include "import/nccl_tests.hpp"
 #include "import/nvbandwidth.hpp"
 #include "import/p2p_bandwidth_latency.hpp"
@@ -68,6 +69,7 @@ InputError no_table(const std::string& file, const std::vector<std::string>& lin
 ImportedPaste import_paste(const std::string& text, const std::string& file,
                            const ImportOptions& options) {
   ImportedPaste out;
+  require_lines_within_ceiling(text, file);
   if (starts_json_object(text)) {
     out.sections.push_back(json_section(without_bom(text), file, options));
     return out;

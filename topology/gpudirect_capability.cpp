@@ -113,6 +113,10 @@ std::string gpudirect_problem(const GpudirectCapability& c, std::string& key) {
     return std::to_string(*c.clique) + " is outside 0-15 (a clique ID has four bits)";
   if ((c.state == GpudirectState::kPresent) != c.clique.has_value())
     return "a clique ID belongs to state 'present' only";
+  key = "offset";
+  if (c.offset && (*c.offset < 0 || *c.offset > 0xFFF))
+    return std::to_string(*c.offset) +
+           " is outside a PCI function's configuration space (0 to 4095)";
   return "";
 }
 

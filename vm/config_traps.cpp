@@ -80,7 +80,9 @@ void clique_setting_traps(const VmConfig& c, std::vector<Trap>& out) {
   for (const auto& s : c.cliques) {
     if (s.clique < 0 || s.clique > topo::kMaxGpudirectClique)
       out.push_back({"clique_id",
-                     s.how + " for " + s.target + " sets clique " + std::to_string(s.clique) +
+                     s.how + " for " + s.target + " sets clique " +
+                         (s.clique < 0 ? "'" + s.written + "', which is not a whole number"
+                                       : std::to_string(s.clique)) +
                          ": QEMU refuses IDs outside 0-15 (four bits), and the VM does not start",
                      "a clique ID from 0 to 15"});
     if (s.how != "-device" && !has_device(c, s.target))
@@ -100,6 +102,9 @@ void clique_setting_traps(const VmConfig& c, std::vector<Trap>& out) {
   for (const auto& u : c.undeclared_qemu)
     out.push_back({"qemu_namespace", u + " without xmlns:qemu on <domain>: libvirt drops it",
                    "<domain type='kvm' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>"});
+  for (const auto& p : c.entry_problems)
+    out.push_back({"config_entry", p,
+                   "give each key once, and each hostpciN a PCI address such as 0000:41:00.0"});
 }
 
 const PassedDevice* device_of(const VmConfig& c, const std::string& bdf) {

@@ -24,7 +24,7 @@ namespace p2p::vm {
 struct Trap {
   std::string id;    // machine, kvm_hidden, hypervisor_flag, emulated_switch, no_function, no_pcie,
                      // conventional_bus, commandline_set, qemu_namespace, clique_id, clique_target,
-                     // clique_differs, iommu_group
+                     // clique_differs, iommu_group, config_entry
   std::string what;  // one line: what the config says and why it defeats cliques
   std::string fix;   // what to write instead
 };

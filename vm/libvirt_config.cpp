@@ -85,7 +85,8 @@ void read_qemu_namespace(VmConfig& c, const XmlElement& domain, const std::strin
     for (const XmlElement* a : cmd->all(p + ":arg")) args.push_back(a->attribute("value"));
     for (std::size_t i = 0; i + 1 < args.size(); ++i)
       if (const auto set = args[i] == "-set" ? clique_set_argument(args[i + 1]) : std::nullopt)
-        c.cliques.push_back({set->first, config_number(set->second), "qemu:commandline -set"});
+        c.cliques.push_back(
+            {set->first, config_number(set->second), "qemu:commandline -set", set->second});
   }
   for (const XmlElement* o : domain.all(p + ":override"))
     for (const XmlElement* dev : o->all(p + ":device"))
@@ -93,7 +94,7 @@ void read_qemu_namespace(VmConfig& c, const XmlElement& domain, const std::strin
         for (const XmlElement* prop : front->all(p + ":property"))
           if (prop->attribute("name") == "x-nv-gpudirect-clique")
             c.cliques.push_back({dev->attribute("alias"), config_number(prop->attribute("value")),
-                                 "qemu:override"});
+                                 "qemu:override", prop->attribute("value")});
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // the description, and after the current settings `[PENDING]` and `[snapshot]` sections, which
 // are not what the VM runs with now.
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -66,7 +67,7 @@ std::string vmid_of(const std::string& source) {
 }
 
 // hostpciN: "<address>[;<address>...][,option=value...]", or host=<address>, or mapping=<name>.
-void read_hostpci(VmConfig& c, const std::string& key, const std::string& value) {
+void read_hostpci(VmConfig& c, const std::string& key, const std::string& value, int line) {
   std::vector<std::string> addresses;
   std::string mapping, options;
   std::optional<bool> pcie;
@@ -96,6 +97,9 @@ void read_hostpci(VmConfig& c, const std::string& key, const std::string& value)
     d.options = options;
     d.pcie = pcie.value_or(false);
     d.host_bdf = normalize_pci_address(d.address, &d.function_given);
+    if (!d.address.empty() && d.host_bdf.empty())
+      c.entry_problems.push_back("line " + std::to_string(line) + ": " + key + "'s address '" +
+                                 d.address + "' is not a PCI address (0000:41:00.0)");
     // Several devices, or one without a function (all its functions pass), get ids "hostpciN.J".
     const bool dotted = addresses.size() > 1 || (!d.address.empty() && !d.function_given);
     d.id = dotted ? key + "." + std::to_string(j) : key;
@@ -103,14 +107,22 @@ void read_hostpci(VmConfig& c, const std::string& key, const std::string& value)
   }
 }
 
-void read_args(VmConfig& c, const std::string& value) {
+// A Proxmox args: line is a few QEMU options; one of megabytes would be split into millions of
+// words and clique settings (about 100 times its size in memory). Past this it is refused.
+constexpr std::size_t kMaxArgsBytes = 64 * 1024;
+
+void read_args(VmConfig& c, const std::string& value, int line) {
+  if (value.size() > kMaxArgsBytes)
+    throw InputError(c.source + ": line " + std::to_string(line) +
+                     ": args: " + std::to_string(value.size()) + " bytes, more than the " +
+                     std::to_string(kMaxArgsBytes) + " an args: line p2pcheck reads holds");
   c.args = value;
   const auto words = split_args(value);
   for (std::size_t i = 0; i + 1 < words.size(); ++i) {
     const std::string& flag = words[i];
     const std::string& arg = words[i + 1];
     if (const auto set = flag == "-set" ? clique_set_argument(arg) : std::nullopt)
-      c.cliques.push_back({set->first, config_number(set->second), "args -set"});
+      c.cliques.push_back({set->first, config_number(set->second), "args -set", set->second});
     if (flag == "-cpu" && arg.find("kvm=off") != std::string::npos)
       c.kvm_hidden = "args: -cpu ...,kvm=off";
     if (flag == "-cpu" && arg.find("hypervisor=off") != std::string::npos)
@@ -120,19 +132,19 @@ void read_args(VmConfig& c, const std::string& value) {
     const auto option = flag == "-device" && arg.rfind("vfio-pci", 0) == 0
                             ? clique_device_option(arg)
                             : std::nullopt;
-    if (option) c.cliques.push_back({arg, config_number(*option), "-device"});
+    if (option) c.cliques.push_back({arg, config_number(*option), "-device", *option});
   }
 }
 
-void apply(VmConfig& c, const std::string& key, const std::string& value) {
+void apply(VmConfig& c, const std::string& key, const std::string& value, int line) {
   if (key == "machine") c.machine = value;
   if (key == "name") c.name = value;
   if (key == "cpu") {
     for (const auto& item : split(value, ','))
       if (item == "hidden=1") c.kvm_hidden = "cpu: hidden=1 (Proxmox adds kvm=off)";
   }
-  if (key == "args") read_args(c, value);
-  if (numbered(key, "hostpci")) read_hostpci(c, key, value);
+  if (key == "args") read_args(c, value, line);
+  if (numbered(key, "hostpci")) read_hostpci(c, key, value, line);
 }
 
 std::string shown(const std::string& line) {
@@ -149,6 +161,7 @@ VmConfig parse_proxmox_config(const std::string& text, const std::string& source
   std::istringstream in(without_bom(text));
   bool any_known = false;
   int n = 0;
+  std::map<std::string, int> first_line;  // each key's first line
   for (std::string raw; std::getline(in, raw);) {
     ++n;
     const std::string line = trim(raw);
@@ -164,7 +177,11 @@ VmConfig parse_proxmox_config(const std::string& text, const std::string& source
                        "' is not a Proxmox `key: value` line, and the file is no libvirt domain "
                        "XML");
     any_known = any_known || known_key(key);
-    apply(c, key, without_comment(line.substr(colon + 1)));
+    if (const auto [first, fresh] = first_line.emplace(key, n); !fresh)
+      c.entry_problems.push_back("line " + std::to_string(n) + ": " + key +
+                                 " given again (first on line " + std::to_string(first->second) +
+                                 "): Proxmox keeps only one of them");
+    apply(c, key, without_comment(line.substr(colon + 1)), n);
   }
   if (!any_known)
     throw InputError(source +

@@ -28,7 +28,9 @@ struct PassedDevice {
 struct CliqueSetting {
   std::string target;  // the device id it names ("hostpci0"), or the host address (-device ...)
   long long clique = 0;
-  std::string how;  // "args -set", "qemu:commandline -set", "qemu:override", "-device"
+  std::string how;      // "args -set", "qemu:commandline -set", "qemu:override", "-device"
+  std::string written;  // the value as the config writes it ("3", "0x3", "abc"): -1 above when
+                        // it is not a whole number
 };
 
 struct VmConfig {
@@ -46,6 +48,10 @@ struct VmConfig {
   bool has_pending = false;     // Proxmox [PENDING] section: changes applied at next boot
   bool qemu_namespace = false;  // libvirt: xmlns:qemu declared on <domain>
   std::vector<std::string> undeclared_qemu;  // libvirt: qemu: elements without the namespace
+  // Entries the hypervisor would not take as written, each with its line: a key given twice
+  // (Proxmox keeps one of them), a device whose address is not a PCI address (it passes no GPU,
+  // so the plan would silently leave that GPU out).
+  std::vector<std::string> entry_problems;
 };
 
 // Told apart by content: an XML document whose root is <domain> is libvirt, `key: value` lines

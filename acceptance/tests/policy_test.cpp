@@ -63,6 +63,23 @@ TEST(AcceptancePolicy, BadValuesAreOneLineNamingTheKey) {
   EXPECT_EQ(error_of({{"hosts", {{"n*", {{"min_bandwidth", "fast"}}}}}}),
             "policy.json: hosts.n*.min_bandwidth: expected a positive number, got \"fast\"");
   EXPECT_NE(error_of({{"thresholds", {{"min_judged_bytes", "lots"}}}}), "");
+  // Zero as text is refused like zero as a number: a size of nothing judges launch-bound copies.
+  EXPECT_EQ(error_of({{"thresholds", {{"min_judged_bytes", "0"}}}}),
+            "policy.json: thresholds.min_judged_bytes: expected a size such as \"16MiB\" or a byte "
+            "count, got \"0\"");
+  EXPECT_EQ(error_of({{"thresholds", {{"min_judged_bytes", 0}}}}),
+            "policy.json: thresholds.min_judged_bytes: expected a size such as \"16MiB\" or a byte "
+            "count, got 0");
+}
+
+TEST(AcceptancePolicy, PastTheCeilingOfFloorsIsOneLineNotGigabytes) {
+  json floors = json::array();
+  for (int i = 0; i < 1025; ++i) floors.push_back({{"min_gbps", 1}});
+  EXPECT_EQ(error_of({{"floors", floors}}),
+            "policy.json: floors: 1025 floors, more than the 1024 a policy holds "
+            "(docs/inputs-and-outputs.md)");
+  floors.erase(floors.begin());
+  EXPECT_EQ(error_of({{"floors", floors}}), "");
 }
 
 // A floor that names no case bench measures, or bounds a case by the other metric, would judge

@@ -291,6 +291,9 @@ TEST(Ceilings, PastEachCeilingIsOneLineNamingTheFile) {
   // 100,001 rows of both placements: 200,002 figures.
   expect_refused(refusal([] { import_it(nccl_tests(8, 100'001)); }), "in.txt",
                  "more than 200000 figures, beyond what one import reads");
+  // A file of nothing but line breaks would take 32 times its size as lines: refused first.
+  expect_refused(refusal([] { import_it(std::string(4'000'001, '\n')); }), "in.txt",
+                 "more than 4000000 lines, beyond what one import reads");
   expect_refused(
       refusal([] { (void)topo::load_topology_text(topo_capture(1025), "big-topo.txt"); }),
       "big-topo.txt", "1025 GPUs: more than the 1024 a topology p2pcheck reads holds");

@@ -143,6 +143,17 @@ TEST(SnapshotGpudirect, RoundTripsAndRefusesACliqueOver15) {
               std::string::npos)
         << e.what();
   }
+  bad = j;
+  bad["gpudirect"][0]["offset"] = -1;  // hex() of it printed 0xffffffffffffffff
+  try {
+    snapshot_from_json(bad, "guest.json");
+    FAIL() << "offset -1 must be refused";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("gpudirect[0].offset: -1 is outside a PCI function's "
+                                         "configuration space (0 to 4095)"),
+              std::string::npos)
+        << e.what();
+  }
   EXPECT_FALSE(nlohmann::json(testing::flat_phb(2)).contains("gpudirect"));
 }
 

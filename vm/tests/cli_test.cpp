@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
 #include "common/testing/run_captured.hpp"
 
 namespace {
@@ -110,6 +112,18 @@ TEST(VmPlanCli, BadInputIsOneLineExitTwo) {
                         "passes none of this host's GPUs");
   expect_one_line_error(p2pcheck("vm plan --topology /nonexistent.xml"), "/nonexistent.xml");
   expect_one_line_error(p2pcheck("vm"), "");
+}
+
+// A config's name reaches the text output: an escape sequence (here one that clears the screen)
+// or a byte that is not UTF-8 is written as an escape, never sent to the terminal.
+TEST(VmPlanCli, ControlBytesOfTheConfigReachTheTerminalEscaped) {
+  const p2p::TempDir tmp("p2p_vm_name");
+  p2p::write_text_file_atomically(
+      tmp.file("105.conf"),
+      "machine: q35\nname: evil\x1b[2Jvm\xff\nhostpci0: 0000:06:00.0,pcie=1\nmemory: 1024\n");
+  const CliResult r = p2pcheck("vm plan " + kK80 + " --vm-config " + tmp.file("105.conf"));
+  EXPECT_TRUE(has(r.out, "(proxmox, evil\\x1b[2Jvm\\xff)")) << r.out;
+  EXPECT_FALSE(has(r.out, "\x1b")) << "an escape byte reached the terminal";
 }
 
 TEST(VmPlanCli, FactsWithACliqueOver15AreBadInput) {

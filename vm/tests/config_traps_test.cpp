@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "common/error.hpp"
 #include "vm/plan_report.hpp"
 #include "vm/tests/test_support.hpp"
 
@@ -34,6 +35,51 @@ TEST(ConfigTraps, TechnoTimHasHiddenKvmAFunctionlessEntryAndAGpuWithoutPcie) {
   EXPECT_NE(first(traps, "no_function").what.find("hostpci0.0"), std::string::npos);
   EXPECT_EQ(first(traps, "no_function").fix, "hostpci0: 0000:02:00.0,pcie=1");
   EXPECT_NE(first(traps, "kvm_hidden").fix.find("remove hidden=1"), std::string::npos);
+}
+
+// A key given twice (Proxmox keeps one of them) and an address that is not one (that device
+// passes no GPU, and the plan would leave the GPU out without a word) are traps with their line.
+TEST(ConfigTraps, ADuplicateEntryAndABadAddressAreNamedWithTheirLines) {
+  const VmConfig c = parse_proxmox_config(
+      "machine: q35\nhostpci0: 0000:81:00.0,pcie=1\nhostpci1: 0000:c1:00.0,pcie=1\n"
+      "hostpci1: 0000:c2:00.0,pcie=1\nhostpci2: 0000:4x:00.0,pcie=1\n",
+      "105.conf");
+  const auto traps = check_traps(c, nullptr, nullptr);
+  std::vector<std::string> entries;
+  for (const auto& t : traps)
+    if (t.id == "config_entry") entries.push_back(t.what);
+  EXPECT_EQ(entries, (std::vector<std::string>{
+                         "line 4: hostpci1 given again (first on line 3): Proxmox keeps only one "
+                         "of them",
+                         "line 5: hostpci2's address '0000:4x:00.0' is not a PCI address "
+                         "(0000:41:00.0)"}));
+}
+
+// A megabyte args: line would be split into a million clique settings: refused, naming its line.
+TEST(ConfigTraps, AnArgsLinePastItsCeilingIsOneLineNamingIt) {
+  std::string args = "args:";
+  while (args.size() <= 64 * 1024) args += " -set device.hostpci0.x-nv-gpudirect-clique=1";
+  try {
+    parse_proxmox_config("machine: q35\n" + args + "\n", "105.conf");
+    FAIL() << "an args: line of " << args.size() << " bytes was read";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("105.conf: line 2: args: ", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("more than the 65536 an args: line p2pcheck reads holds"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A clique that is not a number is named as written, not as "clique -1".
+TEST(ConfigTraps, ACliqueThatIsNotANumberIsShownAsWritten) {
+  const VmConfig c = parse_proxmox_config(
+      "machine: q35\nhostpci0: 0000:81:00.0,pcie=1\n"
+      "args: -set device.hostpci0.x-nv-gpudirect-clique=abc\n",
+      "105.conf");
+  const auto traps = check_traps(c, nullptr, nullptr);
+  EXPECT_EQ(first(traps, "clique_id").what,
+            "args -set for hostpci0 sets clique 'abc', which is not a whole number: QEMU refuses "
+            "IDs outside 0-15 (four bits), and the VM does not start");
 }
 
 TEST(ConfigTraps, TheClub3090RecipeOnlyLacksAMachineLine) {
