@@ -1,5 +1,6 @@
 #include "cli/compare_command.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -72,9 +73,14 @@ Command add_compare_command(CLI::App& root) {
                   "(\"gpu7 is out for repair\")")
       ->type_name("REASON")
       ->check([](const std::string& reason) {
-        return reason.find_first_not_of(" \t") == std::string::npos
-                   ? std::string("say why the figures may be missing")
-                   : std::string();
+        // Blank or only white space (a line break included) says nothing, and a reason is one
+        // line of text: it is printed in the verdict's lines.
+        if (reason.find_first_not_of(" \t\r\n\v\f") == std::string::npos)
+          return std::string("say why the figures may be missing");
+        const bool control = std::any_of(reason.begin(), reason.end(), [](char c) {
+          return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+        });
+        return control ? std::string("the reason must be one line of text") : std::string();
       });
   app->add_option("--allow-caveat", o->request.allow_caveats,
                   "A caveat of the run that does not fail the comparison: interrupted, shared, "

@@ -16,7 +16,9 @@ TEST(TerminalText, ControlBytesAndBrokenUtf8AreEscaped) {
   // An escape sequence that would clear the screen, a carriage return that would overwrite the
   // line, DEL, a C1 control (U+009B, CSI), a lone continuation byte, a cut sequence, 0xFF.
   EXPECT_EQ(terminal_text("a\x1b[2Jb\rc\x7f"), "a\\x1b[2Jb\\x0dc\\x7f");
-  EXPECT_EQ(terminal_text("\xC2\x9B" "31m"), "\\xc2\\x9b31m");
+  EXPECT_EQ(terminal_text("\xC2\x9B"
+                          "31m"),
+            "\\xc2\\x9b31m");
   EXPECT_EQ(terminal_text("x\x80y\xE2\x9Cz\xFF"), "x\\x80y\\xe2\\x9cz\\xff");
   EXPECT_EQ(terminal_text("\xC0\xAF"), "\\xc0\\xaf");  // an overlong '/'
 }

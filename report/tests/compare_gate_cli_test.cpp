@@ -70,6 +70,16 @@ TEST(CompareGate, AMissingGpuPassesOnlyWhenTheUserSaysWhy) {
   const CliResult empty =
       compare(kOneGpu + "bench-logical8.json " + without_gpu7(dir) + " --allow-missing ''");
   EXPECT_EQ(empty.exit_code, 2) << "an empty reason is no reason\n" << empty.out << empty.err;
+  const CliResult line_break =
+      compare(kOneGpu + "bench-logical8.json " + without_gpu7(dir) + " --allow-missing '\n'");
+  EXPECT_EQ(line_break.exit_code, 2) << "a line break is no reason\n" << line_break.err;
+  EXPECT_NE(line_break.err.find("say why the figures may be missing"), std::string::npos)
+      << line_break.err;
+  const CliResult two_lines = compare(kOneGpu + "bench-logical8.json " + without_gpu7(dir) +
+                                      " --allow-missing 'gpu7 out\nPASS'");
+  EXPECT_EQ(two_lines.exit_code, 2) << two_lines.err;
+  EXPECT_NE(two_lines.err.find("the reason must be one line of text"), std::string::npos)
+      << two_lines.err;
 }
 
 TEST(CompareGate, ARunCutShortFailsSayingSoBeforeTheTable) {
