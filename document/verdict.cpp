@@ -6,6 +6,7 @@
 #include "common/interrupt.hpp"
 #include "common/json_util.hpp"
 #include "document/enum_names.hpp"
+#include "document/suspects.hpp"
 
 namespace p2p::doc {
 namespace {
@@ -120,6 +121,7 @@ std::string caveats_line(const std::vector<Caveat>& caveats) {
 std::string format_verdict(const RunVerdict& v, const std::string& command, int max_reasons) {
   const std::vector<Check> reasons = v.reasons();
   std::string out;
+  if (const auto s = suspect_of(v)) out += suspect_line(*s) + "\n";
   if (!reasons.empty()) out += "reasons, most important first:\n";
   const int shown = std::min(static_cast<int>(reasons.size()), std::max(max_reasons, 1));
   for (int i = 0; i < shown; ++i)

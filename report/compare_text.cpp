@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "common/byte_size.hpp"
+#include "document/suspects.hpp"
 #include "report/compare.hpp"
 
 namespace p2p::report {
@@ -93,6 +94,8 @@ std::string change_counts(const Comparison& c) {
 std::string format_comparison(const Comparison& c, const std::string& baseline_name,
                               const std::string& run_name, const CompareOptions& options) {
   std::string out = "baseline: " + baseline_name + "\nrun:      " + run_name + "\n";
+  // The suspect before the table, so that it is read before the rows it explains.
+  if (const auto s = doc::suspect_of(c.verdict)) out += doc::suspect_line(*s) + "\n";
   out += caveat_lines(c);
   char line[256];
   std::snprintf(line, sizeof line, "judged: figures of %s and more, moves beyond %.1f%%\n\n",

@@ -30,6 +30,24 @@ TEST(CompareCli, ARunAgainstItselfPasses) {
   EXPECT_NE(r.out.find("\np2pcheck compare: PASS"), std::string::npos) << r.out;
 }
 
+// The worked example (docs/acceptance.md): gpu5's slot trained at x8. Every reason names gpu5,
+// and judge and compare say so on their first lines, before the reasons and the table.
+TEST(CompareCli, TheWorkedExampleNamesGpu5AsTheSuspectFirst) {
+  const std::string dir = std::string(P2P_SOURCE_DIR) + "/acceptance/tests/worked-example/";
+  const CliResult c = compare(dir + "rtxpro6000-healthy.json " + dir + "rtxpro6000-gpu5-x8.json");
+  EXPECT_EQ(c.exit_code, 1) << c.err;
+  EXPECT_EQ(c.out.find("suspect: gpu5 in 38 of 38 reasons"),
+            c.out.find('\n', c.out.find("run:")) + 1)
+      << "the line after baseline: and run:\n"
+      << c.out;
+  const CliResult j = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " judge " + dir +
+                                                 "rtxpro6000-gpu5-x8.json");
+  EXPECT_EQ(j.exit_code, 1) << j.err;
+  const auto suspect = j.out.find("suspect: gpu5 in 69 of 69 reasons");
+  ASSERT_NE(suspect, std::string::npos) << j.out;
+  EXPECT_LT(suspect, j.out.find("reasons, most important first")) << j.out;
+}
+
 TEST(CompareCli, ASlowerRunFailsAndNamesTheFigure) {
   nlohmann::json doc = nlohmann::json::parse(slurp(kRun));
   for (auto& b : doc["bandwidth"]) {

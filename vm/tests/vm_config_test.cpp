@@ -120,13 +120,17 @@ TEST(VmConfig, AFileThatIsNoConfigIsOneLineNamingIt) {
 }
 
 TEST(VmConfig, LongLinesAreReadWithoutRecursion) {
-  const std::string huge(1u << 20, 'a');
+  // An args: line just under its 64 KiB ceiling, of two words of 30,000 bytes.
+  const std::string huge(30000, 'a');
   const VmConfig c = parse_vm_config(
       "memory: 1\nargs: -set device." + huge + ".x-nv-gpudirect-clique=2 -device vfio-pci," + huge,
       "long.conf");
   ASSERT_EQ(c.cliques.size(), 1u);
   EXPECT_EQ(c.cliques[0].target.size(), huge.size());
-  EXPECT_THROW(parse_vm_config(huge + ": 1\n", "long.conf"), InputError);
+  const std::string mebibyte(1u << 20, 'a');
+  EXPECT_THROW(parse_vm_config(mebibyte + ": 1\n", "long.conf"), InputError);
+  EXPECT_THROW(parse_vm_config("memory: 1\nargs: -set device." + mebibyte, "long.conf"),
+               InputError);
   std::string deep = "<domain>";
   for (int i = 0; i < 100000; ++i) deep += "<a>";
   EXPECT_THROW(parse_vm_config(deep, "deep.xml"), InputError);

@@ -1,0 +1,53 @@
+#include "document/suspects.hpp"
+
+#include <cctype>
+#include <map>
+#include <set>
+
+namespace p2p::doc {
+namespace {
+
+// The GPUs a text names: "gpu" followed by digits, as a whole word ("gpu5", "host->gpu5",
+// "gpu0<->gpu5"), each counted once however often it appears.
+std::set<std::string> gpus_named(const std::string& text) {
+  std::set<std::string> out;
+  const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (std::size_t at = text.find("gpu"); at != std::string::npos; at = text.find("gpu", at + 1)) {
+    if (at > 0 && word_char(text[at - 1])) continue;
+    std::size_t end = at + 3;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+    if (end == at + 3 || (end < text.size() && word_char(text[end]))) continue;
+    out.insert(text.substr(at, end - at));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<Suspect> suspect_of(const RunVerdict& v) {
+  const auto reasons = v.reasons();
+  if (reasons.size() < 2) return std::nullopt;
+  std::map<std::string, int> named;
+  for (const auto& r : reasons)
+    for (const auto& g : gpus_named(r.subject + " " + r.message)) ++named[g];
+  std::optional<Suspect> best;
+  int runner_up = 0;
+  for (const auto& [gpu, n] : named) {
+    if (!best || n > best->named_in) {
+      runner_up = best ? best->named_in : 0;
+      best = Suspect{gpu, n, static_cast<int>(reasons.size())};
+    } else {
+      runner_up = std::max(runner_up, n);
+    }
+  }
+  if (!best || best->named_in <= runner_up || 2 * best->named_in < best->reasons)
+    return std::nullopt;
+  return best;
+}
+
+std::string suspect_line(const Suspect& s) {
+  return "suspect: " + s.gpu + " in " + std::to_string(s.named_in) + " of " +
+         std::to_string(s.reasons) + " reasons: look at it, its slot and its link first";
+}
+
+}  // namespace p2p::doc

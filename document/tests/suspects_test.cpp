@@ -1,0 +1,60 @@
+// The suspect of a verdict: the GPU most of its reasons name.
+#include "document/suspects.hpp"
+
+#include <gtest/gtest.h>
+
+namespace p2p::doc {
+namespace {
+
+Check reason(const std::string& subject, Outcome o = Outcome::kFail,
+             const std::string& message = "") {
+  return Check{"link_ceiling", subject, o, message, {}, {}, "", 10, "topology"};
+}
+
+RunVerdict with(std::vector<Check> checks) {
+  RunVerdict v;
+  v.checks = std::move(checks);
+  return v;
+}
+
+TEST(Suspects, TheGpuEveryReasonNamesIsTheSuspect) {
+  const RunVerdict v =
+      with({reason("h2d_ce host->gpu5 64MiB"), reason("ce_unidir_write gpu5->gpu0"),
+            reason("ce_unidir_write gpu1->gpu5"), reason("gpu0<->gpu5", Outcome::kWarn),
+            reason("gpu2", Outcome::kPass)});
+  const auto s = suspect_of(v);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->gpu, "gpu5");
+  EXPECT_EQ(s->named_in, 4);
+  EXPECT_EQ(s->reasons, 4) << "a passing check is no reason";
+  EXPECT_EQ(suspect_line(*s),
+            "suspect: gpu5 in 4 of 4 reasons: look at it, its slot and its link first");
+  EXPECT_EQ(format_verdict(v, "judge").rfind("suspect: gpu5 in 4 of 4 reasons", 0), 0u)
+      << "the suspect heads the verdict";
+}
+
+TEST(Suspects, NoSuspectWhenReasonsAreFewSpreadOrTied) {
+  EXPECT_FALSE(suspect_of(with({reason("h2d_ce host->gpu5 64MiB")}))) << "one reason";
+  EXPECT_FALSE(suspect_of(with(
+      {reason("gpu0->gpu1"), reason("gpu2->gpu3"), reason("gpu4->gpu6"), reason("gpu5->gpu7")})))
+      << "spread over many GPUs";
+  EXPECT_FALSE(suspect_of(with({reason("gpu0->gpu1"), reason("gpu1->gpu0")}))) << "a tie";
+  EXPECT_FALSE(suspect_of(with({reason("run"), reason("figures")}))) << "no GPU named";
+  EXPECT_EQ(
+      format_verdict(with({reason("gpu0->gpu1"), reason("gpu2->gpu3")}), "judge").find("suspect:"),
+      std::string::npos);
+}
+
+TEST(Suspects, OnlyWholeWordsNameAGpu) {
+  // "gpus", "gpu" alone, "nvgpu3" and "gpu12x" name no GPU; "gpu12" in a message does.
+  const RunVerdict v = with(
+      {reason("run", Outcome::kFail, "2 gpus lost, gpu alone, nvgpu3, gpu12x"),
+       reason("run", Outcome::kFail, "gpu12 is slow"), reason("x", Outcome::kWarn, "again gpu12")});
+  const auto s = suspect_of(v);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->gpu, "gpu12");
+  EXPECT_EQ(s->named_in, 2);
+}
+
+}  // namespace
+}  // namespace p2p::doc
