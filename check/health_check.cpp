@@ -41,7 +41,8 @@ HealthStep doctor_step(const HealthCheckOptions& o, const std::string& host, Jso
   suites.push_back(report::doctor_suite(d.verdict_json, host, "doctor"));
   report::add_doctor_metrics(prom, d.verdict_json, host, "doctor");
   failing = session::failing_gpus_of(d.verdict);
-  return HealthStep{"doctor", d.exit_code, doctor_step_line(d.verdict.headline, d.findings)};
+  return HealthStep{"doctor", d.exit_code, doctor_step_line(d.verdict.headline, d.findings),
+                    doctor_step_brief(d.verdict.headline, d.findings)};
 }
 
 HealthStep gate_step(const HealthCheckOptions& o, const topo::TopologySnapshot& t,
@@ -58,7 +59,7 @@ HealthStep gate_step(const HealthCheckOptions& o, const topo::TopologySnapshot& 
   }
   suites.push_back(report::gate_suite(d, host, utc_now_iso8601()));
   report::add_gate_metrics(prom, d, host);
-  return HealthStep{"gate", d.passed ? kExitOk : kExitFailed, gate_step_line(d)};
+  return HealthStep{"gate", d.passed ? kExitOk : kExitFailed, gate_step_line(d), ""};
 }
 
 }  // namespace
@@ -92,12 +93,17 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
   try {
     t = o.input.empty() ? session::live_topology() : topo::load_topology(o.input);
   } catch (const NoGpuError& e) {
-    steps.push_back(HealthStep{"topo", kExitFailed, std::string("topology: no GPU: ") + e.what()});
+    steps.push_back(
+        HealthStep{"topo", kExitFailed, std::string("topology: no GPU: ") + e.what(), ""});
   }
   if (t) {
     steps.push_back(HealthStep{"topo", kExitOk,
                                "topology: " + std::to_string(t->gpus.size()) + " GPU(s), " +
-                                   topo::describe_environment(t->environment)});
+                                   topo::describe_environment(t->environment),
+                               ""});
+    // A node that lost a GPU still passes every other step: only the count it must have can
+    // tell (a scheduler's node has a known number).
+    steps.push_back(gpu_count_step(t->gpus.size(), o.expect_gpus));
     steps.push_back(gate_step(o, *t, gate_files.expected, gate_files.policy, host, lines.get(),
                               suites, prom, failing));
   }
@@ -107,7 +113,7 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
     for (const auto& s : steps)
       out << (s.exit_code == kExitOk ? "ok    " : "FAIL  ") << s.line << "\n";
   }
-  out << verdict_line(steps, host) << "\n" << std::flush;
+  out << (o.brief ? brief_line(steps, host) : verdict_line(steps, host)) << "\n" << std::flush;
 
   if (lines) {
     lines->write(

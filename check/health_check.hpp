@@ -5,6 +5,7 @@
 // failure); the last line it prints says why.
 #pragma once
 
+#include <cstddef>
 #include <iosfwd>
 #include <string>
 
@@ -18,6 +19,7 @@ struct HealthCheckOptions {
   std::string expect;  // gate: golden topology
   std::string policy;  // gate: policy
   double probe_timeout_s = 15;
+  std::size_t expect_gpus = 0;  // --expect-gpus: the GPUs the node must have; 0 = no expectation
   std::string junit;
   std::string jsonl;
   std::string prom;

@@ -18,7 +18,12 @@ Command add_check_command(CLI::App& root) {
       "benchmark) in seconds; exit 0 healthy, 1 unhealthy, 2 bad input");
   app->add_flag("--quick", o->quick, "doctor + topology + gate, no benchmark");
   app->add_flag("--brief", o->brief,
-                "print only the verdict line (for scheduler and monitoring logs)");
+                "print only the verdict line, under 200 characters, the failed check's id and fix "
+                "first (for scheduler and monitoring logs)");
+  app->add_option("--expect-gpus", o->expect_gpus,
+                  "The number of GPUs this node must have: fewer or more fails the check "
+                  "(default: any number)")
+      ->check(count_between(1, 1024));
   app->add_option("--expect", o->expect,
                   "Gate: golden topology (hwloc XML or snapshot) this host must match")
       ->type_name("FILE")

@@ -52,15 +52,37 @@ TEST(CheckCli, HealthyFixturesPassWithOneVerdictLine) {
   EXPECT_EQ(lines[0].rfind("p2pcheck check: OK on ", 0), 0u) << lines[0];
 }
 
+// A one-GPU node checked as one that must have eight: every other step passes, the count fails,
+// and the brief line says so under 200 characters.
+TEST(CheckCli, ExpectGpusFailsANodeWithFewerAndTheBriefLineIsShort) {
+  const CliResult r = run("check --quick --brief --expect-gpus 8 " + kHealthy);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto lines = split_lines(r.out);
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  EXPECT_LT(lines[0].size(), 200u) << lines[0];
+  EXPECT_TRUE(contains(lines[0], "FAIL on ")) << lines[0];
+  EXPECT_TRUE(contains(lines[0], ": gpus: 1 of 8 expected")) << lines[0];
+  EXPECT_EQ(run("check --quick --brief --expect-gpus 1 " + kHealthy).exit_code, 0);
+  const CliResult full = run("check --quick " + kHealthy);
+  EXPECT_TRUE(contains(full.out, "ok    gpus: 1, any count (no --expect-gpus given)")) << full.out;
+  EXPECT_EQ(run("check --quick --expect-gpus 0 " + kHealthy).exit_code, 2);
+  // The broken LXC host: the doctor's failed check and its fix first, under 200 characters.
+  const CliResult broken = run("check --quick --brief " + kBroken);
+  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_LT(broken.out.size(), 201u) << broken.out;
+  EXPECT_TRUE(contains(broken.out, ": doctor gsp.")) << broken.out;
+}
+
 TEST(CheckCli, ABrokenDriverStackFailsAndSaysWhyOnTheLastLine) {
   const CliResult r = run("check --quick " + kBroken);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const auto lines = split_lines(r.out);
-  ASSERT_EQ(lines.size(), 4u) << r.out;  // doctor, topology, gate, verdict
+  ASSERT_EQ(lines.size(), 5u) << r.out;  // doctor, topology, GPU count, gate, verdict
   EXPECT_EQ(lines[0].rfind("FAIL  doctor: CUDA cannot work here", 0), 0u) << lines[0];
   EXPECT_EQ(lines[1].rfind("ok    topology: 8 GPU(s)", 0), 0u) << lines[1];
-  EXPECT_TRUE(contains(lines[3], "FAIL")) << lines[3];
-  EXPECT_TRUE(contains(lines[3], "GSP firmware")) << lines[3];
+  EXPECT_EQ(lines[2], "ok    gpus: 8, any count (no --expect-gpus given)");
+  EXPECT_TRUE(contains(lines[4], "FAIL")) << lines[4];
+  EXPECT_TRUE(contains(lines[4], "GSP firmware")) << lines[4];
 }
 
 TEST(CheckCli, TheGateBlockingIsAFailure) {
@@ -114,10 +136,10 @@ TEST(CheckCli, AFailingGpuFailsTheDoctorAndBlocksTheGate) {
                           "h200-vm.xml --policy " + kPolicy);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const auto lines = split_lines(r.out);
-  ASSERT_EQ(lines.size(), 4u) << r.out;
+  ASSERT_EQ(lines.size(), 5u) << r.out;
   EXPECT_EQ(lines[0].rfind("FAIL  doctor: GPU(s) failing: 0000:00:06.0", 0), 0u) << lines[0];
-  EXPECT_TRUE(contains(lines[2], "gate: BLOCKED")) << lines[2];
-  EXPECT_TRUE(contains(lines[2], "health.gpu: GPU0 (0000:00:06.0) is failing")) << lines[2];
+  EXPECT_TRUE(contains(lines[3], "gate: BLOCKED")) << lines[3];
+  EXPECT_TRUE(contains(lines[3], "health.gpu: GPU0 (0000:00:06.0) is failing")) << lines[3];
 }
 
 TEST(CheckCli, MachineOutputsParse) {

@@ -78,5 +78,59 @@ TEST(HealthVerdict, VerdictLineNamesEveryFailedStepInOrder) {
             "p2pcheck check: FAIL on node-b; doctor: GSP firmware; gate: BLOCKED");
 }
 
+// A node that lost a GPU passes doctor, topology and gate: only the count it must have tells.
+TEST(HealthVerdict, TheGpuCountFailsFewerOrMoreThanExpectedAndSaysWhenNoneWasGiven) {
+  EXPECT_EQ(gpu_count_step(8, 0).line, "gpus: 8, any count (no --expect-gpus given)");
+  EXPECT_EQ(gpu_count_step(8, 0).exit_code, kExitOk);
+  EXPECT_EQ(gpu_count_step(8, 8).line, "gpus: 8 as expected");
+  EXPECT_EQ(gpu_count_step(8, 8).exit_code, kExitOk);
+  const HealthStep lost = gpu_count_step(7, 8);
+  EXPECT_EQ(lost.exit_code, kExitFailed);
+  EXPECT_EQ(lost.line.rfind("gpus: 7 of the 8 expected: a GPU is missing", 0), 0u) << lost.line;
+  EXPECT_EQ(gpu_count_step(9, 8).line, "gpus: 9, more than the 8 expected");
+  EXPECT_EQ(gpu_count_step(9, 8).exit_code, kExitFailed);
+}
+
+// Slurm's drain reason and node-problem-detector's message keep the first 200-odd characters:
+// the brief line fits, with the failed check's id and its fix first.
+TEST(HealthVerdict, TheBriefLineFitsUnder200CharactersWithTheCheckAndFixFirst) {
+  const std::vector<doctor::Finding> findings = {
+      finding("module.loaded", doctor::Status::kPass, "loaded"), [] {
+        doctor::Finding f = finding("gsp.firmware_file", doctor::Status::kFail,
+                                    "GSP firmware for Blackwell missing in /lib/firmware/nvidia");
+        f.hint =
+            "install the firmware package of driver 580.95.05 (nvidia-firmware-580) and "
+            "reboot; a container needs it on the host, " +
+            std::string(200, 'x');
+        return f;
+      }()};
+  const std::vector<HealthStep> steps = {
+      HealthStep{"doctor", kExitFailed, doctor_step_line("CUDA cannot work here", findings),
+                 doctor_step_brief("CUDA cannot work here", findings)},
+      gpu_count_step(7, 8)};
+  const std::string line = brief_line(steps, "node17");
+  EXPECT_LE(line.size(), kMaxBriefLine);
+  EXPECT_EQ(line.rfind("p2pcheck check: FAIL on node17: doctor gsp.firmware_file: install the "
+                       "firmware package",
+                       0),
+            0u)
+      << line;
+  EXPECT_EQ(line.substr(line.size() - 3), "...");
+  EXPECT_EQ(brief_line({gpu_count_step(8, 8)}, "node17"), "p2pcheck check: OK on node17");
+  EXPECT_EQ(brief_line({gpu_count_step(7, 8)}, "node17"),
+            "p2pcheck check: FAIL on node17: gpus: 7 of 8 expected: run p2pcheck doctor on the "
+            "node");
+}
+
+TEST(HealthVerdict, TheBriefLineIsCutAtACharacterNotInsideOne) {
+  const std::string e_acute = "\xC3\xA9";
+  std::string many;
+  while (many.size() < 400) many += e_acute;
+  const std::string line = brief_line({HealthStep{"gate", kExitFailed, "gate: " + many, ""}}, "n");
+  EXPECT_LE(line.size(), kMaxBriefLine);
+  const std::string body = line.substr(0, line.size() - 3);
+  EXPECT_EQ(body.substr(body.find("gate: ") + 6).size() % 2, 0u) << "a character cut in two";
+}
+
 }  // namespace
 }  // namespace p2p::ci

@@ -10,6 +10,7 @@
 # env: P2PCHECK          the executable (default /usr/local/bin/p2pcheck)
 #      P2PCHECK_POLICY   gate policy, used when readable (default /etc/p2pcheck/policy.json)
 #      P2PCHECK_EXPECT   golden topology of this node class, used when readable (optional)
+#      P2PCHECK_GPUS     the GPUs this node must have, e.g. 8: fewer drains it (optional)
 #      P2PCHECK_PROM     also write a node_exporter textfile here (optional)
 #      P2PCHECK_ARGS     more arguments for `p2pcheck check --quick` (optional)
 #      SCONTROL          scontrol (default scontrol)
@@ -26,6 +27,7 @@ node=${SLURMD_NODENAME:-$(hostname -s)}
 args=(check --quick --brief --probe-timeout 15)
 [[ -r $policy ]] && args+=(--policy "$policy")
 [[ -n ${P2PCHECK_EXPECT:-} && -r $P2PCHECK_EXPECT ]] && args+=(--expect "$P2PCHECK_EXPECT")
+[[ -n ${P2PCHECK_GPUS:-} ]] && args+=(--expect-gpus "$P2PCHECK_GPUS")
 [[ -n ${P2PCHECK_PROM:-} ]] && args+=(--prom "$P2PCHECK_PROM")
 # shellcheck disable=SC2206  # a list of words on purpose
 [[ -n ${P2PCHECK_ARGS:-} ]] && args+=(${P2PCHECK_ARGS})
