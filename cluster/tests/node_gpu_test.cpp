@@ -17,6 +17,8 @@ namespace {
 
 const std::string kExe = P2PCHECK_EXE;
 
+// 16 MiB copies: the smallest the default policy judges (min_judged_bytes); a run whose copies are
+// all smaller has none of its bandwidth judged, and fails saying so.
 TEST(NodeGpu, TheLiveChainStreamsVerifiedFiguresThatMergeReads) {
   const auto why = p2p::bench::no_gpu_reason(p2p::bench::probe_cuda());
   if (why) GTEST_SKIP() << "no usable GPU: " << *why;
@@ -24,7 +26,7 @@ TEST(NodeGpu, TheLiveChainStreamsVerifiedFiguresThatMergeReads) {
   const std::string lines = tmp.file("node.jsonl");
   const auto r = p2p::testing::run_captured(
       kExe + " node --jsonl " + lines + " --policy " + P2P_SOURCE_DIR +
-      "/results/policies/single-gpu-smoke.json --logical-gpus 2 --sizes 4M "
+      "/results/policies/single-gpu-smoke.json --logical-gpus 2 --sizes 16M "
       "--samples 2");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   std::istringstream in(p2p::try_read_text_file(lines).value_or(""));
