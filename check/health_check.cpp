@@ -62,6 +62,33 @@ HealthStep gate_step(const HealthCheckOptions& o, const topo::TopologySnapshot& 
   return HealthStep{"gate", d.passed ? kExitOk : kExitFailed, gate_step_line(d), ""};
 }
 
+// The topology steps: the host's GPUs (none is unhealthy: a GPU node that sees no GPU is 1, not a
+// usage problem, as schedulers and node-problem-detector read anything but 0 and 1 as "could not
+// check"), their count against --expect-gpus, and the gate.
+void topology_steps(const HealthCheckOptions& o, const session::GateFiles& gate_files,
+                    const std::string& host, JsonLines* lines,
+                    std::vector<report::CheckSuite>& suites, report::Exposition& prom,
+                    const std::vector<session::FailingGpu>& failing,
+                    std::vector<HealthStep>& steps) {
+  std::optional<topo::TopologySnapshot> t;
+  try {
+    t = o.input.empty() ? session::live_topology() : topo::load_topology(o.input);
+  } catch (const NoGpuError& e) {
+    steps.push_back(
+        HealthStep{"topo", kExitFailed, std::string("topology: no GPU: ") + e.what(), ""});
+    return;
+  }
+  steps.push_back(HealthStep{"topo", kExitOk,
+                             "topology: " + std::to_string(t->gpus.size()) + " GPU(s), " +
+                                 topo::describe_environment(t->environment),
+                             ""});
+  // A node that lost a GPU still passes every other step: only the count it must have can tell
+  // (a scheduler's node has a known number).
+  steps.push_back(gpu_count_step(t->gpus.size(), o.expect_gpus));
+  steps.push_back(
+      gate_step(o, *t, gate_files.expected, gate_files.policy, host, lines, suites, prom, failing));
+}
+
 }  // namespace
 
 int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
@@ -86,27 +113,7 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
   std::vector<HealthStep> steps;
   std::vector<session::FailingGpu> failing;
   steps.push_back(doctor_step(o, host, lines.get(), suites, prom, failing));
-
-  // A GPU node that sees no GPU is unhealthy (1), not a usage problem: schedulers and
-  // node-problem-detector read anything but 0 and 1 as "could not check".
-  std::optional<topo::TopologySnapshot> t;
-  try {
-    t = o.input.empty() ? session::live_topology() : topo::load_topology(o.input);
-  } catch (const NoGpuError& e) {
-    steps.push_back(
-        HealthStep{"topo", kExitFailed, std::string("topology: no GPU: ") + e.what(), ""});
-  }
-  if (t) {
-    steps.push_back(HealthStep{"topo", kExitOk,
-                               "topology: " + std::to_string(t->gpus.size()) + " GPU(s), " +
-                                   topo::describe_environment(t->environment),
-                               ""});
-    // A node that lost a GPU still passes every other step: only the count it must have can
-    // tell (a scheduler's node has a known number).
-    steps.push_back(gpu_count_step(t->gpus.size(), o.expect_gpus));
-    steps.push_back(gate_step(o, *t, gate_files.expected, gate_files.policy, host, lines.get(),
-                              suites, prom, failing));
-  }
+  topology_steps(o, gate_files, host, lines.get(), suites, prom, failing, steps);
 
   const int code = worst_exit_code(steps);
   if (!o.brief) {

@@ -109,7 +109,7 @@ void read_hostpci(VmConfig& c, const std::string& key, const std::string& value,
 
 // A Proxmox args: line is a few QEMU options; one of megabytes would be split into millions of
 // words and clique settings (about 100 times its size in memory). Past this it is refused.
-constexpr std::size_t kMaxArgsBytes = 64 * 1024;
+constexpr std::size_t kMaxArgsBytes = std::size_t{64} * 1024;
 
 void read_args(VmConfig& c, const std::string& value, int line) {
   if (value.size() > kMaxArgsBytes)
