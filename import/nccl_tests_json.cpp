@@ -1,6 +1,7 @@
 // nccl-tests' -J JSON output (2.17+): one run, its rows with both placements.
 #include <limits>
 
+#include "common/json_text.hpp"
 #include "common/json_util.hpp"
 #include "import/limits.hpp"
 #include "import/nccl_tests_fields.hpp"
@@ -42,7 +43,8 @@ void read_config(const nlohmann::json& doc, NcclTestsRun& run, const std::string
 }
 
 // One "results" entry: a row per placement it holds (out of place, then in place).
-void read_result(const nlohmann::json& r, NcclTestsRun& run, const std::string& source) {
+void read_result(const nlohmann::json& r, std::size_t index, NcclTestsRun& run,
+                 const std::string& source) {
   NcclTestsRow base;
   if (!r.is_object()) throw not_nccl_tests(source, "a \"results\" entry is not an object");
   base.size_bytes = json_whole_number(r, "size", kMaxDocumentBytes, source);
@@ -62,6 +64,17 @@ void read_result(const nlohmann::json& r, NcclTestsRun& run, const std::string& 
     row.algbw_gbps = json_opt(p, "alg_bw");
     row.busbw_gbps = json_opt(p, "bus_bw");
     row.wrong = json_opt(p, "nwrong");
+    // As in the text table: no time, bandwidth or count is negative.
+    const std::pair<const char*, const std::optional<double>*> figures[] = {
+        {"time", &row.time_us},
+        {"alg_bw", &row.algbw_gbps},
+        {"bus_bw", &row.busbw_gbps},
+        {"nwrong", &row.wrong}};
+    for (const auto& [name, value] : figures)
+      if (*value && **value < 0)
+        throw not_nccl_tests(source, "results[" + std::to_string(index) + "]." + part + "." + name +
+                                         ": " + json_text(nlohmann::json(**value)) +
+                                         " is negative: no bandwidth, time or count is");
     run.rows.push_back(std::move(row));
   }
 }
@@ -87,7 +100,8 @@ NcclTestsOutput parse_nccl_tests_json(const std::string& text, const std::string
   }
   read_config(doc, run, source);
   if (!doc.at("results").is_array()) throw not_nccl_tests(source, "\"results\" is not a list");
-  for (const auto& r : doc.at("results")) read_result(r, run, source);
+  for (std::size_t i = 0; i < doc.at("results").size(); ++i)
+    read_result(doc.at("results")[i], i, run, source);
   if (doc.contains("average_bus_bandwidth") && doc.at("average_bus_bandwidth").is_object())
     run.avg_busbw_gbps = json_opt(doc.at("average_bus_bandwidth"), "bandwidth");
   if (doc.contains("out_of_bounds") && doc.at("out_of_bounds").is_object())

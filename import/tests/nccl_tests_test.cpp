@@ -252,6 +252,18 @@ TEST(NcclTests, ANegativeOrHexadecimalFigureIsRefusedNamingLineAndColumn) {
             "nt.txt: not nccl-tests output: line 11: a result field is neither a number nor N/A");
 }
 
+// The -J JSON is held to the same rule: a negative time, bandwidth or count is refused, named.
+TEST(NcclTests, ANegativeFigureInTheJsonIsRefusedNamingItsPlace) {
+  nlohmann::json doc =
+      nlohmann::json::parse(testing::fixture_text("nccl-tests-2.19.6-h200-all_reduce.json"));
+  doc["results"][1]["in_place"]["bus_bw"] = -3.5;
+  const std::string e =
+      testing::input_error_of([&] { parse_nccl_tests(doc.dump(), "nt.json", "all_reduce"); });
+  EXPECT_EQ(e,
+            "nt.json: not nccl-tests output: results[1].in_place.bus_bw: -3.5 is negative: no "
+            "bandwidth, time or count is");
+}
+
 // nccl-tests prints nan where it divided by a time of zero. One such row is a row without a
 // figure; a table of nothing else holds no figure, and is refused rather than imported as a run
 // that any comparison would pass.
