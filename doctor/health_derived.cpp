@@ -94,9 +94,8 @@ std::vector<XidEvent> xid_events(const Facts& f) {
   for (std::size_t i = 0; i < lines.size(); ++i) {
     // "GPU has fallen off the bus" is Xid 79's text (NVIDIA's Xid catalog); some drivers and log
     // forwarders print it without the "Xid (PCI:...): 79" prefix, and it is no less a lost GPU.
-    const bool off_the_bus = lines[i].find("fallen off the bus") != std::string::npos;
-    const auto xid =
-        off_the_bus && !xid_code(lines[i]) ? std::optional<int>(79) : xid_code(lines[i]);
+    auto xid = xid_code(lines[i]);
+    if (!xid && lines[i].find("fallen off the bus") != std::string::npos) xid = 79;
     if (!xid) continue;
     XidEvent e;
     e.xid = *xid;

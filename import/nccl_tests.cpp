@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <tuple>
 
 #include "import/limits.hpp"
 #include "import/nccl_tests_fields.hpp"
@@ -178,11 +179,12 @@ void read_row(const std::vector<std::string>& tokens, const Columns& c, NcclTest
     if (!ok_time || !ok_alg || !ok_bus || !ok_wrong)
       throw not_nccl_tests(source, "line " + std::to_string(line_no) +
                                        ": a result field is neither a number nor N/A");
-    const std::pair<const char*, std::size_t> fields[] = {
-        {"time", at + c.time}, {"algbw", at + c.algbw}, {"busbw", at + c.busbw}};
-    for (const auto& [name, column] : fields) {
-      const auto v = parse_number(tokens[column]);
-      if (v && *v < 0)
+    const std::tuple<const char*, std::size_t, const std::optional<double>&> fields[] = {
+        {"time", at + c.time, r.time_us},
+        {"algbw", at + c.algbw, r.algbw_gbps},
+        {"busbw", at + c.busbw, r.busbw_gbps}};
+    for (const auto& [name, column, value] : fields) {
+      if (value && *value < 0)
         throw not_nccl_tests(source, "line " + std::to_string(line_no) + ", column " +
                                          std::to_string(column + 1) + " (" + name +
                                          "): " + figure_cell_problem(tokens[column]));
