@@ -23,8 +23,9 @@ enum class VerdictState {
   kNoDriver,      // the nvidia kernel module is not loaded
   kInconclusive,  // nothing failed, but what decides could not be probed or proved
   kUnhealthy,     // GPUs that are failing, though nothing graver is wrong
+  kAtRisk,        // nothing failed, but a warning puts P2P at risk ("healthy" means no warning)
 };
-// healthy | degraded | partial | broken | no_driver | inconclusive | unhealthy
+// healthy | degraded | partial | broken | no_driver | inconclusive | unhealthy | at_risk
 const char* to_string(VerdictState s);
 
 struct Finding {

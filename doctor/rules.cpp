@@ -2,19 +2,21 @@
 
 #include "common/enum_names.hpp"
 #include "common/exit_codes.hpp"
+#include "doctor/documented_causes.hpp"
 #include "doctor/vfio_guest.hpp"
 
 namespace p2p::doctor {
 
 namespace {
 
-constexpr EnumNames<VerdictState, 7> kVerdictStates{{{VerdictState::kHealthy, "healthy"},
+constexpr EnumNames<VerdictState, 8> kVerdictStates{{{VerdictState::kHealthy, "healthy"},
                                                      {VerdictState::kDegraded, "degraded"},
                                                      {VerdictState::kPartial, "partial"},
                                                      {VerdictState::kBroken, "broken"},
                                                      {VerdictState::kNoDriver, "no_driver"},
                                                      {VerdictState::kInconclusive, "inconclusive"},
-                                                     {VerdictState::kUnhealthy, "unhealthy"}}};
+                                                     {VerdictState::kUnhealthy, "unhealthy"},
+                                                     {VerdictState::kAtRisk, "at_risk"}}};
 
 }  // namespace
 
@@ -30,6 +32,8 @@ std::vector<Finding> judge(const Facts& f) {
   rules::pcie(f, out);
   rules::gpu_state(f, out);
   rules::health(f, out);
+  // NVIDIA's documented codes and states that the facts show (documented_causes.hpp).
+  for (auto& x : documented_findings(f)) out.push_back(std::move(x));
   return out;
 }
 

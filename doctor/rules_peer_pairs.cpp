@@ -171,12 +171,15 @@ Finding check_peer_copy(const Facts& f) {
         {},
         "a copy between GPUs hung or crashed the driver: check the kernel log (Xid, IOMMU faults) and rerun with "
         "NCCL_P2P_DISABLE=1 to confirm the P2P path is at fault");
-  std::vector<std::string> ev, corrupt, failed, skipped;
+  std::vector<std::string> ev, corrupt, failed, skipped, peer_limit;
   int ok = 0;
   for (const auto& p : pc.pairs) {
     ev.push_back(pair_evidence(p));
     if (p.either_write_is(CopyResult::kCorrupt))
       corrupt.push_back(pair_name(p));
+    else if (p.either_write_is(CopyResult::kError) &&
+             p.detail.find("CUDA_ERROR_TOO_MANY_PEERS") != std::string::npos)
+      peer_limit.push_back(pair_name(p));  // the hardware's limit, not the host's fault
     else if (p.either_write_is(CopyResult::kError))
       failed.push_back(pair_name(p));
     else if (p.either_write_is(CopyResult::kOk))
@@ -202,6 +205,13 @@ Finding check_peer_copy(const Facts& f) {
                        " pair(s): " + join_some(failed),
                    ev,
                    "see the error on each pair; check the kernel log for Xid or IOMMU messages");
+  if (!peer_limit.empty())
+    return finding("p2p.copy", Status::kWarn,
+                   "a GPU reached the hardware's limit of 8 peers on " +
+                       std::to_string(peer_limit.size()) + " pair(s): " + join_some(peer_limit),
+                   ev,
+                   "peer access stays enabled until disabled: enable it for at most 8 peers of "
+                   "one GPU at a time");
   if (pc.pairs.empty())
     return finding("p2p.copy", Status::kSkip,
                    "no pair with peer access to copy between" +

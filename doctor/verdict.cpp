@@ -6,6 +6,7 @@
 
 #include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
+#include "doctor/documented_causes.hpp"
 #include "doctor/rules_util.hpp"
 #include "doctor/verdict_health.hpp"
 #include "doctor/verdict_vfio.hpp"
@@ -92,6 +93,7 @@ std::vector<std::string> ruled_out(const Facts& f, const std::vector<Finding>& a
     out.push_back("ACS ruled out: " + find_finding(all, "pcie.acs")->summary);
   if (status_of(all, "bar1") == Status::kPass)
     out.push_back("small BAR1 ruled out: " + find_finding(all, "bar1")->summary);
+  for (auto& line : documented_ruled_out(f)) out.push_back(std::move(line));
   if (status_of(all, "gpu.memory") == Status::kPass &&
       status_of(all, "gpu.recovery") == Status::kPass && status_of(all, "gpu.xid") == Status::kPass)
     out.push_back("failing GPU ruled out: " + find_finding(all, "gpu.memory")->summary + "; " +
@@ -110,11 +112,38 @@ std::vector<std::string> failing_gpus_of(const std::vector<Cause>& causes) {
   return out;
 }
 
-// " on 0000:41:00.0": the GPUs the top cause concerns, for the headline.
-std::string on_gpus(const std::vector<Cause>& causes) {
+// " on 0000:41:00.0": the GPUs the top cause concerns, for the headline; " on 8 of 8 GPU(s)"
+// where more than a few are named.
+std::string on_gpus(const Facts& f, const std::vector<Cause>& causes) {
   if (causes.empty() || causes.front().gpus.empty()) return "";
-  return " on " + join_some(causes.front().gpus);
+  const auto& named = causes.front().gpus;
+  const std::size_t total = gpus(f).size();
+  if (named.size() > 3 && total >= named.size())
+    return " on " + std::to_string(named.size()) + " of " + std::to_string(total) + " GPU(s)";
+  return " on " + join_some(named);
 }
+
+// Causes that limit P2P (or a link) but leave CUDA working: while CUDA itself is blocked they rank
+// below every cause that could explain the block, whatever their weight.
+const std::set<std::string> kP2pOnlyCauses = {"vm_p2p",
+                                              "vm_clique_unverified",
+                                              "vm_clique_refused",
+                                              "vm_clique_bad",
+                                              "acs",
+                                              "iommu",
+                                              "geforce_p2p",
+                                              "vgpu_p2p",
+                                              "mig_p2p",
+                                              "wsl_p2p",
+                                              "p2p_data_lost",
+                                              "p2p_unsupported",
+                                              "p2p_regkey",
+                                              "link_width",
+                                              "nccl_p2p_disabled",
+                                              "nccl_env",
+                                              "peer_access_refused",
+                                              "pcie_replays",
+                                              "gpu_throttled"};
 
 std::string where_text(const Facts& f) {
   const auto e = environment(f);
@@ -145,7 +174,7 @@ std::string unhealthy_headline(const Facts& f, const Verdict& v) {
                                  : std::string("nothing else blocks CUDA")) +
                   ". ";
   if (v.causes.empty()) return h + "See the failed checks";
-  return h + "Most likely root cause: " + v.causes.front().title + on_gpus(v.causes) + " (" +
+  return h + "Most likely root cause: " + v.causes.front().title + on_gpus(f, v.causes) + " (" +
          v.causes.front().confidence + ")";
 }
 
@@ -178,7 +207,7 @@ FailureKinds failure_kinds(const std::vector<Finding>& all) {
   for (const auto& x : all) {
     if (x.status == Status::kWarn) ++k.warnings;
     if (x.status != Status::kFail) continue;
-    if (kCudaBlocking.count(x.id))
+    if (kCudaBlocking.count(x.id) || documented_finding_blocks_cuda(x.id))
       k.blocking = true;
     else
       k.p2p_limited = true;
@@ -202,6 +231,14 @@ std::string cuda_state_text(const Facts& f) {
              : std::string("no CUDA blocker found");
 }
 
+// What puts P2P at risk on a host where nothing failed: the top cause, or the first warning.
+std::string at_risk_reason(const std::vector<Finding>& all, const Verdict& v) {
+  if (!v.causes.empty()) return v.causes.front().title + " (" + v.causes.front().confidence + ")";
+  for (const auto& x : all)
+    if (x.status == Status::kWarn) return x.id + ": " + x.summary;
+  return "see the warnings";
+}
+
 // The verdict's state and headline, from its ranked causes and failing GPUs and the findings.
 void decide_state(const Facts& f, const std::vector<Finding>& all, Verdict& v) {
   const FailureKinds k = failure_kinds(all);
@@ -210,7 +247,7 @@ void decide_state(const Facts& f, const std::vector<Finding>& all, Verdict& v) {
   const bool vm_p2p = vm_state == VerdictState::kDegraded;
   const std::string top = v.causes.empty() ? std::string() : v.causes.front().title;
   const std::string top_named =
-      top.empty() ? top : top + on_gpus(v.causes) + " (" + v.causes.front().confidence + ")";
+      top.empty() ? top : top + on_gpus(f, v.causes) + " (" + v.causes.front().confidence + ")";
 
   if (!v.causes.empty() && v.causes.front().id == "no_driver") {
     v.state = VerdictState::kNoDriver;
@@ -246,6 +283,12 @@ void decide_state(const Facts& f, const std::vector<Finding>& all, Verdict& v) {
     v.state = VerdictState::kInconclusive;
     v.headline =
         "no failure in what could be read; CUDA and NVML were not probed (" + f.cuda.detail + ")";
+  } else if (k.warnings > 0) {
+    // "healthy" is said only with no warning: a warning is a risk to P2P someone must read.
+    v.state = VerdictState::kAtRisk;
+    v.headline = cuda_state_text(f) + " (" + where_text(f) +
+                 "); P2P at risk: " + at_risk_reason(all, v) +
+                 (k.warnings > 1 ? " (" + std::to_string(k.warnings) + " warnings below)" : "");
   } else {
     v.state = VerdictState::kHealthy;
     v.headline = healthy_headline(f, k.warnings);
@@ -259,6 +302,9 @@ Verdict conclude(const Facts& f, const std::vector<Finding>& all) {
   v.causes = candidate_causes(f, all);
   std::stable_sort(v.causes.begin(), v.causes.end(),
                    [](const Cause& a, const Cause& b) { return a.score > b.score; });
+  if (failure_kinds(all).blocking)
+    std::stable_partition(v.causes.begin(), v.causes.end(),
+                          [](const Cause& c) { return kP2pOnlyCauses.count(c.id) == 0; });
   v.failing_gpus = failing_gpus_of(v.causes);
   v.ruled_out = ruled_out(f, all, v.causes);
   for (const auto& x : all)

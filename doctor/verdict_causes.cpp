@@ -8,6 +8,7 @@
 
 #include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
+#include "doctor/documented_causes.hpp"
 #include "doctor/verdict.hpp"
 #include "doctor/verdict_cause_support.hpp"
 #include "doctor/verdict_health.hpp"
@@ -22,11 +23,12 @@ std::string confidence_of(int score) {
   return "possible";
 }
 
-// A failed cuInit that no cause of weight explains: named with the code's usual causes.
+// A failed cuInit that neither a rule family nor a documented row explains: named with the code's
+// usual causes.
 void cuinit_cause(const Facts& f, std::vector<Cause>& out) {
   const auto init = cuinit_result(f);
   const bool strong =
-      std::any_of(out.begin(), out.end(), [](const Cause& x) { return x.score >= 5; });
+      std::any_of(out.begin(), out.end(), [](const Cause& x) { return x.score >= 3; });
   if (init && *init != 0 && !strong)
     out.push_back(make_cause(
         "cuinit", "cuInit failed: " + cu_result_name(*init), 2, {cu_init_explanation(*init)},
@@ -81,6 +83,7 @@ std::vector<Cause> candidate_causes(const Facts& f, const std::vector<Finding>& 
   runtime_causes(f, all, out);
   p2p_causes(f, all, out);
   health_causes(f, all, out);
+  documented_causes(f, out);
   cuinit_cause(f, out);
   return out;
 }

@@ -92,16 +92,23 @@ std::string firmware_fix(const Facts& f, const LogSignals& log, const FirmwareCh
   return fix;
 }
 
-// The GPUs the failure concerns: those the failure lines name, else those running without GSP.
-std::vector<std::string> gsp_affected_gpus(const Facts& f, const LogSignals& log) {
+// The GPUs the failure lines of the kernel log name.
+std::vector<std::string> gsp_logged_gpus(const Facts& f, const LogSignals& log) {
   std::vector<std::string> lines = log.firmware_load;
   lines.insert(lines.end(), log.rm_init.begin(), log.rm_init.end());
   lines.insert(lines.end(), log.wpr2.begin(), log.wpr2.end());
-  auto affected = gpus_named(f, lines);
-  if (affected.empty())
-    for (const auto& g : gpus(f))
-      if (g.info != nullptr && g.info->gsp_firmware && *g.info->gsp_firmware == "N/A")
-        affected.push_back(g.bdf);
+  return gpus_named(f, lines);
+}
+
+// The GPUs the failure concerns: every GPU running without GSP, and those the failure lines name.
+// The log names only the GPUs whose lines it happened to keep; gsp.state counts all of them.
+std::vector<std::string> gsp_affected_gpus(const Facts& f, const LogSignals& log) {
+  auto affected = gsp_logged_gpus(f, log);
+  for (const auto& g : gpus(f))
+    if (g.info != nullptr && g.info->gsp_firmware && *g.info->gsp_firmware == "N/A" &&
+        std::find(affected.begin(), affected.end(), g.bdf) == affected.end())
+      affected.push_back(g.bdf);
+  std::sort(affected.begin(), affected.end());
   return affected;
 }
 
@@ -126,6 +133,12 @@ void gsp_cause(const Facts& f, std::vector<Cause>& out) {
   for (const auto& l : log.wpr2) found.ev.push_back("kernel log: " + l);
   std::string fix = firmware_fix(f, log, fw);
   const auto affected = gsp_affected_gpus(f, log);
+  const auto logged = gsp_logged_gpus(f, log);
+  if (!affected.empty() && logged.size() < affected.size())
+    found.ev.push_back("GSP not running on " + std::to_string(affected.size()) + " of " +
+                       std::to_string(gpus(f).size()) + " GPU(s); the kernel log names " +
+                       std::to_string(logged.size()) +
+                       (logged.empty() ? std::string() : " (" + join_some(logged) + ")"));
   // The firmware is where it belongs and boots elsewhere: a GPU left initialised (by a VFIO guest,
   // a crash) refuses a second boot until it is reset.
   const bool firmware_fine = (fw.state == FirmwareCheck::State::kPresent ||

@@ -45,14 +45,18 @@ void p2p_blocked_causes(const Facts& f, const std::vector<Finding>& all, std::ve
 void p2p_data_and_link_causes(const Facts& f, const std::vector<Finding>& all,
                               std::vector<Cause>& out) {
   if (check_failed(all, "p2p.copy")) {
+    // A pair that failed with a documented CUDA code is that code's row (documented_cuda.cpp),
+    // not lost data: only corrupt pairs and unexplained errors are.
     std::vector<std::string> affected;
     for (const auto& p : f.peer_copy.pairs)
-      if (p.went_wrong())
+      if (p.either_write_is(CopyResult::kCorrupt) ||
+          (p.went_wrong() && p.detail.find("CUDA_ERROR_") == std::string::npos))
         for (const auto& b : {p.src_bus_id, p.dst_bus_id})
           if (std::find(affected.begin(), affected.end(), normalize_bdf(b)) == affected.end())
             affected.push_back(normalize_bdf(b));
-    from_finding(out, all, "p2p.copy", "p2p_data_lost", "P2P claimed but data did not arrive", 11,
-                 affected);
+    if (!affected.empty())
+      from_finding(out, all, "p2p.copy", "p2p_data_lost", "P2P claimed but data did not arrive", 11,
+                   affected);
   }
   if (check_failed(all, "bar1")) {
     const auto init_failed = small_bar1(f).init_failed;
@@ -69,9 +73,9 @@ void p2p_data_and_link_causes(const Facts& f, const std::vector<Finding>& all,
     from_finding(out, all, "pcie.aer", "aer", "PCIe errors (AER) on a GPU link", 6);
 }
 
-// P2P refused by the driver (a registry key, or unsupported where nothing above explains it), and
-// NCCL told not to use it.
-void p2p_refused_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cause>& out) {
+// P2P refused by the driver (a registry key, or unsupported where nothing above explains it). NCCL
+// told not to use it is a documented row (documented_nccl.cpp).
+void p2p_refused_causes(const std::vector<Finding>& all, std::vector<Cause>& out) {
   const Finding* p2p = find_finding(all, "p2p.status");
   if (p2p != nullptr && p2p->status == Status::kFail) {
     const bool regkey = p2p->summary.find("DISABLED_BY_REGKEY") != std::string::npos;
@@ -84,8 +88,6 @@ void p2p_refused_causes(const Facts& f, const std::vector<Finding>& all, std::ve
       from_finding(out, all, "p2p.status", "p2p_unsupported",
                    "P2P not supported by this GPU/chipset/topology", 7);
   }
-  if (check_warned(all, "env") && f.env.count("NCCL_P2P_DISABLE"))
-    from_finding(out, all, "env", "nccl_env", "NCCL_P2P_DISABLE set in the environment", 3);
 }
 
 }  // namespace
@@ -93,7 +95,7 @@ void p2p_refused_causes(const Facts& f, const std::vector<Finding>& all, std::ve
 void p2p_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cause>& out) {
   p2p_blocked_causes(f, all, out);
   p2p_data_and_link_causes(f, all, out);
-  p2p_refused_causes(f, all, out);
+  p2p_refused_causes(all, out);
 }
 
 }  // namespace p2p::doctor

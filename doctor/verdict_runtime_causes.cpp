@@ -24,8 +24,10 @@ void driver_userspace_causes(const Facts& f, const std::vector<Finding>& all,
       from_finding(out, all, "cuda.library", "compat_library",
                    "Forward-compatibility libcuda cannot drive this setup", 16);
     else if (!no_driver(f))
+      // In a container the missing library is the symptom: the container's settings (its driver
+      // capabilities, the loader cache) are the documented causes (documented_container.cpp).
       from_finding(out, all, "cuda.library", "libcuda_missing",
-                   "Driver user space (libcuda.so.1) missing", 15);
+                   "Driver user space (libcuda.so.1) missing", in_container(f) ? 4 : 15);
   }
   if (check_failed(all, "versions.userspace"))
     from_finding(out, all, "versions.userspace", "version_mismatch",
@@ -40,9 +42,12 @@ void driver_userspace_causes(const Facts& f, const std::vector<Finding>& all,
   }
   if (check_failed(all, "module.uvm"))
     from_finding(out, all, "module.uvm", "uvm_missing", "nvidia_uvm not loaded", 15);
+  // A container given no compute capability has neither libcuda nor /dev/nvidia-uvm: both are
+  // symptoms of that one setting (documented_container.cpp).
+  const bool no_compute_mounts = in_container(f) && f.cuda.status == ProbeStatus::kLibraryMissing;
   if (check_failed(all, "uvm.major"))
     from_finding(out, all, "uvm.major", "uvm_node",
-                 "/dev/nvidia-uvm missing or with the wrong major", 14);
+                 "/dev/nvidia-uvm missing or with the wrong major", no_compute_mounts ? 4 : 14);
 }
 
 // What keeps CUDA off GPUs the driver runs: device access, the environment, compute mode, a
@@ -50,9 +55,12 @@ void driver_userspace_causes(const Facts& f, const std::vector<Finding>& all,
 void access_causes(const Facts& f, const std::vector<Finding>& all, std::vector<Cause>& out) {
   // ENXIO/ENODEV opens are the stale-major story above; only EACCES/EPERM are about permissions.
   const NodeAccess access = node_access(f);
+  // EACCES alone inside a container, where root holds CAP_DAC_OVERRIDE, is more often a security
+  // module than the nodes' mode: that documented cause (documented_security.cpp) ranks first.
+  const bool lsm_likely = access.eacces && !access.eperm && in_container(f);
   if (check_failed(all, "devices.open") && (access.eacces || access.eperm))
     from_finding(out, all, "devices.open", "device_access",
-                 "Device permissions / cgroup device filter", 14);
+                 "Device permissions / cgroup device filter", lsm_likely ? 9 : 14);
   else if (check_failed(all, "cgroup"))
     from_finding(out, all, "cgroup", "device_access", "Device permissions / cgroup device filter",
                  13);

@@ -38,6 +38,7 @@ using CUstream = struct CUstream_st*;
 constexpr CUresult kCuErrorPeerAccessAlreadyEnabled = 704;
 using cuDeviceCanAccessPeer_t = CUresult (*)(int* can, CUdevice device, CUdevice peer);
 using cuCtxEnablePeerAccess_t = CUresult (*)(CUcontext peer, unsigned int flags);
+using cuCtxDisablePeerAccess_t = CUresult (*)(CUcontext peer);
 using cuCtxSynchronize_t = CUresult (*)();
 using cuMemsetD32_t = CUresult (*)(CUdeviceptr ptr, unsigned int value,
                                    std::size_t count);  // cuMemsetD32_v2

@@ -157,6 +157,7 @@ Api::Api(const DynamicLibrary& lib)
       set_current(lib.function<cuCtxSetCurrent_t>("cuCtxSetCurrent")),
       can_access(lib.function<cuDeviceCanAccessPeer_t>("cuDeviceCanAccessPeer")),
       enable_peer(lib.function<cuCtxEnablePeerAccess_t>("cuCtxEnablePeerAccess")),
+      disable_peer(lib.function<cuCtxDisablePeerAccess_t>("cuCtxDisablePeerAccess")),
       sync(lib.function<cuCtxSynchronize_t>("cuCtxSynchronize")),
       alloc(lib.function<cuMemAlloc_t>("cuMemAlloc_v2")),
       memset32(lib.function<cuMemsetD32_t>("cuMemsetD32_v2")),
@@ -211,6 +212,7 @@ void check_pair(const Api& api, const Gpu& s, const Gpu& d, PeerCopyPair& p) {
   if (std::getenv(kFaultVariable) != nullptr)
     notes.push_back(std::string("test fault hook ") + kFaultVariable + ": " +
                     std::to_string(kFaultWords) + " words overwritten before the check");
+  bool enabled_here = false;
   if (s.ctx != d.ctx) {
     int can = 0;
     call(api.can_access(&can, s.device, d.device), "cuDeviceCanAccessPeer");
@@ -222,6 +224,7 @@ void check_pair(const Api& api, const Gpu& s, const Gpu& d, PeerCopyPair& p) {
     call(api.set_current(s.ctx), "cuCtxSetCurrent");
     const CUresult r = api.enable_peer(d.ctx, 0);
     if (r != 0 && r != kCuErrorPeerAccessAlreadyEnabled) call(r, "cuCtxEnablePeerAccess");
+    enabled_here = r == 0;
   }
   // The copy engine: cuMemcpyPeer from the source's buffer into the destination's.
   try {
@@ -255,6 +258,10 @@ void check_pair(const Api& api, const Gpu& s, const Gpu& d, PeerCopyPair& p) {
       notes.push_back(std::string("SM store: ") + e.what());
     }
   }
+  // A GPU may have peer access to at most 8 others at once: on a host of more GPUs the pairs
+  // after the eighth would fail with CUDA_ERROR_TOO_MANY_PEERS, so each pair gives it back.
+  if (enabled_here && api.disable_peer != nullptr && api.set_current(s.ctx) == 0)
+    api.disable_peer(d.ctx);
   for (const auto& n : notes) p.detail += (p.detail.empty() ? "" : "; ") + n;
 }
 

@@ -29,6 +29,9 @@ struct Api {
   api::cuCtxSetCurrent_t set_current = nullptr;
   api::cuDeviceCanAccessPeer_t can_access = nullptr;
   api::cuCtxEnablePeerAccess_t enable_peer = nullptr;
+  // Optional: without it peer access stays enabled, and a GPU with more than 8 peers runs into
+  // CUDA_ERROR_TOO_MANY_PEERS.
+  api::cuCtxDisablePeerAccess_t disable_peer = nullptr;
   api::cuCtxSynchronize_t sync = nullptr;
   api::cuMemAlloc_t alloc = nullptr;
   api::cuMemsetD32_t memset32 = nullptr;

@@ -89,7 +89,8 @@ TEST(HealthRules, CorrectedErrorsAndThrottlingWarnWithTheirCounts) {
   EXPECT_TRUE(five_seconds);
   EXPECT_EQ(j.status("gpu.pcie_replay"), Status::kWarn);
   EXPECT_TRUE(contains(j.at("gpu.pcie_replay").summary, "170 PCIe replay"));
-  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
+  EXPECT_EQ(j.verdict.state, VerdictState::kAtRisk)
+      << "a warning: \"healthy\" is said only without one";
   EXPECT_EQ(exit_code_of(j.findings), 0);
 }
 
@@ -150,7 +151,8 @@ TEST(HealthRules, AnApplicationsXidWarnsAndLeavesTheGpuHealthy) {
   const auto j = judge_facts(f);
   EXPECT_EQ(j.status("gpu.xid"), Status::kWarn);
   EXPECT_EQ(test::top(j).id, "application_xid");
-  EXPECT_EQ(j.verdict.state, VerdictState::kHealthy);
+  EXPECT_EQ(j.verdict.state, VerdictState::kAtRisk)
+      << "a warning: \"healthy\" is said only without one";
   EXPECT_EQ(exit_code_of(j.findings), 0);
 }
 

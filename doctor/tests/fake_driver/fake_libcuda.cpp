@@ -119,6 +119,7 @@ int cuDeviceCanAccessPeer(int* can, int, int) {
   return 0;
 }
 CUresult cuCtxEnablePeerAccess(CUcontext, unsigned) { return 0; }
+CUresult cuCtxDisablePeerAccess(CUcontext) { return 0; }
 int cuCtxSynchronize() { return 0; }
 
 int cuMemsetD32_v2(unsigned long long ptr, unsigned value, std::size_t count) {
