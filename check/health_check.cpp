@@ -1,5 +1,6 @@
 #include "check/health_check.hpp"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -13,6 +14,7 @@
 #include "report/prometheus_metrics.hpp"
 #include "report/run_lines.hpp"
 #include "session/doctor_run.hpp"
+#include "session/gate_environment.hpp"
 #include "session/gate_health.hpp"
 #include "session/gate_verdict.hpp"
 #include "session/live_peer_access.hpp"
@@ -25,11 +27,19 @@
 namespace p2p::ci {
 namespace {
 
+// What the gate takes from the doctor: the GPUs it found failing, and the environment of the
+// host it judged (saved facts carry theirs), where that host is the one the topology is of.
+struct FromDoctor {
+  std::vector<session::FailingGpu> failing;
+  std::map<std::string, std::string> env;
+  bool judge_env = false;
+};
+
 // Doctor checks whose failure is about something a quick check cannot act on are still
 // failures: the doctor's exit code is the health check's verdict on the driver stack.
 HealthStep doctor_step(const HealthCheckOptions& o, const std::string& host, JsonLines* lines,
                        std::vector<report::CheckSuite>& suites, report::Exposition& prom,
-                       std::vector<session::FailingGpu>& failing) {
+                       FromDoctor& from_doctor) {
   session::DoctorRequest request;
   request.facts_file = o.facts;
   request.probe_timeout_ms = static_cast<int>(o.probe_timeout_s * 1000);
@@ -40,7 +50,10 @@ HealthStep doctor_step(const HealthCheckOptions& o, const std::string& host, Jso
   }
   suites.push_back(report::doctor_suite(d.verdict_json, host, "doctor"));
   report::add_doctor_metrics(prom, d.verdict_json, host, "doctor");
-  failing = session::failing_gpus_of(d.verdict);
+  from_doctor.failing = session::failing_gpus_of(d.verdict);
+  from_doctor.env = d.facts.env;
+  // A captured topology (--input) judged beside this live host's doctor: not the same host.
+  from_doctor.judge_env = o.input.empty() || !o.facts.empty();
   return HealthStep{"doctor", d.exit_code, doctor_step_line(d.verdict.headline, d.findings),
                     doctor_step_brief(d.verdict.headline, d.findings)};
 }
@@ -49,11 +62,16 @@ HealthStep gate_step(const HealthCheckOptions& o, const topo::TopologySnapshot& 
                      const std::optional<topo::TopologySnapshot>& expected,
                      const std::optional<topo::GatePolicy>& policy, const std::string& host,
                      JsonLines* lines, std::vector<report::CheckSuite>& suites,
-                     report::Exposition& prom, const std::vector<session::FailingGpu>& failing) {
+                     report::Exposition& prom, const FromDoctor& from_doctor) {
   topo::PeerAccessCheck peer_access;
   if (o.input.empty()) peer_access = session::live_peer_access_check();
   topo::GateDecision d = topo::evaluate_gate(t, expected, policy, peer_access);
-  session::block_failing_gpus(d, t, failing);  // the doctor's failing GPUs block, as in `gate`
+  // The doctor's failing GPUs block, and so does an environment under which no run is about P2P,
+  // as in `gate`.
+  session::block_failing_gpus(d, t, from_doctor.failing);
+  if (from_doctor.judge_env)
+    session::judge_environment(d, session::p2p_environment_risks(from_doctor.env, t.gpus.size()),
+                               o.allow_env);
   if (lines) {
     for (const auto& l : report::gate_lines(d, "check", host, utc_now_iso8601())) lines->write(l);
   }
@@ -68,8 +86,7 @@ HealthStep gate_step(const HealthCheckOptions& o, const topo::TopologySnapshot& 
 void topology_steps(const HealthCheckOptions& o, const session::GateFiles& gate_files,
                     const std::string& host, JsonLines* lines,
                     std::vector<report::CheckSuite>& suites, report::Exposition& prom,
-                    const std::vector<session::FailingGpu>& failing,
-                    std::vector<HealthStep>& steps) {
+                    const FromDoctor& from_doctor, std::vector<HealthStep>& steps) {
   std::optional<topo::TopologySnapshot> t;
   try {
     t = o.input.empty() ? session::live_topology() : topo::load_topology(o.input);
@@ -85,8 +102,8 @@ void topology_steps(const HealthCheckOptions& o, const session::GateFiles& gate_
   // A node that lost a GPU still passes every other step: only the count it must have can tell
   // (a scheduler's node has a known number).
   steps.push_back(gpu_count_step(t->gpus.size(), o.expect_gpus));
-  steps.push_back(
-      gate_step(o, *t, gate_files.expected, gate_files.policy, host, lines, suites, prom, failing));
+  steps.push_back(gate_step(o, *t, gate_files.expected, gate_files.policy, host, lines, suites,
+                            prom, from_doctor));
 }
 
 }  // namespace
@@ -101,6 +118,7 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
   // Every file first: bad input fails alone, before any probe runs.
   const session::GateFiles gate_files = session::read_policy_and_golden(o.policy, o.expect);
   if (!o.facts.empty()) (void)read_text_file(o.facts);
+  for (const auto& v : o.allow_env) session::check_allowed_variable(v);
   const std::unique_ptr<JsonLines> lines = session::open_jsonl(o.jsonl);
   const std::string host = session::this_hostname();
   const std::string started = utc_now_iso8601();
@@ -111,9 +129,9 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
   std::vector<report::CheckSuite> suites;
   report::Exposition prom;
   std::vector<HealthStep> steps;
-  std::vector<session::FailingGpu> failing;
-  steps.push_back(doctor_step(o, host, lines.get(), suites, prom, failing));
-  topology_steps(o, gate_files, host, lines.get(), suites, prom, failing, steps);
+  FromDoctor from_doctor;
+  steps.push_back(doctor_step(o, host, lines.get(), suites, prom, from_doctor));
+  topology_steps(o, gate_files, host, lines.get(), suites, prom, from_doctor, steps);
 
   const int code = worst_exit_code(steps);
   if (!o.brief) {

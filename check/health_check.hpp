@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace p2p::ci {
 
@@ -20,6 +21,7 @@ struct HealthCheckOptions {
   std::string policy;  // gate: policy
   double probe_timeout_s = 15;
   std::size_t expect_gpus = 0;  // --expect-gpus: the GPUs the node must have; 0 = no expectation
+  std::vector<std::string> allow_env;  // --allow-env: variables accepted (gate_environment.hpp)
   std::string junit;
   std::string jsonl;
   std::string prom;

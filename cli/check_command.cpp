@@ -5,6 +5,7 @@
 
 #include "check/health_check.hpp"
 #include "cli/machine_outputs.hpp"
+#include "cli/measurement_options.hpp"
 #include "cli/validators.hpp"
 #include "common/output_paths.hpp"
 
@@ -24,6 +25,7 @@ Command add_check_command(CLI::App& root) {
                   "The number of GPUs this node must have: fewer or more fails the check "
                   "(default: any number)")
       ->check(count_between(1, 1024));
+  add_allow_env_option(app, o->allow_env);
   app->add_option("--expect", o->expect,
                   "Gate: golden topology (hwloc XML or snapshot) this host must match")
       ->type_name("FILE")

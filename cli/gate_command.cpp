@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/machine_outputs.hpp"
+#include "cli/measurement_options.hpp"
 #include "cli/validators.hpp"
 #include "common/json_text.hpp"
 #include "common/output_paths.hpp"
@@ -77,6 +78,7 @@ Command add_gate_command(CLI::App& root) {
   app->add_option("--expect-gpus", opts->request.expect_gpus,
                   "The GPUs this host must show: block when the topology has fewer")
       ->check(count_between(1, 4096));
+  add_allow_env_option(app, opts->request.allow_env);
   app->add_option("--format", opts->format, "text or json (the decision, as bench records it)")
       ->check(CLI::IsMember({"text", "json"}));
   add_junit_option(app, opts->junit);

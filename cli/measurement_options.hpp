@@ -11,6 +11,15 @@
 
 namespace p2p::cli {
 
+// --allow-env VAR: NCCL_P2P_DISABLE, NCCL_P2P_LEVEL=LOC or a CUDA_VISIBLE_DEVICES hiding GPUs
+// block the gate, since the run cannot be about P2P under them; this accepts one, with a note.
+inline void add_allow_env_option(CLI::App* app, std::vector<std::string>& allowed) {
+  app->add_option("--allow-env", allowed,
+                  "Accept this variable (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL, CUDA_VISIBLE_DEVICES), "
+                  "which otherwise blocks the gate: the run cannot be about P2P under it")
+      ->type_name("VAR");
+}
+
 inline void add_gate_options(CLI::App* app, session::MeasurementGateOptions& o) {
   app->add_flag("--skip-gate", o.skip_gate,
                 "Measure even if the gate blocks; recorded in the results");
@@ -26,6 +35,7 @@ inline void add_gate_options(CLI::App* app, session::MeasurementGateOptions& o) 
   app->add_option("--expect-gpus", o.expect_gpus,
                   "The GPUs this host must show; fewer fails the run's verdict")
       ->check(count_between(1, 4096));
+  add_allow_env_option(app, o.allow_env);
 }
 
 inline void add_init_timeout_option(CLI::App* app, double& seconds) {

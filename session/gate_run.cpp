@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "session/gate_environment.hpp"
 #include "session/gate_health.hpp"
 #include "session/gate_verdict.hpp"
 #include "session/live_topology.hpp"
@@ -21,6 +22,7 @@ GateOutcome run_gate(const GateRequest& r, const topo::PeerAccessCheck& live_pee
         "--expect-gpus N");
   // Every file before discovering anything, so bad input fails fast and alone.
   const GateFiles files = read_policy_and_golden(r.policy, r.expect, r.expect_gpus);
+  for (const auto& v : r.allow_env) check_allowed_variable(v);
   if (!r.p2p.empty() && r.input.empty())
     throw InputError(
         "gate: --p2p describes a captured topology: give it with --input (this host is checked live)");
@@ -33,6 +35,9 @@ GateOutcome run_gate(const GateRequest& r, const topo::PeerAccessCheck& live_pee
                                    live ? live_peer_access : topo::PeerAccessCheck{});
   // A GPU the doctor finds failing may not run benchmarks, whatever the topology says.
   if (live) block_failing_gpus(o.decision, t, live_failing_gpus(kHealthProbeTimeoutMs));
+  if (live)
+    judge_environment(o.decision, p2p_environment_risks(acceptance_environment(), t.gpus.size()),
+                      r.allow_env);
   o.source = live ? "this host" : r.input;
   o.gpu_count = t.gpus.size();
   o.environment = t.environment;

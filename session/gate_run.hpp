@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "topology/gate.hpp"
 #include "topology/snapshot.hpp"
@@ -18,6 +19,7 @@ struct GateRequest {
   std::string expect;   // golden topology
   std::string policy;   // policy JSON
   int expect_gpus = 0;  // --expect-gpus: the policy's min_gpus, at least; 0 = not given
+  std::vector<std::string> allow_env;  // --allow-env: variables accepted (gate_environment.hpp)
 };
 
 struct GateOutcome {
@@ -32,7 +34,8 @@ struct GateOutcome {
 // InputError when there is nothing to check, --p2p comes without --input, or a file cannot be
 // read. require_p2p is a live question: on this host `live_peer_access` answers it (empty: not
 // asked); for a capture its --p2p file does, and without one it stays to be checked. On this host
-// a GPU the doctor finds failing (NVML health, the kernel log) blocks with "health.gpu".
+// a GPU the doctor finds failing (NVML health, the kernel log) blocks with "health.gpu", and an
+// environment under which the run cannot be about P2P with "env.p2p" (gate_environment.hpp).
 GateOutcome run_gate(const GateRequest& r, const topo::PeerAccessCheck& live_peer_access = {});
 
 }  // namespace p2p::session

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "acceptance/policy_file.hpp"
+#include "session/gate_environment.hpp"
 #include "topology/discovery/discovery.hpp"
 
 namespace p2p::session {
@@ -41,11 +42,14 @@ GateFiles read_policy_and_golden(const std::string& policy, const std::string& e
 }
 
 TopologyAndGate judge_gate(topo::TopologySnapshot snapshot, const GateFiles& files,
-                           const topo::PeerAccessCheck& peer_access, bool skip_gate) {
+                           const topo::PeerAccessCheck& peer_access, bool skip_gate,
+                           const std::map<std::string, std::string>& env,
+                           const std::vector<std::string>& allow_env) {
   TopologyAndGate out;
   out.snapshot = std::move(snapshot);
-  const topo::GateDecision decision =
+  topo::GateDecision decision =
       topo::evaluate_gate(out.snapshot, files.expected, files.policy, peer_access);
+  judge_environment(decision, p2p_environment_risks(env, out.snapshot.gpus.size()), allow_env);
   out.blocked = !decision.passed && !skip_gate;
   out.gate.decision = decision.passed ? topo::GateVerdict::kPass : topo::GateVerdict::kBlock;
   out.gate.reasons = decision;

@@ -4,8 +4,10 @@
 // reads; session/measurement_gate.hpp feeds it the live topology.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "acceptance/policy.hpp"
 #include "document/bench_document.hpp"
@@ -40,8 +42,11 @@ struct TopologyAndGate {
 
 // The gate's decision on `snapshot` before measuring: a block with --skip-gate is recorded,
 // not enforced. `peer_access` answers the require_p2p policy (empty: not asked).
+// `env` is the environment to judge (gate_environment.hpp): empty for a capture from elsewhere.
 TopologyAndGate judge_gate(topo::TopologySnapshot snapshot, const GateFiles& files,
-                           const topo::PeerAccessCheck& peer_access, bool skip_gate);
+                           const topo::PeerAccessCheck& peer_access, bool skip_gate,
+                           const std::map<std::string, std::string>& env = {},
+                           const std::vector<std::string>& allow_env = {});
 
 // The gate's reasons and the line saying nothing was measured, for stderr.
 std::string blocked_message(const std::string& command, const TopologyAndGate& tg);

@@ -4,6 +4,7 @@
 
 #include "bench/measure/inventory.hpp"
 #include "bench/measure/peer_access_check.hpp"
+#include "session/gate_environment.hpp"
 #include "session/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 
@@ -24,8 +25,9 @@ topo::TopologySnapshot measurement_topology(const std::string& command) {
 
 TopologyAndGate load_topology_and_gate(const std::string& command, const MeasurementGateOptions& o,
                                        const GateFiles& files) {
+  for (const auto& v : o.allow_env) check_allowed_variable(v);
   return judge_gate(measurement_topology(command), files, bench::cuda_peer_access_check(),
-                    o.skip_gate);
+                    o.skip_gate, acceptance_environment(), o.allow_env);
 }
 
 }  // namespace p2p::session

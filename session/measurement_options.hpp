@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace p2p::session {
 
@@ -13,6 +14,9 @@ struct MeasurementGateOptions {
   std::string policy;  // policy JSON: the gate's keys and the acceptance thresholds
   // The GPUs this host must show; fewer fails the run's verdict. 0: not given.
   int expect_gpus = 0;
+  // --allow-env: variables under which the run may measure though it cannot be about P2P
+  // (gate_environment.hpp); without it such a variable blocks the gate.
+  std::vector<std::string> allow_env;
 };
 
 // Seconds the cuInit preflight child may take; the doctor allows its probes as long.

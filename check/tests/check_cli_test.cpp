@@ -178,10 +178,32 @@ TEST(CheckCli, OnThisHostItGivesOneVerdictLine) {
   EXPECT_EQ(split_lines(r.out).size(), 1u) << r.out;
 }
 
+// An acceptance run that cannot be about P2P says so: NCCL_P2P_DISABLE=1 in the environment of
+// the host the facts were saved on blocks the gate, naming the variable, and --allow-env accepts
+// it.
+TEST(CheckCli, NcclP2pDisableBlocksTheGateNamingItUnlessAllowed) {
+  p2p::TempDir dir;
+  nlohmann::json facts = p2p::read_json_file(kDoctorFixtures + "h200-vm-real.json");
+  facts["env"]["NCCL_P2P_DISABLE"] = "1";
+  p2p::write_text_file_atomically(dir.file("facts.json"), facts.dump());
+  const std::string args = "check --quick --facts " + dir.file("facts.json") + " --input " +
+                           kFixtures + "h200-vm.xml --policy " + kPolicy;
+  const CliResult blocked = run(args);
+  EXPECT_EQ(blocked.exit_code, 1) << blocked.out << blocked.err;
+  const auto lines = split_lines(blocked.out);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_TRUE(contains(lines.back(), "env.p2p: NCCL_P2P_DISABLE=1")) << lines.back();
+  EXPECT_TRUE(contains(lines.back(), "--allow-env NCCL_P2P_DISABLE")) << lines.back();
+  const CliResult allowed = run(args + " --allow-env NCCL_P2P_DISABLE");
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.out << allowed.err;
+  const CliResult unset = run("check --quick " + kHealthy);
+  EXPECT_EQ(unset.exit_code, 0) << "the same host without the variable passes: " << unset.out;
+}
+
 TEST(CheckCli, BadInputIsOneLineExitTwo) {
   for (const std::string args :
        {"check", "check --quick --policy /nonexistent/policy.json", "check --quick --jsonl -",
-        "check --quick --facts /nonexistent.json"}) {
+        "check --quick --facts /nonexistent.json", "check --quick --allow-env NCCL_ALGO"}) {
     const CliResult r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     EXPECT_EQ(split_lines(r.err).size(), 1u) << args << ": " << r.err;

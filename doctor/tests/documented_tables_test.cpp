@@ -137,6 +137,96 @@ TEST(DocumentedTables, NcclP2pDisabledPutsTheHostAtRiskNamingTheVariable) {
   EXPECT_NE(j.verdict.headline.find("NCCL_P2P_DISABLE"), std::string::npos) << j.verdict.headline;
 }
 
+using Changes = std::vector<std::pair<std::string, nlohmann::json>>;
+
+test::Judged judge_changed(const std::string& fixture, const Changes& sets) {
+  auto facts = p2p::read_json_file(test::fixture(fixture));
+  for (const auto& [pointer, value] : sets) facts[nlohmann::json::json_pointer(pointer)] = value;
+  return test::judge_facts(facts_from_json(facts));
+}
+
+// The kinds of miss the tables were written against, each on a host that shows it.
+TEST(KindsOfMiss, AStateNvmlReportsIsReadTheComputeModeOfTheGpuNamed) {
+  const auto j = judge_changed("bare-metal-healthy.json", {{"/cuda/devices/0/context_result", 46},
+                                                           {"/nvml/devices/0/compute_mode", 3}});
+  EXPECT_EQ(test::top(j).id, "compute_mode") << j.verdict.headline;
+  EXPECT_EQ(test::top(j).gpus, std::vector<std::string>{"0000:18:00.0"})
+      << "the GPU in that state, from the evidence";
+}
+
+TEST(KindsOfMiss, AKernelLogDenialNamesTheSecurityModuleNotUvm) {
+  const auto j = judge_changed(
+      "bare-metal-healthy.json",
+      {{"/cuda/init_result", 999},
+       {"/cuda/device_count", 0},
+       {"/cuda/devices", nlohmann::json::array()},
+       {"/kernel/log_lines",
+        {{"state", "present"},
+         {"value",
+          {"audit: type=1400 audit(1.2:3): apparmor=\"DENIED\" operation=\"open\" "
+           "profile=\"snap.app\" name=\"/dev/nvidia-uvm\" requested_mask=\"wr\""}}}}});
+  EXPECT_EQ(test::top(j).id, "security_module") << j.verdict.headline;
+}
+
+TEST(KindsOfMiss, AnEnvironmentVariableIsReadAndNamedInTheHeadline) {
+  const auto j = judge_changed("bare-metal-healthy.json", {{"/env/NCCL_P2P_LEVEL", "LOC"}});
+  EXPECT_EQ(test::top(j).id, "nccl_p2p_disabled");
+  EXPECT_NE(j.verdict.headline.find("NCCL_P2P_LEVEL"), std::string::npos) << j.verdict.headline;
+}
+
+TEST(KindsOfMiss, ADaemonsLogNamesFabricManager) {
+  const auto j = test::judge_fixture("hgx-fabric-manager-version.json");
+  EXPECT_EQ(test::top(j).id, "fabric_manager") << j.verdict.headline;
+}
+
+TEST(KindsOfMiss, TheMissingLibraryInAContainerIsItsCapabilitiesNotTheDriver) {
+  const auto j = test::judge_fixture("tables/field-b/compose-gpu-capability-only.json");
+  EXPECT_EQ(test::top(j).id, "driver_capabilities") << j.verdict.headline;
+  EXPECT_NE(test::top(j).fix.find("NVIDIA_DRIVER_CAPABILITIES=compute,utility"), std::string::npos);
+}
+
+TEST(KindsOfMiss, APermissionRefusedInAContainerIsTheSecurityModule) {
+  const auto j = test::judge_fixture("tables/field-b/selinux-container-device-label.json");
+  EXPECT_EQ(test::top(j).id, "security_module") << j.verdict.headline;
+}
+
+TEST(KindsOfMiss, ADocumentedPeerAccessCodeIsNotLostData) {
+  const auto hosts = row_hosts();
+  const auto h = std::find_if(hosts.begin(), hosts.end(), [](const RowHost& r) {
+    return r.row == "a peer-access call is CUDA_ERROR_PEER_ACCESS_UNSUPPORTED";
+  });
+  ASSERT_NE(h, hosts.end());
+  const auto j = judge_row_host(*h);
+  EXPECT_FALSE(j.has_cause("p2p_data_lost"));
+  EXPECT_EQ(test::top(j).id, "peer_access_refused") << j.verdict.headline;
+}
+
+TEST(KindsOfMiss, WhatStopsCudaOutranksWhatOnlyLimitsP2p) {
+  // A VFIO guest without cliques (vm_p2p) whose cuInit fails: the failure comes first.
+  const auto j = judge_changed("vfio-vm.json", {{"/cuda/init_result", 999},
+                                                {"/cuda/device_count", 0},
+                                                {"/cuda/devices", nlohmann::json::array()}});
+  ASSERT_FALSE(j.verdict.causes.empty());
+  EXPECT_NE(test::top(j).id, "vm_p2p") << j.verdict.headline;
+  EXPECT_EQ(j.verdict.state, VerdictState::kBroken);
+}
+
+TEST(Headlines, AcsRedirectWithIommuTranslationIsAtRiskNotHealthy) {
+  const auto j = test::judge_fixture("acs-root-ports-nccl-hang.json");
+  EXPECT_EQ(j.verdict.state, VerdictState::kAtRisk);
+  EXPECT_NE(j.verdict.headline.find("P2P at risk: ACS"), std::string::npos) << j.verdict.headline;
+}
+
+TEST(Headlines, GspCountsComeFromTheChecksNotFromTheLinesTheLogKept) {
+  const auto j = test::judge_fixture("lxc-gsp-firmware-missing.json");
+  EXPECT_NE(j.verdict.headline.find("on 8 of 8 GPU(s)"), std::string::npos) << j.verdict.headline;
+  EXPECT_EQ(test::top(j).gpus.size(), 8u);
+  bool counted = false;
+  for (const auto& e : test::top(j).evidence)
+    counted = counted || e.find("GSP not running on 8 of 8 GPU(s); the kernel log names 2") == 0;
+  EXPECT_TRUE(counted);
+}
+
 std::vector<test::StoryExpectation> field(const std::string& folder) {
   return test::story_expectations(folder + "expect.json", folder);
 }

@@ -139,3 +139,19 @@ TEST(GateFilesOfGateCheckAndNode, ThePolicyIsReadFirstAndTheGoldenKeepsItsFileNa
 }
 
 }  // namespace
+
+// bench and nccl judge their own environment before measuring: NCCL_P2P_LEVEL=LOC blocks a host
+// the policy passes, and --skip-gate still records the block.
+TEST(GateBeforeMeasuring, AnEnvironmentWithoutP2pBlocksTheRunNamingTheVariable) {
+  const GateFiles files =
+      files_with_policy(std::string(P2P_SOURCE_DIR) + "/results/policies/default.json");
+  const auto tg = judge_gate(topology("h200-vm.xml"), files, peer_access(true), false,
+                             {{"NCCL_P2P_LEVEL", "LOC"}});
+  EXPECT_TRUE(tg.blocked);
+  const std::string text = p2p::topo::format_gate_text(*tg.gate.reasons);
+  EXPECT_NE(text.find("env.p2p"), std::string::npos) << text;
+  EXPECT_NE(text.find("NCCL_P2P_LEVEL=LOC"), std::string::npos) << text;
+  EXPECT_FALSE(judge_gate(topology("h200-vm.xml"), files, peer_access(true), false,
+                          {{"NCCL_P2P_LEVEL", "LOC"}}, {"NCCL_P2P_LEVEL"})
+                   .blocked);
+}
