@@ -32,6 +32,8 @@ nvb_tests="host_to_device_memcpy_ce device_to_host_memcpy_ce host_to_device_bidi
   host_device_latency_sm"
 p2p_cases='h2d_ce|d2h_ce|h2d_d2h_ce|h2d_sm|d2h_sm|h2d_d2h_sm|device_local_ce|latency_host'
 mkdir -p "$out"
+# One GPU of the host: p2pcheck is told to accept the mask (--allow-env), which its gate would
+# otherwise refuse as hiding GPUs the topology has.
 export CUDA_VISIBLE_DEVICES=$gpu
 
 # Wall seconds of a command, appended to OUT/timings.txt as "label seconds exit".
@@ -50,7 +52,7 @@ nvb_round() {
   "$nvbandwidth" -t $nvb_tests >"$1/nvbandwidth.txt" 2>&1
 }
 p2p_round() {
-  "$p2pcheck" bench --gpus 0 --sizes "$size" --samples "$samples" --json "$1/bench.json" \
+  "$p2pcheck" bench --allow-env CUDA_VISIBLE_DEVICES --gpus 0 --sizes "$size" --samples "$samples" --json "$1/bench.json" \
     "--benchmark_filter=^($p2p_cases)/" >"$1/bench.txt" 2>&1
 }
 nt_round() {
@@ -60,7 +62,7 @@ nt_round() {
 }
 pc_round() {
   for op in $ops; do
-    "$p2pcheck" nccl --collectives "$op" --devices 0 -b "$nccl_min" -e "$nccl_max" -f 2 --iters "$iters" \
+    "$p2pcheck" nccl --allow-env CUDA_VISIBLE_DEVICES --collectives "$op" --devices 0 -b "$nccl_min" -e "$nccl_max" -f 2 --iters "$iters" \
       --warmup "$warmup" >"$1/pc-$op.txt" 2>&1
   done
 }
@@ -94,11 +96,11 @@ if [[ ${TIMINGS:-1} != 0 ]]; then
     timed default.nccl-tests bash -c "for op in $ops; do '$nccl_tests'/\${op}_perf -b 8 -e 128M -f 2 -g 1; done" \
       >"$out/default-nccl-tests.txt" 2>&1
   fi
-  timed default.p2pcheck-bench "$p2pcheck" bench --json "$out/default-bench.json" >"$out/default-bench.txt" 2>&1
-  timed default.p2pcheck-nccl "$p2pcheck" nccl --json "$out/default-nccl.json" >"$out/default-nccl.txt" 2>&1
-  timed logical8.p2pcheck-bench "$p2pcheck" bench --logical-gpus 8 --json "$out/logical8-bench.json" \
+  timed default.p2pcheck-bench "$p2pcheck" bench --allow-env CUDA_VISIBLE_DEVICES --json "$out/default-bench.json" >"$out/default-bench.txt" 2>&1
+  timed default.p2pcheck-nccl "$p2pcheck" nccl --allow-env CUDA_VISIBLE_DEVICES --json "$out/default-nccl.json" >"$out/default-nccl.txt" 2>&1
+  timed logical8.p2pcheck-bench "$p2pcheck" bench --allow-env CUDA_VISIBLE_DEVICES --logical-gpus 8 --json "$out/logical8-bench.json" \
     >"$out/logical8-bench.txt" 2>&1
-  timed logical8.p2pcheck-nccl "$p2pcheck" nccl --ranks 8 --json "$out/logical8-nccl.json" \
+  timed logical8.p2pcheck-nccl "$p2pcheck" nccl --allow-env CUDA_VISIBLE_DEVICES --ranks 8 --json "$out/logical8-nccl.json" \
     >"$out/logical8-nccl.txt" 2>&1
 fi
 if command -v python3 >/dev/null; then
