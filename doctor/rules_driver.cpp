@@ -168,7 +168,12 @@ Finding check_params(const Facts& f) {
     notes.push_back("EnableGpuFirmware=0 turns GSP off");
     hints.push_back("remove NVreg_EnableGpuFirmware=0 (the open module and Blackwell require GSP)");
   }
-  if (const auto nv = param_number(f, "NvLinkDisable"); nv && *nv != 0) {
+  // A single GPU has no peer to reach over NVLink: there the setting changes nothing (cloud VMs
+  // with one GPU ship with it), and "healthy" must stay healthy.
+  if (const auto nv = param_number(f, "NvLinkDisable"); nv && *nv != 0 && gpus(f).size() < 2) {
+    notes.push_back("NvLinkDisable=" + std::to_string(*nv) +
+                    ": no NVLink, which one GPU does not need");
+  } else if (nv && *nv != 0) {
     st = worst(st, Status::kWarn);
     notes.push_back("NvLinkDisable=" + std::to_string(*nv) + ": the driver will not use NVLink");
     hints.push_back(
