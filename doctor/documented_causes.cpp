@@ -16,6 +16,8 @@ namespace {
 constexpr int kConfirmedScore = 10;
 constexpr int kOnlyCauseScore = 6;
 constexpr int kPossibleScore = 3;
+// As the rule families weigh a refusal the driver states (verdict_health.cpp).
+constexpr int kDriverStatementScore = 32;
 
 void add_gpus(std::vector<std::string>& gpus, const std::vector<FactValue>& values) {
   for (const auto& v : values)
@@ -60,6 +62,7 @@ Cause cause_of(const FactView& view, const RowHit& h, const DocumentedCause& c, 
   std::vector<std::string> gpus;
   add_gpus(gpus, h.values);
   int score = h.row->causes.size() == 1 && c.confirm.empty() ? kOnlyCauseScore : kPossibleScore;
+  if (h.row->driver_states_cause) score = kDriverStatementScore;
   for (const auto& t : c.confirm) {
     if (!holds(view, t)) continue;
     score = kConfirmedScore + static_cast<int>(h.row->causes.size() - 1 - rank);

@@ -84,7 +84,8 @@ const std::vector<DocumentedTable>& documented_tables() {
   static const std::vector<DocumentedTable> kTables = {
       cuda_driver_api_table(), nvml_table(),
       gpu_state_table(),       container_toolkit_table(),
-      security_module_table(), nccl_environment_table()};
+      security_module_table(), nccl_environment_table(),
+      driver_message_table()};
   return kTables;
 }
 

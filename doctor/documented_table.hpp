@@ -43,6 +43,9 @@ struct DocumentedRow {
   Status severity = Status::kFail;      // what the row means for the host: fail or warn
   const char* meaning = "";             // NVIDIA's meaning, in our words
   std::vector<DocumentedCause> causes;  // the documented causes, the likelier first
+  // The row's match is the driver stating its cause in its own words: its one cause is confirmed
+  // with the weight of the driver's word, above any reading of symptoms.
+  bool driver_states_cause = false;
 };
 
 struct DocumentedTable {
@@ -63,6 +66,7 @@ DocumentedTable gpu_state_table();
 DocumentedTable container_toolkit_table();
 DocumentedTable security_module_table();
 DocumentedTable nccl_environment_table();
+DocumentedTable driver_message_table();
 
 // Shared by the tables whose codes a security module's denial can explain.
 DocumentedCause security_module_cause();
