@@ -87,6 +87,18 @@ const ArchitectureSupport* architecture_of_device(int device_id) {
   return nullptr;
 }
 
+std::vector<const ArchitectureSupport*> all_architectures() {
+  std::vector<const ArchitectureSupport*> out;
+  for (const auto& a : kArchitectures) out.push_back(&a);
+  return out;
+}
+
+int first_device_id_of(const ArchitectureSupport& a) {
+  for (const auto& r : kDeviceRanges)
+    if (std::string(a.architecture) == r.architecture) return r.first;
+  return 0;
+}
+
 const ArchitectureSupport* architecture_last_supported_by(int branch) {
   for (const auto& a : kArchitectures)
     if (a.last_branch == branch) return &a;

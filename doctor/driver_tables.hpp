@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace p2p::doctor {
 
@@ -23,6 +24,11 @@ struct ArchitectureSupport {
 
 // The architecture of an NVIDIA PCI device id (vendor 0x10de); nullptr for an id no range covers.
 const ArchitectureSupport* architecture_of_device(int device_id);
+
+// Every architecture of the table, oldest first, and the first PCI device id of its ranges (for
+// tests that walk the table row by row).
+std::vector<const ArchitectureSupport*> all_architectures();
+int first_device_id_of(const ArchitectureSupport& a);
 
 // The architecture a legacy branch was the last to support (470 -> Kepler); nullptr otherwise.
 const ArchitectureSupport* architecture_last_supported_by(int branch);

@@ -128,7 +128,9 @@ Finding check_xids(const Facts& f) {
         "gpu.xid", Status::kFail,
         "the kernel log shows Xid " + std::to_string(worst->xid) + " (" + worst->info->name +
             ") on " + join_some(failing) + ": the GPU cannot be trusted until " +
-            xid_action_name(worst->info->action),
+            (worst->info->action == XidAction::kRecoveryChanged
+                 ? std::string("the recovery action the line names is taken")
+                 : std::string(xid_action_name(worst->info->action))),
         ev, xid_action_text(worst->info->action, worst->gpu) + " (" + kXidCatalogSource + ")");
   if (!application.empty())
     return finding("gpu.xid", Status::kWarn,

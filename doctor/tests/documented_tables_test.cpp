@@ -8,6 +8,8 @@
 #include <set>
 
 #include "doctor/documented_causes.hpp"
+#include "doctor/driver_tables.hpp"
+#include "doctor/xid_catalog.hpp"
 #include "story_expectations.hpp"
 
 namespace {
@@ -260,6 +262,84 @@ TEST(FieldReports, TheSetAsideReportsArePrintedWithTheirScore) {
   EXPECT_EQ(held.size(), 8u);
   for (const auto& e : held) EXPECT_NO_THROW(test::judge_fixture(e.fixture)) << e.fixture;
   score(held, "set-aside score");
+}
+
+// Every row of NVIDIA's Xid catalog (doctor/xid_catalog.cpp) on a host whose kernel log holds one
+// line of it for the first GPU: the severity the catalog gives is the one gpu.xid reports, and a
+// failing Xid names its GPU among the verdict's failing GPUs.
+TEST(XidCatalogRows, EachRowJudgesItsGpuAsTheCatalogSays) {
+  int rows = 0;
+  for (int xid = 0; xid <= 400; ++xid) {
+    const XidInfo* info = find_xid(xid);
+    if (info == nullptr || info->first != xid) continue;
+    ++rows;
+    SCOPED_TRACE("Xid " + std::to_string(xid) + " (" + info->name + ")");
+    std::string line =
+        "NVRM: Xid (PCI:0000:18:00): " + std::to_string(xid) + ", pid=4242, name=python3";
+    if (info->action == XidAction::kRecoveryChanged)
+      line += ", GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)";
+    const auto j =
+        judge_changed("bare-metal-healthy.json",
+                      {{"/kernel/log_lines", {{"state", "present"}, {"value", {line}}}}});
+    const Finding* x = find_finding(j.findings, "gpu.xid");
+    ASSERT_NE(x, nullptr);
+    const auto& failing = j.verdict.failing_gpus;
+    const bool named = std::find(failing.begin(), failing.end(), "0000:18:00.0") != failing.end();
+    // Xid 154 carries its action in the line: "GPU Reset Required" makes it failing.
+    const XidSeverity severity =
+        info->action == XidAction::kRecoveryChanged ? XidSeverity::kFailing : info->severity;
+    switch (severity) {
+      case XidSeverity::kFailing:
+        EXPECT_EQ(x->status, Status::kFail) << x->summary;
+        EXPECT_TRUE(named) << j.verdict.headline;
+        break;
+      case XidSeverity::kApplication:
+        EXPECT_EQ(x->status, Status::kWarn) << x->summary;
+        EXPECT_FALSE(named) << j.verdict.headline;
+        break;
+      case XidSeverity::kInformational:
+        EXPECT_NE(x->status, Status::kFail) << x->summary;
+        EXPECT_FALSE(named) << j.verdict.headline;
+        break;
+    }
+  }
+  EXPECT_GT(rows, 40) << "the catalog's rows";
+}
+
+// Every row of the driver-support table (doctor/driver_tables.cpp) on a host whose first GPU is of
+// that architecture: a driver past the row's last branch refuses it, the open module refuses a GPU
+// without a GSP, and the proprietary module refuses one that needs the open module.
+TEST(DriverSupportRows, EachArchitectureIsJudgedAgainstTheDriverInstalled) {
+  for (const ArchitectureSupport* a : all_architectures()) {
+    SCOPED_TRACE(a->architecture);
+    const int device_id = first_device_id_of(*a);
+    ASSERT_NE(device_id, 0);
+    const bool legacy = a->last_branch != 0;
+    // A driver one branch past the row's last, or the current one.
+    const std::string version =
+        legacy ? std::to_string(a->last_branch + 5) + ".10.01" : "580.95.05";
+    const std::string flavour = a->needs_open_module ? "NVIDIA UNIX x86_64 Kernel Module"
+                                                     : "NVIDIA UNIX Open Kernel Module for x86_64";
+    const auto j = judge_changed(
+        "bare-metal-healthy.json",
+        {{"/pci/value/0/device_id", device_id},
+         {"/kernel/module_version", {{"state", "present"}, {"value", version}}},
+         {"/kernel/nvidia_version_text",
+          {{"state", "present"},
+           {"value", "NVRM version: " + flavour + "  " + version + "  Release Build"}}}});
+    const Finding* x = find_finding(j.findings, "driver.gpu_support");
+    ASSERT_NE(x, nullptr);
+    if (a->needs_open_module) {  // the module check refuses the proprietary flavour for it
+      EXPECT_EQ(j.status("module.flavour"), Status::kFail) << j.at("module.flavour").summary;
+      EXPECT_TRUE(j.has_cause("proprietary_blackwell")) << j.verdict.headline;
+      continue;
+    }
+    EXPECT_EQ(x->status == Status::kFail, legacy || !a->open_module) << x->summary;
+    if (legacy)
+      EXPECT_TRUE(j.has_cause("driver_unsupported_gpu")) << j.verdict.headline;
+    else if (!a->open_module)
+      EXPECT_TRUE(j.has_cause("open_module_unsupported")) << j.verdict.headline;
+  }
 }
 
 }  // namespace
