@@ -98,6 +98,24 @@ std::string nothing_judged(const std::vector<FigureChange>& figures, const Compa
   return text;
 }
 
+// Bandwidth present on both sides but none of it judged (every copy under --min-bytes): latency
+// alone cannot vouch for a run whose point is bandwidth. "" when some bandwidth was judged, or
+// when neither document has any.
+std::string no_bandwidth_judged(const std::vector<FigureChange>& figures,
+                                const CompareOptions& o) {
+  int bandwidth = 0;
+  for (const auto& f : figures) {
+    if (f.unit != "GB/s") continue;
+    if (judged(f.change)) return "";
+    bandwidth += f.change == doc::Change::kNotJudged;
+  }
+  if (bandwidth == 0) return "";
+  return "no bandwidth was compared: all " + std::to_string(bandwidth) +
+         " bandwidth figures in both documents are under --min-bytes (" +
+         format_bytes(o.min_bytes, ByteStyle::kSpaced) +
+         "); latency alone does not vouch for the run (lower --min-bytes to a size both measured)";
+}
+
 void judge_figures(Comparison& c, const doc::RunVerdict& run, const CompareOptions& o) {
   const bool missing_allowed = !o.allow_missing.empty();
   for (auto& f : c.figures) {
@@ -126,6 +144,9 @@ void judge_figures(Comparison& c, const doc::RunVerdict& run, const CompareOptio
   if (const std::string why = nothing_judged(c.figures, o); !why.empty())
     add_check(c.verdict,
               doc::Check{"compare", "figures", Outcome::kFail, why, {}, {}, "", 5, "baseline"});
+  else if (const std::string bw = no_bandwidth_judged(c.figures, o); !bw.empty())
+    add_check(c.verdict,
+              doc::Check{"compare", "bandwidth", Outcome::kFail, bw, {}, {}, "", 5, "baseline"});
 }
 
 }  // namespace

@@ -251,6 +251,34 @@ TEST(Compare, AComparisonThatJudgedNothingFails) {
   EXPECT_NE(c.verdict.outcome, doc::Outcome::kFail);
 }
 
+// --min-bytes above every copy size leaves only latency judged: that does not vouch for the run.
+TEST(Compare, LatencyAloneDoesNotPassAComparisonWhoseBandwidthWasNotJudged) {
+  doc::BenchDocument base, run;
+  doc::LatencyResult l;
+  l.case_name = "latency_host";
+  l.src = "gpu0";
+  l.dst = "host";
+  l.median_ns = 1190;
+  base.latency = run.latency = {l};
+  base.bandwidth = run.bandwidth = {bw("h2d_ce", "host", "gpu0", k512M, 50.0)};
+  CompareOptions above;
+  above.min_bytes = 2 * k512M;
+  Comparison c = compare_runs(base, run, above);
+  EXPECT_EQ(c.verdict.outcome, doc::Outcome::kFail);
+  bool said = false;
+  for (const auto& k : c.verdict.checks)
+    said = said || (k.subject == "bandwidth" &&
+                    k.message.rfind("no bandwidth was compared: all 1 bandwidth figures", 0) == 0);
+  EXPECT_TRUE(said);
+  // At the default --min-bytes the same documents compare, latency and bandwidth alike.
+  c = compare_runs(base, run, CompareOptions{});
+  EXPECT_NE(c.verdict.outcome, doc::Outcome::kFail);
+  // A document of latency alone has no bandwidth to miss.
+  base.bandwidth.clear();
+  run.bandwidth.clear();
+  EXPECT_NE(compare_runs(base, run, above).verdict.outcome, doc::Outcome::kFail);
+}
+
 TEST(Compare, RealH200RunAgainstItselfIsUnchanged) {
   // results/h200-vm-2026-12-02/h200-bench.json is a real run on the project's H200.
   const std::string path =
