@@ -143,9 +143,18 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   return std::move(*r.data);
 }
 
-std::string json_error_tail(const std::string& what) {
+std::string json_error_tail(const std::string& what, bool with_pointer) {
   const auto cut = what.find("] ");
-  return cut == std::string::npos ? what : what.substr(cut + 2);
+  std::string tail = cut == std::string::npos ? what : what.substr(cut + 2);
+  // With JSON_DIAGNOSTICS (CMakeLists.txt) the library puts the value's JSON pointer first:
+  // "(/bandwidth/0/median_gbps) type must be number" reads "/bandwidth/0/median_gbps: type ...".
+  if (tail.size() > 3 && tail[0] == '(' && tail[1] == '/') {
+    const auto close = tail.find(") ");
+    if (close != std::string::npos)
+      tail = (with_pointer ? tail.substr(1, close - 1) + ": " : std::string()) +
+             tail.substr(close + 2);
+  }
+  return tail;
 }
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& source) {

@@ -45,8 +45,11 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& sourc
 // back is a fault of the run (exit 4), not bad input.
 nlohmann::json parse_own_json(const std::string& text, const std::string& what);
 
-// nlohmann's messages start with "[json.exception.type_error.302] "; the readable tail.
-std::string json_error_tail(const std::string& what);
+// nlohmann's messages start with "[json.exception.type_error.302] "; the readable tail, with the
+// value's JSON pointer first where the library names it ("/bandwidth/0/median_gbps: type must be
+// number, but is string").
+// `with_pointer` false: a caller that names the key path itself (the strict readers) drops it.
+std::string json_error_tail(const std::string& what, bool with_pointer = true);
 
 // Parses `path` and hands the JSON to read(json); a parse error, an InputError from read() or a
 // type error nlohmann raised inside it becomes one line: InputError "PATH: <problem>". The one

@@ -28,7 +28,7 @@ T strict_as(const nlohmann::json& j, const std::string& where) {
   try {
     return j.get<T>();
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(where + ": " + json_error_tail(e.what()));
+    throw InputError(where + ": " + json_error_tail(e.what(), false));
   }
 }
 

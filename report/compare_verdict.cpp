@@ -101,8 +101,7 @@ std::string nothing_judged(const std::vector<FigureChange>& figures, const Compa
 // Bandwidth present on both sides but none of it judged (every copy under --min-bytes): latency
 // alone cannot vouch for a run whose point is bandwidth. "" when some bandwidth was judged, or
 // when neither document has any.
-std::string no_bandwidth_judged(const std::vector<FigureChange>& figures,
-                                const CompareOptions& o) {
+std::string no_bandwidth_judged(const std::vector<FigureChange>& figures, const CompareOptions& o) {
   int bandwidth = 0;
   for (const auto& f : figures) {
     if (f.unit != "GB/s") continue;

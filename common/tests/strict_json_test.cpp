@@ -136,6 +136,27 @@ TEST(JsonErrorTail, DropsNlohmannsTag) {
   EXPECT_EQ(json_error_tail("[json.exception.type_error.302] type must be string"),
             "type must be string");
   EXPECT_EQ(json_error_tail("plain"), "plain");
+  EXPECT_EQ(json_error_tail("[json.exception.type_error.302] (/bandwidth/0/median_gbps) type must "
+                            "be number, but is string"),
+            "/bandwidth/0/median_gbps: type must be number, but is string");
+}
+
+// A value of the wrong type deep in a document: the error names where it is (JSON_DIAGNOSTICS).
+TEST(JsonErrorTail, ADocumentsTypeErrorNamesTheKeyAtFault) {
+  const nlohmann::json j = nlohmann::json::parse(R"({"bandwidth": [{"median_gbps": "fast"}, 5]})");
+  try {
+    (void)j.at("bandwidth").at(0).at("median_gbps").get<double>();
+    FAIL() << "read";
+  } catch (const nlohmann::json::exception& e) {
+    EXPECT_EQ(json_error_tail(e.what()),
+              "/bandwidth/0/median_gbps: type must be number, but is string");
+  }
+  try {
+    (void)j.at("bandwidth").at(1).at("median_gbps");
+    FAIL() << "read";
+  } catch (const nlohmann::json::exception& e) {
+    EXPECT_EQ(json_error_tail(e.what()), "/bandwidth/1: cannot use at() with number");
+  }
 }
 
 }  // namespace
