@@ -92,9 +92,16 @@ void no_driver_cause(const Facts& f, std::vector<Cause>& out) {
 void open_module_required_cause(const Facts& f, const std::vector<Finding>& all,
                                 std::vector<Cause>& out) {
   const LogSignals log = log_signals(f);
+  // The GPUs it concerns: those only the open module drives, and those the log's refusals name.
+  std::vector<std::string> affected = gpus_named(f, log.open_required);
+  for (const auto& g : gpus(f))
+    if (g.generation.needs_open_module &&
+        std::find(affected.begin(), affected.end(), g.bdf) == affected.end())
+      affected.push_back(g.bdf);
+  std::sort(affected.begin(), affected.end());
   if (check_failed(all, "module.flavour")) {
     from_finding(out, all, "module.flavour", "proprietary_blackwell",
-                 "Proprietary kernel module on Blackwell", 30);
+                 "Proprietary kernel module on Blackwell", 30, affected);
     for (const auto& l : log.open_required) out.back().evidence.push_back("kernel log: " + l);
   } else if (!log.open_required.empty()) {
     // The proprietary module refused every GPU and did not stay loaded: only the log tells.
@@ -102,7 +109,8 @@ void open_module_required_cause(const Facts& f, const std::vector<Finding>& all,
     for (const auto& l : log.open_required) ev.push_back("kernel log: " + l);
     out.push_back(make_cause(
         "proprietary_blackwell", "Proprietary kernel module on Blackwell", 30, ev,
-        "install the -open kernel module packages (or run the .run installer with -M open), then reboot"));
+        "install the -open kernel module packages (or run the .run installer with -M open), then reboot",
+        affected));
   }
 }
 

@@ -332,6 +332,7 @@ TEST(DriverSupportRows, EachArchitectureIsJudgedAgainstTheDriverInstalled) {
     if (a->needs_open_module) {  // the module check refuses the proprietary flavour for it
       EXPECT_EQ(j.status("module.flavour"), Status::kFail) << j.at("module.flavour").summary;
       EXPECT_TRUE(j.has_cause("proprietary_blackwell")) << j.verdict.headline;
+      EXPECT_EQ(test::top(j).gpus.front(), "0000:18:00.0") << "the Blackwell GPU, named";
       continue;
     }
     EXPECT_EQ(x->status == Status::kFail, legacy || !a->open_module) << x->summary;

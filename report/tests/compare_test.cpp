@@ -179,13 +179,18 @@ TEST(Compare, SmallCopiesAreNotJudgedButStillCompared) {
   EXPECT_EQ(c.regressions(), 0);
 }
 
-TEST(Compare, LatencyRegressesWhenItGrows) {
-  doc::BenchDocument base, run;
+doc::LatencyResult host_latency(double median_ns) {
   doc::LatencyResult l;
   l.case_name = "latency_host";
   l.src = "gpu0";
   l.dst = "host";
-  l.median_ns = 1190;
+  l.median_ns = median_ns;
+  return l;
+}
+
+TEST(Compare, LatencyRegressesWhenItGrows) {
+  doc::BenchDocument base, run;
+  doc::LatencyResult l = host_latency(1190);
   base.latency = {l};
   l.median_ns = 1400;
   run.latency = {l};
@@ -254,12 +259,7 @@ TEST(Compare, AComparisonThatJudgedNothingFails) {
 // --min-bytes above every copy size leaves only latency judged: that does not vouch for the run.
 TEST(Compare, LatencyAloneDoesNotPassAComparisonWhoseBandwidthWasNotJudged) {
   doc::BenchDocument base, run;
-  doc::LatencyResult l;
-  l.case_name = "latency_host";
-  l.src = "gpu0";
-  l.dst = "host";
-  l.median_ns = 1190;
-  base.latency = run.latency = {l};
+  base.latency = run.latency = {host_latency(1190)};
   base.bandwidth = run.bandwidth = {bw("h2d_ce", "host", "gpu0", k512M, 50.0)};
   CompareOptions above;
   above.min_bytes = 2 * k512M;
