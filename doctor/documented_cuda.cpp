@@ -19,6 +19,15 @@ DocumentedCause compute_mode_cause() {
           "holding an exclusive GPU)"};
 }
 
+// Two codes (NOT_INITIALIZED, UNKNOWN) document the same cause: UVM not loaded.
+DocumentedCause uvm_missing_cause() {
+  return {"uvm_missing",
+          "nvidia_uvm is not loaded",
+          {{"uvm.loaded", Op::kIs, "no"}},
+          {{"uvm.loaded", Op::kIs, "yes"}},
+          "load it: modprobe nvidia-uvm (nvidia-modprobe -u -c=0 creates its node)"};
+}
+
 DocumentedCause processes_cause() {
   return {"gpu_processes",
           "other processes hold the GPU's memory or its exclusive context",
@@ -82,11 +91,7 @@ DocumentedTable cuda_driver_api_table() {
              {{"kernel.log", Op::kHas, "request_free_mem_region"}},
              {},
              "boot with nokaslr, or set options nvidia_uvm uvm_disable_hmm=1 and reload nvidia_uvm"},
-            {"uvm_missing",
-             "nvidia_uvm is not loaded",
-             {{"uvm.loaded", Op::kIs, "no"}},
-             {{"uvm.loaded", Op::kIs, "yes"}},
-             "load it: modprobe nvidia-uvm (nvidia-modprobe -u -c=0 creates its node)"}}},
+            uvm_missing_cause()}},
           {{"cuda.init", Op::kIs, "CUDA_ERROR_UNKNOWN"},
            Status::kFail,
            "the driver hit an error it could not classify, most often in UVM or device access",
@@ -101,11 +106,7 @@ DocumentedTable cuda_driver_api_table() {
              {{"devices.open_error", Op::kIs, "EPERM"}},
              {},
              "allow the NVIDIA device majors in the container's device cgroup (see cgroup)"},
-            {"uvm_missing",
-             "nvidia_uvm is not loaded",
-             {{"uvm.loaded", Op::kIs, "no"}},
-             {{"uvm.loaded", Op::kIs, "yes"}},
-             "load it: modprobe nvidia-uvm (nvidia-modprobe -u -c=0 creates its node)"},
+            uvm_missing_cause(),
             security_module_cause()}},
           {{"cuda.init", Op::kIs, "CUDA_ERROR_OPERATING_SYSTEM"},
            Status::kFail,

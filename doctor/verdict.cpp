@@ -178,7 +178,8 @@ std::string unhealthy_headline(const Facts& f, const Verdict& v) {
          v.causes.front().confidence + ")";
 }
 
-std::string healthy_headline(const Facts& f, int warnings) {
+// Said only with no warning (a warning is "at_risk"), so it counts none.
+std::string healthy_headline(const Facts& f) {
   // Without a CUDA probe (a replayed capture) NVML is the best witness; say that it is only NVML,
   // since "NVML works, cuInit fails" is exactly what this tool exists to catch.
   std::string h =
@@ -191,7 +192,6 @@ std::string healthy_headline(const Facts& f, int warnings) {
   if (ver) h += ", driver " + *ver;
   if (f.cuda.driver_version) h += " (CUDA " + cuda_version_string(*f.cuda.driver_version) + ")";
   h += ", " + where_text(f);
-  if (warnings) h += "; " + std::to_string(warnings) + " warning(s) below";
   return h;
 }
 
@@ -291,7 +291,7 @@ void decide_state(const Facts& f, const std::vector<Finding>& all, Verdict& v) {
                  (k.warnings > 1 ? " (" + std::to_string(k.warnings) + " warnings below)" : "");
   } else {
     v.state = VerdictState::kHealthy;
-    v.headline = healthy_headline(f, k.warnings);
+    v.headline = healthy_headline(f);
   }
 }
 
