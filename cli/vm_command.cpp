@@ -40,6 +40,10 @@ void add_plan(CLI::App& vm, VmOptions& o) {
           "Doctor facts saved on the host or an LXC container on it (doctor --save-facts); live with no "
           "--topology")
       ->type_name("FILE");
+  plan->add_option("--p2p", o.plan.p2p,
+                   "The host's P2P captures, evidence per GPU pair: nvidia-smi topo -p2p, "
+                   "p2pBandwidthLatencyTest, simpleP2P, nvbandwidth, p2pcheck bench results or doctor facts")
+      ->type_name("FILE...");
   plan->add_option(
           "--gpus", o.plan.gpus,
           "The VM's GPUs: host indexes or PCI addresses, comma-separated (default: the VM config's, "

@@ -2,10 +2,12 @@
 
 #include <optional>
 
+#include "common/file_io.hpp"
 #include "doctor/collect/collect.hpp"
 #include "session/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "vm/guest_prospects.hpp"
+#include "vm/host_capture.hpp"
 #include "vm/plan_report.hpp"
 
 namespace p2p::session {
@@ -26,6 +28,10 @@ VmRunOutcome run_vm_plan(const VmPlanRequest& r) {
   if (!r.vm_config.empty()) config = vm::read_vm_config_file(r.vm_config);
   std::optional<doctor::Facts> facts;
   if (!r.facts.empty()) facts = doctor::load_facts_file(r.facts);
+  std::vector<vm::HostCapture> captures;
+  for (const auto& path : r.p2p)
+    for (auto& c : vm::parse_host_captures(read_text_file(path), path))
+      captures.push_back(std::move(c));
   topo::TopologySnapshot host =
       r.topology.empty() ? live_topology() : topo::load_topology(r.topology);
   if (!r.topology.empty()) host.source = r.topology;  // a text capture's source says "nvidia-smi"
@@ -34,7 +40,8 @@ VmRunOutcome run_vm_plan(const VmPlanRequest& r) {
     facts = doctor::collect_facts(doctor::CollectOptions{});
     facts_source = "live";
   }
-  const vm::HostView view = vm::make_host_view(host, facts ? &*facts : nullptr, facts_source);
+  vm::HostView view = vm::make_host_view(host, facts ? &*facts : nullptr, facts_source);
+  for (const auto& c : captures) vm::add_capture_evidence(view, c);
   const auto selected = vm::select_gpus(view, r.gpus, config ? &*config : nullptr);
   const vm::PlanReport report =
       vm::make_plan_report(view, selected, r.first_clique, std::move(config), r.vmid);

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace p2p::session {
 
@@ -14,6 +15,7 @@ struct VmPlanRequest {
   std::string gpus;       // --gpus list; "" = the config's GPUs, else all
   std::string vm_config;  // Proxmox <vmid>.conf or libvirt domain XML; "" = none
   std::string vmid;       // for qm set; "" = from the config file's name
+  std::vector<std::string> p2p;  // the host's P2P captures (--p2p), evidence per pair
   int first_clique = 0;
 };
 

@@ -1,10 +1,12 @@
 #include "vm/clique_plan.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "common/error.hpp"
 #include "common/text.hpp"
+#include "hardware/model_match.hpp"
 #include "topology/classify.hpp"
 #include "topology/gpudirect_capability.hpp"
 
@@ -12,38 +14,110 @@ namespace p2p::vm {
 
 namespace {
 
-PairJudgement verdict(PairJudgement j, bool p2p, std::string basis, std::string reason) {
+PairJudgement verdict(PairJudgement j, bool p2p, std::string basis, std::string reason,
+                      std::optional<EvidenceLevel> level = std::nullopt) {
   j.p2p = p2p;
   j.basis = std::move(basis);
   j.reason = std::move(reason);
+  j.level = p2p ? level : std::nullopt;
   return j;
 }
 
+// The model's name where its driver refuses P2P over PCIe (GeForce): the path class cannot join
+// such a pair; only the host's own evidence can.
+std::string refused_model(const HostView& v, std::size_t i) {
+  const auto& kb = hw::builtin_knowledge_base();
+  const auto& t = v.topology.gpus[i];
+  char pci_id[16] = "";
+  if (t.device_id != 0) std::snprintf(pci_id, sizeof pci_id, "%04x:%04x", t.vendor_id, t.device_id);
+  for (const std::string& id : {v.gpus[i].name, std::string(pci_id)}) {
+    if (id.empty()) continue;
+    const hw::ModelMatch m = hw::identify_model(kb, id);
+    if (m.model != nullptr && m.model->p2p_over_pcie == hw::P2pPolicy::kRefusedByStockDriver)
+      return m.model->name;
+  }
+  return "";
+}
+
 // Without the host's word, the path class decides: the driver allows P2P below one switch and
-// between root ports of one host bridge on most CPUs, and refuses it across sockets.
-PairJudgement by_class(PairJudgement j, topo::PathClass c) {
+// between root ports of one host bridge on most CPUs, and refuses it across sockets. Such a
+// clique is provisional: nothing from the host proves it.
+PairJudgement by_class(const HostView& v, PairJudgement j, topo::PathClass c) {
   using topo::PathClass;
+  for (std::size_t g : {j.a, j.b})
+    if (const std::string model = refused_model(v, g); !model.empty() && c != PathClass::kNvLink)
+      return verdict(j, false, "model",
+                     model + ": its stock driver refuses P2P over PCIe; only the host's own "
+                             "evidence can join the pair (--p2p, --facts)");
+  constexpr auto kGuess = EvidenceLevel::kPathClass;
   switch (c) {
-    case PathClass::kPix: return verdict(j, true, "topology", "one PCIe switch (PIX)");
+    case PathClass::kPix: return verdict(j, true, "topology", "one PCIe switch (PIX)", kGuess);
     case PathClass::kPxb:
-      return verdict(j, true, "topology", "PCIe switches below one root port (PXB)");
+      return verdict(j, true, "topology", "PCIe switches below one root port (PXB)", kGuess);
     case PathClass::kPhb:
       return verdict(j, true, "topology",
                      "root ports of one host bridge (PHB): the driver allows P2P there on most "
-                     "CPUs; the host's doctor facts confirm it");
+                     "CPUs",
+                     kGuess);
     case PathClass::kNode:
       return verdict(j, false, "topology",
                      "different host bridges of one socket (NODE): only the host's driver can say "
-                     "(give --facts saved by p2pcheck doctor on the host)");
+                     "(give --p2p or --facts from the host)");
     default:
       return verdict(j, false, "topology",
-                     "across sockets (SYS): no P2P over the SMP interconnect on most platforms");
+                     "across sockets (SYS): no P2P over the SMP interconnect on most platforms "
+                     "(the host's driver can say otherwise: --p2p or --facts)");
   }
 }
 
-std::string acs_note(const HostPair* hp) {
-  if (hp == nullptr || hp->acs_redirect.empty()) return "";
-  return " (ACS redirects at " + join(hp->acs_redirect) + ": through the root complex)";
+// Which evidence against a pair speaks first: a failed copy, then what no driver answer can
+// overrule (one IOMMU group, ACS in the switch), then refusals.
+int against_rank(const PairEvidence& e) {
+  if (e.level == EvidenceLevel::kPeerCopy) return 0;
+  if (e.basis == "iommu group") return 1;
+  if (e.basis == "ACS") return 2;
+  return 3;
+}
+
+// Everything the host says about the pair: its facts and captures, the nvidia-smi topo -p2p
+// statuses pasted into its topology, and what its tree itself rules out or gives (one IOMMU
+// group, ACS in the switch between them, NVLink).
+std::vector<PairEvidence> gather(const HostView& v, const PairJudgement& j) {
+  std::vector<PairEvidence> out;
+  if (const HostPair* hp = v.pair(j.a, j.b)) {
+    out = hp->evidence;
+    if (!hp->acs_redirect.empty())
+      out.push_back({true, EvidenceLevel::kDriver, "ACS",
+                     "ACS at " + join(hp->acs_redirect) +
+                         " redirects their peer requests up to the root complex, where P2P "
+                         "between switch ports hangs or corrupts data on many hosts"});
+  }
+  const HostGpu& ga = v.gpus[j.a];
+  const HostGpu& gb = v.gpus[j.b];
+  // One group means no ACS between them: the switch turns their peer requests by address, and in
+  // a VM those are guest addresses the IOMMU never translates.
+  if (ga.iommu_group && ga.iommu_group == gb.iommu_group)
+    out.push_back({true, EvidenceLevel::kDriver, "iommu group",
+                   "one IOMMU group (" + std::to_string(*ga.iommu_group) +
+                       "): their peer requests would turn in the switch with the guest's "
+                       "untranslated addresses; enable ACS on its downstream ports"});
+  const auto& t = v.topology;
+  if (t.nvlink_count.size() > j.a && t.nvlink_count[j.a][j.b] > 0)
+    out.push_back({false, EvidenceLevel::kNvlink, "topology", "NVLink (" + j.path + ")"});
+  for (const auto& s : t.p2p_status) {
+    if (s.cells.size() <= j.b || s.cells[j.a].size() <= j.b) continue;
+    for (const std::string& code : {s.cells[j.a][j.b], s.cells[j.b][j.a]}) {
+      if (code == "OK")
+        out.push_back({false, EvidenceLevel::kDriver, "nvidia-smi topo -p2p",
+                       "OK in the host's nvidia-smi topo -p2p (" + s.capability + ")"});
+      else if (code != "X" && !code.empty())
+        out.push_back({true, EvidenceLevel::kDriver, "nvidia-smi topo -p2p",
+                       "the host's nvidia-smi topo -p2p (" + s.capability + ") says " +
+                           topo::describe_p2p_status(code)});
+      if (code != "OK") break;  // one direction refused says it all
+    }
+  }
+  return out;
 }
 
 // The plan's pairs by their two GPUs, each found in constant time (a scan of the pair list per
@@ -163,35 +237,30 @@ PairJudgement judge_pair(const HostView& v, std::size_t a, std::size_t b) {
   PairJudgement j;
   j.a = std::min(a, b);
   j.b = std::max(a, b);
-  const auto& t = v.topology;
-  j.path = topo::matrix_label(t, j.a, j.b);
-  const HostPair* hp = v.pair(j.a, j.b);
-  const HostGpu& ga = v.gpus[j.a];
-  const HostGpu& gb = v.gpus[j.b];
-  const std::string acs = acs_note(hp);
-  if (hp != nullptr && hp->copy == doctor::PairCopy::kFailed)
-    return verdict(j, false, "peer copy", "the host's peer copy failed (" + hp->copy_detail + ")");
-  // One group means no ACS between them: the switch turns their peer requests by address, and in
-  // a VM those are guest addresses the IOMMU never translates.
-  if (ga.iommu_group && ga.iommu_group == gb.iommu_group)
-    return verdict(j, false, "iommu group",
-                   "one IOMMU group (" + std::to_string(*ga.iommu_group) +
-                       "): their peer requests would turn in the switch with the guest's "
-                       "untranslated addresses; enable ACS on its downstream ports");
-  if (t.nvlink_count.size() > j.a && t.nvlink_count[j.a][j.b] > 0)
-    return verdict(j, true, "topology", "NVLink (" + j.path + ")");
-  if (hp != nullptr && hp->copy == doctor::PairCopy::kVerified)
-    return verdict(j, true, "peer copy", "peer copy verified on the host" + acs);
-  if (hp != nullptr && hp->driver_p2p)
-    return *hp->driver_p2p ? verdict(j, true, "driver", "P2P OK on the host (driver)" + acs)
-                           : verdict(j, false, "driver",
-                                     "the host's driver refuses P2P: " + hp->driver_reason + acs);
-  if (const auto code = topo::p2p_status_of(t, j.a, j.b))
-    return *code == "OK" ? verdict(j, true, "nvidia-smi", "OK in the host's nvidia-smi topo -p2p")
-                         : verdict(j, false, "nvidia-smi",
-                                   "the host's nvidia-smi topo -p2p says " +
-                                       topo::describe_p2p_status(*code));
-  return by_class(j, t.pcie_matrix[j.a][j.b]);
+  j.path = topo::matrix_label(v.topology, j.a, j.b);
+  j.evidence = gather(v, j);
+  const PairEvidence* against = nullptr;
+  const PairEvidence* best = nullptr;
+  for (const auto& e : j.evidence) {
+    if (e.against && (against == nullptr || against_rank(e) < against_rank(*against)))
+      against = &e;
+    if (!e.against && (best == nullptr || e.level < best->level)) best = &e;
+  }
+  if (against != nullptr) return verdict(j, false, against->basis, against->what);
+  if (best != nullptr) return verdict(j, true, best->basis, best->what, best->level);
+  return by_class(v, j, v.topology.pcie_matrix[j.a][j.b]);
+}
+
+std::vector<const PairJudgement*> CliquePlan::provisional() const {
+  std::map<std::size_t, int> clique_of;
+  for (const auto& c : cliques)
+    for (std::size_t g : c.gpus) clique_of[g] = c.id;
+  std::vector<const PairJudgement*> out;
+  for (const auto& p : pairs)
+    if (p.level == EvidenceLevel::kPathClass && clique_of.count(p.a) && clique_of.count(p.b) &&
+        clique_of[p.a] == clique_of[p.b])
+      out.push_back(&p);
+  return out;
 }
 
 bool CliquePlan::complete() const {
@@ -241,7 +310,7 @@ CliquePlan make_clique_plan(const HostView& v, const std::vector<std::size_t>& s
     p.gpus.push_back(g);
   }
   for (auto& g : p.gpus) explain(p, pairs, g);
-  if (!v.has_facts())
+  if (!v.has_facts() && v.captures.empty())
     p.notes.push_back(
         "judged from the topology alone: no doctor facts, so the host driver's P2P status, ACS, "
         "IOMMU groups and the peer copy are unknown (run p2pcheck doctor --save-facts on the host "

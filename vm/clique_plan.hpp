@@ -18,9 +18,11 @@ struct PairJudgement {
   std::size_t a = 0, b = 0;  // host topology indexes, a < b
   bool p2p = false;          // may share a clique
   std::string path;          // the host's class of the pair ("PIX", "NV12", "SYS")
-  std::string
-      basis;  // what decided: "peer copy", "driver", "nvidia-smi", "topology", "iommu group"
+  std::string basis;   // what decided: "peer copy", "driver", "nvidia-smi topo -p2p", "topology",
+                       // "iommu group", "ACS", "simpleP2P", ...
   std::string reason;  // one phrase: "P2P OK on the host (driver)", "across sockets (SYS)"
+  std::optional<EvidenceLevel> level;  // how strongly P2P is known where p2p; nullopt where not
+  std::vector<PairEvidence> evidence;  // everything the host said about the pair, for and against
 };
 
 PairJudgement judge_pair(const HostView& v, std::size_t a, std::size_t b);
@@ -45,6 +47,8 @@ struct CliquePlan {
   std::vector<PairJudgement> pairs;
   std::vector<std::string> notes;
   bool complete() const;  // every GPU in a clique (or a single GPU, which needs none)
+  // The pairs of one clique that rest on the path class alone: nothing from the host proves them.
+  std::vector<const PairJudgement*> provisional() const;
 };
 
 // `selected`: host topology indexes, distinct, valid. InputError when the cliques would need an

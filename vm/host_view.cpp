@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include "common/error.hpp"
 #include "doctor/codes.hpp"
@@ -65,40 +66,48 @@ std::string nvml_bdf(const doctor::Facts& f, int index) {
   return "";
 }
 
-void read_pair_facts(const doctor::Facts& f, const std::map<std::string, std::size_t>& index,
-                     std::map<std::pair<std::size_t, std::size_t>, HostPair>& pairs) {
+}  // namespace
+
+void add_facts_evidence(const doctor::Facts& f, const std::map<std::string, std::size_t>& index,
+                        const std::string& whose, HostView& v) {
   const auto key = [&](const std::string& a,
                        const std::string& b) -> std::optional<std::pair<std::size_t, std::size_t>> {
     const auto ia = index.find(a), ib = index.find(b);
     if (ia == index.end() || ib == index.end() || ia->second == ib->second) return std::nullopt;
     return std::minmax(ia->second, ib->second);
   };
+  const std::string from = whose.empty() ? "" : " (" + whose + ")";
   for (const auto& n : f.nvml.pairs) {
     const auto k = key(nvml_bdf(f, n.a), nvml_bdf(f, n.b));
     if (!k || !n.read || !n.write) continue;
-    HostPair& p = pairs[*k];
-    p.driver_p2p = *n.read == 0 && *n.write == 0;
-    if (!*p.driver_p2p)
-      p.driver_reason = doctor::p2p_status_name(*n.read != 0 ? *n.read : *n.write);
+    const bool ok = *n.read == 0 && *n.write == 0;
+    v.pairs[*k].evidence.push_back(
+        {!ok, EvidenceLevel::kDriver, "driver",
+         ok ? "P2P OK on the host (driver)" + from
+            : "the host's driver refuses P2P: " +
+                  doctor::p2p_status_name(*n.read != 0 ? *n.read : *n.write) + from});
   }
   if (f.peer_copy.status != doctor::ProbeStatus::kCompleted ||
       f.peer_copy.mode != doctor::PeerCopyMode::kPairs)
     return;
+  std::set<std::pair<std::size_t, std::size_t>> verified;
   for (const auto& c : f.peer_copy.pairs) {
     const std::string s = doctor::normalize_bdf(c.src_bus_id),
                       d = doctor::normalize_bdf(c.dst_bus_id);
     const auto k = key(s, d);
     if (!k) continue;
-    HostPair& p = pairs[*k];
-    if (c.went_wrong()) {
-      p.copy = doctor::PairCopy::kFailed;
-      p.copy_detail = s + " -> " + d + ": copy " + to_string(c.copy_result) + ", SM store " +
-                      to_string(c.store_result);
-    } else if (p.copy == doctor::PairCopy::kNotRun && c.either_write_is(doctor::CopyResult::kOk)) {
-      p.copy = doctor::PairCopy::kVerified;
-    }
+    if (c.went_wrong())
+      v.pairs[*k].evidence.push_back({true, EvidenceLevel::kPeerCopy, "peer copy",
+                                      "the host's peer copy failed (" + s + " -> " + d +
+                                          ": copy " + to_string(c.copy_result) + ", SM store " +
+                                          to_string(c.store_result) + ")" + from});
+    else if (c.either_write_is(doctor::CopyResult::kOk) && verified.insert(*k).second)
+      v.pairs[*k].evidence.push_back({false, EvidenceLevel::kPeerCopy, "peer copy",
+                                      "peer copy verified on the host" + from});
   }
 }
+
+namespace {
 
 // What the doctor's facts add: the driver's and the peer copy's word per pair, ACS, IOMMU groups.
 void read_facts(const doctor::Facts& f, const std::string& facts_source,
@@ -118,7 +127,7 @@ void read_facts(const doctor::Facts& f, const std::string& facts_source,
                       std::to_string(v.topology.gpus.size()) + " GPUs");
   for (auto& g : v.gpus)
     if (!g.bdf.empty()) read_gpu_facts(f, g);
-  read_pair_facts(f, index, v.pairs);
+  add_facts_evidence(f, index, "", v);
   for (std::size_t a = 0; a < v.gpus.size(); ++a)
     for (std::size_t b = a + 1; b < v.gpus.size(); ++b) {
       auto acs = acs_between(f, v.gpus[a].bdf, v.gpus[b].bdf);
@@ -127,6 +136,16 @@ void read_facts(const doctor::Facts& f, const std::string& facts_source,
 }
 
 }  // namespace
+
+const char* to_string(EvidenceLevel l) {
+  switch (l) {
+    case EvidenceLevel::kPeerCopy: return "peer_copy";
+    case EvidenceLevel::kDriver: return "driver";
+    case EvidenceLevel::kNvlink: return "nvlink";
+    case EvidenceLevel::kPathClass: return "path_class";
+  }
+  return "path_class";
+}
 
 const HostPair* HostView::pair(std::size_t a, std::size_t b) const {
   const auto it = pairs.find(std::minmax(a, b));
@@ -157,6 +176,7 @@ HostView make_host_view(const topo::TopologySnapshot& t, const doctor::Facts* fa
   for (std::size_t i = 0; i < t.gpus.size(); ++i) {
     HostGpu g;
     g.bdf = t.gpus[i].pci_bus_id;
+    g.name = t.gpus[i].name;
     if (!g.bdf.empty()) index[g.bdf] = i;
     v.gpus.push_back(g);
   }

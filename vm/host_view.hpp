@@ -24,14 +24,26 @@ struct HostGpu {
   std::vector<std::string> group_others;
   std::vector<std::string> group_other_bdfs;
   bool iommu_faults = false;  // the host's kernel log shows the IOMMU refusing its DMA
+  std::string name;           // the GPU's name where the topology or a capture gives it
 };
 
-// What the host's driver and the peer copy said about a pair.
+// How a pair's P2P is known, strongest first. A clique resting on the path class alone is a
+// guess about the host, which the plan calls provisional.
+enum class EvidenceLevel { kPeerCopy, kDriver, kNvlink, kPathClass };
+const char* to_string(EvidenceLevel l);  // peer_copy | driver | nvlink | path_class
+
+// One thing the host said about a pair: for P2P (at its level) or against it. Against wins
+// whatever the level: one refusal or one corrupted copy is enough to keep a pair apart.
+struct PairEvidence {
+  bool against = false;
+  EvidenceLevel level = EvidenceLevel::kDriver;
+  std::string basis;  // who said it: "peer copy", "driver", "simpleP2P", "nvbandwidth", ...
+  std::string what;   // one phrase: "P2P OK on the host (driver)", "... (host-p2p.txt)"
+};
+
+// What the host's facts and P2P captures said about a pair, in the order they were read.
 struct HostPair {
-  std::optional<bool> driver_p2p;  // NVML read and write both OK
-  std::string driver_reason;       // the status where not OK ("CHIPSET_NOT_SUPPORTED")
-  doctor::PairCopy copy = doctor::PairCopy::kNotRun;  // verified: one direction arrived intact
-  std::string copy_detail;                            // the failing direction and result
+  std::vector<PairEvidence> evidence;
   std::vector<std::string> acs_redirect;  // switch ports between them that redirect to the root
 };
 
@@ -41,10 +53,16 @@ struct HostView {
   std::map<std::pair<std::size_t, std::size_t>, HostPair> pairs;  // a < b
   std::string facts_source;                                       // "" without facts
   std::vector<std::string> notes;
+  std::vector<std::string> captures;  // the host's P2P captures read (--p2p), as "file (tool)"
 
   const HostPair* pair(std::size_t a, std::size_t b) const;
   bool has_facts() const { return !facts_source.empty(); }
 };
+
+// The driver's P2P status and the peer copy of doctor facts as evidence on the view's pairs;
+// `index` maps a bus id to the view's GPU, `whose` names the file ("" for --facts).
+void add_facts_evidence(const doctor::Facts& f, const std::map<std::string, std::size_t>& index,
+                        const std::string& whose, HostView& v);
 
 // InputError when the facts name GPUs none of which is in the topology (another host's facts).
 HostView make_host_view(const topo::TopologySnapshot& t, const doctor::Facts* facts,

@@ -1,4 +1,6 @@
 // `vm plan` as text for people and as the p2pcheck.vm_plan JSON document.
+#include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "common/json_util.hpp"
@@ -18,12 +20,31 @@ std::string indented(const std::string& block, const std::string& pad) {
   return out;
 }
 
+// The weakest evidence any pair of the clique rests on: the clique is as sure as that pair.
+std::string weakest(const PlanReport& r, const Clique& c) {
+  std::optional<EvidenceLevel> w;
+  for (const auto& p : r.plan.pairs) {
+    const bool in = std::count(c.gpus.begin(), c.gpus.end(), p.a) != 0 &&
+                    std::count(c.gpus.begin(), c.gpus.end(), p.b) != 0;
+    if (in && p.level && (!w || *p.level > *w)) w = p.level;
+  }
+  if (!w) return "";
+  switch (*w) {
+    case EvidenceLevel::kPeerCopy: return "every pair's peer copy verified on the host";
+    case EvidenceLevel::kDriver: return "the host's driver says P2P OK";
+    case EvidenceLevel::kNvlink: return "NVLink";
+    case EvidenceLevel::kPathClass: return "PROVISIONAL: the path class alone";
+  }
+  return "";
+}
+
 void cliques_text(std::ostream& out, const PlanReport& r, const HostView& v) {
   out << "Cliques (x-nv-gpudirect-clique):\n";
   for (const auto& c : r.plan.cliques) {
     std::vector<std::string> members;
     for (std::size_t g : c.gpus) members.push_back(gpu_label(v, g));
     out << "  clique " << c.id << "  " << join(members) << "\n";
+    out << "            evidence: " << weakest(r, c) << "\n";
   }
   std::vector<std::string> out_gpus;
   for (const auto& g : r.plan.gpus)
@@ -74,6 +95,7 @@ std::string format_plan_text(const PlanReport& r, const HostView& v) {
       << (v.topology.environment.kind.empty() ? "unknown" : v.topology.environment.kind) << "); "
       << (v.has_facts() ? "doctor facts " + v.facts_source : std::string("no doctor facts"))
       << "\n";
+  if (!v.captures.empty()) out << "Host P2P captures: " << join(v.captures) << "\n";
   std::vector<std::string> chosen;
   for (const auto& g : r.plan.gpus) chosen.push_back("GPU" + std::to_string(g.index));
   out << "GPUs for the VM: " << join(chosen) << "\n\n";
@@ -88,9 +110,14 @@ std::string format_plan_text(const PlanReport& r, const HostView& v) {
   out << "\nlibvirt:\n" << indented(r.snippets.libvirt, "  ");
   out << "\nQEMU:\n" << indented(r.snippets.qemu, "  ");
   out << "\ncloud-hypervisor:\n" << indented(r.snippets.cloud_hypervisor, "  ");
-  out << "\nThen, in the guest: p2pcheck topo shows each GPU's clique, and p2pcheck doctor copies "
-         "between every pair of each clique: a clique is trusted only once every pair is "
-         "verified.\n";
+  out << "\nThen, in the guest: p2pcheck topo shows each GPU's clique, and p2pcheck vm verify "
+         "copies between every pair of each clique: a clique is trusted only once every pair is "
+         "proven.\n";
+  if (const auto guesses = r.plan.provisional(); !guesses.empty())
+    out << "Provisional: " << guesses.size()
+        << " pair(s) of the cliques rest on the path class alone. Prove them on the host: "
+           "p2pcheck doctor --save-facts host-facts.json, then vm plan --facts host-facts.json "
+           "(or nvidia-smi topo -p2p r > host-p2p.txt, then vm plan --p2p host-p2p.txt)\n";
   return out.str();
 }
 
@@ -104,12 +131,21 @@ json plan_json(const PlanReport& r, const HostView& v) {
                     {"host", g.facts},
                     {"warnings", g.warnings}});
   for (const auto& c : r.plan.cliques) cliques.push_back({{"id", c.id}, {"gpus", c.gpus}});
-  for (const auto& p : r.plan.pairs)
+  for (const auto& p : r.plan.pairs) {
+    json seen = json::array();
+    for (const auto& e : p.evidence)
+      seen.push_back({{"says", e.against ? "against" : "for"},
+                      {"level", to_string(e.level)},
+                      {"basis", e.basis},
+                      {"what", e.what}});
     pairs.push_back({{"gpus", {p.a, p.b}},
                      {"path", p.path},
                      {"p2p", p.p2p},
+                     {"evidence", p.level ? json(to_string(*p.level)) : json(nullptr)},
                      {"basis", p.basis},
-                     {"reason", p.reason}});
+                     {"reason", p.reason},
+                     {"seen", seen}});
+  }
   for (const auto& t : r.traps) traps.push_back({{"id", t.id}, {"what", t.what}, {"fix", t.fix}});
   json config = nullptr;
   if (r.config) {
@@ -144,7 +180,9 @@ json plan_json(const PlanReport& r, const HostView& v) {
             {"qemu", r.snippets.qemu},
             {"cloud_hypervisor", r.snippets.cloud_hypervisor}}},
           {"notes", r.plan.notes},
+          {"captures", v.captures},
           {"complete", r.plan.complete()},
+          {"provisional", !r.plan.provisional().empty()},
           {"exit_code", r.exit_code()}};
 }
 

@@ -69,7 +69,9 @@ std::vector<std::size_t> select_gpus(const HostView& v, const std::string& spec,
   return out;
 }
 
-int PlanReport::exit_code() const { return plan.complete() && traps.empty() ? 0 : 1; }
+int PlanReport::exit_code() const {
+  return plan.complete() && traps.empty() && plan.provisional().empty() ? 0 : 1;
+}
 
 PlanReport make_plan_report(const HostView& v, const std::vector<std::size_t>& selected,
                             int first_clique, std::optional<VmConfig> config,

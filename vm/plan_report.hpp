@@ -29,7 +29,8 @@ struct PlanReport {
   std::optional<VmConfig> config;
   std::vector<Trap> traps;
   Snippets snippets;
-  // 0: every GPU in a clique and no trap; 1: a GPU left out or a trap in the config.
+  // 0: every GPU in a clique on the host's evidence and no trap; 1: a GPU left out, a trap in the
+  // config, or a clique pair resting on the path class alone (provisional).
   int exit_code() const;
 };
 

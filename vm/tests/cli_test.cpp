@@ -37,8 +37,13 @@ const std::string kRtx = "--topology " + at("topology/tests/fixtures/rtxpro6000-
 
 TEST(VmPlanCli, PlansCliquesAndPrintsEveryHypervisorsSettings) {
   const CliResult r = p2pcheck("vm plan " + kK80);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // From the topology alone every clique is a guess: exit 1, and the last line says what proves it.
+  EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(has(r.out, "clique 0  GPU0 (0000:06:00.0), GPU1 (0000:07:00.0)"));
+  const std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
+  EXPECT_EQ(last.rfind("Provisional: 2 pair(s) of the cliques rest on the path class alone", 0), 0u)
+      << last;
+  EXPECT_TRUE(has(last, "p2pcheck doctor --save-facts")) << last;
   for (const char* section : {"\nProxmox:\n", "\nlibvirt:\n", "\nQEMU:\n", "\ncloud-hypervisor:\n"})
     EXPECT_TRUE(has(r.out, section)) << section;
   EXPECT_TRUE(has(r.out, "x_nv_gpudirect_clique=1"));
