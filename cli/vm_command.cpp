@@ -14,6 +14,7 @@ namespace {
 
 struct VmOptions {
   session::VmPlanRequest plan;
+  std::string verify_facts;
   session::VmCompareRequest compare;
   std::vector<std::string> three;  // vm compare BEFORE AFTER HOST
   std::string format = "text";
@@ -44,6 +45,17 @@ void add_plan(CLI::App& vm, VmOptions& o) {
                    "The host's P2P captures, evidence per GPU pair: nvidia-smi topo -p2p, "
                    "p2pBandwidthLatencyTest, simpleP2P, nvbandwidth, p2pcheck bench results or doctor facts")
       ->type_name("FILE...");
+  plan->add_option("--nccl-topo", o.plan.nccl_topo,
+                   "Write the guest's NCCL topology file (NCCL_TOPO_FILE): the host's real PCIe tree, "
+                   "each GPU by its guest bus id")
+      ->type_name("FILE");
+  plan->add_option("--guest", o.plan.guest,
+                   "The guest's topology (p2pcheck topo --save in the guest): its GPUs' bus ids, in bus "
+                   "order, for --nccl-topo")
+      ->type_name("FILE");
+  plan->add_option("--guest-bus-ids", o.plan.guest_bus_ids,
+                   "The GPUs' bus ids in the guest, comma-separated, in the VM's GPU order (for --nccl-topo)")
+      ->type_name("LIST");
   plan->add_option(
           "--gpus", o.plan.gpus,
           "The VM's GPUs: host indexes or PCI addresses, comma-separated (default: the VM config's, "
@@ -79,17 +91,32 @@ void add_compare(CLI::App& vm, VmOptions& o) {
   cmp->add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
 }
 
+void add_verify(CLI::App& vm, VmOptions& o) {
+  CLI::App* verify = vm.add_subcommand(
+      "verify",
+      "In the guest: copy between every pair of each GPUDirect clique (the source GPU writes, the destination "
+      "reads back) and mark each pair proven or broken. Exit 0 every pair proven, 1 otherwise");
+  verify
+      ->add_option("--facts", o.verify_facts,
+                   "Doctor facts saved in the guest (doctor --save-facts) instead of a live run")
+      ->type_name("FILE");
+  verify->add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+}
+
 }  // namespace
 
 Command add_vm_command(CLI::App& root) {
   auto o = std::make_shared<VmOptions>();
-  CLI::App* vm = root.add_subcommand("vm", "GPUDirect cliques for VFIO VMs: vm plan, vm compare");
+  CLI::App* vm = root.add_subcommand("vm", "GPUDirect cliques for VFIO VMs: vm plan, vm compare, vm verify");
   vm->require_subcommand(1);
   add_plan(*vm, *o);
   add_compare(*vm, *o);
+  add_verify(*vm, *o);
   return Command{vm, [o, vm] {
                    if (vm->got_subcommand("plan"))
                      return print(session::run_vm_plan(o->plan), o->format);
+                   if (vm->got_subcommand("verify"))
+                     return print(session::run_vm_verify(o->verify_facts), o->format);
                    o->compare.before = o->three.at(0);
                    o->compare.after = o->three.at(1);
                    o->compare.host = o->three.at(2);

@@ -30,11 +30,15 @@ std::vector<std::string> current_environment() {
 EnvMap nccl_settings(const std::string& log_path, bool p2p_disabled) {
   EnvMap s = {
       {"NCCL_DEBUG", "INFO"},
-      // INIT: versions, rings, channel counts; P2P/SHM/NET: one line per connection opened.
-      {"NCCL_DEBUG_SUBSYS", "INIT,P2P,SHM,NET"},
+      // INIT: versions, rings, channel counts; P2P/SHM/NET: one line per connection opened; ENV:
+      // the variables NCCL took (NCCL_TOPO_FILE among them) and a topology file it could not open.
+      {"NCCL_DEBUG_SUBSYS", "INIT,P2P,SHM,NET,ENV"},
       {"NCCL_DEBUG_FILE", log_path},
   };
   if (p2p_disabled) s["NCCL_P2P_DISABLE"] = "1";
+  // A topology file: GRAPH adds NCCL's "Loading topology file" line, the proof it was read.
+  if (const char* topo = std::getenv("NCCL_TOPO_FILE"); topo != nullptr && *topo != '\0')
+    s["NCCL_DEBUG_SUBSYS"] += ",GRAPH";
   return s;
 }
 

@@ -82,6 +82,7 @@ void parse_info(const std::string& msg, const std::string& prefix, NcclLog& log)
     return;
   }
   if (msg.rfind("NCCL_P2P_DISABLE set by environment to 1", 0) == 0) log.p2p_disabled_by_env = true;
+  read_topo_file_line(msg, log);
   if (explains_missing_p2p(msg)) add_explanation(log, msg);
 }
 
@@ -241,6 +242,9 @@ void merge_nccl_log(NcclLog& into, const NcclLog& more) {
   if (!into.p2p_channels_per_peer) into.p2p_channels_per_peer = more.p2p_channels_per_peer;
   if (into.version.empty()) into.version = more.version;
   into.p2p_disabled_by_env = into.p2p_disabled_by_env || more.p2p_disabled_by_env;
+  if (into.topo_file.empty()) into.topo_file = more.topo_file;
+  into.topo_file_loaded = into.topo_file_loaded || more.topo_file_loaded;
+  if (into.topo_file_error.empty()) into.topo_file_error = more.topo_file_error;
   into.warnings.insert(into.warnings.end(), more.warnings.begin(), more.warnings.end());
   for (const auto& e : more.p2p_explanations) add_explanation(into, e);
   into.nccl_lines += more.nccl_lines;

@@ -62,6 +62,12 @@ struct NcclLog {
   std::optional<int> p2p_channels_per_peer;
   std::string version;                // "2.28.3+cuda12.9" from "NCCL version ..."
   bool p2p_disabled_by_env = false;   // "NCCL_P2P_DISABLE set by environment to 1"
+  // NCCL_TOPO_FILE as NCCL took it ("NCCL_TOPO_FILE set by environment to F", ENV), whether it
+  // read it ("Loading topology file F", GRAPH) or could not ("Could not open XML topology file F :
+  // ...": NCCL then goes on with the tree it sees, silently at the default log level).
+  std::string topo_file;
+  bool topo_file_loaded = false;
+  std::string topo_file_error;
   std::vector<std::string> warnings;  // text of every "NCCL WARN" line
   // The lines that explain a missing P2P path ("P2P is disabled between connected GPUs 1 and 0",
   // "Could not enable P2P between dev 0(=5000) and dev 1(=8000)", NCCL_P2P_DISABLE/LEVEL set

@@ -23,4 +23,14 @@ bool explains_missing_p2p(const std::string& msg) {
   return false;
 }
 
+// The NCCL_TOPO_FILE lines of graph/topo.cc and graph/xml.cc.
+void read_topo_file_line(const std::string& msg, NcclLog& log) {
+  static const std::string kSet = "NCCL_TOPO_FILE set by environment to ";
+  static const std::string kLoading = "Loading topology file ";
+  static const std::string kCannot = "Could not open XML topology file ";
+  if (msg.rfind(kSet, 0) == 0) log.topo_file = msg.substr(kSet.size());
+  if (msg.rfind(kLoading, 0) == 0) log.topo_file_loaded = true;
+  if (msg.rfind(kCannot, 0) == 0) log.topo_file_error = msg;
+}
+
 }  // namespace p2p::nccl

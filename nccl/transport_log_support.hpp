@@ -68,5 +68,7 @@ void merge_ranks(NcclLog& into, const NcclLog& more);
 bool explains_missing_p2p(const std::string& msg);
 // Adds msg to log.p2p_explanations unless it is there already.
 void add_explanation(NcclLog& log, const std::string& msg);
+// NCCL_TOPO_FILE: set, loaded, or not opened (NcclLog::topo_file*).
+void read_topo_file_line(const std::string& msg, NcclLog& log);
 
 }  // namespace p2p::nccl

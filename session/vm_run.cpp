@@ -1,13 +1,17 @@
 #include "session/vm_run.hpp"
 
 #include <optional>
+#include <sstream>
 
 #include "common/file_io.hpp"
 #include "doctor/collect/collect.hpp"
 #include "session/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
+#include "vm/clique_proof.hpp"
 #include "vm/guest_prospects.hpp"
 #include "vm/host_capture.hpp"
+#include "vm/nccl_topo_file.hpp"
+#include "common/error.hpp"
 #include "vm/plan_report.hpp"
 
 namespace p2p::session {
@@ -18,6 +22,38 @@ topo::TopologySnapshot with_p2p(const std::string& path, const std::string& p2p)
   topo::TopologySnapshot t = topo::load_topology(path);
   if (!p2p.empty()) topo::apply_p2p_status_file(t, p2p);
   return t;
+}
+
+// The guest's bus ids of the VM's GPUs: as given, or the guest topology's GPUs in bus order,
+// which is the order a hypervisor puts the VM's devices on its root ports.
+std::vector<std::string> guest_bus_ids(const VmPlanRequest& r, std::size_t gpus) {
+  std::vector<std::string> ids;
+  if (!r.guest_bus_ids.empty()) {
+    std::stringstream in(r.guest_bus_ids);
+    for (std::string id; std::getline(in, id, ',');) ids.push_back(id);
+    return ids;
+  }
+  if (r.guest.empty())
+    throw InputError(
+        "--nccl-topo needs the GPUs' bus ids in the guest: --guest (the guest's p2pcheck topo "
+        "--save) or --guest-bus-ids");
+  const topo::TopologySnapshot g = topo::load_topology(r.guest);
+  for (const auto& gpu : g.gpus) ids.push_back(gpu.pci_bus_id);
+  if (ids.size() != gpus)
+    throw InputError(r.guest + ": the guest has " + std::to_string(ids.size()) +
+                     " GPU(s), the VM gets " + std::to_string(gpus) + " from the host");
+  return ids;
+}
+
+void write_nccl_topology(const VmPlanRequest& r, const vm::HostView& view,
+                         const std::vector<std::size_t>& selected, vm::PlanReport& report) {
+  const std::string xml =
+      vm::nccl_topology_xml(view.topology, selected, guest_bus_ids(r, selected.size()));
+  std::vector<std::vector<std::size_t>> cliques;
+  for (const auto& c : report.plan.cliques) cliques.push_back(c.gpus);
+  write_text_file_atomically(r.nccl_topo, xml);
+  report.nccl_topo_file = r.nccl_topo;
+  report.nccl_install = vm::nccl_topology_install(view.topology, cliques, r.nccl_topo);
 }
 
 }  // namespace
@@ -43,9 +79,17 @@ VmRunOutcome run_vm_plan(const VmPlanRequest& r) {
   vm::HostView view = vm::make_host_view(host, facts ? &*facts : nullptr, facts_source);
   for (const auto& c : captures) vm::add_capture_evidence(view, c);
   const auto selected = vm::select_gpus(view, r.gpus, config ? &*config : nullptr);
-  const vm::PlanReport report =
+  vm::PlanReport report =
       vm::make_plan_report(view, selected, r.first_clique, std::move(config), r.vmid);
+  if (!r.nccl_topo.empty()) write_nccl_topology(r, view, selected, report);
   return {vm::format_plan_text(report, view), vm::plan_json(report, view), report.exit_code()};
+}
+
+VmRunOutcome run_vm_verify(const std::string& facts_file) {
+  const doctor::Facts f = facts_file.empty() ? doctor::collect_facts(doctor::CollectOptions{})
+                                             : doctor::load_facts_file(facts_file);
+  const vm::CliqueProof p = vm::prove_cliques(f, facts_file.empty() ? "live" : facts_file);
+  return {vm::format_proof_text(p), vm::proof_json(p), p.exit_code()};
 }
 
 VmRunOutcome run_vm_compare(const VmCompareRequest& r) {

@@ -16,6 +16,9 @@ struct VmPlanRequest {
   std::string vm_config;  // Proxmox <vmid>.conf or libvirt domain XML; "" = none
   std::string vmid;       // for qm set; "" = from the config file's name
   std::vector<std::string> p2p;  // the host's P2P captures (--p2p), evidence per pair
+  std::string nccl_topo;         // write the guest's NCCL topology file here; "" = none
+  std::string guest;             // the guest's topology: its GPUs' bus ids, in bus order
+  std::string guest_bus_ids;     // or the guest's bus ids, comma-separated, in the VM's order
   int first_clique = 0;
 };
 
@@ -34,5 +37,9 @@ struct VmCompareRequest {
 };
 
 VmRunOutcome run_vm_compare(const VmCompareRequest& r);
+
+// `vm verify`: the guest's cliques proven pair by pair, from doctor facts saved in the guest
+// (`facts`) or, with "", a live doctor run here (its peer copy between every pair).
+VmRunOutcome run_vm_verify(const std::string& facts);
 
 }  // namespace p2p::session

@@ -106,6 +106,10 @@ std::string format_plan_text(const PlanReport& r, const HostView& v) {
     out << "\nNotes:\n";
     for (const auto& n : r.plan.notes) out << "  - " << n << "\n";
   }
+  if (!r.nccl_topo_file.empty()) {
+    out << "\nNCCL topology for the guest: written to " << r.nccl_topo_file << "\n";
+    for (const auto& step : r.nccl_install) out << "  - " << step << "\n";
+  }
   out << "\nProxmox:\n" << indented(r.snippets.proxmox, "  ");
   out << "\nlibvirt:\n" << indented(r.snippets.libvirt, "  ");
   out << "\nQEMU:\n" << indented(r.snippets.qemu, "  ");
@@ -181,6 +185,10 @@ json plan_json(const PlanReport& r, const HostView& v) {
             {"cloud_hypervisor", r.snippets.cloud_hypervisor}}},
           {"notes", r.plan.notes},
           {"captures", v.captures},
+          {"nccl_topology",
+           r.nccl_topo_file.empty()
+               ? json(nullptr)
+               : json{{"file", r.nccl_topo_file}, {"install", r.nccl_install}}},
           {"complete", r.plan.complete()},
           {"provisional", !r.plan.provisional().empty()},
           {"exit_code", r.exit_code()}};

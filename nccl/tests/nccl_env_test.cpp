@@ -29,6 +29,15 @@ TEST(NcclSettings, RouteTheInfoLogOfTheTransportSubsystemsToAFile) {
   EXPECT_EQ(nccl_settings("/tmp/x.log", true).at("NCCL_P2P_DISABLE"), "1");
 }
 
+TEST(NcclSettings, ATopologyFileAddsTheGraphLinesThatSayItWasLoaded) {
+  ::unsetenv("NCCL_TOPO_FILE");
+  EXPECT_EQ(nccl_settings("/tmp/x.log", false).at("NCCL_DEBUG_SUBSYS"), "INIT,P2P,SHM,NET,ENV");
+  ::setenv("NCCL_TOPO_FILE", "/etc/nccl/topo.xml", 1);
+  EXPECT_EQ(nccl_settings("/tmp/x.log", false).at("NCCL_DEBUG_SUBSYS"),
+            "INIT,P2P,SHM,NET,ENV,GRAPH");
+  ::unsetenv("NCCL_TOPO_FILE");
+}
+
 TEST(NcclSettings, ApplyEnvironmentOverwrites) {
   ::setenv("P2PCHECK_TEST_VAR", "old", 1);
   apply_environment({{"P2PCHECK_TEST_VAR", "new"}});

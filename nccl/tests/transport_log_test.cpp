@@ -80,6 +80,22 @@ TEST(NcclLogParser, P2PDisabledFallsBackToSharedMemory) {
   EXPECT_EQ(m.rings, 2);
 }
 
+// graph/topo.cc and graph/xml.cc: the file set, loaded, or not opened.
+TEST(NcclLogParser, TheTopologyFileNcclTookAndWhetherItReadIt) {
+  NcclLog log = parse_nccl_log(
+      "h:1:1 [0] NCCL INFO NCCL_TOPO_FILE set by environment to /etc/nccl/topo.xml\n"
+      "h:1:1 [0] NCCL INFO Loading topology file /etc/nccl/topo.xml\n");
+  EXPECT_EQ(log.topo_file, "/etc/nccl/topo.xml");
+  EXPECT_TRUE(log.topo_file_loaded);
+  EXPECT_EQ(log.topo_file_error, "");
+  log = parse_nccl_log(
+      "h:1:1 [0] NCCL INFO NCCL_TOPO_FILE set by environment to /nope.xml\n"
+      "h:1:1 [0] NCCL INFO Could not open XML topology file /nope.xml : No such file or "
+      "directory\n");
+  EXPECT_FALSE(log.topo_file_loaded);
+  EXPECT_NE(log.topo_file_error.find("No such file"), std::string::npos);
+}
+
 TEST(NcclLogParser, MultiProcessCuMemRing) {
   const doc::TransportMatrix m = transport_matrix(fixture("cumem_4gpu_multiprocess.log"), 4);
   EXPECT_EQ(doc::cell_label(cell(m, 0, 1)), "P2P/CUMEM");

@@ -1,0 +1,114 @@
+#include "vm/clique_proof.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "common/text.hpp"
+#include "doctor/vfio_guest.hpp"
+
+namespace p2p::vm {
+
+namespace {
+
+PairProof proof_of(const doctor::CliquePair& p, const doctor::Facts& f) {
+  PairProof out{p.clique, p.a, p.b, "unproven", ""};
+  switch (p.copy) {
+    case doctor::PairCopy::kVerified: out.state = "proven"; break;
+    case doctor::PairCopy::kFailed:
+      out.state = "broken";
+      out.detail = join(p.failures, "; ");
+      break;
+    default:
+      out.detail = f.peer_copy.status == doctor::ProbeStatus::kCompleted
+                       ? "the peer copy did not write both directions"
+                       : "no peer copy: " + (f.peer_copy.detail.empty()
+                                                 ? std::string(to_string(f.peer_copy.status))
+                                                 : f.peer_copy.detail);
+  }
+  if (p.driver_p2p == false)
+    out.detail += std::string(out.detail.empty() ? "" : "; ") + "the guest driver refuses P2P: " +
+                  p.driver_reason;
+  return out;
+}
+
+}  // namespace
+
+int CliqueProof::exit_code() const {
+  const bool all_proven = std::all_of(pairs.begin(), pairs.end(),
+                                      [](const PairProof& p) { return p.state == "proven"; });
+  return !pairs.empty() && all_proven ? 0 : 1;
+}
+
+CliqueProof prove_cliques(const doctor::Facts& guest, const std::string& source) {
+  const doctor::GuestCliques g = doctor::guest_cliques(guest);
+  CliqueProof p;
+  p.source = source;
+  p.cliques = g.cliques;
+  p.without = g.without;
+  p.unread = g.unknown;
+  std::vector<doctor::CliquePair> failed;
+  for (const auto& pair : g.pairs) {
+    p.pairs.push_back(proof_of(pair, guest));
+    if (pair.copy == doctor::PairCopy::kFailed) failed.push_back(pair);
+  }
+  std::map<int, std::vector<doctor::CliquePair>> failed_by_clique;
+  for (const auto& f : failed) failed_by_clique[f.clique].push_back(f);
+  for (const auto& [id, pairs] : failed_by_clique)
+    for (const auto& gpu : doctor::gpus_to_take_out(pairs)) p.take_out.push_back(gpu);
+  return p;
+}
+
+std::string format_proof_text(const CliqueProof& p) {
+  std::ostringstream out;
+  out << "p2pcheck vm verify (" << p.source << ")\n";
+  if (p.cliques.empty())
+    out << "No GPU carries a GPUDirect clique: nothing to prove (p2pcheck vm plan on the host "
+           "writes them)\n";
+  for (const auto& [id, members] : p.cliques) {
+    out << "clique " << id << "  " << join(members) << "\n";
+    for (const auto& q : p.pairs) {
+      if (q.clique != id) continue;
+      const char* mark = q.state == "proven" ? "✔" : q.state == "broken" ? "✘" : "?";
+      out << "  " << mark << " " << q.a << " <-> " << q.b << "  " << q.state
+          << (q.detail.empty() ? "" : ": " + q.detail) << "\n";
+    }
+  }
+  if (!p.without.empty()) out << "without a clique: " << join(p.without) << "\n";
+  if (!p.unread.empty())
+    out << "capability not read (run as root): " << join(p.unread) << "\n";
+  const auto count = [&](const char* s) {
+    return std::count_if(p.pairs.begin(), p.pairs.end(),
+                         [&](const PairProof& q) { return q.state == s; });
+  };
+  out << "\n" << count("proven") << " of " << p.pairs.size() << " clique pair(s) proven, "
+      << count("broken") << " broken, " << count("unproven") << " unproven\n";
+  if (!p.take_out.empty())
+    out << "Broken: take " << join(p.take_out)
+        << " out of its clique on the host (p2pcheck vm plan with the host's facts says where it "
+           "belongs)\n";
+  else if (count("unproven") != 0)
+    out << "Unproven: run p2pcheck vm verify in the guest as root, with every GPU of the "
+           "cliques visible\n";
+  return out.str();
+}
+
+nlohmann::json proof_json(const CliqueProof& p) {
+  nlohmann::json pairs = nlohmann::json::array(), cliques = nlohmann::json::array();
+  for (const auto& [id, members] : p.cliques) cliques.push_back({{"id", id}, {"gpus", members}});
+  for (const auto& q : p.pairs)
+    pairs.push_back({{"clique", q.clique},
+                     {"gpus", {q.a, q.b}},
+                     {"state", q.state},
+                     {"detail", q.detail}});
+  return {{"schema", "p2pcheck.vm_verify"},
+          {"schema_version", CliqueProof::kSchemaVersion},
+          {"source", p.source},
+          {"cliques", cliques},
+          {"pairs", pairs},
+          {"without_clique", p.without},
+          {"capability_unread", p.unread},
+          {"take_out", p.take_out},
+          {"exit_code", p.exit_code()}};
+}
+
+}  // namespace p2p::vm
