@@ -130,9 +130,10 @@ class PairLookup {
     for (std::size_t k = 0; k < pairs_.size(); ++k)
       at_[pairs_[k].a * n_ + pairs_[k].b] = static_cast<long>(k);
   }
-  bool ok(std::size_t a, std::size_t b) const {
+  // `guesses`: pairs resting on the path class alone count too.
+  bool ok(std::size_t a, std::size_t b, bool guesses = false) const {
     const PairJudgement* j = find(a, b);
-    return j != nullptr && j->p2p;
+    return j != nullptr && j->p2p && (guesses || j->level != EvidenceLevel::kPathClass);
   }
   const PairJudgement& judgement(std::size_t a, std::size_t b) const {
     if (const PairJudgement* j = find(a, b)) return *j;
@@ -152,18 +153,19 @@ class PairLookup {
 
 // Greedy, most-connected GPUs first: each joins the first clique whose every member it reaches.
 std::vector<std::vector<std::size_t>> group(const PairLookup& pairs,
-                                            const std::vector<std::size_t>& candidates) {
+                                            const std::vector<std::size_t>& candidates,
+                                            bool guesses) {
   std::map<std::size_t, long> degree;
   for (std::size_t g : candidates)
     degree[g] = std::count_if(candidates.begin(), candidates.end(),
-                              [&](std::size_t o) { return o != g && pairs.ok(g, o); });
+                              [&](std::size_t o) { return o != g && pairs.ok(g, o, guesses); });
   std::vector<std::size_t> order = candidates;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t x, std::size_t y) { return degree[x] > degree[y]; });
   std::vector<std::vector<std::size_t>> cliques;
   for (std::size_t g : order) {
     auto fits = std::find_if(cliques.begin(), cliques.end(), [&](const auto& c) {
-      return std::all_of(c.begin(), c.end(), [&](std::size_t m) { return pairs.ok(g, m); });
+      return std::all_of(c.begin(), c.end(), [&](std::size_t m) { return pairs.ok(g, m, guesses); });
     });
     if (fits != cliques.end())
       fits->push_back(g);
@@ -213,8 +215,12 @@ void explain(const CliquePlan& p, const PairLookup& pairs, PlannedGpu& g) {
     if (other.index == g.index) continue;
     const auto& j = pairs.judgement(g.index, other.index);
     const bool same = g.clique && other.clique == g.clique;
-    const std::string key =
-        std::string(same ? "with " : "not with ") + "|" + j.path + ", " + j.reason;
+    const bool guessed = std::any_of(
+        p.provisional_groups.begin(), p.provisional_groups.end(), [&](const auto& c) {
+          return std::count(c.begin(), c.end(), g.index) && std::count(c.begin(), c.end(), other.index);
+        });
+    const std::string key = std::string(same ? "with " : guessed ? "provisionally with " : "not with ") +
+                            "|" + j.path + ", " + j.reason;
     auto it =
         std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == key; });
     if (it == lines.end()) it = lines.insert(lines.end(), {key, {}});
@@ -252,13 +258,13 @@ PairJudgement judge_pair(const HostView& v, std::size_t a, std::size_t b) {
 }
 
 std::vector<const PairJudgement*> CliquePlan::provisional() const {
-  std::map<std::size_t, int> clique_of;
-  for (const auto& c : cliques)
-    for (std::size_t g : c.gpus) clique_of[g] = c.id;
+  std::map<std::size_t, std::size_t> group_of;
+  for (std::size_t k = 0; k < provisional_groups.size(); ++k)
+    for (std::size_t g : provisional_groups[k]) group_of[g] = k;
   std::vector<const PairJudgement*> out;
   for (const auto& p : pairs)
-    if (p.level == EvidenceLevel::kPathClass && clique_of.count(p.a) && clique_of.count(p.b) &&
-        clique_of[p.a] == clique_of[p.b])
+    if (p.level == EvidenceLevel::kPathClass && group_of.count(p.a) && group_of.count(p.b) &&
+        group_of[p.a] == group_of[p.b])
       out.push_back(&p);
   return out;
 }
@@ -281,16 +287,31 @@ CliquePlan make_clique_plan(const HostView& v, const std::vector<std::size_t>& s
   for (std::size_t s : selected)
     if (!v.gpus[s].iommu_faults) candidates.push_back(s);
   const PairLookup pairs(p);
-  auto cliques = group(pairs, candidates);
+  // Cliques only of pairs the host's evidence carries: a clique is a promise the hypervisor makes
+  // and nothing checks. The GPUs left over that the path class alone would join are proposed,
+  // not planned: provisional groups, without IDs or settings, until the host proves them.
+  auto cliques = group(pairs, candidates, false);
+  std::vector<std::size_t> rest;
+  for (std::size_t g : candidates)
+    if (std::none_of(cliques.begin(), cliques.end(), [&](const auto& c) {
+          return std::find(c.begin(), c.end(), g) != c.end();
+        }))
+      rest.push_back(g);
+  p.provisional_groups = group(pairs, rest, true);
   std::map<std::size_t, std::size_t> position_of;
   for (std::size_t i = 0; i < selected.size(); ++i) position_of.emplace(selected[i], i);
   const auto position = [&](std::size_t g) { return position_of.at(g); };
   for (auto& c : cliques)
     std::sort(c.begin(), c.end(),
               [&](std::size_t x, std::size_t y) { return position(x) < position(y); });
-  std::sort(cliques.begin(), cliques.end(), [&](const auto& x, const auto& y) {
-    return position(x.front()) < position(y.front());
-  });
+  for (auto* list : {&cliques, &p.provisional_groups}) {
+    for (auto& c : *list)
+      std::sort(c.begin(), c.end(),
+                [&](std::size_t x, std::size_t y) { return position(x) < position(y); });
+    std::sort(list->begin(), list->end(), [&](const auto& x, const auto& y) {
+      return position(x.front()) < position(y.front());
+    });
+  }
   const int last = first_clique + static_cast<int>(cliques.size()) - 1;
   if (last > topo::kMaxGpudirectClique)
     throw InputError("--first-clique " + std::to_string(first_clique) + ": the plan needs " +

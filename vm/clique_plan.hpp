@@ -43,11 +43,13 @@ struct Clique {
 
 struct CliquePlan {
   std::vector<PlannedGpu> gpus;  // the VM's GPUs, in the order given
-  std::vector<Clique> cliques;
+  std::vector<Clique> cliques;  // only pairs the host's evidence carries
+  // GPUs the path class alone would join: proposed, no ID, no setting, until proven.
+  std::vector<std::vector<std::size_t>> provisional_groups;
   std::vector<PairJudgement> pairs;
   std::vector<std::string> notes;
   bool complete() const;  // every GPU in a clique (or a single GPU, which needs none)
-  // The pairs of one clique that rest on the path class alone: nothing from the host proves them.
+  // The pairs of the provisional groups that rest on the path class alone.
   std::vector<const PairJudgement*> provisional() const;
 };
 

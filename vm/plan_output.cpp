@@ -33,9 +33,14 @@ std::string weakest(const PlanReport& r, const Clique& c) {
     case EvidenceLevel::kPeerCopy: return "every pair's peer copy verified on the host";
     case EvidenceLevel::kDriver: return "the host's driver says P2P OK";
     case EvidenceLevel::kNvlink: return "NVLink";
-    case EvidenceLevel::kPathClass: return "PROVISIONAL: the path class alone";
+    case EvidenceLevel::kPathClass: return "the path class alone";
   }
   return "";
+}
+
+bool provisional(const PlanReport& r, std::size_t gpu) {
+  return std::any_of(r.plan.provisional_groups.begin(), r.plan.provisional_groups.end(),
+                     [&](const auto& c) { return std::count(c.begin(), c.end(), gpu) != 0; });
 }
 
 void cliques_text(std::ostream& out, const PlanReport& r, const HostView& v) {
@@ -46,14 +51,21 @@ void cliques_text(std::ostream& out, const PlanReport& r, const HostView& v) {
     out << "  clique " << c.id << "  " << join(members) << "\n";
     out << "            evidence: " << weakest(r, c) << "\n";
   }
+  for (const auto& c : r.plan.provisional_groups) {
+    std::vector<std::string> members;
+    for (std::size_t g : c) members.push_back(gpu_label(v, g));
+    out << "  provisional  " << join(members)
+        << "\n            the path class alone: no clique (and no setting below) until the host "
+           "proves it\n";
+  }
   std::vector<std::string> out_gpus;
   for (const auto& g : r.plan.gpus)
-    if (!g.clique) out_gpus.push_back(gpu_label(v, g.index));
+    if (!g.clique && !provisional(r, g.index)) out_gpus.push_back(gpu_label(v, g.index));
   if (r.plan.gpus.size() < 2) {
     out << "  none needed: one GPU has no peer\n";
     return;
   }
-  if (r.plan.cliques.empty()) out << "  none\n";
+  if (r.plan.cliques.empty() && r.plan.provisional_groups.empty()) out << "  none\n";
   if (!out_gpus.empty()) out << "  left out  " << join(out_gpus) << "\n";
 }
 
@@ -62,7 +74,9 @@ void gpus_text(std::ostream& out, const PlanReport& r, const HostView& v) {
   for (const auto& g : r.plan.gpus) {
     out << "  " << gpu_label(v, g.index) << "  "
         << (g.clique ? "clique " + std::to_string(*g.clique)
-                     : std::string(r.plan.gpus.size() < 2 ? "no clique needed" : "left out"))
+                     : std::string(r.plan.gpus.size() < 2   ? "no clique needed"
+                                   : provisional(r, g.index) ? "provisional"
+                                                             : "left out"))
         << "\n";
     for (const auto& w : g.why) out << "    " << w << "\n";
     for (const auto& f : g.facts) out << "    " << f << "\n";
@@ -119,7 +133,7 @@ std::string format_plan_text(const PlanReport& r, const HostView& v) {
          "proven.\n";
   if (const auto guesses = r.plan.provisional(); !guesses.empty())
     out << "Provisional: " << guesses.size()
-        << " pair(s) of the cliques rest on the path class alone. Prove them on the host: "
+        << " pair(s) rest on the path class alone, so they are in no clique. Prove them on the host: "
            "p2pcheck doctor --save-facts host-facts.json, then vm plan --facts host-facts.json "
            "(or nvidia-smi topo -p2p r > host-p2p.txt, then vm plan --p2p host-p2p.txt)\n";
   return out.str();
@@ -135,6 +149,8 @@ json plan_json(const PlanReport& r, const HostView& v) {
                     {"host", g.facts},
                     {"warnings", g.warnings}});
   for (const auto& c : r.plan.cliques) cliques.push_back({{"id", c.id}, {"gpus", c.gpus}});
+  json provisional = json::array();
+  for (const auto& c : r.plan.provisional_groups) provisional.push_back({{"gpus", c}});
   for (const auto& p : r.plan.pairs) {
     json seen = json::array();
     for (const auto& e : p.evidence)
@@ -175,6 +191,7 @@ json plan_json(const PlanReport& r, const HostView& v) {
             {"gpus", v.gpus.size()}}},
           {"gpus", gpus},
           {"cliques", cliques},
+          {"provisional_groups", provisional},
           {"pairs", pairs},
           {"config", config},
           {"traps", traps},

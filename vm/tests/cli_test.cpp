@@ -39,14 +39,18 @@ TEST(VmPlanCli, PlansCliquesAndPrintsEveryHypervisorsSettings) {
   const CliResult r = p2pcheck("vm plan " + kK80);
   // From the topology alone every clique is a guess: exit 1, and the last line says what proves it.
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_TRUE(has(r.out, "clique 0  GPU0 (0000:06:00.0), GPU1 (0000:07:00.0)"));
+  EXPECT_TRUE(has(r.out, "provisional  GPU0 (0000:06:00.0), GPU1 (0000:07:00.0)"));
   const std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
-  EXPECT_EQ(last.rfind("Provisional: 2 pair(s) of the cliques rest on the path class alone", 0), 0u)
-      << last;
+  EXPECT_EQ(last.rfind("Provisional: 2 pair(s) rest on the path class alone", 0), 0u) << last;
   EXPECT_TRUE(has(last, "p2pcheck doctor --save-facts")) << last;
+  EXPECT_FALSE(has(r.out, "gpudirect_clique=")) << "a provisional group gets no setting";
+  // With the host's facts, the cliques and every hypervisor's settings.
+  const CliResult f = p2pcheck("vm plan " + kRtx);
+  EXPECT_EQ(f.exit_code, 0) << f.err;
+  EXPECT_TRUE(has(f.out, "evidence: every pair's peer copy verified on the host")) << f.out;
   for (const char* section : {"\nProxmox:\n", "\nlibvirt:\n", "\nQEMU:\n", "\ncloud-hypervisor:\n"})
-    EXPECT_TRUE(has(r.out, section)) << section;
-  EXPECT_TRUE(has(r.out, "x_nv_gpudirect_clique=1"));
+    EXPECT_TRUE(has(f.out, section)) << section;
+  EXPECT_TRUE(has(f.out, "x_nv_gpudirect_clique=1"));
 }
 
 // What the H200 guest runs on its own snapshot (the real capture and facts of the project's VM).
@@ -99,8 +103,24 @@ TEST(VmPlanCli, BadInputIsOneLineExitTwo) {
                         "--first-clique: `` is not a whole number from 0 to 15");
   expect_one_line_error(p2pcheck("vm plan " + kK80 + " --gpus ''"),
                         "--gpus: the value is empty; give host GPU indexes or PCI addresses");
-  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --first-clique 15"),
+  expect_one_line_error(p2pcheck("vm plan " + kRtx + " --first-clique 15"),
                         "up to ID 16, but clique IDs are 0-15");
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --p2p /nonexistent-p2p.txt"),
+                        "/nonexistent-p2p.txt");
+  expect_one_line_error(
+      p2pcheck("vm plan " + kK80 + " --p2p " +
+               at("import/tests/fixtures/nccl-tests-1x-rtx5090-all_reduce.txt")),
+      "no P2P evidence");
+  expect_one_line_error(
+      p2pcheck("vm plan " + kK80 + " --p2p " +
+               at("import/tests/fixtures/p2p-bandwidth-latency-16x-v100-dgx2-p2p-read.txt")),
+      "it names GPU4, but the topology has 4 GPUs");
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --nccl-topo /tmp/p2pcheck-never.xml"),
+                        "--nccl-topo needs the GPUs' bus ids in the guest");
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --gpus 0,1 --nccl-topo " +
+                                 "/tmp/p2pcheck-never.xml --guest-bus-ids 01:00.0,01:00.0"),
+                        "guest bus id 0000:01:00.0 given twice");
+  EXPECT_FALSE(std::filesystem::exists("/tmp/p2pcheck-never.xml")) << "nothing half-written";
   expect_one_line_error(p2pcheck("vm plan " + kK80 + " --vm-config " +
                                  at("topology/tests/fixtures/policy-rtxpro6000.json")),
                         "JSON, not a Proxmox VM config");

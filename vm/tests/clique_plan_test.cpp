@@ -22,13 +22,17 @@ std::vector<std::vector<std::size_t>> members(const CliquePlan& p) {
   return out;
 }
 
-TEST(CliquePlan, TwoSocketK80HostGetsOneCliquePerSocketSwitch) {
+// From the topology alone nothing is planned: the switch pairs are proposed, provisional, with no
+// ID and no setting, until the host's evidence proves them.
+TEST(CliquePlan, TwoSocketK80HostGetsOneProvisionalGroupPerSocketSwitch) {
   const HostView v = host(topology("k80-two-sockets-hwloc1.xml"));
   const CliquePlan p = make_clique_plan(v, all(v), 0);
-  EXPECT_EQ(members(p), (std::vector<std::vector<std::size_t>>{{0, 1}, {2, 3}}));
-  EXPECT_EQ(p.cliques[1].id, 1);
-  EXPECT_TRUE(p.complete());
-  EXPECT_EQ(p.gpus[0].why.at(0), "with GPU1: PIX, one PCIe switch (PIX)");
+  EXPECT_TRUE(p.cliques.empty());
+  EXPECT_EQ(p.provisional_groups, (std::vector<std::vector<std::size_t>>{{0, 1}, {2, 3}}));
+  EXPECT_EQ(p.provisional().size(), 2u);
+  EXPECT_EQ(p.pairs.at(0).level, EvidenceLevel::kPathClass);
+  EXPECT_FALSE(p.complete());
+  EXPECT_EQ(p.gpus[0].why.at(0), "provisionally with GPU1: PIX, one PCIe switch (PIX)");
   EXPECT_NE(p.gpus[0].why.at(1).find("not with GPU2, GPU3: SYS, across sockets"), std::string::npos)
       << p.gpus[0].why.at(1);
   ASSERT_EQ(p.notes.size(), 1u);
@@ -39,7 +43,8 @@ TEST(CliquePlan, EightPcieGpusBehindSwitchesOnTwoSocketsFromAPublishedCapture) {
   const HostView v =
       host(testing::source("import/tests/fixtures/topo-8x-pcie-pix-pxb-sys-numa-na.txt"));
   const CliquePlan p = make_clique_plan(v, all(v), 0);
-  EXPECT_EQ(members(p), (std::vector<std::vector<std::size_t>>{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+  EXPECT_EQ(p.provisional_groups,
+            (std::vector<std::vector<std::size_t>>{{0, 1, 2, 3}, {4, 5, 6, 7}}));
   EXPECT_EQ(gpu_label(v, 5), "GPU5");  // a capture has no bus ids
 }
 
@@ -110,7 +115,8 @@ TEST(CliquePlan, IommuFaultsLeaveAGpuOutOfEveryClique) {
 }
 
 TEST(CliquePlan, ACliqueIdOver15IsBadInput) {
-  const HostView v = host(topology("k80-two-sockets-hwloc1.xml"));
+  const doctor::Facts f = doctor::load_facts_file(testing::host_facts());
+  const HostView v = host(topology("rtxpro6000-lxc.xml"), &f);
   EXPECT_NO_THROW(make_clique_plan(v, all(v), 14));
   try {
     make_clique_plan(v, all(v), 15);
@@ -178,9 +184,8 @@ TEST(CliquePlan, FiveHundredTwelveGpusPlanInTheirSixteenSwitches) {
   const HostView v =
       make_host_view(topo::load_topology_text(sixteen_switches(512), "big.txt"), nullptr, "");
   const CliquePlan p = make_clique_plan(v, select_gpus(v, "", nullptr), 0);
-  ASSERT_EQ(p.cliques.size(), 16u);
-  for (const auto& c : p.cliques) EXPECT_EQ(c.gpus.size(), 32u);
-  EXPECT_TRUE(p.complete());
+  ASSERT_EQ(p.provisional_groups.size(), 16u);
+  for (const auto& c : p.provisional_groups) EXPECT_EQ(c.size(), 32u);
   EXPECT_EQ(p.pairs.size(), 512u * 511u / 2u);
 }
 

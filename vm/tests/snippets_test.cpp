@@ -13,9 +13,21 @@ bool has(const std::string& text, const std::string& what) {
   return text.find(what) != std::string::npos;
 }
 
-CliquePlan k80_plan() {
-  const HostView v = testing::host(testing::topology("k80-two-sockets-hwloc1.xml"));
+// The K80 host with its driver's word on each switch pair, as a topo -p2p capture would give it.
+CliquePlan k80_plan(bool evidence = true) {
+  HostView v = testing::host(testing::topology("k80-two-sockets-hwloc1.xml"));
+  if (evidence)
+    for (const auto& pair : {std::pair<std::size_t, std::size_t>{0, 1}, {2, 3}})
+      v.pairs[pair].evidence.push_back({false, EvidenceLevel::kDriver, "driver", "P2P OK"});
   return make_clique_plan(v, select_gpus(v, "", nullptr), 0);
+}
+
+TEST(Snippets, ProvisionalGroupsWriteNoSetting) {
+  const Snippets s = write_snippets(k80_plan(false), nullptr, "105");
+  for (const auto* text : {&s.proxmox, &s.libvirt, &s.qemu, &s.cloud_hypervisor}) {
+    EXPECT_FALSE(has(*text, "gpudirect-clique=")) << *text;
+    EXPECT_FALSE(has(*text, "gpudirect_clique=")) << *text;
+  }
 }
 
 TEST(Snippets, EveryHypervisorGetsEachGpusClique) {
