@@ -37,7 +37,12 @@ const std::vector<HelpExamples> kExamples = {
       "p2pcheck vm compare vm-topo.txt vm-after.json lxc-topo.txt --p2p-host lxc-p2p.txt"}},
     {"vm plan",
      {"p2pcheck vm plan  # on the host: cliques for its GPUs",
-      "p2pcheck vm plan --topology lxc-topo.txt --gpus 0,1 --vmid 105"}},
+      "p2pcheck vm plan --topology lxc-topo.txt --p2p lxc-p2p.txt --gpus 0,1 --vmid 105",
+      "p2pcheck vm plan --topology host.xml --gpus 0,1 --nccl-topo guest-topo.xml "
+      "--guest-bus-ids 01:00.0,02:00.0  # the guest's NCCL topology file"}},
+    {"vm verify",
+     {"p2pcheck vm verify  # in the guest, as root: every pair of each clique",
+      "p2pcheck vm verify --facts guest-facts.json --format json"}},
     {"vm compare",
      {"p2pcheck vm compare vm-topo.txt vm-after.json lxc-topo.txt --p2p-host lxc-p2p.txt"}},
     {"bench",

@@ -41,20 +41,24 @@ void add_plan(CLI::App& vm, VmOptions& o) {
           "Doctor facts saved on the host or an LXC container on it (doctor --save-facts); live with no "
           "--topology")
       ->type_name("FILE");
-  plan->add_option("--p2p", o.plan.p2p,
-                   "The host's P2P captures, evidence per GPU pair: nvidia-smi topo -p2p, "
-                   "p2pBandwidthLatencyTest, simpleP2P, nvbandwidth, p2pcheck bench results or doctor facts")
+  plan->add_option(
+          "--p2p", o.plan.p2p,
+          "The host's P2P captures, evidence per GPU pair: nvidia-smi topo -p2p, "
+          "p2pBandwidthLatencyTest, simpleP2P, nvbandwidth, p2pcheck bench results or doctor facts")
       ->type_name("FILE...");
-  plan->add_option("--nccl-topo", o.plan.nccl_topo,
-                   "Write the guest's NCCL topology file (NCCL_TOPO_FILE): the host's real PCIe tree, "
-                   "each GPU by its guest bus id")
+  plan->add_option(
+          "--nccl-topo", o.plan.nccl_topo,
+          "Write the guest's NCCL topology file (NCCL_TOPO_FILE): the host's real PCIe tree, "
+          "each GPU by its guest bus id")
       ->type_name("FILE");
-  plan->add_option("--guest", o.plan.guest,
-                   "The guest's topology (p2pcheck topo --save in the guest): its GPUs' bus ids, in bus "
-                   "order, for --nccl-topo")
+  plan->add_option(
+          "--guest", o.plan.guest,
+          "The guest's topology (p2pcheck topo --save in the guest): its GPUs' bus ids, in bus "
+          "order, for --nccl-topo")
       ->type_name("FILE");
-  plan->add_option("--guest-bus-ids", o.plan.guest_bus_ids,
-                   "The GPUs' bus ids in the guest, comma-separated, in the VM's GPU order (for --nccl-topo)")
+  plan->add_option(
+          "--guest-bus-ids", o.plan.guest_bus_ids,
+          "The GPUs' bus ids in the guest, comma-separated, in the VM's GPU order (for --nccl-topo)")
       ->type_name("LIST");
   plan->add_option(
           "--gpus", o.plan.gpus,
@@ -107,7 +111,8 @@ void add_verify(CLI::App& vm, VmOptions& o) {
 
 Command add_vm_command(CLI::App& root) {
   auto o = std::make_shared<VmOptions>();
-  CLI::App* vm = root.add_subcommand("vm", "GPUDirect cliques for VFIO VMs: vm plan, vm compare, vm verify");
+  CLI::App* vm =
+      root.add_subcommand("vm", "GPUDirect cliques for VFIO VMs: vm plan, vm compare, vm verify");
   vm->require_subcommand(1);
   add_plan(*vm, *o);
   add_compare(*vm, *o);

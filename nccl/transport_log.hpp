@@ -60,8 +60,8 @@ struct NcclLog {
   std::optional<int> nvls_channels;
   std::optional<int> p2p_channels;
   std::optional<int> p2p_channels_per_peer;
-  std::string version;                // "2.28.3+cuda12.9" from "NCCL version ..."
-  bool p2p_disabled_by_env = false;   // "NCCL_P2P_DISABLE set by environment to 1"
+  std::string version;               // "2.28.3+cuda12.9" from "NCCL version ..."
+  bool p2p_disabled_by_env = false;  // "NCCL_P2P_DISABLE set by environment to 1"
   // NCCL_TOPO_FILE as NCCL took it ("NCCL_TOPO_FILE set by environment to F", ENV), whether it
   // read it ("Loading topology file F", GRAPH) or could not ("Could not open XML topology file F :
   // ...": NCCL then goes on with the tree it sees, silently at the default log level).

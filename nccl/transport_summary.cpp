@@ -134,8 +134,8 @@ std::string format_transport_summary(const TransportSummary& r) {
     out << "\nNCCL topology file " << r.log.topo_file << ": "
         << (!r.log.topo_file_error.empty()
                 ? "NOT read (" + r.log.topo_file_error + "): NCCL used the tree it sees"
-                : r.log.topo_file_loaded ? std::string("loaded")
-                                         : std::string("set (NCCL logged no error opening it)"))
+            : r.log.topo_file_loaded ? std::string("loaded")
+                                     : std::string("set (NCCL logged no error opening it)"))
         << "\n";
   if (!r.log.warnings.empty()) {
     out << "\nNCCL WARN lines:\n";
@@ -179,11 +179,10 @@ void to_json(nlohmann::json& j, const TransportSummary& r) {
   j["pairs"] = std::move(pairs);
   j["matrix"] = r.matrix;
   j["p2p_explanations"] = r.log.p2p_explanations;
-  j["topology_file"] = r.log.topo_file.empty()
-                           ? nlohmann::json(nullptr)
-                           : nlohmann::json{{"path", r.log.topo_file},
-                                            {"loaded", r.log.topo_file_loaded},
-                                            {"error", r.log.topo_file_error}};
+  j["topology_file"] = r.log.topo_file.empty() ? nlohmann::json(nullptr)
+                                               : nlohmann::json{{"path", r.log.topo_file},
+                                                                {"loaded", r.log.topo_file_loaded},
+                                                                {"error", r.log.topo_file_error}};
   j["warnings"] = r.log.warnings;
   j["nccl_lines"] = r.log.nccl_lines;
   j["unreadable_lines"] = r.log.unreadable_lines;

@@ -3,6 +3,7 @@
 #include <optional>
 #include <sstream>
 
+#include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "doctor/collect/collect.hpp"
 #include "session/live_topology.hpp"
@@ -11,7 +12,6 @@
 #include "vm/guest_prospects.hpp"
 #include "vm/host_capture.hpp"
 #include "vm/nccl_topo_file.hpp"
-#include "common/error.hpp"
 #include "vm/plan_report.hpp"
 
 namespace p2p::session {

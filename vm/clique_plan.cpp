@@ -47,8 +47,9 @@ PairJudgement by_class(const HostView& v, PairJudgement j, topo::PathClass c) {
   for (std::size_t g : {j.a, j.b})
     if (const std::string model = refused_model(v, g); !model.empty() && c != PathClass::kNvLink)
       return verdict(j, false, "model",
-                     model + ": its stock driver refuses P2P over PCIe; only the host's own "
-                             "evidence can join the pair (--p2p, --facts)");
+                     model +
+                         ": its stock driver refuses P2P over PCIe; only the host's own "
+                         "evidence can join the pair (--p2p, --facts)");
   constexpr auto kGuess = EvidenceLevel::kPathClass;
   switch (c) {
     case PathClass::kPix: return verdict(j, true, "topology", "one PCIe switch (PIX)", kGuess);
@@ -165,7 +166,8 @@ std::vector<std::vector<std::size_t>> group(const PairLookup& pairs,
   std::vector<std::vector<std::size_t>> cliques;
   for (std::size_t g : order) {
     auto fits = std::find_if(cliques.begin(), cliques.end(), [&](const auto& c) {
-      return std::all_of(c.begin(), c.end(), [&](std::size_t m) { return pairs.ok(g, m, guesses); });
+      return std::all_of(c.begin(), c.end(),
+                         [&](std::size_t m) { return pairs.ok(g, m, guesses); });
     });
     if (fits != cliques.end())
       fits->push_back(g);
@@ -215,11 +217,14 @@ void explain(const CliquePlan& p, const PairLookup& pairs, PlannedGpu& g) {
     if (other.index == g.index) continue;
     const auto& j = pairs.judgement(g.index, other.index);
     const bool same = g.clique && other.clique == g.clique;
-    const bool guessed = std::any_of(
-        p.provisional_groups.begin(), p.provisional_groups.end(), [&](const auto& c) {
-          return std::count(c.begin(), c.end(), g.index) && std::count(c.begin(), c.end(), other.index);
+    const bool guessed =
+        std::any_of(p.provisional_groups.begin(), p.provisional_groups.end(), [&](const auto& c) {
+          return std::count(c.begin(), c.end(), g.index) &&
+                 std::count(c.begin(), c.end(), other.index);
         });
-    const std::string key = std::string(same ? "with " : guessed ? "provisionally with " : "not with ") +
+    const std::string key = std::string(same      ? "with "
+                                        : guessed ? "provisionally with "
+                                                  : "not with ") +
                             "|" + j.path + ", " + j.reason;
     auto it =
         std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == key; });
@@ -230,6 +235,30 @@ void explain(const CliquePlan& p, const PairLookup& pairs, PlannedGpu& g) {
     const auto bar = key.find('|');
     g.why.push_back(key.substr(0, bar) + join(peers) + ": " + key.substr(bar + 1));
   }
+}
+
+// The candidates in none of the groups.
+std::vector<std::size_t> outside(const std::vector<std::size_t>& candidates,
+                                 const std::vector<std::vector<std::size_t>>& groups) {
+  std::vector<std::size_t> rest;
+  for (std::size_t g : candidates)
+    if (std::none_of(groups.begin(), groups.end(),
+                     [&](const auto& c) { return std::find(c.begin(), c.end(), g) != c.end(); }))
+      rest.push_back(g);
+  return rest;
+}
+
+// Each group's GPUs, and the groups by their first GPU, in the order the VM's GPUs were given.
+void order_as_given(const std::vector<std::size_t>& selected,
+                    std::vector<std::vector<std::size_t>>& groups) {
+  std::map<std::size_t, std::size_t> position_of;
+  for (std::size_t i = 0; i < selected.size(); ++i) position_of.emplace(selected[i], i);
+  const auto earlier = [&](std::size_t x, std::size_t y) {
+    return position_of.at(x) < position_of.at(y);
+  };
+  for (auto& c : groups) std::sort(c.begin(), c.end(), earlier);
+  std::sort(groups.begin(), groups.end(),
+            [&](const auto& x, const auto& y) { return earlier(x.front(), y.front()); });
 }
 
 }  // namespace
@@ -248,8 +277,7 @@ PairJudgement judge_pair(const HostView& v, std::size_t a, std::size_t b) {
   const PairEvidence* against = nullptr;
   const PairEvidence* best = nullptr;
   for (const auto& e : j.evidence) {
-    if (e.against && (against == nullptr || against_rank(e) < against_rank(*against)))
-      against = &e;
+    if (e.against && (against == nullptr || against_rank(e) < against_rank(*against))) against = &e;
     if (!e.against && (best == nullptr || e.level < best->level)) best = &e;
   }
   if (against != nullptr) return verdict(j, false, against->basis, against->what);
@@ -291,27 +319,9 @@ CliquePlan make_clique_plan(const HostView& v, const std::vector<std::size_t>& s
   // and nothing checks. The GPUs left over that the path class alone would join are proposed,
   // not planned: provisional groups, without IDs or settings, until the host proves them.
   auto cliques = group(pairs, candidates, false);
-  std::vector<std::size_t> rest;
-  for (std::size_t g : candidates)
-    if (std::none_of(cliques.begin(), cliques.end(), [&](const auto& c) {
-          return std::find(c.begin(), c.end(), g) != c.end();
-        }))
-      rest.push_back(g);
-  p.provisional_groups = group(pairs, rest, true);
-  std::map<std::size_t, std::size_t> position_of;
-  for (std::size_t i = 0; i < selected.size(); ++i) position_of.emplace(selected[i], i);
-  const auto position = [&](std::size_t g) { return position_of.at(g); };
-  for (auto& c : cliques)
-    std::sort(c.begin(), c.end(),
-              [&](std::size_t x, std::size_t y) { return position(x) < position(y); });
-  for (auto* list : {&cliques, &p.provisional_groups}) {
-    for (auto& c : *list)
-      std::sort(c.begin(), c.end(),
-                [&](std::size_t x, std::size_t y) { return position(x) < position(y); });
-    std::sort(list->begin(), list->end(), [&](const auto& x, const auto& y) {
-      return position(x.front()) < position(y.front());
-    });
-  }
+  p.provisional_groups = group(pairs, outside(candidates, cliques), true);
+  order_as_given(selected, cliques);
+  order_as_given(selected, p.provisional_groups);
   const int last = first_clique + static_cast<int>(cliques.size()) - 1;
   if (last > topo::kMaxGpudirectClique)
     throw InputError("--first-clique " + std::to_string(first_clique) + ": the plan needs " +

@@ -43,7 +43,7 @@ struct Clique {
 
 struct CliquePlan {
   std::vector<PlannedGpu> gpus;  // the VM's GPUs, in the order given
-  std::vector<Clique> cliques;  // only pairs the host's evidence carries
+  std::vector<Clique> cliques;   // only pairs the host's evidence carries
   // GPUs the path class alone would join: proposed, no ID, no setting, until proven.
   std::vector<std::vector<std::size_t>> provisional_groups;
   std::vector<PairJudgement> pairs;

@@ -26,8 +26,8 @@ PairProof proof_of(const doctor::CliquePair& p, const doctor::Facts& f) {
                                                  : f.peer_copy.detail);
   }
   if (p.driver_p2p == false)
-    out.detail += std::string(out.detail.empty() ? "" : "; ") + "the guest driver refuses P2P: " +
-                  p.driver_reason;
+    out.detail += std::string(out.detail.empty() ? "" : "; ") +
+                  "the guest driver refuses P2P: " + p.driver_reason;
   return out;
 }
 
@@ -74,13 +74,13 @@ std::string format_proof_text(const CliqueProof& p) {
     }
   }
   if (!p.without.empty()) out << "without a clique: " << join(p.without) << "\n";
-  if (!p.unread.empty())
-    out << "capability not read (run as root): " << join(p.unread) << "\n";
+  if (!p.unread.empty()) out << "capability not read (run as root): " << join(p.unread) << "\n";
   const auto count = [&](const char* s) {
     return std::count_if(p.pairs.begin(), p.pairs.end(),
                          [&](const PairProof& q) { return q.state == s; });
   };
-  out << "\n" << count("proven") << " of " << p.pairs.size() << " clique pair(s) proven, "
+  out << "\n"
+      << count("proven") << " of " << p.pairs.size() << " clique pair(s) proven, "
       << count("broken") << " broken, " << count("unproven") << " unproven\n";
   if (!p.take_out.empty())
     out << "Broken: take " << join(p.take_out)
@@ -96,10 +96,8 @@ nlohmann::json proof_json(const CliqueProof& p) {
   nlohmann::json pairs = nlohmann::json::array(), cliques = nlohmann::json::array();
   for (const auto& [id, members] : p.cliques) cliques.push_back({{"id", id}, {"gpus", members}});
   for (const auto& q : p.pairs)
-    pairs.push_back({{"clique", q.clique},
-                     {"gpus", {q.a, q.b}},
-                     {"state", q.state},
-                     {"detail", q.detail}});
+    pairs.push_back(
+        {{"clique", q.clique}, {"gpus", {q.a, q.b}}, {"state", q.state}, {"detail", q.detail}});
   return {{"schema", "p2pcheck.vm_verify"},
           {"schema_version", CliqueProof::kSchemaVersion},
           {"source", p.source},

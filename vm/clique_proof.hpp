@@ -24,12 +24,12 @@ struct PairProof {
 
 struct CliqueProof {
   static constexpr int kSchemaVersion = 1;
-  std::string source;                       // the facts: "live" or the file
+  std::string source;                               // the facts: "live" or the file
   std::map<int, std::vector<std::string>> cliques;  // clique ID -> bus ids
-  std::vector<std::string> without;         // GPUs without a clique
-  std::vector<std::string> unread;          // GPUs whose capability could not be read
-  std::vector<PairProof> pairs;             // every pair inside each clique
-  std::vector<std::string> take_out;        // GPUs whose removal leaves the cliques proven
+  std::vector<std::string> without;                 // GPUs without a clique
+  std::vector<std::string> unread;                  // GPUs whose capability could not be read
+  std::vector<PairProof> pairs;                     // every pair inside each clique
+  std::vector<std::string> take_out;                // GPUs whose removal leaves the cliques proven
   // 0: every pair of every clique proven; 1: a pair broken or unproven, or no clique at all.
   int exit_code() const;
 };

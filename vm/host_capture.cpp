@@ -154,7 +154,8 @@ void copy_evidence(HostView& v, const HostCapture& c, const std::vector<std::siz
            c.tool + ": " + which + ": the peer copy's data did not verify (" + b.detail + ")" +
                from});
     else if (b.status == doc::FigureStatus::kError && !through_host)
-      add(v, x, y, {true, EvidenceLevel::kDriver, c.tool, c.tool + ": " + which + ": " + b.detail + from});
+      add(v, x, y,
+          {true, EvidenceLevel::kDriver, c.tool, c.tool + ": " + which + ": " + b.detail + from});
     if (b.status != doc::FigureStatus::kOk || !b.median_gbps || b.p2p == false) continue;
     auto& best = (through_host ? staged : peer)[{x, y}];
     best = std::max(best, *b.median_gbps);
@@ -175,7 +176,8 @@ void copy_evidence(HostView& v, const HostCapture& c, const std::vector<std::siz
           {true, EvidenceLevel::kDriver, c.tool,
            c.tool + ": P2P carries " + gbps(p) + ", under half the " + gbps(s->second) +
                " of the copy staged through the host: the peer path is broken or redirected "
-               "(ACS, IOMMU)" + from});
+               "(ACS, IOMMU)" +
+               from});
   }
 }
 
@@ -195,8 +197,9 @@ std::vector<HostCapture> parse_host_captures(const std::string& text, const std:
     for (const auto& s : import::import_paste(text, source, import::ImportOptions{}).sections)
       if (s.file.tool != "nccl-tests") out.push_back(section_capture(s, source));
   }
-  out.erase(std::remove_if(out.begin(), out.end(), [](const auto& c) { return !holds_evidence(c); }),
-            out.end());
+  out.erase(
+      std::remove_if(out.begin(), out.end(), [](const auto& c) { return !holds_evidence(c); }),
+      out.end());
   if (out.empty())
     throw InputError(source +
                      ": no P2P evidence: give nvidia-smi topo -p2p, p2pBandwidthLatencyTest, "

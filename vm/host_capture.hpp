@@ -18,12 +18,12 @@ namespace p2p::vm {
 struct HostCapture {
   std::string source;  // the file
   std::string tool;    // "nvidia-smi topo -p2p", "p2pBandwidthLatencyTest", "p2pcheck bench", ...
-  std::vector<std::string> bdfs;   // by the capture's GPU number; "" where it does not say
-  std::vector<std::string> names;  // by the capture's GPU number; "" where it does not say
-  std::vector<topo::P2pStatus> status;          // nvidia-smi topo -p2p matrices
-  std::vector<std::vector<bool>> access;        // [a][b] peer access as the tool found it
+  std::vector<std::string> bdfs;          // by the capture's GPU number; "" where it does not say
+  std::vector<std::string> names;         // by the capture's GPU number; "" where it does not say
+  std::vector<topo::P2pStatus> status;    // nvidia-smi topo -p2p matrices
+  std::vector<std::vector<bool>> access;  // [a][b] peer access as the tool found it
   std::vector<doc::BandwidthResult> bandwidth;  // the tool's figures
-  bool data_verified = false;  // its copies' data was checked (p2pcheck bench, simpleP2P)
+  bool data_verified = false;          // its copies' data was checked (p2pcheck bench, simpleP2P)
   std::optional<doctor::Facts> facts;  // a doctor facts file
 };
 

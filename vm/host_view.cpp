@@ -98,12 +98,12 @@ void add_facts_evidence(const doctor::Facts& f, const std::map<std::string, std:
     if (!k) continue;
     if (c.went_wrong())
       v.pairs[*k].evidence.push_back({true, EvidenceLevel::kPeerCopy, "peer copy",
-                                      "the host's peer copy failed (" + s + " -> " + d +
-                                          ": copy " + to_string(c.copy_result) + ", SM store " +
+                                      "the host's peer copy failed (" + s + " -> " + d + ": copy " +
+                                          to_string(c.copy_result) + ", SM store " +
                                           to_string(c.store_result) + ")" + from});
     else if (c.either_write_is(doctor::CopyResult::kOk) && verified.insert(*k).second)
-      v.pairs[*k].evidence.push_back({false, EvidenceLevel::kPeerCopy, "peer copy",
-                                      "peer copy verified on the host" + from});
+      v.pairs[*k].evidence.push_back(
+          {false, EvidenceLevel::kPeerCopy, "peer copy", "peer copy verified on the host" + from});
   }
 }
 

@@ -19,8 +19,8 @@ namespace {
 constexpr std::size_t kMaxElements = 256;
 
 struct Element {
-  std::string busid;      // "" for a <cpu>
-  std::string host_bdf;   // where it is on the host, for the comment
+  std::string busid;       // "" for a <cpu>
+  std::string host_bdf;    // where it is on the host, for the comment
   int gen = 0, width = 0;  // the link up from it; 0 = unknown
   bool gpu = false;
   std::vector<Element> children;
@@ -28,8 +28,13 @@ struct Element {
 
 // The speeds NCCL's dictionary knows (kvDictPciGen), by generation.
 std::string link_speed(int gen) {
-  static const char* const kSpeeds[] = {"",   "2.5 GT/s PCIe", "5.0 GT/s PCIe", "8.0 GT/s PCIe",
-                                        "16.0 GT/s PCIe", "32.0 GT/s PCIe", "64.0 GT/s PCIe"};
+  static const char* const kSpeeds[] = {"",
+                                        "2.5 GT/s PCIe",
+                                        "5.0 GT/s PCIe",
+                                        "8.0 GT/s PCIe",
+                                        "16.0 GT/s PCIe",
+                                        "32.0 GT/s PCIe",
+                                        "64.0 GT/s PCIe"};
   return gen >= 1 && gen <= 6 ? kSpeeds[gen] : "";
 }
 
@@ -91,7 +96,7 @@ void write(std::ostream& out, const Element& e, int depth) {
 std::string checked_bus_id(const std::string& given) {
   std::string bdf = trim(given);
   if (bdf.find('.') == std::string::npos) bdf += ".0";
-  const std::string n = doctor::normalize_bdf(bdf);
+  std::string n = doctor::normalize_bdf(bdf);
   const bool form = n.size() == 12 && n[4] == ':' && n[7] == ':' && n[10] == '.' &&
                     std::all_of(n.begin(), n.end(), [](char c) {
                       return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.';
@@ -167,8 +172,9 @@ std::vector<std::string> nccl_topology_install(const topo::TopologySnapshot& hos
         if (!nvlink) widest = std::max(widest, host.pcie_matrix[c[i]][c[k]]);
       }
   std::vector<std::string> out = {
-      "copy " + file + " into the guest as /etc/nccl/topo.xml, and add the line "
-      "NCCL_TOPO_FILE=/etc/nccl/topo.xml to the guest's /etc/nccl.conf (NCCL reads it at start)",
+      "copy " + file +
+          " into the guest as /etc/nccl/topo.xml, and add the line "
+          "NCCL_TOPO_FILE=/etc/nccl/topo.xml to the guest's /etc/nccl.conf (NCCL reads it at start)",
       "in the guest, NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV,GRAPH shows \"Loading topology "
       "file /etc/nccl/topo.xml\"; p2pcheck doctor in the guest checks the file names its GPUs"};
   // NCCL has no NODE: a path through a CPU is PHB to it, and its default limit is PXB.

@@ -74,7 +74,7 @@ void gpus_text(std::ostream& out, const PlanReport& r, const HostView& v) {
   for (const auto& g : r.plan.gpus) {
     out << "  " << gpu_label(v, g.index) << "  "
         << (g.clique ? "clique " + std::to_string(*g.clique)
-                     : std::string(r.plan.gpus.size() < 2   ? "no clique needed"
+                     : std::string(r.plan.gpus.size() < 2    ? "no clique needed"
                                    : provisional(r, g.index) ? "provisional"
                                                              : "left out"))
         << "\n";
@@ -98,6 +98,19 @@ void traps_text(std::ostream& out, const PlanReport& r) {
   out << r.traps.size() << " trap(s)\n";
   for (const auto& t : r.traps)
     out << "  ✘ " << t.id << ": " << t.what << "\n    → " << t.fix << "\n";
+}
+
+json pair_json(const PairJudgement& p) {
+  json seen = json::array();
+  for (const auto& e : p.evidence)
+    seen.push_back({{"says", e.against ? "against" : "for"},
+                    {"level", to_string(e.level)},
+                    {"basis", e.basis},
+                    {"what", e.what}});
+  return {{"gpus", {p.a, p.b}}, {"path", p.path},
+          {"p2p", p.p2p},       {"evidence", p.level ? json(to_string(*p.level)) : json(nullptr)},
+          {"basis", p.basis},   {"reason", p.reason},
+          {"seen", seen}};
 }
 
 }  // namespace
@@ -151,21 +164,7 @@ json plan_json(const PlanReport& r, const HostView& v) {
   for (const auto& c : r.plan.cliques) cliques.push_back({{"id", c.id}, {"gpus", c.gpus}});
   json provisional = json::array();
   for (const auto& c : r.plan.provisional_groups) provisional.push_back({{"gpus", c}});
-  for (const auto& p : r.plan.pairs) {
-    json seen = json::array();
-    for (const auto& e : p.evidence)
-      seen.push_back({{"says", e.against ? "against" : "for"},
-                      {"level", to_string(e.level)},
-                      {"basis", e.basis},
-                      {"what", e.what}});
-    pairs.push_back({{"gpus", {p.a, p.b}},
-                     {"path", p.path},
-                     {"p2p", p.p2p},
-                     {"evidence", p.level ? json(to_string(*p.level)) : json(nullptr)},
-                     {"basis", p.basis},
-                     {"reason", p.reason},
-                     {"seen", seen}});
-  }
+  for (const auto& p : r.plan.pairs) pairs.push_back(pair_json(p));
   for (const auto& t : r.traps) traps.push_back({{"id", t.id}, {"what", t.what}, {"fix", t.fix}});
   json config = nullptr;
   if (r.config) {
@@ -202,10 +201,9 @@ json plan_json(const PlanReport& r, const HostView& v) {
             {"cloud_hypervisor", r.snippets.cloud_hypervisor}}},
           {"notes", r.plan.notes},
           {"captures", v.captures},
-          {"nccl_topology",
-           r.nccl_topo_file.empty()
-               ? json(nullptr)
-               : json{{"file", r.nccl_topo_file}, {"install", r.nccl_install}}},
+          {"nccl_topology", r.nccl_topo_file.empty()
+                                ? json(nullptr)
+                                : json{{"file", r.nccl_topo_file}, {"install", r.nccl_install}}},
           {"complete", r.plan.complete()},
           {"provisional", !r.plan.provisional().empty()},
           {"exit_code", r.exit_code()}};

@@ -29,8 +29,8 @@ struct PlanReport {
   std::optional<VmConfig> config;
   std::vector<Trap> traps;
   Snippets snippets;
-  std::string nccl_topo_file;              // where the guest's NCCL topology was written; ""
-  std::vector<std::string> nccl_install;   // how the guest takes it
+  std::string nccl_topo_file;             // where the guest's NCCL topology was written; ""
+  std::vector<std::string> nccl_install;  // how the guest takes it
   // 0: every GPU in a clique on the host's evidence and no trap; 1: a GPU left out, a trap in the
   // config, or a clique pair resting on the path class alone (provisional).
   int exit_code() const;

@@ -85,7 +85,7 @@ TEST(DidYouMean, AMistypedCommandIsOneLineNamingTheNearestAndExitTwo) {
             "p2pcheck: error: unknown command 'frobnicate' (p2pcheck --help lists the commands)\n");
   const CliResult bare = p2pcheck("vm");
   EXPECT_EQ(bare.exit_code, 2);
-  EXPECT_EQ(bare.err, "p2pcheck: error: 'p2pcheck vm' needs a command: plan, compare\n");
+  EXPECT_EQ(bare.err, "p2pcheck: error: 'p2pcheck vm' needs a command: plan, compare, verify\n");
 }
 
 TEST(DidYouMean, AMistypedOptionNamesTheNearestBeforeAnyWork) {

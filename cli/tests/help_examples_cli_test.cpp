@@ -31,6 +31,8 @@ const std::map<std::string, std::string> kStandIns = {
     {"lxc-topo.txt", "import/tests/fixtures/rtxpro6000-lxc-topo.txt"},
     {"lxc-p2p.txt", "import/tests/fixtures/rtxpro6000-lxc-p2p-w.txt"},
     {"vm-after.json", "vm/tests/fixtures/seed/rtxpro6000-vm-after-cliques.json"},
+    {"host.xml", "topology/tests/fixtures/rtxpro6000-lxc.xml"},
+    {"guest-facts.json", "doctor/tests/fixtures/vfio-bad-clique.json"},
     {"nccl-info.log", "nccl/tests/fixtures/p2p_direct_2gpu.log"},
     {"nvbandwidth.txt", "import/tests/fixtures/nvbandwidth-v0.8-h200.txt"},
     {"all_reduce.txt", "import/tests/fixtures/nccl-tests-2.19.6-h200-all_reduce.txt"},

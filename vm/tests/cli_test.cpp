@@ -107,10 +107,9 @@ TEST(VmPlanCli, BadInputIsOneLineExitTwo) {
                         "up to ID 16, but clique IDs are 0-15");
   expect_one_line_error(p2pcheck("vm plan " + kK80 + " --p2p /nonexistent-p2p.txt"),
                         "/nonexistent-p2p.txt");
-  expect_one_line_error(
-      p2pcheck("vm plan " + kK80 + " --p2p " +
-               at("import/tests/fixtures/nccl-tests-1x-rtx5090-all_reduce.txt")),
-      "no P2P evidence");
+  expect_one_line_error(p2pcheck("vm plan " + kK80 + " --p2p " +
+                                 at("import/tests/fixtures/nccl-tests-1x-rtx5090-all_reduce.txt")),
+                        "no P2P evidence");
   expect_one_line_error(
       p2pcheck("vm plan " + kK80 + " --p2p " +
                at("import/tests/fixtures/p2p-bandwidth-latency-16x-v100-dgx2-p2p-read.txt")),

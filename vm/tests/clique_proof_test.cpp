@@ -16,7 +16,8 @@ CliqueProof proof(const std::string& fixture) {
 
 std::vector<std::string> states(const CliqueProof& p) {
   std::vector<std::string> out;
-  for (const auto& q : p.pairs) out.push_back(q.a.substr(5, 2) + "-" + q.b.substr(5, 2) + " " + q.state);
+  for (const auto& q : p.pairs)
+    out.push_back(q.a.substr(5, 2) + "-" + q.b.substr(5, 2) + " " + q.state);
   return out;
 }
 

@@ -22,8 +22,8 @@ HostView with(const std::string& topology_fixture, const std::string& capture) {
 }
 
 TEST(HostCapture, P2pBandwidthLatencyTestsConnectivityJoinsTheNvlinkPairsOnly) {
-  const HostView v = with("topo-4x-a100-pcie-nv12-pairs.txt",
-                          "p2p-bandwidth-latency-4x-a100-nvlink-pairs.txt");
+  const HostView v =
+      with("topo-4x-a100-pcie-nv12-pairs.txt", "p2p-bandwidth-latency-4x-a100-nvlink-pairs.txt");
   const PairJudgement in = judge_pair(v, 0, 1), across = judge_pair(v, 1, 2);
   EXPECT_TRUE(in.p2p);
   EXPECT_EQ(in.level, EvidenceLevel::kDriver);
@@ -53,15 +53,18 @@ TEST(HostCapture, NvidiaSmiP2pStatusesJoinTheTopology) {
   EXPECT_EQ(judge_pair(v, 0, 1).basis, "nvidia-smi topo -p2p");
   EXPECT_TRUE(judge_pair(v, 0, 1).p2p);
   EXPECT_FALSE(judge_pair(v, 0, 2).p2p);
-  EXPECT_EQ(v.captures, std::vector<std::string>{"rtxpro6000-lxc-p2p-w.txt (nvidia-smi topo -p2p)"});
+  EXPECT_EQ(v.captures,
+            std::vector<std::string>{"rtxpro6000-lxc-p2p-w.txt (nvidia-smi topo -p2p)"});
 }
 
 TEST(HostCapture, BadCapturesAreRefusedNamingTheFile) {
   EXPECT_THROW(parse_host_captures(fixture("nccl-tests-1x-rtx5090-all_reduce.txt"), "nccl.txt"),
                InputError);
   EXPECT_THROW(parse_host_captures("hello\n", "hello.txt"), InputError);
-  HostView v = testing::host(testing::source("import/tests/fixtures/topo-2x-rtx5090-phb-and-p2p-rw-gns.txt"));
-  const auto four = parse_host_captures(fixture("p2p-bandwidth-latency-4x-a100-nvlink-pairs.txt"), "four.txt");
+  HostView v = testing::host(
+      testing::source("import/tests/fixtures/topo-2x-rtx5090-phb-and-p2p-rw-gns.txt"));
+  const auto four =
+      parse_host_captures(fixture("p2p-bandwidth-latency-4x-a100-nvlink-pairs.txt"), "four.txt");
   try {
     add_capture_evidence(v, four.at(0));
     FAIL() << "a capture of four GPUs on a host of two";
