@@ -20,8 +20,10 @@ int run_topo_command(const TopoOptions& opts) {
   add_input(paths, "--environment", opts.request.environment);
   check_output_paths(paths);
   const session::TopoOutcome t = session::run_topo(opts.request);
-  std::cout << (opts.format == "json" ? t.snapshot_json : topo::format_topology_text(t.snapshot))
-            << std::flush;
+  std::cout << (opts.format == "json" ? t.snapshot_json : topo::format_topology_text(t.snapshot));
+  if (opts.format != "json" && !t.nccl_topo_file.empty())
+    std::cout << "\nNCCL topology file: " << t.nccl_topo_file << "\n";
+  std::cout << std::flush;
   return kExitOk;
 }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "doctor/health_facts.hpp"
+#include "doctor/nccl_topo_file.hpp"
 #include "doctor/observed.hpp"
 #include "doctor/probe_states.hpp"
 #include "doctor/vfio_facts.hpp"
@@ -240,6 +241,7 @@ struct Facts {
   FabricManagerFacts fabric_manager;
   PeerCopyProbe peer_copy;
   VfioFacts vfio;  // GPUDirect cliques (guest) and IOMMU groups (host): doctor/vfio_facts.hpp
+  NcclTopoFileFacts nccl_topo_file;  // NCCL_TOPO_FILE and its GPUs: doctor/nccl_topo_file.hpp
 };
 
 // Versioned JSON. facts_from_json is strict: every key must be there (null where unknown), no

@@ -240,6 +240,7 @@ json facts_to_json(const Facts& f) {
       {"peer_copy", peer_copy_to_json(f.peer_copy)}};
   // Added within version 1, written where it was looked at: older facts read back unchanged.
   if (f.vfio.checked()) out["vfio"] = vfio_to_json(f.vfio);
+  if (f.nccl_topo_file.checked()) out["nccl_topo_file"] = nccl_topo_file_to_json(f.nccl_topo_file);
   return out;
 }
 
@@ -317,6 +318,8 @@ Facts facts_from_json(const json& j) {
     f.peer_copy.detail = "not in these facts: recorded before the peer-copy check existed";
   }
   if (const json* vfio = in.find("vfio")) f.vfio = vfio_from_json(*vfio, "vfio");
+  if (const json* t = in.find("nccl_topo_file"))
+    f.nccl_topo_file = nccl_topo_file_from_json(*t, "nccl_topo_file");
   in.finish();
   return f;
 }

@@ -28,7 +28,8 @@ std::vector<Finding> judge(const Facts& f) {
   rules::userspace(f, out);
   rules::access(f, out);
   rules::p2p(f, out);
-  rules::vfio(f, out);  // GPUDirect cliques in a VFIO guest (rules_vfio.cpp)
+  rules::vfio(f, out);            // GPUDirect cliques in a VFIO guest (rules_vfio.cpp)
+  rules::nccl_topo_file(f, out);  // the guest's NCCL_TOPO_FILE (nccl_topo_file.cpp)
   rules::pcie(f, out);
   rules::gpu_state(f, out);
   rules::health(f, out);

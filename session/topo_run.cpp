@@ -4,6 +4,8 @@
 
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
+#include "doctor/collect/collect.hpp"
+#include "doctor/nccl_topo_file.hpp"
 #include "session/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/snapshot_json.hpp"
@@ -16,6 +18,14 @@ TopoOutcome run_topo(const TopoRequest& r) {
   if (!r.environment.empty()) topo::apply_environment_facts_file(o.snapshot, r.environment);
   if (!r.p2p.empty()) topo::apply_p2p_status_file(o.snapshot, r.p2p);
   o.snapshot_json = topo::snapshot_to_json_text(o.snapshot);
+  if (r.input.empty()) {
+    std::vector<std::string> here;
+    for (const auto& g : o.snapshot.gpus) here.push_back(g.pci_bus_id);
+    const auto t = doctor::collect_nccl_topo_file("/", doctor::collect_env("/"));
+    if (const auto j = doctor::judge_nccl_topo_file(t, here, o.snapshot.environment.kind == "vm"))
+      o.nccl_topo_file = std::string(to_string(j->status)) + ": " + j->summary +
+                         (j->hint.empty() ? "" : " (" + j->hint + ")");
+  }
   if (!r.save.empty()) write_text_file_atomically(r.save, o.snapshot_json);
   return o;
 }

@@ -23,6 +23,9 @@ struct TopoRequest {
 struct TopoOutcome {
   topo::TopologySnapshot snapshot;
   std::string snapshot_json;  // as saved, and as --format json prints it
+  // Live only: NCCL_TOPO_FILE (environment or /etc/nccl.conf) against the GPUs here, one line;
+  // "" where nothing applies.
+  std::string nccl_topo_file;
 };
 
 // InputError naming a file that cannot be read. The snapshot is saved before anything is

@@ -148,7 +148,11 @@ std::string nccl_topology_xml(const topo::TopologySnapshot& host,
                      " NCCL's reader takes");
   std::ostringstream out;
   out << "<system version=\"1\">\n";
-  out << "  <!-- p2pcheck vm plan: the host's PCIe tree (" << host.source
+  // A comment ends at the first "-->": the source's name may not hold one.
+  std::string source = host.source;
+  for (std::size_t at = source.find("--"); at != std::string::npos; at = source.find("--", at))
+    source.replace(at, 2, "- -");
+  out << "  <!-- p2pcheck vm plan: the host's PCIe tree (" << source
       << ") for the VM's GPUs, each by its guest bus id; bridges in domain ffff -->\n";
   for (const auto& [numa, cpu] : cpus) {
     // No affinity, vendor or model: NCCL takes the guest's own (its vCPUs, its CPUID).

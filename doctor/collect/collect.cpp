@@ -61,6 +61,7 @@ void read_files(Facts& f, const std::string& root, bool live) {
   f.vfio = collect_vfio(root, f.pci);
   f.daemons = collect_daemons(root);
   f.env = collect_env(root);
+  f.nccl_topo_file = collect_nccl_topo_file(root, f.env);
   f.fabric_manager = collect_fabric_manager(root);
 }
 

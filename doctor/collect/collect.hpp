@@ -39,6 +39,9 @@ CgroupFacts collect_cgroup(const std::string& root);
 IommuFacts collect_iommu(const std::string& root);
 Observed<std::vector<std::string>> collect_daemons(const std::string& root);
 std::map<std::string, std::string> collect_env(const std::string& root);
+// NCCL_TOPO_FILE from the environment, else /etc/nccl.conf, and the GPUs the file names.
+NcclTopoFileFacts collect_nccl_topo_file(const std::string& root,
+                                         const std::map<std::string, std::string>& env);
 // Fabric Manager's log (/var/log/fabricmanager.log): its lines about versions and errors.
 FabricManagerFacts collect_fabric_manager(const std::string& root);
 Observed<std::vector<PciFunction>> collect_pci(const std::string& root);

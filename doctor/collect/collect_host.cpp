@@ -287,4 +287,27 @@ FabricManagerFacts collect_fabric_manager(const std::string& root) {
   return fm;
 }
 
+NcclTopoFileFacts collect_nccl_topo_file(const std::string& root,
+                                         const std::map<std::string, std::string>& env) {
+  NcclTopoFileFacts t;
+  const std::string r = io::root_prefix(root);
+  if (const auto it = env.find("NCCL_TOPO_FILE"); it != env.end() && !it->second.empty()) {
+    t.path = it->second;
+    t.set_by = "environment";
+  } else if (const auto conf = io::read_file(r + "/etc/nccl.conf", 1u << 20); conf.present()) {
+    t.path = nccl_conf_topo_file(conf.value);
+    t.set_by = "/etc/nccl.conf";
+  }
+  if (!t.checked()) return t;
+  // A relative path is NCCL's working directory's, which the doctor cannot know: read as given.
+  const auto xml = io::read_file((t.path.rfind('/', 0) == 0 ? r : "") + t.path, 16u << 20);
+  if (xml.present()) {
+    t.gpus = Observed<std::vector<std::string>>::of(nccl_topo_file_gpus(xml.value));
+  } else {
+    t.gpus.seen = xml.seen;
+    t.gpus.error = xml.error;
+  }
+  return t;
+}
+
 }  // namespace p2p::doctor
