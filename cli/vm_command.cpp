@@ -92,6 +92,10 @@ void add_compare(CLI::App& vm, VmOptions& o) {
       ->type_name("FILE");
   cmp->add_option("--p2p-host", o.compare.p2p_host, "nvidia-smi topo -p2p capture of HOST")
       ->type_name("FILE");
+  cmp->add_option(
+         "--verify", o.compare.verify,
+         "vm verify --format json from the guest after cliques: each pair proven or broken beside the plan")
+      ->type_name("FILE");
   cmp->add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
 }
 

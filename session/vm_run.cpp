@@ -96,7 +96,13 @@ VmRunOutcome run_vm_compare(const VmCompareRequest& r) {
   const auto before = with_p2p(r.before, r.p2p_before);
   const auto after = with_p2p(r.after, r.p2p_after);
   const auto host = with_p2p(r.host, r.p2p_host);
-  const vm::ThreeWay t = vm::compare_three(before, after, host);
+  vm::ThreeWay t = vm::compare_three(before, after, host);
+  if (!r.verify.empty())
+    vm::add_proof(
+        t, after,
+        vm::proof_pairs_from_json(
+            load_json_file(r.verify, [](const nlohmann::json& j) { return j; }), r.verify),
+        r.verify);
   nlohmann::json j = vm::three_way_json(t);
   j["before"] = r.before;
   j["after"] = r.after;

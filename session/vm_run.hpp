@@ -34,6 +34,7 @@ VmRunOutcome run_vm_plan(const VmPlanRequest& r);
 struct VmCompareRequest {
   std::string before, after, host;              // topology inputs
   std::string p2p_before, p2p_after, p2p_host;  // nvidia-smi topo -p2p captures to add
+  std::string verify;  // vm verify's JSON from the guest after cliques; "" = none
 };
 
 VmRunOutcome run_vm_compare(const VmCompareRequest& r);

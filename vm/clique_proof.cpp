@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "common/error.hpp"
+#include "common/file_io.hpp"
 #include "common/text.hpp"
 #include "doctor/vfio_guest.hpp"
 
@@ -90,6 +92,30 @@ std::string format_proof_text(const CliqueProof& p) {
     out << "Unproven: run p2pcheck vm verify in the guest as root, with every GPU of the "
            "cliques visible\n";
   return out.str();
+}
+
+std::vector<PairProof> proof_pairs_from_json(const nlohmann::json& j, const std::string& source) {
+  if (!j.is_object() || j.value("schema", "") != "p2pcheck.vm_verify")
+    throw InputError(source + ": not a p2pcheck vm verify document (schema p2pcheck.vm_verify)");
+  std::vector<PairProof> out;
+  try {
+    for (const auto& q : j.at("pairs")) {
+      PairProof p;
+      p.clique = q.at("clique").get<int>();
+      p.a = q.at("gpus").at(0).get<std::string>();
+      p.b = q.at("gpus").at(1).get<std::string>();
+      p.state = q.at("state").get<std::string>();
+      p.detail = q.at("detail").get<std::string>();
+      if (p.state != "proven" && p.state != "broken" && p.state != "unproven")
+        throw InputError("state '" + p.state + "' is not proven, broken or unproven");
+      out.push_back(std::move(p));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source + ": " + json_error_tail(e.what()));
+  } catch (const InputError& e) {
+    throw InputError(source + ": " + e.what());
+  }
+  return out;
 }
 
 nlohmann::json proof_json(const CliqueProof& p) {

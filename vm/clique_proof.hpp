@@ -38,5 +38,7 @@ CliqueProof prove_cliques(const doctor::Facts& guest, const std::string& source)
 
 std::string format_proof_text(const CliqueProof& p);
 nlohmann::json proof_json(const CliqueProof& p);  // schema p2pcheck.vm_verify v1
+// The pairs of a vm verify document, read strictly; InputError "<source>: ..." naming the key.
+std::vector<PairProof> proof_pairs_from_json(const nlohmann::json& j, const std::string& source);
 
 }  // namespace p2p::vm

@@ -8,6 +8,7 @@
 #include "common/text.hpp"
 #include "topology/classify.hpp"
 #include "vm/clique_plan.hpp"
+#include "vm/clique_proof.hpp"
 
 namespace p2p::vm {
 
@@ -131,6 +132,7 @@ ThreeWay compare_three(const topo::TopologySnapshot& before, const topo::Topolog
                     "",
                     ""};
       const PairJudgement host_says = judge_pair(view, a, b);
+      r.host_basis = host_says.basis;
       const bool before_ok = r.before_p2p == "OK", after_ok = r.after_p2p == "OK";
       t.p2p_before += before_ok ? 1 : 0;
       t.p2p_after += after_ok ? 1 : 0;
@@ -155,6 +157,34 @@ ThreeWay compare_three(const topo::TopologySnapshot& before, const topo::Topolog
   return t;
 }
 
+void add_proof(ThreeWay& t, const topo::TopologySnapshot& after,
+               const std::vector<PairProof>& proof, const std::string& source) {
+  const auto index = [&](const std::string& bdf) {
+    for (std::size_t i = 0; i < after.gpus.size(); ++i)
+      if (!bdf.empty() && after.gpus[i].pci_bus_id == bdf) return i;
+    throw InputError(source + ": GPU " + bdf +
+                     " is not in the VM's topology after cliques (give AFTER as the guest's "
+                     "p2pcheck topo --save, which carries bus ids)");
+  };
+  for (const auto& q : proof) {
+    const std::size_t x = index(q.a), y = index(q.b);
+    for (auto& r : t.rows) {
+      if (r.a != std::min(x, y) || r.b != std::max(x, y)) continue;
+      r.proof = q.state;
+      if (q.state == "broken") {
+        r.verdict = "wrong clique";
+        r.detail = "vm verify: data did not arrive (" + q.detail + ")";
+      } else if (q.state == "proven" && r.verdict == "wrong clique" && r.host_basis == "topology") {
+        // The host's path class was a guess; data arriving in the guest is not.
+        r.verdict = "regained";
+        r.detail = "proven in the guest; the host's path class alone said no";
+      }
+    }
+  }
+  t.wrong = std::any_of(t.rows.begin(), t.rows.end(),
+                        [](const ThreeWayRow& r) { return r.verdict == "wrong clique"; });
+}
+
 std::string format_three_way_text(const ThreeWay& t, const std::string& before,
                                   const std::string& after, const std::string& host) {
   std::ostringstream out;
@@ -168,7 +198,8 @@ std::string format_three_way_text(const ThreeWay& t, const std::string& before,
         << (r.after_path + " " + r.after_p2p +
             (r.after_cliques.empty() ? "" : " " + r.after_cliques))
         << std::setw(12) << (r.host_path + " " + r.host_p2p) << r.verdict
-        << (r.detail.empty() ? "" : ": " + r.detail) << "\n";
+        << (r.detail.empty() ? "" : ": " + r.detail)
+        << (r.proof.empty() || r.proof == "broken" ? "" : " (vm verify: " + r.proof + ")") << "\n";
   }
   out << "\nP2P pairs: VM before " << t.p2p_before << ", VM after " << t.p2p_after << ", host "
       << t.p2p_host << " of " << t.rows.size() << "\n";
@@ -187,7 +218,8 @@ nlohmann::json three_way_json(const ThreeWay& t) {
          {"after", {{"path", r.after_path}, {"p2p", r.after_p2p}, {"cliques", r.after_cliques}}},
          {"host", {{"path", r.host_path}, {"p2p", r.host_p2p}}},
          {"verdict", r.verdict},
-         {"detail", r.detail}});
+         {"detail", r.detail},
+         {"proof", r.proof.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.proof)}});
   return {
       {"schema", "p2pcheck.vm_compare"}, {"schema_version", 1},      {"pairs", rows},
       {"p2p_before", t.p2p_before},      {"p2p_after", t.p2p_after}, {"p2p_host", t.p2p_host},

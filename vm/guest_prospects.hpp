@@ -45,6 +45,8 @@ struct ThreeWayRow {
   std::string host_path, host_p2p;
   std::string verdict;  // regained | still lost | no P2P on the host | wrong clique | P2P before
   std::string detail;
+  std::string proof;  // vm verify's word on the pair: proven | broken | unproven; "" where none
+  std::string host_basis;  // what the host's judgement rests on (PairJudgement::basis)
 };
 
 struct ThreeWay {
@@ -54,6 +56,14 @@ struct ThreeWay {
   bool lost = false;   // a pair the host carries still lacks P2P after
   int exit_code() const { return wrong || lost ? 1 : 0; }
 };
+
+struct PairProof;
+
+// vm verify's document beside the plan: each pair's proof, matched to `after`'s GPUs by bus id;
+// a broken pair is a wrong clique. InputError where `after` has no bus ids (an nvidia-smi
+// capture) or the document names a GPU it does not have.
+void add_proof(ThreeWay& t, const topo::TopologySnapshot& after,
+               const std::vector<PairProof>& proof, const std::string& source);
 
 // InputError when the three do not have the same number of GPUs.
 ThreeWay compare_three(const topo::TopologySnapshot& before, const topo::TopologySnapshot& after,

@@ -185,6 +185,34 @@ TEST(VmCompareCli, TheSeedStoryInOneTable) {
                         "must have as many GPUs");
 }
 
+// vm verify's document beside the plan: the bad plan's pairs across the host's sockets broke in the
+// guest, those within a socket arrived (which the host's path class alone could not say).
+TEST(VmCompareCli, TheGuestsProofStandsBesideThePlan) {
+  const std::string seed = at("vm/tests/fixtures/seed/");
+  const std::string three = "vm compare " + at("import/tests/fixtures/rtxpro6000-vm-topo.txt") +
+                            " " + seed + "rtxpro6000-vm-one-clique-bdf.json " +
+                            at("import/tests/fixtures/rtxpro6000-lxc-topo.txt");
+  const CliResult r =
+      p2pcheck(three + " --verify " + seed + "rtxpro6000-vm-one-clique-verify.json --format json");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& rows = j.at("pairs");
+  EXPECT_EQ(rows.at(0).at("proof"), "proven");
+  EXPECT_EQ(rows.at(0).at("verdict"), "regained");
+  EXPECT_EQ(rows.at(1).at("proof"), "broken");
+  EXPECT_EQ(rows.at(1).at("verdict"), "wrong clique");
+  EXPECT_TRUE(j.at("wrong_clique").get<bool>());
+  expect_one_line_error(p2pcheck(three + " --verify " + seed + "rtxpro6000-vm-after-cliques.json"),
+                        "not a p2pcheck vm verify document");
+  // The capture after cliques has no bus ids to match the proof's GPUs to.
+  expect_one_line_error(
+      p2pcheck("vm compare " + at("import/tests/fixtures/rtxpro6000-vm-topo.txt") + " " + seed +
+               "rtxpro6000-vm-after-cliques.json " +
+               at("import/tests/fixtures/rtxpro6000-lxc-topo.txt") + " --verify " + seed +
+               "rtxpro6000-vm-one-clique-verify.json"),
+      "is not in the VM's topology after cliques");
+}
+
 TEST(TopoDiffCli, AVmAgainstItsHostSaysWhichPairsCliquesCanGiveBack) {
   const CliResult r = p2pcheck("topo diff " + at("import/tests/fixtures/rtxpro6000-vm-topo.txt") +
                                " " + at("vm/tests/fixtures/seed/rtxpro6000-lxc-topo-p2p.txt"));
