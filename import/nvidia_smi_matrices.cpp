@@ -40,7 +40,15 @@ std::string join_multiword(std::string line) {
 
 // Header lines: "GPU0 GPU1 ... [NIC0 ...] [CPU Affinity ...]".
 std::optional<RawMatrix> header_at(const std::vector<std::string>& lines, std::size_t i) {
-  const auto tokens = split_ws(join_multiword(lines[i]));
+  auto tokens = split_ws(join_multiword(lines[i]));
+  // A paste may glue the command onto the header it printed ("$ nvidia-smi topo -m  GPU0 GPU1"):
+  // what comes before GPU0 is dropped when it is that command.
+  const auto gpu0 = std::find(tokens.begin(), tokens.end(), "GPU0");
+  const auto at = lines[i].find("GPU0");
+  if (gpu0 != tokens.end() && gpu0 != tokens.begin() &&
+      lines[i].substr(0, at).find("nvidia-smi") != std::string::npos &&
+      lines[i].substr(0, at).find("topo") != std::string::npos)
+    tokens.erase(tokens.begin(), gpu0);
   if (tokens.empty() || tokens[0] != "GPU0") return std::nullopt;
   RawMatrix m;
   m.header_line = i;

@@ -72,6 +72,20 @@ TEST(NvidiaSmiTopo, SpacesAndLegendCutOff) {
   EXPECT_EQ(t.gpus[2].cpuset, "24-47,72-95");
 }
 
+// A published paste (vm/tests/fixtures/field/aikitoria-12-2x-rtx5070-phb) glues the command onto
+// the header it printed: the command is dropped, prose before GPU0 is not taken for one.
+TEST(NvidiaSmiTopo, ACommandGluedOntoTheHeaderIsDropped) {
+  const auto t = snapshot_from_nvidia_smi_topo(
+      "nvidia-smi topo -m                   GPU0    GPU1    CPU Affinity    NUMA Affinity\n"
+      "GPU0     X      PHB     0-23    0\nGPU1    PHB      X      0-23    0\n",
+      "glued.txt");
+  ASSERT_EQ(t.gpus.size(), 2u);
+  EXPECT_EQ(topo::matrix_label(t, 0, 1), "PHB");
+  EXPECT_THROW(snapshot_from_nvidia_smi_topo("my two cards GPU0 GPU1\nGPU0 X PHB\nGPU1 PHB X\n",
+                                             "prose.txt"),
+               InputError);
+}
+
 TEST(NvidiaSmiTopo, NicRowsAndColumnsAreKeptApartFromGpus) {
   const auto t = topo_m("hgx-h100-nics-topo.txt");
   ASSERT_EQ(t.gpus.size(), 8u);  // 18 devices in the header, 8 of them GPUs
