@@ -3,12 +3,26 @@
 #include <map>
 #include <set>
 
+#include "common/text.hpp"
 #include "import/limits.hpp"
 #include "import/nvbandwidth.hpp"
 
 namespace p2p::import {
 
 namespace {
+
+// "NVIDIA H200 (00000000:00:06)" -> "0000:00:06.0": nvbandwidth prints the domain in eight digits
+// and no function; "" where the name carries no bus id.
+std::string device_bus_id(const std::string& device) {
+  const auto open = device.rfind(" ("), close = device.rfind(')');
+  if (open == std::string::npos || close == std::string::npos || close < open) return "";
+  const std::string id = device.substr(open + 2, close - open - 2);
+  const auto colon = id.find(':');
+  if (colon == std::string::npos || colon < 4 || id.size() - colon != 6 ||
+      id.find_first_not_of("0123456789abcdefABCDEF:") != std::string::npos)
+    return "";
+  return ascii_lower(id.substr(colon - 4)) + ".0";
+}
 
 // Where p2pcheck measures the same thing: its case, and how a matrix cell (row, column) maps to
 // p2pcheck's source and destination.
@@ -116,7 +130,10 @@ void describe_run(const NvbandwidthOutput& out, ImportedFigures& f) {
   for (std::size_t i = 0; i < gpus; ++i) {
     doc::GpuRecord g;
     g.cuda_ordinal = static_cast<int>(i);
-    if (i < out.devices.size()) g.name = out.devices[i].substr(0, out.devices[i].find(" ("));
+    if (i < out.devices.size()) {
+      g.name = out.devices[i].substr(0, out.devices[i].find(" ("));
+      g.pci_bus_id = device_bus_id(out.devices[i]);
+    }
     f.gpus.push_back(g);
   }
   if (out.format == "text" && out.version.empty())

@@ -32,6 +32,10 @@ HostCapture json_capture(const std::string& text, const std::string& source) {
     return c;
   }
   const doc::BenchDocument d = doc::bench_document_from_json(j, source);
+  if (std::any_of(d.gpus.begin(), d.gpus.end(), [](const auto& g) { return g.logical_gpu; }))
+    throw InputError(source +
+                     ": a p2pcheck run over logical GPUs sharing one device: it proves no P2P "
+                     "between real GPUs");
   c.tool = d.written_by == "import" ? "p2pcheck import" : "p2pcheck " + d.written_by;
   c.data_verified = d.written_by != "import";
   for (const auto& g : d.gpus) {
@@ -70,7 +74,7 @@ bool gpu_figure(const doc::BandwidthResult& b) {
 }
 
 bool holds_evidence(const HostCapture& c) {
-  return c.facts || !c.status.empty() || !c.access.empty() ||
+  return c.facts || !c.status.empty() || c.access.size() >= 2 ||
          std::any_of(c.bandwidth.begin(), c.bandwidth.end(), gpu_figure);
 }
 

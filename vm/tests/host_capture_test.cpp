@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "common/error.hpp"
 #include "vm/clique_plan.hpp"
 #include "vm/tests/test_support.hpp"
@@ -55,6 +57,48 @@ TEST(HostCapture, NvidiaSmiP2pStatusesJoinTheTopology) {
   EXPECT_FALSE(judge_pair(v, 0, 2).p2p);
   EXPECT_EQ(v.captures,
             std::vector<std::string>{"rtxpro6000-lxc-p2p-w.txt (nvidia-smi topo -p2p)"});
+}
+
+TEST(HostCapture, NvbandwidthMatchedByBusIdCarriesTheSwitchPairsItMeasured) {
+  HostView v = testing::host(testing::topology("rtxpro6000-lxc.xml"));
+  const std::string name = "nvbandwidth-v0.8-4gpu-pcie-switches.txt";
+  for (const auto& c : parse_host_captures(fixture(name), name)) add_capture_evidence(v, c);
+  const PairJudgement measured = judge_pair(v, 0, 1), na = judge_pair(v, 0, 2);
+  EXPECT_TRUE(measured.p2p);
+  EXPECT_EQ(measured.basis, "nvbandwidth");
+  EXPECT_EQ(measured.level, EvidenceLevel::kDriver);
+  EXPECT_FALSE(na.p2p) << "N/A says nothing: the path class (NODE) decides";
+  EXPECT_EQ(na.basis, "topology");
+  EXPECT_TRUE(v.notes.empty()) << "matched by bus id, not by number";
+}
+
+TEST(HostCapture, AWaivedNvbandwidthRefusesEveryPair) {
+  const HostView v =
+      with("topo-2x-rtx5090-phb-and-p2p-rw-gns.txt", "nvbandwidth-v0.4-waived-d2d-only.txt");
+  const auto seen = judge_pair(v, 0, 1).evidence;
+  EXPECT_TRUE(std::any_of(seen.begin(), seen.end(), [](const PairEvidence& e) {
+    return e.against && e.basis == "nvbandwidth";
+  }));
+}
+
+TEST(HostCapture, DoctorFactsGivenAsACaptureProveThePairsTheirCopyVerified) {
+  HostView v = testing::host(testing::topology("rtxpro6000-lxc.xml"));
+  const std::string facts = read_text_file(testing::host_facts());
+  for (const auto& c : parse_host_captures(facts, "host-facts.json")) add_capture_evidence(v, c);
+  EXPECT_EQ(judge_pair(v, 0, 1).level, EvidenceLevel::kPeerCopy);
+  EXPECT_EQ(judge_pair(v, 0, 1).reason, "peer copy verified on the host (host-facts.json)");
+  EXPECT_FALSE(judge_pair(v, 0, 4).p2p);
+}
+
+TEST(HostCapture, ABenchOfLogicalGpusOnOneDeviceProvesNothing) {
+  try {
+    parse_host_captures(
+        read_text_file(testing::source("results/h200-vm-2026-12-03-speed/bench-logical8.json")),
+        "logical8.json");
+    FAIL() << "logical GPUs of one device were taken as evidence";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("logical GPUs sharing one device"), std::string::npos);
+  }
 }
 
 TEST(HostCapture, BadCapturesAreRefusedNamingTheFile) {
