@@ -233,7 +233,11 @@ NvbandwidthOutput parse_text(const std::string& text, const std::string& source)
       continue;
     }
     if (const auto sum = sum_line(lines[i]); !sum.empty()) {
-      if (const auto v = sum_value(sum[1])) out.sums.emplace_back(sum[0], *v);
+      const auto v = sum_value(sum[1]);
+      if (!v || *v < 0)
+        throw not_nvbandwidth(
+            source, "the SUM line of " + sum[0] + " holds '" + sum[1] + "', which is no bandwidth");
+      out.sums.emplace_back(sum[0], *v);
     } else {
       read_context(lines, i, testcase, out, process_hosts);
     }

@@ -75,8 +75,11 @@ bool nvbandwidth_title(const std::string& t) {
 bool nvbandwidth_sum(const std::vector<std::string>& tokens) {
   std::size_t k = tokens.size() >= 4 && tokens[0] == "&&&&" ? 1 : 0;
   if (tokens.size() != k + 3 || (tokens[k] != "SUM" && tokens[k] != "PERF")) return false;
+  // A sign too: a negative figure is a mangled SUM line, which the reader refuses by name.
+  const std::string& v = tokens[k + 2];
+  const std::size_t digit = v[0] == '-' && v.size() > 1 ? 1 : 0;
   return tokens[k + 1].find('_') != std::string::npos &&
-         std::isdigit(static_cast<unsigned char>(tokens[k + 2][0])) != 0;
+         std::isdigit(static_cast<unsigned char>(v[digit])) != 0;
 }
 
 // "Waiving device_to_device_memcpy_read_ce.": nvbandwidth skipping a testcase (it waives the

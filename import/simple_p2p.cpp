@@ -40,6 +40,22 @@ bool looks_like_simple_p2p(const std::string& text) {
          text.find("cudaMemcpyPeer / cudaMemcpy between") != std::string::npos;
 }
 
+namespace {
+
+// "cudaMemcpyPeer / cudaMemcpy between GPU0 and GPU1: 25.62GB/s": a rate that is no bandwidth
+// (negative, absurd) is refused, not dropped while the rest reads as a pass.
+void read_rate(const std::smatch& m, const std::string& source, SimpleP2pOutput& out) {
+  out.copy_a = std::stoi(m[1].str().substr(0, 4));
+  out.copy_b = std::stoi(m[2].str().substr(0, 4));
+  const auto v = parse_number(m[3]);
+  if (!v || *v < 0 || *v >= 1e6)
+    throw InputError(source + ": not simpleP2P output: the cudaMemcpyPeer rate '" + m[3].str() +
+                     "' is no bandwidth");
+  out.memcpy_gbps = *v;
+}
+
+}  // namespace
+
 SimpleP2pOutput parse_simple_p2p(const std::string& text, const std::string& source) {
   // "> Peer access from NVIDIA GeForce RTX 4090 (GPU0) -> NVIDIA GeForce RTX 4090 (GPU1) : Yes"
   static const std::regex kAccess(
@@ -48,7 +64,7 @@ SimpleP2pOutput parse_simple_p2p(const std::string& text, const std::string& sou
   // normaliser may have taken the leading "> " for a quote marker: it is optional.
   static const std::regex kCapable(R"re((?:>\s*)?GPU(\d+) = "([^"]*)")re");
   static const std::regex kRate(
-      R"(cudaMemcpyPeer / cudaMemcpy between GPU(\d+) and GPU(\d+):\s*([0-9.]+)\s*GB/s)");
+      R"(cudaMemcpyPeer / cudaMemcpy between GPU(\d+) and GPU(\d+):\s*(-?[0-9.eE+]+)\s*GB/s)");
   static const std::regex kBuffers(R"(Allocating buffers \((\d+)\s*MB)");
   static const std::regex kEnabling(R"(Enabling peer access between GPU(\d+) and GPU(\d+))");
   SimpleP2pOutput out;
@@ -67,10 +83,7 @@ SimpleP2pOutput parse_simple_p2p(const std::string& text, const std::string& sou
     } else if (t.find(" = \"") != std::string::npos && std::regex_search(t, m, kCapable)) {
       set_device(out, std::stoi(m[1].str().substr(0, 4)), m[2]);
     } else if (t.find("cudaMemcpyPeer") != std::string::npos && std::regex_search(t, m, kRate)) {
-      out.copy_a = std::stoi(m[1].str().substr(0, 4));
-      out.copy_b = std::stoi(m[2].str().substr(0, 4));
-      const auto v = parse_number(m[3]);
-      if (v && *v >= 0 && *v < 1e6) out.memcpy_gbps = *v;
+      read_rate(m, source, out);
       seen = true;
     } else if (t.rfind("Allocating buffers", 0) == 0 && std::regex_search(t, m, kBuffers)) {
       out.buffer_mib = std::stoi(m[1].str().substr(0, 6));

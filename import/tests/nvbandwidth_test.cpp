@@ -177,5 +177,21 @@ TEST(Nvbandwidth, ANegativeOrHexadecimalCellIsRefusedNamingLineAndColumn) {
       << h;
 }
 
+// A SUM line, alone or after its matrix, whose figure is negative or no number: refused by name,
+// not dropped (a paste of SUM lines alone would otherwise lose its figure without a word).
+TEST(Nvbandwidth, ANegativeOrNonNumericSumIsRefused) {
+  for (const char* value : {"-55.90", "abc"}) {
+    const std::string text =
+        std::string("nvbandwidth Version: v0.8\nSUM device_to_device_memcpy_write_ce ") + value +
+        "\n";
+    const std::string e = testing::input_error_of([&] { parse_nvbandwidth(text, "sum.txt"); });
+    EXPECT_NE(e.find("sum.txt: not nvbandwidth output: the SUM line of "
+                     "device_to_device_memcpy_write_ce holds '" +
+                     std::string(value) + "', which is no bandwidth"),
+              std::string::npos)
+        << e;
+  }
+}
+
 }  // namespace
 }  // namespace p2p::import

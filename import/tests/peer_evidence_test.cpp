@@ -111,5 +111,17 @@ TEST(NvbandwidthWaiver, AWaivingLineAloneIsReadNotRefused) {
             std::string::npos);
 }
 
+// simpleP2P's rate, negative: refused naming it, not dropped while the rest reads as a pass.
+TEST(SimpleP2p, ANegativeRateIsRefused) {
+  std::string text = testing::fixture_text("simple-p2p-2gpu-passed.txt");
+  const auto at = text.find(": 25.62GB/s");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 11, ": -25.62GB/s");
+  const std::string e = testing::input_error_of([&] { parse_simple_p2p(text, "p.txt"); });
+  EXPECT_NE(e.find("p.txt: not simpleP2P output: the cudaMemcpyPeer rate '-25.62' is no bandwidth"),
+            std::string::npos)
+      << e;
+}
+
 }  // namespace
 }  // namespace p2p::import
