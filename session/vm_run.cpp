@@ -24,19 +24,36 @@ topo::TopologySnapshot with_p2p(const std::string& path, const std::string& p2p)
   return t;
 }
 
-// The guest's bus ids of the VM's GPUs: as given, or the guest topology's GPUs in bus order,
-// which is the order a hypervisor puts the VM's devices on its root ports.
-std::vector<std::string> guest_bus_ids(const VmPlanRequest& r, std::size_t gpus) {
+// The guest addresses a libvirt domain gives each of the VM's GPUs; empty unless it gives all.
+std::vector<std::string> libvirt_guest_addresses(const vm::PlanReport& report,
+                                                 const vm::HostView& view,
+                                                 const std::vector<std::size_t>& selected) {
+  std::vector<std::string> ids;
+  if (!report.config || report.config->kind != "libvirt") return ids;
+  for (std::size_t g : selected)
+    for (const auto& d : report.config->devices)
+      if (d.host_bdf == view.gpus[g].bdf && !d.guest_address.empty())
+        ids.push_back(d.guest_address);
+  return ids.size() == selected.size() ? ids : std::vector<std::string>{};
+}
+
+// The guest's bus ids of the VM's GPUs: as given; or the guest topology's GPUs in bus order,
+// which is the order a hypervisor puts the VM's devices on its root ports; or the guest
+// addresses of a libvirt domain (said in the install steps: libvirt's bus is a controller index).
+std::vector<std::string> guest_bus_ids(const VmPlanRequest& r, std::size_t gpus,
+                                       const std::vector<std::string>& from_config) {
   std::vector<std::string> ids;
   if (!r.guest_bus_ids.empty()) {
     std::stringstream in(r.guest_bus_ids);
     for (std::string id; std::getline(in, id, ',');) ids.push_back(id);
     return ids;
   }
+  if (r.guest.empty() && !from_config.empty()) return from_config;
   if (r.guest.empty())
     throw InputError(
         "--nccl-topo needs the GPUs' bus ids in the guest: --guest (the guest's p2pcheck topo "
-        "--save) or --guest-bus-ids");
+        "--save), --guest-bus-ids, or a libvirt --vm-config whose <hostdev>s carry guest "
+        "addresses");
   const topo::TopologySnapshot g = topo::load_topology(r.guest);
   for (const auto& gpu : g.gpus) ids.push_back(gpu.pci_bus_id);
   if (ids.size() != gpus)
@@ -47,13 +64,19 @@ std::vector<std::string> guest_bus_ids(const VmPlanRequest& r, std::size_t gpus)
 
 void write_nccl_topology(const VmPlanRequest& r, const vm::HostView& view,
                          const std::vector<std::size_t>& selected, vm::PlanReport& report) {
-  const std::string xml =
-      vm::nccl_topology_xml(view.topology, selected, guest_bus_ids(r, selected.size()));
+  const auto from_config = libvirt_guest_addresses(report, view, selected);
+  const std::string xml = vm::nccl_topology_xml(view.topology, selected,
+                                                guest_bus_ids(r, selected.size(), from_config));
   std::vector<std::vector<std::size_t>> cliques;
   for (const auto& c : report.plan.cliques) cliques.push_back(c.gpus);
   write_text_file_atomically(r.nccl_topo, xml);
   report.nccl_topo_file = r.nccl_topo;
   report.nccl_install = vm::nccl_topology_install(view.topology, cliques, r.nccl_topo);
+  if (r.guest_bus_ids.empty() && r.guest.empty())
+    report.nccl_install.push_back(
+        "the guest bus ids are the <address> of each <hostdev> in " + report.config->source +
+        ": libvirt's bus there is a controller index, which the guest's firmware usually keeps; "
+        "p2pcheck doctor in the guest says whether the file names its GPUs");
 }
 
 }  // namespace

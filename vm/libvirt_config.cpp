@@ -71,6 +71,7 @@ void read_hostdevs(VmConfig& c, const XmlElement& devices) {
     d.user_alias = alias != nullptr && alias->attribute("name").rfind("ua-", 0) == 0;
     d.id = alias != nullptr ? alias->attribute("name") : "hostdev" + std::to_string(number);
     if (const XmlElement* a = h->child("address")) {
+      if (a->attribute("type") == "pci") d.guest_address = source_bdf(*a);
       const std::string bus = std::to_string(config_number(a->attribute("bus")));
       const auto model = controller_model.find(bus);
       d.guest_bus = model != controller_model.end() ? model->second : "bus " + bus;

@@ -19,9 +19,12 @@ struct PassedDevice {
   bool function_given = true;
   std::optional<bool> pcie;  // Proxmox pcie=1 (a PCIe root port in the guest); libvirt: null
   std::string guest_bus;     // libvirt: the model of the controller the guest address is on
-  std::string options;       // Proxmox: the entry's other options ("x-vga=1,rombar=0")
-  std::string mapping;       // Proxmox mapping=<name> (a resource mapping: no address here)
-  bool user_alias = false;   // libvirt: the alias was set in the XML ("ua-..."), so it is stable
+  // libvirt: the guest-side <address type='pci'> as a bus id ("0000:05:00.0"); its bus is the
+  // controller's index, which the guest's firmware usually keeps as the bus number. "" for none.
+  std::string guest_address;
+  std::string options;      // Proxmox: the entry's other options ("x-vga=1,rombar=0")
+  std::string mapping;      // Proxmox mapping=<name> (a resource mapping: no address here)
+  bool user_alias = false;  // libvirt: the alias was set in the XML ("ua-..."), so it is stable
 };
 
 // A clique already set in the config.

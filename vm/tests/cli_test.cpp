@@ -185,6 +185,28 @@ TEST(VmCompareCli, TheSeedStoryInOneTable) {
                         "must have as many GPUs");
 }
 
+// The guest's NCCL topology file from a libvirt domain's guest addresses: host GPUs 0000:81:00.0
+// and 0000:c1:00.0 (socket 1 of the seed host) are 01:00.0 and 02:00.0 in the guest.
+TEST(VmPlanCli, TheNcclTopologyFileTakesALibvirtDomainsGuestAddresses) {
+  const p2p::TempDir dir("vm-nccl-topo");
+  const CliResult r = p2pcheck("vm plan " + kRtx + " --vm-config " +
+                               at("vm/tests/fixtures/configs/libvirt-cliques-override.xml") +
+                               " --nccl-topo " + dir.file("topo.xml"));
+  // 0000:c1:00.0 shares its IOMMU group with a NIC the domain does not pass: a trap, exit 1.
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const std::string xml = p2p::read_text_file(dir.file("topo.xml"));
+  EXPECT_NE(
+      xml.find("  <cpu numaid=\"1\" arch=\"x86_64\">\n"
+               "    <pci busid=\"0000:01:00.0\" class=\"0x030200\"/> <!-- host 0000:81:00.0 -->\n"
+               "    <pci busid=\"0000:02:00.0\" class=\"0x030200\"/> <!-- host 0000:c1:00.0 -->\n"),
+      std::string::npos)
+      << xml;
+  EXPECT_TRUE(has(r.out, "NCCL topology for the guest: written to " + dir.file("topo.xml")))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "libvirt's bus there is a controller index")) << r.out;
+  EXPECT_TRUE(has(r.out, "NCCL_P2P_LEVEL=PHB")) << "the two GPUs meet in the CPU (NODE)";
+}
+
 // vm verify's document beside the plan: the bad plan's pairs across the host's sockets broke in the
 // guest, those within a socket arrived (which the host's path class alone could not say).
 TEST(VmCompareCli, TheGuestsProofStandsBesideThePlan) {
