@@ -1,7 +1,6 @@
 #include "session/vm_run.hpp"
 
 #include <optional>
-#include <sstream>
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
@@ -42,12 +41,7 @@ std::vector<std::string> libvirt_guest_addresses(const vm::PlanReport& report,
 // addresses of a libvirt domain (said in the install steps: libvirt's bus is a controller index).
 std::vector<std::string> guest_bus_ids(const VmPlanRequest& r, std::size_t gpus,
                                        const std::vector<std::string>& from_config) {
-  std::vector<std::string> ids;
-  if (!r.guest_bus_ids.empty()) {
-    std::stringstream in(r.guest_bus_ids);
-    for (std::string id; std::getline(in, id, ',');) ids.push_back(id);
-    return ids;
-  }
+  if (!r.guest_bus_ids.empty()) return vm::split_list(r.guest_bus_ids);
   if (r.guest.empty() && !from_config.empty()) return from_config;
   if (r.guest.empty())
     throw InputError(
@@ -55,6 +49,7 @@ std::vector<std::string> guest_bus_ids(const VmPlanRequest& r, std::size_t gpus,
         "--save), --guest-bus-ids, or a libvirt --vm-config whose <hostdev>s carry guest "
         "addresses");
   const topo::TopologySnapshot g = topo::load_topology(r.guest);
+  std::vector<std::string> ids;
   for (const auto& gpu : g.gpus) ids.push_back(gpu.pci_bus_id);
   if (ids.size() != gpus)
     throw InputError(r.guest + ": the guest has " + std::to_string(ids.size()) +

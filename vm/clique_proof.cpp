@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
-#include "common/file_io.hpp"
+#include "common/strict_json.hpp"
 #include "common/text.hpp"
 #include "doctor/vfio_guest.hpp"
 
@@ -97,25 +97,29 @@ std::string format_proof_text(const CliqueProof& p) {
 std::vector<PairProof> proof_pairs_from_json(const nlohmann::json& j, const std::string& source) {
   if (!j.is_object() || j.value("schema", "") != "p2pcheck.vm_verify")
     throw InputError(source + ": not a p2pcheck vm verify document (schema p2pcheck.vm_verify)");
-  std::vector<PairProof> out;
+  // The project's strict reader: every key of a pair there, none other, each error naming its path.
+  const auto pair = [](const nlohmann::json& q, const std::string& where) {
+    StrictReader in(q, where);
+    PairProof p;
+    in.get("clique", p.clique);
+    const auto gpus = in.get<std::vector<std::string>>("gpus");
+    if (gpus.size() != 2)
+      throw InputError(in.path("gpus") + ": two bus ids, not " + std::to_string(gpus.size()));
+    p.a = gpus[0];
+    p.b = gpus[1];
+    in.get("state", p.state);
+    in.get("detail", p.detail);
+    if (p.state != "proven" && p.state != "broken" && p.state != "unproven")
+      throw InputError(in.path("state") + ": '" + p.state + "' is not proven, broken or unproven");
+    in.finish();
+    return p;
+  };
   try {
-    for (const auto& q : j.at("pairs")) {
-      PairProof p;
-      p.clique = q.at("clique").get<int>();
-      p.a = q.at("gpus").at(0).get<std::string>();
-      p.b = q.at("gpus").at(1).get<std::string>();
-      p.state = q.at("state").get<std::string>();
-      p.detail = q.at("detail").get<std::string>();
-      if (p.state != "proven" && p.state != "broken" && p.state != "unproven")
-        throw InputError("state '" + p.state + "' is not proven, broken or unproven");
-      out.push_back(std::move(p));
-    }
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(source + ": " + json_error_tail(e.what()));
+    StrictReader in(j, "");
+    return strict_list<PairProof>(in.at("pairs"), in.path("pairs"), pair);
   } catch (const InputError& e) {
     throw InputError(source + ": " + e.what());
   }
-  return out;
 }
 
 nlohmann::json proof_json(const CliqueProof& p) {

@@ -80,11 +80,7 @@ bool holds_evidence(const HostCapture& c) {
 
 std::size_t gpu_number(const std::string& name) { return std::stoul(name.substr(3)); }
 
-std::string bus_id(std::string bdf) {
-  if (bdf.empty()) return "";
-  if (bdf.find('.') == std::string::npos) bdf += ".0";  // nvbandwidth prints no function
-  return doctor::normalize_bdf(bdf);
-}
+std::string bus_id(const std::string& bdf) { return bdf.empty() ? "" : doctor::normalize_bdf(bdf); }
 
 // The capture's GPU numbers -> the view's indexes: by bus id where printed, else by number.
 std::vector<std::size_t> map_gpus(HostView& v, const HostCapture& c) {

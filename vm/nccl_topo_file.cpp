@@ -1,7 +1,6 @@
 #include "vm/nccl_topo_file.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -10,6 +9,7 @@
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "doctor/derived.hpp"
+#include "vm/vm_config.hpp"
 
 namespace p2p::vm {
 
@@ -93,15 +93,11 @@ void write(std::ostream& out, const Element& e, int depth) {
   out << pad << "</pci>\n";
 }
 
+// nvidia-smi's eight-digit domain made four (normalize_bdf), then read as a config's address is.
 std::string checked_bus_id(const std::string& given) {
-  std::string bdf = trim(given);
-  if (bdf.find('.') == std::string::npos) bdf += ".0";
-  std::string n = doctor::normalize_bdf(bdf);
-  const bool form = n.size() == 12 && n[4] == ':' && n[7] == ':' && n[10] == '.' &&
-                    std::all_of(n.begin(), n.end(), [](char c) {
-                      return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.';
-                    });
-  if (!form) throw InputError("guest bus id '" + given + "' is not a PCI address (0000:01:00.0)");
+  std::string n = normalize_pci_address(doctor::normalize_bdf(trim(given)));
+  if (n.empty())
+    throw InputError("guest bus id '" + given + "' is not a PCI address (0000:01:00.0)");
   return n;
 }
 

@@ -10,13 +10,6 @@ namespace p2p::vm {
 
 namespace {
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');) out.push_back(trim(item));
-  return out;
-}
-
 std::string host_gpus(const HostView& v) {
   std::vector<std::string> all;
   for (std::size_t i = 0; i < v.gpus.size(); ++i)
@@ -41,6 +34,13 @@ std::size_t index_of(const HostView& v, const std::string& item) {
 }
 
 }  // namespace
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(trim(item));
+  return out;
+}
 
 std::vector<std::size_t> select_gpus(const HostView& v, const std::string& spec,
                                      const VmConfig* config) {

@@ -16,6 +16,10 @@
 
 namespace p2p::vm {
 
+// "a, b,c" -> {"a", "b", "c"}: a comma-separated option's items, trimmed (--gpus,
+// --guest-bus-ids).
+std::vector<std::string> split_list(const std::string& s);
+
 // --gpus: a comma-separated list of host GPU indexes ("0,1,4") or PCI addresses ("0000:41:00.0",
 // "41:00.0"); "" takes the GPUs the VM config passes through, or else every GPU of the host.
 // InputError "--gpus: ..." for a GPU the host does not have, a duplicate, an empty item.

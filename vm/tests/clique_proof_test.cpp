@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/error.hpp"
 #include "vm/tests/test_support.hpp"
 
 namespace p2p::vm {
@@ -45,6 +46,25 @@ TEST(CliqueProof, CliquesNotCopiedAreUnprovenAndDoNotPass) {
   EXPECT_EQ(states(p), (std::vector<std::string>{"01-02 unproven", "03-04 unproven"}));
   EXPECT_EQ(p.exit_code(), 1);
   EXPECT_NE(format_proof_text(p).find("Unproven: run p2pcheck vm verify"), std::string::npos);
+}
+
+TEST(CliqueProof, ItsDocumentReadsBackAndAMangledPairIsNamed) {
+  auto j = proof_json(proof("vfio-bad-clique.json"));
+  const auto pairs = proof_pairs_from_json(j, "v.json");
+  ASSERT_EQ(pairs.size(), 6u);
+  EXPECT_EQ(pairs[2].state, "broken");
+  EXPECT_EQ(pairs[2].b, "0000:04:00.0");
+  j["pairs"][1]["state"] = "maybe";
+  try {
+    proof_pairs_from_json(j, "v.json");
+    FAIL() << "a state that is none of the three";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("v.json: pairs[1].state: 'maybe' is not proven"),
+              std::string::npos)
+        << e.what();
+  }
+  j["pairs"][1].erase("state");
+  EXPECT_THROW(proof_pairs_from_json(j, "v.json"), InputError);
 }
 
 TEST(CliqueProof, NoCliqueIsNothingProvenAndDoesNotPass) {

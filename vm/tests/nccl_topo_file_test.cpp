@@ -64,6 +64,9 @@ TEST(NcclTopoFile, BadGuestBusIdsAndTopologiesWithoutATreeAreBadInput) {
   EXPECT_THROW(nccl_topology_xml(host, {0, 1}, {"0000:01:00.0"}), InputError);
   EXPECT_THROW(nccl_topology_xml(host, {0, 1}, {"0000:01:00.0", "1:0.0"}), InputError);
   EXPECT_THROW(nccl_topology_xml(host, {0, 1}, {"01:00.0", "0000:01:00.0"}), InputError);
+  // nvidia-smi's eight-digit domain is a bus id too.
+  EXPECT_NE(nccl_topology_xml(host, {0, 1}, {"00000000:01:00.0", " 02:00.0"}).find("0000:02:00.0"),
+            std::string::npos);
   const auto capture = topo::load_topology(
       testing::source("import/tests/fixtures/topo-8x-pcie-pix-pxb-sys-numa-na.txt"));
   try {
