@@ -10,36 +10,13 @@
 
 #include "cli/command.hpp"
 #include "cli/commands.hpp"
+#include "cli/failure_exit.hpp"
 #include "cli/help_format.hpp"
 #include "cli/suggest.hpp"
 #include "cli/version_text.hpp"
-#include "common/error.hpp"
 #include "common/exit_codes.hpp"
 
 namespace {
-
-// Every error is one line, whatever the message carries (a newline or a control byte from a
-// file name or a value read from input is written as an escape).
-std::string one_line(const std::string& text) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c < 0x20 || c == 0x7f) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\x%02x", c);
-      out += esc;
-    } else {
-      out.push_back(static_cast<char>(c));
-    }
-  }
-  return out;
-}
-
-int report(const char* kind, const std::exception& e, int code) {
-  std::cerr << "p2pcheck: " << kind << one_line(e.what()) << "\n";
-  return code;
-}
 
 // A command's verdict means nothing if what it printed never arrived (a full disk, a closed
 // pipe): a failed write to standard output is a failure of its own (exit 4), said on stderr.
@@ -56,7 +33,7 @@ int checked_stdout(int code) {
 // A command line p2pcheck cannot take: one line naming the mistake (with the nearest real
 // command or option where there is one), exit 2.
 int bad_command_line(const std::string& what) {
-  std::cerr << "p2pcheck: error: " << one_line(what) << "\n";
+  std::cerr << "p2pcheck: error: " << p2p::cli::one_line(what) << "\n";
   return p2p::kExitBadInput;
 }
 
@@ -101,16 +78,8 @@ int main(int argc, char** argv) {
     for (auto& c : commands) {
       if (c.app->parsed()) return checked_stdout(c.run());
     }
-  } catch (const p2p::InputError& e) {
-    return report("error: ", e, p2p::kExitBadInput);
-  } catch (const p2p::NoGpuError& e) {
-    return report("no usable GPU: ", e, p2p::kExitNoGpu);
-  } catch (const p2p::HangError& e) {
-    return report("hang: ", e, p2p::kExitHang);
-  } catch (const p2p::BusyError& e) {
-    return report("busy: ", e, p2p::kExitBusy);
-  } catch (const std::exception& e) {
-    return report("error: ", e, p2p::kExitRuntime);
+  } catch (...) {
+    return p2p::cli::exit_for_failure(std::current_exception(), args, std::cerr);
   }
   return p2p::kExitBadInput;
 }

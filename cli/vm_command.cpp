@@ -22,7 +22,7 @@ struct VmOptions {
 
 int print(const session::VmRunOutcome& o, const std::string& format) {
   // The text carries values of the VM's config (its name, its arguments): written for a terminal.
-  std::cout << (format == "json" ? json_text(o.json) + "\n" : terminal_text(o.text)) << std::flush;
+  std::cout << (format == "json" ? o.json() + "\n" : terminal_text(o.text())) << std::flush;
   return o.exit_code;
 }
 

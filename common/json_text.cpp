@@ -132,4 +132,36 @@ std::string json_text(const nlohmann::json& j, int indent) {
   return any_needs_escaping(j) ? with_strings(j, escape_invalid_utf8).dump(indent) : j.dump(indent);
 }
 
+std::string json_text_with_array(nlohmann::json head, const std::string& key, std::size_t count,
+                                 const std::function<nlohmann::json(std::size_t)>& item,
+                                 int indent) {
+  // The key's value is first written as a marker no string of p2pcheck holds (raw control bytes,
+  // which dump() writes as \u0001), then the marker is replaced by the items, each indented two
+  // levels as dump() would have.
+  head[key] = "\x01" "array" "\x01";
+  const std::string text = json_text(head, indent);
+  const std::string quoted = "\"\\u0001array\\u0001\"";
+  const std::size_t at = text.find(quoted);
+  std::string out = text.substr(0, at);
+  if (count == 0) {
+    out += "[]";
+  } else {
+    const bool lines = indent >= 0;
+    const std::string pad(lines ? static_cast<std::size_t>(indent) : 0, ' ');
+    out += lines ? "[\n" : "[";
+    for (std::size_t i = 0; i < count; ++i) {
+      out += pad + pad;
+      for (char c : json_text(item(i), indent)) {
+        out.push_back(c);
+        if (c == '\n') out += pad + pad;
+      }
+      if (i + 1 < count) out += ",";
+      if (lines) out += "\n";
+    }
+    out += pad + "]";
+  }
+  out.append(text, at + quoted.size(), std::string::npos);
+  return out;
+}
+
 }  // namespace p2p

@@ -8,6 +8,8 @@
 // written unchanged. README.md ("Exit codes") documents it.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -24,5 +26,13 @@ nlohmann::json unescaped_copy(const nlohmann::json& j);
 // j.dump(indent), with every string and key escaped as above (most need nothing: then it is
 // exactly j.dump(indent)).
 std::string json_text(const nlohmann::json& j, int indent = 2);
+
+// json_text of `head` with its top-level `key` set to an array of `count` items, each made by
+// `item(i)` only when it is written: the same text as building the array first, without holding
+// a million small JSON values at once (a 1,024-GPU comparison's 523,776 pair rows took 2.7 GB as
+// values, against a 257 MB text). `head` must not hold `key`.
+std::string json_text_with_array(nlohmann::json head, const std::string& key, std::size_t count,
+                                 const std::function<nlohmann::json(std::size_t)>& item,
+                                 int indent = 2);
 
 }  // namespace p2p

@@ -12,7 +12,10 @@ namespace p2p::infer {
 
 namespace {
 
+// The enumeration's bound, in pair looks rather than subsets: 200,000 subsets cover 16 GPUs at
+// every size, but a subset of 128 GPUs has 8,128 pairs, and 200,000 of them took over a minute.
 constexpr std::size_t kMaxSubsets = 200000;
+constexpr std::size_t kMaxPairLooks = 20000000;
 
 // Lower is better: NVLink first (more links better), then the PCIe classes in legend order.
 int pair_score(const topo::TopologySnapshot& t, std::size_t a, std::size_t b) {
@@ -22,35 +25,64 @@ int pair_score(const topo::TopologySnapshot& t, std::size_t a, std::size_t b) {
   return 1000 + topo::path_rank(t.pcie_matrix.at(a).at(b));
 }
 
+// Every pair of the pool classified once: its matrix label as a small id, so a subset is scored
+// by counting ids. A label has one score (NV18 is -18, PIX 1000 + its rank).
+struct PairTable {
+  std::vector<std::string> labels;
+  std::vector<int> label_score;
+  std::vector<int> ids;  // [i * n + j] for pool positions i, j
+  std::size_t n = 0;
+
+  PairTable(const topo::TopologySnapshot& t, const std::vector<int>& pool) : n(pool.size()) {
+    std::map<std::string, int> known;
+    ids.assign(n * n, -1);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j) {
+        const auto a = static_cast<std::size_t>(pool[i]), b = static_cast<std::size_t>(pool[j]);
+        const auto [it, added] =
+            known.emplace(topo::matrix_label(t, a, b), static_cast<int>(labels.size()));
+        if (added) {
+          labels.push_back(it->first);
+          label_score.push_back(pair_score(t, a, b));
+        }
+        ids[i * n + j] = ids[j * n + i] = it->second;
+      }
+  }
+  int id(int i, int j) const {
+    return ids[static_cast<std::size_t>(i) * n + static_cast<std::size_t>(j)];
+  }
+};
+
 struct Scored {
   GpuGroup group;
   int worst = 0;
   int sum = 0;
 };
 
-Scored score(const topo::TopologySnapshot& t, const std::vector<int>& gpus) {
+// `idx`: positions in the pool, ascending; `counts` is scratch of one entry per label.
+Scored score(const topo::TopologySnapshot& t, const std::vector<int>& pool, const PairTable& pairs,
+             const std::vector<int>& idx, std::vector<int>& counts) {
   Scored s;
-  s.group.gpus = gpus;
-  // label -> (count, score), so the signature lists classes best first.
-  std::map<std::string, std::pair<int, int>> labels;
+  for (int i : idx) s.group.gpus.push_back(pool[static_cast<std::size_t>(i)]);
+  std::fill(counts.begin(), counts.end(), 0);
   s.worst = -1000000;
-  for (std::size_t i = 0; i < gpus.size(); ++i) {
-    for (std::size_t j = i + 1; j < gpus.size(); ++j) {
-      const auto a = static_cast<std::size_t>(gpus[i]);
-      const auto b = static_cast<std::size_t>(gpus[j]);
-      const int sc = pair_score(t, a, b);
-      auto& entry = labels[topo::matrix_label(t, a, b)];
-      entry.first += 1;
-      entry.second = sc;
+  int worst_label = -1;
+  for (std::size_t i = 0; i < idx.size(); ++i) {
+    for (std::size_t j = i + 1; j < idx.size(); ++j) {
+      const int label = pairs.id(idx[i], idx[j]);
+      const int sc = pairs.label_score[static_cast<std::size_t>(label)];
+      counts[static_cast<std::size_t>(label)] += 1;
       s.sum += sc;
       if (sc > s.worst) {
         s.worst = sc;
-        s.group.worst_path = topo::matrix_label(t, a, b);
+        worst_label = label;
       }
     }
   }
-  std::vector<std::tuple<int, std::string, int>> ordered;  // score, label, count
-  for (const auto& [label, e] : labels) ordered.emplace_back(e.second, label, e.first);
+  if (worst_label >= 0) s.group.worst_path = pairs.labels[static_cast<std::size_t>(worst_label)];
+  std::vector<std::tuple<int, std::string, int>> ordered;  // score, label, count: best first
+  for (std::size_t l = 0; l < counts.size(); ++l)
+    if (counts[l] > 0) ordered.emplace_back(pairs.label_score[l], pairs.labels[l], counts[l]);
   std::sort(ordered.begin(), ordered.end());
   for (const auto& [sc, label, count] : ordered) {
     if (!s.group.signature.empty()) s.group.signature += " + ";
@@ -58,7 +90,7 @@ Scored score(const topo::TopologySnapshot& t, const std::vector<int>& gpus) {
   }
   std::set<int> numa;
   s.group.numa_known = true;
-  for (int g : gpus) {
+  for (int g : s.group.gpus) {
     const int node = t.gpus.at(static_cast<std::size_t>(g)).numa_node;
     if (node < 0) {
       s.group.numa_known = false;
@@ -95,7 +127,26 @@ bool next_subset(std::vector<int>& idx, int n) {
   return true;
 }
 
+// C(n, k), or max + 1 once it passes max.
+std::size_t choose_up_to(std::size_t n, std::size_t k, std::size_t max) {
+  if (k > n) return 0;
+  k = std::min(k, n - k);
+  std::size_t c = 1;
+  for (std::size_t i = 1; i <= k; ++i) {
+    // c * (n - k + i) / i stays exact: c is C(n - k + i - 1, i - 1).
+    if (c > (max + 1) * i / (n - k + i) + 1) return max + 1;
+    c = c * (n - k + i) / i;
+    if (c > max) return max + 1;
+  }
+  return c;
+}
+
 }  // namespace
+
+std::size_t subset_bound(int tp) {
+  const std::size_t looks = tp > 1 ? static_cast<std::size_t>(tp) * (tp - 1) / 2 : 1;
+  return std::max<std::size_t>(1, std::min(kMaxSubsets, kMaxPairLooks / looks));
+}
 
 std::vector<GpuGroup> candidate_groups(const topo::TopologySnapshot& t, int tp,
                                        const std::vector<int>& eligible, std::size_t max_groups) {
@@ -109,11 +160,12 @@ std::vector<GpuGroup> candidate_groups(const topo::TopologySnapshot& t, int tp,
   std::vector<Scored> found;
   std::vector<int> idx(static_cast<std::size_t>(tp));
   for (int i = 0; i < tp; ++i) idx[static_cast<std::size_t>(i)] = i;
+  const PairTable pairs(t, pool);
+  std::vector<int> counts(pairs.labels.size());
+  const std::size_t max_subsets = subset_bound(tp);
   std::size_t visited = 0;
   do {
-    std::vector<int> gpus;
-    for (int i : idx) gpus.push_back(pool[static_cast<std::size_t>(i)]);
-    Scored s = score(t, gpus);
+    Scored s = score(t, pool, pairs, idx, counts);
     const std::string key = s.group.signature + "|" + std::to_string(s.group.numa_nodes.size()) +
                             (s.group.numa_known ? "" : "?");
     const auto it = by_signature.find(key);
@@ -123,7 +175,7 @@ std::vector<GpuGroup> candidate_groups(const topo::TopologySnapshot& t, int tp,
     } else {
       found[it->second].group.alike += 1;
     }
-  } while (++visited < kMaxSubsets && next_subset(idx, n));
+  } while (++visited < max_subsets && next_subset(idx, n));
 
   std::sort(found.begin(), found.end(), [](const Scored& a, const Scored& b) {
     return std::make_tuple(a.worst, a.sum, a.group.numa_nodes.size(), a.group.gpus) <
@@ -150,6 +202,11 @@ std::vector<TpGroups> plan_groups(const std::vector<int>& tp_sizes, const topo::
     TpGroups g;
     g.tp = tp;
     g.groups = candidate_groups(t, tp, eligible, max_groups);
+    const std::size_t bound = subset_bound(tp);
+    if (!g.groups.empty() && choose_up_to(eligible.size(), static_cast<std::size_t>(tp), bound) > bound) {
+      g.note = "only the first " + std::to_string(bound) + " groups of " + std::to_string(tp) +
+               " in GPU order were looked at: a bound on the work";
+    }
     if (g.groups.empty()) {
       g.note =
           "needs " + std::to_string(tp) + " GPUs, " + std::to_string(eligible.size()) + " usable";

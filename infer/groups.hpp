@@ -31,16 +31,22 @@ struct GpuGroup {
 // pair classes, then by NUMA nodes spanned, then by the GPU indexes. The representative of a
 // signature is its first subset in lexicographic order. At most `max_groups` are returned; when
 // there are more, the best max_groups - 1 and the worst one, so the contrast stays visible.
-// Empty when `tp` exceeds the eligible GPUs. Subsets are enumerated up to a bound (200,000),
-// enough for 16 GPUs at any size.
+// Empty when `tp` exceeds the eligible GPUs. Subsets are enumerated up to a bound: 200,000
+// subsets (enough for 16 GPUs at any size) or 20 million pair looks, whichever comes first (a
+// 256-GPU host at TP 128: its first 2,460 subsets in lexicographic order).
 std::vector<GpuGroup> candidate_groups(const topo::TopologySnapshot& t, int tp,
                                        const std::vector<int>& eligible, std::size_t max_groups);
+
+// How many subsets of `tp` GPUs candidate_groups looks at, at most.
+std::size_t subset_bound(int tp);
 
 // The candidates of every TP size, as --list prints them and the run measures them.
 struct TpGroups {
   int tp = 0;
   std::vector<GpuGroup> groups;
-  std::string note;  // why there are none ("needs 8 GPUs, 4 usable"), else ""
+  // Why there are none ("needs 8 GPUs, 4 usable"); where there are, that the subsets looked at
+  // were bounded; else "".
+  std::string note;
 };
 std::vector<TpGroups> plan_groups(const std::vector<int>& tp_sizes, const topo::TopologySnapshot& t,
                                   const std::vector<int>& eligible, std::size_t max_groups);

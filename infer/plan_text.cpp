@@ -50,6 +50,7 @@ std::string format_plan(const InferPlan& plan, const std::vector<TpGroups>& grou
       if (g.alike > 1) out << " (stands for " << g.alike << " groups)";
       out << "\n";
     }
+    if (!tg.note.empty()) out << "  (" << tg.note << ")\n";
   }
   return out.str();
 }

@@ -1,9 +1,12 @@
 #include "session/vm_run.hpp"
 
+#include <memory>
 #include <optional>
+#include <utility>
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/json_text.hpp"
 #include "doctor/collect/collect.hpp"
 #include "session/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
@@ -100,14 +103,20 @@ VmRunOutcome run_vm_plan(const VmPlanRequest& r) {
   vm::PlanReport report =
       vm::make_plan_report(view, selected, r.first_clique, std::move(config), r.vmid);
   if (!r.nccl_topo.empty()) write_nccl_topology(r, view, selected, report);
-  return {vm::format_plan_text(report, view), vm::plan_json(report, view), report.exit_code()};
+  const int code = report.exit_code();
+  auto shared = std::make_shared<std::pair<vm::PlanReport, vm::HostView>>(std::move(report),
+                                                                           std::move(view));
+  return {[shared] { return vm::format_plan_text(shared->first, shared->second); },
+          [shared] { return json_text(vm::plan_json(shared->first, shared->second)); }, code};
 }
 
 VmRunOutcome run_vm_verify(const std::string& facts_file) {
   const doctor::Facts f = facts_file.empty() ? doctor::collect_facts(doctor::CollectOptions{})
                                              : doctor::load_facts_file(facts_file);
-  const vm::CliqueProof p = vm::prove_cliques(f, facts_file.empty() ? "live" : facts_file);
-  return {vm::format_proof_text(p), vm::proof_json(p), p.exit_code()};
+  const auto p = std::make_shared<const vm::CliqueProof>(
+      vm::prove_cliques(f, facts_file.empty() ? "live" : facts_file));
+  return {[p] { return vm::format_proof_text(*p); }, [p] { return json_text(vm::proof_json(*p)); },
+          p->exit_code()};
 }
 
 VmRunOutcome run_vm_compare(const VmCompareRequest& r) {
@@ -121,11 +130,19 @@ VmRunOutcome run_vm_compare(const VmCompareRequest& r) {
         vm::proof_pairs_from_json(
             load_json_file(r.verify, [](const nlohmann::json& j) { return j; }), r.verify),
         r.verify);
-  nlohmann::json j = vm::three_way_json(t);
-  j["before"] = r.before;
-  j["after"] = r.after;
-  j["host"] = r.host;
-  return {vm::format_three_way_text(t, r.before, r.after, r.host), j, t.exit_code()};
+  const int code = t.exit_code();
+  const auto shared = std::make_shared<const vm::ThreeWay>(std::move(t));
+  return {[shared, r] { return vm::format_three_way_text(*shared, r.before, r.after, r.host); },
+          [shared, r] {
+            nlohmann::json head = vm::three_way_json_head(*shared);
+            head["before"] = r.before;
+            head["after"] = r.after;
+            head["host"] = r.host;
+            return json_text_with_array(head, "pairs", shared->rows.size(), [&](std::size_t i) {
+              return vm::three_way_row_json(shared->rows[i]);
+            });
+          },
+          code};
 }
 
 }  // namespace p2p::session

@@ -118,6 +118,7 @@ ThreeWay compare_three(const topo::TopologySnapshot& before, const topo::Topolog
                      ", " + std::to_string(n) + ")");
   ThreeWay t;
   const HostView view = make_host_view(host, nullptr, "");
+  t.rows.reserve(n * (n - 1) / 2);
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = a + 1; b < n; ++b) {
       ThreeWayRow r{a,
@@ -129,6 +130,8 @@ ThreeWay compare_three(const topo::TopologySnapshot& before, const topo::Topolog
                     cliques_of(after, a, b),
                     topo::matrix_label(host, a, b),
                     status_of(host, a, b),
+                    "",
+                    "",
                     "",
                     ""};
       const PairJudgement host_says = judge_pair(view, a, b);
@@ -209,21 +212,21 @@ std::string format_three_way_text(const ThreeWay& t, const std::string& before,
   return out.str();
 }
 
-nlohmann::json three_way_json(const ThreeWay& t) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& r : t.rows)
-    rows.push_back(
-        {{"gpus", {r.a, r.b}},
-         {"before", {{"path", r.before_path}, {"p2p", r.before_p2p}}},
-         {"after", {{"path", r.after_path}, {"p2p", r.after_p2p}, {"cliques", r.after_cliques}}},
-         {"host", {{"path", r.host_path}, {"p2p", r.host_p2p}}},
-         {"verdict", r.verdict},
-         {"detail", r.detail},
-         {"proof", r.proof.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.proof)}});
-  return {
-      {"schema", "p2pcheck.vm_compare"}, {"schema_version", 1},      {"pairs", rows},
-      {"p2p_before", t.p2p_before},      {"p2p_after", t.p2p_after}, {"p2p_host", t.p2p_host},
-      {"wrong_clique", t.wrong},         {"still_lost", t.lost},     {"exit_code", t.exit_code()}};
+nlohmann::json three_way_row_json(const ThreeWayRow& r) {
+  return {{"gpus", {r.a, r.b}},
+          {"before", {{"path", r.before_path}, {"p2p", r.before_p2p}}},
+          {"after", {{"path", r.after_path}, {"p2p", r.after_p2p}, {"cliques", r.after_cliques}}},
+          {"host", {{"path", r.host_path}, {"p2p", r.host_p2p}}},
+          {"verdict", r.verdict},
+          {"detail", r.detail},
+          {"proof", r.proof.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.proof)}};
+}
+
+nlohmann::json three_way_json_head(const ThreeWay& t) {
+  return {{"schema", "p2pcheck.vm_compare"}, {"schema_version", 1},
+          {"p2p_before", t.p2p_before},      {"p2p_after", t.p2p_after},
+          {"p2p_host", t.p2p_host},          {"wrong_clique", t.wrong},
+          {"still_lost", t.lost},            {"exit_code", t.exit_code()}};
 }
 
 }  // namespace p2p::vm

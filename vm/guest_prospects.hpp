@@ -70,6 +70,9 @@ ThreeWay compare_three(const topo::TopologySnapshot& before, const topo::Topolog
                        const topo::TopologySnapshot& host);
 std::string format_three_way_text(const ThreeWay& t, const std::string& before,
                                   const std::string& after, const std::string& host);
-nlohmann::json three_way_json(const ThreeWay& t);
+// The JSON document in its parts, so the rows are written one at a time (json_text_with_array):
+// the document without "pairs", and one row of "pairs".
+nlohmann::json three_way_json_head(const ThreeWay& t);
+nlohmann::json three_way_row_json(const ThreeWayRow& r);
 
 }  // namespace p2p::vm

@@ -64,3 +64,27 @@ TEST(JsonText, ParseJsonTextGivesBackTheBytesJsonTextEscaped) {
 }
 
 }  // namespace
+
+namespace {
+
+// A document whose largest array is written item by item is the text of the whole document,
+// whatever the indent, the item count, or the bytes its strings hold.
+TEST(JsonTextWithArray, IsTheTextOfTheWholeDocument) {
+  const auto item = [](std::size_t i) {
+    return nlohmann::json{{"gpus", {i, i + 1}},
+                          {"detail", i == 1 ? std::string("bad \xff byte") : "line\nnext"},
+                          {"nested", {{"path", "PIX"}, {"none", nullptr}}}};
+  };
+  for (const int indent : {-1, 0, 2, 4})
+    for (const std::size_t count : {0u, 1u, 3u}) {
+      const nlohmann::json head = {{"schema", "p2pcheck.vm_compare"}, {"a", 1}, {"z", {1, 2}}};
+      nlohmann::json whole = head;
+      whole["pairs"] = nlohmann::json::array();
+      for (std::size_t i = 0; i < count; ++i) whole["pairs"].push_back(item(i));
+      EXPECT_EQ(p2p::json_text_with_array(head, "pairs", count, item, indent),
+                json_text(whole, indent))
+          << "indent " << indent << ", " << count << " items";
+    }
+}
+
+}  // namespace

@@ -109,6 +109,49 @@ TEST(CandidateGroups, OnlyEligibleGpusAndNoneWhenTooFew) {
   EXPECT_EQ(planned[1].note, "needs 8 GPUs, 4 usable");
 }
 
+// An nvidia-smi topo -m capture of n GPUs in switches of 16 (PIX within one, SYS across).
+std::string switches_of_sixteen(std::size_t n) {
+  std::string out = "\t";
+  for (std::size_t c = 0; c < n; ++c) out += "GPU" + std::to_string(c) + "\t";
+  out += "CPU Affinity\tNUMA Affinity\n";
+  for (std::size_t r = 0; r < n; ++r) {
+    out += "GPU" + std::to_string(r);
+    for (std::size_t c = 0; c < n; ++c)
+      out += r == c ? "\t X " : (r / 16 == c / 16 ? "\tPIX" : "\tSYS");
+    out += "\t0-15\t0\n";
+  }
+  return out;
+}
+
+// A large host's groups are bounded by the pairs looked at, not only by subsets: at TP 128 a
+// subset has 8,128 pairs, and 200,000 subsets of them took 77 s. 20 million pair looks are the
+// first 2,460 subsets, all of which the representatives stand for.
+TEST(CandidateGroups, TwoHundredFiftySixGpusAtTp128StopAtThePairBound) {
+  const auto t = topo::load_topology_text(switches_of_sixteen(256), "256.txt");
+  const auto tp128 = candidate_groups(t, 128, all_gpus(t), 8);
+  ASSERT_FALSE(tp128.empty());
+  std::vector<int> first(128);
+  for (int i = 0; i < 128; ++i) first[static_cast<std::size_t>(i)] = i;
+  EXPECT_EQ(tp128[0].gpus, first);
+  EXPECT_EQ(tp128[0].signature, "PIX x960 + SYS x7168");
+  int alike = 0;
+  for (const auto& g : tp128) alike += g.alike;
+  EXPECT_EQ(alike, 20000000 / (128 * 127 / 2));
+  // The listing says the groups were bounded; where every subset was looked at it says nothing.
+  const auto planned = plan_groups({128}, t, all_gpus(t), 8);
+  EXPECT_EQ(planned.at(0).note,
+            "only the first 2460 groups of 128 in GPU order were looked at: a bound on the work");
+  EXPECT_EQ(plan_groups({2}, t, all_gpus(t), 8).at(0).note, "");
+
+  // At TP 8 the subset bound comes first, and the best group is within one switch.
+  const auto tp8 = candidate_groups(t, 8, all_gpus(t), 8);
+  ASSERT_FALSE(tp8.empty());
+  EXPECT_EQ(tp8[0].signature, "PIX x28");
+  alike = 0;
+  for (const auto& g : tp8) alike += g.alike;
+  EXPECT_EQ(alike, 200000);
+}
+
 TEST(CandidateGroups, LogicalGroupsShareTheDevice) {
   const auto g = logical_groups({2, 4, 8}, 4, {0});
   ASSERT_EQ(g.size(), 3u);
