@@ -8,6 +8,7 @@
 #include "cli/machine_outputs.hpp"
 #include "cli/validators.hpp"
 #include "common/json_text.hpp"
+#include "common/text.hpp"
 #include "common/output_paths.hpp"
 #include "report/check_cases.hpp"
 #include "report/compare.hpp"
@@ -35,9 +36,9 @@ int run_compare_command(const CompareCommandOptions& o) {
   if (o.format == "json") {
     std::cout << json_text(report::comparison_json(c.comparison, c.baseline, c.run)) << "\n";
   } else {
-    text << report::imported_lines(c.baseline, c.run)
-         << report::logical_gpus_lines(c.baseline, c.run)
-         << report::format_comparison(c.comparison, o.request.baseline, o.request.run, c.options);
+    text << terminal_text(
+        report::imported_lines(c.baseline, c.run) + report::logical_gpus_lines(c.baseline, c.run) +
+        report::format_comparison(c.comparison, o.request.baseline, o.request.run, c.options));
   }
   std::cout << std::flush;
   write_junit(o.junit, {report::compare_suite(c.comparison, c.host, c.run.started_utc)});

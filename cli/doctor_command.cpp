@@ -7,6 +7,7 @@
 #include "cli/validators.hpp"
 #include "common/error.hpp"
 #include "common/json_text.hpp"
+#include "common/text.hpp"
 #include "common/output_paths.hpp"
 #include "common/utc_time.hpp"
 #include "doctor/render.hpp"
@@ -41,7 +42,7 @@ int run_doctor_command(const DoctorOptions& o) {
     std::cout << json_text(d.verdict_json) << "\n";
   } else {
     (output_takes_stdout(paths) ? std::cerr : std::cout)
-        << doctor::render_verdict_text(d.facts, d.findings, d.verdict);
+        << terminal_text(doctor::render_verdict_text(d.facts, d.findings, d.verdict));
   }
   if (lines) {
     for (const auto& l : report::doctor_lines(d.verdict_json, this_hostname(), utc_now_iso8601()))

@@ -2,11 +2,13 @@
 
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "cli/validators.hpp"
 #include "common/exit_codes.hpp"
 #include "common/output_paths.hpp"
+#include "common/text.hpp"
 #include "import/paste_sections.hpp"
 #include "session/import_run.hpp"
 
@@ -14,7 +16,9 @@ namespace p2p::cli {
 
 namespace {
 
-void print_section(std::ostream& out, const import::ImportedFigures& p, bool several) {
+// What a file said of itself (its tool's version line, its notes) is written for a terminal.
+void print_section(std::ostream& to, const import::ImportedFigures& p, bool several) {
+  std::ostringstream out;
   out << p.file.file;
   if (several) out << ", lines " << p.first_line << "-" << p.last_line;
   out << ": " << p.file.tool << (p.file.version.empty() ? "" : " " + p.file.version) << " ("
@@ -23,6 +27,7 @@ void print_section(std::ostream& out, const import::ImportedFigures& p, bool sev
   // What had to be assumed is said as it is; other notes as notes.
   for (const auto& n : p.file.notes)
     out << "  " << (n.rfind("assumed: ", 0) == 0 ? "" : "note: ") << n << "\n";
+  to << terminal_text(out.str());
 }
 
 int run_import_command(const session::ImportRequest& r) {
@@ -35,7 +40,8 @@ int run_import_command(const session::ImportRequest& r) {
   const session::ImportOutcome imported = session::run_import(r);
   for (std::size_t f = 0; f < imported.files.size(); ++f) {
     const auto& paste = imported.files[f];
-    for (const auto& s : paste.stripped) text << r.files[f] << ": removed " << s << "\n";
+    for (const auto& s : paste.stripped)
+      text << terminal_text(r.files[f] + ": removed " + s + "\n");
     for (const auto& p : paste.sections) print_section(text, p, paste.sections.size() > 1);
   }
   if (!r.json.empty() && r.json != "-") text << "wrote " << r.json << "\n";

@@ -6,6 +6,7 @@
 #include "cli/validators.hpp"
 #include "common/exit_codes.hpp"
 #include "common/json_text.hpp"
+#include "common/text.hpp"
 #include "common/output_paths.hpp"
 #include "session/topo_run.hpp"
 #include "topology/topo_text.hpp"
@@ -20,9 +21,12 @@ int run_topo_command(const TopoOptions& opts) {
   add_input(paths, "--environment", opts.request.environment);
   check_output_paths(paths);
   const session::TopoOutcome t = session::run_topo(opts.request);
-  std::cout << (opts.format == "json" ? t.snapshot_json : topo::format_topology_text(t.snapshot));
+  // The text carries names read from files (a hostname, GPU names, a capture's rows): written for
+  // a terminal (terminal_text), as every text output of a file's strings is.
+  std::cout << (opts.format == "json" ? t.snapshot_json
+                                      : terminal_text(topo::format_topology_text(t.snapshot)));
   if (opts.format != "json" && !t.nccl_topo_file.empty())
-    std::cout << "\nNCCL topology file: " << t.nccl_topo_file << "\n";
+    std::cout << terminal_text("\nNCCL topology file: " + t.nccl_topo_file + "\n");
   std::cout << std::flush;
   return kExitOk;
 }
@@ -37,9 +41,10 @@ int run_topo_diff_command(const TopoDiffOptions& opts) {
     if (!d.prospects.pairs.empty()) j["gpudirect_cliques"] = vm::prospects_json(d.prospects);
     std::cout << json_text(j) << "\n";
   } else {
-    std::cout << topo::format_diff_text(d.diff, opts.inputs[0], opts.inputs[1])
-              << "\nGate on A with B as the golden topology (gate --input A --expect B):\n"
-              << topo::format_gate_text(d.gate) << vm::format_prospects_text(d.prospects);
+    std::cout << terminal_text(
+        topo::format_diff_text(d.diff, opts.inputs[0], opts.inputs[1]) +
+        "\nGate on A with B as the golden topology (gate --input A --expect B):\n" +
+        topo::format_gate_text(d.gate) + vm::format_prospects_text(d.prospects));
   }
   std::cout << std::flush;
   return d.exit_code;

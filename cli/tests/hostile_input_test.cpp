@@ -207,3 +207,40 @@ TEST_F(Hostile, InvalidUtf8InHwlocXmlIsOneLineNamingTheFile) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string results_dir() { return std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/"; }
+
+// A file's name or strings reach every text output through terminal_text: an escape sequence in
+// them cannot clear or recolour the user's terminal. Each command is given inputs whose name holds
+// ESC [2J (clear screen); its text names the file, escaped.
+TEST_F(Hostile, EscapeBytesFromInputsAreWrittenEscapedInEveryTextOutput) {
+  const std::string esc = "\x1b[2J";
+  const auto copy = [&](const std::string& from, const std::string& name) {
+    const std::string to = path(name + esc + ".json");
+    std::ofstream(to, std::ios::binary) << p2p::read_text_file(from);
+    return "'" + to + "'";
+  };
+  // Doctor facts name no file in the verdict: the escape is in the driver version they hold.
+  std::string facts = p2p::read_text_file(results_dir() + "h200-facts.json");
+  for (auto at = facts.find("580.159.04"); at != std::string::npos;
+       at = facts.find("580.159.04", at + 16))
+    facts.replace(at, 10, "580.159.04\\u001b[2J");
+  std::ofstream(path("facts.json"), std::ios::binary) << facts;
+  const std::string xml = path("host" + esc + ".xml");
+  std::ofstream(xml, std::ios::binary) << p2p::read_text_file(kFixtures + "h200-vm.xml");
+  const std::string run_doc = copy(results_dir() + "h200-bench.json", "run");
+  for (const std::string& args :
+       {"topo --input '" + xml + "'", "gate --input '" + xml + "' --policy " + kPolicy,
+        "topo diff '" + xml + "' '" + xml + "'", "compare " + run_doc + " " + run_doc,
+        "judge " + run_doc, "doctor --facts " + path("facts.json"),
+        "import " + copy(std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/dgx-a100-nv12-topo.txt",
+                         "capture")}) {
+    const CliResult r = run(args);
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << args << ":\n" << r.out;
+    EXPECT_NE(r.out.find("\\x1b[2J"), std::string::npos) << args << ":\n" << r.out << r.err;
+  }
+}
+
+}  // namespace
