@@ -1,4 +1,5 @@
 #include "common/file_io.hpp"
+#include "common/file_io_hooks.hpp"
 
 #include <fcntl.h>
 #include <libgen.h>
@@ -277,6 +278,7 @@ void write_text_file_atomically(const std::string& path, const std::string& cont
   std::string tmp;
   auto blocked = std::make_unique<EndingSignalsBlocked>();
   Fd fd = create_beside(path, target, tmp);
+  if (file_io_hooks::after_temp_created != nullptr) file_io_hooks::after_temp_created();
   PendingTempFile pending(tmp);  // removed on every way out but the rename, a signal included
   blocked.reset();
   // mkstemp creates 0600; results are meant to be read by others, as a plain create would be.
@@ -300,3 +302,7 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 }  // namespace p2p
+
+namespace p2p::file_io_hooks {
+void (*after_temp_created)() = nullptr;
+}  // namespace p2p::file_io_hooks

@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "common/error.hpp"
+#include "common/file_io_hooks.hpp"
 #include "common/pending_temp_file.hpp"
 #include "common/temp_dir.hpp"
 
@@ -220,6 +221,25 @@ TEST_F(FileIo, SigtermDuringAnAtomicWriteRemovesTheTemporaryFile) {
   ASSERT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGTERM);
   EXPECT_FALSE(fs::exists(tmp));
+}
+
+// A SIGTERM that arrives in the instant between the temporary file's creation and its being held
+// for removal waits (the ending signals are blocked there) and then removes it: the process ends
+// by the signal with no file left. Unblocked, it ended the process with the file behind.
+TEST_F(FileIo, ASigtermJustAfterTheTemporaryIsCreatedStillRemovesIt) {
+  const std::string out = (dir_ / "out.json").string();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    p2p::file_io_hooks::after_temp_created = [] { ::kill(::getpid(), SIGTERM); };
+    p2p::write_text_file_atomically(out, "{}");
+    std::_Exit(10);  // not reached: the pending SIGTERM ends the process once unblocked
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit " << WEXITSTATUS(status);
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_TRUE(fs::is_empty(dir_)) << "the temporary file was left behind";
 }
 
 // Where another handler takes the signal (bench's first SIGTERM asks the run to stop), the write
