@@ -144,12 +144,13 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
     lines->write(
         report::jsonl_line("run_end", "check", host, utc_now_iso8601(), {{"exit_code", code}}));
   }
-  session::write_junit(o.junit, suites);
+  std::vector<FileToWrite> files{session::junit_file(o.junit, suites)};
   if (!o.prom.empty()) {
     if (const auto ts = report::unix_seconds_of(started))
       report::add_last_run(prom, host, "check", *ts);
-    write_text_file_atomically(o.prom, prom.render());
+    files.push_back({o.prom, prom.render()});
   }
+  write_text_files_atomically(files);  // replaced together
   return code;
 }
 

@@ -7,8 +7,8 @@
 #include "cli/validators.hpp"
 #include "common/error.hpp"
 #include "common/json_text.hpp"
-#include "common/text.hpp"
 #include "common/output_paths.hpp"
+#include "common/text.hpp"
 #include "common/utc_time.hpp"
 #include "doctor/render.hpp"
 #include "report/check_cases.hpp"
@@ -37,7 +37,9 @@ int run_doctor_command(const DoctorOptions& o) {
   if (o.format == "json") paths.stdout_owner = "--format json";
   check_output_paths(paths);
   const std::unique_ptr<JsonLines> lines = open_jsonl_beside(o.jsonl, o.format);
-  const session::DoctorOutcome d = session::run_doctor(o.request);
+  session::DoctorRequest request = o.request;
+  request.junit = o.junit;
+  const session::DoctorOutcome d = session::run_doctor(request);
   if (o.format == "json") {
     std::cout << json_text(d.verdict_json) << "\n";
   } else {
@@ -48,7 +50,6 @@ int run_doctor_command(const DoctorOptions& o) {
     for (const auto& l : report::doctor_lines(d.verdict_json, this_hostname(), utc_now_iso8601()))
       lines->write(l);
   }
-  write_junit(o.junit, {report::doctor_suite(d.verdict_json, this_hostname(), "doctor")});
   return d.exit_code;
 }
 

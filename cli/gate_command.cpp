@@ -7,8 +7,8 @@
 #include "cli/measurement_options.hpp"
 #include "cli/validators.hpp"
 #include "common/json_text.hpp"
-#include "common/text.hpp"
 #include "common/output_paths.hpp"
+#include "common/text.hpp"
 #include "common/utc_time.hpp"
 #include "report/check_cases.hpp"
 #include "report/run_lines.hpp"
@@ -38,8 +38,8 @@ int run_gate_command(const GateOptions& opts) {
     std::cout << json_text(j) << "\n";
   } else {
     text << terminal_text("Topology: " + g.source + " (" + std::to_string(g.gpu_count) +
-                          " GPUs)\n" + topo::format_gate_text(g.decision) + "Environment: " +
-                          topo::describe_environment(g.environment) + "\n");
+                          " GPUs)\n" + topo::format_gate_text(g.decision) +
+                          "Environment: " + topo::describe_environment(g.environment) + "\n");
   }
   std::cout << std::flush;
   if (lines) {

@@ -7,8 +7,8 @@
 #include "cli/machine_outputs.hpp"
 #include "cli/validators.hpp"
 #include "common/json_text.hpp"
-#include "common/text.hpp"
 #include "common/output_paths.hpp"
+#include "common/text.hpp"
 #include "session/judge_run.hpp"
 
 namespace p2p::cli {
@@ -26,9 +26,9 @@ int run_judge_command(JudgeCommandOptions o) {
   if (o.format == "json") {
     std::cout << json_text(nlohmann::json(j.verdict)) << "\n";
   } else {
-    std::string text = "document: " + o.request.document + "\npolicy:   " +
-                       (o.request.policy.empty() ? "the default acceptance policy" : o.request.policy) +
-                       "\n";
+    std::string text =
+        "document: " + o.request.document + "\npolicy:   " +
+        (o.request.policy.empty() ? "the default acceptance policy" : o.request.policy) + "\n";
     if (!j.stored_headline.empty()) text += "the run itself said: " + j.stored_headline + "\n";
     std::cout << terminal_text(text + "\n" + doc::format_verdict(j.verdict, "judge"));
   }

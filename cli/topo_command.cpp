@@ -6,8 +6,8 @@
 #include "cli/validators.hpp"
 #include "common/exit_codes.hpp"
 #include "common/json_text.hpp"
-#include "common/text.hpp"
 #include "common/output_paths.hpp"
+#include "common/text.hpp"
 #include "session/topo_run.hpp"
 #include "topology/topo_text.hpp"
 

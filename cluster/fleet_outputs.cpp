@@ -39,8 +39,10 @@ int report_fleet(const std::vector<HostRun>& hosts, MergeOptions merge, const Fl
   std::ostream& text = o.json == "-" || o.junit == "-" ? std::cerr : std::cout;
   text << format_cluster_text(d.run, merge.outliers, written_by) << std::flush;
   // Through the lossless writer: host names and notes are bytes a host reported.
-  if (!o.json.empty()) write_text_file_atomically(o.json, json_text(nlohmann::json(d)) + "\n");
-  session::write_junit(o.junit, {cluster_suite(d.run, d.created_utc)});
+  // Replaced together: never a new fleet document beside an old test report.
+  write_text_files_atomically(
+      {{o.json, o.json.empty() ? "" : json_text(nlohmann::json(d)) + "\n"},
+       session::junit_file(o.junit, {cluster_suite(d.run, d.created_utc)})});
   return d.run.exit_code();
 }
 

@@ -1,5 +1,4 @@
 #include "common/file_io.hpp"
-#include "common/file_io_hooks.hpp"
 
 #include <fcntl.h>
 #include <libgen.h>
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/file_io_hooks.hpp"
 #include "common/json_shape.hpp"
 #include "common/json_text.hpp"
 #include "common/pending_temp_file.hpp"
@@ -265,33 +265,85 @@ Fd create_beside(const std::string& path, const std::string& target, std::string
 
 }  // namespace
 
-void write_text_file_atomically(const std::string& path, const std::string& content) {
-  if (path == "-") return write_to_stdout(content);
+namespace {
+
+// One output on its way: a regular file staged in its temporary (written and synced, not yet in
+// place), or a stream (standard output, a device, a pipe) written into once the files are placed.
+struct Output {
+  const FileToWrite* file = nullptr;
+  std::string target;  // the regular file the temporary replaces; "" for a stream
+  std::string tmp;
+  std::unique_ptr<PendingTempFile> pending;
+};
+
+// "" where `path` is written into (standard output, a character device, a pipe) rather than
+// replaced; InputError where it is a directory or anything else that is not a regular file.
+std::string replaced_target(const std::string& path) {
+  if (path == "-") return "";
   if (path.empty()) throw InputError("an output path is empty");
-  const std::string target = resolve_output(path);
+  std::string target = resolve_output(path);
   struct stat st {};
   if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return write_into(path, target, content);
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return "";
     throw InputError(path + (S_ISDIR(st.st_mode) ? ": is a directory" : ": is not a regular file") +
                      "; refusing to replace it");
   }
-  std::string tmp;
+  return target;
+}
+
+void stage(Output& o) {
+  const std::string& path = o.file->path;
   auto blocked = std::make_unique<EndingSignalsBlocked>();
-  Fd fd = create_beside(path, target, tmp);
+  Fd fd = create_beside(path, o.target, o.tmp);
   if (file_io_hooks::after_temp_created != nullptr) file_io_hooks::after_temp_created();
-  PendingTempFile pending(tmp);  // removed on every way out but the rename, a signal included
+  // removed on every way out but the rename, a signal included
+  o.pending = std::make_unique<PendingTempFile>(o.tmp);
   blocked.reset();
   // mkstemp creates 0600; results are meant to be read by others, as a plain create would be.
   const mode_t mask = ::umask(0);
   ::umask(mask);
   if (::fchmod(fd.get(), 0666 & ~mask) != 0)
     throw IoError(path + ": cannot write: " + errno_text(errno));
-  write_all(fd.get(), content, path);
+  write_all(fd.get(), o.file->content, path);
   if (::fsync(fd.get()) != 0) throw IoError(path + ": write failed: " + errno_text(errno));
   if (::close(fd.release()) != 0) throw IoError(path + ": write failed: " + errno_text(errno));
-  if (::rename(tmp.c_str(), target.c_str()) != 0)
-    throw IoError(path + ": cannot replace: " + errno_text(errno));
-  pending.commit();
+}
+
+}  // namespace
+
+void write_text_file_atomically(const std::string& path, const std::string& content) {
+  write_text_files_atomically({{path, content}});
+}
+
+void write_text_files_atomically(const std::vector<FileToWrite>& files) {
+  std::vector<Output> outputs;
+  for (const auto& f : files) {
+    if (f.path.empty()) continue;
+    Output o;
+    o.file = &f;
+    o.target = replaced_target(f.path);
+    outputs.push_back(std::move(o));
+  }
+  if (outputs.size() > kMaxPendingTempFiles)
+    throw InputError("more than " + std::to_string(kMaxPendingTempFiles) + " outputs at once");
+  // Every file is written in full before any is replaced: a failure (a full disk, a signal)
+  // leaves all the old files as they were.
+  for (auto& o : outputs)
+    if (!o.target.empty()) stage(o);
+  for (auto& o : outputs) {
+    if (o.target.empty()) continue;
+    if (::rename(o.tmp.c_str(), o.target.c_str()) != 0)
+      throw IoError(o.file->path + ": cannot replace: " + errno_text(errno));
+    o.pending->commit();
+  }
+  for (auto& o : outputs) {
+    if (!o.target.empty()) continue;
+    if (o.file->path == "-") {
+      write_to_stdout(o.file->content);
+    } else {
+      write_into(o.file->path, resolve_output(o.file->path), o.file->content);
+    }
+  }
 }
 
 bool same_file(const std::string& a, const std::string& b) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/error.hpp"
 
@@ -75,6 +76,17 @@ auto load_json_file(const std::string& path, Read read)
 // (common/pending_temp_file.hpp). A failed write (a full disk, a read-only directory, EIO, a
 // closed pipe) is IoError "PATH: write failed: <errno text>" (exit 4).
 void write_text_file_atomically(const std::string& path, const std::string& content);
+
+// The outputs of one command, replaced together: each regular file is written to its temporary
+// and synced, and only when every one is complete are they renamed into place, so a failure
+// (a full disk, an unwritable directory, a signal) leaves every old file as it was, never a
+// new --json beside an old --junit. Standard output, devices and pipes are written after the
+// files. An empty path is skipped; other rules as write_text_file_atomically.
+struct FileToWrite {
+  std::string path;
+  std::string content;
+};
+void write_text_files_atomically(const std::vector<FileToWrite>& files);
 
 // True when both paths name one existing file (same device and inode, through links).
 bool same_file(const std::string& a, const std::string& b);

@@ -138,7 +138,10 @@ std::string json_text_with_array(nlohmann::json head, const std::string& key, st
   // The key's value is first written as a marker no string of p2pcheck holds (raw control bytes,
   // which dump() writes as \u0001), then the marker is replaced by the items, each indented two
   // levels as dump() would have.
-  head[key] = "\x01" "array" "\x01";
+  head[key] =
+      "\x01"
+      "array"
+      "\x01";
   const std::string text = json_text(head, indent);
   const std::string quoted = "\"\\u0001array\\u0001\"";
   const std::size_t at = text.find(quoted);

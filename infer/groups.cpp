@@ -203,7 +203,8 @@ std::vector<TpGroups> plan_groups(const std::vector<int>& tp_sizes, const topo::
     g.tp = tp;
     g.groups = candidate_groups(t, tp, eligible, max_groups);
     const std::size_t bound = subset_bound(tp);
-    if (!g.groups.empty() && choose_up_to(eligible.size(), static_cast<std::size_t>(tp), bound) > bound) {
+    if (!g.groups.empty() &&
+        choose_up_to(eligible.size(), static_cast<std::size_t>(tp), bound) > bound) {
       g.note = "only the first " + std::to_string(bound) + " groups of " + std::to_string(tp) +
                " in GPU order were looked at: a bound on the work";
     }

@@ -7,6 +7,8 @@
 #include "doctor/render.hpp"
 #include "doctor/rules.hpp"
 #include "doctor/verdict.hpp"
+#include "report/check_cases.hpp"
+#include "session/machine_outputs.hpp"
 
 namespace p2p::session {
 namespace {
@@ -51,10 +53,12 @@ DoctorOutcome judge_facts(doctor::Facts facts) {
 
 DoctorOutcome run_doctor(const DoctorRequest& r) {
   check_request(r);
-  doctor::Facts facts = facts_of(r);
-  if (!r.save_facts.empty())
-    write_text_file_atomically(r.save_facts, json_text(doctor::facts_to_json(facts)) + "\n");
-  return judge_facts(std::move(facts));
+  DoctorOutcome o = judge_facts(facts_of(r));
+  // Replaced together: never new facts beside an old test report.
+  write_text_files_atomically(
+      {{r.save_facts, r.save_facts.empty() ? "" : json_text(doctor::facts_to_json(o.facts)) + "\n"},
+       junit_file(r.junit, {report::doctor_suite(o.verdict_json, this_hostname(), "doctor")})});
+  return o;
 }
 
 }  // namespace p2p::session

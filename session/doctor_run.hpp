@@ -23,6 +23,7 @@ struct DoctorRequest {
   int logical_gpus = 0;                 // the peer copy between N logical GPUs (0: the real ones)
   std::optional<int> probe_timeout_ms;  // per driver probe; default: the collector's
   std::string save_facts;               // write the facts judged here, atomically ("" = no)
+  std::string junit;                    // and the verdict as JUnit, replaced with them ("" = no)
 };
 
 struct DoctorOutcome {

@@ -32,10 +32,11 @@ JudgeOutcome run_judge(const JudgeRequest& request) {
     in.hostname = d.hostname;
     in.results = d;
     in.results.verdict = o.verdict;
-    write_junit(request.junit, report::export_suites(in));
+    std::vector<FileToWrite> files{junit_file(request.junit, report::export_suites(in))};
     if (!request.prom.empty())
-      write_text_file_atomically(
-          request.prom, report::export_prometheus(in, static_cast<double>(std::time(nullptr))));
+      files.push_back(
+          {request.prom, report::export_prometheus(in, static_cast<double>(std::time(nullptr)))});
+    write_text_files_atomically(files);  // replaced together
   }
   return o;
 }

@@ -14,9 +14,13 @@ std::string this_hostname() {
 }
 
 void write_junit(const std::string& path, std::vector<report::CheckSuite> suites) {
-  if (path.empty()) return;
+  write_text_files_atomically({junit_file(path, std::move(suites))});
+}
+
+FileToWrite junit_file(const std::string& path, std::vector<report::CheckSuite> suites) {
+  if (path.empty()) return {};
   report::make_case_names_unique(suites);
-  write_text_file_atomically(path, report::render_junit(suites));
+  return {path, report::render_junit(suites)};
 }
 
 std::unique_ptr<JsonLines> open_jsonl(const std::string& path) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/file_io.hpp"
 #include "common/json_lines.hpp"
 #include "report/check_cases.hpp"
 
@@ -18,6 +19,9 @@ std::string this_hostname();
 
 // Writes the cases as JUnit XML to `path` ("-": stdout), atomically; nothing when path is "".
 void write_junit(const std::string& path, std::vector<report::CheckSuite> suites);
+// The same JUnit file, to be written with a command's other outputs (write_text_files_atomically):
+// an empty path where `path` is "".
+FileToWrite junit_file(const std::string& path, std::vector<report::CheckSuite> suites);
 
 // The stream, opened now (a bad path fails before any work), or null when path is "".
 std::unique_ptr<JsonLines> open_jsonl(const std::string& path);

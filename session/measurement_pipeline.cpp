@@ -32,10 +32,12 @@ void write_judged_run(const RunOutputs& outputs, JudgedRun& run, const std::stri
                       bool stdout_taken) {
   (run.text_to_stderr || stdout_taken ? std::cerr : std::cout)
       << run.text << doc::format_verdict(run.verdict, command) << std::flush;
-  if (!outputs.json.empty())
-    write_text_file_atomically(outputs.json, json_text(run.document) + "\n");
-  for (const auto& [path, text] : run.extra_files) write_text_file_atomically(path, text);
-  write_junit(outputs.junit, std::move(run.junit));
+  // Replaced together: never a new document beside an old test report.
+  std::vector<FileToWrite> files;
+  if (!outputs.json.empty()) files.push_back({outputs.json, json_text(run.document) + "\n"});
+  for (const auto& [path, text] : run.extra_files) files.push_back({path, text});
+  files.push_back(junit_file(outputs.junit, std::move(run.junit)));
+  write_text_files_atomically(files);
 }
 
 int run_measurement(const MeasurementRequest& r, Measurement& m) {

@@ -104,8 +104,8 @@ VmRunOutcome run_vm_plan(const VmPlanRequest& r) {
       vm::make_plan_report(view, selected, r.first_clique, std::move(config), r.vmid);
   if (!r.nccl_topo.empty()) write_nccl_topology(r, view, selected, report);
   const int code = report.exit_code();
-  auto shared = std::make_shared<std::pair<vm::PlanReport, vm::HostView>>(std::move(report),
-                                                                           std::move(view));
+  auto shared =
+      std::make_shared<std::pair<vm::PlanReport, vm::HostView>>(std::move(report), std::move(view));
   return {[shared] { return vm::format_plan_text(shared->first, shared->second); },
           [shared] { return json_text(vm::plan_json(shared->first, shared->second)); }, code};
 }

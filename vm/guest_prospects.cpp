@@ -223,10 +223,14 @@ nlohmann::json three_way_row_json(const ThreeWayRow& r) {
 }
 
 nlohmann::json three_way_json_head(const ThreeWay& t) {
-  return {{"schema", "p2pcheck.vm_compare"}, {"schema_version", 1},
-          {"p2p_before", t.p2p_before},      {"p2p_after", t.p2p_after},
-          {"p2p_host", t.p2p_host},          {"wrong_clique", t.wrong},
-          {"still_lost", t.lost},            {"exit_code", t.exit_code()}};
+  return {{"schema", "p2pcheck.vm_compare"},
+          {"schema_version", 1},
+          {"p2p_before", t.p2p_before},
+          {"p2p_after", t.p2p_after},
+          {"p2p_host", t.p2p_host},
+          {"wrong_clique", t.wrong},
+          {"still_lost", t.lost},
+          {"exit_code", t.exit_code()}};
 }
 
 }  // namespace p2p::vm

@@ -235,8 +235,9 @@ TEST_F(Hostile, EscapeBytesFromInputsAreWrittenEscapedInEveryTextOutput) {
        {"topo --input '" + xml + "'", "gate --input '" + xml + "' --policy " + kPolicy,
         "topo diff '" + xml + "' '" + xml + "'", "compare " + run_doc + " " + run_doc,
         "judge " + run_doc, "doctor --facts " + path("facts.json"),
-        "import " + copy(std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/dgx-a100-nv12-topo.txt",
-                         "capture")}) {
+        "import " +
+            copy(std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/dgx-a100-nv12-topo.txt",
+                 "capture")}) {
     const CliResult r = run(args);
     EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << args << ":\n" << r.out;
     EXPECT_NE(r.out.find("\\x1b[2J"), std::string::npos) << args << ":\n" << r.out << r.err;

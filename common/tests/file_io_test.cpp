@@ -204,6 +204,49 @@ TEST_F(FileIo, AFailedWriteIsAnIoErrorAndLeavesNoTemporary) {
   EXPECT_TRUE(fs::is_empty(dir_)) << "a temporary or half-written file was left";
 }
 
+// The outputs of one command are replaced together or not at all: a --junit that cannot be
+// written (its file system full: here a file size limit) leaves the old --json in place, never a
+// new --json beside an old --junit; written, both are new.
+TEST_F(FileIo, OutputsOfOneCommandAreReplacedTogetherOrNotAtAll) {
+  const std::string json = (dir_ / "run.json").string(), junit = (dir_ / "run.xml").string();
+  p2p::write_text_files_atomically({{json, "old json"}, {junit, "old junit"}});
+  EXPECT_EQ(p2p::read_text_file(json), "old json");
+  EXPECT_EQ(p2p::read_text_file(junit), "old junit");
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{4096, 4096};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      p2p::write_text_files_atomically(
+          {{json, "new json"}, {"", "skipped"}, {junit, std::string(1 << 20, 'x')}});
+      std::_Exit(10);
+    } catch (const p2p::IoError& e) {
+      std::_Exit(std::string(e.what()) == junit + ": write failed: File too large" ? 0 : 11);
+    } catch (...) {
+      std::_Exit(12);
+    }
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(p2p::read_text_file(json), "old json");
+  EXPECT_EQ(p2p::read_text_file(junit), "old junit");
+  int entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++entries;
+  EXPECT_EQ(entries, 2) << "a temporary file was left behind";
+  // A second output in a directory that does not exist: the first is not replaced either.
+  const std::string lost = (dir_ / "no" / "such" / "run.xml").string();
+  EXPECT_THROW(p2p::write_text_files_atomically({{json, "new json"}, {lost, "x"}}),
+               p2p::InputError);
+  EXPECT_EQ(p2p::read_text_file(json), "old json");
+  p2p::write_text_files_atomically({{json, "new json"}, {junit, "new junit"}});
+  EXPECT_EQ(p2p::read_text_file(json), "new json");
+  EXPECT_EQ(p2p::read_text_file(junit), "new junit");
+}
+
 // A signal that ends the process while the temporary file exists (SIGTERM from a scheduler)
 // removes it first; the process still ends by that signal.
 TEST_F(FileIo, SigtermDuringAnAtomicWriteRemovesTheTemporaryFile) {

@@ -93,8 +93,8 @@ topo::TopologySnapshot many_gpus(std::size_t n, bool guest) {
   t.nvlink_count.assign(n, std::vector<int>(n, 0));
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = 0; b < n; ++b)
-      t.pcie_matrix[a][b] = a == b  ? topo::PathClass::kSelf
-                            : guest ? topo::PathClass::kPhb
+      t.pcie_matrix[a][b] = a == b             ? topo::PathClass::kSelf
+                            : guest            ? topo::PathClass::kPhb
                             : a / 64 == b / 64 ? topo::PathClass::kPix
                                                : topo::PathClass::kSys;
   return t;
