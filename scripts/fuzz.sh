@@ -48,6 +48,8 @@ declare -A seeds=(
   [nccl_tests]="import/tests/fixtures fuzz/seeds/nccl_tests"
   [p2p_bandwidth_latency]="import/tests/fixtures"
   [vm_config]="vm/tests/fixtures/configs vm/tests/fixtures/not-configs"
+  [host_captures]="vm/tests/fixtures/field import/tests/fixtures doctor/tests/fixtures"
+  [judge_document]="fuzz/seeds/results_document"
   [config_space]="topology/tests/fixtures/config-space"
   [paste_text]="import/tests/fixtures/pastes import/tests/fixtures nccl/tests/fixtures"
   [paste_import]="import/tests/fixtures/pastes import/tests/fixtures fuzz/seeds/nccl_tests"
@@ -73,6 +75,8 @@ declare -A options=(
   [nccl_tests]="-dict=fuzz/dicts/json.dict"
   [p2p_bandwidth_latency]=""
   [vm_config]=""
+  [host_captures]="-dict=fuzz/dicts/json.dict"
+  [judge_document]="-dict=fuzz/dicts/json.dict"
   [config_space]="-max_len=4096"
   [paste_text]="-dict=fuzz/dicts/paste_text.dict"
   [paste_import]="-dict=fuzz/dicts/paste_text.dict"
@@ -91,8 +95,8 @@ declare -A scale=([hwloc_xml]=10 [nccl_log]=2)
 declare -A max_len=([nccl_log]=16384)
 # The slowest first, so that the others share the remaining CPUs meanwhile.
 ci_targets=(hwloc_xml topology_snapshot_json policy_json doctor_facts_json results_document nccl_log nvidia_smi_topo
-  nvbandwidth nccl_tests p2p_bandwidth_latency vm_config config_space paste_text paste_import round_trip
-  node_lines export_input model_config)
+  nvbandwidth nccl_tests p2p_bandwidth_latency vm_config host_captures judge_document config_space
+  paste_text paste_import round_trip node_lines export_input model_config)
 # Time and memory per input: hwloc_xml reads in a child process, the others in this one.
 declare -A timeout=([hwloc_xml]=10 [hwloc_xml_in_process]=10)
 targets=("$@")
