@@ -37,9 +37,11 @@ int run_gate_command(const GateOptions& opts) {
     j["source"] = g.source;
     std::cout << json_text(j) << "\n";
   } else {
+    // Where the snapshot was taken before what the gate made of it: the decision and its next
+    // step come last.
     text << terminal_text("Topology: " + g.source + " (" + std::to_string(g.gpu_count) +
-                          " GPUs)\n" + topo::format_gate_text(g.decision) +
-                          "Environment: " + topo::describe_environment(g.environment) + "\n");
+                          " GPUs)\nEnvironment: " + topo::describe_environment(g.environment) +
+                          "\n" + topo::format_gate_text(g.decision));
   }
   std::cout << std::flush;
   if (lines) {

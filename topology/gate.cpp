@@ -62,7 +62,7 @@ void check_expected(const TopologySnapshot& t, const TopologySnapshot& golden, G
     // Equality, not rank: a VFIO guest's flat PHB looks closer than the host's NODE/SYS but is
     // an emulated tree; peer traffic still crosses whatever the host has.
     add(d, "note", GateVerdict::kNote,
-        "this snapshot was taken in a VM" +
+        kTakenInAVm +
             (t.environment.hypervisor.empty() ? std::string()
                                               : " (" + t.environment.hypervisor + ")") +
             ": its PCIe tree is the hypervisor's emulation, not the host's");
@@ -317,25 +317,6 @@ void from_json(const nlohmann::json& j, GateDecision& d) {
                  : std::optional<GatePolicy>(policy_from_json(policy, "gate decision"));
   j.at("p2p_check").get_to(d.p2p_check);
   j.at("reasons").get_to(d.reasons);
-}
-
-std::string format_gate_text(const GateDecision& d) {
-  std::ostringstream out;
-  if (d.passed)
-    out << "gate: PASS\n";
-  else
-    out << "gate: BLOCKED (" << d.blocking() << " blocking reason" << (d.blocking() == 1 ? "" : "s")
-        << ")\n";
-  std::size_t rule_width = 20;  // the longest rule and two spaces, so no name runs into its text
-  for (const GateReason& r : d.reasons) rule_width = std::max(rule_width, r.rule.size() + 2);
-  for (const GateReason& r : d.reasons) {
-    const std::string verdict =
-        r.verdict == GateVerdict::kBlock ? std::string("BLOCK") : to_string(r.verdict);
-    out << "  " << std::left << std::setw(8) << verdict << std::setw(static_cast<int>(rule_width))
-        << r.rule << r.message << "\n";
-  }
-  if (!d.expected_source.empty()) out << "golden topology: " << d.expected_source << "\n";
-  return out.str();
 }
 
 }  // namespace p2p::topo

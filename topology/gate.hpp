@@ -62,6 +62,12 @@ void from_json(const nlohmann::json& j, GateReason& r);
 void to_json(nlohmann::json& j, const GateDecision& d);
 void from_json(const nlohmann::json& j, GateDecision& d);
 
+// The decision for people (topology/gate_text.cpp): the notes first (a VM's first of all), then
+// one line per kind of reason with its count and the GPUs it names (28 pairs of one VM are one
+// line, not 28), and, where the gate blocks, the next step for its first blocking rule.
 std::string format_gate_text(const GateDecision& d);
+
+// How the note on a snapshot taken in a VM begins.
+inline const std::string kTakenInAVm = "this snapshot was taken in a VM";
 
 }  // namespace p2p::topo

@@ -179,14 +179,42 @@ TEST(GateDecisionJson, RoundTripsAndCarriesEveryReason) {
   EXPECT_EQ(nlohmann::json(back), j);
 }
 
-TEST(GateText, ListsEveryReason) {
-  const auto d = evaluate_gate(testing::flat_phb(8), testing::per_root_complex(8), std::nullopt);
+// 28 pairs that differ the same way are one line with their count, not 28 lines; a VM's note
+// comes first, and the last line says what to do.
+TEST(GateText, GroupsReasonsOfOneKindAndEndsOnTheNextStep) {
+  auto guest = testing::flat_phb(8);
+  guest.environment.kind = "vm";
+  const auto d = evaluate_gate(guest, testing::per_root_complex(8), std::nullopt);
+  ASSERT_EQ(d.blocking(), 28u);
   const std::string text = format_gate_text(d);
-  EXPECT_EQ(text.rfind("gate: BLOCKED (28 blocking reasons)\n", 0), 0u) << text;
-  EXPECT_NE(
-      text.find("BLOCK   expect.pair_class   GPU6-GPU7: PHB here, NODE in the golden topology"),
-      std::string::npos)
+  EXPECT_EQ(text.rfind("gate: BLOCKED (28 blocking reasons)\n"
+                       "  note    note                this snapshot was taken in a VM: its PCIe "
+                       "tree is the hypervisor's emulation, not the host's\n",
+                       0),
+            0u)
       << text;
+  EXPECT_NE(text.find("  BLOCK   expect.pair_class   PHB here, NODE in the golden topology: 12 "
+                      "pairs (GPU0-GPU1, GPU0-GPU2, GPU0-GPU3, GPU1-GPU2, GPU1-GPU3, GPU2-GPU3 "
+                      "and 6 more)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("PHB here, SYS in the golden topology: 16 pairs"), std::string::npos) << text;
+  EXPECT_EQ(text.find("GPU6-GPU7"), std::string::npos) << text;  // counted, not listed
+  EXPECT_EQ(text.substr(text.rfind('\n', text.size() - 2) + 1, 35),
+            "next: a VM's PCIe tree is the hyper")
+      << text;
+  // Not a VM: the same pairs, the next step a diff.
+  const std::string host = format_gate_text(
+      evaluate_gate(testing::flat_phb(8), testing::per_root_complex(8), std::nullopt));
+  EXPECT_NE(host.find("next: p2pcheck topo diff THIS GOLDEN"), std::string::npos) << host;
+  // One reason of its kind keeps its GPUs in front, as before.
+  GateDecision one;
+  one.passed = false;
+  one.reasons.push_back(
+      {"policy.forbid", GateVerdict::kBlock, "GPU0-GPU1: SYS is forbidden", {0, 1}});
+  EXPECT_NE(format_gate_text(one).find("policy.forbid       GPU0-GPU1: SYS is forbidden\n"),
+            std::string::npos)
+      << format_gate_text(one);
 }
 
 }  // namespace
