@@ -161,7 +161,12 @@ std::vector<HostRun> gather_hosts(mpi::Session& s, const std::vector<int>& leade
     h.source = "rank " + std::to_string(r);
     h.hostname = names[r];  // a rank that sent nothing is still named
     std::size_t number = 0;
-    for (const auto& line : lines[r]) add_host_line(h, line, ++number);
+    try {
+      for (const auto& line : lines[r]) add_host_line(h, line, ++number);
+    } catch (const InputError& e) {  // a rank's bad line: that host has no result, not the fleet
+      h = unreadable_host(h.source, e.what());
+      h.hostname = names[r];
+    }
     hosts.push_back(std::move(h));
   }
   return hosts;

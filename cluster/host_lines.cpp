@@ -131,15 +131,32 @@ std::vector<HostRun> read_host_files(const std::vector<std::string>& files, std:
   std::vector<HostRun> hosts;
   std::size_t bytes = 0;
   for (const auto& f : files) {
-    const std::string text = read_text_file(f);
+    std::string text;
+    try {
+      text = read_text_file(f);
+    } catch (const std::runtime_error& e) {  // InputError or IoError: missing, a directory, EIO
+      hosts.push_back(unreadable_host(f, e.what()));
+      continue;
+    }
     bytes += text.size();
     if (bytes > max_bytes)
       throw InputError(
           f + ": with the files before it, more than " + std::to_string(max_bytes >> 20) +
           " MiB of node lines, beyond what one merge reads (docs/inputs-and-outputs.md)");
-    hosts.push_back(read_host_lines(text, f));
+    try {
+      hosts.push_back(read_host_lines(text, f));
+    } catch (const InputError& e) {
+      hosts.push_back(unreadable_host(f, e.what()));
+    }
   }
   return hosts;
+}
+
+HostRun unreadable_host(const std::string& source, const std::string& reason) {
+  HostRun h;
+  h.source = source;
+  h.unreadable = "its lines could not be read: " + reason;
+  return h;
 }
 
 }  // namespace p2p::cluster

@@ -43,6 +43,9 @@ struct HostRun {
   std::vector<Figure> figures;
   std::vector<std::string> notes;    // what the reader had to tolerate
   std::vector<doc::Caveat> caveats;  // of its run_end line's verdict
+  // Why its lines could not be read (a missing file, a malformed line): the host has no result,
+  // and the rest of the fleet is judged. "" when they were read.
+  std::string unreadable;
 
   // The host's name for people: hostname, else the source.
   std::string name() const { return hostname.empty() ? source : hostname; }
@@ -62,10 +65,14 @@ HostRun read_host_lines_file(const std::string& path);
 // such hosts in about 0.8 GB (docs/inputs-and-outputs.md, "Limits").
 constexpr std::size_t kMaxFleetLineBytes = std::size_t{1} << 30;
 
-// Every host's node lines read from its file, in order; InputError naming the file that takes the
-// total past `max_bytes`, or the file and line of the first bad line.
+// Every host's node lines read from its file, in order. A file that cannot be read, or holds a
+// bad line, is that host's "unreadable" (no result), not the fleet's end; InputError naming the
+// file that takes the total past `max_bytes`.
 std::vector<HostRun> read_host_files(const std::vector<std::string>& files,
                                      std::size_t max_bytes = kMaxFleetLineBytes);
+
+// A host whose lines could not be read, for that reason: it has no result.
+HostRun unreadable_host(const std::string& source, const std::string& reason);
 
 // Adds one line (already split, no newline) to `run`; line_number names it in errors.
 void add_host_line(HostRun& run, const std::string& line, std::size_t line_number);

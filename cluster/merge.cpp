@@ -26,7 +26,11 @@ HostVerdict describe_host(const HostRun& h, const HostTopology& topology,
   }
   for (const auto& f : h.figures)
     v.figures_ok += f.status == doc::FigureStatus::kOk && f.value ? 1 : 0;
-  if (!h.ended) v.reasons.push_back("no result: stopped after step `" + v.last_step + "`");
+  if (!h.unreadable.empty()) {
+    v.reasons.push_back("no result: " + h.unreadable);
+  } else if (!h.ended) {
+    v.reasons.push_back("no result: stopped after step `" + v.last_step + "`");
+  }
   for (const auto& s : h.steps) {
     if (s.exit_code != kExitOk)
       v.reasons.push_back(s.name + " failed (exit " + std::to_string(s.exit_code) +
@@ -103,9 +107,14 @@ ClusterRun merge_hosts(const std::vector<HostRun>& given, const MergeOptions& op
 
   if (hosts.empty()) run.gate_reasons.push_back("no host records to merge");
   if (fleet.ambiguous) run.gate_reasons.push_back("topology: " + fleet.reference);
-  for (const auto& v : run.hosts) {
+  for (std::size_t i = 0; i < run.hosts.size(); ++i) {
+    const HostVerdict& v = run.hosts[i];
     if (v.status == doc::HostStatus::kNoResult)
-      run.gate_reasons.push_back(v.host + ": no result (last completed step: " + v.last_step + ")");
+      run.gate_reasons.push_back(v.host + ": no result (" +
+                                 (hosts[i].unreadable.empty()
+                                      ? "last completed step: " + v.last_step
+                                      : hosts[i].unreadable) +
+                                 ")");
     if (v.gate_passed && !*v.gate_passed)
       run.gate_reasons.push_back(v.host + ": its own gate blocked");
     if (v.topology.match == doc::TopologyMatch::kDiffers)
