@@ -31,12 +31,14 @@ Command add_export_command(CLI::App& root) {
   app->add_option("--policy", o->policy,
                   "Judge a results document under this policy (acceptance keys, as judge reads "
                   "them) instead of its own verdict")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option(
          "--hostname", o->hostname,
          "Host name the output is filed under (default: the document's own; for gate and doctor output, "
          "this host's)")
-      ->type_name("NAME");
+      ->type_name("NAME")
+      ->check(not_empty("a host name"));
   return Command{app, [o] {
                    OutputRequest paths;
                    add_output(paths, "--out", o->out);

@@ -74,9 +74,10 @@ Command add_import_command(CLI::App& root) {
                   "p2pBandwidthLatencyTest's --numElems of the run (default 40000000)")
       ->check(count_between(1, 1LL << 40));
   app->add_option(
-      "--collective", o->collective,
-      "The collective of nccl-tests tables that do not name it (a pasted table, output older than 2.13): "
-      "all_reduce, all_gather, ... (default: unknown)");
+         "--collective", o->collective,
+         "The collective of nccl-tests tables that do not name it (a pasted table, output older than 2.13): "
+         "all_reduce, all_gather, ... (default: unknown)")
+      ->check(not_empty("a collective: all_reduce, all_gather, ..."));
   app->add_option(
          "--tool", o->tool,
          "Read only this tool's tables: nvbandwidth, nccl-tests, p2pBandwidthLatencyTest or nvidia-smi")

@@ -64,7 +64,8 @@ void add_model_options(CLI::App* app, infer::InferOptions& o) {
 
 void add_measure_options(CLI::App* app, infer::InferOptions& o) {
   app->add_option("--devices,--gpus", o.devices, "CUDA devices the groups may use (default: all)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(not_empty("CUDA device numbers"));
   app->add_option(
          "--logical-gpus", o.logical_gpus,
          "run N rank processes on the devices (round-robin, each its own NCCL host): the whole profile on "

@@ -51,7 +51,8 @@ Command add_judge_command(CLI::App& root) {
          "--policy", o->request.policy,
          "Policy JSON with acceptance thresholds (results/policies/acceptance-defaults.json "
          "lists every key with its default); gate keys in it are ignored here")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(file_path());
   app->add_option("--expect-gpus", o->expect_gpus,
                   "The GPUs the host must have shown: fail when the document measured fewer")
       ->check(count_between(1, 4096));

@@ -60,7 +60,8 @@ CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
       "NCCL collectives (all_reduce, all_gather, reduce_scatter, broadcast, alltoall, send/recv ring and "
       "per pair): verified, timed as nccl-tests does, with the transport NCCL used per pair");
   app->add_option("--devices,--gpus", o.devices, "CUDA devices in rank order (default: all)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(not_empty("CUDA device numbers"));
   app->add_option(
          "--ranks", o.ranks,
          "number of ranks, placed round-robin on the devices: rank r on device r % D (default: one per "

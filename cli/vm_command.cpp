@@ -59,7 +59,8 @@ void add_plan(CLI::App& vm, VmOptions& o) {
   plan->add_option(
           "--guest-bus-ids", o.plan.guest_bus_ids,
           "The GPUs' bus ids in the guest, comma-separated, in the VM's GPU order (for --nccl-topo)")
-      ->type_name("LIST");
+      ->type_name("LIST")
+      ->check(not_empty("the guest bus ids"));
   plan->add_option(
           "--gpus", o.plan.gpus,
           "The VM's GPUs: host indexes or PCI addresses, comma-separated (default: the VM config's, "
@@ -73,7 +74,14 @@ void add_plan(CLI::App& vm, VmOptions& o) {
   // into a root shell, so nothing else may pass ("105; rm -rf /").
   plan->add_option("--vmid", o.plan.vmid,
                    "Proxmox VM id for the qm set lines (default: from the config's name)")
-      ->check(count_between(100, 999999999));
+      ->check(count_between(100, 999999999))
+      ->check(CLI::Validator(
+          [](std::string& id) -> std::string {
+            return id.size() > 1 && id[0] == '0'
+                       ? "`" + id + "`: a Proxmox VM id is written without a leading zero"
+                       : "";
+          },
+          ""));
   plan->add_option("--first-clique", o.plan.first_clique,
                    "The first clique ID to hand out (0-15, default 0)")
       ->check(count_between(0, 15));

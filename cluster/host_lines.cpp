@@ -70,7 +70,7 @@ void add_host_line(HostRun& run, const std::string& line, std::size_t line_numbe
   const std::string where = run.source + ":" + std::to_string(line_number) + ": ";
   const nlohmann::json j = parse_json_text(line, run.source + ":" + std::to_string(line_number));
   try {
-    if (!j.is_object() || j.value("schema", "") != "p2pcheck.jsonl")
+    if (!j.is_object() || !j.contains("schema") || j["schema"] != "p2pcheck.jsonl")
       throw InputError(
           "not a p2pcheck.jsonl line (written by --jsonl of p2pcheck node, bench, check)");
     const int version = checked_integer<int>(j.at("version"), "version", 0);

@@ -1,5 +1,6 @@
 // JSON of the figure records of a results document (document/bench_document.hpp): a bandwidth,
 // a latency, a sweep summary, and where an imported figure came from.
+#include "common/error.hpp"
 #include "common/json_util.hpp"
 #include "document/bench_document.hpp"
 #include "document/json_limits.hpp"
@@ -18,6 +19,15 @@ template <class T>
 std::optional<T> get_optional(const json& j, const char* key) {
   if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
   return j.at(key).get<T>();
+}
+
+// A bandwidth is never below zero: a negative one was written by hand or by a broken tool, and
+// judged it read "-84% of PCIe gen5 x16" and "regressed -200%".
+std::optional<double> bandwidth_at(const json& j, const char* key) {
+  const auto v = optional_at<double>(j, key);
+  if (v && *v < 0)
+    throw InputError(std::string(key) + ": " + json(*v).dump() + " is negative: not a bandwidth");
+  return v;
 }
 
 }  // namespace
@@ -88,11 +98,14 @@ void from_json(const json& j, BandwidthResult& r) {
   r.bytes = integer_at<std::uint64_t>(j, "bytes", 1, kMaxDocumentBytes);
   r.copies_per_sample = integer_at(j, "copies_per_sample", 0, kMaxCount);
   r.samples_gbps = j.at("samples_gbps").get<std::vector<double>>();
-  r.median_gbps = optional_at<double>(j, "median_gbps");
-  r.min_gbps = optional_at<double>(j, "min_gbps");
-  r.max_gbps = optional_at<double>(j, "max_gbps");
+  for (const double s : r.samples_gbps)
+    if (s < 0)
+      throw InputError("samples_gbps: " + json(s).dump() + " is negative: not a bandwidth");
+  r.median_gbps = bandwidth_at(j, "median_gbps");
+  r.min_gbps = bandwidth_at(j, "min_gbps");
+  r.max_gbps = bandwidth_at(j, "max_gbps");
   r.spread_pct = optional_at<double>(j, "spread_pct");
-  r.ceiling_gbps = optional_at<double>(j, "ceiling_gbps");
+  r.ceiling_gbps = bandwidth_at(j, "ceiling_gbps");
   r.ceiling_link = j.at("ceiling_link").get<std::string>();
   r.achieved_pct = optional_at<double>(j, "achieved_pct");
   r.p2p = optional_at<bool>(j, "p2p");

@@ -9,7 +9,7 @@ namespace {
 using nlohmann::json;
 
 int checked_infer_version(const json& j) {
-  if (!j.is_object() || j.value("schema", "") != InferDocument::kSchema)
+  if (!j.is_object() || !j.contains("schema") || j["schema"] != InferDocument::kSchema)
     throw InputError(std::string("`schema`: expected ") + InferDocument::kSchema);
   const json version = j.value("version", json());
   const bool known = version.is_number_integer() &&

@@ -36,9 +36,11 @@ std::vector<Group> grouped(const GateDecision& d) {
   // Notes first: the one saying this is a VM explains every pair class that follows.
   std::vector<const GateReason*> order;
   for (const auto& r : d.reasons)
-    if (r.verdict == GateVerdict::kNote && r.message.rfind(kTakenInAVm, 0) == 0) order.push_back(&r);
+    if (r.verdict == GateVerdict::kNote && r.message.rfind(kTakenInAVm, 0) == 0)
+      order.push_back(&r);
   for (const auto& r : d.reasons)
-    if (r.verdict == GateVerdict::kNote && r.message.rfind(kTakenInAVm, 0) != 0) order.push_back(&r);
+    if (r.verdict == GateVerdict::kNote && r.message.rfind(kTakenInAVm, 0) != 0)
+      order.push_back(&r);
   for (const auto& r : d.reasons)
     if (r.verdict != GateVerdict::kNote) order.push_back(&r);
   for (const GateReason* r : order) {
@@ -60,8 +62,8 @@ std::string line_text(const Group& g) {
     named += (i ? ", " : "") + g.names[i];
   if (g.names.size() > kNamedPerLine)
     named += " and " + std::to_string(g.names.size() - kNamedPerLine) + " more";
-  return g.what + ": " + std::to_string(g.names.size()) + (pairs ? " pairs (" : " GPUs (") +
-         named + ")";
+  return g.what + ": " + std::to_string(g.names.size()) + (pairs ? " pairs (" : " GPUs (") + named +
+         ")";
 }
 
 bool taken_in_a_vm(const GateDecision& d) {
@@ -92,7 +94,8 @@ std::string next_step(const GateDecision& d, const std::string& rule) {
   if (rule == "policy.require_p2p")
     return "p2pcheck doctor says why the driver refuses P2P (ACS or the IOMMU, a VM without "
            "cliques, a board without P2P)";
-  if (rule == "policy.require_cliques") return "p2pcheck vm plan on the host gives each GPU a clique";
+  if (rule == "policy.require_cliques")
+    return "p2pcheck vm plan on the host gives each GPU a clique";
   if (rule == "health.gpu") return "p2pcheck doctor names the failing GPU and what to do";
   if (rule == "env.p2p")
     return "unset the variable, or pass --allow-env VARIABLE for a run without P2P on purpose";
@@ -115,7 +118,8 @@ std::string format_gate_text(const GateDecision& d) {
   for (const Group& g : groups) {
     const bool block = g.verdict == GateVerdict::kBlock;
     if (block && first_block.empty()) first_block = g.rule;
-    out << "  " << std::left << std::setw(8) << (block ? std::string("BLOCK") : to_string(g.verdict))
+    out << "  " << std::left << std::setw(8)
+        << (block ? std::string("BLOCK") : to_string(g.verdict))
         << std::setw(static_cast<int>(rule_width)) << g.rule << line_text(g) << "\n";
   }
   if (!d.expected_source.empty()) out << "golden topology: " << d.expected_source << "\n";

@@ -62,12 +62,23 @@ std::string cell_name(const char* key, std::size_t i, std::size_t k) {
   return std::string(key) + "[" + std::to_string(i) + "][" + std::to_string(k) + "]";
 }
 
+// A number of a snapshot outside what hardware has ("PCIe Gen-7 x-7" was printed from one).
+template <class T>
+void require_range(const std::optional<T>& v, T lo, T hi, const std::string& where) {
+  if (v && !(*v >= lo && *v <= hi))
+    throw FormatError(where + ": " + json(*v).dump() + " is outside " + json(lo).dump() + " to " +
+                      json(hi).dump());
+}
+
 PcieLink read_link(const json& j, const std::string& where) {
   StrictReader in(j, where);
   PcieLink l;
   in.opt("gen", l.gen);
   in.opt("width", l.width);
   in.opt("gbps", l.gbps);
+  require_range(l.gen, 1, 7, in.path("gen"));           // PCIe 1.0 to 6.0, and the next
+  require_range(l.width, 1, 32, in.path("width"));      // lanes: x1 to x32
+  require_range(l.gbps, 0.0, 1000.0, in.path("gbps"));  // x32 Gen7 is about 500 GB/s
   in.finish();
   return l;
 }
@@ -83,6 +94,7 @@ Gpu read_gpu(StrictReader& in) {
   in.get("name", g.name);
   std::optional<int> numa;
   in.opt("numa_node", numa);
+  require_range(numa, 0, 4095, in.path("numa_node"));  // null where unknown
   g.numa_node = numa.value_or(-1);
   in.get("cpuset", g.cpuset);
   g.link_current = read_link(in.at("link_current"), in.path("link_current"));

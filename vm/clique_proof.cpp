@@ -95,7 +95,7 @@ std::string format_proof_text(const CliqueProof& p) {
 }
 
 std::vector<PairProof> proof_pairs_from_json(const nlohmann::json& j, const std::string& source) {
-  if (!j.is_object() || j.value("schema", "") != "p2pcheck.vm_verify")
+  if (!j.is_object() || !j.contains("schema") || j["schema"] != "p2pcheck.vm_verify")
     throw InputError(source + ": not a p2pcheck vm verify document (schema p2pcheck.vm_verify)");
   // The project's strict reader: every key of a pair there, none other, each error naming its path.
   const auto pair = [](const nlohmann::json& q, const std::string& where) {

@@ -134,7 +134,9 @@ void host_traps(const VmConfig& c, const HostView& host, const CliquePlan* plan,
     for (const auto& s : c.cliques)
       if (s.target == d->id && (!g.clique || *g.clique != s.clique))
         out.push_back({"clique_differs",
-                       d->id + " is set to clique " + std::to_string(s.clique) + ", the plan " +
+                       d->id + " is set to clique " +
+                           (s.written.empty() ? std::to_string(s.clique) : s.written) +
+                           ", the plan " +
                            (g.clique ? "puts it in clique " + std::to_string(*g.clique)
                                      : std::string("leaves it out of every clique")),
                        "use the settings below"});

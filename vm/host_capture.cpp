@@ -19,7 +19,11 @@ namespace {
 // results (every copy verified, unless `import` wrote them from another tool's output).
 HostCapture json_capture(const std::string& text, const std::string& source) {
   const nlohmann::json j = parse_json_text(text, source);
-  const std::string schema = j.is_object() ? j.value("schema", "") : "";
+  // A schema that is not a string is no document p2pcheck wrote (nlohmann's value() would throw
+  // a type error naming nothing).
+  const std::string schema = j.is_object() && j.contains("schema") && j["schema"].is_string()
+                                 ? j["schema"].get<std::string>()
+                                 : "";
   HostCapture c;
   c.source = source;
   if (schema == "p2pcheck.doctor.facts") {

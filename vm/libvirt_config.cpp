@@ -65,7 +65,17 @@ void read_hostdevs(VmConfig& c, const XmlElement& devices) {
     PassedDevice d;
     d.entry = "hostdev #" + std::to_string(number + 1);
     if (const XmlElement* src = h->child("source"))
-      if (const XmlElement* a = src->child("address")) d.host_bdf = source_bdf(*a);
+      if (const XmlElement* a = src->child("address")) {
+        d.host_bdf = source_bdf(*a);
+        // A source address libvirt cannot take ("0xcx") would leave the GPU out of the plan
+        // without a word: it is a trap, named with its line, as a Proxmox one is.
+        if (d.host_bdf.empty())
+          c.entry_problems.push_back("line " + std::to_string(a->line) + ": " + d.entry +
+                                     "'s source address (domain '" + a->attribute("domain") +
+                                     "', bus '" + a->attribute("bus") + "', slot '" +
+                                     a->attribute("slot") + "', function '" +
+                                     a->attribute("function") + "') is not a PCI address");
+      }
     d.address = d.host_bdf;
     const XmlElement* alias = h->child("alias");
     d.user_alias = alias != nullptr && alias->attribute("name").rfind("ua-", 0) == 0;

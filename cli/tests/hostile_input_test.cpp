@@ -7,6 +7,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
@@ -242,6 +245,91 @@ TEST_F(Hostile, EscapeBytesFromInputsAreWrittenEscapedInEveryTextOutput) {
     EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << args << ":\n" << r.out;
     EXPECT_NE(r.out.find("\\x1b[2J"), std::string::npos) << args << ":\n" << r.out << r.err;
   }
+}
+
+}  // namespace
+
+namespace {
+
+// A "schema" that is not a string is no p2pcheck document: one line naming the file, exit 2 (it
+// was exit 4 with a bare nlohmann type error naming nothing).
+TEST_F(Hostile, ASchemaThatIsNotAStringIsOneLineNamingTheFile) {
+  const std::string doc = path("schema5.json");
+  std::ofstream(doc) << R"({"schema": 5, "pairs": []})";
+  const std::string vm = kFixtures + "rtxpro6000-vm.xml", host = kFixtures + "rtxpro6000-lxc.xml";
+  for (const std::string& args :
+       {"vm plan --topology " + host + " --p2p " + doc,
+        "vm compare " + vm + " " + vm + " " + host + " --verify " + doc, "report " + doc}) {
+    const CliResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(doc), std::string::npos) << args << ": " << r.err;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// An empty value is refused like every other empty item, never taken as "not given" (an empty
+// --policy judged under the default policy and passed).
+TEST_F(Hostile, EmptyValuesAreRefusedNamingTheOption) {
+  const std::string doc =
+      std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-bench.json";
+  const std::string capture =
+      std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/dgx-a100-nv12-topo.txt";
+  for (const auto& [args, option] : std::vector<std::pair<std::string, std::string>>{
+           {"judge " + doc + " --policy ''", "--policy"},
+           {"export " + doc + " --to junit --policy ''", "--policy"},
+           {"export " + doc + " --to junit --hostname ''", "--hostname"},
+           {"import " + capture + " --collective ''", "--collective"},
+           {"infer --list --hidden 8 --gpus ''", "--devices"},
+           {"nccl --gpus ''", "--devices"},
+           {"vm plan --topology " + kFixtures + "pcie-switch.xml --guest-bus-ids ''",
+            "--guest-bus-ids"}}) {
+    const CliResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("p2pcheck: error: " + option + ": the ", 0), 0u) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("is empty"), std::string::npos) << args << ": " << r.err;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Numbers no hardware has are refused where they are read, naming the key: a snapshot's link
+// (Gen-7 x-7 was printed), its NUMA node, a document's negative bandwidth (judged as "-84% of
+// PCIe"), a Proxmox VM id with a leading zero (printed into qm lines Proxmox refuses).
+TEST_F(Hostile, NumbersNoHardwareHasAreRefusedNamingTheKey) {
+  const std::string golden = p2p::read_text_file(std::string(P2P_SOURCE_DIR) +
+                                                 "/topology/tests/golden/rtxpro6000-lxc.json");
+  for (const auto& [key, value, where] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"\"gen\": 5", "\"gen\": -7", "gpus[0].link_current.gen: -7 is outside 1 to 7"},
+           {"\"width\": 16", "\"width\": -7", "gpus[0].link_current.width: -7 is outside 1 to 32"},
+           {"\"gbps\": 63.015", "\"gbps\": 1e300", "gpus[0].link_current.gbps: 1e+300 is outside"},
+           {"\"numa_node\": 0", "\"numa_node\": -7",
+            "gpus[0].numa_node: -7 is outside 0 to 4095"}}) {
+    std::string text = golden;
+    const auto at = text.find(key);
+    ASSERT_NE(at, std::string::npos) << key;
+    text.replace(at, key.size(), value);
+    std::ofstream(path("snapshot.json")) << text;
+    const CliResult r = run("topo --input " + path("snapshot.json"));
+    EXPECT_EQ(r.exit_code, 2) << value << ": " << r.out;
+    EXPECT_NE(r.err.find(where), std::string::npos) << value << ": " << r.err;
+  }
+  auto doc = nlohmann::json::parse(p2p::read_text_file(kBenchRun));
+  doc["bandwidth"][0]["median_gbps"] = -52.9;
+  std::ofstream(path("negative.json")) << doc.dump();
+  const CliResult judged = run("judge " + path("negative.json"));
+  EXPECT_EQ(judged.exit_code, 2) << judged.out;
+  EXPECT_EQ(judged.err, "p2pcheck: error: " + path("negative.json") +
+                            ": median_gbps: -52.9 is negative: not a bandwidth\n");
+  const CliResult vmid = run("vm plan --topology " + kFixtures + "pcie-switch.xml --vmid 0105");
+  EXPECT_EQ(vmid.exit_code, 2) << vmid.out;
+  EXPECT_NE(vmid.err.find("without a leading zero"), std::string::npos) << vmid.err;
 }
 
 }  // namespace

@@ -3,9 +3,8 @@
 // no GPU and no MPI.
 #include <gtest/gtest.h>
 
-#include <map>
-
 #include <filesystem>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -182,8 +181,8 @@ TEST(FleetCli, AnUnreadableHostFileIsThatHostsNoResult) {
   const std::string bad = dir.file("bad.jsonl"), absent = dir.file("absent.jsonl");
   p2p::write_text_file_atomically(bad, "{\"schema\":\"p2pcheck.jsonl\"\nnot json\n");
   const std::string lines = std::string(P2P_SOURCE_DIR) + "/cluster/tests/fixtures/lines/";
-  const CliResult r = run("merge " + lines + "node-a.jsonl " + lines + "node-b.jsonl " + bad +
-                          " " + absent + " --json -");
+  const CliResult r = run("merge " + lines + "node-a.jsonl " + lines + "node-b.jsonl " + bad + " " +
+                          absent + " --json -");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   std::map<std::string, std::string> status;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "common/file_io.hpp"
 #include "vm/plan_report.hpp"
 #include "vm/tests/test_support.hpp"
 
@@ -53,6 +54,24 @@ TEST(ConfigTraps, ADuplicateEntryAndABadAddressAreNamedWithTheirLines) {
                          "of them",
                          "line 5: hostpci2's address '0000:4x:00.0' is not a PCI address "
                          "(0000:41:00.0)"}));
+}
+
+// The same in a libvirt domain: a <hostdev> whose source address is not one is a trap with its
+// line, where the GPU left the plan without a word; and a clique value that is no number is
+// quoted as written ('abc'), never as the -1 it was read into.
+TEST(ConfigTraps, ALibvirtSourceAddressThatIsNotOneIsNamedWithItsLine) {
+  const VmConfig c = parse_vm_config(
+      "<domain type='kvm'>\n<os><type machine='q35'>hvm</type></os>\n<devices>\n"
+      "<hostdev mode='subsystem' type='pci' managed='yes'>\n"
+      "<source><address domain='0x0000' bus='0xcx' slot='0x00' function='0x0'/></source>\n"
+      "</hostdev>\n</devices>\n</domain>\n",
+      "vm.xml");
+  std::vector<std::string> entries;
+  for (const auto& t : check_traps(c, nullptr, nullptr))
+    if (t.id == "config_entry") entries.push_back(t.what);
+  EXPECT_EQ(entries, (std::vector<std::string>{
+                         "line 5: hostdev #1's source address (domain '0x0000', bus '0xcx', "
+                         "slot '0x00', function '0x0') is not a PCI address"}));
 }
 
 // A megabyte args: line would be split into a million clique settings: refused, naming its line.
@@ -130,6 +149,13 @@ TEST(ConfigTraps, WithTheHostTheIommuGroupAndThePlansCliquesAreChecked) {
   const CliquePlan other = make_clique_plan(v, selected, 0);
   EXPECT_EQ(ids(check_traps(c, &v, &other)),
             (std::vector<std::string>{"iommu_group", "clique_differs", "clique_differs"}));
+  // A clique the config writes as no number is quoted as written, not as the -1 it was read as.
+  std::string text = read_text_file(testing::config("proxmox-cliques-clean.conf"));
+  text.replace(text.find("hostpci0.x-nv-gpudirect-clique=1"), 32,
+               "hostpci0.x-nv-gpudirect-clique=abc");
+  const VmConfig abc = parse_proxmox_config(text, "105.conf");
+  EXPECT_EQ(first(check_traps(abc, &v, &plan), "clique_differs").what,
+            "hostpci0 is set to clique abc, the plan puts it in clique 1");
 }
 
 }  // namespace
