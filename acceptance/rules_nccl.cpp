@@ -127,6 +127,14 @@ void judge_meaning(Judging& j, const doc::NcclRun& run) {
                                         "place, none moves at all), so their bandwidth means "
                                         "nothing",
                                     priority::kGpuCount));
+  // Nothing judged is not a pass: a run whose every result is of one rank said nothing about
+  // the links, which compare already fails as "nothing was compared".
+  if (!run.results.empty() && one_rank == static_cast<int>(run.results.size()))
+    add_check(j.verdict,
+              make_check("figures", "nccl", Outcome::kFail,
+                         "no NCCL figure was judged: every result is of one rank (run on two or "
+                         "more GPUs to measure a link)",
+                         priority::kGpuCount));
 }
 
 }  // namespace

@@ -222,8 +222,30 @@ void read_run_banner(const std::string& body, NcclTestsRun& run) {
         (k == 0 || tokens[k - 1] != "agg"))
       run.iterations = std::atoi(tokens[k + 1].c_str());
   }
-  for (std::size_t k = 0; k + 1 < tokens.size(); ++k)
+  int threads = 1, gpus = 0;
+  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
     if (tokens[k] == "maxBytes") run.max_bytes = whole_number(tokens[k + 1]);
+    if (tokens[k] == "nThread") threads = std::max(1, std::atoi(tokens[k + 1].c_str()));
+    if (tokens[k] == "nGpus") gpus = std::atoi(tokens[k + 1].c_str());
+  }
+  if (gpus > 0 && threads * gpus <= 4096) run.ranks_per_process = threads * gpus;
+}
+
+// -t x -g of a command line that runs a *_perf program in one process; nullopt where the line
+// starts a launcher (several processes) or gives neither.
+std::optional<int> ranks_of_command_line(const std::string& line) {
+  const auto tokens = split_ws(line);
+  int threads = 1, gpus = 0;
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    const std::string program = tokens[k].substr(tokens[k].find_last_of('/') + 1);
+    if (program == "mpirun" || program == "mpiexec" || program == "srun") return std::nullopt;
+    if (k + 1 == tokens.size()) break;
+    const int value = std::atoi(tokens[k + 1].c_str());
+    if (tokens[k] == "-g" || tokens[k] == "--ngpus") gpus = value;
+    if (tokens[k] == "-t" || tokens[k] == "--nthreads") threads = value;
+  }
+  if (gpus < 1 || threads < 1 || threads * gpus > 4096) return std::nullopt;
+  return threads * gpus;
 }
 
 class TextReader {
@@ -247,6 +269,7 @@ class TextReader {
     out_.runs.emplace_back();
     NcclTestsRun& r = out_.runs.back();
     r.collective = collective_.empty() ? command_collective_ : collective_;
+    r.ranks_per_process = command_ranks_;
     r.collective_source = !collective_.empty()          ? "--collective"
                           : command_collective_.empty() ? ""
                                                         : "output";
@@ -266,6 +289,7 @@ class TextReader {
   std::optional<Columns> columns_;
   std::size_t header_line_ = 0;     // the last table header, for a table without rows
   std::string command_collective_;  // from the last pasted command line, for outputs naming none
+  std::optional<int> command_ranks_;  // and the ranks it runs in one process
   std::string failure_;             // the first "Test ... failure" line
 };
 
@@ -317,7 +341,10 @@ bool TextReader::read_banner(const std::string& t, const std::string& body, std:
 void TextReader::read_other(const std::vector<std::string>& lines, const std::string& t,
                             std::size_t i) {
   if (failure_.empty() && is_test_failure(t)) failure_ = t;
-  if (const auto c = collective_of_command_line(t); !c.empty()) command_collective_ = c;
+  if (const auto c = collective_of_command_line(t); !c.empty()) {
+    command_collective_ = c;
+    command_ranks_ = ranks_of_command_line(t);
+  }
   // A result row starts with its size; anything else (NCCL INFO lines, warnings, "...") is not
   // ours.
   const auto tokens = split_ws(t);

@@ -37,6 +37,9 @@ struct NcclTestsRun {
   std::vector<NcclTestsRow> rows;
   std::optional<double> avg_busbw_gbps;    // "# Avg bus bandwidth"
   std::optional<std::uint64_t> max_bytes;  // "maxBytes" of the "# nThread ..." line
+  // Ranks of one process: nThread x nGpus of that line, or -t x -g of a pasted command line that
+  // starts no launcher (mpirun, srun: their process count is not known here).
+  std::optional<int> ranks_per_process;
   std::optional<int> out_of_bounds;
   bool wrong_is_error_magnitude = false;  // the older `error` column: a max deviation, not a count
   std::vector<std::string> notes;         // what a paste left out: "line 14: the last row is cut"

@@ -98,6 +98,11 @@ int ranks_of(const NcclTestsRun& r, const std::string& file, std::string& note) 
       return static_cast<int>(whole);
     }
   }
+  if (r.ranks_per_process && *r.ranks_per_process > 1) {
+    note = "assumed: " + std::to_string(*r.ranks_per_process) +
+           " ranks, one process's (nGpus x nThread): no \"# Rank\" lines name them";
+    return *r.ranks_per_process;
+  }
   note = "assumed: 1 rank: no \"# Rank\" lines name the ranks, and busbw/algbw does not tell";
   return 1;
 }

@@ -116,7 +116,7 @@ TEST(FalseGreen, AStalledRankIsAHang) {
   EXPECT_EQ(doc::exit_code(v), kExitHang);
 }
 
-TEST(FalseGreen, OneRankFiguresAreMarkedNotMeaningfulNotShownAsRecords) {
+TEST(FalseGreen, OneRankFiguresAreMarkedNotMeaningfulAndFailTheRun) {
   doc::BenchDocument d = kept("h200-vm-2026-12-03-fleet/side-by-side/default-nccl.json");
   mark_not_meaningful(d);
   int in_place = 0;
@@ -128,9 +128,14 @@ TEST(FalseGreen, OneRankFiguresAreMarkedNotMeaningfulNotShownAsRecords) {
     }
   }
   EXPECT_GT(in_place, 0);
+  // Nothing judged is not a pass: every result is of one rank, so the run fails saying so (it
+  // passed on its other checks, while compare failed it as "nothing was compared").
   const doc::RunVerdict v = judge_run(d);
-  EXPECT_EQ(v.outcome, Outcome::kPass) << format_verdict(v, "nccl");
+  EXPECT_EQ(v.outcome, Outcome::kFail) << format_verdict(v, "nccl");
   EXPECT_EQ(v.count(Outcome::kNotMeaningful), 1);
+  EXPECT_EQ(v.reasons().front().message,
+            "no NCCL figure was judged: every result is of one rank (run on two or more GPUs to "
+            "measure a link)");
 }
 
 TEST(FalseGreen, LogicalGpusPassWithTheirCaveatAndNoPeerVerdict) {
