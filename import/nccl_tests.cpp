@@ -5,27 +5,12 @@
 #include <tuple>
 
 #include "import/limits.hpp"
+#include "import/nccl_tests_command_line.hpp"
 #include "import/nccl_tests_fields.hpp"
 
 namespace p2p::import {
 
 namespace {
-
-// The collective a pasted command line runs ("$ ./build/all_reduce_perf -b 8 ...", "mpirun ...
-// /opt/nccl-tests/build/all_gather_perf_mpi ..."): "" when no token of the line is a *_perf or
-// *_perf_mpi program.
-std::string collective_of_command_line(const std::string& line) {
-  for (const auto& token : split_ws(line)) {
-    const std::string program = token.substr(token.find_last_of('/') + 1);  // npos + 1 == 0
-    const auto perf = program.find("_perf");
-    if (perf == std::string::npos || perf == 0) continue;
-    const std::string tail = program.substr(perf);
-    if (tail != "_perf" && tail != "_perf_mpi") continue;
-    std::string name = program.substr(0, perf);
-    if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos) return name;
-  }
-  return "";
-}
 
 // The first line saying the test itself failed ("GENOA-06: Test NCCL failure common.cu:392
 // 'unhandled cuda error ...'", " .. host pid 5068: Test failure common.cu:590").
@@ -231,23 +216,6 @@ void read_run_banner(const std::string& body, NcclTestsRun& run) {
   if (gpus > 0 && threads * gpus <= 4096) run.ranks_per_process = threads * gpus;
 }
 
-// -t x -g of a command line that runs a *_perf program in one process; nullopt where the line
-// starts a launcher (several processes) or gives neither.
-std::optional<int> ranks_of_command_line(const std::string& line) {
-  const auto tokens = split_ws(line);
-  int threads = 1, gpus = 0;
-  for (std::size_t k = 0; k < tokens.size(); ++k) {
-    const std::string program = tokens[k].substr(tokens[k].find_last_of('/') + 1);
-    if (program == "mpirun" || program == "mpiexec" || program == "srun") return std::nullopt;
-    if (k + 1 == tokens.size()) break;
-    const int value = std::atoi(tokens[k + 1].c_str());
-    if (tokens[k] == "-g" || tokens[k] == "--ngpus") gpus = value;
-    if (tokens[k] == "-t" || tokens[k] == "--nthreads") threads = value;
-  }
-  if (gpus < 1 || threads < 1 || threads * gpus > 4096) return std::nullopt;
-  return threads * gpus;
-}
-
 class TextReader {
  public:
   TextReader(const std::string& source, const std::string& collective)
@@ -287,10 +255,10 @@ class TextReader {
   NcclTestsOutput out_;
   NcclTestsRun* run_ = nullptr;
   std::optional<Columns> columns_;
-  std::size_t header_line_ = 0;     // the last table header, for a table without rows
-  std::string command_collective_;  // from the last pasted command line, for outputs naming none
+  std::size_t header_line_ = 0;       // the last table header, for a table without rows
+  std::string command_collective_;    // from the last pasted command line, for outputs naming none
   std::optional<int> command_ranks_;  // and the ranks it runs in one process
-  std::string failure_;             // the first "Test ... failure" line
+  std::string failure_;               // the first "Test ... failure" line
 };
 
 // The lines of a run other than its rows: version, collective, banner, ranks, header, summary

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "import/nccl_tests_command_line.hpp"
 #include "import/tests/test_support.hpp"
 
 namespace p2p::import {
@@ -284,6 +285,23 @@ TEST(NcclTests, ATableWhoseEveryFigureIsNanIsRefused) {
   EXPECT_EQ(e.rfind("nan.txt: not nccl-tests output: every bandwidth of its ", 0), 0u) << e;
   EXPECT_NE(e.find(" result rows is nan or N/A: the table holds no figure"), std::string::npos)
       << e;
+}
+
+}  // namespace
+}  // namespace p2p::import
+
+namespace p2p::import {
+namespace {
+
+// A pasted command line tells the ranks of its one process; a launcher's process count it does
+// not, so none is assumed there.
+TEST(NcclTestsCommandLine, RanksOfOneProcessFromGpusAndThreads) {
+  EXPECT_EQ(ranks_of_command_line("./build/sendrecv_perf -b 128M -e 1G -f 2 -g 8"), 8);
+  EXPECT_EQ(ranks_of_command_line("$ all_reduce_perf --ngpus 4 --nthreads 2 -b 8"), 8);
+  EXPECT_EQ(ranks_of_command_line("mpirun -np 16 ./all_reduce_perf_mpi -g 1"), std::nullopt);
+  EXPECT_EQ(ranks_of_command_line("./all_reduce_perf -b 8 -e 1G"), std::nullopt);
+  EXPECT_EQ(ranks_of_command_line("./all_reduce_perf -g 100000"), std::nullopt);
+  EXPECT_EQ(collective_of_command_line("./build/sendrecv_perf -g 8"), "sendrecv");
 }
 
 }  // namespace
