@@ -83,6 +83,8 @@ void to_json(nlohmann::json& j, const TransportMatrix& m) {
        {"nccl_version_logged", m.nccl_version},
        {"nccl_saw_p2p_disable", m.nccl_saw_p2p_disable},
        {"warnings", m.warnings}};
+  if (!m.topo_file.empty())
+    j["topology_file"] = {{"path", m.topo_file}, {"state", m.topo_file_state}};
 }
 
 void from_json(const nlohmann::json& j, TransportMatrix& m) {
@@ -101,6 +103,10 @@ void from_json(const nlohmann::json& j, TransportMatrix& m) {
   m.nccl_version = j.at("nccl_version_logged").get<std::string>();
   m.nccl_saw_p2p_disable = j.at("nccl_saw_p2p_disable").get<bool>();
   m.warnings = j.at("warnings").get<std::vector<std::string>>();
+  if (j.contains("topology_file")) {
+    m.topo_file = j.at("topology_file").at("path").get<std::string>();
+    m.topo_file_state = j.at("topology_file").at("state").get<std::string>();
+  }
 }
 
 }  // namespace p2p::doc

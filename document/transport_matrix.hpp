@@ -33,6 +33,9 @@ struct TransportMatrix {
   std::string nccl_version;           // as the log printed it
   bool nccl_saw_p2p_disable = false;  // NCCL logged "NCCL_P2P_DISABLE set by environment to 1"
   std::vector<std::string> warnings;
+  // NCCL_TOPO_FILE as NCCL logged it, and what became of it ("loaded", "NOT read (...)"); "" where
+  // none was set. Written to JSON only where set.
+  std::string topo_file, topo_file_state;
 
   // The pair's cell; an empty one where NCCL connected nothing.
   const TransportCell& cell(int src, int dst) const;

@@ -196,6 +196,8 @@ std::string format_transport_matrix(const doc::NcclRun& run) {
         "#   (NCCL logged no connection: was the log redirected elsewhere, or did nothing run?)\n";
   }
   for (const auto& w : m.warnings) out += "#   NCCL WARN " + w + "\n";
+  if (!m.topo_file.empty())
+    out += "#   NCCL topology file " + m.topo_file + ": " + m.topo_file_state + "\n";
   return out;
 }
 

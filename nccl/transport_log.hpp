@@ -92,4 +92,8 @@ std::string transport_class(const std::string& via);
 // The matrix of a log (document/transport_matrix.hpp) over `nranks` ranks.
 doc::TransportMatrix transport_matrix(const NcclLog& log, int nranks);
 
+// What became of the log's NCCL_TOPO_FILE: "loaded", "NOT read (<NCCL's line>): NCCL used the
+// tree it sees", or "set (NCCL logged no error opening it)".
+std::string topo_file_state(const NcclLog& log);
+
 }  // namespace p2p::nccl

@@ -170,6 +170,8 @@ doc::TransportMatrix transport_matrix(const NcclLog& log, int nranks) {
   m.nccl_version = log.version;
   m.nccl_saw_p2p_disable = log.p2p_disabled_by_env;
   m.warnings = log.warnings;
+  m.topo_file = log.topo_file;
+  if (!log.topo_file.empty()) m.topo_file_state = topo_file_state(log);
   return m;
 }
 

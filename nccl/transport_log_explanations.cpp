@@ -33,4 +33,10 @@ void read_topo_file_line(const std::string& msg, NcclLog& log) {
   if (msg.rfind(kCannot, 0) == 0) log.topo_file_error = msg;
 }
 
+std::string topo_file_state(const NcclLog& log) {
+  if (!log.topo_file_error.empty())
+    return "NOT read (" + log.topo_file_error + "): NCCL used the tree it sees";
+  return log.topo_file_loaded ? "loaded" : "set (NCCL logged no error opening it)";
+}
+
 }  // namespace p2p::nccl

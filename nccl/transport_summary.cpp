@@ -131,12 +131,7 @@ std::string format_transport_summary(const TransportSummary& r) {
     for (const auto& e : r.log.p2p_explanations) out << "  " << e << "\n";
   }
   if (!r.log.topo_file.empty())
-    out << "\nNCCL topology file " << r.log.topo_file << ": "
-        << (!r.log.topo_file_error.empty()
-                ? "NOT read (" + r.log.topo_file_error + "): NCCL used the tree it sees"
-            : r.log.topo_file_loaded ? std::string("loaded")
-                                     : std::string("set (NCCL logged no error opening it)"))
-        << "\n";
+    out << "\nNCCL topology file " << r.log.topo_file << ": " << topo_file_state(r.log) << "\n";
   if (!r.log.warnings.empty()) {
     out << "\nNCCL WARN lines:\n";
     for (const auto& w : r.log.warnings) out << "  " << w << "\n";

@@ -88,12 +88,24 @@ TEST(NcclLogParser, TheTopologyFileNcclTookAndWhetherItReadIt) {
   EXPECT_EQ(log.topo_file, "/etc/nccl/topo.xml");
   EXPECT_TRUE(log.topo_file_loaded);
   EXPECT_EQ(log.topo_file_error, "");
+  // The run's matrix carries it, so `nccl`'s own text and JSON say it (found on an H100: only
+  // `nccl transports` did).
+  doc::TransportMatrix m = transport_matrix(log, 1);
+  EXPECT_EQ(m.topo_file_state, "loaded");
+  nlohmann::json j = m;
+  EXPECT_EQ(j.at("topology_file").at("path"), "/etc/nccl/topo.xml");
+  EXPECT_EQ(j.get<doc::TransportMatrix>().topo_file_state, "loaded");
   log = parse_nccl_log(
       "h:1:1 [0] NCCL INFO NCCL_TOPO_FILE set by environment to /nope.xml\n"
       "h:1:1 [0] NCCL INFO Could not open XML topology file /nope.xml : No such file or "
       "directory\n");
   EXPECT_FALSE(log.topo_file_loaded);
   EXPECT_NE(log.topo_file_error.find("No such file"), std::string::npos);
+  m = transport_matrix(log, 1);
+  EXPECT_EQ(m.topo_file_state.rfind("NOT read (Could not open XML topology file /nope.xml", 0), 0u)
+      << m.topo_file_state;
+  // None set: the document is as before, without the key.
+  EXPECT_FALSE(nlohmann::json(transport_matrix(parse_nccl_log(""), 1)).contains("topology_file"));
 }
 
 TEST(NcclLogParser, MultiProcessCuMemRing) {
