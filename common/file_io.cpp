@@ -312,6 +312,8 @@ void stage(Output& o) {
 }  // namespace
 
 void write_text_file_atomically(const std::string& path, const std::string& content) {
+  // The batch skips an empty path (an output not asked for); one path given alone must say one.
+  if (path.empty()) throw InputError("an output path is empty");
   write_text_files_atomically({{path, content}});
 }
 

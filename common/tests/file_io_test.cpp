@@ -60,6 +60,10 @@ TEST_F(FileIo, AtomicWriteReplacesAndLeavesNoTemporaries) {
   EXPECT_EQ(files, 1);
 }
 
+TEST_F(FileIo, AnEmptyPathGivenAloneIsRefused) {
+  EXPECT_THROW(p2p::write_text_file_atomically("", "x"), p2p::InputError);
+}
+
 TEST_F(FileIo, AtomicWriteIntoMissingDirectoryFailsWithoutResidue) {
   const std::string path = (dir_ / "no" / "such" / "out.json").string();
   EXPECT_THROW(p2p::write_text_file_atomically(path, "x"), p2p::InputError);
