@@ -3,10 +3,11 @@
 # GPU that plays the guest: a public host capture (six A100 behind PCIe switches) is the host,
 # the VM gets its GPU0 and GPU1, this GPU is GPU0's guest bus id and GPU1's is one no process has
 # (NCCL drops it). Then: this machine's own saved topology as --guest; `nccl` with NCCL_TOPO_FILE
-# (its report must say "loaded"); NCCL's own INFO log with GRAPH (must show "Loading topology
-# file" and the ffff bridges in its dump, NCCL_TOPO_DUMP_FILE); a file that does not exist (the
-# report must say "NOT read"); `doctor` with the file set (nccl.topo_file); `vm verify` (one GPU:
-# nothing to prove, exit 1).
+# (its report must say "loaded": p2pcheck reads NCCL's own "Loading topology file" line); NCCL's
+# own dump of the topology it built (NCCL_TOPO_DUMP_FILE, must hold the file's ffff bridges); a
+# file that does not exist (the report must say "NOT read"); `doctor` with the file set
+# (nccl.topo_file); `vm verify` (one GPU: nothing to prove, exit 1). `nccl` on one GPU fails its
+# verdict by design (one rank: no NCCL figure is judged), so its steps accept exit 0 or 1.
 #
 #   scripts/vm-nccl-topo-one-gpu.sh [OUT_DIR] [BUILD_DIR]
 #
@@ -31,18 +32,15 @@ expect='0|1' step plan "$bin" vm plan --topology "$host" --gpus 0,1 --nccl-topo 
   --guest-bus-ids "$bus,0000:7f:00.0"
 expect='0|1' step plan-from-guest "$bin" vm plan --topology "$host" --gpus 0 \
   --nccl-topo "$out/guest-nccl-topo-1.xml" --guest "$out/guest.json"
-NCCL_TOPO_FILE=$topo_file step nccl "$bin" nccl --expect-gpus 1 --collectives all_reduce -e 1M \
+NCCL_TOPO_FILE=$topo_file expect='0|1' step nccl "$bin" nccl --expect-gpus 1 --collectives all_reduce -e 1M \
   --json "$out/nccl.json"
 grep -q "NCCL topology file $topo_file: loaded" "$out/nccl.txt" ||
   { echo "nccl did not report the file loaded"; [[ $status == 0 ]] && status=1; }
-NCCL_TOPO_FILE=$topo_file NCCL_TOPO_DUMP_FILE=$out/nccl-topo-dump.xml NCCL_DEBUG=INFO \
-  NCCL_DEBUG_SUBSYS=INIT,ENV,GRAPH NCCL_DEBUG_FILE=$out/nccl-info.%h.%p.log \
-  step nccl-info "$bin" nccl --expect-gpus 1 --collectives all_reduce -e 1K
-grep -h "Loading topology file" "$out"/nccl-info.*.log ||
-  { echo "NCCL's log shows no topology file loaded"; [[ $status == 0 ]] && status=1; }
+NCCL_TOPO_FILE=$topo_file NCCL_TOPO_DUMP_FILE=$out/nccl-topo-dump.xml expect='0|1' \
+  step nccl-dump "$bin" nccl --expect-gpus 1 --collectives all_reduce -e 1K
 grep -q "ffff:" "$out/nccl-topo-dump.xml" ||
   { echo "NCCL's dump holds none of the file's bridges"; [[ $status == 0 ]] && status=1; }
-NCCL_TOPO_FILE=/nonexistent/topo.xml step nccl-missing-file "$bin" nccl --expect-gpus 1 \
+NCCL_TOPO_FILE=/nonexistent/topo.xml expect='0|1' step nccl-missing-file "$bin" nccl --expect-gpus 1 \
   --collectives all_reduce -e 1K
 grep -q "NOT read" "$out/nccl-missing-file.txt" ||
   { echo "a missing file was not reported"; [[ $status == 0 ]] && status=1; }
