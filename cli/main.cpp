@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/failure_exit.hpp"
 #include "cli/help_format.hpp"
+#include "cli/list_items.hpp"
 #include "cli/suggest.hpp"
 #include "cli/version_text.hpp"
 #include "common/exit_codes.hpp"
@@ -70,6 +71,8 @@ int main(int argc, char** argv) {
   }
   // What bench and nccl pass on to Google Benchmark must be its flags: a mistyped option of
   // theirs is bad input now, before any work, rather than a flag Google Benchmark refuses later.
+  if (const auto empty_item = p2p::cli::empty_list_item_in(app, args))
+    return bad_command_line(*empty_item);
   if (!app.remaining(true).empty()) {
     if (const auto mistake = p2p::cli::mistake_in(app, args)) return bad_command_line(*mistake);
   }

@@ -45,8 +45,10 @@ std::string format_plan(const InferPlan& plan, const std::vector<TpGroups>& grou
     out << " " << tg.groups.size() << " group" << (tg.groups.size() == 1 ? "" : "s")
         << " to measure\n";
     for (const GpuGroup& g : tg.groups) {
-      out << "  GPUs " << std::left << std::setw(14) << format_gpu_list(g.gpus) << std::setw(22)
-          << g.signature << g.description;
+      // A column at least as wide as its widest cell; the space after each keeps long cells
+      // ("NV12 x1 + PXB x2 + PHB x3") from running into the next.
+      out << "  GPUs " << std::left << std::setw(13) << format_gpu_list(g.gpus) << " "
+          << std::setw(21) << g.signature << " " << g.description;
       if (g.alike > 1) out << " (stands for " << g.alike << " groups)";
       out << "\n";
     }

@@ -294,6 +294,20 @@ TEST_F(Hostile, EmptyValuesAreRefusedNamingTheOption) {
   }
 }
 
+// An empty item inside a list is refused too: CLI11 dropped it, so `--gpus 0,,1` meant 0,1.
+TEST_F(Hostile, AnEmptyItemInAListIsRefusedNamingTheOption) {
+  for (const auto& [args, line] : std::vector<std::pair<std::string, std::string>>{
+           {"infer --list --hidden 8 --gpus 0,,1", "infer: --gpus: an empty item in '0,,1'"},
+           {"infer --list --hidden 8 --tp 2,", "infer: --tp: an empty item in '2,'"},
+           {"nccl --gpus 0,,1", "nccl: --gpus: an empty item in '0,,1'"},
+           {"vm plan --topology " + kFixtures + "pcie-switch.xml --gpus 0,,1",
+            "--gpus: an empty item in '0,,1'"}}) {
+    const CliResult r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_EQ(r.err, "p2pcheck: error: " + line + "\n") << args;
+  }
+}
+
 }  // namespace
 
 namespace {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "infer/plan_text.hpp"
 
 namespace p2p::infer {
 namespace {
@@ -42,6 +43,23 @@ TEST(InferPlan, PhaseNamesRoundTrip) {
   EXPECT_EQ(parse_phase(to_string(Phase::kPrefill)), Phase::kPrefill);
   EXPECT_EQ(parse_phase(to_string(Phase::kDecode)), Phase::kDecode);
   EXPECT_THROW(parse_phase("train"), InputError);
+}
+
+// A group whose signature is wider than its column ran into the next one:
+// "NV12 x1 + PXB x2 + PHB x3one NUMA node (0)".
+TEST(InferPlanText, LongCellsKeepASpaceBeforeTheNextColumn) {
+  GpuGroup narrow{{0, 1}, "NV12 x1", "NV12", {0}, true, 1, "one NUMA node (0), worst path NV12"};
+  GpuGroup wide{{0, 1, 2, 4, 5, 6, 7, 8}, "NV12 x1 + PXB x2 + PHB x3", "PHB", {0}, true, 8,
+                "one NUMA node (0), worst path PHB"};
+  const std::string text = format_plan(make_plan(llama70b(), {2}, {1}, {}),
+                                       {TpGroups{2, {narrow, wide}, ""}}, "a file", "");
+  EXPECT_NE(text.find("  GPUs 0,1           NV12 x1               one NUMA node (0)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  GPUs 0-2,4-8       NV12 x1 + PXB x2 + PHB x3 one NUMA node (0), worst "
+                      "path PHB (stands for 8 groups)"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace
