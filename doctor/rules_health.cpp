@@ -104,6 +104,11 @@ std::string xid_evidence(const XidEvent& e) {
          what + (e.current ? "" : ", before the driver was loaded again") + "): " + e.line;
 }
 
+// The GPU an Xid line names, for a summary: "GPU has fallen off the bus" alone names none.
+std::string xid_gpu(const XidEvent& e) {
+  return e.gpu.empty() ? std::string("a GPU the log line does not name") : e.gpu;
+}
+
 Finding check_xids(const Facts& f) {
   if (!f.kernel.log_lines.present())
     return finding("gpu.xid", Status::kSkip, "kernel log not read: no Xid to judge");
@@ -114,11 +119,11 @@ Finding check_xids(const Facts& f) {
     if (ev.size() < kMaxXidEvidence) ev.push_back(xid_evidence(e));
     if (!e.current) continue;
     if (e.severity == XidSeverity::kFailing) {
-      if (std::find(failing.begin(), failing.end(), e.gpu) == failing.end())
-        failing.push_back(e.gpu);
+      if (std::find(failing.begin(), failing.end(), xid_gpu(e)) == failing.end())
+        failing.push_back(xid_gpu(e));
       if (worst == nullptr) worst = &e;
     } else if (e.severity == XidSeverity::kApplication) {
-      application.push_back(e.gpu + " Xid " + std::to_string(e.xid));
+      application.push_back(xid_gpu(e) + " Xid " + std::to_string(e.xid));
     }
   }
   if (ev.size() < events.size())

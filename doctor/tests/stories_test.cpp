@@ -225,6 +225,19 @@ TEST(Story, FallenOffTheBusWithoutAnXidNumberFailsLikeXid79) {
   EXPECT_NE(j.verdict.state, VerdictState::kHealthy);
 }
 
+// With no address on the line at all, the summary said "Xid 79 (...) on : the GPU ...".
+TEST(Story, AnXidLineNamingNoGpuSaysSo) {
+  Facts f = load_facts_file(test::fixture("bare-metal-healthy.json"));
+  f.kernel.log_lines =
+      Observed<std::vector<std::string>>::of({"[  812.55] NVRM: GPU has fallen off the bus."});
+  const auto j = judge_facts(f);
+  EXPECT_EQ(j.status("gpu.xid"), Status::kFail);
+  EXPECT_NE(j.at("gpu.xid").summary.find(
+                "(GPU has fallen off the bus) on a GPU the log line does not name: "),
+            std::string::npos)
+      << j.at("gpu.xid").summary;
+}
+
 // Every line of the kernel log is asked whether the module was loaded again after it: once per
 // log, not once per line (120,000 lines took 86 s). 200,000 lines with Xids early and a reload
 // at the end judge within the test's timeout, and the Xids before the reload are history.
