@@ -3,7 +3,6 @@
 // name, how many GPUs CUDA can use of those present, and what Fabric Manager's log says.
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -84,37 +83,6 @@ VisibleDevices judge_list(const std::string& variable, const std::string& value,
 }
 
 }  // namespace
-
-std::vector<std::string> bdfs_in_line(const std::string& line) {
-  static const std::regex kFull("([0-9a-fA-F]{4,8}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\\.([0-7])");
-  static const std::regex kShort(
-      "(?:device=|device \\[)(?:0x)?([0-9a-fA-F]{2}):(?:0x)?([0-9a-fA-F]{2})\\.([0-7])");
-  // Xid lines: "NVRM: Xid (PCI:0000:61:00): 119, ..." (no function number: function 0).
-  static const std::regex kXid(
-      "PCI:([0-9a-fA-F]{4,8}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})(?![.0-9a-fA-F])");
-  std::vector<std::string> out;
-  auto add = [&](const std::string& b) {
-    const std::string n = normalize_bdf(b);
-    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
-  };
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), kFull);
-       it != std::sregex_iterator(); ++it)
-    add((*it)[1].str() + ":" + (*it)[2].str() + ":" + (*it)[3].str() + "." + (*it)[4].str());
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), kShort);
-       it != std::sregex_iterator(); ++it)
-    add((*it)[1].str() + ":" + (*it)[2].str() + "." + (*it)[3].str());
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), kXid); it != std::sregex_iterator();
-       ++it)
-    add((*it)[1].str() + ":" + (*it)[2].str() + ":" + (*it)[3].str() + ".0");
-  return out;
-}
-
-std::optional<int> xid_code(const std::string& line) {
-  static const std::regex kXidCode("Xid \\([^)]*\\): ([0-9]{1,6})");
-  std::smatch m;
-  if (!std::regex_search(line, m, kXidCode)) return std::nullopt;
-  return std::stoi(m[1].str());
-}
 
 SmallBar1 small_bar1(const Facts& f) {
   SmallBar1 out;

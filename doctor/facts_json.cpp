@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "doctor/facts.hpp"
 #include "doctor/facts_json_parts.hpp"
@@ -23,6 +24,23 @@ json plain(const T& v) {
 template <class T>
 auto read_plain(const json& j, const std::string& where) {
   return strict_as<T>(j, where);
+}
+
+// The ceiling of a log in a facts file (docs/inputs-and-outputs.md, "Limits"): a live doctor
+// keeps the first and last 100 driver lines, a file from elsewhere (weeks of journalctl -k) is
+// judged up to this many, each line once.
+constexpr std::size_t kMaxLogLines = 200000;
+
+using LogLines = std::vector<std::string>;
+
+Observed<LogLines> read_log_lines(const json& j, const std::string& where) {
+  if (j.is_object()) {
+    const auto value = j.find("value");
+    if (value != j.end() && value->is_array() && value->size() > kMaxLogLines)
+      throw InputError(where + ": " + std::to_string(value->size()) +
+                       " lines, more than the 200,000 a facts file may hold");
+  }
+  return read_observed<LogLines>(j, where, read_plain<LogLines>);
 }
 
 json bridge_to_json(const Bridge& b) {
@@ -170,8 +188,7 @@ KernelFacts kernel_from_json(const json& j, const std::string& where) {
     k.release = read_observed<std::string>(*release, in.path("release"), read_plain<std::string>);
   if (const json* files = in.find("module_files"))
     k.module_files = read_observed<Strings>(*files, in.path("module_files"), read_plain<Strings>);
-  k.log_lines =
-      read_observed<Strings>(in.at("log_lines"), in.path("log_lines"), read_plain<Strings>);
+  k.log_lines = read_log_lines(in.at("log_lines"), in.path("log_lines"));
   in.get("log_source", k.log_source);
   in.finish();
   return k;
@@ -308,8 +325,7 @@ Facts facts_from_json(const json& j) {
   if (const json* fm = in.find("fabric_manager")) {
     StrictReader r(*fm, "fabric_manager");
     r.get("log_path", f.fabric_manager.log_path);
-    f.fabric_manager.log_lines =
-        read_observed<Strings>(r.at("log_lines"), r.path("log_lines"), read_plain<Strings>);
+    f.fabric_manager.log_lines = read_log_lines(r.at("log_lines"), r.path("log_lines"));
     r.finish();
   }
   if (const json* pc = in.find("peer_copy")) {

@@ -132,6 +132,20 @@ TEST(FactsJson, RefusesAnotherVersionOrSchema) {
   EXPECT_TRUE(contains(error_of(j), "not a doctor facts file")) << error_of(j);
 }
 
+// The documented ceiling of a log in a facts file: 200,000 lines read (and judged, see
+// Story.AKernelLogAtItsCeilingIsJudgedInOnePass); one more is refused naming the key.
+TEST(FactsJson, ALogPastItsCeilingIsRefusedNamingTheKey) {
+  json j = fixture_json("bare-metal-healthy.json");
+  j["kernel"]["log_lines"]["value"] = json(std::vector<std::string>(200000, "NVRM: x"));
+  EXPECT_EQ(facts_from_json(j).kernel.log_lines.value.size(), 200000u);
+  j["kernel"]["log_lines"]["value"].push_back("NVRM: one more");
+  EXPECT_EQ(error_of(j), "kernel.log_lines: 200001 lines, more than the 200,000 a facts file may hold");
+  j = fixture_json("hgx-fabric-manager-version.json");
+  j["fabric_manager"]["log_lines"]["value"] = json(std::vector<std::string>(200001, "x"));
+  EXPECT_EQ(error_of(j),
+            "fabric_manager.log_lines: 200001 lines, more than the 200,000 a facts file may hold");
+}
+
 TEST(FactsJson, AMissingKeyIsNamedWithItsPath) {
   json j = fixture_json("bare-metal-healthy.json");
   j["kernel"].erase("params");
