@@ -107,7 +107,7 @@ VmRunOutcome run_vm_plan(const VmPlanRequest& r) {
   auto shared =
       std::make_shared<std::pair<vm::PlanReport, vm::HostView>>(std::move(report), std::move(view));
   return {[shared] { return vm::format_plan_text(shared->first, shared->second); },
-          [shared] { return json_text(vm::plan_json(shared->first, shared->second)); }, code};
+          [shared] { return vm::plan_json_text(shared->first, shared->second); }, code};
 }
 
 VmRunOutcome run_vm_verify(const std::string& facts_file) {

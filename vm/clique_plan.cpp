@@ -210,30 +210,43 @@ void describe_host_facts(const HostView& v, PlannedGpu& g,
         "every clique until that is fixed");
 }
 
+// The provisional group of each GPU (by host index), -1 for none: asked of every pair below.
+std::vector<int> provisional_group_of(const CliquePlan& p, std::size_t host_gpus) {
+  std::vector<int> out(host_gpus, -1);
+  for (std::size_t k = 0; k < p.provisional_groups.size(); ++k)
+    for (std::size_t g : p.provisional_groups[k]) out.at(g) = static_cast<int>(k);
+  return out;
+}
+
 // One line per kind of relation, peers that share it listed together: "with GPU1, GPU2: PIX, ...".
-void explain(const CliquePlan& p, const PairLookup& pairs, PlannedGpu& g) {
-  std::vector<std::pair<std::string, std::vector<std::string>>> lines;
+// Every pair of the VM is looked at once per GPU, so nothing here is built per pair but the
+// peer's index (1,024 GPUs: a million pairs).
+void explain(const CliquePlan& p, const PairLookup& pairs, const std::vector<int>& provisional_of,
+             PlannedGpu& g) {
+  struct Relation {
+    const char* kind;
+    const PairJudgement* judgement;
+    std::vector<std::size_t> peers;
+  };
+  std::vector<Relation> lines;
   for (const auto& other : p.gpus) {
     if (other.index == g.index) continue;
     const auto& j = pairs.judgement(g.index, other.index);
     const bool same = g.clique && other.clique == g.clique;
-    const bool guessed =
-        std::any_of(p.provisional_groups.begin(), p.provisional_groups.end(), [&](const auto& c) {
-          return std::count(c.begin(), c.end(), g.index) &&
-                 std::count(c.begin(), c.end(), other.index);
-        });
-    const std::string key = std::string(same      ? "with "
-                                        : guessed ? "provisionally with "
-                                                  : "not with ") +
-                            "|" + j.path + ", " + j.reason;
-    auto it =
-        std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == key; });
-    if (it == lines.end()) it = lines.insert(lines.end(), {key, {}});
-    it->second.push_back("GPU" + std::to_string(other.index));
+    const bool guessed = provisional_of[g.index] >= 0 &&
+                         provisional_of[g.index] == provisional_of[other.index];
+    const char* kind = same ? "with " : guessed ? "provisionally with " : "not with ";
+    auto it = std::find_if(lines.begin(), lines.end(), [&](const Relation& l) {
+      return l.kind == kind && l.judgement->path == j.path && l.judgement->reason == j.reason;
+    });
+    if (it == lines.end()) it = lines.insert(lines.end(), Relation{kind, &j, {}});
+    it->peers.push_back(other.index);
   }
-  for (const auto& [key, peers] : lines) {
-    const auto bar = key.find('|');
-    g.why.push_back(key.substr(0, bar) + join(peers) + ": " + key.substr(bar + 1));
+  for (const auto& l : lines) {
+    std::vector<std::string> peers;
+    peers.reserve(l.peers.size());
+    for (std::size_t i : l.peers) peers.push_back("GPU" + std::to_string(i));
+    g.why.push_back(l.kind + join(peers) + ": " + l.judgement->path + ", " + l.judgement->reason);
   }
 }
 
@@ -340,7 +353,8 @@ CliquePlan make_clique_plan(const HostView& v, const std::vector<std::size_t>& s
     describe_host_facts(v, g, selected);
     p.gpus.push_back(g);
   }
-  for (auto& g : p.gpus) explain(p, pairs, g);
+  const std::vector<int> provisional_of = provisional_group_of(p, v.gpus.size());
+  for (auto& g : p.gpus) explain(p, pairs, provisional_of, g);
   if (!v.has_facts() && v.captures.empty())
     p.notes.push_back(
         "judged from the topology alone: no doctor facts, so the host driver's P2P status, ACS, "

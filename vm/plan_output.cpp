@@ -3,6 +3,7 @@
 #include <optional>
 #include <sstream>
 
+#include "common/json_text.hpp"
 #include "common/json_util.hpp"
 #include "common/text.hpp"
 #include "vm/plan_report.hpp"
@@ -152,8 +153,11 @@ std::string format_plan_text(const PlanReport& r, const HostView& v) {
   return out.str();
 }
 
-json plan_json(const PlanReport& r, const HostView& v) {
-  json gpus = json::array(), cliques = json::array(), pairs = json::array(), traps = json::array();
+namespace {
+
+// Everything but the pair rows, which are most of a large plan (523,776 at 1,024 GPUs).
+json plan_json_without_pairs(const PlanReport& r, const HostView& v) {
+  json gpus = json::array(), cliques = json::array(), traps = json::array();
   for (const auto& g : r.plan.gpus)
     gpus.push_back({{"index", g.index},
                     {"pci_bus_id", g.bdf.empty() ? json(nullptr) : json(g.bdf)},
@@ -164,7 +168,6 @@ json plan_json(const PlanReport& r, const HostView& v) {
   for (const auto& c : r.plan.cliques) cliques.push_back({{"id", c.id}, {"gpus", c.gpus}});
   json provisional = json::array();
   for (const auto& c : r.plan.provisional_groups) provisional.push_back({{"gpus", c}});
-  for (const auto& p : r.plan.pairs) pairs.push_back(pair_json(p));
   for (const auto& t : r.traps) traps.push_back({{"id", t.id}, {"what", t.what}, {"fix", t.fix}});
   json config = nullptr;
   if (r.config) {
@@ -191,7 +194,6 @@ json plan_json(const PlanReport& r, const HostView& v) {
           {"gpus", gpus},
           {"cliques", cliques},
           {"provisional_groups", provisional},
-          {"pairs", pairs},
           {"config", config},
           {"traps", traps},
           {"snippets",
@@ -207,6 +209,21 @@ json plan_json(const PlanReport& r, const HostView& v) {
           {"complete", r.plan.complete()},
           {"provisional", !r.plan.provisional().empty()},
           {"exit_code", r.exit_code()}};
+}
+
+}  // namespace
+
+json plan_json(const PlanReport& r, const HostView& v) {
+  json j = plan_json_without_pairs(r, v);
+  json pairs = json::array();
+  for (const auto& p : r.plan.pairs) pairs.push_back(pair_json(p));
+  j["pairs"] = std::move(pairs);
+  return j;
+}
+
+std::string plan_json_text(const PlanReport& r, const HostView& v) {
+  return json_text_with_array(plan_json_without_pairs(r, v), "pairs", r.plan.pairs.size(),
+                              [&r](std::size_t i) { return pair_json(r.plan.pairs[i]); });
 }
 
 }  // namespace p2p::vm

@@ -83,27 +83,10 @@ TEST(VmCompare, ACliqueTheHostRefusesIsCaught) {
   EXPECT_NE(text.find("take a GPU out"), std::string::npos) << text;
 }
 
-// n GPUs: in a VFIO guest (PHB everywhere) or on its host, in switches of 64 (PIX, SYS across).
-topo::TopologySnapshot many_gpus(std::size_t n, bool guest) {
-  topo::TopologySnapshot t;
-  t.source = guest ? "vm.txt" : "host.txt";
-  t.environment.kind = guest ? "vm" : "bare-metal";
-  t.gpus.resize(n);
-  t.pcie_matrix.assign(n, std::vector<topo::PathClass>(n, topo::PathClass::kSys));
-  t.nvlink_count.assign(n, std::vector<int>(n, 0));
-  for (std::size_t a = 0; a < n; ++a)
-    for (std::size_t b = 0; b < n; ++b)
-      t.pcie_matrix[a][b] = a == b             ? topo::PathClass::kSelf
-                            : guest            ? topo::PathClass::kPhb
-                            : a / 64 == b / 64 ? topo::PathClass::kPix
-                                               : topo::PathClass::kSys;
-  return t;
-}
-
 // At the topology ceiling (1,024 GPUs) a comparison is its 523,776 pair rows, made in time linear
 // in them: the host's judgement of a pair is looked up, never searched for.
 TEST(VmCompare, AtTheCeilingOf1024GpusEveryPairIsARow) {
-  const auto guest = many_gpus(1024, true), host = many_gpus(1024, false);
+  const auto guest = testing::many_gpus(1024, true), host = testing::many_gpus(1024, false);
   const ThreeWay t = compare_three(guest, guest, host);
   ASSERT_EQ(t.rows.size(), 1024u * 1023u / 2u);
   EXPECT_EQ(t.p2p_host, 16 * (64 * 63 / 2));
