@@ -34,19 +34,37 @@ const PassedDevice* device_of(const VmConfig* c, const std::string& kind, const 
   return nullptr;
 }
 
-// The config's args without its clique settings, which the plan's replace.
+// The config's args without its clique settings, which the plan's replace: every other word
+// exactly as the config writes it, quotes included.
 std::vector<std::string> kept_args(const VmConfig* c) {
   std::vector<std::string> out;
   if (c == nullptr || c->kind != "proxmox") return out;
   const auto words = split_args(c->args);
+  const auto written = split_args_as_written(c->args);
   for (std::size_t i = 0; i < words.size(); ++i) {
     if (words[i] == "-set" && i + 1 < words.size() &&
         words[i + 1].find("x-nv-gpudirect-clique") != std::string::npos) {
       ++i;
       continue;
     }
-    out.push_back(words[i].find(' ') == std::string::npos ? words[i] : "\"" + words[i] + "\"");
+    out.push_back(written[i]);
   }
+  return out;
+}
+
+// A value a terminal shows as it is and a paste gives back: no control byte (the text output
+// writes one as "\x1b", which a paste would put into the config as four characters), no line
+// break, valid UTF-8.
+bool pastes_as_written(const std::string& value) {
+  return value.find_first_of("\n\t") == std::string::npos && terminal_text(value) == value;
+}
+
+// The devices of a Proxmox entry ("hostpci1: A;B" passes two), in the order it names them.
+std::vector<const PassedDevice*> entry_devices(const VmConfig* c, const std::string& entry) {
+  std::vector<const PassedDevice*> out;
+  if (c != nullptr)
+    for (const auto& d : c->devices)
+      if (d.entry == entry) out.push_back(&d);
   return out;
 }
 
@@ -62,39 +80,71 @@ int next_hostpci(const VmConfig* c) {
   return next;
 }
 
-std::string proxmox(const CliquePlan& p, const VmConfig* c, const std::string& vmid) {
-  struct Entry {
-    std::string key, value, on_qm_line;  // hostpciN, its value, that value as a shell word
-  };
-  std::vector<Entry> entries;
-  std::vector<std::string> args = kept_args(c);
+struct ProxmoxEntry {
+  std::string key, value, on_qm_line;  // hostpciN, its value, that value as a shell word
+};
+
+// The hostpciN entries of the plan's GPUs and the args: words of their cliques. A GPU the config
+// passes keeps its entry number and options; an entry of several devices ("A;B") stays one
+// entry, as written, and its GPUs' cliques name QEMU's ids for them ("hostpci1.0", "hostpci1.1").
+std::vector<ProxmoxEntry> proxmox_entries(const CliquePlan& p, const VmConfig* c,
+                                          std::vector<std::string>& args) {
+  std::vector<ProxmoxEntry> entries;
   int next = next_hostpci(c);
   for (const auto& g : p.gpus) {
     const PassedDevice* d = device_of(c, "proxmox", g.bdf);
     const std::string key = d != nullptr ? d->entry : "hostpci" + std::to_string(next++);
+    const auto shared = d != nullptr ? entry_devices(c, key) : std::vector<const PassedDevice*>{};
+    if (g.clique)
+      args.push_back("-set device." + (shared.size() > 1 ? d->id : key) +
+                     ".x-nv-gpudirect-clique=" + clique_text(g.clique));
+    if (std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.key == key; }))
+      continue;  // a GPU of an entry already written
+    std::string addresses = address(g);
+    if (shared.size() > 1) {
+      addresses.clear();
+      for (const PassedDevice* other : shared)
+        addresses += (addresses.empty() ? "" : ";") + other->address;
+    }
     const std::string value =
-        address(g) + ",pcie=1" + (d != nullptr && !d->options.empty() ? "," + d->options : "");
+        addresses + ",pcie=1" + (d != nullptr && !d->options.empty() ? "," + d->options : "");
     // On the qm line, a GPU without an address keeps its "<PCI address of GPUn>" placeholder
     // bare: it is there to be replaced, and a shell refuses it (a redirection from no file).
     entries.push_back({key, value, g.bdf.empty() ? value : shell_word(value)});
-    if (g.clique)
-      args.push_back("-set device." + key + ".x-nv-gpudirect-clique=" + clique_text(g.clique));
   }
   // In hostpciN order, as Proxmox writes them.
   const auto number = [](const std::string& key) { return std::stoi(key.substr(7)); };
   std::sort(entries.begin(), entries.end(),
             [&](const auto& x, const auto& y) { return number(x.key) < number(y.key); });
+  return entries;
+}
+
+std::string proxmox(const CliquePlan& p, const VmConfig* c, const std::string& vmid) {
+  std::vector<std::string> args = kept_args(c);
+  const std::vector<ProxmoxEntry> entries = proxmox_entries(p, c, args);
   const bool q35 =
       c != nullptr && c->kind == "proxmox" && c->machine.find("q35") != std::string::npos;
   const std::string machine = q35 ? c->machine : "q35";
+  const bool pastable =
+      pastes_as_written(join(args, " ")) &&
+      std::all_of(entries.begin(), entries.end(),
+                  [](const ProxmoxEntry& e) { return pastes_as_written(e.value); });
   std::ostringstream out;
   out << "# back up first: cp /etc/pve/qemu-server/" << vmid << ".conf /root/" << vmid
       << ".conf.bak (a bad args: line stops the VM from booting)\n";
-  out << "qm set " << vmid << (q35 ? "" : " --machine q35");
-  for (const auto& e : entries) out << " --" << e.key << " " << e.on_qm_line;
-  out << "\n";
-  if (!args.empty()) out << "qm set " << vmid << " --args " << shell_word(join(args, " ")) << "\n";
-  out << "# or, as lines of /etc/pve/qemu-server/" << vmid << ".conf:\n";
+  if (!pastable) {
+    out << "# no qm line: the config holds bytes a terminal cannot show as they are (written "
+           "\\xNN below), and a paste would store them as text; make these changes in the file "
+           "itself with an editor\n";
+  } else {
+    out << "qm set " << vmid << (q35 ? "" : " --machine q35");
+    for (const auto& e : entries) out << " --" << e.key << " " << e.on_qm_line;
+    out << "\n";
+    if (!args.empty())
+      out << "qm set " << vmid << " --args " << shell_word(join(args, " ")) << "\n";
+  }
+  out << "# " << (pastable ? "or, as" : "as") << " lines of /etc/pve/qemu-server/" << vmid
+      << ".conf:\n";
   out << "machine: " << machine << "\n";
   for (const auto& e : entries) out << e.key << ": " << e.value << "\n";
   if (!args.empty()) out << "args: " << join(args, " ") << "\n";

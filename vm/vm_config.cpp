@@ -85,12 +85,30 @@ long long config_number(const std::string& text) {
   }
 }
 
-std::vector<std::string> split_args(const std::string& args) {
-  std::vector<std::string> out;
-  std::string word;
+namespace {
+
+// Both splits: each word as a program sees it (`value`) and as it is written (`written`).
+void split_words(const std::string& args, std::vector<std::string>* value,
+                 std::vector<std::string>* written) {
+  std::string word, raw;
   bool in_word = false;
   char quote = 0;
+  const auto end_word = [&] {
+    if (in_word) {
+      if (value != nullptr) value->push_back(word);
+      if (written != nullptr) written->push_back(raw);
+    }
+    word.clear();
+    raw.clear();
+    in_word = false;
+  };
   for (char c : args) {
+    if (quote == 0 && std::isspace(static_cast<unsigned char>(c))) {
+      end_word();
+      continue;
+    }
+    raw += c;
+    in_word = true;
     if (quote != 0) {
       if (c == quote)
         quote = 0;
@@ -98,17 +116,24 @@ std::vector<std::string> split_args(const std::string& args) {
         word += c;
     } else if (c == '\'' || c == '"') {
       quote = c;
-      in_word = true;
-    } else if (std::isspace(static_cast<unsigned char>(c))) {
-      if (in_word) out.push_back(word);
-      word.clear();
-      in_word = false;
     } else {
       word += c;
-      in_word = true;
     }
   }
-  if (in_word) out.push_back(word);
+  end_word();
+}
+
+}  // namespace
+
+std::vector<std::string> split_args(const std::string& args) {
+  std::vector<std::string> out;
+  split_words(args, &out, nullptr);
+  return out;
+}
+
+std::vector<std::string> split_args_as_written(const std::string& args) {
+  std::vector<std::string> out;
+  split_words(args, nullptr, &out);
   return out;
 }
 

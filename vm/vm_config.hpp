@@ -84,4 +84,8 @@ long long config_number(const std::string& text);
 // and double quotes grouping.
 std::vector<std::string> split_args(const std::string& args);
 
+// The words of split_args as the config writes them, quotes and all (`'device.a=1 b'`): what a
+// plan keeps of the user's args: line goes back exactly as it was written.
+std::vector<std::string> split_args_as_written(const std::string& args);
+
 }  // namespace p2p::vm

@@ -76,11 +76,65 @@ TEST(Snippets, ConfigValuesInTheQmLinesAreQuotedForTheShell) {
   const CliquePlan p = make_clique_plan(v, select_gpus(v, "", &c), 0);
   const Snippets s = write_snippets(p, &c, "105");
   EXPECT_TRUE(has(s.proxmox, "--hostpci1 '0000:c1:00.0,pcie=1,romfile=x;reboot'\n")) << s.proxmox;
-  EXPECT_TRUE(
-      has(s.proxmox, "qm set 105 --args '-name it'\\''s -uuid x;$(id) -set device.hostpci0."))
+  // The config's own words go back as it wrote them ("it's" in its double quotes), and the
+  // whole line is one single-quoted word for the shell.
+  EXPECT_TRUE(has(s.proxmox,
+                  "qm set 105 --args '-name \"it'\\''s\" -uuid x;$(id) -set device.hostpci0."))
+      << s.proxmox;
+  EXPECT_TRUE(has(s.proxmox, "args: -name \"it's\" -uuid x;$(id) -set device.hostpci0."))
       << s.proxmox;
   // A value with nothing a shell reads specially stays bare, as Proxmox's own docs write it.
   EXPECT_TRUE(has(s.proxmox, "--hostpci0 0000:81:00.0,pcie=1 ")) << s.proxmox;
+}
+
+// Quoting in the config's args: survives: a word with a space keeps its single quotes, where the
+// plan once rewrote it in double quotes (and dropped any quote inside).
+TEST(Snippets, TheConfigsArgsWordsGoBackAsWritten) {
+  const doctor::Facts f = doctor::load_facts_file(testing::host_facts());
+  const HostView v = testing::host(testing::topology("rtxpro6000-lxc.xml"), &f);
+  VmConfig c = read_vm_config_file(testing::config("proxmox-cliques-clean.conf"));
+  c.args = "-smbios 'type=1,product=GPU box' " + c.args + " -fw_cfg \"name=opt/x,string=a\"\"b\"";
+  const Snippets s = write_snippets(make_clique_plan(v, select_gpus(v, "", &c), 0), &c, "105");
+  EXPECT_TRUE(has(s.proxmox,
+                  "args: -smbios 'type=1,product=GPU box' -fw_cfg \"name=opt/x,string=a\"\"b\" "
+                  "-set device.hostpci0.x-nv-gpudirect-clique=0"))
+      << s.proxmox;
+}
+
+// Proxmox passes several devices in one entry ("hostpci1: A;B"): the entry stays one, as written
+// (two --hostpci1 options would keep only the last), and each GPU's clique names QEMU's id for
+// it, hostpci1.0 and hostpci1.1 (device.hostpci1 does not exist: QEMU would refuse to start).
+TEST(Snippets, AnEntryOfSeveralDevicesStaysOneEntryWithDottedIds) {
+  const doctor::Facts f = doctor::load_facts_file(testing::host_facts());
+  const HostView v = testing::host(testing::topology("rtxpro6000-lxc.xml"), &f);
+  const VmConfig c = parse_vm_config(
+      "machine: q35\nhostpci1: 0000:81:00.0;0000:c1:00.0,pcie=1\n", "/etc/pve/qemu-server/105.conf");
+  ASSERT_EQ(c.devices.size(), 2u);
+  const CliquePlan p = make_clique_plan(v, select_gpus(v, "", &c), 0);
+  ASSERT_EQ(p.cliques.size(), 1u) << "both GPUs share socket 0's NODE";
+  const Snippets s = write_snippets(p, &c, "105");
+  EXPECT_TRUE(has(s.proxmox, "qm set 105 --hostpci1 '0000:81:00.0;0000:c1:00.0,pcie=1'\n"))
+      << s.proxmox;
+  EXPECT_FALSE(has(s.proxmox, "--hostpci2")) << s.proxmox;
+  EXPECT_TRUE(has(s.proxmox,
+                  "args: -set device.hostpci1.0.x-nv-gpudirect-clique=0 "
+                  "-set device.hostpci1.1.x-nv-gpudirect-clique=0\n"))
+      << s.proxmox;
+}
+
+// A byte a terminal cannot show is printed as "\x1b"; pasted, that would be four characters in the
+// config. Such a config gets no qm line, only the lines to edit into the file.
+TEST(Snippets, BytesATerminalCannotShowGetNoQmLine) {
+  const doctor::Facts f = doctor::load_facts_file(testing::host_facts());
+  const HostView v = testing::host(testing::topology("rtxpro6000-lxc.xml"), &f);
+  VmConfig c = read_vm_config_file(testing::config("proxmox-cliques-clean.conf"));
+  c.args += " -name \x1b[31mred";
+  const Snippets s = write_snippets(make_clique_plan(v, select_gpus(v, "", &c), 0), &c, "105");
+  EXPECT_FALSE(has(s.proxmox, "qm set")) << s.proxmox;
+  EXPECT_TRUE(has(s.proxmox, "# no qm line: the config holds bytes a terminal cannot show"))
+      << s.proxmox;
+  EXPECT_TRUE(has(s.proxmox, "# as lines of /etc/pve/qemu-server/105.conf:\nmachine: q35\n"))
+      << s.proxmox;
 }
 
 TEST(Snippets, ALibvirtConfigKeepsItsUserAliases) {
