@@ -18,14 +18,14 @@ inline InputError not_nccl_tests(const std::string& source, const std::string& w
   return InputError(source + ": not nccl-tests output: " + why);
 }
 
-// nccl-tests prints "nan" where it divided by a time of zero: a row without a figure. A table
-// where every row is so holds no figure at all, and comparing or judging it would judge nothing:
-// it is refused, naming the file.
+// A row whose bandwidths are N/A has no figure. A table where every row is so holds no figure at
+// all, and comparing or judging it would judge nothing: it is refused, naming the file. ("nan"
+// and "inf" are refused earlier, naming their cell.)
 inline void require_a_figure(const NcclTestsRun& run, const std::string& source) {
   for (const auto& r : run.rows)
     if (r.algbw_gbps || r.busbw_gbps) return;
   throw not_nccl_tests(source, "every bandwidth of its " + std::to_string(run.rows.size()) +
-                                   " result rows is nan or N/A: the table holds no figure");
+                                   " result rows is N/A: the table holds no figure");
 }
 
 // "./build/all_reduce_perf" or "all_reduce_perf_mpi" -> "all_reduce".

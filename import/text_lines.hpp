@@ -73,8 +73,11 @@ inline bool no_row_follows(const std::vector<std::string>& lines, std::size_t i)
 
 // Why a figure's cell is not one ("" when it is): a figure is a decimal number, finite and not
 // negative; "N/A" (no figure) is left to the caller. Named in the importers' errors with its line
-// and column, so that "-3.2" or "0x10" is refused, not imported as a figure.
+// and column, so that "-3.2", "0x10" or "inf" is refused, not imported as a figure.
+inline bool is_non_finite_number(const std::string& s);
+
 inline std::string figure_cell_problem(const std::string& token) {
+  if (is_non_finite_number(token)) return "\"" + token + "\" is not a finite number";
   const auto v = parse_number(token);
   if (!v) return "\"" + token + "\" is not a decimal number";
   if (*v < 0) return "\"" + token + "\" is negative: no bandwidth, time or count is";

@@ -250,7 +250,8 @@ TEST(NcclTests, ANegativeOrHexadecimalFigureIsRefusedNamingLineAndColumn) {
   std::string hex = text;
   hex.replace(at, 9, "   0x10  ");
   EXPECT_EQ(testing::input_error_of([&] { parse_nccl_tests(hex, "nt.txt"); }),
-            "nt.txt: not nccl-tests output: line 11: a result field is neither a number nor N/A");
+            "nt.txt: not nccl-tests output: line 11, column 7 (algbw): \"0x10\" is not a decimal "
+            "number");
 }
 
 // The -J JSON is held to the same rule: a negative time, bandwidth or count is refused, named.
@@ -265,26 +266,43 @@ TEST(NcclTests, ANegativeFigureInTheJsonIsRefusedNamingItsPlace) {
             "bandwidth, time or count is");
 }
 
-// nccl-tests prints nan where it divided by a time of zero. One such row is a row without a
-// figure; a table of nothing else holds no figure, and is refused rather than imported as a run
-// that any comparison would pass.
-TEST(NcclTests, ATableWhoseEveryFigureIsNanIsRefused) {
+// The H200 table with its figure cells replaced by `cell`.
+std::string with_every_figure(const std::string& cell) {
   std::istringstream in(testing::fixture_text("nccl-tests-2.19.6-h200-all_reduce.txt"));
-  std::string all_nan, line;
+  std::string out, line;
   while (std::getline(in, line)) {
     std::istringstream fields(line);
     std::vector<std::string> t{std::istream_iterator<std::string>(fields), {}};
     if (t.size() == 13 && std::isdigit(static_cast<unsigned char>(t[0][0]))) {
-      for (const int k : {5, 6, 7, 9, 10, 11}) t[k] = "nan";
+      for (const int k : {6, 7, 10, 11}) t[k] = cell;
       line.clear();
       for (const auto& f : t) line += "  " + f;
     }
-    all_nan += line + "\n";
+    out += line + "\n";
   }
-  const std::string e = testing::input_error_of([&] { parse_nccl_tests(all_nan, "nan.txt"); });
-  EXPECT_EQ(e.rfind("nan.txt: not nccl-tests output: every bandwidth of its ", 0), 0u) << e;
-  EXPECT_NE(e.find(" result rows is nan or N/A: the table holds no figure"), std::string::npos)
-      << e;
+  return out;
+}
+
+// A figure that is not finite is refused with its cell, like a negative one: "nan" or "inf" was
+// once taken as no figure, so a table of them imported and compared as nothing judged.
+TEST(NcclTests, ANonFiniteFigureIsRefusedNamingItsCell) {
+  for (const std::string cell : {"nan", "inf", "-nan", "1e400"}) {
+    const std::string e =
+        testing::input_error_of([&] { parse_nccl_tests(with_every_figure(cell), "nan.txt"); });
+    EXPECT_EQ(e.rfind("nan.txt: not nccl-tests output: line ", 0), 0u) << e;
+    EXPECT_NE(e.find(", column 7 (algbw): \"" + cell + "\" is not a finite number"),
+              std::string::npos)
+        << e;
+  }
+}
+
+// A table whose every bandwidth is N/A holds no figure, and is refused rather than imported as a
+// run that any comparison would pass.
+TEST(NcclTests, ATableWhoseEveryFigureIsNotAvailableIsRefused) {
+  const std::string e =
+      testing::input_error_of([&] { parse_nccl_tests(with_every_figure("N/A"), "na.txt"); });
+  EXPECT_EQ(e.rfind("na.txt: not nccl-tests output: every bandwidth of its ", 0), 0u) << e;
+  EXPECT_NE(e.find(" result rows is N/A: the table holds no figure"), std::string::npos) << e;
 }
 
 }  // namespace
