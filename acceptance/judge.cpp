@@ -28,6 +28,33 @@ void judge_sizes_judged(doc::RunVerdict& v, const doc::BenchDocument& d, std::ui
                           "policy"});
 }
 
+// A model or host section of the policy that matched nothing here is said, as a skipped check
+// (in the JSON and JUnit, not among the reasons): a fleet's policy holds sections for other
+// hosts, and a typo in a model name ("H2OO") would otherwise judge under the defaults silently.
+void note_unused_overrides(doc::RunVerdict& v, const AcceptancePolicy& policy,
+                           const std::vector<std::string>& applied,
+                           const std::vector<std::string>& gpu_models, const std::string& host) {
+  const auto used = [&](const std::string& name) {
+    return std::find(applied.begin(), applied.end(), name) != applied.end();
+  };
+  std::string models;
+  for (const auto& m : gpu_models) models += (models.empty() ? "" : ", ") + m;
+  for (const auto& m : policy.models)
+    if (!used("models." + m.pattern))
+      add_check(v, doc::Check{"policy", "models." + m.pattern, doc::Outcome::kSkipped,
+                              "matches no GPU model of this run (" +
+                                  (models.empty() ? std::string("none recorded") : models) +
+                                  "): its settings were not used",
+                              {}, {}, "", 90, "policy"});
+  for (const auto& h : policy.hosts)
+    if (!used("hosts." + h.pattern))
+      add_check(v, doc::Check{"policy", "hosts." + h.pattern, doc::Outcome::kSkipped,
+                              "matches not this run's host (" +
+                                  (host.empty() ? std::string("none recorded") : host) +
+                                  "): its settings were not used",
+                              {}, {}, "", 90, "policy"});
+}
+
 }  // namespace
 
 doc::RunVerdict judge_document(const doc::BenchDocument& d, const AcceptancePolicy& policy,
@@ -39,6 +66,7 @@ doc::RunVerdict judge_document(const doc::BenchDocument& d, const AcceptancePoli
   v.judged_by = judged_by;
   v.policy = policy.source;
   for (const auto& a : applied) v.policy += " + " + a;
+  note_unused_overrides(v, policy, applied, view.gpu_models(), d.hostname);
   Judging j{view, settings, facts, v};
   judge_run_state(j);
   judge_p2p_available(j);

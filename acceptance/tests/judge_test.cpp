@@ -42,6 +42,28 @@ TEST(Judge, AHealthyEightGpuHostPassesEveryRule) {
   EXPECT_EQ(checks(v, "p2p_vs_staged", Outcome::kPass).size(), 56u);
 }
 
+// A policy section for another model or host is said as a skipped check, never silently unused:
+// a typo in a model name once judged under the defaults without a word.
+TEST(Judge, PolicySectionsThatMatchNothingHereAreSaid) {
+  const doc::RunVerdict v = judge(healthy_eight_gpu_run(),
+                                  nlohmann::json::parse(R"({"models": {"RTX PRO 6000": {},
+                                                                       "H2OO": {}},
+                                                            "hosts": {"rtxpro6000-*": {},
+                                                                      "gpu-node-*": {}}})"));
+  EXPECT_EQ(v.outcome, Outcome::kPass);
+  const auto unused = checks(v, "policy", Outcome::kSkipped);
+  ASSERT_EQ(unused.size(), 2u);
+  EXPECT_EQ(unused[0].subject, "models.H2OO");
+  EXPECT_EQ(unused[0].message,
+            "matches no GPU model of this run (10de:2bb5, NVIDIA RTX PRO 6000 Blackwell Server "
+            "Edition): its settings were not used");
+  EXPECT_EQ(unused[1].subject, "hosts.gpu-node-*");
+  EXPECT_EQ(unused[1].message,
+            "matches not this run's host (rtxpro6000-lxc): its settings were not used");
+  EXPECT_NE(v.policy.find("models.RTX PRO 6000 + hosts.rtxpro6000-*"), std::string::npos)
+      << v.policy;
+}
+
 TEST(Judge, APairWithP2PSlowerThanStagedFails) {
   doc::BenchDocument d = healthy_eight_gpu_run();
   find(d, "ce_unidir_write", gpu(1), gpu(2))->median_gbps = 31.0;  // staged is 40.1
