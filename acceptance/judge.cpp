@@ -102,6 +102,20 @@ doc::RunVerdict verdict_of(const doc::BenchDocument& d, const std::string& reade
                         reader + " (judged on reading, default policy)");
 }
 
+void judge_caveats_as_a_whole_run(doc::RunVerdict& v, const std::vector<std::string>& allowed) {
+  const std::vector<doc::Caveat> caveats = v.caveats;
+  for (const auto& c : caveats) {
+    const std::string word = doc::to_string(c.kind);
+    const bool ok = std::find(allowed.begin(), allowed.end(), word) != allowed.end();
+    const std::string text = "the run is " + word + (c.detail.empty() ? "" : " (" + c.detail + ")") +
+                             (ok ? ": accepted with --allow-caveat " + word
+                                 : ": it cannot pass as a whole run (--allow-caveat " + word +
+                                       " accepts it)");
+    add_check(v, doc::Check{"caveat", word, ok ? doc::Outcome::kWarn : doc::Outcome::kFail, text,
+                            {}, {}, "", 1, "run"});
+  }
+}
+
 void mark_not_meaningful(doc::BenchDocument& d) {
   if (d.logical_gpus > 0) {
     for (auto& r : d.bandwidth) {

@@ -22,6 +22,12 @@ doc::RunVerdict judge_document(const doc::BenchDocument& d, const AcceptancePoli
 // (judged_by then says "<reader> (judged on reading, default policy)").
 doc::RunVerdict verdict_of(const doc::BenchDocument& d, const std::string& reader);
 
+// A run judged on its own (`judge`), as `merge` judges a host's run and `compare` a run without a
+// baseline sharing the caveat: a run with a caveat (logical GPUs, interrupted, shared, unverified,
+// waived, gate_override) cannot pass as a whole run, a check that fails naming it, unless
+// `allowed` holds its word (--allow-caveat), where the check is a warning.
+void judge_caveats_as_a_whole_run(doc::RunVerdict& v, const std::vector<std::string>& allowed);
+
 // Marks the figures that mean nothing on this host, in the document itself, so text, HTML and
 // JSON all say so: copies between logical GPUs of one device, and NCCL results of one rank.
 void mark_not_meaningful(doc::BenchDocument& d);

@@ -44,7 +44,7 @@ HealthStep gpu_count_step(std::size_t seen, std::size_t expected) {
 
 std::string brief_line(const std::vector<HealthStep>& steps, const std::string& host) {
   std::string line = std::string("p2pcheck check: ") +
-                     (worst_exit_code(steps) == kExitOk ? "OK" : "FAIL") + " on " + host;
+                     (worst_exit_code(steps) == kExitOk ? "PASS" : "FAIL") + " — " + host;
   for (const auto& s : steps) {
     if (s.exit_code == kExitOk) continue;
     line += ": " + (s.brief.empty() ? s.line : s.brief);
@@ -76,7 +76,7 @@ int worst_exit_code(const std::vector<HealthStep>& steps) {
 
 std::string verdict_line(const std::vector<HealthStep>& steps, const std::string& host) {
   std::string verdict = std::string("p2pcheck check: ") +
-                        (worst_exit_code(steps) == kExitOk ? "OK" : "FAIL") + " on " + host;
+                        (worst_exit_code(steps) == kExitOk ? "PASS" : "FAIL") + " — " + host;
   for (const auto& s : steps) {
     if (s.exit_code != kExitOk) verdict += "; " + s.line;
   }

@@ -29,8 +29,8 @@ HealthStep gpu_count_step(std::size_t seen, std::size_t expected);
 // fewer, and a reason cut there must still say what failed and what to do.
 constexpr std::size_t kMaxBriefLine = 199;
 
-// "p2pcheck check: FAIL on <host>: <brief of the first failed step>", at most kMaxBriefLine
-// bytes (cut at a UTF-8 boundary, ending in "..."); "p2pcheck check: OK on <host>" when healthy.
+// "p2pcheck check: FAIL — <host>: <brief of the first failed step>", at most kMaxBriefLine
+// bytes (cut at a UTF-8 boundary, ending in "..."); "p2pcheck check: PASS — <host>" when healthy.
 std::string brief_line(const std::vector<HealthStep>& steps, const std::string& host);
 
 // "doctor: <headline>", plus " (N failed, first <id>: <summary>)" when a check failed.
@@ -46,7 +46,7 @@ std::string gate_step_line(const topo::GateDecision& d);
 // The worst step's exit code (0 with no steps).
 int worst_exit_code(const std::vector<HealthStep>& steps);
 
-// "p2pcheck check: OK on <host>", or "... FAIL on <host>; <line of each failed step>".
+// "p2pcheck check: PASS — <host>", or "... FAIL — <host>; <line of each failed step>".
 std::string verdict_line(const std::vector<HealthStep>& steps, const std::string& host);
 
 }  // namespace p2p::ci

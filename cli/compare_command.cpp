@@ -83,11 +83,7 @@ Command add_compare_command(CLI::App& root) {
         });
         return control ? std::string("the reason must be one line of text") : std::string();
       });
-  app->add_option("--allow-caveat", o->request.allow_caveats,
-                  "A caveat of the run that does not fail the comparison: interrupted, shared, "
-                  "logical, unverified, waived or gate_override (repeatable)")
-      ->check(CLI::IsMember(
-          {"interrupted", "shared", "logical", "unverified", "waived", "gate_override"}));
+  add_allow_caveat_option(app, o->request.allow_caveats, "of the run");
   add_junit_option(app, o->junit);
   return Command{app, [o] { return run_compare_command(*o); }};
 }

@@ -41,7 +41,8 @@ int run_gate_command(const GateOptions& opts) {
     // step come last.
     text << terminal_text("Topology: " + g.source + " (" + std::to_string(g.gpu_count) +
                           " GPUs)\nEnvironment: " + topo::describe_environment(g.environment) +
-                          "\n" + topo::format_gate_text(g.decision));
+                          "\n" + topo::format_gate_text(g.decision) +
+                          topo::gate_verdict_line(g.decision, "gate"));
   }
   std::cout << std::flush;
   if (lines) {

@@ -58,6 +58,8 @@ Command add_judge_command(CLI::App& root) {
       ->check(count_between(1, 4096));
   app->add_option("--format", o->format, "text or json (the p2pcheck.verdict object)")
       ->check(CLI::IsMember({"text", "json"}));
+  // As merge and compare: a run with a caveat (logical GPUs, interrupted, ...) is not a whole run.
+  add_allow_caveat_option(app, o->request.allow_caveats, "of the run");
   add_junit_option(app, o->request.junit);
   app->add_option("--prom", o->request.prom,
                   "Also write the document with this verdict as a Prometheus textfile "

@@ -33,12 +33,7 @@ void add_fleet_output_options(CLI::App* app, cluster::FleetOutputOptions& o) {
          "--z-threshold", o.z_threshold,
          "Flag a host whose figure lies beyond this modified z-score from the fleet's median (default 3.5)")
       ->check(number_between(1.0, 100.0));
-  app->add_option("--allow-caveat", o.allow_caveats,
-                  "A caveat of a host's run that does not fail the host: interrupted, shared, "
-                  "logical, unverified, waived or gate_override (repeatable)")
-      ->check(CLI::IsMember(
-          {"interrupted", "shared", "logical", "unverified", "waived", "gate_override"}))
-      ->type_name("KIND");
+  add_allow_caveat_option(app, o.allow_caveats, "of a host's run");
 }
 
 OutputRequest fleet_output_paths(const cluster::FleetOutputOptions& o) {

@@ -27,6 +27,7 @@ int run_topo_command(const TopoOptions& opts) {
                                       : terminal_text(topo::format_topology_text(t.snapshot)));
   if (opts.format != "json" && !t.nccl_topo_file.empty())
     std::cout << terminal_text("\nNCCL topology file: " + t.nccl_topo_file + "\n");
+  if (opts.format != "json") std::cout << terminal_text(topo::topology_verdict_line(t.snapshot));
   std::cout << std::flush;
   return kExitOk;
 }
@@ -44,7 +45,8 @@ int run_topo_diff_command(const TopoDiffOptions& opts) {
     std::cout << terminal_text(
         topo::format_diff_text(d.diff, opts.inputs[0], opts.inputs[1]) +
         "\nGate on A with B as the golden topology (gate --input A --expect B):\n" +
-        topo::format_gate_text(d.gate) + vm::format_prospects_text(d.prospects));
+        topo::format_gate_text(d.gate) + vm::format_prospects_text(d.prospects) +
+        topo::diff_verdict_line(d.diff));
   }
   std::cout << std::flush;
   return d.exit_code;

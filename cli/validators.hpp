@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
@@ -119,6 +120,20 @@ inline CLI::Validator not_empty(const std::string& what) {
         return text.empty() ? "the value is empty; give " + what : "";
       },
       "");
+}
+
+// --allow-caveat KIND (repeatable), one list of kinds for every command that judges a run
+// whole (judge, compare, merge): `what` says whose caveat ("of the run", "of a host's run").
+inline CLI::Option* add_allow_caveat_option(CLI::App* app, std::vector<std::string>& kinds,
+                                            const std::string& what) {
+  return app
+      ->add_option("--allow-caveat", kinds,
+                   "A caveat " + what +
+                       " that does not fail it: interrupted, shared, logical, unverified, waived "
+                       "or gate_override (repeatable)")
+      ->check(CLI::IsMember(
+          {"interrupted", "shared", "logical", "unverified", "waived", "gate_override"}))
+      ->type_name("KIND");
 }
 
 // A path to a file: an empty one (`--json ''`) is refused, never taken as "not given".

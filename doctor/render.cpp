@@ -1,7 +1,9 @@
 #include "doctor/render.hpp"
 
+#include <algorithm>
 #include <sstream>
 
+#include "common/verdict_line.hpp"
 #include "doctor/rules.hpp"
 
 namespace p2p::doctor {
@@ -61,6 +63,14 @@ std::string render_verdict_text(const Facts& f, const std::vector<Finding>& find
     out << "  Not verified from here:\n";
     for (const auto& u : v.unverified) out << "     ? " << u << "\n";
   }
+  const bool warned = std::any_of(findings.begin(), findings.end(),
+                                  [](const Finding& x) { return x.status == Status::kWarn; });
+  out << "\n"
+      << verdict_line("doctor",
+                      exit_code_of(findings, v) != 0 ? VerdictWord::kFail
+                      : warned                       ? VerdictWord::kPassWithWarnings
+                                                     : VerdictWord::kPass,
+                      v.headline);
   return out.str();
 }
 
@@ -69,7 +79,7 @@ nlohmann::json render_verdict_json(const Facts& f, const std::vector<Finding>& f
   nlohmann::json list = nlohmann::json::array();
   for (const auto& x : findings) list.push_back(to_json(x));
   return {{"schema", "p2pcheck.doctor.report"},  {"version", 1},     {"source", f.source},
-          {"exit_code", exit_code_of(findings)}, {"findings", list}, {"verdict", to_json(v)}};
+          {"exit_code", exit_code_of(findings, v)}, {"findings", list}, {"verdict", to_json(v)}};
 }
 
 }  // namespace p2p::doctor

@@ -44,6 +44,12 @@ int exit_code_of(const std::vector<Finding>& findings) {
   return kExitOk;
 }
 
+int exit_code_of(const std::vector<Finding>& findings, const Verdict& verdict) {
+  if (verdict.state == VerdictState::kNoDriver || verdict.state == VerdictState::kBroken)
+    return kExitNoGpu;
+  return exit_code_of(findings);
+}
+
 nlohmann::json to_json(const Finding& f) {
   return {{"id", f.id},
           {"status", to_string(f.status)},

@@ -15,6 +15,9 @@ std::vector<Finding> judge(const Facts& f);
 // The findings' exit code: 1 when any check failed, 0 otherwise (warnings, skips and unknowns
 // do not fail a host).
 int exit_code_of(const std::vector<Finding>& findings);
+// The doctor's exit: 3 (no usable GPU) where its verdict is that the driver is not loaded or
+// CUDA cannot work at all, as every other command says it; else exit_code_of(findings).
+int exit_code_of(const std::vector<Finding>& findings, const Verdict& verdict);
 
 // Groups of rules, one file each; judge() calls them in order.
 namespace rules {

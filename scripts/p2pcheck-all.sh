@@ -33,17 +33,10 @@ status=0
 summary=()   # one line per step: its exit code and the verdict line it ended with
 first_failure=""
 
-# The line a step's output ends its verdict with: "p2pcheck bench: FAIL — ...", the doctor's
-# "Verdict: ...", the gate's "gate: BLOCKED ...".
+# The line a step's output ends with, in the grammar every command ends with:
+# "p2pcheck <command>: PASS | PASS with warnings | FAIL | BLOCKED | ERROR — <first reason>".
 verdict_line() {
-  local line first
-  line=$(grep -E '^(p2pcheck [a-z]+: (PASS|FAIL|ERROR)|Verdict: |gate: )' "$1" | tail -n 1)
-  # A blocked gate's own line only counts its reasons: the first one says what to fix.
-  if [[ $line == "gate: BLOCKED"* ]]; then
-    first=$(grep -m 1 -E '^ +BLOCK +' "$1" | sed -E 's/^ +BLOCK +//; s/ {2,}/: /')
-    [[ -n $first ]] && line="$line; first $first"
-  fi
-  printf '%s\n' "$line"
+  grep -E '^p2pcheck [a-z ]+: (PASS|FAIL|BLOCKED|ERROR)' "$1" | tail -n 1
 }
 
 step() {  # step NAME CMD...: run, tee the output into OUT/NAME.txt, remember the first failure

@@ -47,7 +47,7 @@ DoctorOutcome judge_facts(doctor::Facts facts) {
   o.findings = doctor::judge(o.facts);
   o.verdict = doctor::conclude(o.facts, o.findings);
   o.verdict_json = doctor::render_verdict_json(o.facts, o.findings, o.verdict);
-  o.exit_code = doctor::exit_code_of(o.findings);
+  o.exit_code = doctor::exit_code_of(o.findings, o.verdict);
   return o;
 }
 

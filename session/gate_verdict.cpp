@@ -60,8 +60,10 @@ TopologyAndGate judge_gate(topo::TopologySnapshot snapshot, const GateFiles& fil
 }
 
 std::string blocked_message(const std::string& command, const TopologyAndGate& tg) {
-  return topo::format_gate_text(*tg.gate.reasons) + "p2pcheck " + command +
-         ": the gate blocked this host; nothing was measured (--skip-gate overrides, and is recorded)\n";
+  std::string last = topo::gate_verdict_line(*tg.gate.reasons, command);
+  last.pop_back();  // its newline: what was not done goes on the same line
+  return topo::format_gate_text(*tg.gate.reasons) + last +
+         "; nothing was measured (--skip-gate overrides, and is recorded)\n";
 }
 
 }  // namespace p2p::session

@@ -25,6 +25,7 @@ JudgeOutcome run_judge(const JudgeRequest& request) {
   // The signal that stopped the run is not kept in the document, only that it stopped: the
   // interrupted caveat still fails the verdict, the exit code is the verdict's (1), not 128+N.
   o.verdict = accept::judge_document(d, policy, facts, "judge");
+  accept::judge_caveats_as_a_whole_run(o.verdict, request.allow_caveats);
   o.exit_code = doc::exit_code(o.verdict);
   if (!request.junit.empty() || !request.prom.empty()) {
     report::ExportInput in;

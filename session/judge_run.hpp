@@ -18,6 +18,7 @@ struct JudgeRequest {
   std::optional<int> expect_gpus;  // --expect-gpus N
   std::string junit;               // --junit FILE: the document with this verdict, as JUnit XML
   std::string prom;                // --prom FILE: ... as a Prometheus textfile
+  std::vector<std::string> allow_caveats;  // --allow-caveat KIND: a caveat that does not fail it
 };
 
 struct JudgeOutcome {

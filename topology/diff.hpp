@@ -50,6 +50,16 @@ TopologyDiff diff_topologies(const TopologySnapshot& before, const TopologySnaps
 // Labels of both count maps, best class first (NV<n> by link count, then PIX ... SYS).
 std::vector<std::string> ordered_labels(const ClassCounts& a, const ClassCounts& b);
 
+// "12 NODE, 16 SYS": the pairs of each class, best class first.
+std::string class_counts_text(const ClassCounts& counts);
+
+// The last line of `topo diff`: PASS where the topologies are the same, else FAIL with how many
+// GPUs or pairs differ and the first changed pair.
+std::string diff_verdict_line(const TopologyDiff& d);
+
+// The last line of `topo`: what it found, "PASS — 8 GPUs, 28 pairs: 12 NODE, 16 SYS".
+std::string topology_verdict_line(const TopologySnapshot& t);
+
 // "GPU0-GPU1".
 std::string pair_name(std::size_t a, std::size_t b);
 

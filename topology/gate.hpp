@@ -66,6 +66,9 @@ void from_json(const nlohmann::json& j, GateDecision& d);
 // one line per kind of reason with its count and the GPUs it names (28 pairs of one VM are one
 // line, not 28), and, where the gate blocks, the next step for its first blocking rule.
 std::string format_gate_text(const GateDecision& d);
+// The command's last line: "p2pcheck gate: PASS", or "p2pcheck gate: BLOCKED — <first blocking
+// rule>: <its grouped line> (N blocking reasons)".
+std::string gate_verdict_line(const GateDecision& d, const std::string& command);
 
 // How the note on a snapshot taken in a VM begins.
 inline const std::string kTakenInAVm = "this snapshot was taken in a VM";

@@ -3,6 +3,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/verdict_line.hpp"
 #include "topology/diff.hpp"
 #include "topology/gate.hpp"
 
@@ -103,6 +104,16 @@ std::string next_step(const GateDecision& d, const std::string& rule) {
 }
 
 }  // namespace
+
+std::string gate_verdict_line(const GateDecision& d, const std::string& command) {
+  if (d.passed) return verdict_line(command, VerdictWord::kPass, "");
+  for (const Group& g : grouped(d))
+    if (g.verdict == GateVerdict::kBlock)
+      return verdict_line(command, VerdictWord::kBlocked,
+                          g.rule + ": " + line_text(g) + " (" + std::to_string(d.blocking()) +
+                              " blocking reason" + (d.blocking() == 1 ? ")" : "s)"));
+  return verdict_line(command, VerdictWord::kBlocked, "");
+}
 
 std::string format_gate_text(const GateDecision& d) {
   std::ostringstream out;

@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "common/strict_json.hpp"
 #include "common/text.hpp"
+#include "common/verdict_line.hpp"
 #include "doctor/vfio_guest.hpp"
 
 namespace p2p::vm {
@@ -91,6 +92,19 @@ std::string format_proof_text(const CliqueProof& p) {
   else if (count("unproven") != 0)
     out << "Unproven: run p2pcheck vm verify in the guest as root, with every GPU of the "
            "cliques visible\n";
+  const std::string tally = std::to_string(count("proven")) + " of " +
+                            std::to_string(p.pairs.size()) + " clique pair(s) proven";
+  if (p.exit_code() == 0) {
+    out << verdict_line("vm verify", VerdictWord::kPass, tally);
+  } else if (p.pairs.empty()) {
+    out << verdict_line("vm verify", VerdictWord::kFail, "no clique pair to prove");
+  } else {
+    const auto first = std::find_if(p.pairs.begin(), p.pairs.end(),
+                                    [](const PairProof& q) { return q.state != "proven"; });
+    out << verdict_line("vm verify", VerdictWord::kFail,
+                        tally + "; " + first->a + " <-> " + first->b + " " + first->state +
+                            (first->detail.empty() ? "" : ": " + first->detail));
+  }
   return out.str();
 }
 

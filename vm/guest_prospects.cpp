@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "common/text.hpp"
+#include "common/verdict_line.hpp"
 #include "topology/classify.hpp"
 #include "vm/clique_plan.hpp"
 #include "vm/clique_proof.hpp"
@@ -188,6 +189,26 @@ void add_proof(ThreeWay& t, const topo::TopologySnapshot& after,
                         [](const ThreeWayRow& r) { return r.verdict == "wrong clique"; });
 }
 
+namespace {
+
+// PASS where the VM after has every pair the host carries and no clique the host refuses; else
+// FAIL naming the first such pair.
+std::string three_way_verdict_line(const ThreeWay& t) {
+  const std::string tally = "P2P pairs: VM after " + std::to_string(t.p2p_after) + ", host " +
+                            std::to_string(t.p2p_host) + ", of " + std::to_string(t.rows.size());
+  if (t.exit_code() == 0) return verdict_line("vm compare", VerdictWord::kPass, tally);
+  const std::string worst = t.wrong ? "wrong clique" : "still lost";
+  const auto first = std::find_if(t.rows.begin(), t.rows.end(),
+                                  [&](const ThreeWayRow& r) { return r.verdict == worst; });
+  std::string reason = tally;
+  if (first != t.rows.end())
+    reason += "; " + pair_name(first->a, first->b) + " " + first->verdict +
+              (first->detail.empty() ? "" : ": " + first->detail);
+  return verdict_line("vm compare", VerdictWord::kFail, reason);
+}
+
+}  // namespace
+
 std::string format_three_way_text(const ThreeWay& t, const std::string& before,
                                   const std::string& after, const std::string& host) {
   std::ostringstream out;
@@ -209,6 +230,7 @@ std::string format_three_way_text(const ThreeWay& t, const std::string& before,
   if (t.wrong)
     out << "A clique claims P2P the host refuses: take a GPU out (p2pcheck vm plan on the host)\n";
   if (t.lost) out << "Pairs the host carries are still without P2P in the VM\n";
+  out << three_way_verdict_line(t);
   return out.str();
 }
 

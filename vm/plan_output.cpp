@@ -6,6 +6,7 @@
 #include "common/json_text.hpp"
 #include "common/json_util.hpp"
 #include "common/text.hpp"
+#include "common/verdict_line.hpp"
 #include "vm/plan_report.hpp"
 
 namespace p2p::vm {
@@ -116,6 +117,42 @@ json pair_json(const PairJudgement& p) {
 
 }  // namespace
 
+namespace {
+
+// PASS where every GPU is in a clique on the host's evidence and the config has no trap; else
+// FAIL with the first thing in the way: a trap, a GPU in no clique, pairs only the path class
+// joins.
+std::string plan_verdict_line(const PlanReport& r) {
+  const auto& p = r.plan;
+  if (r.exit_code() == 0)
+    return verdict_line("vm plan", VerdictWord::kPass,
+                        std::to_string(p.gpus.size()) + " GPU(s) in " +
+                            std::to_string(p.cliques.size()) +
+                            " clique(s) on the host's evidence");
+  if (!r.traps.empty()) {
+    const std::string more =
+        r.traps.size() > 1 ? " (+" + std::to_string(r.traps.size() - 1) + " more traps)" : "";
+    return verdict_line("vm plan", VerdictWord::kFail,
+                        "trap " + r.traps.front().id + ": " + r.traps.front().what + more);
+  }
+  const auto guesses = p.provisional();
+  std::size_t outside = 0;
+  std::string first;
+  for (const auto& g : p.gpus)
+    if (!g.clique && outside++ == 0) first = "GPU" + std::to_string(g.index);
+  if (!guesses.empty())
+    return verdict_line("vm plan", VerdictWord::kFail,
+                        std::to_string(guesses.size()) +
+                            " pair(s) rest on the path class alone: prove them on the host "
+                            "(doctor --save-facts, then vm plan --facts)");
+  return verdict_line("vm plan", VerdictWord::kFail,
+                      std::to_string(outside) + " of " + std::to_string(p.gpus.size()) +
+                          " GPU(s) in no clique, first " + first +
+                          ": the host's evidence joins it to no other GPU of the VM");
+}
+
+}  // namespace
+
 std::string format_plan_text(const PlanReport& r, const HostView& v) {
   std::ostringstream out;
   out << "p2pcheck vm plan\n";
@@ -150,6 +187,7 @@ std::string format_plan_text(const PlanReport& r, const HostView& v) {
         << " pair(s) rest on the path class alone, so they are in no clique. Prove them on the host: "
            "p2pcheck doctor --save-facts host-facts.json, then vm plan --facts host-facts.json "
            "(or nvidia-smi topo -p2p r > host-p2p.txt, then vm plan --p2p host-p2p.txt)\n";
+  out << "\n" << plan_verdict_line(r);
   return out.str();
 }
 

@@ -49,7 +49,7 @@ TEST(CheckCli, HealthyFixturesPassWithOneVerdictLine) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto lines = split_lines(r.out);
   ASSERT_EQ(lines.size(), 1u) << r.out;
-  EXPECT_EQ(lines[0].rfind("p2pcheck check: OK on ", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[0].rfind("p2pcheck check: PASS — ", 0), 0u) << lines[0];
 }
 
 // A one-GPU node checked as one that must have eight: every other step passes, the count fails,
@@ -60,7 +60,7 @@ TEST(CheckCli, ExpectGpusFailsANodeWithFewerAndTheBriefLineIsShort) {
   const auto lines = split_lines(r.out);
   ASSERT_EQ(lines.size(), 1u) << r.out;
   EXPECT_LT(lines[0].size(), 200u) << lines[0];
-  EXPECT_TRUE(contains(lines[0], "FAIL on ")) << lines[0];
+  EXPECT_TRUE(contains(lines[0], "FAIL — ")) << lines[0];
   EXPECT_TRUE(contains(lines[0], ": gpus: 1 of 8 expected")) << lines[0];
   EXPECT_EQ(run("check --quick --brief --expect-gpus 1 " + kHealthy).exit_code, 0);
   const CliResult full = run("check --quick " + kHealthy);
@@ -68,14 +68,14 @@ TEST(CheckCli, ExpectGpusFailsANodeWithFewerAndTheBriefLineIsShort) {
   EXPECT_EQ(run("check --quick --expect-gpus 0 " + kHealthy).exit_code, 2);
   // The broken LXC host: the doctor's failed check and its fix first, under 200 characters.
   const CliResult broken = run("check --quick --brief " + kBroken);
-  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_EQ(broken.exit_code, 3) << "CUDA cannot work there: no usable GPU";
   EXPECT_LT(broken.out.size(), 201u) << broken.out;
   EXPECT_TRUE(contains(broken.out, ": doctor gsp.")) << broken.out;
 }
 
 TEST(CheckCli, ABrokenDriverStackFailsAndSaysWhyOnTheLastLine) {
   const CliResult r = run("check --quick " + kBroken);
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   const auto lines = split_lines(r.out);
   ASSERT_EQ(lines.size(), 5u) << r.out;  // doctor, topology, GPU count, gate, verdict
   EXPECT_EQ(lines[0].rfind("FAIL  doctor: CUDA cannot work here", 0), 0u) << lines[0];
@@ -148,7 +148,7 @@ TEST(CheckCli, MachineOutputsParse) {
                     prom = dir.file("check.prom");
   const CliResult r = run("check --quick --brief " + kBroken + " --junit " + xml + " --jsonl " +
                           jsonl + " --prom " + prom);
-  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.exit_code, 3) << r.err;
   if (p2p::testing::have_command("xmllint")) {
     EXPECT_EQ(p2p::testing::junit_problems(xml), "");
   }
@@ -160,7 +160,7 @@ TEST(CheckCli, MachineOutputsParse) {
   for (const auto& l : lines) ASSERT_TRUE(nlohmann::json::accept(l)) << l;
   EXPECT_EQ(nlohmann::json::parse(lines.front()).at("kind"), "run_start");
   EXPECT_EQ(nlohmann::json::parse(lines.back()).at("kind"), "run_end");
-  EXPECT_EQ(nlohmann::json::parse(lines.back()).at("record").at("exit_code"), 1);
+  EXPECT_EQ(nlohmann::json::parse(lines.back()).at("record").at("exit_code"), 3);
   const std::string text = p2p::try_read_text_file(prom).value_or("");
   EXPECT_TRUE(contains(text, "p2pcheck_doctor_check_failed{"));
   EXPECT_TRUE(contains(text, "p2pcheck_gate_passed{"));
@@ -254,11 +254,11 @@ TEST(HealthCheckConfigs, SlurmScriptDrainsAFailingNodeWithTheVerdict) {
                           "' SLURMD_NODENAME=node17 P2PCHECK_POLICY=/nonexistent ";
   const CliResult bad = p2p::testing::run_captured(env + "P2PCHECK_ARGS='" + kBroken + "' " +
                                                    kHealth + "slurm-healthcheck.sh");
-  EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  EXPECT_EQ(bad.exit_code, 3) << bad.out << bad.err;
   const std::string drained = p2p::try_read_text_file(log).value_or("");
   EXPECT_EQ(
       drained.rfind(
-          "update NodeName=node17 State=DRAIN Reason=p2pcheck exit 1: p2pcheck check: FAIL", 0),
+          "update NodeName=node17 State=DRAIN Reason=p2pcheck exit 3: p2pcheck check: FAIL", 0),
       0u)
       << drained;
   p2p::testing::run_captured("rm -f '" + log + "'");
@@ -275,7 +275,7 @@ TEST(HealthCheckConfigs, NhcCheckDiesWithTheVerdictOnlyWhenUnhealthy) {
   const CliResult bad = p2p::testing::run_captured(prelude + "check_p2pcheck " + kBroken + "'");
   EXPECT_EQ(bad.out.rfind("DIE 1 check_p2pcheck: p2pcheck check: FAIL", 0), 0u)
       << bad.out << bad.err;
-  EXPECT_TRUE(contains(bad.out, "(exit 1)")) << bad.out;
+  EXPECT_TRUE(contains(bad.out, "(exit 3)")) << bad.out;  // CUDA cannot work there
   const CliResult good = p2p::testing::run_captured(prelude + "check_p2pcheck " + kHealthy + "'");
   EXPECT_EQ(good.exit_code, 0) << good.err;
   EXPECT_EQ(good.out, "");

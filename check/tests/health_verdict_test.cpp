@@ -70,12 +70,12 @@ TEST(HealthVerdict, TheWorstStepDecidesTheExitCode) {
 TEST(HealthVerdict, VerdictLineNamesEveryFailedStepInOrder) {
   EXPECT_EQ(verdict_line({{"doctor", kExitOk, "doctor: fine"}, {"gate", kExitOk, "gate: pass"}},
                          "node-a"),
-            "p2pcheck check: OK on node-a");
+            "p2pcheck check: PASS — node-a");
   EXPECT_EQ(verdict_line({{"doctor", kExitFailed, "doctor: GSP firmware"},
                           {"topo", kExitOk, "topology: 8 GPU(s)"},
                           {"gate", kExitFailed, "gate: BLOCKED"}},
                          "node-b"),
-            "p2pcheck check: FAIL on node-b; doctor: GSP firmware; gate: BLOCKED");
+            "p2pcheck check: FAIL — node-b; doctor: GSP firmware; gate: BLOCKED");
 }
 
 // A node that lost a GPU passes doctor, topology and gate: only the count it must have tells.
@@ -110,15 +110,15 @@ TEST(HealthVerdict, TheBriefLineFitsUnder200CharactersWithTheCheckAndFixFirst) {
       gpu_count_step(7, 8)};
   const std::string line = brief_line(steps, "node17");
   EXPECT_LE(line.size(), kMaxBriefLine);
-  EXPECT_EQ(line.rfind("p2pcheck check: FAIL on node17: doctor gsp.firmware_file: install the "
+  EXPECT_EQ(line.rfind("p2pcheck check: FAIL — node17: doctor gsp.firmware_file: install the "
                        "firmware package",
                        0),
             0u)
       << line;
   EXPECT_EQ(line.substr(line.size() - 3), "...");
-  EXPECT_EQ(brief_line({gpu_count_step(8, 8)}, "node17"), "p2pcheck check: OK on node17");
+  EXPECT_EQ(brief_line({gpu_count_step(8, 8)}, "node17"), "p2pcheck check: PASS — node17");
   EXPECT_EQ(brief_line({gpu_count_step(7, 8)}, "node17"),
-            "p2pcheck check: FAIL on node17: gpus: 7 of 8 expected: run p2pcheck doctor on the "
+            "p2pcheck check: FAIL — node17: gpus: 7 of 8 expected: run p2pcheck doctor on the "
             "node");
 }
 

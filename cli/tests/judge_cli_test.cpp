@@ -65,6 +65,29 @@ TEST(JudgeCli, FewerGpusThanExpectedFail) {
   EXPECT_EQ(last_line(r.out).rfind("p2pcheck judge: FAIL", 0), 0u) << r.out;
 }
 
+// Eight logical GPUs on one H200 measure the tool, not links: `judge` passed that run where
+// `compare` and `merge` fail it. It fails here too, unless --allow-caveat logical accepts it.
+TEST(JudgeCli, ACaveatedRunIsNotAWholeRunUnlessTheCaveatIsAllowed) {
+  const std::string logical =
+      std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-03-one-gpu/bench-logical8.json";
+  const CliResult r = judge(logical);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(last_line(r.out).rfind("p2pcheck judge: FAIL — caveat logical: the run is logical (8 "
+                                   "logical GPUs on 1 device",
+                                   0),
+            0u)
+      << r.out;
+  EXPECT_NE(last_line(r.out).find("it cannot pass as a whole run (--allow-caveat logical "
+                                  "accepts it)"),
+            std::string::npos)
+      << r.out;
+  const CliResult allowed = judge(logical + " --allow-caveat logical");
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.out << allowed.err;
+  EXPECT_EQ(last_line(allowed.out).rfind("p2pcheck judge: PASS with warnings", 0), 0u)
+      << allowed.out;
+  EXPECT_EQ(judge(kRun).exit_code, 0) << "a run without a caveat is judged as before";
+}
+
 TEST(JudgeCli, JsonIsTheVerdictObject) {
   const p2p::TempDir dir;
   const CliResult r =

@@ -48,9 +48,15 @@ TEST_F(DoctorCli, HealthyFactsExitZeroWithAChecklistAndAVerdict) {
   EXPECT_EQ(r.err, "");
 }
 
-TEST_F(DoctorCli, FailedCheckExitsOneAndNamesTheRootCauseFirst) {
+// CUDA cannot work on this host: exit 3 (no usable GPU), as bench, nccl and topo say it.
+TEST_F(DoctorCli, ABrokenCudaExitsThreeAndNamesTheRootCauseFirst) {
   const CliRun r = run("--facts " + fixture("lxc-gsp-firmware-missing.json"));
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1).rfind(
+                "p2pcheck doctor: FAIL — CUDA cannot work here. Most likely root cause: GSP",
+                0),
+            0u)
+      << r.out;
   EXPECT_TRUE(contains(r.out, "✘ gsp.firmware_file")) << r.out;
   EXPECT_TRUE(contains(r.out, "    → on the host: install")) << "hints are indented under the line";
   EXPECT_TRUE(contains(
@@ -77,10 +83,10 @@ TEST_F(DoctorCli, UnknownsHaveTheirOwnSymbol) {
 
 TEST_F(DoctorCli, JsonReportCarriesFindingsVerdictAndExitCode) {
   const CliRun r = run("--facts " + fixture("lxc-hmm-kaslr.json") + " --format json");
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 3);  // CUDA cannot work there: no usable GPU
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("schema"), "p2pcheck.doctor.report");
-  EXPECT_EQ(j.at("exit_code"), 1);
+  EXPECT_EQ(j.at("exit_code"), 3);
   EXPECT_EQ(j.at("verdict").at("causes").at(0).at("id"), "uvm_hmm");
   bool saw_hmm = false;
   for (const auto& f : j.at("findings"))
@@ -91,9 +97,9 @@ TEST_F(DoctorCli, JsonReportCarriesFindingsVerdictAndExitCode) {
 TEST_F(DoctorCli, SavedFactsReplayToTheSameReport) {
   const CliRun live = run("--root " + fixture("roots/lxc-blackwell") + " --save-facts " +
                           path("facts.json") + " --format json");
-  EXPECT_EQ(live.exit_code, 1) << live.err;
+  EXPECT_EQ(live.exit_code, 3) << live.err;
   const CliRun replay = run("--facts " + path("facts.json") + " --format json");
-  EXPECT_EQ(replay.exit_code, 1) << replay.err;
+  EXPECT_EQ(replay.exit_code, 3) << replay.err;
   EXPECT_EQ(nlohmann::json::parse(replay.out).at("findings"),
             nlohmann::json::parse(live.out).at("findings"));
   for (const auto& e : fs::directory_iterator(dir_))
@@ -193,7 +199,7 @@ TEST_F(DoctorCliBytes, AGpuNameWithInvalidUtf8UnderRootIsEscaped) {
       << std::string("CUDA_VISIBLE_DEVICES=0\xFE") << '\0';
   const CliRun r =
       run("--root " + root.string() + " --format json --save-facts " + path("facts.json"));
-  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.exit_code, 3) << r.err;  // no driver under that root
   EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
   const auto facts = nlohmann::json::parse(p2p::read_text_file(path("facts.json")));
   EXPECT_NE(facts.dump().find("NVIDIA \\\\xC3( Bad\\\\xFF Name"), std::string::npos)

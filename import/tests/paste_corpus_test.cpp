@@ -22,7 +22,7 @@ TEST(PasteCorpus, EveryExpectationReadOffAPasteHolds) {
 // NCCL section included (size-0 rows once made one they refused).
 TEST(PasteCorpus, EveryImportedDocumentReadsBack) {
   int documents = 0;
-  for (const std::string folder : {kFolder, kFolder + "/holdout"}) {
+  for (const std::string& folder : {kFolder, kFolder + "/holdout"}) {
     for (const auto& [file, checks] : testing::expectations(folder)) {
       const auto o = testing::import_alone(read_text_file(folder + "/" + file), file);
       if (!o.error.empty()) continue;

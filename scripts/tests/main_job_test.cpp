@@ -16,13 +16,14 @@ struct MainJob {
   p2p::TempDir dir{"p2p_main_job"};
   // A stand-in p2pcheck: `bench` prints BENCH_LINE and exits BENCH_RC, the rest pass.
   p2p::testing::CliResult run(const std::string& bench_line, int bench_rc,
-                              const std::string& gate = "echo 'gate: PASS'") const {
+                              const std::string& gate = "echo 'p2pcheck gate: PASS'") const {
     const std::string fake = dir.file("p2pcheck");
     p2p::write_text_file_atomically(
         fake,
         "#!/usr/bin/env bash\ncase $1 in\n"
-        "  doctor) echo 'Verdict: healthy: CUDA works on 8 GPU(s)';;\n"
-        "  topo) echo 'GPU0 ...';;\n"
+        "  doctor) echo 'Verdict: healthy'; echo 'p2pcheck doctor: PASS — healthy: CUDA works on "
+        "8 GPU(s)';;\n"
+        "  topo) echo 'GPU0 ...'; echo 'p2pcheck topo: PASS — 8 GPUs';;\n"
         "  gate) " +
             gate +
             ";;\n"
@@ -63,23 +64,27 @@ TEST(MainJob, AFailingStepFailsTheJobWithThatStepsOwnReasonLast) {
             "process used a measured GPU")
       << r.out;
   // Every step is listed, the passing ones too.
-  EXPECT_NE(r.out.find("  doctor exit 0   Verdict: healthy"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  doctor exit 0   p2pcheck doctor: PASS — healthy"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  topo   exit 0   p2pcheck topo: PASS — 8 GPUs"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("  nccl   exit 0   p2pcheck nccl: PASS"), std::string::npos) << r.out;
 }
 
 // A gate blocked by the environment (NCCL_P2P_DISABLE): the last line names the variable, not
-// only how many reasons blocked.
+// only how many reasons blocked. Every command's last line has one grammar, so one pattern finds
+// each step's verdict (the gate's header line is not it).
 TEST(MainJob, ABlockedGateEndsTheJobNamingItsFirstBlockingReason) {
   const MainJob job;
   const auto r =
       job.run("unused", 0,
-              "echo 'gate: BLOCKED (1 blocking reason)'; echo '  pass    policy.min_gpus "
-              "    1 GPUs'; echo '  BLOCK   env.p2p             NCCL_P2P_DISABLE=1 in "
-              "the environment'; exit 1");
+              "echo 'gate: BLOCKED (1 blocking reason)'; echo '  BLOCK   env.p2p  x'; echo "
+              "'p2pcheck gate: BLOCKED — env.p2p: NCCL_P2P_DISABLE=1 in the environment (1 "
+              "blocking reason)'; exit 1");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(last_line(r.out),
-            "p2pcheck-all: FAIL (exit 1) — gate: gate: BLOCKED (1 blocking reason); first "
-            "env.p2p: NCCL_P2P_DISABLE=1 in the environment")
+            "p2pcheck-all: FAIL (exit 1) — gate: p2pcheck gate: BLOCKED — env.p2p: "
+            "NCCL_P2P_DISABLE=1 in the environment (1 blocking reason)")
       << r.out;
   EXPECT_EQ(r.out.find("== bench:"), std::string::npos) << "nothing is measured after a block";
 }

@@ -231,7 +231,13 @@ TEST_F(Cli, GateBlocksTheVmAgainstTheLxcGoldenAndPassesTheLxc) {
   EXPECT_NE(vm.out.find("PHB here, NODE in the golden topology: 12 pairs"), std::string::npos);
   EXPECT_NE(vm.out.find("PHB here, SYS in the golden topology: 16 pairs"), std::string::npos);
   EXPECT_LT(vm.out.find("this snapshot was taken in a VM"), vm.out.find("BLOCK   "));
-  EXPECT_EQ(vm.out.substr(vm.out.rfind('\n', vm.out.size() - 2) + 1, 6), "next: ") << vm.out;
+  // The next step, then the last line every command ends with, naming the first blocking kind.
+  const std::size_t last = vm.out.rfind('\n', vm.out.size() - 2) + 1;
+  EXPECT_EQ(vm.out.substr(vm.out.rfind('\n', last - 2) + 1, 6), "next: ") << vm.out;
+  EXPECT_EQ(vm.out.substr(last).rfind("p2pcheck gate: BLOCKED — expect.pair_class: PHB here, ", 0),
+            0u)
+      << vm.out;
+  EXPECT_NE(vm.out.substr(last).find("(28 blocking reasons)\n"), std::string::npos) << vm.out;
 
   const Result lxc = run({"gate", "--input", fixture("rtxpro6000-lxc.xml"), "--expect",
                           golden("rtxpro6000-lxc.json")});

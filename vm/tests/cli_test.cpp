@@ -40,7 +40,15 @@ TEST(VmPlanCli, PlansCliquesAndPrintsEveryHypervisorsSettings) {
   // From the topology alone every clique is a guess: exit 1, and the last line says what proves it.
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(has(r.out, "provisional  GPU0 (0000:06:00.0), GPU1 (0000:07:00.0)"));
-  const std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
+  // The verdict line is last; the line that says how to prove the pairs is before it.
+  const std::size_t verdict = r.out.rfind('\n', r.out.size() - 2) + 1;
+  EXPECT_EQ(r.out.substr(verdict).rfind("p2pcheck vm plan: FAIL — 2 pair(s) rest on the path class "
+                                        "alone: prove them on the host",
+                                        0),
+            0u)
+      << r.out;
+  const std::size_t proof = r.out.rfind("\nProvisional: ", verdict) + 1;
+  const std::string last = r.out.substr(proof, verdict - proof);
   EXPECT_EQ(last.rfind("Provisional: 2 pair(s) rest on the path class alone", 0), 0u) << last;
   EXPECT_TRUE(has(last, "p2pcheck doctor --save-facts")) << last;
   EXPECT_FALSE(has(r.out, "gpudirect_clique=")) << "a provisional group gets no setting";
