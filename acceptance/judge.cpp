@@ -41,18 +41,30 @@ void note_unused_overrides(doc::RunVerdict& v, const AcceptancePolicy& policy,
   for (const auto& m : gpu_models) models += (models.empty() ? "" : ", ") + m;
   for (const auto& m : policy.models)
     if (!used("models." + m.pattern))
-      add_check(v, doc::Check{"policy", "models." + m.pattern, doc::Outcome::kSkipped,
+      add_check(v, doc::Check{"policy",
+                              "models." + m.pattern,
+                              doc::Outcome::kSkipped,
                               "matches no GPU model of this run (" +
                                   (models.empty() ? std::string("none recorded") : models) +
                                   "): its settings were not used",
-                              {}, {}, "", 90, "policy"});
+                              {},
+                              {},
+                              "",
+                              90,
+                              "policy"});
   for (const auto& h : policy.hosts)
     if (!used("hosts." + h.pattern))
-      add_check(v, doc::Check{"policy", "hosts." + h.pattern, doc::Outcome::kSkipped,
+      add_check(v, doc::Check{"policy",
+                              "hosts." + h.pattern,
+                              doc::Outcome::kSkipped,
                               "matches not this run's host (" +
                                   (host.empty() ? std::string("none recorded") : host) +
                                   "): its settings were not used",
-                              {}, {}, "", 90, "policy"});
+                              {},
+                              {},
+                              "",
+                              90,
+                              "policy"});
 }
 
 }  // namespace
@@ -107,12 +119,19 @@ void judge_caveats_as_a_whole_run(doc::RunVerdict& v, const std::vector<std::str
   for (const auto& c : caveats) {
     const std::string word = doc::to_string(c.kind);
     const bool ok = std::find(allowed.begin(), allowed.end(), word) != allowed.end();
-    const std::string text = "the run is " + word + (c.detail.empty() ? "" : " (" + c.detail + ")") +
-                             (ok ? ": accepted with --allow-caveat " + word
-                                 : ": it cannot pass as a whole run (--allow-caveat " + word +
-                                       " accepts it)");
-    add_check(v, doc::Check{"caveat", word, ok ? doc::Outcome::kWarn : doc::Outcome::kFail, text,
-                            {}, {}, "", 1, "run"});
+    const std::string text =
+        "the run is " + word + (c.detail.empty() ? "" : " (" + c.detail + ")") +
+        (ok ? ": accepted with --allow-caveat " + word
+            : ": it cannot pass as a whole run (--allow-caveat " + word + " accepts it)");
+    add_check(v, doc::Check{"caveat",
+                            word,
+                            ok ? doc::Outcome::kWarn : doc::Outcome::kFail,
+                            text,
+                            {},
+                            {},
+                            "",
+                            1,
+                            "run"});
   }
 }
 

@@ -12,8 +12,7 @@ bool has_empty_item(const std::string& value) {
 std::vector<const CLI::App*> parsed_chain(const CLI::App& root) {
   std::vector<const CLI::App*> chain{&root};
   while (true) {
-    const auto below = chain.back()->get_subcommands(
-        [](const CLI::App* s) { return s->parsed(); });
+    const auto below = chain.back()->get_subcommands([](const CLI::App* s) { return s->parsed(); });
     if (below.empty()) return chain;
     chain.push_back(below.front());
   }

@@ -78,7 +78,7 @@ nlohmann::json render_verdict_json(const Facts& f, const std::vector<Finding>& f
                                    const Verdict& v) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& x : findings) list.push_back(to_json(x));
-  return {{"schema", "p2pcheck.doctor.report"},  {"version", 1},     {"source", f.source},
+  return {{"schema", "p2pcheck.doctor.report"},     {"version", 1},     {"source", f.source},
           {"exit_code", exit_code_of(findings, v)}, {"findings", list}, {"verdict", to_json(v)}};
 }
 

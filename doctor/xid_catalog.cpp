@@ -146,9 +146,9 @@ const XidInfo* find_xid(int xid) {
 
 std::string xid_action_text(XidAction action, const std::string& bdf) {
   // A line that names no GPU leaves the user to find it: `nvidia-smi -r -i ` alone is no advice.
-  const std::string reset =
-      "reset the GPU (nvidia-smi -r -i " + (bdf.empty() ? std::string("<its bus id>") : bdf) +
-      ", no process may use it) or reboot the node";
+  const std::string reset = "reset the GPU (nvidia-smi -r -i " +
+                            (bdf.empty() ? std::string("<its bus id>") : bdf) +
+                            ", no process may use it) or reboot the node";
   switch (action) {
     case A::kIgnore: return "nothing by itself: it accompanies another event";
     case A::kRestartApp:

@@ -15,17 +15,18 @@ std::string class_counts_text(const ClassCounts& counts) {
 std::string topology_verdict_line(const TopologySnapshot& t) {
   const std::size_t n = t.gpus.size();
   std::string what = std::to_string(n) + " GPU" + (n == 1 ? "" : "s");
-  if (n > 1) what += ", " + std::to_string(n * (n - 1) / 2) + " pairs: " +
-                     class_counts_text(count_pair_classes(t));
+  if (n > 1)
+    what += ", " + std::to_string(n * (n - 1) / 2) +
+            " pairs: " + class_counts_text(count_pair_classes(t));
   if (t.environment.kind == "vm") what += "; in a VM (its PCIe tree is the hypervisor's)";
   return verdict_line("topo", VerdictWord::kPass, what);
 }
 
 std::string diff_verdict_line(const TopologyDiff& d) {
   if (d.gpus_before != d.gpus_after)
-    return verdict_line("topo diff", VerdictWord::kFail,
-                        "A has " + std::to_string(d.gpus_before) + " GPUs, B " +
-                            std::to_string(d.gpus_after));
+    return verdict_line(
+        "topo diff", VerdictWord::kFail,
+        "A has " + std::to_string(d.gpus_before) + " GPUs, B " + std::to_string(d.gpus_after));
   const std::size_t pairs = d.gpus_before * (d.gpus_before - (d.gpus_before > 0 ? 1 : 0)) / 2;
   if (d.changed.empty())
     return verdict_line("topo diff", VerdictWord::kPass,

@@ -233,8 +233,8 @@ void explain(const CliquePlan& p, const PairLookup& pairs, const std::vector<int
     if (other.index == g.index) continue;
     const auto& j = pairs.judgement(g.index, other.index);
     const bool same = g.clique && other.clique == g.clique;
-    const bool guessed = provisional_of[g.index] >= 0 &&
-                         provisional_of[g.index] == provisional_of[other.index];
+    const bool guessed =
+        provisional_of[g.index] >= 0 && provisional_of[g.index] == provisional_of[other.index];
     const char* kind = same ? "with " : guessed ? "provisionally with " : "not with ";
     auto it = std::find_if(lines.begin(), lines.end(), [&](const Relation& l) {
       return l.kind == kind && l.judgement->path == j.path && l.judgement->reason == j.reason;

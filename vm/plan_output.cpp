@@ -127,8 +127,7 @@ std::string plan_verdict_line(const PlanReport& r) {
   if (r.exit_code() == 0)
     return verdict_line("vm plan", VerdictWord::kPass,
                         std::to_string(p.gpus.size()) + " GPU(s) in " +
-                            std::to_string(p.cliques.size()) +
-                            " clique(s) on the host's evidence");
+                            std::to_string(p.cliques.size()) + " clique(s) on the host's evidence");
   if (!r.traps.empty()) {
     const std::string more =
         r.traps.size() > 1 ? " (+" + std::to_string(r.traps.size() - 1) + " more traps)" : "";

@@ -125,10 +125,10 @@ std::string proxmox(const CliquePlan& p, const VmConfig* c, const std::string& v
   const bool q35 =
       c != nullptr && c->kind == "proxmox" && c->machine.find("q35") != std::string::npos;
   const std::string machine = q35 ? c->machine : "q35";
-  const bool pastable =
-      pastes_as_written(join(args, " ")) &&
-      std::all_of(entries.begin(), entries.end(),
-                  [](const ProxmoxEntry& e) { return pastes_as_written(e.value); });
+  const bool pastable = pastes_as_written(join(args, " ")) &&
+                        std::all_of(entries.begin(), entries.end(), [](const ProxmoxEntry& e) {
+                          return pastes_as_written(e.value);
+                        });
   std::ostringstream out;
   out << "# back up first: cp /etc/pve/qemu-server/" << vmid << ".conf /root/" << vmid
       << ".conf.bak (a bad args: line stops the VM from booting)\n";

@@ -45,8 +45,8 @@ TEST(Judge, AHealthyEightGpuHostPassesEveryRule) {
 // A policy section for another model or host is said as a skipped check, never silently unused:
 // a typo in a model name once judged under the defaults without a word.
 TEST(Judge, PolicySectionsThatMatchNothingHereAreSaid) {
-  const doc::RunVerdict v = judge(healthy_eight_gpu_run(),
-                                  nlohmann::json::parse(R"({"models": {"RTX PRO 6000": {},
+  const doc::RunVerdict v =
+      judge(healthy_eight_gpu_run(), nlohmann::json::parse(R"({"models": {"RTX PRO 6000": {},
                                                                        "H2OO": {}},
                                                             "hosts": {"rtxpro6000-*": {},
                                                                       "gpu-node-*": {}}})"));

@@ -7,7 +7,9 @@
 
 namespace p2p::bench {
 
-std::vector<int> parse_gpu_list(const std::string& text) { return parse_device_list(text, "--gpus"); }
+std::vector<int> parse_gpu_list(const std::string& text) {
+  return parse_device_list(text, "--gpus");
+}
 
 std::vector<int> select_gpus(const std::vector<int>& requested, int device_count) {
   std::vector<int> out;

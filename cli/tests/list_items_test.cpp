@@ -36,8 +36,7 @@ TEST(ListItems, CliElevenDropsTheEmptyItemThisCheckRefusesIt) {
 TEST(ListItems, EveryPlaceAnEmptyItemCanHide) {
   TwoCommands t1, t2, t3, t4;
   EXPECT_EQ(t1.check({"nccl", "--devices=0,"}), "nccl: --devices: an empty item in '0,'");
-  EXPECT_EQ(t2.check({"nccl", "-c", ",all_reduce"}),
-            "nccl: -c: an empty item in ',all_reduce'");
+  EXPECT_EQ(t2.check({"nccl", "-c", ",all_reduce"}), "nccl: -c: an empty item in ',all_reduce'");
   EXPECT_EQ(t3.check({"nccl", "--gpus=,0"}), "nccl: --gpus: an empty item in ',0'");
   EXPECT_EQ(t4.check({"nccl", "--gpus", "0,1", "--collectives", "a,,b"}),
             "nccl: --collectives: an empty item in 'a,,b'");

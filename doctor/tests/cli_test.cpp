@@ -52,10 +52,10 @@ TEST_F(DoctorCli, HealthyFactsExitZeroWithAChecklistAndAVerdict) {
 TEST_F(DoctorCli, ABrokenCudaExitsThreeAndNamesTheRootCauseFirst) {
   const CliRun r = run("--facts " + fixture("lxc-gsp-firmware-missing.json"));
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_EQ(r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1).rfind(
-                "p2pcheck doctor: FAIL — CUDA cannot work here. Most likely root cause: GSP",
-                0),
-            0u)
+  EXPECT_EQ(
+      r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1)
+          .rfind("p2pcheck doctor: FAIL — CUDA cannot work here. Most likely root cause: GSP", 0),
+      0u)
       << r.out;
   EXPECT_TRUE(contains(r.out, "✘ gsp.firmware_file")) << r.out;
   EXPECT_TRUE(contains(r.out, "    → on the host: install")) << "hints are indented under the line";

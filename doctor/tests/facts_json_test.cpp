@@ -139,7 +139,8 @@ TEST(FactsJson, ALogPastItsCeilingIsRefusedNamingTheKey) {
   j["kernel"]["log_lines"]["value"] = json(std::vector<std::string>(200000, "NVRM: x"));
   EXPECT_EQ(facts_from_json(j).kernel.log_lines.value.size(), 200000u);
   j["kernel"]["log_lines"]["value"].push_back("NVRM: one more");
-  EXPECT_EQ(error_of(j), "kernel.log_lines: 200001 lines, more than the 200,000 a facts file may hold");
+  EXPECT_EQ(error_of(j),
+            "kernel.log_lines: 200001 lines, more than the 200,000 a facts file may hold");
   j = fixture_json("hgx-fabric-manager-version.json");
   j["fabric_manager"]["log_lines"]["value"] = json(std::vector<std::string>(200001, "x"));
   EXPECT_EQ(error_of(j),

@@ -44,11 +44,45 @@ std::optional<int> reference_xid(const std::string& line) {
 // Lines of the pieces addresses and Xids are made of, in every order: near misses (a domain of
 // 3 or 9 digits, a function of 8, a missing colon) as often as real ones.
 std::vector<std::string> generated_lines(std::size_t count) {
-  const std::vector<std::string> pieces = {
-      "PCI:", "0000", "000", "12345678", "123456789", "41", "4", ":", "00", ".", "0", "7", "8",
-      "device=", "device [", "device", "0x", "Xid (", "Xid", "(", ")", "): ", "119", "1234567",
-      "aB", "g", " ", ",", "]", "NVRM: ", "\t", "0000:41:00", "0000:41:00.", "41:00.", "0x41:0x00.",
-      "0000:4g:00.", "12345678:c1:00", "Xid (PCI:0000:61:00", "Xid (PCI:"};
+  const std::vector<std::string> pieces = {"PCI:",
+                                           "0000",
+                                           "000",
+                                           "12345678",
+                                           "123456789",
+                                           "41",
+                                           "4",
+                                           ":",
+                                           "00",
+                                           ".",
+                                           "0",
+                                           "7",
+                                           "8",
+                                           "device=",
+                                           "device [",
+                                           "device",
+                                           "0x",
+                                           "Xid (",
+                                           "Xid",
+                                           "(",
+                                           ")",
+                                           "): ",
+                                           "119",
+                                           "1234567",
+                                           "aB",
+                                           "g",
+                                           " ",
+                                           ",",
+                                           "]",
+                                           "NVRM: ",
+                                           "\t",
+                                           "0000:41:00",
+                                           "0000:41:00.",
+                                           "41:00.",
+                                           "0x41:0x00.",
+                                           "0000:4g:00.",
+                                           "12345678:c1:00",
+                                           "Xid (PCI:0000:61:00",
+                                           "Xid (PCI:"};
   std::mt19937 rng(20261206);
   std::uniform_int_distribution<std::size_t> piece(0, pieces.size() - 1), length(1, 14);
   std::vector<std::string> out;

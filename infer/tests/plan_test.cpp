@@ -49,8 +49,9 @@ TEST(InferPlan, PhaseNamesRoundTrip) {
 // "NV12 x1 + PXB x2 + PHB x3one NUMA node (0)".
 TEST(InferPlanText, LongCellsKeepASpaceBeforeTheNextColumn) {
   GpuGroup narrow{{0, 1}, "NV12 x1", "NV12", {0}, true, 1, "one NUMA node (0), worst path NV12"};
-  GpuGroup wide{{0, 1, 2, 4, 5, 6, 7, 8}, "NV12 x1 + PXB x2 + PHB x3", "PHB", {0}, true, 8,
-                "one NUMA node (0), worst path PHB"};
+  GpuGroup wide{
+      {0, 1, 2, 4, 5, 6, 7, 8},           "NV12 x1 + PXB x2 + PHB x3", "PHB", {0}, true, 8,
+      "one NUMA node (0), worst path PHB"};
   const std::string text = format_plan(make_plan(llama70b(), {2}, {1}, {}),
                                        {TpGroups{2, {narrow, wide}, ""}}, "a file", "");
   EXPECT_NE(text.find("  GPUs 0,1           NV12 x1               one NUMA node (0)"),

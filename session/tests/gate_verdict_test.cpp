@@ -69,8 +69,7 @@ TEST(GateBeforeMeasuring, APolicyTheHostMissesBlocksTheRun) {
   const std::string message = p2p::session::blocked_message("bench", tg);
   EXPECT_EQ(message.rfind(p2p::topo::format_gate_text(decision), 0), 0u) << message;
   // The last line in the grammar of every command, the first blocking reason on it.
-  const std::string last =
-      "; nothing was measured (--skip-gate overrides, and is recorded)\n";
+  const std::string last = "; nothing was measured (--skip-gate overrides, and is recorded)\n";
   EXPECT_NE(message.find("\np2pcheck bench: BLOCKED — policy.max_path: "), std::string::npos)
       << message;
   ASSERT_GE(message.size(), last.size());

@@ -146,7 +146,6 @@ TEST(CliquePlan, AtTheCeilingOf1024GpusEveryPairIsJudgedOnce) {
   EXPECT_EQ(r.plan.gpus.at(1000).why[1].rfind("provisionally with GPU960, ", 0), 0u);
   EXPECT_EQ(r.exit_code(), 1);
   EXPECT_NE(format_plan_text(r, v).find("GPU1023"), std::string::npos);
-
 }
 
 // The pair rows written one at a time give the text building them all first gave.

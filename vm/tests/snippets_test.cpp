@@ -78,8 +78,8 @@ TEST(Snippets, ConfigValuesInTheQmLinesAreQuotedForTheShell) {
   EXPECT_TRUE(has(s.proxmox, "--hostpci1 '0000:c1:00.0,pcie=1,romfile=x;reboot'\n")) << s.proxmox;
   // The config's own words go back as it wrote them ("it's" in its double quotes), and the
   // whole line is one single-quoted word for the shell.
-  EXPECT_TRUE(has(s.proxmox,
-                  "qm set 105 --args '-name \"it'\\''s\" -uuid x;$(id) -set device.hostpci0."))
+  EXPECT_TRUE(
+      has(s.proxmox, "qm set 105 --args '-name \"it'\\''s\" -uuid x;$(id) -set device.hostpci0."))
       << s.proxmox;
   EXPECT_TRUE(has(s.proxmox, "args: -name \"it's\" -uuid x;$(id) -set device.hostpci0."))
       << s.proxmox;
@@ -107,8 +107,8 @@ TEST(Snippets, TheConfigsArgsWordsGoBackAsWritten) {
 TEST(Snippets, AnEntryOfSeveralDevicesStaysOneEntryWithDottedIds) {
   const doctor::Facts f = doctor::load_facts_file(testing::host_facts());
   const HostView v = testing::host(testing::topology("rtxpro6000-lxc.xml"), &f);
-  const VmConfig c = parse_vm_config(
-      "machine: q35\nhostpci1: 0000:81:00.0;0000:c1:00.0,pcie=1\n", "/etc/pve/qemu-server/105.conf");
+  const VmConfig c = parse_vm_config("machine: q35\nhostpci1: 0000:81:00.0;0000:c1:00.0,pcie=1\n",
+                                     "/etc/pve/qemu-server/105.conf");
   ASSERT_EQ(c.devices.size(), 2u);
   const CliquePlan p = make_clique_plan(v, select_gpus(v, "", &c), 0);
   ASSERT_EQ(p.cliques.size(), 1u) << "both GPUs share socket 0's NODE";
