@@ -37,34 +37,27 @@ void note_unused_overrides(doc::RunVerdict& v, const AcceptancePolicy& policy,
   const auto used = [&](const std::string& name) {
     return std::find(applied.begin(), applied.end(), name) != applied.end();
   };
+  const auto unused = [&v](const std::string& section, const std::string& what,
+                           const std::string& here) {
+    add_check(v, doc::Check{"policy",
+                            section,
+                            doc::Outcome::kSkipped,
+                            what + " (" + (here.empty() ? std::string("none recorded") : here) +
+                                "): its settings were not used",
+                            {},
+                            {},
+                            "",
+                            90,
+                            "policy"});
+  };
   std::string models;
   for (const auto& m : gpu_models) models += (models.empty() ? "" : ", ") + m;
   for (const auto& m : policy.models)
     if (!used("models." + m.pattern))
-      add_check(v, doc::Check{"policy",
-                              "models." + m.pattern,
-                              doc::Outcome::kSkipped,
-                              "matches no GPU model of this run (" +
-                                  (models.empty() ? std::string("none recorded") : models) +
-                                  "): its settings were not used",
-                              {},
-                              {},
-                              "",
-                              90,
-                              "policy"});
+      unused("models." + m.pattern, "matches no GPU model of this run", models);
   for (const auto& h : policy.hosts)
     if (!used("hosts." + h.pattern))
-      add_check(v, doc::Check{"policy",
-                              "hosts." + h.pattern,
-                              doc::Outcome::kSkipped,
-                              "matches not this run's host (" +
-                                  (host.empty() ? std::string("none recorded") : host) +
-                                  "): its settings were not used",
-                              {},
-                              {},
-                              "",
-                              90,
-                              "policy"});
+      unused("hosts." + h.pattern, "matches not this run's host", host);
 }
 
 }  // namespace
