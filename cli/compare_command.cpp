@@ -67,6 +67,8 @@ Command add_compare_command(CLI::App& root) {
       ->type_name("SIZE")
       ->check(byte_size_between(1, std::uint64_t{16} << 30));
   app->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  app->add_flag("--common-sizes", o->request.common_sizes,
+                "where the runs measured different sizes, compare only the sizes both have");
   app->add_flag("--allow-logical", o->request.allow_logical,
                 "compare a run on logical GPUs (bench --logical-gpus) with one on physical GPUs");
   app->add_option("--allow-missing", o->request.allow_missing,

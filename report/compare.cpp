@@ -1,6 +1,8 @@
 #include "report/compare.hpp"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
@@ -17,7 +19,8 @@ struct Figure {
   std::string detail;
   bool judged = true;  // large enough to judge
   bool lower_is_better = false;
-  std::string source;  // imported figures: "nvbandwidth v0.8 host_to_device_memcpy_ce"
+  std::string source;      // imported figures: "nvbandwidth v0.8 host_to_device_memcpy_ce"
+  std::uint64_t size = 0;  // bytes; 0 for latencies
 };
 
 std::string source_text(const std::optional<doc::FigureSource>& s) {
@@ -53,7 +56,8 @@ void add_collectives(Figures& out, const doc::NcclRun& run, const std::string& p
                       r.detail,
                       r.size_bytes >= o.min_bytes,
                       false,
-                      source.empty() ? "" : source + " " + r.collective + "_perf"};
+                      source.empty() ? "" : source + " " + r.collective + "_perf",
+                      r.size_bytes};
   }
 }
 
@@ -69,7 +73,8 @@ Figures figures_of(const doc::BenchDocument& d, const CompareOptions& o) {
                       b.detail,
                       b.bytes >= o.min_bytes,
                       false,
-                      source_text(b.source)};
+                      source_text(b.source),
+                      b.bytes};
   }
   for (const auto& l : d.latency) {
     out[l.case_name + " " + l.src + "->" + l.dst] = Figure{l.median_ns,
@@ -121,6 +126,7 @@ FigureChange judge(const std::string& key, const Figure* base, const Figure* run
     c.run_source = run->source;
   }
   c.change = classify(base, run, o, c.change_pct);
+  c.size_bytes = any->size;
   return c;
 }
 
@@ -141,6 +147,17 @@ void refuse_incomparable(const doc::BenchDocument& baseline, const doc::BenchDoc
         " logical GPUs, the " + (base_logical ? "run" : "baseline") +
         " on physical ones; its figures measure the tool, not the links (--allow-logical compares them anyway)");
   }
+}
+
+std::vector<std::uint64_t> sizes_of(const Figures& figures) {
+  std::set<std::uint64_t> sizes;
+  for (const auto& [key, f] : figures)
+    if (f.size != 0) sizes.insert(f.size);
+  return {sizes.begin(), sizes.end()};
+}
+
+bool contains(const std::vector<std::uint64_t>& sorted, std::uint64_t size) {
+  return std::binary_search(sorted.begin(), sorted.end(), size);
 }
 
 }  // namespace
@@ -172,6 +189,14 @@ Comparison compare_runs(const doc::BenchDocument& baseline, const doc::BenchDocu
   if (!baseline.imported.empty() || !run.imported.empty()) {
     for (auto& f : c.figures)
       if (f.change == doc::Change::kNew || f.change == doc::Change::kMissing)
+        f.change = doc::Change::kOneSideOnly;
+  }
+  c.baseline_sizes = sizes_of(base);
+  c.run_sizes = sizes_of(now);
+  if (options.common_sizes) {
+    for (auto& f : c.figures)
+      if (f.size_bytes != 0 &&
+          (!contains(c.baseline_sizes, f.size_bytes) || !contains(c.run_sizes, f.size_bytes)))
         f.change = doc::Change::kOneSideOnly;
   }
   judge_comparison(c, baseline, run, options);

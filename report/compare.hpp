@@ -33,6 +33,9 @@ struct CompareOptions {
   std::string allow_missing;
   // --allow-caveat KIND: a caveat of the run that does not fail the comparison (still shown).
   std::set<doc::CaveatKind> allowed_caveats;
+  // --common-sizes: where the runs measured different sizes, only the sizes both have are
+  // compared (the others are one side's only, not missing or new).
+  bool common_sizes = false;
 };
 
 // One figure present in either document. Keyed by case, endpoints (gpuN/host), part and size;
@@ -55,10 +58,13 @@ struct FigureChange {
   // device_to_device_memcpy_read_ce"), matched by meaning to p2pcheck's key; "" for p2pcheck's own.
   std::string baseline_source;
   std::string run_source;
+  std::uint64_t size_bytes = 0;  // the copy or message size; 0 for latencies
 };
 
 struct Comparison {
   std::vector<FigureChange> figures;
+  // The sizes each run measured (ascending): where they differ, the text says so in one line.
+  std::vector<std::uint64_t> baseline_sizes, run_sizes;
   // The comparison's one verdict: the run's caveats first, then its own verdict where it was
   // judged when measured, then every figure's change.
   doc::RunVerdict verdict;

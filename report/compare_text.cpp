@@ -1,6 +1,8 @@
 // The text of `p2pcheck compare`: what was true of either run at the top, the figures that
 // moved, the count of every change, and the verdict last.
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "common/byte_size.hpp"
 #include "document/suspects.hpp"
@@ -21,7 +23,13 @@ std::string number(const std::optional<double>& v, bool ok, const std::string& s
   return b;
 }
 
-std::string row(const FigureChange& f) {
+// The figure column is as wide as the longest name shown, at most this, so that a row with its
+// numbers fits in 100 columns; a longer name pushes its numbers right.
+constexpr std::size_t kFigureColumnMost = 52;
+// A row's "why" goes on a line of its own below it where it would pass this.
+constexpr std::size_t kRowWidth = 100;
+
+std::string row(const FigureChange& f, std::size_t width) {
   std::string change = "-";
   if (f.change_pct) {
     char b[32];
@@ -31,11 +39,50 @@ std::string row(const FigureChange& f) {
   const bool say_why =
       !f.detail.empty() && f.change != doc::Change::kSame && f.change != doc::Change::kImproved;
   char line[512];
-  std::snprintf(line, sizeof line, "%-60s %12s %12s %9s  %s%s\n", (f.key + " " + f.unit).c_str(),
-                number(f.baseline, f.baseline_ok, f.baseline_status).c_str(),
-                number(f.run, f.run_ok, f.run_status).c_str(), change.c_str(),
-                doc::to_string(f.change), say_why ? (" (" + f.detail + ")").c_str() : "");
-  return line;
+  std::snprintf(
+      line, sizeof line, "%-*s %10s %10s %8s  %s", static_cast<int>(width),
+      (f.key + " " + f.unit).c_str(), number(f.baseline, f.baseline_ok, f.baseline_status).c_str(),
+      number(f.run, f.run_ok, f.run_status).c_str(), change.c_str(), doc::to_string(f.change));
+  std::string out = line;
+  if (say_why) {
+    const std::string why = "(" + f.detail + ")";
+    out += out.size() + 1 + why.size() <= kRowWidth ? " " + why : "\n    " + why;
+  }
+  return out + "\n";
+}
+
+// Worst first: lost, regressed, missing, then new and improved; within one kind the largest
+// loss first, then by name.
+int rank_of(doc::Change c) {
+  switch (c) {
+    case doc::Change::kLost: return 0;
+    case doc::Change::kRegressed: return 1;
+    case doc::Change::kMissing: return 2;
+    case doc::Change::kNew: return 3;
+    case doc::Change::kImproved: return 4;
+    default: return 5;
+  }
+}
+
+std::vector<const FigureChange*> rows_worst_first(const Comparison& c) {
+  std::vector<const FigureChange*> rows;
+  for (const auto& f : c.figures)
+    // The table lists what moved, what was lost and what is missing.
+    if (f.change != doc::Change::kSame && f.change != doc::Change::kNotJudged &&
+        f.change != doc::Change::kOneSideOnly)
+      rows.push_back(&f);
+  std::stable_sort(rows.begin(), rows.end(), [](const FigureChange* a, const FigureChange* b) {
+    if (rank_of(a->change) != rank_of(b->change)) return rank_of(a->change) < rank_of(b->change);
+    const double x = a->change_pct.value_or(0.0), y = b->change_pct.value_or(0.0);
+    if (x != y) return a->change == doc::Change::kImproved ? x > y : x < y;
+    return a->key < b->key;
+  });
+  return rows;
+}
+
+std::string size_range(const std::vector<std::uint64_t>& sizes) {
+  return std::to_string(sizes.size()) + " (" + format_bytes(sizes.front(), ByteStyle::kCompact) +
+         " to " + format_bytes(sizes.back(), ByteStyle::kCompact) + ")";
 }
 
 }  // namespace
@@ -91,28 +138,48 @@ std::string change_counts(const Comparison& c) {
   return out + "\n";
 }
 
+namespace {
+
+// One line where the runs measured different size grids: what each has, how many in common,
+// and the option that compares only those.
+std::string grid_lines(const Comparison& c, const CompareOptions& options) {
+  if (c.baseline_sizes.empty() || c.run_sizes.empty() || c.baseline_sizes == c.run_sizes) return "";
+  std::size_t common = 0;
+  for (const auto s : c.run_sizes)
+    common += std::binary_search(c.baseline_sizes.begin(), c.baseline_sizes.end(), s) ? 1 : 0;
+  std::string out = "note: the runs measured different sizes: baseline " +
+                    size_range(c.baseline_sizes) + ", run " + size_range(c.run_sizes) + ", " +
+                    std::to_string(common) + " in common";
+  return out + (options.common_sizes ? "; only those are compared (--common-sizes)\n"
+                                     : "; figures of the others are missing or new for that alone "
+                                       "(--common-sizes compares the sizes both have)\n");
+}
+
+}  // namespace
+
 std::string format_comparison(const Comparison& c, const std::string& baseline_name,
                               const std::string& run_name, const CompareOptions& options) {
   std::string out = "baseline: " + baseline_name + "\nrun:      " + run_name + "\n";
   // The suspect before the table, so that it is read before the rows it explains.
   if (const auto s = doc::suspect_of(c.verdict)) out += doc::suspect_line(*s) + "\n";
   out += caveat_lines(c);
+  out += grid_lines(c, options);
+  const std::vector<const FigureChange*> rows = rows_worst_first(c);
+  std::size_t width = 6;
+  for (const FigureChange* f : rows)
+    width = std::max(width, std::min(kFigureColumnMost, f->key.size() + 1 + f->unit.size()));
   char line[256];
   std::snprintf(line, sizeof line, "judged: figures of %s and more, moves beyond %.1f%%\n\n",
                 format_bytes(options.min_bytes, ByteStyle::kCompact).c_str(),
                 options.tolerance_pct);
   out += line;
-  std::snprintf(line, sizeof line, "%-60s %12s %12s %9s  %s\n", "figure", "baseline", "run",
-                "change", "verdict");
+  std::snprintf(line, sizeof line, "%-*s %10s %10s %8s  %s\n", static_cast<int>(width), "figure",
+                "baseline", "run", "change", "verdict");
   out += line;
   int missing_shown = 0;
-  for (const auto& f : c.figures) {
-    // The table lists what moved, what was lost and what is missing.
-    if (f.change == doc::Change::kSame || f.change == doc::Change::kNotJudged ||
-        f.change == doc::Change::kOneSideOnly)
-      continue;
-    if (f.change == doc::Change::kMissing && missing_shown++ >= kMissingRowsShown) continue;
-    out += row(f);
+  for (const FigureChange* f : rows) {
+    if (f->change == doc::Change::kMissing && missing_shown++ >= kMissingRowsShown) continue;
+    out += row(*f, width);
   }
   if (missing_shown > kMissingRowsShown)
     out += "... and " + std::to_string(missing_shown - kMissingRowsShown) +

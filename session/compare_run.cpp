@@ -14,6 +14,7 @@ CompareOutcome run_compare(const CompareRequest& r) {
   o.options.tolerance_pct = r.tolerance_pct;
   o.options.min_bytes = bench::parse_size_bytes(r.min_bytes, "--min-bytes");
   o.options.allow_logical = r.allow_logical;
+  o.options.common_sizes = r.common_sizes;
   if (r.allow_missing.find_first_not_of(" \t") == std::string::npos && !r.allow_missing.empty())
     throw InputError("--allow-missing: say why the missing figures may be missing");
   o.options.allow_missing = r.allow_missing;

@@ -213,6 +213,60 @@ TEST(Compare, FiguresOnOneSideOnlyAreNewOrMissing) {
   EXPECT_EQ(c.regressions(), 0);
 }
 
+// Runs of different size grids: the text says so in one line with the sizes in common and the
+// option; --common-sizes compares only those, so the others are neither missing nor new.
+TEST(Compare, DifferentSizeGridsAreSaidOnceAndCommonSizesAlignsThem) {
+  constexpr std::uint64_t k1G = 1ull << 30, k64M = 64ull << 20;
+  doc::BenchDocument base, run;
+  base.bandwidth = {bw("sm_read", "gpu0", "gpu1", k64M, 50.0),
+                    bw("sm_read", "gpu0", "gpu1", k512M, 50.0)};
+  run.bandwidth = {bw("sm_read", "gpu0", "gpu1", k512M, 50.0),
+                   bw("sm_read", "gpu0", "gpu1", k1G, 50.0)};
+  const Comparison c = compare_runs(base, run, CompareOptions{});
+  EXPECT_EQ(find(c, "sm_read gpu0->gpu1 64MiB").change, doc::Change::kMissing);
+  const std::string text = format_comparison(c, "a.json", "b.json", CompareOptions{});
+  EXPECT_NE(text.find("note: the runs measured different sizes: baseline 2 (64MiB to 512MiB), "
+                      "run 2 (512MiB to 1GiB), 1 in common; figures of the others are missing "
+                      "or new for that alone (--common-sizes compares the sizes both have)\n"),
+            std::string::npos)
+      << text;
+  CompareOptions common;
+  common.common_sizes = true;
+  const Comparison aligned = compare_runs(base, run, common);
+  EXPECT_EQ(find(aligned, "sm_read gpu0->gpu1 64MiB").change, doc::Change::kOneSideOnly);
+  EXPECT_EQ(find(aligned, "sm_read gpu0->gpu1 1GiB").change, doc::Change::kOneSideOnly);
+  EXPECT_EQ(find(aligned, "sm_read gpu0->gpu1 512MiB").change, doc::Change::kSame);
+  EXPECT_EQ(aligned.verdict.outcome, doc::Outcome::kPass);
+  EXPECT_NE(format_comparison(aligned, "a", "b", common).find("only those are compared"),
+            std::string::npos);
+}
+
+// The table's rows come worst first (lost, then the largest regression), not by name, and fit
+// in 100 columns.
+TEST(Compare, RowsComeWorstFirstWithin100Columns) {
+  doc::BenchDocument base, run;
+  base.bandwidth = {bw("a_small_drop", "gpu0", "gpu1", k512M, 50.0),
+                    bw("b_big_drop", "gpu0", "gpu1", k512M, 50.0),
+                    bw("c_gain", "gpu0", "gpu1", k512M, 50.0),
+                    bw("d_lost", "gpu0", "gpu1", k512M, 50.0)};
+  run.bandwidth = {bw("a_small_drop", "gpu0", "gpu1", k512M, 40.0),
+                   bw("b_big_drop", "gpu0", "gpu1", k512M, 10.0),
+                   bw("c_gain", "gpu0", "gpu1", k512M, 60.0),
+                   bw("d_lost", "gpu0", "gpu1", k512M, std::nullopt, "waived",
+                      "P2P is not available between these GPUs, so the case was not run here")};
+  const std::string text =
+      format_comparison(compare_runs(base, run, CompareOptions{}), "a", "b", CompareOptions{});
+  const auto at = [&](const std::string& key) { return text.find("\n" + key); };
+  EXPECT_LT(at("d_lost"), at("b_big_drop")) << text;
+  EXPECT_LT(at("b_big_drop"), at("a_small_drop")) << text;
+  EXPECT_LT(at("a_small_drop"), at("c_gain")) << text;
+  std::size_t start = text.find("\nfigure ");
+  for (std::size_t end = text.find('\n', start + 1);
+       end != std::string::npos && start < at("c_gain");
+       start = end, end = text.find('\n', end + 1))
+    EXPECT_LE(end - start - 1, 100u) << text.substr(start + 1, end - start - 1);
+}
+
 // A comparison that judged no figure vouches for nothing: nothing in common (allowed missing or
 // not), an empty side, or every figure below the judged size fails, saying why.
 TEST(Compare, AComparisonThatJudgedNothingFails) {
