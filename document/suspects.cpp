@@ -45,6 +45,52 @@ std::optional<Suspect> suspect_of(const RunVerdict& v) {
   return best;
 }
 
+std::vector<GpuOutcome> gpu_outcomes(const RunVerdict& v) {
+  const auto suspect = suspect_of(v);
+  std::map<int, GpuOutcome> by_number;
+  for (const auto& c : v.checks) {
+    if (c.outcome == Outcome::kSkipped || c.outcome == Outcome::kNotMeaningful) continue;
+    const std::set<std::string> named = gpus_named(c.subject);
+    const bool bad = c.outcome == Outcome::kFail || c.outcome == Outcome::kError;
+    const bool blames_suspect = suspect && named.count(suspect->gpu) > 0;
+    for (const auto& g : named) {
+      if (g.size() > 3 + 6) continue;  // no GPU number has seven digits; stoi would overflow
+      GpuOutcome& o = by_number[std::stoi(g.substr(3))];
+      o.gpu = g;
+      ++o.checks;
+      if (blames_suspect && g != suspect->gpu) continue;
+      if (bad) ++o.failed;
+      if (c.outcome == Outcome::kWarn) ++o.warned;
+    }
+  }
+  std::vector<GpuOutcome> out;
+  for (auto& [n, o] : by_number) {
+    o.outcome = o.failed > 0 ? Outcome::kFail : o.warned > 0 ? Outcome::kWarn : Outcome::kPass;
+    out.push_back(o);
+  }
+  return out;
+}
+
+std::string gpu_outcomes_line(const std::vector<GpuOutcome>& gpus) {
+  constexpr std::size_t kPassingNamed = 16;  // more passing GPUs are counted, not named
+  std::string bad, passing;
+  std::size_t passed = 0;
+  for (const auto& g : gpus) {
+    if (g.outcome == Outcome::kPass) {
+      if (passed++ < kPassingNamed) passing += (passing.empty() ? "" : ", ") + g.gpu;
+      continue;
+    }
+    const bool fail = g.outcome == Outcome::kFail;
+    bad += (bad.empty() ? "" : "; ") + g.gpu + (fail ? " FAIL (" : " WARN (") +
+           std::to_string(fail ? g.failed : g.warned) + " of " + std::to_string(g.checks) +
+           " checks)";
+  }
+  if (gpus.size() < 2 || bad.empty()) return "";
+  if (passed == 0) return "per GPU: " + bad;
+  return "per GPU: " + bad + "; " + std::to_string(passed) + " pass (" + passing +
+         (passed > kPassingNamed ? ", ..." : "") + ")";
+}
+
 std::string suspect_line(const Suspect& s) {
   return "suspect: " + s.gpu + " in " + std::to_string(s.named_in) + " of " +
          std::to_string(s.reasons) + " reasons: look at it, its slot and its link first";

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "document/verdict.hpp"
 
@@ -23,5 +24,22 @@ std::optional<Suspect> suspect_of(const RunVerdict& v);
 
 // "suspect: gpu5 in 46 of 46 reasons (...)": the line that heads the verdict's reasons.
 std::string suspect_line(const Suspect& s);
+
+// One GPU's own outcome, as dcgmi diag gives a pass or fail per GPU: the checks whose subject
+// names it, and of those the failures and warnings it is held to. A check of a pair that names
+// the suspect counts against the suspect alone: gpu4->gpu5 at half speed is gpu5's failure,
+// not gpu4's.
+struct GpuOutcome {
+  std::string gpu;                   // "gpu5"
+  Outcome outcome = Outcome::kPass;  // kFail, kWarn or kPass
+  int checks = 0, failed = 0, warned = 0;
+};
+
+// Every GPU the checks name, in GPU order.
+std::vector<GpuOutcome> gpu_outcomes(const RunVerdict& v);
+
+// "per GPU: gpu5 FAIL (46 of 88 checks); 7 pass (gpu0, gpu1, ...)"; "" when every GPU passes or
+// fewer than two are named.
+std::string gpu_outcomes_line(const std::vector<GpuOutcome>& gpus);
 
 }  // namespace p2p::doc

@@ -122,6 +122,8 @@ std::string format_verdict(const RunVerdict& v, const std::string& command, int 
   const std::vector<Check> reasons = v.reasons();
   std::string out;
   if (const auto s = suspect_of(v)) out += suspect_line(*s) + "\n";
+  if (const std::string per_gpu = gpu_outcomes_line(gpu_outcomes(v)); !per_gpu.empty())
+    out += per_gpu + "\n";
   if (!reasons.empty()) out += "reasons, most important first:\n";
   const int shown = std::min(static_cast<int>(reasons.size()), std::max(max_reasons, 1));
   for (int i = 0; i < shown; ++i)

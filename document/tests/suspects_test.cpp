@@ -56,5 +56,35 @@ TEST(Suspects, OnlyWholeWordsNameAGpu) {
   EXPECT_EQ(s->named_in, 2);
 }
 
+// Each GPU's own pass or fail, as dcgmi diag gives it: a pair that names the suspect is the
+// suspect's failure alone, so gpu0 and gpu1 pass beside a slot that trained at x8.
+TEST(Suspects, EachGpuPassesOrFailsOnItsOwnChecks) {
+  const RunVerdict v = with(
+      {reason("h2d_ce host->gpu5 64MiB"), reason("ce_unidir_write gpu5->gpu0"),
+       reason("ce_unidir_write gpu1->gpu5"), reason("ce_unidir_write gpu0->gpu1", Outcome::kPass),
+       reason("gpu2", Outcome::kWarn), reason("gpu3", Outcome::kSkipped)});
+  const auto gpus = gpu_outcomes(v);
+  ASSERT_EQ(gpus.size(), 4u) << "a skipped check names no GPU's outcome";
+  EXPECT_EQ(gpus[0].gpu, "gpu0");
+  EXPECT_EQ(gpus[0].outcome, Outcome::kPass);
+  EXPECT_EQ(gpus[0].checks, 2);
+  EXPECT_EQ(gpus[2].outcome, Outcome::kWarn);
+  EXPECT_EQ(gpus[3].gpu, "gpu5");
+  EXPECT_EQ(gpus[3].outcome, Outcome::kFail);
+  EXPECT_EQ(gpus[3].failed, 3);
+  const std::string line = gpu_outcomes_line(gpus);
+  EXPECT_EQ(line,
+            "per GPU: gpu2 WARN (1 of 1 checks); gpu5 FAIL (3 of 3 checks); 2 pass (gpu0, gpu1)");
+  EXPECT_NE(format_verdict(v, "judge").find("\n" + line + "\nreasons, most important first:"),
+            std::string::npos)
+      << format_verdict(v, "judge");
+  // Without a suspect every GPU a failing check names fails; all passing says nothing.
+  EXPECT_EQ(gpu_outcomes_line(gpu_outcomes(with({reason("gpu0->gpu1")}))),
+            "per GPU: gpu0 FAIL (1 of 1 checks); gpu1 FAIL (1 of 1 checks)");
+  EXPECT_EQ(gpu_outcomes_line(gpu_outcomes(with({reason("gpu0->gpu1", Outcome::kPass)}))), "");
+  EXPECT_TRUE(gpu_outcomes(with({reason("gpu99999999999->gpu1")})).size() == 1u)
+      << "a number no GPU has is no GPU";
+}
+
 }  // namespace
 }  // namespace p2p::doc
