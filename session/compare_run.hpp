@@ -17,7 +17,7 @@ struct CompareRequest {
   double tolerance_pct = 5.0;
   std::string min_bytes = "64M";  // a size, as --min-bytes takes it
   bool allow_logical = false;
-  bool common_sizes = false;  // --common-sizes
+  bool common_sizes = false;               // --common-sizes
   std::string allow_missing;               // --allow-missing REASON
   std::vector<std::string> allow_caveats;  // --allow-caveat KIND (interrupted, shared, ...)
 };
