@@ -286,14 +286,32 @@ TEST(HealthCheckConfigs, NodeProblemDetectorPluginRunsTheQuickCheck) {
   EXPECT_EQ(j.at("plugin"), "custom");
   const auto& rule = j.at("rules").at(0);
   EXPECT_EQ(rule.at("condition"), j.at("conditions").at(0).at("type"));
-  EXPECT_EQ(rule.at("path"), "/usr/local/bin/p2pcheck");
-  std::string args;
-  for (const auto& a : rule.at("args")) args += " " + a.get<std::string>();
-  EXPECT_EQ(args.rfind(" check --quick", 0), 0u) << args;
-  // NPD: exit 0 OK, 1 problem, anything else unknown; the message is the one stdout line.
-  const CliResult r = run(args.substr(1));
+  // NPD: exit 0 OK, 1 problem, anything else unknown. p2pcheck exits 3 where there is no usable
+  // GPU (no driver, CUDA cannot work): a shell around it makes that a problem, not unknown.
+  EXPECT_EQ(rule.at("path"), "/bin/sh");
+  ASSERT_EQ(rule.at("args").size(), 2u);
+  EXPECT_EQ(rule.at("args").at(0), "-c");
+  std::string script = rule.at("args").at(1).get<std::string>();
+  const std::string exe = "/usr/local/bin/p2pcheck ";
+  ASSERT_EQ(script.rfind(exe + "check --quick", 0), 0u) << script;
+  const auto run_plugin = [&](const std::string& with) {
+    std::string s = script;
+    s.replace(0, exe.size() - 1, with);
+    return p2p::testing::run_captured("/bin/sh -c '" + s + "'");
+  };
+  // The message is the one stdout line.
+  const CliResult r = run_plugin(kExe);
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.exit_code << ": " << r.err;
   EXPECT_EQ(split_lines(r.out).size(), 1u);
+  // A stand-in p2pcheck that finds no usable GPU (exit 3): the plugin reports a problem.
+  p2p::TempDir dir;
+  const std::string fake = dir.file("p2pcheck");
+  p2p::write_text_file_atomically(
+      fake, "#!/bin/sh\necho 'p2pcheck check: FAIL — node: doctor'\nexit 3\n");
+  p2p::testing::run_captured("chmod +x '" + fake + "'");
+  const CliResult broken = run_plugin(fake);
+  EXPECT_EQ(broken.exit_code, 1) << broken.out << broken.err;
+  EXPECT_EQ(broken.out, "p2pcheck check: FAIL — node: doctor\n");
   EXPECT_LE(r.out.size(), j.at("pluginConfig").at("max_output_length").get<std::size_t>() + 200)
       << "the verdict line stays short enough to read in a node condition";
 }
