@@ -18,21 +18,8 @@ namespace p2p::bench {
 
 using doc::SharingRecord;
 
-struct GpuProcess {
-  long pid = 0;
-  std::string kind;  // "compute" | "graphics" (NVML's two lists)
-  std::string name;  // /proc/PID/comm where readable, else ""
-  std::optional<std::uint64_t> used_bytes;
-};
-
-// One look at one GPU.
-struct GpuActivity {
-  std::string pci_bus_id;
-  bool nvml = false;                       // NVML answered for this GPU (processes and utilisation)
-  std::vector<GpuProcess> processes;       // every process NVML lists, our own included
-  std::optional<int> utilization_percent;  // nvmlDeviceGetUtilizationRates().gpu
-  std::vector<long> p2pcheck_runs;         // pids of the other p2pcheck runs holding a lock on it
-};
+using doc::GpuActivity;
+using doc::GpuProcess;
 
 // Utilisation at or above this, before we start, counts as busy even when no process is
 // visible (another container's, whose pids NVML does not show here).
@@ -57,10 +44,5 @@ doc::SharingRecord sharing_record(const std::vector<SharingLook>& looks, bool nv
 // The one line `--exclusive` refuses with ("GPU 0000:41:00.0 is in use by pid 4242
 // (python3, compute)"), built from the first note of the look before measuring.
 std::string exclusive_refusal(const SharingLook& before);
-
-void to_json(nlohmann::json& j, const GpuProcess& p);
-void from_json(const nlohmann::json& j, GpuProcess& p);
-void to_json(nlohmann::json& j, const GpuActivity& g);
-void from_json(const nlohmann::json& j, GpuActivity& g);
 
 }  // namespace p2p::bench

@@ -1,26 +1,13 @@
-// The message-size sweep summarised: each route's peak and the smallest size that reaches 90%
-// of it (how large a message must be before the link is used well).
+// The message-size sweep summarised: document/sweep_summary.hpp, where the views of a document
+// find it too; named here as bench/ has always called it.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <vector>
-
-#include "document/bench_document.hpp"
+#include "document/sweep_summary.hpp"
 
 namespace p2p::bench {
 
-struct SweepPoint {
-  std::uint64_t bytes = 0;
-  double gbps = 0;
-};
-
-// Smallest size whose figure reaches `fraction` of the highest figure; nullopt when empty.
-std::optional<std::uint64_t> smallest_size_reaching(const std::vector<SweepPoint>& points,
-                                                    double fraction);
-
-// One summary per (case, src, dst, part) that has medians at two or more sizes, in the order
-// the records first appear. Records that are not "ok" are left out.
-std::vector<doc::SweepSummary> summarize_sweeps(const std::vector<doc::BandwidthResult>& records);
+using doc::smallest_size_reaching;
+using doc::summarize_sweeps;
+using doc::SweepPoint;
 
 }  // namespace p2p::bench

@@ -10,6 +10,7 @@
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "common/utc_time.hpp"
+#include "doctor/collect/live_topology.hpp"
 #include "report/check_cases.hpp"
 #include "report/prometheus_metrics.hpp"
 #include "report/run_lines.hpp"
@@ -18,7 +19,6 @@
 #include "session/gate_health.hpp"
 #include "session/gate_verdict.hpp"
 #include "session/live_peer_access.hpp"
-#include "session/live_topology.hpp"
 #include "session/machine_outputs.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/gate.hpp"
@@ -89,7 +89,7 @@ void topology_steps(const HealthCheckOptions& o, const session::GateFiles& gate_
                     const FromDoctor& from_doctor, std::vector<HealthStep>& steps) {
   std::optional<topo::TopologySnapshot> t;
   try {
-    t = o.input.empty() ? session::live_topology() : topo::load_topology(o.input);
+    t = o.input.empty() ? doctor::live_topology() : topo::load_topology(o.input);
   } catch (const NoGpuError& e) {
     steps.push_back(
         HealthStep{"topo", kExitFailed, std::string("topology: no GPU: ") + e.what(), ""});
@@ -122,9 +122,7 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
   const std::unique_ptr<JsonLines> lines = session::open_jsonl(o.jsonl);
   const std::string host = session::this_hostname();
   const std::string started = utc_now_iso8601();
-  if (lines)
-    lines->write(
-        report::jsonl_line("run_start", "check", host, started, {{"tool_version", P2P_VERSION}}));
+  if (lines) lines->write(report::run_start_line("check", host, started));
 
   std::vector<report::CheckSuite> suites;
   report::Exposition prom;
@@ -140,10 +138,7 @@ int run_health_check(const HealthCheckOptions& o, std::ostream& out) {
   }
   out << (o.brief ? brief_line(steps, host) : verdict_line(steps, host)) << "\n" << std::flush;
 
-  if (lines) {
-    lines->write(
-        report::jsonl_line("run_end", "check", host, utc_now_iso8601(), {{"exit_code", code}}));
-  }
+  if (lines) lines->write(report::run_end_line("check", host, utc_now_iso8601(), code));
   std::vector<FileToWrite> files{session::junit_file(o.junit, suites)};
   if (!o.prom.empty()) {
     if (const auto ts = report::unix_seconds_of(started))

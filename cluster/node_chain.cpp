@@ -8,12 +8,12 @@
 #include "common/exit_codes.hpp"
 #include "common/json_lines.hpp"
 #include "common/utc_time.hpp"
+#include "doctor/collect/live_topology.hpp"
 #include "report/run_lines.hpp"
 #include "session/doctor_run.hpp"
 #include "session/gate_health.hpp"
 #include "session/gate_verdict.hpp"
 #include "session/live_peer_access.hpp"
-#include "session/live_topology.hpp"
 #include "session/machine_outputs.hpp"
 #include "session/run_verdict.hpp"
 #include "topology/discovery/discovery.hpp"
@@ -86,7 +86,7 @@ std::vector<session::FailingGpu> doctor_step(Chain& chain, const NodeOptions& o,
 std::optional<topo::TopologySnapshot> topo_step(Chain& chain, const NodeInputs& in) {
   std::optional<topo::TopologySnapshot> t;
   try {
-    t = in.fixture ? in.fixture->topology : session::live_topology();
+    t = in.fixture ? in.fixture->topology : doctor::live_topology();
   } catch (const NoGpuError& e) {
     // As `check`: a GPU node that sees no GPU is unhealthy (1), not a usage problem.
     chain.finish_step("topo", kExitFailed, std::string("topology: no GPU: ") + e.what());
@@ -170,8 +170,7 @@ NodeOutcome run_node_chain(const NodeOptions& o, const NodeInputs& in, const Nod
                            std::ostream& progress) {
   Chain chain(hooks, node_hostname(in), progress);
   const std::string host = chain.host();
-  chain.emit(report::jsonl_line("run_start", kNodeCommand, host, utc_now_iso8601(),
-                                {{"tool_version", P2P_VERSION}}));
+  chain.emit(report::run_start_line(kNodeCommand, host, utc_now_iso8601()));
   chain.emit(
       host_line(host, utc_now_iso8601(), P2P_VERSION, in.fixture ? "fixture" : "live", hooks.rank));
   const auto failing = doctor_step(chain, o, in);
@@ -181,9 +180,8 @@ NodeOutcome run_node_chain(const NodeOptions& o, const NodeInputs& in, const Nod
     if (gate.passed || o.skip_gate) bench_step(chain, o, in, *t, gate, progress);
   }
   NodeOutcome out{chain.worst(), chain.verdict()};
-  chain.emit(report::jsonl_line(
-      "run_end", kNodeCommand, host, utc_now_iso8601(),
-      {{"exit_code", out.exit_code}, {"verdict", session::verdict_summary(out.verdict)}}));
+  chain.emit(report::run_end_line(kNodeCommand, host, utc_now_iso8601(), out.exit_code,
+                                  {{"verdict", session::verdict_summary(out.verdict)}}));
   return out;
 }
 

@@ -30,7 +30,7 @@ std::vector<int> parse_device_list(const std::string& text, const std::string& o
     const std::size_t comma = text.find(',', start);
     const std::string item = without_blanks(
         text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (item.empty()) throw InputError(option + ": `" + text + "`: an empty item (use e.g. 0,1)");
+    if (item.empty()) throw InputError(option + ": an empty item in '" + text + "'");
     if (!is_device_number(item))
       throw InputError(option + ": `" + text + "`: `" + item +
                        "` is not a GPU number (use e.g. 0,1)");

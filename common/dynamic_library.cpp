@@ -10,6 +10,10 @@ void DynamicLibrary::Closer::operator()(void* h) const noexcept {
   if (h != nullptr) dlclose(h);
 }
 
+const DynamicLibrary& DynamicLibrary::open_never_closed(const std::string& soname) {
+  return *new DynamicLibrary(open(soname));  // never deleted: see the header
+}
+
 DynamicLibrary DynamicLibrary::open(const std::string& soname) {
   DynamicLibrary lib;
   lib.name_ = soname;

@@ -12,6 +12,11 @@ class DynamicLibrary {
  public:
   // Empty handle: loaded() is false, error() says why.
   static DynamicLibrary open(const std::string& soname);
+  // The same, for a probe's child process: the library is never closed, so neither its
+  // teardown (dlclose, which for libcuda or NVML can crash or hang) runs, nor anything of the
+  // driver's at exit: the child _exit()s right after its last result, and a teardown that fails
+  // must not turn a complete result into a failed probe.
+  static const DynamicLibrary& open_never_closed(const std::string& soname);
 
   bool loaded() const { return handle_ != nullptr; }
   const std::string& name() const { return name_; }

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <map>
 
-#include "doctor/codes.hpp"
+#include "doctor/knowledge/codes.hpp"
 
 namespace p2p::doctor {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "doctor/facts.hpp"
-#include "doctor/gpu_generation.hpp"
+#include "doctor/knowledge/gpu_generation.hpp"
 #include "topology/snapshot.hpp"
 
 namespace p2p::doctor {

@@ -6,7 +6,7 @@
 
 #include "doctor/derived.hpp"
 #include "doctor/derived_match.hpp"
-#include "doctor/driver_statements.hpp"
+#include "doctor/knowledge/driver_statements.hpp"
 
 namespace p2p::doctor {
 

@@ -9,7 +9,7 @@
 #include "common/text.hpp"
 #include "doctor/derived.hpp"
 #include "doctor/derived_match.hpp"
-#include "doctor/rules_util.hpp"
+#include "doctor/rules/rules_util.hpp"
 
 namespace p2p::doctor {
 

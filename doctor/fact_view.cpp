@@ -4,8 +4,8 @@
 #include <cctype>
 #include <regex>
 
-#include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
+#include "doctor/knowledge/codes.hpp"
 
 namespace p2p::doctor {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "common/text.hpp"
-#include "doctor/codes.hpp"
-#include "doctor/driver_statements.hpp"
+#include "doctor/knowledge/codes.hpp"
+#include "doctor/knowledge/driver_statements.hpp"
 
 namespace p2p::doctor {
 

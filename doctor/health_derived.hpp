@@ -11,7 +11,7 @@
 
 #include "doctor/derived.hpp"
 #include "doctor/facts.hpp"
-#include "doctor/xid_catalog.hpp"
+#include "doctor/knowledge/xid_catalog.hpp"
 
 namespace p2p::doctor {
 

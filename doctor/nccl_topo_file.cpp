@@ -8,7 +8,7 @@
 #include "common/text.hpp"
 #include "doctor/derived.hpp"
 #include "doctor/facts_json_parts.hpp"
-#include "doctor/rules_util.hpp"
+#include "doctor/rules/rules_util.hpp"
 
 namespace p2p::doctor {
 

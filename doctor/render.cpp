@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "common/verdict_line.hpp"
-#include "doctor/rules.hpp"
+#include "doctor/rules/rules.hpp"
 
 namespace p2p::doctor {
 

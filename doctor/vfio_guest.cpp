@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
-#include "doctor/rules_util.hpp"
+#include "doctor/knowledge/codes.hpp"
+#include "doctor/rules/rules_util.hpp"
 
 namespace p2p::doctor {
 

@@ -142,7 +142,7 @@ struct GateRecord {
 // copy figures, `p2pcheck nccl --json` the `nccl` section; both carry the same host, versions,
 // topology, gate and GPUs. Version 2 added `written_by` and `nccl`; version 3 `logical_gpus`,
 // each GPU's `logical_gpu` and `interrupted`; version 4 `verdict`. Versions 1 to 3 are still
-// read (their verdict is null: readers judge them anew, document/judge.hpp).
+// read (their verdict is null: readers judge them anew, acceptance/judge.hpp).
 struct BenchDocument {
   static constexpr int kVersion = 4;
   static constexpr int kOldestReadableVersion = 1;

@@ -16,6 +16,10 @@
 
 namespace p2p::doc {
 
+// Ranks beyond which the per-pair tables are listed one line per pair instead of drawn as a
+// square: a square over 4096 ranks is 16 million cells, mostly blank.
+constexpr int kMaxMatrixRanks = 64;
+
 struct CollectiveResult {
   static constexpr int kVersion = 1;
   std::string collective;  // to_string(Collective)

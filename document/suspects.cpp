@@ -45,8 +45,7 @@ std::optional<Suspect> suspect_of(const RunVerdict& v) {
   return best;
 }
 
-std::vector<GpuOutcome> gpu_outcomes(const RunVerdict& v) {
-  const auto suspect = suspect_of(v);
+std::vector<GpuOutcome> gpu_outcomes(const RunVerdict& v, const std::optional<Suspect>& suspect) {
   std::map<int, GpuOutcome> by_number;
   for (const auto& c : v.checks) {
     if (c.outcome == Outcome::kSkipped || c.outcome == Outcome::kNotMeaningful) continue;

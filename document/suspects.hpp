@@ -35,8 +35,9 @@ struct GpuOutcome {
   int checks = 0, failed = 0, warned = 0;
 };
 
-// Every GPU the checks name, in GPU order.
-std::vector<GpuOutcome> gpu_outcomes(const RunVerdict& v);
+// Every GPU the checks name, in GPU order; `suspect` is suspect_of(v), which the caller has
+// already worked out to show it first.
+std::vector<GpuOutcome> gpu_outcomes(const RunVerdict& v, const std::optional<Suspect>& suspect);
 
 // "per GPU: gpu5 FAIL (46 of 88 checks); 7 pass (gpu0, gpu1, ...)"; "" when every GPU passes or
 // fewer than two are named.

@@ -121,8 +121,9 @@ std::string caveats_line(const std::vector<Caveat>& caveats) {
 std::string format_verdict(const RunVerdict& v, const std::string& command, int max_reasons) {
   const std::vector<Check> reasons = v.reasons();
   std::string out;
-  if (const auto s = suspect_of(v)) out += suspect_line(*s) + "\n";
-  if (const std::string per_gpu = gpu_outcomes_line(gpu_outcomes(v)); !per_gpu.empty())
+  const auto suspect = suspect_of(v);
+  if (suspect) out += suspect_line(*suspect) + "\n";
+  if (const std::string per_gpu = gpu_outcomes_line(gpu_outcomes(v, suspect)); !per_gpu.empty())
     out += per_gpu + "\n";
   if (!reasons.empty()) out += "reasons, most important first:\n";
   const int shown = std::min(static_cast<int>(reasons.size()), std::max(max_reasons, 1));

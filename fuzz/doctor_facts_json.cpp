@@ -3,8 +3,8 @@
 #include "common/file_io.hpp"
 #include "doctor/facts.hpp"
 #include "doctor/render.hpp"
-#include "doctor/rules.hpp"
-#include "doctor/verdict.hpp"
+#include "doctor/rules/rules.hpp"
+#include "doctor/verdict/verdict.hpp"
 #include "fuzz/fuzz_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -2,8 +2,8 @@
 // transport matrix, which is written to and read back from the results document and printed.
 #include "document/nccl_run.hpp"
 #include "fuzz/fuzz_input.hpp"
-#include "nccl/table.hpp"
 #include "nccl/transport_log.hpp"
+#include "report/nccl_text.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace p2p;
@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     run.transport = nccl::transport_matrix(log, nranks);
     const nlohmann::json j = run.transport;
     run.transport = j.get<doc::TransportMatrix>();
-    (void)nccl::format_transport_matrix(run);
-    (void)nccl::format_pair_matrix(run);
+    (void)report::format_transport_matrix(run);
+    (void)report::format_pair_matrix(run);
   });
 }

@@ -3,7 +3,7 @@
 // commands do with a snapshot. One input holds both: the -m capture, then, after a line
 // "====", the -p2p capture (fuzz/seeds/nvidia_smi_topo/ has such pairs, each two captures of
 // import/tests/fixtures joined, named after both; a capture alone is read as either).
-#include "import/nvidia_smi_topo.hpp"
+#include "topology/nvidia_smi_topo.hpp"
 
 #include "fuzz/fuzz_input.hpp"
 #include "fuzz/topology_use.hpp"
@@ -14,15 +14,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto cut = text.find("\n====\n");
     const std::string matrix = text.substr(0, cut);
     const std::string p2p_text = cut == std::string::npos ? text : text.substr(cut + 6);
-    if (cut == std::string::npos && import::looks_like_nvidia_smi_p2p(text)) {
-      (void)import::p2p_status_from_nvidia_smi(text, fuzz::kSource);
+    if (cut == std::string::npos && topo::looks_like_nvidia_smi_p2p(text)) {
+      (void)topo::p2p_status_from_nvidia_smi(text, fuzz::kSource);
       return;
     }
-    topo::TopologySnapshot t = import::snapshot_from_nvidia_smi_topo(matrix, fuzz::kSource);
+    topo::TopologySnapshot t = topo::snapshot_from_nvidia_smi_topo(matrix, fuzz::kSource);
     topo::require_distinct_gpus(t, fuzz::kSource);
     if (cut != std::string::npos)
-      import::add_p2p_status(t, import::p2p_status_from_nvidia_smi(p2p_text, fuzz::kSource),
-                             fuzz::kSource);
+      topo::add_p2p_status(t, topo::p2p_status_from_nvidia_smi(p2p_text, fuzz::kSource),
+                           fuzz::kSource);
     fuzz::use_topology(t);
   });
 }

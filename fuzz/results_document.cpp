@@ -3,9 +3,9 @@
 #include "common/file_io.hpp"
 #include "document/bench_document.hpp"
 #include "fuzz/fuzz_input.hpp"
-#include "nccl/table.hpp"
 #include "report/compare.hpp"
 #include "report/html_report.hpp"
+#include "report/nccl_text.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace p2p;
@@ -14,10 +14,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         doc::bench_document_from_json(parse_json_text(text, fuzz::kSource), fuzz::kSource);
     if (doc.nccl) {
       const doc::NcclResultsSection r = doc::nccl_section_of(doc, fuzz::kSource);
-      (void)nccl::format_results_table(r.run);
-      (void)nccl::format_transport_matrix(r.run);
-      (void)nccl::format_pair_matrix(r.run);
-      (void)nccl::format_verdicts(r.verdicts);
+      (void)report::format_results_table(r.run);
+      (void)report::format_transport_matrix(r.run);
+      (void)report::format_pair_matrix(r.run);
+      (void)report::format_verdicts(r.verdicts);
     }
     (void)report::render_html_report(doc, fuzz::kSource);
     report::CompareOptions options;

@@ -1,6 +1,7 @@
 // A file of pasted text into sections: normalised (import/paste_text.hpp), its tables found and
 // grouped by tool (import/paste_sections.hpp), each group read by its tool's reader.
 #include "common/error.hpp"
+#include "common/text_lines.hpp"
 #include "import/import_document.hpp"
 #include "import/limits.hpp"
 #include "import/nccl_tests.hpp"
@@ -9,7 +10,6 @@
 #include "import/paste_sections.hpp"
 #include "import/paste_text.hpp"
 #include "import/simple_p2p.hpp"
-#include "import/text_lines.hpp"
 #include "import/topo_fragment.hpp"
 
 namespace p2p::import {

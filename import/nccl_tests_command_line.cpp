@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "import/text_lines.hpp"
+#include "common/text_lines.hpp"
 
 namespace p2p::import {
 

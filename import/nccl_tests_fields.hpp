@@ -9,8 +9,8 @@
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/json_util.hpp"
+#include "common/text_lines.hpp"
 #include "import/nccl_tests.hpp"
-#include "import/text_lines.hpp"
 
 namespace p2p::import {
 

@@ -9,8 +9,8 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/text_lines.hpp"
 #include "import/nvbandwidth_support.hpp"
-#include "import/text_lines.hpp"
 
 namespace p2p::import {
 

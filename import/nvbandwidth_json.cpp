@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "common/file_io.hpp"
+#include "common/text_lines.hpp"
 #include "import/nvbandwidth_support.hpp"
-#include "import/text_lines.hpp"
 
 namespace p2p::import {
 

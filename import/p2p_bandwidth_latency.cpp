@@ -6,8 +6,8 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "common/text_lines.hpp"
 #include "import/limits.hpp"
-#include "import/text_lines.hpp"
 
 namespace p2p::import {
 

@@ -4,8 +4,8 @@
 #include <cctype>
 #include <optional>
 
-#include "import/nvidia_smi_matrices.hpp"
-#include "import/text_lines.hpp"
+#include "common/text_lines.hpp"
+#include "topology/nvidia_smi_matrices.hpp"
 
 namespace p2p::import {
 
@@ -144,9 +144,9 @@ std::vector<Anchor> anchors_of(const std::vector<std::string>& lines, const std:
   std::vector<Anchor> out;
   for (std::size_t i = 0; i < lines.size(); ++i)
     if (const auto tool = table_tool(lines, i)) out.push_back({i, *tool, false});
-  for (const auto& m : smi::find_matrices(lines)) {
+  for (const auto& m : topo::smi::find_matrices(lines)) {
     if (m.rows.empty()) continue;
-    Anchor a{m.header_line, kNvidiaSmi, !smi::is_p2p_matrix(m, lines)};
+    Anchor a{m.header_line, kNvidiaSmi, !topo::smi::is_p2p_matrix(m, lines)};
     auto at = out.begin();
     while (at != out.end() && at->line < a.line) ++at;
     out.insert(at, a);

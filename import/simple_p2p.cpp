@@ -4,7 +4,7 @@
 #include <regex>
 
 #include "common/error.hpp"
-#include "import/text_lines.hpp"
+#include "common/text_lines.hpp"
 
 namespace p2p::import {
 namespace {

@@ -4,15 +4,15 @@
 #include <cctype>
 
 #include "common/error.hpp"
-#include "import/nvidia_smi_matrices.hpp"
-#include "import/text_lines.hpp"
+#include "common/text_lines.hpp"
+#include "topology/nvidia_smi_matrices.hpp"
 
 namespace p2p::import {
 
 namespace {
 
-using smi::RawMatrix;
 using topo::PathClass;
+using topo::smi::RawMatrix;
 
 InputError not_topo(const std::string& file, const std::string& why) {
   return InputError(file + ": not an nvidia-smi topo capture: " + why);
@@ -43,10 +43,10 @@ KnownPairs known_pairs(const RawMatrix& m, std::size_t n, const std::string& fil
     const auto i = indexed_name(name, "GPU");
     if (!i || static_cast<std::size_t>(*i) >= n) continue;  // a NIC row
     for (std::size_t j = 0; j < n && j < cells.size(); ++j) {
-      const auto c = smi::cell_class(cells[j]);
+      const auto c = topo::smi::cell_class(cells[j]);
       const bool self = static_cast<std::size_t>(*i) == j;
       if (c && (c == PathClass::kSelf) == self) {
-        know(k, static_cast<std::size_t>(*i), j, *c, smi::nvlink_links(cells[j]));
+        know(k, static_cast<std::size_t>(*i), j, *c, topo::smi::nvlink_links(cells[j]));
       } else if (r + 1 < m.rows.size() || j + 1 < cells.size()) {
         throw not_topo(file, "row " + name + ", column GPU" + std::to_string(j) + ": \"" +
                                  cells[j] + "\" is not " +
@@ -77,7 +77,7 @@ const std::vector<std::string>* gpu_row(const RawMatrix& m, std::size_t i) {
 // A cell of the device columns, mangled ones ("NODENODE", a lost tab) included: letters only,
 // NV<n> or X. Affinity values have digits or a slash.
 bool device_cell(const std::string& t) {
-  if (t == "X" || smi::nvlink_links(t) > 0) return true;
+  if (t == "X" || topo::smi::nvlink_links(t) > 0) return true;
   return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
     return std::isupper(static_cast<unsigned char>(c)) != 0;
   });
@@ -105,7 +105,7 @@ void read_affinity(const RawMatrix& m, const std::vector<std::string>& cells, to
 // NIC columns only where every kept row lines up with the header (a lost tab shifts them).
 void read_nics(const RawMatrix& m, std::size_t gpus, const std::vector<std::string>& lines,
                topo::TopologySnapshot& t, std::vector<std::string>& notes) {
-  const std::size_t n = smi::gpu_columns(m), columns = m.devices.size();
+  const std::size_t n = topo::smi::gpu_columns(m), columns = m.devices.size();
   bool aligned = true;
   for (std::size_t k = n; k < columns; ++k) {
     const std::string& name = m.devices[k];
@@ -115,7 +115,7 @@ void read_nics(const RawMatrix& m, std::size_t gpus, const std::vector<std::stri
     const auto* cells = gpu_row(m, i);
     aligned = cells && device_cells(*cells) == columns;
     for (std::size_t k = n; k < columns && aligned; ++k)
-      aligned = smi::cell_class((*cells)[k]).has_value();
+      aligned = topo::smi::cell_class((*cells)[k]).has_value();
   }
   if (!aligned) {
     notes.push_back(
@@ -123,7 +123,7 @@ void read_nics(const RawMatrix& m, std::size_t gpus, const std::vector<std::stri
         "lost in the paste)");
     return;
   }
-  const auto legend = smi::nic_legend(lines);
+  const auto legend = topo::smi::nic_legend(lines);
   for (std::size_t k = n; k < columns; ++k) {
     topo::Nic nic;
     nic.name = m.devices[k];
@@ -136,7 +136,7 @@ void read_nics(const RawMatrix& m, std::size_t gpus, const std::vector<std::stri
 
 topo::TopologySnapshot matrix_snapshot(const RawMatrix& m, const std::vector<std::string>& lines,
                                        const std::string& file, std::vector<std::string>& notes) {
-  const std::size_t n = smi::gpu_columns(m);
+  const std::size_t n = topo::smi::gpu_columns(m);
   const KnownPairs k = known_pairs(m, n, file);
   const std::size_t kept = complete_prefix(k);
   if (kept == 0) throw not_topo(file, "no complete GPU row under the \"GPU0 ...\" header");
@@ -192,11 +192,11 @@ ImportedFigures topo_fragment_figures(const std::string& text, const std::string
   const auto lines = clean_lines(text);
   std::vector<topo::P2pStatus> status;
   std::size_t floor = 0;
-  for (const auto& m : smi::find_matrices(lines)) {
+  for (const auto& m : topo::smi::find_matrices(lines)) {
     const std::size_t end = m.header_line + m.rows.size() + 1;
-    if (smi::is_p2p_matrix(m, lines)) {
+    if (topo::smi::is_p2p_matrix(m, lines)) {
       topo::P2pStatus s;
-      if (const auto why = smi::p2p_status_of(m, lines, floor, file, s)) {
+      if (const auto why = topo::smi::p2p_status_of(m, lines, floor, file, s)) {
         f.file.notes.push_back("a topo -p2p matrix left out: " + *why);
       } else {
         f.file.mappings.push_back("topo -p2p (" + s.capability + ") -> p2p_access");

@@ -1,6 +1,6 @@
 // `nvidia-smi topo -m` and `topo -p2p` matrices as people paste them into threads: whole, cut
 // after a few rows, or with the tabs between some NIC columns lost. Unlike the reader of whole
-// captures (import/nvidia_smi_topo.hpp, which the gate trusts), this one keeps what a fragment
+// captures (topology/nvidia_smi_topo.hpp, which the gate trusts), this one keeps what a fragment
 // still tells: the GPUs whose every pair is known, their CPU and NUMA affinity, and which pairs
 // the driver gives peer access. It gives no figures; it gives an imported document its topology.
 #pragma once

@@ -1,12 +1,12 @@
 #include "infer/run_options.hpp"
 
 #include "common/error.hpp"
+#include "doctor/collect/live_topology.hpp"
 #include "infer/budget.hpp"
 #include "infer/groups.hpp"
 #include "infer/model_config.hpp"
 #include "infer/plan_text.hpp"
 #include "infer/ranking.hpp"
-#include "session/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 
 namespace p2p::infer {
@@ -46,7 +46,7 @@ ListedGroups groups_to_list(const InferOptions& o, const InferPlan& plan) {
     out.source = o.topology;
   } else {
     try {
-      t = session::live_topology();
+      t = doctor::live_topology();
       out.source = "this host";
     } catch (const NoGpuError& e) {
       out.source = "this host";

@@ -1,7 +1,9 @@
-// The module's JSON records follow the project-wide conventions in common/json_util.hpp.
+// The module's JSON records follow the project-wide conventions in common/json_util.hpp, with
+// the limits every document shares.
 #pragma once
 
 #include "common/json_util.hpp"
+#include "document/json_limits.hpp"
 
 namespace p2p::nccl {
 
@@ -12,14 +14,9 @@ using p2p::optional_json;
 using p2p::require_schema;
 using p2p::value_at;
 
-// What a document may say (checked_integer in common/json_util.hpp): rank counts and rank ids
-// (ranks are local processes or GPUs), and counts of iterations, samples and channels.
-constexpr int kMaxRanks = 4096;
-constexpr int kMaxCount = 1'000'000'000;
-
-template <class T>
-std::optional<T> optional_from(const nlohmann::json& j, const char* key) {
-  return p2p::optional_at<T>(j, key);
-}
+// What a document may say: the limits of document/json_limits.hpp, one set for every schema.
+using doc::kMaxCount;
+using doc::kMaxRanks;
+using doc::optional_from;
 
 }  // namespace p2p::nccl

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "nccl/table.hpp"
+#include "document/nccl_run.hpp"
 #include "nccl/transport_log.hpp"
 
 namespace p2p::nccl {
@@ -48,9 +48,9 @@ std::string format_transport_vs_topology(const doc::NcclRun& run,
                                          const topo::TopologySnapshot& topology) {
   const doc::TransportMatrix& m = run.transport;
   if (m.nranks < 2) return "";
-  if (m.nranks > kMaxMatrixRanks)
+  if (m.nranks > doc::kMaxMatrixRanks)
     return "#\n# NCCL transport / topology path per pair: " + std::to_string(m.nranks) +
-           " ranks, more than " + std::to_string(kMaxMatrixRanks) + " for a matrix\n";
+           " ranks, more than " + std::to_string(doc::kMaxMatrixRanks) + " for a matrix\n";
   std::string out = "#\n# NCCL transport / topology path per pair (row sends to column)";
   out += run.p2p_disabled ? " [NCCL_P2P_DISABLE=1]\n" : "\n";
   char buf[64];

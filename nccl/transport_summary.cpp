@@ -6,7 +6,7 @@
 
 #include "common/error.hpp"
 #include "common/json_util.hpp"
-#include "nccl/table.hpp"
+#include "document/nccl_run.hpp"
 
 namespace p2p::nccl {
 
@@ -69,12 +69,13 @@ std::string init_state(const LoggedRank& k) {
   return k.complete ? "complete" : "started, no COMPLETE line";
 }
 
-// The matrix over every rank; beyond kMaxMatrixRanks (a log line may name rank 4095 alone), the
-// per-channel list below already says it pair by pair.
+// The matrix over every rank; beyond doc::kMaxMatrixRanks (a log line may name rank 4095 alone),
+// the per-channel list below already says it pair by pair.
 std::string transport_grid(const TransportSummary& r) {
   std::ostringstream out;
-  if (r.nranks > kMaxMatrixRanks) {
-    out << "Transport per ordered pair: " << r.nranks << " ranks, more than " << kMaxMatrixRanks
+  if (r.nranks > doc::kMaxMatrixRanks) {
+    out << "Transport per ordered pair: " << r.nranks << " ranks, more than "
+        << doc::kMaxMatrixRanks
         << " for a matrix; each pair NCCL connected is listed per channel below\n";
     return out.str();
   }

@@ -193,6 +193,7 @@ Comparison compare_runs(const doc::BenchDocument& baseline, const doc::BenchDocu
   }
   c.baseline_sizes = sizes_of(base);
   c.run_sizes = sizes_of(now);
+  for (const auto s : c.run_sizes) c.common_sizes += contains(c.baseline_sizes, s) ? 1 : 0;
   if (options.common_sizes) {
     for (auto& f : c.figures)
       if (f.size_bytes != 0 &&

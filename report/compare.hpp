@@ -65,6 +65,7 @@ struct Comparison {
   std::vector<FigureChange> figures;
   // The sizes each run measured (ascending): where they differ, the text says so in one line.
   std::vector<std::uint64_t> baseline_sizes, run_sizes;
+  std::size_t common_sizes = 0;  // sizes both measured
   // The comparison's one verdict: the run's caveats first, then its own verdict where it was
   // judged when measured, then every figure's change.
   doc::RunVerdict verdict;

@@ -85,6 +85,18 @@ std::string size_range(const std::vector<std::uint64_t>& sizes) {
          " to " + format_bytes(sizes.back(), ByteStyle::kCompact) + ")";
 }
 
+// One line where the runs measured different size grids: what each has, how many in common,
+// and the option that compares only those.
+std::string grid_lines(const Comparison& c, const CompareOptions& options) {
+  if (c.baseline_sizes.empty() || c.run_sizes.empty() || c.baseline_sizes == c.run_sizes) return "";
+  std::string out = "note: the runs measured different sizes: baseline " +
+                    size_range(c.baseline_sizes) + ", run " + size_range(c.run_sizes) + ", " +
+                    std::to_string(c.common_sizes) + " in common";
+  return out + (options.common_sizes ? "; only those are compared (--common-sizes)\n"
+                                     : "; figures of the others are missing or new for that alone "
+                                       "(--common-sizes compares the sizes both have)\n");
+}
+
 }  // namespace
 
 std::string imported_lines(const doc::BenchDocument& baseline, const doc::BenchDocument& run) {
@@ -137,25 +149,6 @@ std::string change_counts(const Comparison& c) {
            doc::to_string(all[i]);
   return out + "\n";
 }
-
-namespace {
-
-// One line where the runs measured different size grids: what each has, how many in common,
-// and the option that compares only those.
-std::string grid_lines(const Comparison& c, const CompareOptions& options) {
-  if (c.baseline_sizes.empty() || c.run_sizes.empty() || c.baseline_sizes == c.run_sizes) return "";
-  std::size_t common = 0;
-  for (const auto s : c.run_sizes)
-    common += std::binary_search(c.baseline_sizes.begin(), c.baseline_sizes.end(), s) ? 1 : 0;
-  std::string out = "note: the runs measured different sizes: baseline " +
-                    size_range(c.baseline_sizes) + ", run " + size_range(c.run_sizes) + ", " +
-                    std::to_string(common) + " in common";
-  return out + (options.common_sizes ? "; only those are compared (--common-sizes)\n"
-                                     : "; figures of the others are missing or new for that alone "
-                                       "(--common-sizes compares the sizes both have)\n");
-}
-
-}  // namespace
 
 std::string format_comparison(const Comparison& c, const std::string& baseline_name,
                               const std::string& run_name, const CompareOptions& options) {

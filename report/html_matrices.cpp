@@ -14,7 +14,7 @@ namespace {
 
 // A cell's colour: the share of the link's ceiling when known, else the share of the best
 // (or, for latency, the lowest) figure of the same matrix.
-std::optional<double> fraction_of(const bench::MatrixCell& c, double best, bool lower_is_better) {
+std::optional<double> fraction_of(const MatrixCell& c, double best, bool lower_is_better) {
   if (c.status != doc::FigureStatus::kOk || !c.value || *c.value <= 0 || best <= 0)
     return std::nullopt;
   if (c.achieved_pct) return *c.achieved_pct / 100.0;
@@ -23,7 +23,7 @@ std::optional<double> fraction_of(const bench::MatrixCell& c, double best, bool 
 
 // One cell: its value, and between two GPUs the path class joining them (NV#, PIX, ... SYS),
 // with data-pair naming the route so a reader (or a test in a browser) can find each cell.
-std::string heat_cell(const std::optional<bench::MatrixCell>& cell, const std::string& row,
+std::string heat_cell(const std::optional<MatrixCell>& cell, const std::string& row,
                       const std::string& col, double best, bool lower_is_better,
                       const PairPaths* paths) {
   std::string cls = "cell", style;
@@ -38,13 +38,13 @@ std::string heat_cell(const std::optional<bench::MatrixCell>& cell, const std::s
   }
   std::string out = "<td class=\"" + cls + "\" data-pair=\"" + html_escape(row + "->" + col) +
                     "\"" + style + "><span class=\"v\">" +
-                    html_escape(cell ? bench::cell_text(cell) : "-") + "</span>";
+                    html_escape(cell ? cell_text(cell) : "-") + "</span>";
   const std::string path = paths ? paths->between(row, col) : "";
   if (!path.empty()) out += "<span class=\"path\">" + html_escape(path) + "</span>";
   return out + "</td>";
 }
 
-std::string heatmap(const bench::Matrix& m, bool lower_is_better, const PairPaths* paths) {
+std::string heatmap(const Matrix& m, bool lower_is_better, const PairPaths* paths) {
   double best = 0;
   for (const auto& row : m.cells) {
     for (const auto& c : row) {
@@ -69,18 +69,18 @@ std::string heatmap(const bench::Matrix& m, bool lower_is_better, const PairPath
   return os.str();
 }
 
-bool titled(const bench::Matrix& m, const std::string& case_name) {
+bool titled(const Matrix& m, const std::string& case_name) {
   return m.title.rfind(case_name + ",", 0) == 0;
 }
 
 }  // namespace
 
-std::string bandwidth_heatmaps(const std::vector<bench::Matrix>& maps, const PairPaths& paths) {
-  std::vector<const bench::Matrix*> order;
+std::string bandwidth_heatmaps(const std::vector<Matrix>& maps, const PairPaths& paths) {
+  std::vector<const Matrix*> order;
   for (const auto& m : maps) order.push_back(&m);
   const auto find = [&](const std::string& name) {
     return std::find_if(order.begin(), order.end(),
-                        [&](const bench::Matrix* m) { return titled(*m, name); });
+                        [&](const Matrix* m) { return titled(*m, name); });
   };
   std::ostringstream os;
   const auto p2p = find("ce_unidir_write");
@@ -88,10 +88,10 @@ std::string bandwidth_heatmaps(const std::vector<bench::Matrix>& maps, const Pai
   if (p2p != order.end() && staged != order.end()) {
     os << "<div class=\"beside\">" << heatmap(**p2p, false, &paths)
        << heatmap(**staged, false, &paths) << "</div>\n";
-    const bench::Matrix* a = *p2p;
-    const bench::Matrix* b = *staged;
+    const Matrix* a = *p2p;
+    const Matrix* b = *staged;
     order.erase(std::remove_if(order.begin(), order.end(),
-                               [&](const bench::Matrix* m) { return m == a || m == b; }),
+                               [&](const Matrix* m) { return m == a || m == b; }),
                 order.end());
   }
   os << "<div class=\"maps\">\n";
@@ -100,7 +100,7 @@ std::string bandwidth_heatmaps(const std::vector<bench::Matrix>& maps, const Pai
   return os.str();
 }
 
-std::string render_heatmap(const bench::Matrix& m, bool lower_is_better, const PairPaths* paths) {
+std::string render_heatmap(const Matrix& m, bool lower_is_better, const PairPaths* paths) {
   return heatmap(m, lower_is_better, paths);
 }
 

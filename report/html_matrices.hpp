@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "bench/matrix.hpp"
+#include "report/bench_matrix.hpp"
 #include "report/html_pairs.hpp"
 
 namespace p2p::report {
 
 // The heatmaps in their cases' order, except that the path without P2P (staged through host
 // memory) sits beside the P2P copy it stands in for, so a pair that lost P2P reads across.
-std::string bandwidth_heatmaps(const std::vector<bench::Matrix>& maps, const PairPaths& paths);
+std::string bandwidth_heatmaps(const std::vector<Matrix>& maps, const PairPaths& paths);
 
 }  // namespace p2p::report

@@ -11,13 +11,13 @@
 #include <sstream>
 
 #include "acceptance/judge.hpp"
-#include "bench/matrix.hpp"
 #include "document/bench_document.hpp"
-#include "nccl/table.hpp"
+#include "report/bench_matrix.hpp"
 #include "report/html_charts.hpp"
 #include "report/html_matrices.hpp"
 #include "report/html_pairs.hpp"
 #include "report/html_verdict.hpp"
+#include "report/nccl_text.hpp"
 #include "topology/classify.hpp"
 
 namespace p2p::report {
@@ -125,12 +125,12 @@ std::string bench_sections(const doc::BenchDocument& d) {
   std::ostringstream os;
   const PairPaths paths(d);
   os << attention_section(d, paths);
-  const auto bandwidth = bench::bandwidth_matrices(d.bandwidth, true);
+  const auto bandwidth = bandwidth_matrices(d.bandwidth, true);
   if (!bandwidth.empty())
     os << "<h2>Bandwidth at the largest size</h2>\n" << bandwidth_heatmaps(bandwidth, paths);
   if (const std::string charts = size_sweep_charts(d); !charts.empty())
     os << "<h2>Size sweeps</h2>\n" << charts;
-  const auto latency = bench::latency_matrices(d.latency);
+  const auto latency = latency_matrices(d.latency);
   if (!latency.empty()) os << "<h2>Latency</h2>\n";
   for (const auto& m : latency) os << render_heatmap(m, true, &paths);
   const doc::FigureCounts c = doc::count_figures(d);
@@ -145,10 +145,10 @@ std::string nccl_run_section(const doc::NcclRun& run, const std::string& title) 
   std::ostringstream os;
   os << "<h2>" << html_escape(title) << "</h2>\n";
   os << nccl_operation_charts(run);
-  os << "<pre>" << html_escape(nccl::format_transport_matrix(run) + nccl::format_pair_matrix(run))
+  os << "<pre>" << html_escape(format_transport_matrix(run) + format_pair_matrix(run))
      << "</pre>\n";
   os << "<details><summary>every size, as nccl-tests prints it</summary><pre>"
-     << html_escape(nccl::format_environment(run.environment) + nccl::format_results_table(run))
+     << html_escape(format_environment(run.environment) + format_results_table(run))
      << "</pre></details>\n";
   return os.str();
 }
@@ -159,7 +159,7 @@ std::string nccl_sections(const doc::BenchDocument& d) {
   std::string out = nccl_run_section(report.run, "NCCL");
   if (report.p2p_off) out += nccl_run_section(*report.p2p_off, "NCCL with NCCL_P2P_DISABLE=1");
   if (!report.verdicts.empty())
-    out += "<pre>" + html_escape(nccl::format_verdicts(report.verdicts)) + "</pre>\n";
+    out += "<pre>" + html_escape(format_verdicts(report.verdicts)) + "</pre>\n";
   return out;
 }
 

@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "bench/matrix.hpp"
 #include "document/bench_document.hpp"
+#include "report/bench_matrix.hpp"
 
 namespace p2p::report {
 
@@ -29,6 +29,6 @@ std::string heat_colour(double fraction);
 // element, and one matrix as a heatmap (cells coloured by the share of their link's ceiling,
 // or of the matrix's best figure; GPU pairs with their path class when `paths` is given).
 const char* report_style();
-std::string render_heatmap(const bench::Matrix& m, bool lower_is_better, const PairPaths* paths);
+std::string render_heatmap(const Matrix& m, bool lower_is_better, const PairPaths* paths);
 
 }  // namespace p2p::report

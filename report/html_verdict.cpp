@@ -27,9 +27,12 @@ std::string verdict_banner(const doc::RunVerdict& v, int max_reasons) {
      << "</div>\n";
   if (reasons.empty()) os << "<div>" << v.checks.size() << " checks, every one passed</div>\n";
   // The GPU the reasons point at, and each GPU's own outcome, before the reasons themselves.
-  if (const auto s = doc::suspect_of(v))
-    os << "<div class=\"suspect\"><b>" << html_escape(doc::suspect_line(*s)) << "</b></div>\n";
-  if (const std::string per_gpu = doc::gpu_outcomes_line(doc::gpu_outcomes(v)); !per_gpu.empty())
+  const auto suspect = doc::suspect_of(v);
+  if (suspect)
+    os << "<div class=\"suspect\"><b>" << html_escape(doc::suspect_line(*suspect))
+       << "</b></div>\n";
+  if (const std::string per_gpu = doc::gpu_outcomes_line(doc::gpu_outcomes(v, suspect));
+      !per_gpu.empty())
     os << "<div class=\"per-gpu\">" << html_escape(per_gpu) << "</div>\n";
   if (!reasons.empty()) os << "<ul>\n";
   const int shown = std::min(static_cast<int>(reasons.size()), max_reasons);

@@ -13,6 +13,18 @@ nlohmann::json jsonl_line(const std::string& kind, const std::string& command,
           {"record", std::move(record)}};
 }
 
+nlohmann::json run_start_line(const std::string& command, const std::string& host,
+                              const std::string& utc, nlohmann::json extra) {
+  extra["tool_version"] = P2P_VERSION;
+  return jsonl_line("run_start", command, host, utc, std::move(extra));
+}
+
+nlohmann::json run_end_line(const std::string& command, const std::string& host,
+                            const std::string& utc, int exit_code, nlohmann::json extra) {
+  extra["exit_code"] = exit_code;
+  return jsonl_line("run_end", command, host, utc, std::move(extra));
+}
+
 std::vector<nlohmann::json> doctor_lines(const nlohmann::json& report, const std::string& host,
                                          const std::string& utc) {
   std::vector<nlohmann::json> out;

@@ -19,6 +19,16 @@ constexpr int kJsonLinesVersion = 1;
 nlohmann::json jsonl_line(const std::string& kind, const std::string& command,
                           const std::string& host, const std::string& utc, nlohmann::json record);
 
+// The envelope of every run's lines, at `utc`: run_start carries the tool's version and what the
+// command adds (`extra`: the MPI rank, the launch); run_end the exit code and what the command
+// adds (counts, the verdict's summary).
+nlohmann::json run_start_line(const std::string& command, const std::string& host,
+                              const std::string& utc,
+                              nlohmann::json extra = nlohmann::json::object());
+nlohmann::json run_end_line(const std::string& command, const std::string& host,
+                            const std::string& utc, int exit_code,
+                            nlohmann::json extra = nlohmann::json::object());
+
 // One line per finding of a doctor report (p2pcheck.doctor.report), then its verdict.
 std::vector<nlohmann::json> doctor_lines(const nlohmann::json& report, const std::string& host,
                                          const std::string& utc);

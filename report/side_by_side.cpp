@@ -6,7 +6,7 @@
 #include <sstream>
 #include <vector>
 
-#include "bench/matrix.hpp"
+#include "report/bench_matrix.hpp"
 #include "report/html_pairs.hpp"
 #include "report/html_report.hpp"
 
@@ -99,11 +99,11 @@ std::string changes_table(const Comparison& c) {
 // has stands alone.
 std::string matrices(const doc::BenchDocument& a, const doc::BenchDocument& b) {
   const PairPaths pa(a), pb(b);
-  std::vector<bench::Matrix> ma = bench::bandwidth_matrices(a.bandwidth, true);
-  std::vector<bench::Matrix> mb = bench::bandwidth_matrices(b.bandwidth, true);
-  for (auto& m : bench::latency_matrices(a.latency)) ma.push_back(std::move(m));
-  for (auto& m : bench::latency_matrices(b.latency)) mb.push_back(std::move(m));
-  const auto latency = [](const bench::Matrix& m) {
+  std::vector<Matrix> ma = bandwidth_matrices(a.bandwidth, true);
+  std::vector<Matrix> mb = bandwidth_matrices(b.bandwidth, true);
+  for (auto& m : latency_matrices(a.latency)) ma.push_back(std::move(m));
+  for (auto& m : latency_matrices(b.latency)) mb.push_back(std::move(m));
+  const auto latency = [](const Matrix& m) {
     return m.title.find("ns per dependent load") != std::string::npos;
   };
   std::ostringstream os;

@@ -5,9 +5,9 @@
 #include "bench/measure/cases.hpp"
 #include "bench/measure/inventory.hpp"
 #include "bench/measure/run.hpp"
-#include "bench/text_tables.hpp"
 #include "common/utc_time.hpp"
 #include "harness/google_benchmark.hpp"
+#include "report/bench_text.hpp"
 #include "report/check_cases.hpp"
 #include "report/run_lines.hpp"
 #include "session/bench_options.hpp"
@@ -56,7 +56,7 @@ class BenchMeasurement : public Measurement {
     JudgedRun run;
     run.verdict =
         judge_measured(d, *after.acceptance, after.expect_gpus, after.interrupt_signal, "bench");
-    run.text = bench::render_text_tables(d);
+    run.text = report::render_text_tables(d);
     run.text_to_stderr = outcome_.benchmark_owns_stdout;
     run.junit = report::document_suites(
         d, request_.json_path.empty() ? std::string("bench") : request_.json_path);

@@ -5,8 +5,8 @@
 #include "common/json_text.hpp"
 #include "doctor/collect/collect.hpp"
 #include "doctor/render.hpp"
-#include "doctor/rules.hpp"
-#include "doctor/verdict.hpp"
+#include "doctor/rules/rules.hpp"
+#include "doctor/verdict/verdict.hpp"
 #include "report/check_cases.hpp"
 #include "session/machine_outputs.hpp"
 

@@ -4,8 +4,8 @@
 
 #include "doctor/collect/collect.hpp"
 #include "doctor/collect/probes.hpp"
-#include "doctor/rules.hpp"
-#include "doctor/verdict.hpp"
+#include "doctor/rules/rules.hpp"
+#include "doctor/verdict/verdict.hpp"
 
 namespace p2p::session {
 

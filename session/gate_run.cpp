@@ -2,10 +2,10 @@
 
 #include "common/error.hpp"
 #include "common/exit_codes.hpp"
+#include "doctor/collect/live_topology.hpp"
 #include "session/gate_environment.hpp"
 #include "session/gate_health.hpp"
 #include "session/gate_verdict.hpp"
-#include "session/live_topology.hpp"
 #include "session/machine_outputs.hpp"
 #include "topology/discovery/discovery.hpp"
 
@@ -27,7 +27,7 @@ GateOutcome run_gate(const GateRequest& r, const topo::PeerAccessCheck& live_pee
     throw InputError(
         "gate: --p2p describes a captured topology: give it with --input (this host is checked live)");
   const bool live = r.input.empty();
-  topo::TopologySnapshot t = live ? live_topology() : topo::load_topology(r.input);
+  topo::TopologySnapshot t = live ? doctor::live_topology() : topo::load_topology(r.input);
   if (!r.p2p.empty()) topo::apply_p2p_status_file(t, r.p2p);
 
   GateOutcome o;

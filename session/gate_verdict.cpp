@@ -51,12 +51,18 @@ TopologyAndGate judge_gate(topo::TopologySnapshot snapshot, const GateFiles& fil
       topo::evaluate_gate(out.snapshot, files.expected, files.policy, peer_access);
   judge_environment(decision, p2p_environment_risks(env, out.snapshot.gpus.size()), allow_env);
   out.blocked = !decision.passed && !skip_gate;
-  out.gate.decision = decision.passed ? topo::GateVerdict::kPass : topo::GateVerdict::kBlock;
-  out.gate.reasons = decision;
-  out.gate.detail =
-      decision.passed ? "passed" : std::to_string(decision.blocking()) + " blocking reason(s)";
-  if (!decision.passed && skip_gate) out.gate.detail += "; measured anyway (--skip-gate)";
+  out.gate = gate_record(decision, skip_gate);
   return out;
+}
+
+doc::GateRecord gate_record(const topo::GateDecision& decision, bool skip_gate) {
+  doc::GateRecord record;
+  record.decision = decision.passed ? topo::GateVerdict::kPass : topo::GateVerdict::kBlock;
+  record.reasons = decision;
+  record.detail =
+      decision.passed ? "passed" : std::to_string(decision.blocking()) + " blocking reason(s)";
+  if (!decision.passed && skip_gate) record.detail += "; measured anyway (--skip-gate)";
+  return record;
 }
 
 std::string blocked_message(const std::string& command, const TopologyAndGate& tg) {

@@ -48,6 +48,10 @@ TopologyAndGate judge_gate(topo::TopologySnapshot snapshot, const GateFiles& fil
                            const std::map<std::string, std::string>& env = {},
                            const std::vector<std::string>& allow_env = {});
 
+// The document's record of a gate decision: "passed", or how many reasons blocked, and whether
+// the run measured anyway (--skip-gate). judge_gate and the node chain's bench step both keep it.
+doc::GateRecord gate_record(const topo::GateDecision& decision, bool skip_gate);
+
 // The gate's reasons and the line saying nothing was measured, for stderr.
 std::string blocked_message(const std::string& command, const TopologyAndGate& tg);
 

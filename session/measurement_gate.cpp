@@ -4,8 +4,8 @@
 
 #include "bench/measure/inventory.hpp"
 #include "bench/measure/peer_access_check.hpp"
+#include "doctor/collect/live_topology.hpp"
 #include "session/gate_environment.hpp"
-#include "session/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 
 namespace p2p::session {
@@ -13,7 +13,7 @@ namespace {
 
 topo::TopologySnapshot measurement_topology(const std::string& command) {
   try {
-    return live_topology();
+    return doctor::live_topology();
   } catch (const std::exception& e) {
     std::cerr << "p2pcheck " << command << ": warning: topology discovery failed (" << e.what()
               << "); using CUDA's device list\n";

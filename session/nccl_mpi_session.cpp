@@ -65,8 +65,8 @@ class ProcessLines {
       : host_(nccl::host_name()) {
     if (path.empty()) return;
     lines_ = std::make_unique<JsonLines>(mpi::per_rank_path(path, process));
-    lines_->write(report::jsonl_line(
-        "run_start", "nccl", host_, utc_now_iso8601(),
+    lines_->write(report::run_start_line(
+        "nccl", host_, utc_now_iso8601(),
         {{"mpi_rank", process}, {"launch", launch}, {"pid", static_cast<int>(::getpid())}}));
   }
   void line(const std::string& text) {
@@ -81,9 +81,7 @@ class ProcessLines {
     lines_->write(report::jsonl_line(kind, "nccl", host_, utc_now_iso8601(), std::move(record)));
   }
   void end(int exit_code) {
-    if (lines_)
-      lines_->write(report::jsonl_line("run_end", "nccl", host_, utc_now_iso8601(),
-                                       {{"exit_code", exit_code}}));
+    if (lines_) lines_->write(report::run_end_line("nccl", host_, utc_now_iso8601(), exit_code));
   }
 
  private:

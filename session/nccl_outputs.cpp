@@ -13,10 +13,11 @@
 #include "common/interrupt.hpp"
 #include "common/json_text.hpp"
 #include "harness/google_benchmark.hpp"
-#include "nccl/cluster_table.hpp"
-#include "nccl/table.hpp"
+#include "nccl/threshold.hpp"
 #include "nccl/topology_view.hpp"
 #include "report/check_cases.hpp"
+#include "report/nccl_cluster_text.hpp"
+#include "report/nccl_text.hpp"
 #include "session/machine_outputs.hpp"
 
 namespace p2p::session {
@@ -37,19 +38,19 @@ std::string transport_beside_topology(const doc::NcclRun& run,
 // Every table of the run, as nccl-tests and p2pcheck print them (figures that mean nothing on
 // this host are marked in `report` already).
 std::string nccl_tables(const doc::NcclResultsSection& report, const TopologyAndGate& tg) {
-  std::string t = nccl::format_environment(report.run.environment) +
-                  nccl::format_run_warnings(report.run) + nccl::format_results_table(report.run) +
-                  nccl::format_transport_matrix(report.run) +
-                  // Across hosts this host's topology describes only some of the ranks.
-                  (report.run.cluster ? nccl::format_cluster(report.run)
-                                      : transport_beside_topology(report.run, tg.snapshot)) +
-                  nccl::format_pair_matrix(report.run);
+  std::string t =
+      report::format_environment(report.run.environment) + report::format_run_warnings(report.run) +
+      report::format_results_table(report.run) + report::format_transport_matrix(report.run) +
+      // Across hosts this host's topology describes only some of the ranks.
+      (report.run.cluster ? report::format_cluster(report.run)
+                          : transport_beside_topology(report.run, tg.snapshot)) +
+      report::format_pair_matrix(report.run);
   if (report.p2p_off) {
-    t += nccl::format_transport_matrix(*report.p2p_off) +
-         nccl::format_pair_matrix(*report.p2p_off) +
-         nccl::format_p2p_comparison(report.run, *report.p2p_off);
+    t += report::format_transport_matrix(*report.p2p_off) +
+         report::format_pair_matrix(*report.p2p_off) +
+         report::format_p2p_comparison(report.run, *report.p2p_off);
   }
-  return t + nccl::format_verdicts(report.verdicts);
+  return t + report::format_verdicts(report.verdicts);
 }
 
 }  // namespace

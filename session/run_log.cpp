@@ -14,8 +14,7 @@ RunLog::RunLog(const std::string& path, const std::string& command, const std::s
   if (lines_ && lines_->to_stdout() && harness::benchmark_owns_stdout(benchmark_args))
     throw InputError(
         "--jsonl - and --benchmark_format both write to standard output: give --jsonl a file");
-  write(report::jsonl_line("run_start", command_, host_, utc_now_iso8601(),
-                           {{"tool_version", P2P_VERSION}}));
+  write(report::run_start_line(command_, host_, utc_now_iso8601()));
 }
 
 void RunLog::write(const nlohmann::json& line) {
@@ -30,9 +29,7 @@ void RunLog::gate(const TopologyAndGate& tg) {
 
 int RunLog::end(int exit_code, const nlohmann::json& extra) {
   if (!lines_) return exit_code;
-  nlohmann::json r = extra;
-  r["exit_code"] = exit_code;
-  lines_->write(report::jsonl_line("run_end", command_, host_, utc_now_iso8601(), r));
+  lines_->write(report::run_end_line(command_, host_, utc_now_iso8601(), exit_code, extra));
   return exit_code;
 }
 

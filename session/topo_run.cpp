@@ -5,8 +5,8 @@
 #include "common/exit_codes.hpp"
 #include "common/file_io.hpp"
 #include "doctor/collect/collect.hpp"
+#include "doctor/collect/live_topology.hpp"
 #include "doctor/nccl_topo_file.hpp"
-#include "session/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/snapshot_json.hpp"
 
@@ -14,7 +14,7 @@ namespace p2p::session {
 
 TopoOutcome run_topo(const TopoRequest& r) {
   TopoOutcome o;
-  o.snapshot = r.input.empty() ? live_topology() : topo::load_topology(r.input);
+  o.snapshot = r.input.empty() ? doctor::live_topology() : topo::load_topology(r.input);
   if (!r.environment.empty()) topo::apply_environment_facts_file(o.snapshot, r.environment);
   if (!r.p2p.empty()) topo::apply_p2p_status_file(o.snapshot, r.p2p);
   o.snapshot_json = topo::snapshot_to_json_text(o.snapshot);

@@ -8,7 +8,7 @@
 #include "common/file_io.hpp"
 #include "common/json_text.hpp"
 #include "doctor/collect/collect.hpp"
-#include "session/live_topology.hpp"
+#include "doctor/collect/live_topology.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "vm/clique_proof.hpp"
 #include "vm/guest_prospects.hpp"
@@ -90,7 +90,7 @@ VmRunOutcome run_vm_plan(const VmPlanRequest& r) {
     for (auto& c : vm::parse_host_captures(read_text_file(path), path))
       captures.push_back(std::move(c));
   topo::TopologySnapshot host =
-      r.topology.empty() ? live_topology() : topo::load_topology(r.topology);
+      r.topology.empty() ? doctor::live_topology() : topo::load_topology(r.topology);
   if (!r.topology.empty()) host.source = r.topology;  // a text capture's source says "nvidia-smi"
   std::string facts_source = r.facts;
   if (r.topology.empty() && !facts) {

@@ -6,10 +6,10 @@
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/text.hpp"
+#include "common/text_lines.hpp"
 #include "doctor/derived.hpp"
 #include "import/import_document.hpp"
-#include "import/nvidia_smi_topo.hpp"
-#include "import/text_lines.hpp"
+#include "topology/nvidia_smi_topo.hpp"
 
 namespace p2p::vm {
 
@@ -189,13 +189,13 @@ void copy_evidence(HostView& v, const HostCapture& c, const std::vector<std::siz
 
 std::vector<HostCapture> parse_host_captures(const std::string& text, const std::string& source) {
   std::vector<HostCapture> out;
-  if (import::starts_json_object(text)) {
+  if (starts_json_object(text)) {
     out.push_back(json_capture(text, source));
-  } else if (import::looks_like_nvidia_smi_p2p(text)) {
+  } else if (topo::looks_like_nvidia_smi_p2p(text)) {
     HostCapture c;
     c.source = source;
     c.tool = "nvidia-smi topo -p2p";
-    c.status = import::p2p_status_from_nvidia_smi(text, source);
+    c.status = topo::p2p_status_from_nvidia_smi(text, source);
     out.push_back(c);
   } else {
     for (const auto& s : import::import_paste(text, source, import::ImportOptions{}).sections)
@@ -226,7 +226,7 @@ void add_capture_evidence(HostView& v, const HostCapture& c) {
     return;
   }
   if (!c.status.empty()) {
-    import::add_p2p_status(v.topology, c.status, c.source);
+    topo::add_p2p_status(v.topology, c.status, c.source);
     return;
   }
   const auto to = map_gpus(v, c);

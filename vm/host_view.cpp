@@ -5,8 +5,8 @@
 #include <set>
 
 #include "common/error.hpp"
-#include "doctor/codes.hpp"
 #include "doctor/derived.hpp"
+#include "doctor/knowledge/codes.hpp"
 
 namespace p2p::vm {
 

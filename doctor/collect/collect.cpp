@@ -9,9 +9,9 @@
 #include <filesystem>
 
 #include "common/error.hpp"
-#include "doctor/codes.hpp"
 #include "doctor/collect/probes.hpp"
 #include "doctor/derived.hpp"
+#include "doctor/knowledge/codes.hpp"
 
 namespace p2p::doctor {
 

@@ -10,9 +10,9 @@
 #include <cerrno>
 #include <deque>
 
-#include "doctor/codes.hpp"
 #include "doctor/collect/collect.hpp"
 #include "doctor/collect/collect_io.hpp"
+#include "doctor/knowledge/codes.hpp"
 
 namespace p2p::doctor {
 

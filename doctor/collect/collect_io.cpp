@@ -12,7 +12,7 @@
 #include <memory>
 #include <sstream>
 
-#include "doctor/codes.hpp"
+#include "doctor/knowledge/codes.hpp"
 
 namespace p2p::doctor::io {
 

@@ -7,7 +7,7 @@
 #include "common/sysfs_pci_link.hpp"
 #include "doctor/collect/collect.hpp"
 #include "doctor/collect/collect_io.hpp"
-#include "doctor/gpu_generation.hpp"
+#include "doctor/knowledge/gpu_generation.hpp"
 
 namespace p2p::doctor {
 

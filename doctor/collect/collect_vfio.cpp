@@ -4,7 +4,7 @@
 
 #include "doctor/collect/collect.hpp"
 #include "doctor/collect/collect_io.hpp"
-#include "doctor/gpu_generation.hpp"
+#include "doctor/knowledge/gpu_generation.hpp"
 
 namespace p2p::doctor {
 

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "common/dynamic_library.hpp"
-#include "doctor/codes.hpp"
 #include "doctor/collect/driver_api.hpp"
 #include "doctor/facts.hpp"
+#include "doctor/knowledge/codes.hpp"
 
 namespace p2p::doctor::peer_copy {
 

@@ -57,9 +57,7 @@ void cuda_child(const std::string& soname, bool devices, const Emit& emit) {
   using namespace api;
   CudaProbe p;
   p.status = ProbeStatus::kCompleted;
-  // Deliberately never closed: the child _exit()s right after the last snapshot, and running
-  // libcuda's teardown (dlclose) there could crash or hang after the result was already sent.
-  const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open(soname));
+  const DynamicLibrary& lib = DynamicLibrary::open_never_closed(soname);
   if (!lib.loaded()) {
     p.status = ProbeStatus::kLibraryMissing;
     p.detail = lib.error();

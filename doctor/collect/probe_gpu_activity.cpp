@@ -27,14 +27,14 @@ Fn newest(const DynamicLibrary& lib, const char* v3, const char* v2) {
 }
 
 void list_processes(nvmlDeviceGetProcesses_t fn, nvmlDevice_t h, const char* kind,
-                    bench::GpuActivity& g) {
+                    doc::GpuActivity& g) {
   if (fn == nullptr) return;
   std::vector<NvmlProcessInfo> infos(kNvmlMaxProcesses);
   unsigned int count = kNvmlMaxProcesses;
   if (fn(h, &count, infos.data()) != 0)
     return;  // INSUFFICIENT_SIZE past 256 processes: not worth a retry
   for (unsigned int i = 0; i < count && i < kNvmlMaxProcesses; ++i) {
-    bench::GpuProcess p;
+    doc::GpuProcess p;
     p.pid = infos[i].pid;
     p.kind = kind;
     if (infos[i].usedGpuMemory != kNvmlNotAvailable) p.used_bytes = infos[i].usedGpuMemory;
@@ -44,8 +44,7 @@ void list_processes(nvmlDeviceGetProcesses_t fn, nvmlDevice_t h, const char* kin
 
 void activity_child(const std::vector<std::string>& bus_ids, const std::string& soname,
                     const Emit& emit) {
-  const DynamicLibrary& lib =
-      *new DynamicLibrary(DynamicLibrary::open(soname));  // never closed: see probe_nvml.cpp
+  const DynamicLibrary& lib = DynamicLibrary::open_never_closed(soname);
   if (!lib.loaded()) return;
   auto init = lib.function<nvmlInit_t>("nvmlInit_v2");
   if (init == nullptr) init = lib.function<nvmlInit_t>("nvmlInit");
@@ -60,7 +59,7 @@ void activity_child(const std::vector<std::string>& bus_ids, const std::string& 
       lib.function<nvmlDeviceGetUtilizationRates_t>("nvmlDeviceGetUtilizationRates");
   nlohmann::json out = nlohmann::json::array();
   for (const auto& bus : bus_ids) {
-    bench::GpuActivity g;
+    doc::GpuActivity g;
     g.pci_bus_id = bus;
     nvmlDevice_t h = nullptr;
     if (by_bus(bus.c_str(), &h) == 0) {
@@ -78,14 +77,14 @@ void activity_child(const std::vector<std::string>& bus_ids, const std::string& 
 
 }  // namespace
 
-std::optional<std::vector<bench::GpuActivity>> probe_gpu_activity(
+std::optional<std::vector<doc::GpuActivity>> probe_gpu_activity(
     const std::vector<std::string>& bus_ids, int timeout_ms, const std::string& soname) {
   const IsolatedResult r =
       run_isolated([&](const Emit& emit) { activity_child(bus_ids, soname, emit); }, timeout_ms);
   if (r.status != IsolatedStatus::kCompleted || r.output.empty()) return std::nullopt;
   try {
     return parse_own_json(r.output, "GPU activity probe output")
-        .get<std::vector<bench::GpuActivity>>();
+        .get<std::vector<doc::GpuActivity>>();
   } catch (const std::exception&) {
     return std::nullopt;  // a child that wrote nonsense answered nothing
   }

@@ -30,8 +30,7 @@ std::string nvml_bus_id(const std::string& bdf) {
 }
 
 void nvlink_child(const std::vector<std::string>& bus_ids, const Emit& emit) {
-  // Never closed: the child _exit()s after its one line (see probe_nvml.cpp for why).
-  const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open("libnvidia-ml.so.1"));
+  const DynamicLibrary& lib = DynamicLibrary::open_never_closed("libnvidia-ml.so.1");
   auto init = lib.function<nvmlInit_t>("nvmlInit_v2");
   const auto by_bus =
       lib.function<nvmlDeviceGetHandleByPciBusId_t>("nvmlDeviceGetHandleByPciBusId_v2");

@@ -7,12 +7,12 @@
 #include "common/dynamic_library.hpp"
 #include "common/file_io.hpp"
 #include "common/json_text.hpp"
-#include "doctor/codes.hpp"
 #include "doctor/collect/driver_api.hpp"
 #include "doctor/collect/nvml_calls.hpp"
 #include "doctor/collect/probes.hpp"
 #include "doctor/derived.hpp"
 #include "doctor/facts_json_parts.hpp"
+#include "doctor/knowledge/codes.hpp"
 
 namespace p2p::doctor {
 
@@ -121,9 +121,8 @@ void probe_pairs(const Nvml& nv, const std::vector<nvmlDevice_t>& handles, NvmlP
 void nvml_child(const std::string& soname, const Emit& emit) {
   NvmlProbe p;
   p.status = ProbeStatus::kCompleted;
-  // Never closed and no nvmlShutdown: the child _exit()s after the last snapshot, and a teardown
-  // that hangs or crashes must not turn a complete result into a failed probe.
-  const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open(soname));
+  // No nvmlShutdown either, for the reason the library is never closed.
+  const DynamicLibrary& lib = DynamicLibrary::open_never_closed(soname);
   if (!lib.loaded()) {
     p.status = ProbeStatus::kLibraryMissing;
     p.detail = lib.error();

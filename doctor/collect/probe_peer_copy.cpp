@@ -10,12 +10,12 @@
 
 #include "common/dynamic_library.hpp"
 #include "common/json_text.hpp"
-#include "doctor/codes.hpp"
 #include "doctor/collect/driver_api.hpp"
 #include "doctor/collect/peer_copy_check.hpp"
 #include "doctor/collect/probes.hpp"
 #include "doctor/derived.hpp"
 #include "doctor/facts_json_parts.hpp"
+#include "doctor/knowledge/codes.hpp"
 
 namespace p2p::doctor {
 
@@ -120,8 +120,7 @@ void check_pairs(const Api& api, const std::vector<Gpu>& all, PeerCopyProbe& p, 
 void peer_copy_child(const std::string& soname, int logical, const Emit& emit) {
   PeerCopyProbe p;
   p.status = ProbeStatus::kCompleted;
-  // Never closed, as in the CUDA probe: the child _exit()s after its last snapshot.
-  const DynamicLibrary& lib = *new DynamicLibrary(DynamicLibrary::open(soname));
+  const DynamicLibrary& lib = DynamicLibrary::open_never_closed(soname);
   if (!lib.loaded()) {
     p.status = ProbeStatus::kLibraryMissing;
     p.detail = lib.error();

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/sharing.hpp"
 #include "doctor/collect/isolated.hpp"
 #include "doctor/facts.hpp"
+#include "document/gpu_sharing.hpp"
 
 namespace p2p::doctor {
 
@@ -42,9 +42,9 @@ PeerCopyProbe probe_peer_copy(int timeout_ms, int logical_gpus = 0,
 PeerCopyProbe peer_copy_probe_from(const IsolatedResult& r);
 
 // NVML's compute and graphics processes and the utilisation of each GPU (by PCI bus id), for
-// the sharing check of bench and nccl (bench/sharing.hpp); names are left for the caller.
+// the sharing check of bench and nccl (document/gpu_sharing.hpp); names are left for the caller.
 // nullopt where NVML is missing, fails to initialise, hangs or crashes.
-std::optional<std::vector<bench::GpuActivity>> probe_gpu_activity(
+std::optional<std::vector<doc::GpuActivity>> probe_gpu_activity(
     const std::vector<std::string>& bus_ids, int timeout_ms,
     const std::string& soname = "libnvidia-ml.so.1");
 

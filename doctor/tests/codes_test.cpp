@@ -1,11 +1,11 @@
-#include "doctor/codes.hpp"
+#include "doctor/knowledge/codes.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cerrno>
 
 #include "doctor/derived.hpp"
-#include "doctor/gpu_generation.hpp"
+#include "doctor/knowledge/gpu_generation.hpp"
 
 namespace {
 

@@ -1,15 +1,15 @@
-// The documented tables (doctor/documented_*.cpp): each carries its source, every row has a host
-// written from its documented meaning (fixtures/tables/rows.py), and that host gives the row's
-// finding and names the row's cause. Then the public failure reports gathered for the tables
+// The documented tables (doctor/knowledge/documented_*.cpp): each carries its source, every row has
+// a host written from its documented meaning (fixtures/tables/rows.py), and that host gives the
+// row's finding and names the row's cause. Then the public failure reports gathered for the tables
 // (fixtures/tables/field-a, field-b), with their set-aside thirds scored apart.
 #include <gtest/gtest.h>
 
 #include <iostream>
 #include <set>
 
-#include "doctor/documented_causes.hpp"
-#include "doctor/driver_tables.hpp"
-#include "doctor/xid_catalog.hpp"
+#include "doctor/knowledge/documented_causes.hpp"
+#include "doctor/knowledge/driver_tables.hpp"
+#include "doctor/knowledge/xid_catalog.hpp"
 #include "story_expectations.hpp"
 
 namespace {
@@ -264,9 +264,9 @@ TEST(FieldReports, TheSetAsideReportsArePrintedWithTheirScore) {
   score(held, "set-aside score");
 }
 
-// Every row of NVIDIA's Xid catalog (doctor/xid_catalog.cpp) on a host whose kernel log holds one
-// line of it for the first GPU: the severity the catalog gives is the one gpu.xid reports, and a
-// failing Xid names its GPU among the verdict's failing GPUs.
+// Every row of NVIDIA's Xid catalog (doctor/knowledge/xid_catalog.cpp) on a host whose kernel log
+// holds one line of it for the first GPU: the severity the catalog gives is the one gpu.xid
+// reports, and a failing Xid names its GPU among the verdict's failing GPUs.
 TEST(XidCatalogRows, EachRowJudgesItsGpuAsTheCatalogSays) {
   int rows = 0;
   for (int xid = 0; xid <= 400; ++xid) {
@@ -306,9 +306,9 @@ TEST(XidCatalogRows, EachRowJudgesItsGpuAsTheCatalogSays) {
   EXPECT_GT(rows, 40) << "the catalog's rows";
 }
 
-// Every row of the driver-support table (doctor/driver_tables.cpp) on a host whose first GPU is of
-// that architecture: a driver past the row's last branch refuses it, the open module refuses a GPU
-// without a GSP, and the proprietary module refuses one that needs the open module.
+// Every row of the driver-support table (doctor/knowledge/driver_tables.cpp) on a host whose first
+// GPU is of that architecture: a driver past the row's last branch refuses it, the open module
+// refuses a GPU without a GSP, and the proprietary module refuses one that needs the open module.
 TEST(DriverSupportRows, EachArchitectureIsJudgedAgainstTheDriverInstalled) {
   for (const ArchitectureSupport* a : all_architectures()) {
     SCOPED_TRACE(a->architecture);

@@ -3,11 +3,11 @@
 // explanations read back from split NVRM lines.
 #include <gtest/gtest.h>
 
-#include "doctor/driver_statements.hpp"
-#include "doctor/driver_tables.hpp"
-#include "doctor/gpu_generation.hpp"
 #include "doctor/health_facts.hpp"
-#include "doctor/xid_catalog.hpp"
+#include "doctor/knowledge/driver_statements.hpp"
+#include "doctor/knowledge/driver_tables.hpp"
+#include "doctor/knowledge/gpu_generation.hpp"
+#include "doctor/knowledge/xid_catalog.hpp"
 #include "test_support.hpp"
 
 namespace {

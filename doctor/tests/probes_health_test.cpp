@@ -9,8 +9,8 @@
 #include <string>
 
 #include "doctor/collect/probes.hpp"
-#include "doctor/rules.hpp"
-#include "doctor/verdict.hpp"
+#include "doctor/rules/rules.hpp"
+#include "doctor/verdict/verdict.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Single rules, each driven by one change to the healthy bare-metal host.
 #include <gtest/gtest.h>
 
-#include "doctor/codes.hpp"
+#include "doctor/knowledge/codes.hpp"
 #include "test_support.hpp"
 
 namespace {

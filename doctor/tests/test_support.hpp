@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "doctor/facts.hpp"
-#include "doctor/rules.hpp"
-#include "doctor/verdict.hpp"
+#include "doctor/rules/rules.hpp"
+#include "doctor/verdict/verdict.hpp"
 
 namespace p2p::doctor {
 

@@ -17,6 +17,8 @@ RunVerdict with(std::vector<Check> checks) {
   return v;
 }
 
+std::vector<GpuOutcome> outcomes_of(const RunVerdict& v) { return gpu_outcomes(v, suspect_of(v)); }
+
 TEST(Suspects, TheGpuEveryReasonNamesIsTheSuspect) {
   const RunVerdict v =
       with({reason("h2d_ce host->gpu5 64MiB"), reason("ce_unidir_write gpu5->gpu0"),
@@ -63,7 +65,7 @@ TEST(Suspects, EachGpuPassesOrFailsOnItsOwnChecks) {
       {reason("h2d_ce host->gpu5 64MiB"), reason("ce_unidir_write gpu5->gpu0"),
        reason("ce_unidir_write gpu1->gpu5"), reason("ce_unidir_write gpu0->gpu1", Outcome::kPass),
        reason("gpu2", Outcome::kWarn), reason("gpu3", Outcome::kSkipped)});
-  const auto gpus = gpu_outcomes(v);
+  const auto gpus = outcomes_of(v);
   ASSERT_EQ(gpus.size(), 4u) << "a skipped check names no GPU's outcome";
   EXPECT_EQ(gpus[0].gpu, "gpu0");
   EXPECT_EQ(gpus[0].outcome, Outcome::kPass);
@@ -79,10 +81,10 @@ TEST(Suspects, EachGpuPassesOrFailsOnItsOwnChecks) {
             std::string::npos)
       << format_verdict(v, "judge");
   // Without a suspect every GPU a failing check names fails; all passing says nothing.
-  EXPECT_EQ(gpu_outcomes_line(gpu_outcomes(with({reason("gpu0->gpu1")}))),
+  EXPECT_EQ(gpu_outcomes_line(outcomes_of(with({reason("gpu0->gpu1")}))),
             "per GPU: gpu0 FAIL (1 of 1 checks); gpu1 FAIL (1 of 1 checks)");
-  EXPECT_EQ(gpu_outcomes_line(gpu_outcomes(with({reason("gpu0->gpu1", Outcome::kPass)}))), "");
-  EXPECT_TRUE(gpu_outcomes(with({reason("gpu99999999999->gpu1")})).size() == 1u)
+  EXPECT_EQ(gpu_outcomes_line(outcomes_of(with({reason("gpu0->gpu1", Outcome::kPass)}))), "");
+  EXPECT_TRUE(outcomes_of(with({reason("gpu99999999999->gpu1")})).size() == 1u)
       << "a number no GPU has is no GPU";
 }
 

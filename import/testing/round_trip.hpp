@@ -13,9 +13,9 @@
 #include "common/json_text.hpp"
 #include "document/bench_document.hpp"
 #include "import/import_document.hpp"
-#include "nccl/table.hpp"
 #include "report/compare.hpp"
 #include "report/html_report.hpp"
+#include "report/nccl_text.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/snapshot_json.hpp"
 
@@ -36,9 +36,9 @@ inline void read_results_document(const std::string& text, const std::string& na
   const doc::BenchDocument doc = doc::bench_document_from_json(parse_json_text(text, name), name);
   if (doc.nccl) {
     const doc::NcclResultsSection r = doc::nccl_section_of(doc, name);
-    (void)nccl::format_results_table(r.run);
-    (void)nccl::format_transport_matrix(r.run);
-    (void)nccl::format_pair_matrix(r.run);
+    (void)report::format_results_table(r.run);
+    (void)report::format_transport_matrix(r.run);
+    (void)report::format_pair_matrix(r.run);
   }
   (void)report::render_html_report(doc, name);
   report::CompareOptions options;

@@ -7,9 +7,9 @@
 #include <filesystem>
 
 #include "common/testing/windows_file.hpp"
-#include "import/nvidia_smi_topo.hpp"
 #include "import/tests/test_support.hpp"
 #include "report/compare.hpp"
+#include "topology/nvidia_smi_topo.hpp"
 #include "topology/snapshot_json.hpp"
 
 namespace p2p::import {
@@ -168,10 +168,11 @@ std::string import_outcome(const std::string& text, const std::string& name) {
 
 std::string topo_outcome(const std::string& text, const std::string& name) {
   try {
-    nlohmann::json j = snapshot_from_nvidia_smi_topo(text, name);
-    for (const auto& s : p2p_status_from_nvidia_smi(text, name))
+    nlohmann::json j = topo::snapshot_from_nvidia_smi_topo(text, name);
+    for (const auto& s : topo::p2p_status_from_nvidia_smi(text, name))
       j["p2p"].push_back(nlohmann::json{{"capability", s.capability}, {"cells", s.cells}});
-    j["looks_like"] = {looks_like_nvidia_smi_topo(text), looks_like_nvidia_smi_p2p(text)};
+    j["looks_like"] = {topo::looks_like_nvidia_smi_topo(text),
+                       topo::looks_like_nvidia_smi_p2p(text)};
     return j.dump();
   } catch (const InputError& e) {
     return e.what();

@@ -1,6 +1,6 @@
 // nvidia-smi topo -m / topo -p2p captures: one test per variant seen in the wild (see
 // fixtures/README.md for which capture is real and which is written by hand).
-#include "import/nvidia_smi_topo.hpp"
+#include "topology/nvidia_smi_topo.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include "topology/gate.hpp"
 #include "topology/snapshot_json.hpp"
 
-namespace p2p::import {
+namespace p2p::topo {
 namespace {
 
 std::string fixture(const std::string& name) {
@@ -203,14 +203,14 @@ TEST(NvidiaSmiTopo, OtherToolsOutputIsRefused) {
 }
 
 }  // namespace
-}  // namespace p2p::import
+}  // namespace p2p::topo
 
-namespace p2p::import {
+namespace p2p::topo {
 namespace {
 
 // The rtx5090 workstation capture with the command line above its P2P matrix replaced.
 std::string p2p_capture_run_as(const std::string& command) {
-  std::string text = testing::fixture_text("rtx5090-workstation-topo-and-p2p.txt");
+  std::string text = import::testing::fixture_text("rtx5090-workstation-topo-and-p2p.txt");
   const auto at = text.find("nvidia-smi topo -p2p w");
   EXPECT_NE(at, std::string::npos);
   text.replace(at, std::string("nvidia-smi topo -p2p w").size(), command);
@@ -238,7 +238,7 @@ TEST(NvidiaSmiP2pCapability, EachLetterAndEachCombinationIsRecordedAsNamed) {
 }
 
 TEST(NvidiaSmiP2pCapability, ALetterNvidiaSmiHasNotIsRefused) {
-  EXPECT_EQ(testing::input_error_of([] {
+  EXPECT_EQ(import::testing::input_error_of([] {
               p2p_status_from_nvidia_smi(p2p_capture_run_as("nvidia-smi topo -p2p x"), "p2p.txt");
             }),
             "p2p.txt: not an nvidia-smi topo -p2p capture: \"-p2p x\": nvidia-smi's capability "
@@ -257,4 +257,4 @@ TEST(NvidiaSmiP2pCapability, ReadPlusWriteAnswersPeerAccess) {
 }
 
 }  // namespace
-}  // namespace p2p::import
+}  // namespace p2p::topo

@@ -12,9 +12,9 @@
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
+#include "common/text_lines.hpp"
 #include "document/bench_document.hpp"
 #include "import/import_document.hpp"
-#include "import/text_lines.hpp"
 #include "topology/snapshot_json.hpp"
 
 namespace p2p::import::testing {

@@ -4,12 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "common/file_io.hpp"
-#include "import/nvidia_smi_topo.hpp"
 #include "topology/classify.hpp"
 #include "topology/diff.hpp"
 #include "topology/gate.hpp"
+#include "topology/nvidia_smi_topo.hpp"
 
-namespace p2p::import {
+namespace p2p::topo {
 namespace {
 
 using topo::PathClass;
@@ -132,4 +132,4 @@ TEST(RealTopoCaptures, DiffOfTwoRealHgxCapturesAgreesOnEveryGpuPair) {
 }
 
 }  // namespace
-}  // namespace p2p::import
+}  // namespace p2p::topo

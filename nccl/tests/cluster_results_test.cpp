@@ -6,7 +6,8 @@
 #include "common/error.hpp"
 #include "document/nccl_cluster.hpp"
 #include "document/nccl_run.hpp"
-#include "nccl/cluster_table.hpp"
+#include "nccl/transport_log.hpp"
+#include "report/nccl_cluster_text.hpp"
 
 namespace p2p::nccl {
 namespace {
@@ -62,7 +63,7 @@ doc::NcclCluster two_hosts() {
   return c;
 }
 
-TEST(doc::NcclCluster, RoundTripsAndIsKeptInTheRun) {
+TEST(NcclCluster, RoundTripsAndIsKeptInTheRun) {
   doc::NcclRun run;
   run.cluster = two_hosts();
   const doc::NcclRun back = nlohmann::json(run).get<doc::NcclRun>();
@@ -78,7 +79,7 @@ TEST(doc::NcclCluster, RoundTripsAndIsKeptInTheRun) {
   EXPECT_FALSE(one.get<doc::NcclRun>().cluster.has_value());
 }
 
-TEST(doc::NcclCluster, RaggedMatrixOrUnknownHostIsRefused) {
+TEST(NcclCluster, RaggedMatrixOrUnknownHostIsRefused) {
   nlohmann::json j = two_hosts();
   j["host_transport"][1].erase(1);
   EXPECT_THROW(j.get<doc::NcclCluster>(), InputError);
@@ -90,17 +91,17 @@ TEST(doc::NcclCluster, RaggedMatrixOrUnknownHostIsRefused) {
   EXPECT_THROW(j.get<doc::NcclCluster>(), InputError);
 }
 
-TEST(doc::NcclCluster, APairWithoutNetworkIsNamedAndTheTableShowsBoth) {
+TEST(NcclCluster, APairWithoutNetworkIsNamedAndTheTableShowsBoth) {
   const doc::NcclCluster c = two_hosts();
   EXPECT_EQ(doc::host_pairs_without_network(c), (std::vector<std::pair<int, int>>{{1, 0}}));
   doc::NcclRun run;
   run.cluster = c;
-  const std::string text = format_cluster(run);
+  const std::string text = report::format_cluster(run);
   EXPECT_NE(text.find("host0 = node-a: ranks 0"), std::string::npos) << text;
   EXPECT_NE(text.find("NET/IB"), std::string::npos) << text;
   EXPECT_NE(text.find("host1 -> host0: no NET transport"), std::string::npos) << text;
   EXPECT_NE(text.find("67.10"), std::string::npos) << text;
-  EXPECT_EQ(format_cluster(doc::NcclRun{}), "");
+  EXPECT_EQ(report::format_cluster(doc::NcclRun{}), "");
 }
 
 }  // namespace

@@ -13,9 +13,9 @@
 #include <set>
 #include <string>
 
-#include "bench/matrix.hpp"
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
+#include "report/bench_matrix.hpp"
 #include "report/html_pairs.hpp"
 #include "report/html_report.hpp"
 #include "report/tests/export_tools.hpp"
@@ -66,13 +66,13 @@ struct Cells {
 Cells expected_cells(const doc::BenchDocument& doc) {
   Cells c;
   const PairPaths paths(doc);
-  std::vector<bench::Matrix> maps = bench::bandwidth_matrices(doc.bandwidth, true);
-  for (auto& m : bench::latency_matrices(doc.latency)) maps.push_back(std::move(m));
+  std::vector<Matrix> maps = bandwidth_matrices(doc.bandwidth, true);
+  for (auto& m : latency_matrices(doc.latency)) maps.push_back(std::move(m));
   for (const auto& m : maps) {
     for (std::size_t i = 0; i < m.rows.size(); ++i) {
       for (std::size_t j = 0; j < m.cols.size(); ++j) {
         const std::string route = m.rows[i] + "->" + m.cols[j];
-        ++c.values[{route, m.cells[i][j] ? bench::cell_text(m.cells[i][j]) : "-"}];
+        ++c.values[{route, m.cells[i][j] ? cell_text(m.cells[i][j]) : "-"}];
         if (const std::string p = paths.between(m.rows[i], m.cols[j]); !p.empty())
           c.paths[route] = p;
       }

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "doctor/facts.hpp"
-#include "doctor/rules.hpp"
-#include "doctor/verdict.hpp"
+#include "doctor/rules/rules.hpp"
+#include "doctor/verdict/verdict.hpp"
 #include "topology/gate.hpp"
 
 namespace {

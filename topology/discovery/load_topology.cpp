@@ -5,9 +5,9 @@
 #include "common/error.hpp"
 #include "common/file_io.hpp"
 #include "common/strict_json.hpp"
-#include "import/nvidia_smi_topo.hpp"
 #include "topology/discovery/discovery.hpp"
 #include "topology/environment.hpp"
+#include "topology/nvidia_smi_topo.hpp"
 #include "topology/snapshot_json.hpp"
 
 namespace p2p::topo {
@@ -28,10 +28,10 @@ TopologySnapshot load_topology_text(const std::string& text, const std::string& 
                        " MiB: larger than a snapshot of " + std::to_string(kMaxTopologyGpus) +
                        " GPUs, the most a topology p2pcheck reads holds");
     t = snapshot_from_json(parse_json_text(text, path), path);
-  } else if (import::looks_like_nvidia_smi_topo(text)) {
+  } else if (topo::looks_like_nvidia_smi_topo(text)) {
     // Text: a pasted `nvidia-smi topo -m` (told by its content: a "GPU0 ..." header and a matrix).
-    t = import::snapshot_from_nvidia_smi_topo(text, path);
-  } else if (import::looks_like_nvidia_smi_p2p(text)) {
+    t = topo::snapshot_from_nvidia_smi_topo(text, path);
+  } else if (topo::looks_like_nvidia_smi_p2p(text)) {
     throw InputError(
         path +
         ": an nvidia-smi topo -p2p capture holds P2P status only, no topology: give it with "
@@ -61,7 +61,7 @@ void require_distinct_gpus(const TopologySnapshot& t, const std::string& source)
 
 void apply_p2p_status_file(TopologySnapshot& t, const std::string& p2p_path) {
   const std::string text = read_text_file(p2p_path);
-  import::add_p2p_status(t, import::p2p_status_from_nvidia_smi(text, p2p_path), p2p_path);
+  topo::add_p2p_status(t, topo::p2p_status_from_nvidia_smi(text, p2p_path), p2p_path);
 }
 
 void apply_environment_facts_file(TopologySnapshot& t, const std::string& facts_path) {

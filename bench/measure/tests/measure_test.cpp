@@ -16,7 +16,7 @@
 #include "bench/measure/tests/corrupting_verifier.hpp"
 #include "bench/placement.hpp"
 #include "bench/sizes.hpp"
-#include "bench/text_tables.hpp"
+#include "report/bench_text.hpp"
 
 namespace {
 
@@ -291,7 +291,7 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
   }
   EXPECT_EQ(latency_pairs, 56);
   EXPECT_EQ(doc::exit_code(p2p::accept::judge_document(d, {}, {}, "bench")), 1);
-  const std::string text = render_text_tables(d);
+  const std::string text = p2p::report::render_text_tables(d);
   EXPECT_NE(text.find("8 logical GPUs on 1 device: figures measure the tool, not the links"),
             std::string::npos)
       << text.substr(0, 800);
@@ -333,7 +333,7 @@ TEST(Measure, RunGoesOnAfterAFailedPairAndReportsIt) {
   EXPECT_EQ(doc::exit_code(p2p::accept::judge_document(d, {}, {}, "bench")), 1);
   EXPECT_NE(progress.str().find("h2d_d2h_ce/host<->gpu0/4MiB"), std::string::npos)
       << progress.str();
-  EXPECT_NE(render_text_tables(d).find("FAILED"), std::string::npos);
+  EXPECT_NE(p2p::report::render_text_tables(d).find("FAILED"), std::string::npos);
 }
 
 }  // namespace

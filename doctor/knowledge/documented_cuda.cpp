@@ -1,0 +1,256 @@
+// The CUDA driver API's return codes (CUresult) that cuInit, context creation, cuMemAlloc,
+// cuDeviceCanAccessPeer and cuCtxEnablePeerAccess can return on a Linux host, with the causes the
+// driver documentation and NVIDIA's installation guides give for them. The meanings are ours.
+#include "doctor/knowledge/documented_table.hpp"
+
+namespace p2p::doctor {
+
+namespace {
+
+using Op = FactOp;
+
+DocumentedCause compute_mode_cause() {
+  return {"compute_mode",
+          "the GPU's compute mode refuses this process (Prohibited, or Exclusive_Process and held)",
+          {{"gpu.compute_mode", Op::kIs, "Prohibited"},
+           {"gpu.compute_mode", Op::kIs, "Exclusive_Process"}},
+          {},
+          "set the compute mode back as root: nvidia-smi -i <gpu> -c DEFAULT (or stop the process "
+          "holding an exclusive GPU)"};
+}
+
+// Two codes (NOT_INITIALIZED, UNKNOWN) document the same cause: UVM not loaded.
+DocumentedCause uvm_missing_cause() {
+  return {"uvm_missing",
+          "nvidia_uvm is not loaded",
+          {{"uvm.loaded", Op::kIs, "no"}},
+          {{"uvm.loaded", Op::kIs, "yes"}},
+          "load it: modprobe nvidia-uvm (nvidia-modprobe -u -c=0 creates its node)"};
+}
+
+DocumentedCause processes_cause() {
+  return {"gpu_processes",
+          "other processes hold the GPU's memory or its exclusive context",
+          {{"gpu.processes", Op::kSet, ""}},
+          {},
+          "stop the processes nvidia-smi lists on the GPU (or wait for them), then run again"};
+}
+
+}  // namespace
+
+DocumentedTable cuda_driver_api_table() {
+  return {
+      "cuda_driver_api",
+      "CUDA driver API",
+      "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUresult); "
+      "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/ (post-installation, "
+      "troubleshooting)",
+      true,
+      {
+          {{"cuda.init", Op::kIs, "CUDA_ERROR_NO_DEVICE"},
+           Status::kFail,
+           "the driver found no CUDA device this process may use",
+           {{"visible_devices",
+             "CUDA_VISIBLE_DEVICES names no GPU of this host",
+             {{"env.CUDA_VISIBLE_DEVICES", Op::kSet, ""}},
+             {{"env.CUDA_VISIBLE_DEVICES", Op::kUnset, ""}},
+             "unset CUDA_VISIBLE_DEVICES, or list indices or UUIDs that exist here (a container "
+             "numbers its GPUs from 0)"},
+            {"container_no_gpus",
+             "the container runtime gave this container no GPU",
+             {{"devices.gpu_nodes", Op::kIs, "0"}},
+             {{"devices.gpu_nodes", Op::kIsNot, "0"},
+              {"environment.kind", Op::kIsNot, "container"}},
+             "start the container with its GPUs (docker run --gpus all, CDI --device "
+             "nvidia.com/gpu=all, or a Kubernetes nvidia.com/gpu request)"},
+            {"no_driver",
+             "the nvidia kernel module is not loaded",
+             {{"module.loaded", Op::kIs, "no"}},
+             {{"module.loaded", Op::kIs, "yes"}},
+             "install the NVIDIA driver for this kernel and load it (modprobe nvidia)"}}},
+          {{"cuda.init", Op::kIs, "CUDA_ERROR_INVALID_DEVICE"},
+           Status::kFail,
+           "a device ordinal that does not exist was asked for",
+           {{"visible_devices",
+             "CUDA_VISIBLE_DEVICES names a GPU that is not here",
+             {{"env.CUDA_VISIBLE_DEVICES", Op::kSet, ""}},
+             {},
+             "list only GPUs that exist here in CUDA_VISIBLE_DEVICES (a container numbers its GPUs "
+             "from 0)"}}},
+          {{"cuda.init", Op::kIs, "CUDA_ERROR_NOT_INITIALIZED"},
+           Status::kFail,
+           "the driver failed while initialising (GSP, adapter or UVM setup)",
+           {{"gsp_firmware",
+             "GSP firmware / kernel-driver support",
+             {{"kernel.log", Op::kHas, "RmInitAdapter"}, {"kernel.log", Op::kHas, "gsp_"}},
+             {},
+             "install the GSP firmware of exactly the loaded driver (or a driver that supports "
+             "these GPUs) and reload the module"},
+            {"uvm_hmm",
+             "UVM/HMM (KASLR) failure",
+             {{"kernel.log", Op::kHas, "request_free_mem_region"}},
+             {},
+             "boot with nokaslr, or set options nvidia_uvm uvm_disable_hmm=1 and reload nvidia_uvm"},
+            uvm_missing_cause()}},
+          {{"cuda.init", Op::kIs, "CUDA_ERROR_UNKNOWN"},
+           Status::kFail,
+           "the driver hit an error it could not classify, most often in UVM or device access",
+           {{"uvm_stale",
+             "nvidia_uvm left unusable by a suspend/resume",
+             {{"kernel.log", Op::kHas, "PM: suspend"}, {"kernel.log", Op::kHas, "PM: hibernation"}},
+             {},
+             "reload nvidia_uvm (rmmod nvidia_uvm && modprobe nvidia_uvm); keep video memory "
+             "across suspend (NVreg_PreserveVideoMemoryAllocations=1 with nvidia-suspend.service)"},
+            {"device_access",
+             "the container's device rules refuse the GPU nodes",
+             {{"devices.open_error", Op::kIs, "EPERM"}},
+             {},
+             "allow the NVIDIA device majors in the container's device cgroup (see cgroup)"},
+            uvm_missing_cause(),
+            security_module_cause()}},
+          {{"cuda.init", Op::kIs, "CUDA_ERROR_OPERATING_SYSTEM"},
+           Status::kFail,
+           "a system call the driver made failed",
+           {security_module_cause(),
+            {"device_access",
+             "a device node cannot be opened",
+             {{"devices.open_error", Op::kSet, ""}},
+             {{"devices.open_error", Op::kUnset, ""}},
+             "make /dev/nvidia* readable and writable for this user and allowed by the cgroup"}}},
+          {{"cuda.init", Op::kIs, "CUDA_ERROR_STUB_LIBRARY"},
+           Status::kFail,
+           "the CUDA toolkit's stub libcuda was loaded instead of the driver's",
+           {{"stub_library",
+             "the stub libcuda from the toolkit is loaded",
+             {},
+             {},
+             "take the toolkit's stubs directory out of LD_LIBRARY_PATH and the loader path so the "
+             "driver's libcuda.so.1 loads"}}},
+          {{"cuda.init", Op::kIs, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"},
+           Status::kFail,
+           "the user-space driver and the kernel module are different releases",
+           {{"version_mismatch",
+             "user space and kernel module of different releases",
+             {{"kernel.log", Op::kHas, "API mismatch"}},
+             {},
+             "reboot after a driver upgrade, or install user-space libraries of exactly the "
+             "module's version"},
+            {"compat_library",
+             "a forward-compatibility libcuda the GPU or driver does not support",
+             {{"cuda.library", Op::kHas, "compat"}},
+             {},
+             "remove the cuda-compat package (or its directory from LD_LIBRARY_PATH)"}}},
+          {{"cuda.init", Op::kIs, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"},
+           Status::kFail,
+           "forward compatibility was asked for on a GPU that does not offer it",
+           {{"compat_library",
+             "a forward-compatibility libcuda on a GPU without forward compatibility",
+             {},
+             {},
+             "remove the cuda-compat libraries (forward compatibility is for data-centre GPUs); "
+             "upgrade the driver instead"}}},
+          {{"cuda.init", Op::kIs, "CUDA_ERROR_SYSTEM_NOT_READY"},
+           Status::kFail,
+           "the system is not ready for CUDA: on NVSwitch systems the fabric is not up",
+           {{"fabric_manager",
+             "Fabric Manager not running, or not of the driver's version",
+             {{"nvswitch.count", Op::kIsNot, "0"}},
+             {{"nvswitch.count", Op::kIs, "0"}},
+             "install and start nvidia-fabricmanager of exactly the driver's version (systemctl "
+             "enable --now nvidia-fabricmanager) and wait for the fabric to train"}}},
+          {{"cuda.init", Op::kIs, "CUDA_ERROR_DEVICE_NOT_LICENSED"},
+           Status::kFail,
+           "the vGPU is not licensed, so CUDA is refused",
+           {{"vgpu_unlicensed",
+             "vGPU without a licence",
+             {},
+             {},
+             "license the vGPU: configure nvidia-gridd (client configuration token) and restart it"}}},
+          {{"cuda.init", Op::kIs, "CUDA_ERROR_MPS_CONNECTION_FAILED"},
+           Status::kFail,
+           "the process could not reach the MPS server it was pointed at",
+           {{"mps",
+             "the CUDA MPS control daemon is absent or belongs to another user",
+             {{"env.CUDA_MPS_PIPE_DIRECTORY", Op::kSet, ""}},
+             {},
+             "start nvidia-cuda-mps-control -d as the GPUs' user with the same "
+             "CUDA_MPS_PIPE_DIRECTORY, or unset it to run without MPS"}}},
+          {{"cuda.init", Op::kIs, "CUDA_ERROR_MPS_SERVER_NOT_READY"},
+           Status::kFail,
+           "the MPS server is not ready (it failed to start on a GPU)",
+           {{"mps",
+             "the MPS server failed to start",
+             {},
+             {},
+             "read the MPS control log (control.log in CUDA_MPS_LOG_DIRECTORY) and restart "
+             "nvidia-cuda-mps-control"}}},
+          {{"cuda.context", Op::kIs, "CUDA_ERROR_DEVICE_UNAVAILABLE"},
+           Status::kFail,
+           "the GPU is unavailable: its compute mode or another process forbids a new context",
+           {compute_mode_cause(), processes_cause()}},
+          {{"cuda.context", Op::kIs, "CUDA_ERROR_OUT_OF_MEMORY"},
+           Status::kFail,
+           "there was no memory for a context",
+           {processes_cause()}},
+          {{"cuda.alloc", Op::kIs, "CUDA_ERROR_OUT_OF_MEMORY"},
+           Status::kFail,
+           "a 1 MiB allocation found no free memory",
+           {processes_cause()}},
+          {{"cuda.context", Op::kIs, "CUDA_ERROR_ECC_UNCORRECTABLE"},
+           Status::kFail,
+           "an uncorrectable ECC error was detected on the GPU",
+           {{"gpu_memory",
+             "uncorrectable memory errors",
+             {},
+             {},
+             "reset the GPU so the driver retires or remaps the rows; replace it if it recurs"}}},
+          {{"cuda.context", Op::kIs, "CUDA_ERROR_NVLINK_UNCORRECTABLE"},
+           Status::kFail,
+           "an uncorrectable NVLink error was detected",
+           {{"nvlink_error",
+             "NVLink errors",
+             {},
+             {},
+             "reset the GPU; on recurrence follow NVIDIA's NVLink workflow (reseat, replace)"}}},
+          {{"cuda.peer", Op::kIs, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"},
+           Status::kFail,
+           "the driver offers no peer access between these two GPUs",
+           {{"geforce_p2p",
+             "GeForce cards: no P2P over PCIe in NVIDIA's driver",
+             {{"gpu.name", Op::kHas, "GeForce"}},
+             {},
+             "nothing to fix on the host: use GPUs with P2P, an NVLink bridge, or "
+             "NCCL_P2P_DISABLE=1"},
+            {"vm_p2p",
+             "a VM whose emulated PCIe tree hides the GPUs' real path",
+             {{"environment.kind", Op::kIs, "vm"}},
+             {{"environment.kind", Op::kIs, "bare-metal"}},
+             "give the VM GPUDirect cliques for GPUs that share a switch or root complex "
+             "(p2pcheck vm plan on the host)"},
+            {"peer_access_refused",
+             "the platform refuses P2P between these GPUs (chipset, topology or IOMMU)",
+             {},
+             {},
+             "see p2p.status and pcie.acs: GPUs under different root complexes or CPUs, or with "
+             "ACS/IOMMU translation between them, get no P2P"}}},
+          {{"cuda.peer", Op::kIs, "CUDA_ERROR_TOO_MANY_PEERS"},
+           Status::kWarn,
+           "a GPU already has peer access to as many GPUs as the hardware allows (8)",
+           {{"peer_access_refused",
+             "more peers enabled on one GPU than the hardware allows",
+             {},
+             {},
+             "enable peer access to at most 8 GPUs from any one GPU at a time, disabling it for "
+             "pairs that are done"}}},
+          {{"cuda.peer", Op::kIs, "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED"},
+           Status::kFail,
+           "a copy or kernel used a peer's memory without peer access enabled",
+           {{"peer_access_refused",
+             "peer access was not enabled before use",
+             {},
+             {},
+             "call cuCtxEnablePeerAccess (cudaDeviceEnablePeerAccess) for the pair first"}}},
+      }};
+}
+
+}  // namespace p2p::doctor
