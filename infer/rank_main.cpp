@@ -32,6 +32,66 @@ nccl::CollectiveShape shape_of(const InferRankJob& job, const Message& m) {
                         static_cast<int>(job.devices.size()));
 }
 
+// One message of the job: a verified call on fresh inputs (after the warm-up calls) before any
+// timing, then the calls timed in graphs. A failed call aborts the clique: it is the case's error.
+nccl::RankCaseLine measure_message(nccl::Clique& clique, nccl::RankBuffers& buffers,
+                                   const InferRankJob& job, std::size_t i, int rank,
+                                   const nccl::MeasureOptions& warm) {
+  const Message& m = job.messages[i];
+  const nccl::CollectiveShape shape = shape_of(job, m);
+  const nccl::OpSpec op = all_reduce(job, shape);
+  nccl::RankCaseLine line;
+  line.case_name = message_name(m);
+  line.index = static_cast<int>(i);
+  line.rank = rank;
+  try {
+    nccl::MeasureOptions verify = warm;
+    verify.warmup_iterations = job.warmup;
+    verify.iterations = 1;
+    verify.samples = 1;
+    const nccl::Measurement checked = nccl::measure(clique, buffers, op, shape, false, verify);
+    line.status = checked.status;
+    line.detail = checked.detail;
+    line.wrong_elements = checked.wrong_elements;
+    if (checked.status != doc::CollectiveStatus::kOk) return line;
+    const auto times = time_calls_in_graphs(clique, buffers, op, shape, job.calls,
+                                            job.calls_per_graph, warm.timeout);
+    if (times) {
+      line.sample_us = *times;
+    } else {
+      line.status = doc::CollectiveStatus::kHang;
+      line.detail = "no completion within " + std::to_string(job.timeout_s) +
+                    " s (timed graphs); communicator aborted";
+    }
+  } catch (const ApiError& e) {
+    clique.abort();
+    line.status = doc::CollectiveStatus::kError;
+    line.detail = e.what();
+  }
+  return line;
+}
+
+// What NCCL and the driver set up on first use is not timed in the first message: the largest
+// message, untimed, first. False when it did not complete within the timeout.
+bool warm_up_largest(nccl::Clique& clique, nccl::RankBuffers& buffers, const InferRankJob& job,
+                     const nccl::MeasureOptions& warm) {
+  const Message& largest =
+      *std::max_element(job.messages.begin(), job.messages.end(),
+                        [](const Message& a, const Message& b) { return a.bytes < b.bytes; });
+  return nccl::warm_up(clique, buffers, all_reduce(job, shape_of(job, largest)),
+                       shape_of(job, largest), warm);
+}
+
+// NCCL's variables for this rank: its log file, P2P on or off, and its NCCL host where ranks
+// share a GPU.
+void apply_rank_environment(const InferRankJob& job, int rank) {
+  nccl::EnvMap ours =
+      nccl::nccl_settings(nccl::rank_nccl_log_path(job.work_dir, rank), job.p2p_disabled);
+  if (!job.host_ids[static_cast<std::size_t>(rank)].empty())
+    ours["NCCL_HOSTID"] = job.host_ids[static_cast<std::size_t>(rank)];
+  nccl::apply_environment(ours);
+}
+
 }  // namespace
 
 int run_infer_rank(const std::string& job_path, int rank) {
@@ -45,12 +105,7 @@ int run_infer_rank(const std::string& job_path, int rank) {
   const ncclUniqueId id = nccl::read_unique_id(STDIN_FILENO, "infer-rank");
   const std::chrono::duration<double> timeout(job.timeout_s);
 
-  // Before NCCL's first call: it reads these once per process.
-  nccl::EnvMap ours =
-      nccl::nccl_settings(nccl::rank_nccl_log_path(job.work_dir, rank), job.p2p_disabled);
-  if (!job.host_ids[static_cast<std::size_t>(rank)].empty())
-    ours["NCCL_HOSTID"] = job.host_ids[static_cast<std::size_t>(rank)];
-  nccl::apply_environment(ours);
+  apply_rank_environment(job, rank);  // before NCCL's first call: it reads them once
 
   nccl::LineFile out(nccl::rank_results_path(job.work_dir, rank));
   nccl::stop_on_sigterm();
@@ -73,54 +128,17 @@ int run_infer_rank(const std::string& job_path, int rank) {
     out.write(
         nccl::to_line(nccl::RankReadyLine{rank, static_cast<int>(::getpid()), buffers.allocator}));
 
-    // What NCCL and the driver set up on first use is not timed in the first message.
     nccl::MeasureOptions warm;
     warm.warmup_iterations = std::max(1, job.warmup);
     warm.timeout = timeout;
-    const Message& largest =
-        *std::max_element(job.messages.begin(), job.messages.end(),
-                          [](const Message& a, const Message& b) { return a.bytes < b.bytes; });
-    if (!nccl::warm_up(clique, buffers, all_reduce(job, shape_of(job, largest)),
-                       shape_of(job, largest), warm)) {
+    if (!warm_up_largest(clique, buffers, job, warm)) {
       return end(nccl::stop_requested() ? doc::RankEnd::kStopped : doc::RankEnd::kHang,
                  "no completion within the timeout in the warm-up");
     }
     out.write(nccl::progress_line(rank, "warm-up"));
 
     for (std::size_t i = 0; i < job.messages.size(); ++i) {
-      const Message& m = job.messages[i];
-      const nccl::CollectiveShape shape = shape_of(job, m);
-      const nccl::OpSpec op = all_reduce(job, shape);
-      nccl::RankCaseLine line;
-      line.case_name = message_name(m);
-      line.index = static_cast<int>(i);
-      line.rank = rank;
-      try {
-        // One verified call on fresh inputs (and the warm-up calls) before any timing.
-        nccl::MeasureOptions verify = warm;
-        verify.warmup_iterations = job.warmup;
-        verify.iterations = 1;
-        verify.samples = 1;
-        const nccl::Measurement checked = nccl::measure(clique, buffers, op, shape, false, verify);
-        line.status = checked.status;
-        line.detail = checked.detail;
-        line.wrong_elements = checked.wrong_elements;
-        if (checked.status == doc::CollectiveStatus::kOk) {
-          const auto times = time_calls_in_graphs(clique, buffers, op, shape, job.calls,
-                                                  job.calls_per_graph, timeout);
-          if (times) {
-            line.sample_us = *times;
-          } else {
-            line.status = doc::CollectiveStatus::kHang;
-            line.detail = "no completion within " + std::to_string(job.timeout_s) +
-                          " s (timed graphs); communicator aborted";
-          }
-        }
-      } catch (const ApiError& e) {
-        clique.abort();
-        line.status = doc::CollectiveStatus::kError;
-        line.detail = e.what();
-      }
+      const nccl::RankCaseLine line = measure_message(clique, buffers, job, i, rank, warm);
       if (line.status == doc::CollectiveStatus::kHang && nccl::stop_requested())
         return end(doc::RankEnd::kStopped, "stopped in " + line.case_name);
       out.write(nccl::to_line(line));

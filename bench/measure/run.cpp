@@ -78,6 +78,29 @@ void describe_run_host(doc::BenchDocument& doc, const BenchContext& ctx,
   }
 }
 
+namespace {
+
+// How the figures were taken, the figures, and whether a signal cut the run short.
+void record_figures(doc::BenchDocument& doc, const BenchOptions& opts, const Collector& collector) {
+  doc.samples = opts.measure.samples;
+  doc.warmup_samples = opts.measure.warmup_samples;
+  doc.sizes_bytes = opts.sizes_bytes;
+  doc.full_sweep = opts.full_sweep;
+  doc.cpu_affinity = opts.cpu_affinity;
+  doc.host_memory = to_string(opts.measure.host_memory);
+  doc.bandwidth = collector.bandwidth();
+  doc.latency = collector.latency();
+  doc.sweeps = summarize_sweeps(doc.bandwidth);
+  doc.warnings = collector.warnings();
+  if (const int sig = interrupt_signal()) {
+    doc.interrupted = interrupt_name(sig) + " after " +
+                      std::to_string(doc.bandwidth.size() + doc.latency.size()) +
+                      " figures; the rest were not measured";
+  }
+}
+
+}  // namespace
+
 BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs,
                        std::ostream& progress) {
   BenchOutcome out;
@@ -130,21 +153,7 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs,
       {&progress, &progress == &std::cerr && isatty(STDERR_FILENO), "", describe_bench_run});
 
   describe_run_host(doc, *ctx, inputs);
-  doc.samples = opts.measure.samples;
-  doc.warmup_samples = opts.measure.warmup_samples;
-  doc.sizes_bytes = opts.sizes_bytes;
-  doc.full_sweep = opts.full_sweep;
-  doc.cpu_affinity = opts.cpu_affinity;
-  doc.host_memory = to_string(opts.measure.host_memory);
-  doc.bandwidth = collector->bandwidth();
-  doc.latency = collector->latency();
-  doc.sweeps = summarize_sweeps(doc.bandwidth);
-  doc.warnings = collector->warnings();
-  if (const int sig = interrupt_signal()) {
-    doc.interrupted = interrupt_name(sig) + " after " +
-                      std::to_string(doc.bandwidth.size() + doc.latency.size()) +
-                      " figures; the rest were not measured";
-  }
+  record_figures(doc, opts, *collector);
   return out;
 }
 

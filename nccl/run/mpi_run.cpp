@@ -19,6 +19,7 @@
 #include "nccl/mpi_merge.hpp"
 #include "nccl/rank_layout.hpp"
 #include "nccl/rank_merge.hpp"
+#include "nccl/run/merged_run.hpp"
 #include "nccl/run/rank_process.hpp"
 
 namespace p2p::nccl {
@@ -177,83 +178,95 @@ struct Inbox {
   }
 };
 
-}  // namespace
-
-MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& m,
-                        const LineSink& each_line, const Progress& progress) {
-  const RankLayout layout = agree_on_layout(s, o, m);
-  const int me = s.rank();
-  const ProcessSlot& slot = layout.processes[static_cast<std::size_t>(me)];
-
-  // Before NCCL's first call (agree_on_unique_id on rank 0, the communicator elsewhere).
-  const EnvMap user = nccl_variables(current_environment());
-  TempPath log("p2pcheck-nccl-mpi", ".log");
-  const EnvMap ours = nccl_settings(log.path(), o.p2p_disabled);
-  apply_environment(ours);
-
-  // Every process plans the same cases in the same order.
-  const std::vector<PlannedCase> plan = selected_plan(o, layout.nranks);
-  std::vector<SweepStep> steps = one_case_per_step(plan);
+// What every process runs, in the same order: the planned cases one per step, then across two
+// or more hosts the host-pair rounds (numbered after the plan).
+struct MpiSweep {
+  std::vector<PlannedCase> plan;
+  std::vector<SweepStep> steps;
   std::vector<std::vector<HostPairCase>> host_steps;
-  if (m.host_pairs) {
-    host_steps =
-        host_pair_steps(layout, o.dtypes.front(), o.sweep.max_bytes, static_cast<int>(plan.size()));
-  }
-  for (SweepStep& step : as_steps(host_steps)) steps.push_back(std::move(step));
   std::vector<StepCase> all_cases;
-  for (const SweepStep& step : steps)
-    all_cases.insert(all_cases.end(), step.cases.begin(), step.cases.end());
+};
 
-  RankStart start;
-  start.reporter = me;
-  start.nranks = layout.nranks;
-  start.ranks = ranks_of_process(layout, me);
-  start.devices = slot.devices;
-  start.id = agree_on_unique_id(s);
+MpiSweep plan_mpi_sweep(const RunOptions& o, const RankLayout& layout, const MpiOptions& m) {
+  MpiSweep w;
+  w.plan = selected_plan(o, layout.nranks);
+  w.steps = one_case_per_step(w.plan);
+  if (m.host_pairs) {
+    w.host_steps = host_pair_steps(layout, o.dtypes.front(), o.sweep.max_bytes,
+                                   static_cast<int>(w.plan.size()));
+  }
+  for (SweepStep& step : as_steps(w.host_steps)) w.steps.push_back(std::move(step));
+  for (const SweepStep& step : w.steps)
+    w.all_cases.insert(w.all_cases.end(), step.cases.begin(), step.cases.end());
+  return w;
+}
 
-  Inbox inbox;
-  inbox.lines.assign(layout.processes.size(), "");
-  inbox.counts.assign(layout.processes.size(), 0);
-  int posted = 0;
-  std::optional<ProgressMeter> meter;
-  if (progress.out != nullptr && me == 0)
-    meter.emplace(*progress.out, progress.label + ": ", all_cases.size(), progress.terminal);
-  const LineSink out = [&](const std::string& line) {
-    each_line(line);
-    if (me != 0) {
-      s.post(0, line);
-      ++posted;
+// Where this process's lines go as it writes them: to --jsonl, and to rank 0, which keeps its
+// own and every line the others streamed, and shows its place in the sweep.
+class LineRouter {
+ public:
+  LineRouter(mpi::Session& s, const RankLayout& layout, const LineSink& each_line,
+             const Progress& progress, std::size_t cases)
+      : s_(s), layout_(layout), each_line_(each_line) {
+    inbox_.lines.assign(layout.processes.size(), "");
+    inbox_.counts.assign(layout.processes.size(), 0);
+    if (progress.out != nullptr && s.rank() == 0)
+      meter_.emplace(*progress.out, progress.label + ": ", cases, progress.terminal);
+  }
+  void operator()(const std::string& line) {
+    each_line_(line);
+    if (s_.rank() != 0) {
+      s_.post(0, line);
+      ++posted_;
       return;
     }
-    inbox.lines[0] += line;
-    ++inbox.counts[0];
-    inbox.take(s);
+    inbox_.lines[0] += line;
+    ++inbox_.counts[0];
+    inbox_.take(s_);
     const RankLog mine = parse_rank_log(0, line);
-    if (!meter || mine.cases.empty()) return;
+    if (!meter_ || mine.cases.empty()) return;
     // Rank 0's position in the sweep (it sits out host pairs of other hosts).
-    meter->update(static_cast<std::size_t>(mine.cases.back().index) + 1,
-                  mine.cases.back().case_name + " (" + std::to_string(layout.processes.size()) +
-                      " MPI processes, " + std::to_string(layout.hosts.size()) + " hosts)");
-  };
+    meter_->update(static_cast<std::size_t>(mine.cases.back().index) + 1,
+                   mine.cases.back().case_name + " (" + std::to_string(layout_.processes.size()) +
+                       " MPI processes, " + std::to_string(layout_.hosts.size()) + " hosts)");
+  }
+  void finish() {
+    if (meter_) meter_->finish();
+  }
+  int posted() const { return posted_; }
+  Inbox& inbox() { return inbox_; }
 
-  MpiOutcome outcome;
+ private:
+  mpi::Session& s_;
+  const RankLayout& layout_;
+  const LineSink& each_line_;
+  Inbox inbox_;
+  int posted_ = 0;
+  std::optional<ProgressMeter> meter_;
+};
+
+// This process's share of the sweep; its exit code (its end line says why it stopped).
+int sweep_here(const RunOptions& o, const RankStart& start, const MpiSweep& w,
+               const LineSink& out) {
   try {
     RankHooks hooks;  // the rank-process test hooks (rank_process.hpp), keyed by MPI rank here
-    hooks.kill_before_step = kill_after_cases(std::getenv("P2P_TEST_KILL_RANK"), me);
-    hooks.stall_in_step = kill_after_cases(std::getenv("P2P_TEST_STALL_RANK"), me);
-    outcome.exit_code = run_rank_sweep(o, start, largest_per_operation(plan), steps, out, hooks);
+    hooks.kill_before_step = kill_after_cases(std::getenv("P2P_TEST_KILL_RANK"), start.reporter);
+    hooks.stall_in_step = kill_after_cases(std::getenv("P2P_TEST_STALL_RANK"), start.reporter);
+    return run_rank_sweep(o, start, largest_per_operation(w.plan), w.steps, out, hooks);
   } catch (const HangError&) {
-    outcome.exit_code =
-        kExitHang;  // its end line names it; the others still get this process's report
+    return kExitHang;  // its end line names it; the others still get this process's report
   } catch (const std::exception&) {
-    outcome.exit_code = kExitRuntime;
+    return kExitRuntime;
   }
-  if (meter) meter->finish();
+}
 
+// What this process sends rank 0 at the end: its devices as NCCL ranks, its NCCL log, its exit.
+ProcessReport report_of(const RankStart& start, const ProcessSlot& slot, const EnvMap& user,
+                        const EnvMap& ours, const std::string& nccl_log_path, int exit_code) {
   ProcessReport report;
-  report.process = me;
+  report.process = start.reporter;
   report.pid = static_cast<int>(::getpid());
-  report.exit_code = outcome.exit_code;
+  report.exit_code = exit_code;
   try {
     const doc::NcclEnvironment env = describe_environment(nccl_api(), slot.devices, user, ours);
     for (std::size_t k = 0; k < env.devices.size(); ++k) {
@@ -267,26 +280,23 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
   } catch (const std::exception&) {
     // A GPU that went away: the merge describes the ranks from the layout instead.
   }
-  report.nccl_log = try_read_text_file(log.path()).value_or("");
-  nlohmann::json sent = report;
-  sent["lines_posted"] = posted;
-  const auto reports_text = s.gather(0, json_text(sent, -1), results_deadline(o.measure));
+  report.nccl_log = try_read_text_file(nccl_log_path).value_or("");
+  return report;
+}
 
-  if (me != 0) {
-    const auto verdict = s.broadcast(0, "", results_deadline(o.measure) + Seconds(60.0));
-    if (!verdict || *verdict != "finalize") s.abandon();
-    return outcome;
-  }
-
+// Rank 0: every process's report (nullopt for one that sent none in time), once the lines each
+// says it streamed have arrived or a grace has passed; then tells everyone whether to finalise.
+std::vector<std::optional<ProcessReport>> reports_on_rank0(
+    mpi::Session& s, const std::vector<std::optional<std::string>>& texts, Inbox& inbox) {
   std::vector<std::optional<ProcessReport>> reports;
-  std::vector<int> expected_lines(layout.processes.size(), 0);
-  for (std::size_t p = 0; p < reports_text.size(); ++p) {
-    if (!reports_text[p]) {
+  std::vector<int> expected_lines(texts.size(), 0);
+  for (std::size_t p = 0; p < texts.size(); ++p) {
+    if (!texts[p]) {
       reports.emplace_back();
       continue;
     }
     const nlohmann::json j =
-        parse_own_json(*reports_text[p], "MPI process " + std::to_string(p) + " report");
+        parse_own_json(*texts[p], "MPI process " + std::to_string(p) + " report");
     expected_lines[p] = j.value("lines_posted", 0);
     reports.emplace_back(j.get<ProcessReport>());
   }
@@ -303,32 +313,64 @@ MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& 
   for (const auto& r : reports) everyone = everyone && r.has_value();
   s.broadcast(0, everyone ? "finalize" : "abandon", Seconds(10.0));
   if (!everyone) s.abandon();
+  return reports;
+}
 
-  const ClusterMerge merged = merge_cluster(layout, all_cases, host_steps, inbox.lines, reports,
+// The run's document on rank 0, from every process's lines and report.
+doc::NcclRun cluster_run(const RunOptions& o, const MpiOptions& m, const RankLayout& layout,
+                         const MpiSweep& w, const Inbox& inbox,
+                         const std::vector<std::optional<ProcessReport>>& reports,
+                         const EnvMap& user, const EnvMap& ours) {
+  const ClusterMerge merged = merge_cluster(layout, w.all_cases, w.host_steps, inbox.lines, reports,
                                             results_deadline(o.measure).count(), m.launch);
   doc::NcclRun run;
   run.p2p_disabled = o.p2p_disabled;
   run.environment = describe_environment(nccl_api(), {}, user, ours);
-  run.environment.rank_processes = true;
   run.environment.devices = merged.devices;
-  run.environment.buffer_allocator = merged.merged.buffer_allocator.value_or("");
-  for (const MergedCase& c : merged.merged.cases) {
-    if (c.index >= static_cast<int>(plan.size())) continue;  // host pairs: in the cluster section
-    Measurement meas;
-    meas.status = c.status;
-    meas.detail = c.detail;
-    meas.time_us = c.time_us;
-    meas.sample_us = c.sample_us;
-    meas.wrong_elements = c.wrong_elements;
-    run.results.push_back(
-        make_result(plan[static_cast<std::size_t>(c.index)], layout.nranks, meas, o));
-  }
-  run.rank_process_ends = merged.merged.ends;
-  run.warnings = merged.merged.warnings;
+  add_merged_ranks(run, o, w.plan, layout.nranks, merged.merged);
   run.transport = merged.transport;
   run.cluster = merged.cluster;
   if (!o.nccl_log_path.empty()) write_text_file_atomically(o.nccl_log_path, merged.nccl_log);
-  outcome.run = std::move(run);
+  return run;
+}
+
+}  // namespace
+
+MpiOutcome run_nccl_mpi(const RunOptions& o, mpi::Session& s, const MpiOptions& m,
+                        const LineSink& each_line, const Progress& progress) {
+  const RankLayout layout = agree_on_layout(s, o, m);
+  const int me = s.rank();
+  const ProcessSlot& slot = layout.processes[static_cast<std::size_t>(me)];
+
+  // Before NCCL's first call (agree_on_unique_id on rank 0, the communicator elsewhere).
+  const EnvMap user = nccl_variables(current_environment());
+  TempPath log("p2pcheck-nccl-mpi", ".log");
+  const EnvMap ours = nccl_settings(log.path(), o.p2p_disabled);
+  apply_environment(ours);
+
+  const MpiSweep w = plan_mpi_sweep(o, layout, m);  // the same cases, in the same order, everywhere
+  RankStart start;
+  start.reporter = me;
+  start.nranks = layout.nranks;
+  start.ranks = ranks_of_process(layout, me);
+  start.devices = slot.devices;
+  start.id = agree_on_unique_id(s);
+
+  LineRouter router(s, layout, each_line, progress, w.all_cases.size());
+  MpiOutcome outcome;
+  outcome.exit_code = sweep_here(o, start, w, [&](const std::string& line) { router(line); });
+  router.finish();
+
+  nlohmann::json sent = report_of(start, slot, user, ours, log.path(), outcome.exit_code);
+  sent["lines_posted"] = router.posted();
+  const auto reports_text = s.gather(0, json_text(sent, -1), results_deadline(o.measure));
+  if (me != 0) {
+    const auto verdict = s.broadcast(0, "", results_deadline(o.measure) + Seconds(60.0));
+    if (!verdict || *verdict != "finalize") s.abandon();
+    return outcome;
+  }
+  const auto reports = reports_on_rank0(s, reports_text, router.inbox());
+  outcome.run = cluster_run(o, m, layout, w, router.inbox(), reports, user, ours);
   return outcome;
 }
 

@@ -63,6 +63,47 @@ void show_progress(ProgressMeter& meter, int rank, const std::string& results_pa
                log.cases.back().case_name + " (" + std::to_string(ranks) + " rank processes)");
 }
 
+// Collects the ranks that have ended. The first that failed sets `someone_died`: the others
+// cannot finish a collective without it, so they are asked to abort their communicators now
+// (their SIGTERM handler, see request_stop) rather than wait out their deadlines; the silence
+// deadline of watch_ranks still backs that up. True while any rank still runs.
+bool reap_finished(std::vector<RankChild>& children, bool& someone_died) {
+  bool any_running = false;
+  for (RankChild& c : children) {
+    if (!c.running) continue;
+    int status = 0;
+    if (::waitpid(c.exit.pid, &status, WNOHANG) != c.exit.pid) {
+      any_running = true;
+      continue;
+    }
+    record_status(c, status);
+    if ((c.exit.signal || c.exit.exit_code.value_or(0) != 0) && !someone_died) {
+      someone_died = true;
+      for (const RankChild& other : children) {
+        if (other.running) ::kill(other.exit.pid, SIGTERM);
+      }
+    }
+  }
+  return any_running;
+}
+
+// Ends every rank still running, each marked killed by us for `why`, and waits for each.
+void kill_running(std::vector<RankChild>& children, const std::string& why) {
+  for (RankChild& c : children) {
+    if (!c.running) continue;
+    ::kill(c.exit.pid, SIGKILL);
+    c.exit.killed_by_parent = true;
+    c.exit.why_killed = why;
+  }
+  for (RankChild& c : children) {
+    if (!c.running) continue;
+    int status = 0;
+    while (::waitpid(c.exit.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    record_status(c, status);
+  }
+}
+
 }  // namespace
 
 pid_t spawn_rank(const std::vector<std::string>& args, const ncclUniqueId& id) {
@@ -117,32 +158,17 @@ void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir,
   using Clock = std::chrono::steady_clock;
   auto last_news = Clock::now();
   bool someone_died = false;
+  bool death_seen = false;
   std::size_t shown = 0;
   std::optional<ProgressMeter> meter;
   if (progress.out != nullptr)
     meter.emplace(*progress.out, progress.label + ": ", plan_size, progress.terminal);
   for (;;) {
-    bool any_running = false;
     bool news = false;
-    for (RankChild& c : children) {
-      if (!c.running) continue;
-      int status = 0;
-      const pid_t got = ::waitpid(c.exit.pid, &status, WNOHANG);
-      if (got == c.exit.pid) {
-        record_status(c, status);
-        if ((c.exit.signal || c.exit.exit_code.value_or(0) != 0) && !someone_died) {
-          // The others cannot finish a collective without it: ask them to abort their
-          // communicators now (their SIGTERM handler, see request_stop) rather than wait out
-          // their deadlines; the silence deadline below still backs that up.
-          someone_died = true;
-          last_news = Clock::now();
-          for (const RankChild& other : children) {
-            if (other.running) ::kill(other.exit.pid, SIGTERM);
-          }
-        }
-        continue;
-      }
-      any_running = true;
+    const bool any_running = reap_finished(children, someone_died);
+    if (someone_died && !death_seen) {
+      death_seen = true;
+      last_news = Clock::now();
     }
     for (RankChild& c : children) {
       const std::string path = rank_results_path(work_dir, c.exit.rank);
@@ -161,19 +187,7 @@ void watch_ranks(std::vector<RankChild>& children, const std::string& work_dir,
       // Stopped by the user: every rank ends now; the cases all of them finished are kept.
       const std::string why = stop != 0 ? "stopped on " + interrupt_name(stop)
                                         : "no rank reported anything for " + seconds_text(allowed);
-      for (RankChild& c : children) {
-        if (!c.running) continue;
-        ::kill(c.exit.pid, SIGKILL);
-        c.exit.killed_by_parent = true;
-        c.exit.why_killed = why;
-      }
-      for (RankChild& c : children) {
-        if (!c.running) continue;
-        int status = 0;
-        while (::waitpid(c.exit.pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        record_status(c, status);
-      }
+      kill_running(children, why);
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -58,12 +58,106 @@ const StepCase* my_case(const SweepStep& step, const Clique& clique) {
   return nullptr;
 }
 
+// One process's ranks in the communicator, through the sweep; every method returns 0 to go on,
+// or the exit code once its end line is written.
+class RankLoop {
+ public:
+  RankLoop(const RunOptions& o, const RankStart& start, Clique& clique, RankBuffers& buffers,
+           const LineSink& out)
+      : o_(o), me_(start.reporter), clique_(clique), buffers_(buffers), out_(out) {}
+
+  // Every process before every warm-up and step, taking part or not (see barrier()).
+  int meet(const std::string& before) {
+    try {
+      if (barrier(clique_, buffers_, barrier_deadline(o_.measure))) return 0;
+    } catch (const ApiError& e) {
+      clique_.abort();
+      return end(doc::RankEnd::kError,
+                 "waiting for the other ranks before " + before + ": " + e.what(), kExitRuntime);
+    }
+    if (stop_requested()) return stopped_at("before " + before);
+    return end(doc::RankEnd::kHang,
+               "the other ranks did not reach " + before + " within " +
+                   seconds(barrier_deadline(o_.measure)) + "; communicator aborted",
+               kExitHang);
+  }
+
+  int warm_up_case(const PlannedCase& c) {
+    if (const int stop = meet("the warm-up of " + benchmark_name(c))) return stop;
+    if (clique_.local_of(participants(c.op, clique_.size())).empty()) return 0;
+    bool finished = false;
+    try {
+      finished = warm_up(clique_, buffers_, c.op, c.shape, o_.measure);
+    } catch (const ApiError& e) {
+      clique_.abort();
+      return end(doc::RankEnd::kError, "warm-up of " + benchmark_name(c) + ": " + e.what(),
+                 kExitRuntime);
+    }
+    if (!finished && stop_requested()) return stopped_at("in the warm-up of " + benchmark_name(c));
+    if (!finished) {
+      return end(doc::RankEnd::kHang,
+                 "no completion within " + seconds(o_.measure.timeout) + " in the warm-up of " +
+                     benchmark_name(c) + "; communicator aborted",
+                 kExitHang);
+    }
+    out_(progress_line(me_, "warm-up " + benchmark_name(c)));
+    return 0;
+  }
+
+  int step(const SweepStep& s, std::size_t i, const RankHooks& hooks) {
+    if (hooks.kill_before_step && static_cast<std::size_t>(*hooks.kill_before_step) == i)
+      std::raise(SIGKILL);
+    const StepCase* mine = my_case(s, clique_);
+    if (const int stop = meet(s.cases.empty() ? "step " + std::to_string(i) : s.cases.front().name))
+      return stop;
+    if (mine == nullptr) return 0;
+    if (hooks.stall_in_step && static_cast<std::size_t>(*hooks.stall_in_step) == i)
+      stall(2 * o_.measure.timeout);
+    const PlannedCase& c = mine->planned;
+    Measurement m;
+    try {
+      m = measure(clique_, buffers_, c.op, c.shape, c.in_place, o_.measure);
+    } catch (const ApiError& e) {
+      m = Measurement{};
+      m.status = doc::CollectiveStatus::kError;
+      m.detail = e.what();
+      clique_.abort();
+    }
+    // Cut short, not measured: no line for it.
+    if (m.status == doc::CollectiveStatus::kHang && stop_requested())
+      return stopped_at("in " + mine->name);
+    out_(to_line(RankCaseLine{mine->name, mine->index, me_, m.status, m.detail, m.sample_us,
+                              m.wrong_elements}));
+    if (m.status != doc::CollectiveStatus::kHang && m.status != doc::CollectiveStatus::kError)
+      return 0;
+    // The communicator is aborted and cannot be formed again without the other ranks.
+    return end(
+        m.status == doc::CollectiveStatus::kHang ? doc::RankEnd::kHang : doc::RankEnd::kError,
+        mine->name + ": " + m.detail + "; sweep stopped", stop_code(m.status));
+  }
+
+ private:
+  int end(doc::RankEnd how, const std::string& why, int code) {
+    out_(to_line(RankEndLine{me_, how, why}));
+    return code;
+  }
+  int stopped_at(const std::string& where) {
+    out_(to_line(stopped(me_, where)));
+    return kExitRuntime;
+  }
+
+  const RunOptions& o_;
+  int me_;
+  Clique& clique_;
+  RankBuffers& buffers_;
+  const LineSink& out_;
+};
+
 }  // namespace
 
 int run_rank_sweep(const RunOptions& o, const RankStart& start,
                    const std::vector<PlannedCase>& warm_ups, const std::vector<SweepStep>& steps,
                    const LineSink& out, const RankHooks& hooks) {
-  const int me = start.reporter;
   try {
     const NcclApi& api = nccl_api();
     // Current before anything else touches CUDA: the guards inside restore this device, and
@@ -75,102 +169,17 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start,
       for (const StepCase& c : s.cases) all_cases.push_back(c.planned);
     }
     RankBuffers buffers = allocate_buffers(clique, buffer_bytes(all_cases), o.buffers);
-    out(to_line(RankReadyLine{me, static_cast<int>(::getpid()), buffers.allocator}));
-
-    // Every process before every warm-up and step, taking part or not (see barrier()). 0 when
-    // all came; else the end line is written and this is the exit code.
-    const auto meet = [&](const std::string& before) {
-      try {
-        if (barrier(clique, buffers, barrier_deadline(o.measure))) return 0;
-      } catch (const ApiError& e) {
-        clique.abort();
-        out(to_line(RankEndLine{me, doc::RankEnd::kError,
-                                "waiting for the other ranks before " + before + ": " + e.what()}));
-        return static_cast<int>(kExitRuntime);
-      }
-      if (stop_requested()) {
-        out(to_line(stopped(me, "before " + before)));
-        return static_cast<int>(kExitRuntime);
-      }
-      out(to_line(RankEndLine{me, doc::RankEnd::kHang,
-                              "the other ranks did not reach " + before + " within " +
-                                  seconds(barrier_deadline(o.measure)) +
-                                  "; communicator aborted"}));
-      return static_cast<int>(kExitHang);
-    };
-
+    out(to_line(RankReadyLine{start.reporter, static_cast<int>(::getpid()), buffers.allocator}));
+    RankLoop loop(o, start, clique, buffers, out);
     for (const PlannedCase& c : warm_ups) {
-      if (const int stop = meet("the warm-up of " + benchmark_name(c))) return stop;
-      if (clique.local_of(participants(c.op, clique.size())).empty()) continue;
-      bool finished = false;
-      try {
-        finished = warm_up(clique, buffers, c.op, c.shape, o.measure);
-      } catch (const ApiError& e) {
-        clique.abort();
-        out(to_line(RankEndLine{me, doc::RankEnd::kError,
-                                "warm-up of " + benchmark_name(c) + ": " + e.what()}));
-        return kExitRuntime;
-      }
-      if (!finished && stop_requested()) {
-        out(to_line(stopped(me, "in the warm-up of " + benchmark_name(c))));
-        return kExitRuntime;
-      }
-      if (!finished) {
-        out(to_line(RankEndLine{me, doc::RankEnd::kHang,
-                                "no completion within " + seconds(o.measure.timeout) +
-                                    " in the warm-up of " + benchmark_name(c) +
-                                    "; communicator aborted"}));
-        return kExitHang;
-      }
-      out(progress_line(me, "warm-up " + benchmark_name(c)));
+      if (const int stop = loop.warm_up_case(c)) return stop;
     }
-
     for (std::size_t i = 0; i < steps.size(); ++i) {
-      if (hooks.kill_before_step && static_cast<std::size_t>(*hooks.kill_before_step) == i)
-        std::raise(SIGKILL);
-      const StepCase* mine = my_case(steps[i], clique);
-      const std::string step_name =
-          steps[i].cases.empty() ? "step " + std::to_string(i) : steps[i].cases.front().name;
-      if (const int stop = meet(step_name)) return stop;
-      if (mine == nullptr) continue;
-      if (hooks.stall_in_step && static_cast<std::size_t>(*hooks.stall_in_step) == i)
-        stall(2 * o.measure.timeout);
-      const PlannedCase& c = mine->planned;
-      Measurement m;
-      try {
-        m = measure(clique, buffers, c.op, c.shape, c.in_place, o.measure);
-      } catch (const ApiError& e) {
-        m = Measurement{};
-        m.status = doc::CollectiveStatus::kError;
-        m.detail = e.what();
-        clique.abort();
-      }
-      if (m.status == doc::CollectiveStatus::kHang &&
-          stop_requested()) {  // cut short, not measured: no line for it
-        out(to_line(stopped(me, "in " + mine->name)));
-        return kExitRuntime;
-      }
-      RankCaseLine line;
-      line.case_name = mine->name;
-      line.index = mine->index;
-      line.rank = me;
-      line.status = m.status;
-      line.detail = m.detail;
-      line.sample_us = m.sample_us;
-      line.wrong_elements = m.wrong_elements;
-      out(to_line(line));
-      if (m.status == doc::CollectiveStatus::kHang || m.status == doc::CollectiveStatus::kError) {
-        // The communicator is aborted and cannot be formed again without the other ranks.
-        out(to_line(RankEndLine{
-            me,
-            m.status == doc::CollectiveStatus::kHang ? doc::RankEnd::kHang : doc::RankEnd::kError,
-            line.case_name + ": " + m.detail + "; sweep stopped"}));
-        return stop_code(m.status);
-      }
+      if (const int stop = loop.step(steps[i], i, hooks)) return stop;
     }
-    out(to_line(RankEndLine{me, doc::RankEnd::kDone, ""}));
+    out(to_line(RankEndLine{start.reporter, doc::RankEnd::kDone, ""}));
   } catch (const std::exception& e) {
-    out(to_line(RankEndLine{me, doc::RankEnd::kError, e.what()}));
+    out(to_line(RankEndLine{start.reporter, doc::RankEnd::kError, e.what()}));
     throw;
   }
   return kExitOk;

@@ -129,6 +129,48 @@ doc::CollectiveResult make_result(const PlannedCase& c, int nranks, const Measur
   return r;
 }
 
+namespace {
+
+// As nccl-tests: every operation once at its largest size before anything is timed. A warm-up
+// that hangs or fails leaves the clique aborted; the cases rebuild it and record the failure.
+void warm_up_every_operation(Clique& clique, RankBuffers& buffers,
+                             const std::vector<PlannedCase>& plan, const MeasureOptions& o) {
+  for (const PlannedCase& c : largest_per_operation(plan)) {
+    if (interrupt_signal() != 0) break;
+    try {
+      if (!warm_up(clique, buffers, c.op, c.shape, o)) break;
+    } catch (const ApiError&) {
+      clique.abort();
+      break;
+    }
+  }
+}
+
+// One case on the sweep's clique, built anew first if an earlier case aborted it. One failed
+// call must not end the sweep: it is the case's error, and the clique, whose state is unknown,
+// is aborted for the next case to replace.
+Measurement measure_in_clique(std::unique_ptr<Clique>& current, const NcclApi& api,
+                              const std::vector<int>& devices, RankBuffers& buffers,
+                              const PlannedCase& c, const RunOptions& o) {
+  if (current->aborted()) {
+    current.reset();  // an aborted clique is finished with before the next one starts
+    current = std::make_unique<Clique>(api, devices, o.measure.timeout);
+  }
+  Measurement m;
+  try {
+    if (o.before_case) o.before_case(*current, c);
+    m = measure(*current, buffers, c.op, c.shape, c.in_place, o.measure);
+  } catch (const ApiError& e) {
+    m = Measurement{};
+    m.status = doc::CollectiveStatus::kError;
+    m.detail = e.what();
+    current->abort();
+  }
+  return m;
+}
+
+}  // namespace
+
 doc::NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
   if (o.nccl_log_path.empty()) throw InputError("nccl: no path for NCCL's log");
   // Flags first: a bad one costs nothing and touches no GPU.
@@ -163,17 +205,7 @@ doc::NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
     auto buffers =
         std::make_shared<RankBuffers>(allocate_buffers(**clique, buffer_bytes(plan), o.buffers));
     run.environment.buffer_allocator = buffers->allocator;
-    // As nccl-tests: every operation once at its largest size before anything is timed.
-    for (const PlannedCase& c : largest_per_operation(plan)) {
-      if (interrupt_signal() != 0) break;
-      try {
-        if (!warm_up(**clique, *buffers, c.op, c.shape, o.measure))
-          break;  // aborted: the cases rebuild it
-      } catch (const ApiError&) {
-        (*clique)->abort();  // the failure will be recorded by the case itself
-        break;
-      }
-    }
+    warm_up_every_operation(**clique, *buffers, plan, o.measure);
     register_nccl_benchmarks(
         plan, timing_groups(o.measure), [&, clique, buffers](const PlannedCase& c) {
           if (interrupt_signal() != 0) {  // stopping: nothing more is measured, nothing is recorded
@@ -181,22 +213,7 @@ doc::NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
             skipped.not_measured = "interrupted: not measured";
             return skipped;
           }
-          std::unique_ptr<Clique>& current = *clique;
-          if (current->aborted()) {
-            current.reset();  // an aborted clique is finished with before the next one starts
-            current = std::make_unique<Clique>(api, devices, o.measure.timeout);
-          }
-          Measurement m;
-          try {
-            if (o.before_case) o.before_case(*current, c);
-            m = measure(*current, *buffers, c.op, c.shape, c.in_place, o.measure);
-          } catch (const ApiError& e) {
-            // One failed call must not end the sweep; the clique's state is unknown, so replace it.
-            m = Measurement{};
-            m.status = doc::CollectiveStatus::kError;
-            m.detail = e.what();
-            current->abort();
-          }
+          const Measurement m = measure_in_clique(*clique, api, devices, *buffers, c, o);
           run.results.push_back(make_result(c, n, m, o));
           if (o.on_result) o.on_result(run.results.back());
           return MeasuredCase{run.results.back(), m.sample_us};
