@@ -13,7 +13,9 @@
 # source is generated). It checks the sources of the modules, not their tests (tests/ folders:
 # half the translation units, and doubling the time, for code that the tests run anyway) and
 # not the .cu files (nvcc's flags are not clang's); headers are checked as the sources include
-# them. Both tools run on every core.
+# them. Both tools run on every core. Functions of the sources clang-tidy does not parse (CUDA
+# code, headers) are measured by scripts/lib/function_length.py instead, and every include
+# between folders is held against scripts/layers.txt (scripts/lib/include_layers.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,6 +64,20 @@ while IFS= read -r -d '' file; do
   fi
 done < <(sources)
 echo "lint: size budget: ${#allowed[@]} files over $budget lines, each listed with why"
+
+# The layers: which folder may include which (scripts/layers.txt), on every tracked source.
+layers_rc=0
+sources | xargs -0 python3 scripts/lib/include_layers.py scripts/layers.txt >&2 || layers_rc=$?
+if ((layers_rc == 2)); then
+  echo "lint: scripts/layers.txt or a source could not be read (above)" >&2
+  status=1
+elif ((layers_rc != 0)); then
+  echo "lint: includes above go where scripts/layers.txt does not allow: move the code, or the" \
+    "layer line if the arrow is meant (a folder names only folders above it)" >&2
+  status=1
+else
+  echo "lint: layers: every include between folders is one scripts/layers.txt allows"
+fi
 
 echo "lint: clang-format ($("$clang_format" --version | sed 's/.*version //'))"
 if ! sources | xargs -0 -P "$jobs" -n 16 "$clang_format" --dry-run -Werror; then
@@ -117,7 +133,17 @@ fi
 echo "lint: clang-tidy took $((SECONDS - start)) s"
 
 # Functions over 60 lines: each must be listed in scripts/size-budget.txt as FILE:FUNCTION.
-mapfile -t long_functions < <(sed -n -E "s|^$PWD/([^:]+):[0-9]+:[0-9]+: warning: function '([^']+)' exceeds.*|\1:\2|p" "$tidy_out" | sort -u)
+# clang-tidy measures the sources of the build without CUDA; scripts/lib/function_length.py
+# measures the rest by their text (the .cu files, the CUDA-only sources, and every header, which
+# clang-tidy sees only as the CPU sources include them), with clang-tidy's count of lines.
+mapfile -t tidied < <(sed -n -E "s|^#include \"$PWD/(.*)\"$|\1|p" "${units[@]}" | sort -u)
+mapfile -t untidied < <(sources | tr '\0' '\n' | grep -v -E '(^|/)tests/|^fuzz/' |
+  grep -v -x -F -f <(printf '%s\n' "${tidied[@]}") || true)
+echo "lint: function size: ${#untidied[@]} sources outside clang-tidy's units (CUDA code, headers), measured by their text"
+mapfile -t long_functions < <({
+  sed -n -E "s|^$PWD/([^:]+):[0-9]+:[0-9]+: warning: function '([^']+)' exceeds.*|\1:\2|p" "$tidy_out"
+  python3 scripts/lib/function_length.py "${untidied[@]}" | cut -d' ' -f1
+} | sort -u)
 for f in "${long_functions[@]}"; do
   if ! awk -v f="$f" '$1 == f { found = 1 } END { exit !found }' scripts/size-budget.txt; then
     echo "lint: $f: a function over 60 lines: split it by subject" >&2
