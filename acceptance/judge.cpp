@@ -4,6 +4,7 @@
 
 #include "acceptance/document_view.hpp"
 #include "common/byte_size.hpp"
+#include "document/case_names.hpp"
 
 namespace p2p::accept {
 namespace {
@@ -135,7 +136,7 @@ void mark_not_meaningful(doc::BenchDocument& d) {
         r.not_meaningful = "logical GPUs of one device: the copy crosses no link";
     }
     for (auto& l : d.latency) {
-      if (l.case_name == "latency_peer" && l.not_meaningful.empty())
+      if (l.case_name == doc::cases::kLatencyPeer && l.not_meaningful.empty())
         l.not_meaningful = "logical GPUs of one device: the load crosses no link";
     }
   }

@@ -1,5 +1,6 @@
 #include "acceptance/grading.hpp"
 #include "acceptance/rules.hpp"
+#include "document/case_names.hpp"
 
 namespace p2p::accept {
 namespace {
@@ -8,8 +9,8 @@ using doc::Outcome;
 
 // The one-way copy-engine cases every rule of this file judges: the host link of each GPU, and
 // each GPU pair with peer access, both as the source writes and as the destination reads.
-const char* const kHostCases[] = {"h2d_ce", "d2h_ce"};
-const char* const kPeerCases[] = {"ce_unidir_write", "ce_unidir_read"};
+const char* const kHostCases[] = {doc::cases::kH2dCe, doc::cases::kD2hCe};
+const char* const kPeerCases[] = {doc::cases::kCeUnidirWrite, doc::cases::kCeUnidirRead};
 
 std::vector<const doc::BandwidthResult*> one_way_figures(const DocumentView& v,
                                                          std::uint64_t min_bytes, bool peers) {
@@ -84,12 +85,12 @@ void bandwidth_floor(Judging& j, const Floor& f) {
 }
 
 void latency_floor(Judging& j, const Floor& f) {
-  const std::string wanted = f.case_name.empty() ? "latency_peer" : f.case_name;
+  const std::string wanted = f.case_name.empty() ? doc::cases::kLatencyPeer : f.case_name;
   int judged = 0;
   for (const auto& l : j.view.doc().latency) {
     if (l.case_name != wanted || l.status != doc::FigureStatus::kOk || !l.median_ns) continue;
     if (f.path && j.view.path(l.src, l.dst) != f.path) continue;
-    if (wanted == "latency_peer" && j.view.logical()) continue;
+    if (wanted == doc::cases::kLatencyPeer && j.view.logical()) continue;
     ++judged;
     const bool high = *l.median_ns > *f.max_us * 1000;
     doc::Check c = make_check(

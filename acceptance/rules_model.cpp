@@ -11,6 +11,7 @@
 #include "acceptance/rules.hpp"
 #include "common/byte_size.hpp"
 #include "common/text.hpp"
+#include "document/case_names.hpp"
 #include "hardware/floors.hpp"
 
 namespace p2p::accept {
@@ -73,11 +74,11 @@ void bandwidth_references(Judging& j, int& unknown) {
     const char* metric;
     bool peers;
   };
-  static const Probe kProbes[] = {{"ce_unidir_write", "", "p2p_unidir", true},
-                                  {"ce_unidir_read", "", "p2p_unidir", true},
-                                  {"ce_bidir", "sum", "p2p_bidir", true},
-                                  {"h2d_ce", "", "h2d", false},
-                                  {"d2h_ce", "", "d2h", false}};
+  static const Probe kProbes[] = {{doc::cases::kCeUnidirWrite, "", "p2p_unidir", true},
+                                  {doc::cases::kCeUnidirRead, "", "p2p_unidir", true},
+                                  {doc::cases::kCeBidir, "sum", "p2p_bidir", true},
+                                  {doc::cases::kH2dCe, "", "h2d", false},
+                                  {doc::cases::kD2hCe, "", "d2h", false}};
   const std::uint64_t min_bytes = j.settings.thresholds.min_judged_bytes;
   for (const Probe& p : kProbes) {
     if (p.peers && j.view.logical()) continue;
@@ -171,8 +172,8 @@ void in_effect_check(Judging& j, const std::string& src, const std::string& dst)
   if (enabled == nullptr || staged == nullptr || !enabled->p2p.value_or(false)) return;
   const double x = *enabled->median_ns / *staged->median_ns;
   const std::uint64_t min_bytes = j.settings.thresholds.min_judged_bytes;
-  const auto* p2p_bw = j.view.plateau("ce_unidir_write", src, dst, "", min_bytes);
-  const auto* staged_bw = j.view.plateau("staged", src, dst, "", min_bytes);
+  const auto* p2p_bw = j.view.plateau(doc::cases::kCeUnidirWrite, src, dst, "", min_bytes);
+  const auto* staged_bw = j.view.plateau(doc::cases::kStaged, src, dst, "", min_bytes);
   std::string bw;
   if (p2p_bw && staged_bw && p2p_bw->median_gbps && staged_bw->median_gbps)
     bw = "; copies " + gbps(*p2p_bw->median_gbps) + " with P2P, " + gbps(*staged_bw->median_gbps) +

@@ -4,6 +4,7 @@
 #include "acceptance/grading.hpp"
 #include "acceptance/rules.hpp"
 #include "common/median.hpp"
+#include "document/case_names.hpp"
 
 namespace p2p::accept {
 namespace {
@@ -45,7 +46,8 @@ void bandwidth_outliers(Judging& j, const Bounds& b) {
   const std::uint64_t min_bytes = j.settings.thresholds.min_judged_bytes;
   // Host links: grouped by the link they could carry, so a GPU in an x8 slot by design is not
   // held to its x16 neighbours (the ceiling rule judges it against its own link).
-  for (const char* c : {"h2d_ce", "d2h_ce", "h2d_sm", "d2h_sm"}) {
+  for (const char* c :
+       {doc::cases::kH2dCe, doc::cases::kD2hCe, doc::cases::kH2dSm, doc::cases::kD2hSm}) {
     std::map<std::string, std::vector<Member>> classes;
     for (const auto* r : j.view.plateaus(c, "", min_bytes)) {
       if (r->status != doc::FigureStatus::kOk || !r->median_gbps) continue;
@@ -57,7 +59,8 @@ void bandwidth_outliers(Judging& j, const Bounds& b) {
                   "GB/s", priority::kOutlier);
   }
   if (j.view.logical()) return;
-  for (const char* c : {"ce_unidir_write", "ce_unidir_read", "sm_write", "sm_read", "staged"}) {
+  for (const char* c : {doc::cases::kCeUnidirWrite, doc::cases::kCeUnidirRead, doc::cases::kSmWrite,
+                        doc::cases::kSmRead, doc::cases::kStaged}) {
     std::map<std::string, std::vector<Member>> classes;
     for (const auto* r : j.view.plateaus(c, "", min_bytes)) {
       const std::string path = j.view.path_label(r->src, r->dst);
@@ -75,7 +78,7 @@ void latency_outliers(Judging& j, const Bounds& b) {
   for (const auto& l : j.view.doc().latency) {
     if (l.status != doc::FigureStatus::kOk || !l.median_ns) continue;
     std::string cls = l.case_name;
-    if (l.case_name == "latency_peer") {
+    if (l.case_name == doc::cases::kLatencyPeer) {
       if (j.view.logical()) continue;
       const std::string path = j.view.path_label(l.src, l.dst);
       if (path.empty()) continue;

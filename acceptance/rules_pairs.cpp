@@ -2,6 +2,7 @@
 
 #include "acceptance/grading.hpp"
 #include "acceptance/rules.hpp"
+#include "document/case_names.hpp"
 
 namespace p2p::accept {
 namespace {
@@ -15,9 +16,9 @@ bool usable(const doc::BandwidthResult* r) {
 
 void p2p_vs_staged(Judging& j, const Bounds& b) {
   const std::uint64_t min_bytes = j.settings.thresholds.min_judged_bytes;
-  for (const auto* p2p : j.view.plateaus("ce_unidir_write", "", min_bytes)) {
+  for (const auto* p2p : j.view.plateaus(doc::cases::kCeUnidirWrite, "", min_bytes)) {
     if (!usable(p2p) || !p2p->p2p.value_or(false)) continue;
-    const auto* staged = j.view.plateau("staged", p2p->src, p2p->dst, "", min_bytes);
+    const auto* staged = j.view.plateau(doc::cases::kStaged, p2p->src, p2p->dst, "", min_bytes);
     if (!usable(staged)) continue;
     const double x = *p2p->median_gbps / *staged->median_gbps;
     doc::Check c = make_check("p2p_vs_staged", p2p->src + "->" + p2p->dst, grade_at_least(x, b),
@@ -34,8 +35,8 @@ void p2p_vs_staged(Judging& j, const Bounds& b) {
 
 void p2p_latency(Judging& j, const Bounds& b) {
   for (const auto& l : j.view.doc().latency) {
-    if (l.case_name != "latency_peer" || l.status != doc::FigureStatus::kOk || !l.median_ns ||
-        !l.p2p.value_or(false))
+    if (l.case_name != doc::cases::kLatencyPeer || l.status != doc::FigureStatus::kOk ||
+        !l.median_ns || !l.p2p.value_or(false))
       continue;
     const Outcome o = grade_at_most(*l.median_ns, b);
     doc::Check c =
@@ -112,7 +113,7 @@ void not_meaningful(Judging& j, const std::string& rule) {
 void judge_p2p(Judging& j) {
   const Thresholds& t = j.settings.thresholds;
   if (j.view.logical()) {
-    if (!j.view.doc().latency.empty() || !j.view.plateaus("staged", "", 0).empty()) {
+    if (!j.view.doc().latency.empty() || !j.view.plateaus(doc::cases::kStaged, "", 0).empty()) {
       not_meaningful(j, "p2p_vs_staged");
       not_meaningful(j, "p2p_latency");
     }
@@ -124,17 +125,22 @@ void judge_p2p(Judging& j) {
 
 void judge_directions(Judging& j) {
   const Thresholds& t = j.settings.thresholds;
-  if (t.bidirectional) bidirectional(j, *t.bidirectional, "h2d_d2h_ce", "h2d_ce", "d2h_ce");
-  if (t.direction_symmetry) symmetry(j, *t.direction_symmetry, "h2d_ce", "d2h_ce");
+  if (t.bidirectional)
+    bidirectional(j, *t.bidirectional, doc::cases::kH2dD2hCe, doc::cases::kH2dCe,
+                  doc::cases::kD2hCe);
+  if (t.direction_symmetry)
+    symmetry(j, *t.direction_symmetry, doc::cases::kH2dCe, doc::cases::kD2hCe);
   if (j.view.logical()) {
-    if (!j.view.plateaus("ce_bidir", "sum", 0).empty()) not_meaningful(j, "bidirectional");
+    if (!j.view.plateaus(doc::cases::kCeBidir, "sum", 0).empty())
+      not_meaningful(j, "bidirectional");
     return;
   }
   if (t.bidirectional)
-    bidirectional(j, *t.bidirectional, "ce_bidir", "ce_unidir_write", "ce_unidir_write");
+    bidirectional(j, *t.bidirectional, doc::cases::kCeBidir, doc::cases::kCeUnidirWrite,
+                  doc::cases::kCeUnidirWrite);
   if (t.direction_symmetry) {
-    symmetry(j, *t.direction_symmetry, "ce_unidir_write", "ce_unidir_write");
-    symmetry(j, *t.direction_symmetry, "ce_unidir_read", "ce_unidir_read");
+    symmetry(j, *t.direction_symmetry, doc::cases::kCeUnidirWrite, doc::cases::kCeUnidirWrite);
+    symmetry(j, *t.direction_symmetry, doc::cases::kCeUnidirRead, doc::cases::kCeUnidirRead);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/text.hpp"
+#include "document/case_names.hpp"
 #include "import/limits.hpp"
 #include "import/nvbandwidth.hpp"
 
@@ -45,38 +46,42 @@ struct Meaning {
 
 const std::map<std::string, Meaning>& meanings() {
   static const std::map<std::string, Meaning> m = {
-      {"host_to_device_memcpy_ce", {"h2d_ce", "", Ends::kHostToGpu, "copy_engine", false}},
-      {"device_to_host_memcpy_ce", {"d2h_ce", "", Ends::kGpuToHost, "copy_engine", false}},
+      {"host_to_device_memcpy_ce",
+       {doc::cases::kH2dCe, "", Ends::kHostToGpu, "copy_engine", false}},
+      {"device_to_host_memcpy_ce",
+       {doc::cases::kD2hCe, "", Ends::kGpuToHost, "copy_engine", false}},
       {"host_to_device_bidirectional_memcpy_ce",
-       {"h2d_d2h_ce", "dir", Ends::kHostToGpu, "copy_engine", false}},
+       {doc::cases::kH2dD2hCe, "dir", Ends::kHostToGpu, "copy_engine", false}},
       {"device_to_host_bidirectional_memcpy_ce",
-       {"h2d_d2h_ce", "dir", Ends::kGpuToHost, "copy_engine", false}},
-      {"host_to_device_memcpy_sm", {"h2d_sm", "", Ends::kHostToGpu, "sm", false}},
-      {"device_to_host_memcpy_sm", {"d2h_sm", "", Ends::kGpuToHost, "sm", false}},
+       {doc::cases::kH2dD2hCe, "dir", Ends::kGpuToHost, "copy_engine", false}},
+      {"host_to_device_memcpy_sm", {doc::cases::kH2dSm, "", Ends::kHostToGpu, "sm", false}},
+      {"device_to_host_memcpy_sm", {doc::cases::kD2hSm, "", Ends::kGpuToHost, "sm", false}},
       {"host_to_device_bidirectional_memcpy_sm",
-       {"h2d_d2h_sm", "dir", Ends::kHostToGpu, "sm", false}},
+       {doc::cases::kH2dD2hSm, "dir", Ends::kHostToGpu, "sm", false}},
       {"device_to_host_bidirectional_memcpy_sm",
-       {"h2d_d2h_sm", "dir", Ends::kGpuToHost, "sm", false}},
+       {doc::cases::kH2dD2hSm, "dir", Ends::kGpuToHost, "sm", false}},
       {"device_to_device_memcpy_read_ce",
-       {"ce_unidir_read", "", Ends::kColToRow, "copy_engine", false}},
+       {doc::cases::kCeUnidirRead, "", Ends::kColToRow, "copy_engine", false}},
       {"device_to_device_memcpy_write_ce",
-       {"ce_unidir_write", "", Ends::kRowToCol, "copy_engine", false}},
-      {"device_to_device_memcpy_read_sm", {"sm_read", "", Ends::kColToRow, "sm", false}},
-      {"device_to_device_memcpy_write_sm", {"sm_write", "", Ends::kRowToCol, "sm", false}},
+       {doc::cases::kCeUnidirWrite, "", Ends::kRowToCol, "copy_engine", false}},
+      {"device_to_device_memcpy_read_sm", {doc::cases::kSmRead, "", Ends::kColToRow, "sm", false}},
+      {"device_to_device_memcpy_write_sm",
+       {doc::cases::kSmWrite, "", Ends::kRowToCol, "sm", false}},
       // v0.6+: each direction of a bidirectional write (the first is the one timed under the
       // other).
       {"device_to_device_bidirectional_memcpy_write_ce_write1",
-       {"ce_bidir", "dir", Ends::kRowToCol, "copy_engine", false}},
+       {doc::cases::kCeBidir, "dir", Ends::kRowToCol, "copy_engine", false}},
       {"device_to_device_bidirectional_memcpy_write_ce_total",
-       {"ce_bidir", "sum", Ends::kRowToCol, "copy_engine", true}},
+       {doc::cases::kCeBidir, "sum", Ends::kRowToCol, "copy_engine", true}},
       {"device_to_device_bidirectional_memcpy_write_sm_write1",
-       {"sm_bidir", "dir", Ends::kRowToCol, "sm", false}},
+       {doc::cases::kSmBidir, "dir", Ends::kRowToCol, "sm", false}},
       {"device_to_device_bidirectional_memcpy_write_sm_total",
-       {"sm_bidir", "sum", Ends::kRowToCol, "sm", true}},
-      {"device_local_copy", {"device_local_ce", "", Ends::kLocal, "copy_engine", false}},
-      {"host_device_latency_sm", {"latency_host", "", Ends::kGpuLoadsHost, "pointer_chase", false}},
+       {doc::cases::kSmBidir, "sum", Ends::kRowToCol, "sm", true}},
+      {"device_local_copy", {doc::cases::kDeviceLocalCe, "", Ends::kLocal, "copy_engine", false}},
+      {"host_device_latency_sm",
+       {doc::cases::kLatencyHost, "", Ends::kGpuLoadsHost, "pointer_chase", false}},
       {"device_to_device_latency_sm",
-       {"latency_peer", "", Ends::kRowToCol, "pointer_chase", false}},
+       {doc::cases::kLatencyPeer, "", Ends::kRowToCol, "pointer_chase", false}},
   };
   return m;
 }

@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "common/text_lines.hpp"
+#include "document/case_names.hpp"
 #include "import/limits.hpp"
 
 namespace p2p::import {
@@ -184,9 +185,10 @@ MatrixKind kind_of(const SampleMatrix& m) {
                   (k.enabled ? (k.reads ? "p2p_read" : "p2p_write") : "p2p_off") +
                   (m.timer == "CPU" ? "_cpu_timer" : "");
   } else if (k.bidir) {
-    k.case_name = k.enabled ? "ce_bidir" : "staged_bidir";
+    k.case_name = k.enabled ? doc::cases::kCeBidir : "staged_bidir";
   } else {
-    k.case_name = k.enabled ? (k.reads ? "ce_unidir_read" : "ce_unidir_write") : "staged";
+    k.case_name = k.enabled ? (k.reads ? doc::cases::kCeUnidirRead : doc::cases::kCeUnidirWrite)
+                            : doc::cases::kStaged;
   }
   return k;
 }
@@ -212,7 +214,7 @@ doc::BandwidthResult bandwidth_figure(const MatrixKind& k, std::size_t r, std::s
   // Reads: the row GPU's stream copies from the column GPU into its own memory.
   const int from = static_cast<int>(k.reads ? c : r), to = static_cast<int>(k.reads ? r : c);
   doc::BandwidthResult b;
-  b.case_name = r == c ? "device_local_ce" : k.case_name;
+  b.case_name = r == c ? doc::cases::kDeviceLocalCe : k.case_name;
   b.src = gpu_name(from);
   b.dst = gpu_name(to);
   b.part = k.bidir ? "sum" : "";

@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "common/text_lines.hpp"
+#include "document/case_names.hpp"
 
 namespace p2p::import {
 namespace {
@@ -138,7 +139,7 @@ void add_gpus_and_access(const SimpleP2pOutput& out, ImportedFigures& f) {
 
 doc::BandwidthResult copy_figure(const SimpleP2pOutput& out, int from, int to) {
   doc::BandwidthResult b;
-  b.case_name = "ce_unidir_write";
+  b.case_name = doc::cases::kCeUnidirWrite;
   b.src = gpu_name(from);
   b.dst = gpu_name(to);
   b.method = "copy_engine";

@@ -24,20 +24,6 @@ namespace p2p::report {
 
 namespace {
 
-constexpr const char* kStyle = R"(<style>
-body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1500px}
-h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1em}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
-th{background:#f3f3f3}td.l,th.l{text-align:left}td.na{color:#999;background:#fafafa}
-td.bad{background:#f4b6b6;font-weight:bold}td.waived{background:#e6e6e6;color:#555}
-.note{color:#555;font-size:.9em}pre{background:#f7f7f7;padding:.6em;overflow-x:auto}
-.pass{color:#1a7f37;font-weight:bold}.block{color:#b42318;font-weight:bold}
-svg text{font-size:11px}.legend{font-size:.9em;margin-bottom:1em}.legend span{margin-right:1em}
-td .path{display:block;font-size:.75em;color:#444}.maps,.beside{display:flex;flex-wrap:wrap;gap:0 2em;align-items:flex-start}
-.beside{flex-wrap:nowrap;overflow-x:auto}tr.bad td{background:#f4b6b6}tr.waived td{background:#e6e6e6}
-</style>
-)";
-
 std::string header(const doc::BenchDocument& d, const std::string& source) {
   std::ostringstream os;
   os << "<h1>p2pcheck " << html_escape(d.written_by)
@@ -165,38 +151,13 @@ std::string nccl_sections(const doc::BenchDocument& d) {
 
 }  // namespace
 
-std::string html_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string heat_colour(double fraction) {
-  const double f = std::clamp(std::isfinite(fraction) ? fraction : 0.0, 0.0, 1.0);
-  char b[40];
-  std::snprintf(b, sizeof b, "hsl(%d,70%%,78%%)", static_cast<int>(std::lround(120 * f)));
-  return b;
-}
-
-const char* report_style() { return kStyle; }
-
 std::string render_html_report(const doc::BenchDocument& doc, const std::string& source) {
   const std::string nccl =
       nccl_sections(doc);  // first: a malformed section throws before any output
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>p2pcheck "
      << html_escape(doc.written_by) << ": " << html_escape(doc.hostname) << "</title>\n"
-     << kStyle << "<style>" << verdict_style() << "</style></head><body>\n"
+     << report_style() << "<style>" << verdict_style() << "</style></head><body>\n"
      << verdict_banner(accept::verdict_of(doc, "report")) << header(doc, source)
      << topology_section(doc) << bench_sections(doc) << nccl << "</body></html>\n";
   return os.str();

@@ -10,6 +10,7 @@
 
 #include "document/bench_document.hpp"
 #include "report/bench_matrix.hpp"
+#include "report/markup_text.hpp"
 
 namespace p2p::report {
 
@@ -19,16 +20,9 @@ class PairPaths;  // html_pairs.hpp
 // malformed NCCL section.
 std::string render_html_report(const doc::BenchDocument& doc, const std::string& source);
 
-// "&lt;" and friends: text and attribute values are escaped alike.
-std::string html_escape(const std::string& text);
-
-// Background colour of a heatmap cell: red (0) through yellow to green (1); clamped.
-std::string heat_colour(double fraction);
-
-// The page's parts, for other pages built from documents (side_by_side.hpp): the <style>
-// element, and one matrix as a heatmap (cells coloured by the share of their link's ceiling,
-// or of the matrix's best figure; GPU pairs with their path class when `paths` is given).
-const char* report_style();
+// One matrix as a heatmap, for other pages built from documents too (side_by_side.hpp): cells
+// coloured by the share of their link's ceiling, or of the matrix's best figure; GPU pairs with
+// their path class when `paths` is given.
 std::string render_heatmap(const Matrix& m, bool lower_is_better, const PairPaths* paths);
 
 }  // namespace p2p::report

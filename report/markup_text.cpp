@@ -1,6 +1,9 @@
 #include "report/markup_text.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 
 namespace p2p::report {
 namespace {
@@ -68,6 +71,20 @@ bool xml_char(std::uint32_t cp) {
   return cp != 0xFFFE && cp != 0xFFFF;
 }
 
+constexpr const char* kStyle = R"(<style>
+body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1500px}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1em}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
+th{background:#f3f3f3}td.l,th.l{text-align:left}td.na{color:#999;background:#fafafa}
+td.bad{background:#f4b6b6;font-weight:bold}td.waived{background:#e6e6e6;color:#555}
+.note{color:#555;font-size:.9em}pre{background:#f7f7f7;padding:.6em;overflow-x:auto}
+.pass{color:#1a7f37;font-weight:bold}.block{color:#b42318;font-weight:bold}
+svg text{font-size:11px}.legend{font-size:.9em;margin-bottom:1em}.legend span{margin-right:1em}
+td .path{display:block;font-size:.75em;color:#444}.maps,.beside{display:flex;flex-wrap:wrap;gap:0 2em;align-items:flex-start}
+.beside{flex-wrap:nowrap;overflow-x:auto}tr.bad td{background:#f4b6b6}tr.waived td{background:#e6e6e6}
+</style>
+)";
+
 }  // namespace
 
 std::string valid_utf8(const std::string& text) {
@@ -114,5 +131,30 @@ std::string single_line(const std::string& text) {
   }
   return out;
 }
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string heat_colour(double fraction) {
+  const double f = std::clamp(std::isfinite(fraction) ? fraction : 0.0, 0.0, 1.0);
+  char b[40];
+  std::snprintf(b, sizeof b, "hsl(%d,70%%,78%%)", static_cast<int>(std::lround(120 * f)));
+  return b;
+}
+
+const char* report_style() { return kStyle; }
 
 }  // namespace p2p::report

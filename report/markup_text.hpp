@@ -1,7 +1,8 @@
-// Text that goes into machine-read formats read by strict parsers: JUnit XML and the
-// Prometheus text exposition format both require valid UTF-8, and XML 1.0 forbids most
-// control characters outright (even as character references). Names and messages come from
-// documents read from anywhere, so every string is made valid before it is escaped.
+// The markup of every view: text that goes into machine-read formats read by strict parsers
+// (JUnit XML and the Prometheus text exposition format both require valid UTF-8, and XML 1.0
+// forbids most control characters outright, even as character references; names and messages
+// come from documents read from anywhere, so every string is made valid before it is escaped),
+// and the HTML pages' escaping, heatmap colours and style.
 #pragma once
 
 #include <string>
@@ -20,5 +21,14 @@ std::string xml_escape(const std::string& text, bool attribute);
 
 // One line: newlines, tabs and other control characters become spaces, runs collapse.
 std::string single_line(const std::string& text);
+
+// "&lt;" and friends: text and attribute values are escaped alike.
+std::string html_escape(const std::string& text);
+
+// Background colour of a heatmap cell: red (0) through yellow to green (1); clamped.
+std::string heat_colour(double fraction);
+
+// The <style> element every page of documents shares.
+const char* report_style();
 
 }  // namespace p2p::report

@@ -14,10 +14,10 @@
 #include "common/json_text.hpp"
 #include "harness/google_benchmark.hpp"
 #include "nccl/threshold.hpp"
-#include "nccl/topology_view.hpp"
 #include "report/check_cases.hpp"
 #include "report/nccl_cluster_text.hpp"
 #include "report/nccl_text.hpp"
+#include "report/nccl_transport_view.hpp"
 #include "session/machine_outputs.hpp"
 
 namespace p2p::session {
@@ -29,7 +29,7 @@ std::string transport_beside_topology(const doc::NcclRun& run,
                                       const topo::TopologySnapshot& topology) {
   if (run.transport.nranks < 2) return "";
   try {
-    return nccl::format_transport_vs_topology(run, topology);
+    return report::format_transport_vs_topology(run, topology);
   } catch (const std::exception& e) {
     return std::string("#   (no topology beside the transport matrix: ") + e.what() + ")\n";
   }

@@ -8,11 +8,11 @@
 #include "document/nccl_run.hpp"
 #include "topology/snapshot.hpp"
 
-namespace p2p::nccl {
+namespace p2p::report {
 
 // Ranks are matched to topology GPUs by PCI bus id (case-insensitive). Returns "" when the
 // run has fewer than two ranks (there is no pair to show).
 std::string format_transport_vs_topology(const doc::NcclRun& run,
                                          const topo::TopologySnapshot& topology);
 
-}  // namespace p2p::nccl
+}  // namespace p2p::report

@@ -1,8 +1,8 @@
-#include "nccl/topology_view.hpp"
+#include "report/nccl_transport_view.hpp"
 
 #include <gtest/gtest.h>
 
-namespace p2p::nccl {
+namespace p2p::report {
 namespace {
 
 using topo::PathClass;
@@ -63,4 +63,4 @@ TEST(TransportVsTopology, UnknownGpuShowsQuestionMarkAndSingleRankShowsNothing) 
 }
 
 }  // namespace
-}  // namespace p2p::nccl
+}  // namespace p2p::report

@@ -1,4 +1,4 @@
-#include "nccl/topology_view.hpp"
+#include "report/nccl_transport_view.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -6,9 +6,8 @@
 #include <optional>
 
 #include "document/nccl_run.hpp"
-#include "nccl/transport_log.hpp"
 
-namespace p2p::nccl {
+namespace p2p::report {
 
 namespace {
 
@@ -88,4 +87,4 @@ std::string format_transport_vs_topology(const doc::NcclRun& run,
   return out;
 }
 
-}  // namespace p2p::nccl
+}  // namespace p2p::report
