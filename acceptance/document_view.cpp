@@ -187,9 +187,4 @@ std::vector<std::string> DocumentView::gpu_models() const {
   return {out.begin(), out.end()};
 }
 
-std::string figure_subject(const doc::BandwidthResult& r) {
-  return r.case_name + " " + r.src + "->" + r.dst + (r.part.empty() ? "" : " " + r.part) + " " +
-         format_bytes(r.bytes, ByteStyle::kCompact);
-}
-
 }  // namespace p2p::accept

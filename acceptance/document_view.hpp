@@ -90,7 +90,4 @@ class DocumentView {
   std::map<SeriesKey, const doc::BandwidthResult*> largest_;
 };
 
-// The figure a check names: "ce_unidir_write gpu0->gpu1 256MiB", "h2d_d2h_ce host<->gpu0 sum".
-std::string figure_subject(const doc::BandwidthResult& r);
-
 }  // namespace p2p::accept

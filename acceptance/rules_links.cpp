@@ -1,6 +1,7 @@
 #include "acceptance/grading.hpp"
 #include "acceptance/rules.hpp"
 #include "document/case_names.hpp"
+#include "document/figure_key.hpp"
 
 namespace p2p::accept {
 namespace {
@@ -37,7 +38,7 @@ void ceiling_check(Judging& j, const doc::BandwidthResult& r, int& unknown) {
   if (!b) return;
   const double fraction = *r.median_gbps / cap->gbps;
   doc::Check c =
-      make_check("link_ceiling", figure_subject(r), grade_at_least(fraction, *b),
+      make_check("link_ceiling", doc::figure_key(r), grade_at_least(fraction, *b),
                  gbps(*r.median_gbps) + " is " + percent(fraction) + " of " + cap->link + " (" +
                      gbps(cap->gbps) + " one way)" + (cross_socket ? " across sockets" : "") +
                      bounds_text(*b, true, percent),
@@ -70,7 +71,7 @@ void bandwidth_floor(Judging& j, const Floor& f) {
     ++judged;
     const bool low = *r->median_gbps < *f.min_gbps;
     doc::Check c =
-        make_check("floor", figure_subject(*r), low ? Outcome::kFail : Outcome::kPass,
+        make_check("floor", doc::figure_key(*r), low ? Outcome::kFail : Outcome::kPass,
                    gbps(*r->median_gbps) + (low ? " is below" : " meets") +
                        " the policy's floor of " + gbps(*f.min_gbps) + " (" + f.where + ")",
                    priority::kFloor);
@@ -93,11 +94,11 @@ void latency_floor(Judging& j, const Floor& f) {
     if (wanted == doc::cases::kLatencyPeer && j.view.logical()) continue;
     ++judged;
     const bool high = *l.median_ns > *f.max_us * 1000;
-    doc::Check c = make_check(
-        "floor", l.case_name + " " + l.src + "->" + l.dst, high ? Outcome::kFail : Outcome::kPass,
-        micros(*l.median_ns) + (high ? " is above" : " is within") + " the policy's bound of " +
-            micros(*f.max_us * 1000) + " (" + f.where + ")",
-        priority::kFloor);
+    doc::Check c =
+        make_check("floor", doc::figure_key(l), high ? Outcome::kFail : Outcome::kPass,
+                   micros(*l.median_ns) + (high ? " is above" : " is within") +
+                       " the policy's bound of " + micros(*f.max_us * 1000) + " (" + f.where + ")",
+                   priority::kFloor);
     c.value = *l.median_ns / 1000;
     c.expected = *f.max_us;
     c.unit = "us";

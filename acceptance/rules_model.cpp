@@ -12,6 +12,7 @@
 #include "common/byte_size.hpp"
 #include "common/text.hpp"
 #include "document/case_names.hpp"
+#include "document/figure_key.hpp"
 #include "hardware/floors.hpp"
 
 namespace p2p::accept {
@@ -91,7 +92,7 @@ void bandwidth_references(Judging& j, int& unknown) {
         continue;
       }
       reference_check(j, *m, p.metric, p.peers ? kb_path(j.view.path_label(r->src, r->dst)) : "any",
-                      std::nullopt, figure_subject(*r), *r->median_gbps);
+                      std::nullopt, doc::figure_key(*r), *r->median_gbps);
     }
   }
   // Latency as p2pBandwidthLatencyTest measures it (a one-element copy with peer access), the
@@ -103,7 +104,7 @@ void bandwidth_references(Judging& j, int& unknown) {
       continue;
     if (const hw::GpuModel* m = j.view.model_of(l.src, l.dst))
       reference_check(j, *m, "p2p_latency_us", kb_path(j.view.path_label(l.src, l.dst)),
-                      std::nullopt, l.case_name + " " + l.src + "->" + l.dst, *l.median_ns / 1000);
+                      std::nullopt, doc::figure_key(l), *l.median_ns / 1000);
   }
 }
 

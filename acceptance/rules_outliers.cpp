@@ -5,6 +5,7 @@
 #include "acceptance/rules.hpp"
 #include "common/median.hpp"
 #include "document/case_names.hpp"
+#include "document/figure_key.hpp"
 
 namespace p2p::accept {
 namespace {
@@ -52,7 +53,7 @@ void bandwidth_outliers(Judging& j, const Bounds& b) {
     for (const auto* r : j.view.plateaus(c, "", min_bytes)) {
       if (r->status != doc::FigureStatus::kOk || !r->median_gbps) continue;
       const auto cap = j.view.ceiling(*r);
-      classes[cap ? cap->link : "host links"].push_back({figure_subject(*r), *r->median_gbps});
+      classes[cap ? cap->link : "host links"].push_back({doc::figure_key(*r), *r->median_gbps});
     }
     for (const auto& [link, members] : classes)
       judge_class(j, "class_outlier", std::string(c) + " figures over " + link, members, b, true,
@@ -65,7 +66,7 @@ void bandwidth_outliers(Judging& j, const Bounds& b) {
     for (const auto* r : j.view.plateaus(c, "", min_bytes)) {
       const std::string path = j.view.path_label(r->src, r->dst);
       if (r->status != doc::FigureStatus::kOk || !r->median_gbps || path.empty()) continue;
-      classes[path].push_back({figure_subject(*r), *r->median_gbps});
+      classes[path].push_back({doc::figure_key(*r), *r->median_gbps});
     }
     for (const auto& [path, members] : classes)
       judge_class(j, "class_outlier", std::string(c) + " " + path + " pairs", members, b, true,
@@ -86,7 +87,7 @@ void latency_outliers(Judging& j, const Bounds& b) {
     } else {
       cls += " figures";
     }
-    classes[cls].push_back({l.case_name + " " + l.src + "->" + l.dst, *l.median_ns});
+    classes[cls].push_back({doc::figure_key(l), *l.median_ns});
   }
   for (const auto& [cls, members] : classes)
     judge_class(j, "latency_outlier", cls, members, b, false, "ns", priority::kLatencyOutlier);
@@ -119,7 +120,7 @@ void judge_stability(Judging& j) {
                   *r.spread_pct, r.min_gbps.value_or(0), r.max_gbps.value_or(0),
                   r.median_gbps.value_or(0), *limit);
     add_check(j.verdict,
-              make_check("stability", figure_subject(r), Outcome::kWarn, text, priority::kSpread));
+              make_check("stability", doc::figure_key(r), Outcome::kWarn, text, priority::kSpread));
   }
   if (steady > 0)
     add_check(j.verdict,

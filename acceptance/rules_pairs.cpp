@@ -3,6 +3,7 @@
 #include "acceptance/grading.hpp"
 #include "acceptance/rules.hpp"
 #include "document/case_names.hpp"
+#include "document/figure_key.hpp"
 
 namespace p2p::accept {
 namespace {
@@ -66,7 +67,7 @@ void bidirectional(Judging& j, const Bounds& b, const std::string& sum_case,
     if (one_way <= 0) continue;
     const double x = *sum->median_gbps / one_way;
     doc::Check c =
-        make_check("bidirectional", figure_subject(*sum), grade_at_least(x, b),
+        make_check("bidirectional", doc::figure_key(*sum), grade_at_least(x, b),
                    "both directions at once carry " + gbps(*sum->median_gbps) + ", " + ratio(x) +
                        " one direction alone (" + gbps(one_way) + ")" + bounds_text(b, true, ratio),
                    priority::kBidirectional);

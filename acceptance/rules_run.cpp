@@ -3,6 +3,7 @@
 
 #include "acceptance/grading.hpp"
 #include "acceptance/rules.hpp"
+#include "document/figure_key.hpp"
 
 namespace p2p::accept {
 namespace {
@@ -154,9 +155,8 @@ void judge_measurements(Judging& j) {
     }
   };
   for (const auto& r : j.view.doc().bandwidth)
-    judge(r.status, figure_subject(r), r.detail, r.bad_words);
-  for (const auto& r : j.view.doc().latency)
-    judge(r.status, r.case_name + " " + r.src + "->" + r.dst, r.detail, 0);
+    judge(r.status, doc::figure_key(r), r.detail, r.bad_words);
+  for (const auto& r : j.view.doc().latency) judge(r.status, doc::figure_key(r), r.detail, 0);
   if (j.view.imported()) {
     add_check(j.verdict,
               make_check("verification", "figures", Outcome::kSkipped,

@@ -42,6 +42,19 @@ std::optional<Suspect> suspect_of(const RunVerdict& v) {
   }
   if (!best || best->named_in <= runner_up || 2 * best->named_in < best->reasons)
     return std::nullopt;
+  for (const auto& r : reasons) {
+    const bool host_copy =
+        r.subject.find("host") != std::string::npos && gpus_named(r.subject).count(best->gpu) > 0;
+    if (!host_copy) continue;
+    if (r.rule == "link_ceiling" || r.rule == "floor" || r.rule == "model_reference") {
+      best->host_link = r.message.substr(0, r.message.find(';'));
+      break;
+    }
+    if (r.rule == "compare") {  // against a baseline: the figure and how far it moved
+      best->host_link = r.subject + " " + r.message.substr(0, r.message.find(" ("));
+      break;
+    }
+  }
   return best;
 }
 
@@ -91,8 +104,11 @@ std::string gpu_outcomes_line(const std::vector<GpuOutcome>& gpus) {
 }
 
 std::string suspect_line(const Suspect& s) {
-  return "suspect: " + s.gpu + " in " + std::to_string(s.named_in) + " of " +
-         std::to_string(s.reasons) + " reasons: look at it, its slot and its link first";
+  const std::string counted = "suspect: " + s.gpu + " in " + std::to_string(s.named_in) + " of " +
+                              std::to_string(s.reasons) + " reasons";
+  if (s.host_link.empty()) return counted + ": look at it, its slot and its link first";
+  return counted + "; its host link: " + s.host_link +
+         ": check the width and speed it trained at (p2pcheck doctor: pcie.link), then reseat it";
 }
 
 }  // namespace p2p::doc

@@ -16,13 +16,20 @@ struct Suspect {
   std::string gpu;   // "gpu5", as the figures name their endpoints
   int named_in = 0;  // the reasons (failures and warnings) that name it
   int reasons = 0;   // all the reasons
+  // The first reason held against the suspect's own link to the host (a copy between it and
+  // the host short of the link's ceiling or floor), up to its first ';': "27.6 GB/s is 44% of
+  // PCIe gen5 x16 (63.0 GB/s one way)"; against a baseline, the figure and its move:
+  // "h2d_ce host->gpu5 256MiB regressed -56.2%". "" when no such reason: the cause is a pair's.
+  std::string host_link;
 };
 
 // The GPU named by at least half of the reasons, and by more of them than any other GPU; nullopt
 // when the reasons are fewer than two or spread over several GPUs (no single suspect).
 std::optional<Suspect> suspect_of(const RunVerdict& v);
 
-// "suspect: gpu5 in 46 of 46 reasons (...)": the line that heads the verdict's reasons.
+// "suspect: gpu5 in 46 of 46 reasons; its host link: 27.6 GB/s is 44% of PCIe gen5 x16 (...):
+// check the width and speed it trained at (p2pcheck doctor: pcie.link), then reseat it": the
+// line that heads the verdict's reasons, with the next step its evidence points to.
 std::string suspect_line(const Suspect& s);
 
 // One GPU's own outcome, as dcgmi diag gives a pass or fail per GPU: the checks whose subject

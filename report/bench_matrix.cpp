@@ -10,6 +10,7 @@
 
 #include "common/byte_size.hpp"
 #include "document/endpoint.hpp"
+#include "document/figure_key.hpp"
 #include "document/sweep_summary.hpp"
 
 namespace p2p::report {
@@ -96,7 +97,7 @@ std::vector<Matrix> bandwidth_matrices(const std::vector<doc::BandwidthResult>& 
         std::set<std::string> ceilings;
         for (const auto* r : picked) {
           m.cells[index_of(m.rows, r->src)][index_of(m.cols, r->dst)] =
-              MatrixCell{r->median_gbps, r->achieved_pct, r->status, ""};
+              MatrixCell{r->median_gbps, r->achieved_pct, r->status, "", doc::figure_key(*r)};
           if (r->ceiling_gbps && !r->ceiling_link.empty()) {
             ceilings.insert(r->ceiling_link + " = " + figure_text(*r->ceiling_gbps) + " GB/s");
           }
@@ -133,7 +134,7 @@ std::vector<Matrix> latency_matrices(const std::vector<doc::LatencyResult>& reco
     for (const auto& r : records) {
       if (r.case_name != name) continue;
       m.cells[index_of(m.rows, r.src)][index_of(m.cols, r.dst)] =
-          MatrixCell{r.median_ns, std::nullopt, r.status, ""};
+          MatrixCell{r.median_ns, std::nullopt, r.status, "", doc::figure_key(r)};
       add_note(m.notes, r);
     }
     out.push_back(std::move(m));
@@ -169,14 +170,16 @@ std::vector<Matrix> sweep_tables(const std::vector<doc::BandwidthResult>& record
       for (const auto& r : records) {
         if (r.case_name != name || r.src != src || r.dst != dst || r.part != part) continue;
         row[index_of(m.cols, format_bytes(r.bytes, ByteStyle::kCompact))] =
-            MatrixCell{r.median_gbps, std::nullopt, r.status, ""};
+            MatrixCell{r.median_gbps, std::nullopt, r.status, "", doc::figure_key(r)};
       }
       for (const auto& s : summaries) {
         if (s.case_name != name || s.src != src || s.dst != dst || s.part != part) continue;
-        row[m.cols.size() - 2] = MatrixCell{s.peak_gbps, std::nullopt, doc::FigureStatus::kOk, ""};
+        row[m.cols.size() - 2] =
+            MatrixCell{s.peak_gbps, std::nullopt, doc::FigureStatus::kOk, "", ""};
         if (s.bytes_at_90pct) {
-          row[m.cols.size() - 1] = MatrixCell{std::nullopt, std::nullopt, doc::FigureStatus::kOk,
-                                              format_bytes(*s.bytes_at_90pct, ByteStyle::kCompact)};
+          row[m.cols.size() - 1] =
+              MatrixCell{std::nullopt, std::nullopt, doc::FigureStatus::kOk,
+                         format_bytes(*s.bytes_at_90pct, ByteStyle::kCompact), ""};
         }
       }
       m.cells.push_back(std::move(row));

@@ -17,6 +17,7 @@ struct MatrixCell {
   std::optional<double> achieved_pct;  // of the link ceiling
   doc::FigureStatus status = doc::FigureStatus::kOk;
   std::string text;  // shown instead of a number where set ("16MiB")
+  std::string key;   // the figure's doc::figure_key, by which the verdict's checks name it
 };
 
 struct Matrix {

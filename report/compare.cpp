@@ -6,6 +6,7 @@
 
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
+#include "document/figure_key.hpp"
 #include "report/compare_verdict.hpp"
 
 namespace p2p::report {
@@ -64,26 +65,23 @@ void add_collectives(Figures& out, const doc::NcclRun& run, const std::string& p
 Figures figures_of(const doc::BenchDocument& d, const CompareOptions& o) {
   Figures out;
   for (const auto& b : d.bandwidth) {
-    std::string key = b.case_name + " " + b.src + "->" + b.dst +
-                      (b.part.empty() ? "" : " " + b.part) + " " +
-                      format_bytes(b.bytes, ByteStyle::kCompact);
-    out[key] = Figure{b.median_gbps,
-                      b.status == doc::FigureStatus::kOk,
-                      doc::to_string(b.status),
-                      b.detail,
-                      b.bytes >= o.min_bytes,
-                      false,
-                      source_text(b.source),
-                      b.bytes};
+    out[doc::figure_key(b)] = Figure{b.median_gbps,
+                                     b.status == doc::FigureStatus::kOk,
+                                     doc::to_string(b.status),
+                                     b.detail,
+                                     b.bytes >= o.min_bytes,
+                                     false,
+                                     source_text(b.source),
+                                     b.bytes};
   }
   for (const auto& l : d.latency) {
-    out[l.case_name + " " + l.src + "->" + l.dst] = Figure{l.median_ns,
-                                                           l.status == doc::FigureStatus::kOk,
-                                                           doc::to_string(l.status),
-                                                           l.detail,
-                                                           true,
-                                                           true,
-                                                           source_text(l.source)};
+    out[doc::figure_key(l)] = Figure{l.median_ns,
+                                     l.status == doc::FigureStatus::kOk,
+                                     doc::to_string(l.status),
+                                     l.detail,
+                                     true,
+                                     true,
+                                     source_text(l.source)};
   }
   if (d.nccl) {
     const std::string tests = nccl_tests_source(d);

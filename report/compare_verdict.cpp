@@ -1,5 +1,6 @@
 #include "report/compare_verdict.hpp"
 
+#include <cstdio>
 #include <map>
 
 #include "acceptance/judge.hpp"
@@ -154,7 +155,9 @@ void judge_comparison(Comparison& c, const doc::BenchDocument& baseline,
                       const doc::BenchDocument& run, const CompareOptions& options) {
   c.verdict = doc::RunVerdict{};
   c.verdict.judged_by = "compare";
-  c.verdict.policy = "tolerance " + std::to_string(options.tolerance_pct) + "%";
+  char tolerance[48];
+  std::snprintf(tolerance, sizeof tolerance, "tolerance %g%%", options.tolerance_pct);
+  c.verdict.policy = tolerance;
   const doc::RunVerdict base_verdict = accept::verdict_of(baseline, "compare");
   const doc::RunVerdict run_verdict = accept::verdict_of(run, "compare");
   judge_caveats(c, base_verdict, run_verdict, options);

@@ -1,5 +1,8 @@
 // The report's charts: a figure against message size as inline SVG, log2 on x; one polyline per
-// route or NCCL variant, the legend below. No scripts: the page must open as it is.
+// route or NCCL variant, the legend below; bench sweeps with their link ceilings as dashed lines
+// and a ring where each route first reaches 90% of its peak. Charts span the page (the SVG
+// scales to its width) and a route keeps its colour on every chart of the page. No scripts: the
+// page must open as it is.
 #include "report/html_charts.hpp"
 
 #include <algorithm>
@@ -14,22 +17,49 @@
 #include <vector>
 
 #include "common/byte_size.hpp"
+#include "document/sweep_summary.hpp"
 #include "report/html_report.hpp"
 
 namespace p2p::report {
 
 namespace {
 
-constexpr const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-                                    "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"};
+// Okabe and Ito's eight colours, which readers with any common colour-vision deficiency can tell
+// apart (yellow, unreadable on white, is swapped for grey); past eight, the dash pattern changes.
+constexpr const char* kPalette[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+                                    "#e69f00", "#56b4e9", "#000000", "#999999"};
+constexpr const char* kDashes[] = {"", "7 3", "2 3", "9 3 2 3"};
+constexpr std::size_t kColours = sizeof kPalette / sizeof *kPalette;
 
-const char* palette_colour(std::size_t i) {
-  return kPalette[i % (sizeof kPalette / sizeof *kPalette)];
-}
+// The page's series colours: a name keeps the colour it got first, on every chart of the page,
+// so gpu0->gpu5 is the same line in the d2d chart as in the bidirectional one.
+class SeriesColours {
+ public:
+  std::size_t index(const std::string& name) {
+    return index_.emplace(name, index_.size()).first->second;
+  }
+  std::string stroke(const std::string& name) {
+    const std::size_t i = index(name);
+    const char* dash = kDashes[(i / kColours) % (sizeof kDashes / sizeof *kDashes)];
+    return std::string("stroke=\"") + kPalette[i % kColours] + "\"" +
+           (*dash ? std::string(" stroke-dasharray=\"") + dash + "\"" : "");
+  }
+  const char* colour(const std::string& name) { return kPalette[index(name) % kColours]; }
+
+ private:
+  std::map<std::string, std::size_t> index_;
+};
+
+// A horizontal line every series of the chart is held to: the link's ceiling.
+struct Ceiling {
+  std::string label;  // "PCIe Gen5 x16 63.0 GB/s"
+  double value = 0;
+};
 
 struct Series {
   std::string name;
   std::vector<std::pair<double, double>> points;  // (bytes, value), ascending bytes
+  std::optional<double> bytes_at_90pct;           // where it first reaches 90% of its peak
 };
 
 // Lines grouped by chart: charts in the order first seen, lines by name within a chart.
@@ -44,6 +74,12 @@ class ChartSet {
     Series& s = lines_[chart][line];
     s.name = line;
     s.points.emplace_back(bytes, value);
+  }
+  void mark_90pct(const std::string& chart, const std::string& line, double bytes) {
+    const auto c = lines_.find(chart);
+    if (c == lines_.end()) return;
+    const auto l = c->second.find(line);
+    if (l != c->second.end()) l->second.bytes_at_90pct = bytes;
   }
   const std::vector<std::string>& charts() const { return order_; }
   // The chart's lines with at least `min_points` points, each in ascending size.
@@ -69,7 +105,8 @@ bool plottable(double bytes, double value, bool log_y) {
 }
 
 // The chart's size in pixels, and its margins around the plot.
-constexpr double kW = 680, kH = 270, kLeft = 70, kBottom = 30, kTop = 24, kRight = 10;
+// The right margin holds the ceilings' labels and the last size label.
+constexpr double kW = 1000, kH = 300, kLeft = 80, kBottom = 34, kTop = 24, kRight = 150;
 
 // Where a point lands: x is log2 of the size over the plottable sizes' range; y is linear from
 // 0 to a little over the largest value, or, with log_y, log10 over whole decades.
@@ -89,7 +126,8 @@ struct ChartAxes {
 
 // The axes spanning the series' plottable points; none when no point is plottable or no value
 // is above 0 (nothing to draw).
-std::optional<ChartAxes> axes_of(const std::vector<Series>& series, bool log_y) {
+std::optional<ChartAxes> axes_of(const std::vector<Series>& series,
+                                 const std::vector<Ceiling>& ceilings, bool log_y) {
   ChartAxes a;
   a.log_y = log_y;
   bool any = false;
@@ -105,6 +143,8 @@ std::optional<ChartAxes> axes_of(const std::vector<Series>& series, bool log_y) 
     }
   }
   if (!any || a.y1 <= 0) return std::nullopt;
+  for (const auto& c : ceilings)
+    if (std::isfinite(c.value) && c.value > 0) a.y1 = std::max(a.y1, c.value);
   if (a.x1 == a.x0) a.x1 = a.x0 + 1;
   a.ly0 = log_y ? std::floor(std::log10(a.y0)) : 0;
   a.ly1 = log_y ? std::ceil(std::log10(a.y1)) : 0;
@@ -140,20 +180,43 @@ void write_axes(std::ostream& os, const ChartAxes& a, const std::string& unit) {
   }
 }
 
-// One polyline per series (its name as the tooltip), then the legend under the chart.
-void write_lines(std::ostream& os, const ChartAxes& a, const std::vector<Series>& series) {
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    os << "<polyline fill=\"none\" stroke=\"" << palette_colour(i)
-       << "\" stroke-width=\"2\" points=\"";
-    for (const auto& [x, y] : series[i].points) {
+// The ceilings as dashed grey lines, labelled at the right.
+void write_ceilings(std::ostream& os, const ChartAxes& a, const std::vector<Ceiling>& ceilings) {
+  for (const auto& c : ceilings) {
+    if (!std::isfinite(c.value) || c.value <= 0) continue;
+    const double y = a.py(c.value);
+    os << "<line class=\"ceiling\" x1=\"" << kLeft << "\" y1=\"" << y << "\" x2=\"" << kW - kRight
+       << "\" y2=\"" << y
+       << "\" stroke=\"#555\" stroke-dasharray=\"4 4\"><title>ceiling: " << html_escape(c.label)
+       << "</title></line><text x=\"" << kW - kRight + 4 << "\" y=\"" << y + 4 << "\">"
+       << html_escape(c.label) << "</text>\n";
+  }
+}
+
+// One polyline per series (its name as the tooltip), a ring where it first reaches 90% of its
+// peak, then the legend under the chart.
+void write_lines(std::ostream& os, const ChartAxes& a, const std::vector<Series>& series,
+                 SeriesColours& colours) {
+  for (const auto& s : series) {
+    os << "<polyline fill=\"none\" " << colours.stroke(s.name) << " stroke-width=\"2\" points=\"";
+    for (const auto& [x, y] : s.points) {
       if (plottable(x, y, a.log_y)) os << a.px(x) << "," << a.py(y) << " ";
     }
-    os << "\"><title>" << html_escape(series[i].name) << "</title></polyline>\n";
+    os << "\"><title>" << html_escape(s.name) << "</title></polyline>\n";
+    if (!s.bytes_at_90pct) continue;
+    for (const auto& [x, y] : s.points) {
+      if (x != *s.bytes_at_90pct || !plottable(x, y, a.log_y)) continue;
+      os << "<circle class=\"at90\" cx=\"" << a.px(x) << "\" cy=\"" << a.py(y)
+         << "\" r=\"5\" fill=\"none\" stroke=\"" << colours.colour(s.name)
+         << "\" stroke-width=\"2\"><title>" << html_escape(s.name) << ": 90% of its peak from "
+         << format_bytes(static_cast<std::uint64_t>(x), ByteStyle::kCompact)
+         << "</title></circle>\n";
+    }
   }
   os << "</svg>\n<div class=\"legend\">";
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    os << "<span style=\"color:" << palette_colour(i) << "\">&#9632; "
-       << html_escape(series[i].name) << "</span> ";
+  for (const auto& s : series) {
+    os << "<span style=\"color:" << colours.colour(s.name) << "\">&#9632; " << html_escape(s.name)
+       << "</span> ";
   }
   os << "</div>\n";
 }
@@ -161,30 +224,60 @@ void write_lines(std::ostream& os, const ChartAxes& a, const std::vector<Series>
 // Value against message size, log2 on x; y linear from 0, or logarithmic where the values
 // span decades (NCCL from 8 B to 1 GiB). One polyline per series, the legend below.
 std::string chart(const std::string& title, const std::string& unit,
-                  const std::vector<Series>& series, bool log_y = false) {
-  const std::optional<ChartAxes> axes = axes_of(series, log_y);
+                  const std::vector<Series>& series, SeriesColours& colours,
+                  const std::vector<Ceiling>& ceilings = {}, bool log_y = false) {
+  const std::optional<ChartAxes> axes = axes_of(series, ceilings, log_y);
   if (!axes) return "";
   std::ostringstream os;
-  os << "<h3>" << html_escape(title) << "</h3>\n<svg width=\"" << kW << "\" height=\"" << kH
-     << "\" role=\"img\" aria-label=\"" << html_escape(title) << "\">\n";
+  os << "<h3>" << html_escape(title) << "</h3>\n<svg class=\"chart\" viewBox=\"0 0 " << kW << " "
+     << kH << "\" width=\"" << kW << "\" height=\"" << kH << "\" role=\"img\" aria-label=\""
+     << html_escape(title) << "\">\n";
   write_axes(os, *axes, unit);
-  write_lines(os, *axes, series);
+  write_ceilings(os, *axes, ceilings);
+  write_lines(os, *axes, series, colours);
+  if (std::any_of(series.begin(), series.end(), [](const Series& s) { return s.bytes_at_90pct; }))
+    os << "<div class=\"note\">A ring marks where each line first reaches 90% of its peak.</div>\n";
   return os.str();
+}
+
+// The distinct ceilings a case's figures were held to, "PCIe Gen5 x16 63.0 GB/s".
+std::vector<Ceiling> ceilings_of(const doc::BenchDocument& d, const std::string& case_name) {
+  std::map<std::string, double> seen;
+  for (const auto& r : d.bandwidth) {
+    if (r.case_name != case_name || !r.ceiling_gbps) continue;
+    char value[32];
+    std::snprintf(value, sizeof value, " %.1f GB/s", *r.ceiling_gbps);
+    seen.emplace((r.ceiling_link.empty() ? std::string("ceiling") : r.ceiling_link) + value,
+                 *r.ceiling_gbps);
+  }
+  std::vector<Ceiling> out;
+  for (const auto& [label, value] : seen) out.push_back({label, value});
+  return out;
 }
 
 }  // namespace
 
 std::string size_sweep_charts(const doc::BenchDocument& d) {
   ChartSet sweeps;
+  const auto line_of = [](const std::string& src, const std::string& dst, const std::string& part) {
+    return src + "->" + dst + (part.empty() ? "" : " " + part);
+  };
   for (const auto& r : d.bandwidth) {
     if (r.status != doc::FigureStatus::kOk || !r.median_gbps) continue;
-    sweeps.add(r.case_name, r.src + "->" + r.dst + (r.part.empty() ? "" : " " + r.part),
-               static_cast<double>(r.bytes), *r.median_gbps);
+    sweeps.add(r.case_name, line_of(r.src, r.dst, r.part), static_cast<double>(r.bytes),
+               *r.median_gbps);
   }
+  for (const auto& s : doc::summarize_sweeps(d.bandwidth)) {
+    if (s.bytes_at_90pct)
+      sweeps.mark_90pct(s.case_name, line_of(s.src, s.dst, s.part),
+                        static_cast<double>(*s.bytes_at_90pct));
+  }
+  SeriesColours colours;
   std::string charts;
   for (const auto& c : sweeps.charts()) {
     const std::vector<Series> series = sweeps.lines(c, 2);
-    if (!series.empty()) charts += chart(c + ": median GB/s by copy size", "GB/s", series);
+    if (!series.empty())
+      charts += chart(c + ": median GB/s by copy size", "GB/s", series, colours, ceilings_of(d, c));
   }
   return charts;
 }
@@ -206,6 +299,7 @@ std::string nccl_operation_charts(const doc::NcclRun& run) {
       name += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
     by_op.add(r.collective, name, static_cast<double>(r.size_bytes), *value);
   }
+  SeriesColours colours;
   std::ostringstream os;
   for (const auto& op : by_op.charts()) {
     const std::vector<Series> series = by_op.lines(op, 1);
@@ -213,9 +307,9 @@ std::string nccl_operation_charts(const doc::NcclRun& run) {
       os << chart(
           op +
               ": time per call by message size (one rank: nothing crosses a bus, no bandwidth shown)",
-          "us", series, true);
+          "us", series, colours, {}, true);
     } else {
-      os << chart(op + ": busbw by message size", "GB/s", series, true);
+      os << chart(op + ": busbw by message size", "GB/s", series, colours, {}, true);
     }
     if (bad[op] > 0)
       os << "<div class=\"note\">" << bad[op] << " size(s) not ok: see the table below</div>\n";

@@ -1,5 +1,6 @@
-// The report's matrices as heatmaps: each cell coloured by the share of its link's ceiling (or
-// of the matrix's best figure) it reached, with the path class joining its two GPUs.
+// The report's matrices as heatmaps: each cell marked by the outcome of the checks that judged
+// its figure (fail, warn, pass), a passing cell shaded by the share of its link's ceiling (or of
+// the matrix's best figure) it reached, with the path class joining its two GPUs.
 #include "report/html_matrices.hpp"
 
 #include <algorithm>
@@ -12,8 +13,8 @@ namespace p2p::report {
 
 namespace {
 
-// A cell's colour: the share of the link's ceiling when known, else the share of the best
-// (or, for latency, the lowest) figure of the same matrix.
+// A cell's shade: the share of the link's ceiling when known, else the share of the best (or,
+// for latency, the lowest) figure of the same matrix.
 std::optional<double> fraction_of(const MatrixCell& c, double best, bool lower_is_better) {
   if (c.status != doc::FigureStatus::kOk || !c.value || *c.value <= 0 || best <= 0)
     return std::nullopt;
@@ -21,30 +22,57 @@ std::optional<double> fraction_of(const MatrixCell& c, double best, bool lower_i
   return lower_is_better ? best / *c.value : *c.value / best;
 }
 
+// The cell's classes and, for a passing cell, its shade; a failing or warning cell carries its
+// reason as a tooltip. Without a verdict (`outcomes` null) every measured cell is shaded.
+struct CellLook {
+  std::string cls = "cell", style, title;
+};
+
+CellLook look_of(const std::optional<MatrixCell>& cell, double best, bool lower_is_better,
+                 const FigureOutcomes* outcomes) {
+  CellLook l;
+  if (!cell) {
+    l.cls += " na";
+    return l;
+  }
+  if (cell->status == doc::FigureStatus::kWaived) {
+    l.cls += " waived";
+    return l;
+  }
+  const auto judged = outcomes && !cell->key.empty() ? outcomes->of(cell->key) : std::nullopt;
+  if (judged && judged->outcome != doc::Outcome::kPass) l.title = judged->reason;
+  if (cell->status != doc::FigureStatus::kOk) {
+    l.cls += " bad o-fail";
+  } else if (judged && judged->outcome == doc::Outcome::kFail) {
+    l.cls += " o-fail";
+  } else if (judged && judged->outcome == doc::Outcome::kWarn) {
+    l.cls += " o-warn";
+  } else if (outcomes && !judged) {
+    l.cls += " o-none";  // no check read this figure: shown, not judged
+  } else if (const auto f = fraction_of(*cell, best, lower_is_better)) {
+    l.cls += " o-pass";
+    l.style = " style=\"background:" + heat_colour(*f) + "\"";
+  }
+  return l;
+}
+
 // One cell: its value, and between two GPUs the path class joining them (NV#, PIX, ... SYS),
 // with data-pair naming the route so a reader (or a test in a browser) can find each cell.
 std::string heat_cell(const std::optional<MatrixCell>& cell, const std::string& row,
                       const std::string& col, double best, bool lower_is_better,
-                      const PairPaths* paths) {
-  std::string cls = "cell", style;
-  if (!cell) {
-    cls += " na";
-  } else if (cell->status == doc::FigureStatus::kWaived) {
-    cls += " waived";
-  } else if (cell->status != doc::FigureStatus::kOk) {
-    cls += " bad";
-  } else if (const auto f = fraction_of(*cell, best, lower_is_better)) {
-    style = " style=\"background:" + heat_colour(*f) + "\"";
-  }
-  std::string out = "<td class=\"" + cls + "\" data-pair=\"" + html_escape(row + "->" + col) +
-                    "\"" + style + "><span class=\"v\">" +
-                    html_escape(cell ? cell_text(cell) : "-") + "</span>";
+                      const PairPaths* paths, const FigureOutcomes* outcomes) {
+  const CellLook l = look_of(cell, best, lower_is_better, outcomes);
+  std::string out = "<td class=\"" + l.cls + "\" data-pair=\"" + html_escape(row + "->" + col) +
+                    "\"" + (l.title.empty() ? "" : " title=\"" + html_escape(l.title) + "\"") +
+                    l.style + "><span class=\"v\">" + html_escape(cell ? cell_text(cell) : "-") +
+                    "</span>";
   const std::string path = paths ? paths->between(row, col) : "";
   if (!path.empty()) out += "<span class=\"path\">" + html_escape(path) + "</span>";
   return out + "</td>";
 }
 
-std::string heatmap(const Matrix& m, bool lower_is_better, const PairPaths* paths) {
+std::string heatmap(const Matrix& m, bool lower_is_better, const PairPaths* paths,
+                    const FigureOutcomes* outcomes) {
   double best = 0;
   for (const auto& row : m.cells) {
     for (const auto& c : row) {
@@ -59,7 +87,7 @@ std::string heatmap(const Matrix& m, bool lower_is_better, const PairPaths* path
   for (std::size_t i = 0; i < m.rows.size(); ++i) {
     os << "<tr><th class=\"l\">" << html_escape(m.rows[i]) << "</th>";
     for (std::size_t j = 0; j < m.cols.size(); ++j) {
-      os << heat_cell(m.cells[i][j], m.rows[i], m.cols[j], best, lower_is_better, paths);
+      os << heat_cell(m.cells[i][j], m.rows[i], m.cols[j], best, lower_is_better, paths, outcomes);
     }
     os << "</tr>\n";
   }
@@ -75,7 +103,8 @@ bool titled(const Matrix& m, const std::string& case_name) {
 
 }  // namespace
 
-std::string bandwidth_heatmaps(const std::vector<Matrix>& maps, const PairPaths& paths) {
+std::string bandwidth_heatmaps(const std::vector<Matrix>& maps, const PairPaths& paths,
+                               const FigureOutcomes& outcomes) {
   std::vector<const Matrix*> order;
   for (const auto& m : maps) order.push_back(&m);
   const auto find = [&](const std::string& name) {
@@ -86,8 +115,8 @@ std::string bandwidth_heatmaps(const std::vector<Matrix>& maps, const PairPaths&
   const auto p2p = find("ce_unidir_write");
   const auto staged = find("staged");
   if (p2p != order.end() && staged != order.end()) {
-    os << "<div class=\"beside\">" << heatmap(**p2p, false, &paths)
-       << heatmap(**staged, false, &paths) << "</div>\n";
+    os << "<div class=\"beside\">" << heatmap(**p2p, false, &paths, &outcomes)
+       << heatmap(**staged, false, &paths, &outcomes) << "</div>\n";
     const Matrix* a = *p2p;
     const Matrix* b = *staged;
     order.erase(std::remove_if(order.begin(), order.end(),
@@ -95,13 +124,26 @@ std::string bandwidth_heatmaps(const std::vector<Matrix>& maps, const PairPaths&
                 order.end());
   }
   os << "<div class=\"maps\">\n";
-  for (const auto* m : order) os << heatmap(*m, false, &paths);
+  for (const auto* m : order) os << heatmap(*m, false, &paths, &outcomes);
   os << "</div>\n";
   return os.str();
 }
 
-std::string render_heatmap(const Matrix& m, bool lower_is_better, const PairPaths* paths) {
-  return heatmap(m, lower_is_better, paths);
+std::string render_heatmap(const Matrix& m, bool lower_is_better, const PairPaths* paths,
+                           const FigureOutcomes* outcomes) {
+  return heatmap(m, lower_is_better, paths, outcomes);
+}
+
+std::string heat_legend() {
+  return "<div class=\"legend heat-legend\"><span class=\"o-fail\">fails its check</span>"
+         "<span class=\"o-warn\">passes with a warning</span><span class=\"o-pass\" "
+         "style=\"background:" +
+         heat_colour(0.3) +
+         "\">passes: the darker, the nearer the link's ceiling</span><span "
+         "class=\"o-pass\" style=\"background:" +
+         heat_colour(1.0) +
+         "\">at the ceiling</span><span class=\"o-none\">measured, not judged</span><span "
+         "class=\"waived\">waived</span> Hover over a marked cell for its reason.</div>\n";
 }
 
 }  // namespace p2p::report

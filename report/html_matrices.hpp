@@ -6,12 +6,15 @@
 #include <vector>
 
 #include "report/bench_matrix.hpp"
+#include "report/figure_outcomes.hpp"
 #include "report/html_pairs.hpp"
 
 namespace p2p::report {
 
 // The heatmaps in their cases' order, except that the path without P2P (staged through host
 // memory) sits beside the P2P copy it stands in for, so a pair that lost P2P reads across.
-std::string bandwidth_heatmaps(const std::vector<Matrix>& maps, const PairPaths& paths);
+// Each cell is marked by what `outcomes` (the page's verdict) said of its figure.
+std::string bandwidth_heatmaps(const std::vector<Matrix>& maps, const PairPaths& paths,
+                               const FigureOutcomes& outcomes);
 
 }  // namespace p2p::report

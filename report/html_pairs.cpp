@@ -1,6 +1,7 @@
 #include "report/html_pairs.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 #include <tuple>
 #include <vector>
@@ -11,26 +12,81 @@
 namespace p2p::report {
 namespace {
 
+// How bad a pair is, worst first: 4 a check failed, 3 one could not be made, 2 one warned,
+// 1 its figures were waived or it has no peer access.
 struct PairState {
-  int failed = 0, errors = 0, waived = 0;
+  int failed = 0, errors = 0, warned = 0, waived = 0;
   bool no_peer_access = false;
-  std::string reason;  // the first detail of the worst status seen
-  int worst = 0;       // 3 failed, 2 error, 1 waived / no P2P
+  std::string reason;  // the first reason of the worst kind seen
+  int worst = 0;
 };
 
-void note(PairState& p, doc::FigureStatus status, const std::string& detail) {
-  const int rank = status == doc::FigureStatus::kFailed   ? 3
-                   : status == doc::FigureStatus::kError  ? 2
-                   : status == doc::FigureStatus::kWaived ? 1
-                                                          : 0;
-  if (rank == 0) return;
-  p.failed += rank == 3;
-  p.errors += rank == 2;
+void note(PairState& p, int rank, const std::string& reason) {
+  p.failed += rank == 4;
+  p.errors += rank == 3;
+  p.warned += rank == 2;
   p.waived += rank == 1;
   if (rank > p.worst) {
     p.worst = rank;
-    p.reason = detail.empty() ? doc::to_string(status) : detail;
+    p.reason = reason;
   }
+}
+
+int rank_of(doc::Outcome o) {
+  switch (o) {
+    case doc::Outcome::kFail: return 4;
+    case doc::Outcome::kError: return 3;
+    case doc::Outcome::kWarn: return 2;
+    default: return 0;
+  }
+}
+
+// The two GPUs a check's subject names ("ce_unidir_write gpu0->gpu1 256MiB"): its second word,
+// split at "->" or "<->"; nullopt for a subject of one GPU, the host or the run.
+std::optional<std::pair<std::string, std::string>> gpu_pair_of(const std::string& subject) {
+  const auto first = subject.find(' ');
+  if (first == std::string::npos) return std::nullopt;
+  const auto end = subject.find(' ', first + 1);
+  const std::string route =
+      subject.substr(first + 1, end == std::string::npos ? end : end - first - 1);
+  const bool both_ways = route.find("<->") != std::string::npos;
+  const auto arrow = route.find(both_ways ? "<->" : "->");
+  if (arrow == std::string::npos) return std::nullopt;
+  std::string a = route.substr(0, arrow), b = route.substr(arrow + (both_ways ? 3 : 2));
+  if (!doc::is_gpu_endpoint(a) || !doc::is_gpu_endpoint(b) || a == b) return std::nullopt;
+  return std::make_pair(a, b);
+}
+
+using Pairs = std::map<std::pair<std::string, std::string>, PairState>;
+
+// Every reason of the verdict that names two GPUs, then the pairs without P2P: waived figures
+// and CUDA's peer access. Two labels that are one GPU (ranks or logical GPUs of one device) are
+// no pair.
+Pairs pairs_to_look_at(const doc::BenchDocument& d, const doc::RunVerdict& verdict) {
+  Pairs pairs;
+  for (const auto& r : verdict.reasons()) {
+    const auto pair = gpu_pair_of(r.subject);
+    if (pair && rank_of(r.outcome) > 0)
+      note(pairs[*pair], rank_of(r.outcome), r.rule + ": " + r.message);
+  }
+  for (const auto& r : d.bandwidth) {
+    if (r.status == doc::FigureStatus::kWaived && doc::is_gpu_endpoint(r.src) &&
+        doc::is_gpu_endpoint(r.dst) && r.src != r.dst)
+      note(pairs[{r.src, r.dst}], 1, r.detail.empty() ? "waived" : r.detail);
+  }
+  for (std::size_t i = 0; i < d.p2p_access.size() && i < d.gpus.size(); ++i) {
+    for (std::size_t j = 0; j < d.p2p_access[i].size() && j < d.gpus.size(); ++j) {
+      const std::string a = doc::gpu_label(d.gpus[i]), b = doc::gpu_label(d.gpus[j]);
+      if (i == j || a == b || d.p2p_access[i][j]) continue;
+      PairState& p = pairs[{a, b}];
+      p.no_peer_access = true;
+      if (p.worst == 0) {
+        p.worst = 1;
+        p.reason = "no CUDA peer access";
+      }
+    }
+  }
+  return pairs;
 }
 
 }  // namespace
@@ -61,46 +117,30 @@ std::string PairPaths::between(const std::string& a, const std::string& b) const
   return matrix_[i][j];
 }
 
-std::string attention_section(const doc::BenchDocument& doc, const PairPaths& paths) {
-  std::map<std::pair<std::string, std::string>, PairState> pairs;
-  for (const auto& r : doc.bandwidth) {
-    if (doc::is_gpu_endpoint(r.src) && doc::is_gpu_endpoint(r.dst) && r.src != r.dst)
-      note(pairs[{r.src, r.dst}], r.status, r.detail);
-  }
-  for (const auto& r : doc.latency) {
-    if (doc::is_gpu_endpoint(r.src) && doc::is_gpu_endpoint(r.dst) && r.src != r.dst)
-      note(pairs[{r.src, r.dst}], r.status, r.detail);
-  }
-  for (std::size_t i = 0; i < doc.p2p_access.size() && i < doc.gpus.size(); ++i) {
-    for (std::size_t j = 0; j < doc.p2p_access[i].size() && j < doc.gpus.size(); ++j) {
-      if (i == j || doc.p2p_access[i][j]) continue;
-      PairState& p = pairs[{doc::gpu_label(doc.gpus[i]), doc::gpu_label(doc.gpus[j])}];
-      p.no_peer_access = true;
-      if (p.worst == 0) {
-        p.worst = 1;
-        p.reason = "no CUDA peer access";
-      }
-    }
-  }
+std::string attention_section(const doc::BenchDocument& doc, const PairPaths& paths,
+                              const doc::RunVerdict& verdict) {
   std::vector<std::tuple<std::pair<std::string, std::string>, PairState>> bad;
-  for (const auto& [key, p] : pairs) {
+  for (const auto& [key, p] : pairs_to_look_at(doc, verdict)) {
     if (p.worst > 0) bad.emplace_back(key, p);
   }
   if (bad.empty()) return "";
   std::stable_sort(bad.begin(), bad.end(), [](const auto& x, const auto& y) {
-    return std::get<1>(x).worst > std::get<1>(y).worst;
+    const PairState &a = std::get<1>(x), &b = std::get<1>(y);
+    return a.worst != b.worst ? a.worst > b.worst
+                              : a.failed + a.errors + a.warned > b.failed + b.errors + b.warned;
   });
   std::ostringstream os;
-  os << "<h2>Pairs to look at first</h2>\n<table class=\"attention\"><tr><th class=\"l\">pair</th><th class=\"l\">path</th>"
-        "<th>P2P</th><th>failed</th><th>errors</th><th>waived</th><th class=\"l\">first reason</th></tr>\n";
+  os << "<h2>Pairs to look at first</h2>\n<table class=\"attention\"><tr><th class=\"l\">pair</th>"
+        "<th class=\"l\">path</th><th>P2P</th><th>failed</th><th>errors</th><th>warned</th>"
+        "<th>waived</th><th class=\"l\">first reason</th></tr>\n";
   for (const auto& [key, p] : bad) {
-    const char* cls = p.worst == 3 ? "bad" : p.worst == 2 ? "bad" : "waived";
+    const char* cls = p.worst >= 3 ? "bad" : p.worst == 2 ? "warn" : "waived";
     os << "<tr class=\"" << cls << "\"><td class=\"l\">"
        << html_escape(key.first + "->" + key.second) << "</td><td class=\"l\">"
        << html_escape(paths.between(key.first, key.second)) << "</td><td>"
        << (p.no_peer_access ? "no" : "yes") << "</td><td>" << p.failed << "</td><td>" << p.errors
-       << "</td><td>" << p.waived << "</td><td class=\"l\">" << html_escape(p.reason)
-       << "</td></tr>\n";
+       << "</td><td>" << p.warned << "</td><td>" << p.waived << "</td><td class=\"l\">"
+       << html_escape(p.reason) << "</td></tr>\n";
   }
   os << "</table>\n";
   return os.str();

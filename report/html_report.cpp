@@ -3,16 +3,12 @@
 // html_charts.cpp.
 #include "report/html_report.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <map>
-#include <optional>
 #include <sstream>
 
 #include "acceptance/judge.hpp"
 #include "document/bench_document.hpp"
 #include "report/bench_matrix.hpp"
+#include "report/figure_outcomes.hpp"
 #include "report/html_charts.hpp"
 #include "report/html_matrices.hpp"
 #include "report/html_pairs.hpp"
@@ -72,34 +68,26 @@ std::string header(const doc::BenchDocument& d, const std::string& source) {
   return os.str();
 }
 
-// The snapshot's own display matrix (NV#, PIX, PXB, PHB, NODE, SYS), coloured from the best
-// path class to the worst, with CUDA's peer access beside it where the document has it.
+// The snapshot's own display matrix (NV#, PIX, PXB, PHB, NODE, SYS) with CUDA's peer access
+// beside it where the document has it. Left uncoloured: a SYS pair between sockets is how the
+// host is built, not a fault, and must not be the reddest thing on the page; the heatmaps below
+// say what each pair achieved.
 std::string topology_section(const doc::BenchDocument& d) {
   if (!d.topology) return "";
   const std::vector<std::vector<std::string>> matrix = topo::display_matrix(*d.topology);
   if (matrix.size() < 2) return "";
-  const auto rank = [](const std::string& label) -> std::optional<double> {
-    if (label.rfind("NV", 0) == 0) return 1.0;
-    static const std::map<std::string, double> order = {
-        {"PIX", 0.8}, {"PXB", 0.65}, {"PHB", 0.4}, {"NODE", 0.25}, {"SYS", 0.0}};
-    const auto it = order.find(label);
-    return it == order.end() ? std::nullopt : std::optional<double>(it->second);
-  };
   std::ostringstream os;
-  os << "<h2>Topology</h2>\n<table><tr><th></th>";
+  os << "<h2>Topology</h2>\n<table class=\"topology\"><tr><th></th>";
   for (std::size_t j = 0; j < matrix.size(); ++j) os << "<th>GPU" << j << "</th>";
   os << "</tr>\n";
   for (std::size_t i = 0; i < matrix.size(); ++i) {
     os << "<tr><th class=\"l\">GPU" << i << "</th>";
     for (std::size_t j = 0; j < matrix[i].size(); ++j) {
-      const std::string& label = matrix[i][j];
-      std::string p2p;
       // p2p_access is over the run's GPUs, which are the topology's only in a physical run.
-      if (i != j && d.logical_gpus == 0 && i < d.p2p_access.size() && j < d.p2p_access[i].size())
-        p2p = d.p2p_access[i][j] ? "" : " (no P2P)";
-      const auto f = rank(label);
-      os << "<td" << (f ? " style=\"background:" + heat_colour(*f) + "\"" : std::string()) << ">"
-         << html_escape(label + p2p) << "</td>";
+      const bool no_p2p = i != j && d.logical_gpus == 0 && i < d.p2p_access.size() &&
+                          j < d.p2p_access[i].size() && !d.p2p_access[i][j];
+      os << "<td class=\"" << (no_p2p ? "topo nop2p" : "topo") << "\">"
+         << html_escape(matrix[i][j] + (no_p2p ? " (no P2P)" : "")) << "</td>";
     }
     os << "</tr>\n";
   }
@@ -107,18 +95,21 @@ std::string topology_section(const doc::BenchDocument& d) {
   return os.str();
 }
 
-std::string bench_sections(const doc::BenchDocument& d) {
+std::string bench_sections(const doc::BenchDocument& d, const doc::RunVerdict& verdict) {
   std::ostringstream os;
   const PairPaths paths(d);
-  os << attention_section(d, paths);
+  const FigureOutcomes outcomes(verdict);
+  os << attention_section(d, paths, verdict);
   const auto bandwidth = bandwidth_matrices(d.bandwidth, true);
+  const auto latency = latency_matrices(d.latency);
+  if (!bandwidth.empty() || !latency.empty()) os << heat_legend();
   if (!bandwidth.empty())
-    os << "<h2>Bandwidth at the largest size</h2>\n" << bandwidth_heatmaps(bandwidth, paths);
+    os << "<h2>Bandwidth at the largest size</h2>\n"
+       << bandwidth_heatmaps(bandwidth, paths, outcomes);
   if (const std::string charts = size_sweep_charts(d); !charts.empty())
     os << "<h2>Size sweeps</h2>\n" << charts;
-  const auto latency = latency_matrices(d.latency);
   if (!latency.empty()) os << "<h2>Latency</h2>\n";
-  for (const auto& m : latency) os << render_heatmap(m, true, &paths);
+  for (const auto& m : latency) os << render_heatmap(m, true, &paths, &outcomes);
   const doc::FigureCounts c = doc::count_figures(d);
   if (c.ok + c.failed + c.waived + c.errors > 0) {
     os << "<p>" << c.ok << " figures verified, " << c.failed << " FAILED verification, " << c.waived
@@ -154,12 +145,13 @@ std::string nccl_sections(const doc::BenchDocument& d) {
 std::string render_html_report(const doc::BenchDocument& doc, const std::string& source) {
   const std::string nccl =
       nccl_sections(doc);  // first: a malformed section throws before any output
+  const doc::RunVerdict verdict = accept::verdict_of(doc, "report");
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>p2pcheck "
      << html_escape(doc.written_by) << ": " << html_escape(doc.hostname) << "</title>\n"
      << report_style() << "<style>" << verdict_style() << "</style></head><body>\n"
-     << verdict_banner(accept::verdict_of(doc, "report")) << header(doc, source)
-     << topology_section(doc) << bench_sections(doc) << nccl << "</body></html>\n";
+     << verdict_banner(verdict) << header(doc, source) << topology_section(doc)
+     << bench_sections(doc, verdict) << nccl << "</body></html>\n";
   return os.str();
 }
 

@@ -76,12 +76,19 @@ body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1500px}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
 th{background:#f3f3f3}td.l,th.l{text-align:left}td.na{color:#999;background:#fafafa}
-td.bad{background:#f4b6b6;font-weight:bold}td.waived{background:#e6e6e6;color:#555}
+.o-fail,td.bad{background:#f9c9ae;box-shadow:inset 0 0 0 2px #d55e00;font-weight:bold}
+.o-warn{background:#fbe5a0;box-shadow:inset 0 0 0 2px #a67c00}tr.bad td{background:#fbe0d2}
+tr.warn td{background:#fdf3cf}table.attention td{white-space:nowrap}
+table.attention td.l:last-child,table.changes td.l:last-child{white-space:normal;max-width:60em;overflow-wrap:anywhere}
+tr.bad td:first-child::before{content:"\2717\a0"}tr.warn td:first-child::before{content:"!\a0"}
+td.o-fail .v::before,span.o-fail::before{content:"\2717\a0"}td.o-warn .v::before,span.o-warn::before{content:"!\a0"}
+td.o-none{color:#555}.waived,td.waived,tr.waived td{background:#e6e6e6;color:#555}
+.heat-legend span{display:inline-block;padding:.15em .6em;border:1px solid #ccc;margin:0 .5em .3em 0}
 .note{color:#555;font-size:.9em}pre{background:#f7f7f7;padding:.6em;overflow-x:auto}
 .pass{color:#1a7f37;font-weight:bold}.block{color:#b42318;font-weight:bold}
 svg text{font-size:11px}.legend{font-size:.9em;margin-bottom:1em}.legend span{margin-right:1em}
 td .path{display:block;font-size:.75em;color:#444}.maps,.beside{display:flex;flex-wrap:wrap;gap:0 2em;align-items:flex-start}
-.beside{flex-wrap:nowrap;overflow-x:auto}tr.bad td{background:#f4b6b6}tr.waived td{background:#e6e6e6}
+.beside{flex-wrap:wrap}svg.chart{width:100%;height:auto;max-width:1400px}td.topo{background:#fff}td.nop2p{font-weight:bold}
 </style>
 )";
 
@@ -151,7 +158,7 @@ std::string html_escape(const std::string& text) {
 std::string heat_colour(double fraction) {
   const double f = std::clamp(std::isfinite(fraction) ? fraction : 0.0, 0.0, 1.0);
   char b[40];
-  std::snprintf(b, sizeof b, "hsl(%d,70%%,78%%)", static_cast<int>(std::lround(120 * f)));
+  std::snprintf(b, sizeof b, "hsl(210,70%%,%d%%)", static_cast<int>(std::lround(94 - 24 * f)));
   return b;
 }
 

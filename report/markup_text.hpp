@@ -25,7 +25,9 @@ std::string single_line(const std::string& text);
 // "&lt;" and friends: text and attribute values are escaped alike.
 std::string html_escape(const std::string& text);
 
-// Background colour of a heatmap cell: red (0) through yellow to green (1); clamped.
+// Background shade of a passing heatmap cell: one hue, blue, from almost white (0) to a medium
+// blue (1), clamped. One hue read by lightness stays readable to colour-blind readers; failing
+// and warning cells are marked by class (vermillion and amber, with a glyph), never by shade.
 std::string heat_colour(double fraction);
 
 // The <style> element every page of documents shares.

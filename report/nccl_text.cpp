@@ -47,12 +47,19 @@ std::string placement_columns(const doc::CollectiveResult* r) {
              r->busbw_gbps.value_or(0.0), wrong.c_str());
 }
 
+// "GPU3" where each rank has a device of its own; "r5/GPU0" where the rank is needed to tell
+// them apart: across hosts (every host has its GPU0) and where ranks share a device (eight rank
+// processes on one GPU would otherwise all read GPU0).
 std::string device_label(const doc::NcclRun& run, int rank) {
-  for (const auto& d : run.environment.devices) {
-    // Across hosts every host has its GPU0: the rank tells them apart.
-    if (d.rank == rank && !d.hostname.empty())
-      return "r" + std::to_string(rank) + "/GPU" + std::to_string(d.cuda_device);
-    if (d.rank == rank) return "GPU" + std::to_string(d.cuda_device);
+  const auto& devices = run.environment.devices;
+  for (const auto& d : devices) {
+    if (d.rank != rank) continue;
+    const bool shared = std::any_of(devices.begin(), devices.end(), [&](const auto& other) {
+      return other.rank != rank && other.cuda_device == d.cuda_device &&
+             other.hostname == d.hostname;
+    });
+    const std::string gpu = "GPU" + std::to_string(d.cuda_device);
+    return !d.hostname.empty() || shared ? "r" + std::to_string(rank) + "/" + gpu : gpu;
   }
   return "rank" + std::to_string(rank);
 }

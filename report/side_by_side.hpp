@@ -1,7 +1,8 @@
 // Two results documents on one page, for the questions that come in pairs: the VFIO VM beside
-// the LXC container on the same host, or the baseline beside tonight's run. Both hosts and
-// their gates, what changed figure by figure with the pairs that regressed or lost P2P first,
-// then each matrix of one beside the same matrix of the other. A pure function of the two
+// the LXC container on the same host, or the baseline beside tonight's run. The comparison's
+// verdict and its suspect first, then both hosts and their gates, what changed figure by figure
+// (worst first, each with why), then each matrix of the baseline beside the run's and the
+// change between them as a heatmap of its own. A pure function of the two
 // documents; no scripts, nothing fetched, like the one-document report.
 #pragma once
 

@@ -29,10 +29,32 @@ TEST(Suspects, TheGpuEveryReasonNamesIsTheSuspect) {
   EXPECT_EQ(s->gpu, "gpu5");
   EXPECT_EQ(s->named_in, 4);
   EXPECT_EQ(s->reasons, 4) << "a passing check is no reason";
+  EXPECT_EQ(s->host_link, "") << "the host link reason has no message here";
   EXPECT_EQ(suspect_line(*s),
             "suspect: gpu5 in 4 of 4 reasons: look at it, its slot and its link first");
   EXPECT_EQ(format_verdict(v, "judge").rfind("suspect: gpu5 in 4 of 4 reasons", 0), 0u)
       << "the suspect heads the verdict";
+}
+
+// A suspect whose own copies to or from the host fall short points at its slot: the line says
+// what the link reached and the next step. A short pair of GPUs alone does not.
+TEST(Suspects, AShortHostLinkIsTheSuspectsEvidenceAndNamesTheNextStep) {
+  const RunVerdict v =
+      with({reason("ce_unidir_write gpu5->gpu0 256MiB", Outcome::kFail, "41 GB/s is 60% of NODE"),
+            reason("h2d_ce host->gpu5 256MiB", Outcome::kFail,
+                   "27.6 GB/s is 44% of PCIe gen5 x16 (63.0 GB/s one way); warn below 72%"),
+            reason("d2h_ce gpu5->host 256MiB", Outcome::kFail, "27.8 GB/s is 44%; ...")});
+  const auto s = suspect_of(v);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->host_link, "27.6 GB/s is 44% of PCIe gen5 x16 (63.0 GB/s one way)");
+  EXPECT_EQ(suspect_line(*s),
+            "suspect: gpu5 in 3 of 3 reasons; its host link: 27.6 GB/s is 44% of PCIe gen5 x16 "
+            "(63.0 GB/s one way): check the width and speed it trained at (p2pcheck doctor: "
+            "pcie.link), then reseat it");
+  const auto pairs_only =
+      suspect_of(with({v.checks[0], reason("ce_unidir_write gpu1->gpu5 1GiB")}));
+  ASSERT_TRUE(pairs_only);
+  EXPECT_EQ(pairs_only->host_link, "");
 }
 
 TEST(Suspects, NoSuspectWhenReasonsAreFewSpreadOrTied) {

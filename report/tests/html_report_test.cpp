@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
+#include <vector>
 
 #include "common/error.hpp"
 #include "common/file_io.hpp"
@@ -26,18 +28,32 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
+// The rows of the "Pairs to look at first" table that name gpu5.
+std::size_t occurrences_in_attention(const std::string& html, std::size_t attention) {
+  const std::string table = html.substr(attention, html.find("</table>", attention) - attention);
+  std::size_t n = 0;
+  for (auto at = table.find("<tr class="); at != std::string::npos;
+       at = table.find("<tr class=", at + 1))
+    n += table.substr(at, table.find("</td>", at) - at).find("gpu5") != std::string::npos;
+  return n;
+}
+
 TEST(HtmlReport, BenchRunShowsHostGateHeatmapsChartsAndSummary) {
   const std::string html = render_html_report(load("h200-bench.json"), "h200-bench.json");
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(html.find("<h1>p2pcheck bench report: vm</h1>"), std::string::npos);
   EXPECT_NE(html.find("580.159.04"), std::string::npos);
   EXPECT_NE(html.find("<span class=\"pass\">pass</span>"), std::string::npos);
-  // d2h_ce at 1 GiB: 55.34 GB/s, 88% of PCIe gen5 x16, on an almost green cell.
+  // d2h_ce at 1 GiB: 55.34 GB/s, 88% of PCIe gen5 x16: it passes its check, in a dark blue.
   EXPECT_NE(
       html.find(
-          "<td class=\"cell\" data-pair=\"gpu0-&gt;host\" style=\"background:hsl(105,70%,78%)\">"
+          "<td class=\"cell o-pass\" data-pair=\"gpu0-&gt;host\" style=\"background:hsl(210,70%,73%)\">"
           "<span class=\"v\">55.34 (88%)</span></td>"),
       std::string::npos);
+  // The copies no check reads are shown, not judged, and not shaded as if they had passed.
+  EXPECT_NE(html.find("<td class=\"cell o-none\" data-pair=\"gpu0-&gt;gpu0\"><span class=\"v\">"),
+            std::string::npos);
+  EXPECT_EQ(count(html, "<div class=\"legend heat-legend\">"), 1u);
   EXPECT_NE(html.find("<h2>Size sweeps</h2>"), std::string::npos);
   EXPECT_GE(count(html, "<polyline"), 10u);  // one line per route of every swept case
   EXPECT_NE(html.find("<h2>Latency</h2>"), std::string::npos);
@@ -120,15 +136,15 @@ TEST(HtmlReport, FailedAndWaivedCellsAreMarkedAndTextIsEscaped) {
   EXPECT_EQ(html.find("<lxc"), std::string::npos);
   EXPECT_NE(html.find("a&amp;b.json"), std::string::npos);
   EXPECT_NE(html.find("<span class=\"block\">block</span>"), std::string::npos);
+  // No topology, no model: nothing holds the 25 GB/s to a link, so it is shown, not judged.
   EXPECT_NE(
       html.find(
-          "<td class=\"cell\" data-pair=\"gpu0-&gt;gpu1\" style=\"background:hsl(48,70%,78%)\">"
-          "<span class=\"v\">25.00 (40%)</span></td>"),
+          "<td class=\"cell o-none\" data-pair=\"gpu0-&gt;gpu1\"><span class=\"v\">25.00 (40%)</span></td>"),
       std::string::npos);
-  EXPECT_NE(
-      html.find(
-          "<td class=\"cell bad\" data-pair=\"gpu1-&gt;gpu0\"><span class=\"v\">24.00 FAILED</span></td>"),
-      std::string::npos);
+  EXPECT_NE(html.find("<td class=\"cell bad o-fail\" data-pair=\"gpu1-&gt;gpu0\" "
+                      "title=\"verification: wrong data: 3 bad words\"><span class=\"v\">24.00 "
+                      "FAILED</span></td>"),
+            std::string::npos);
   EXPECT_NE(
       html.find(
           "<td class=\"cell waived\" data-pair=\"gpu0-&gt;gpu2\"><span class=\"v\">waived</span></td>"),
@@ -144,12 +160,105 @@ TEST(HtmlReport, FailedAndWaivedCellsAreMarkedAndTextIsEscaped) {
             std::string::npos);
 }
 
-TEST(HtmlReport, HeatColourRunsFromRedToGreenAndClamps) {
-  EXPECT_EQ(heat_colour(0.0), "hsl(0,70%,78%)");
-  EXPECT_EQ(heat_colour(0.5), "hsl(60,70%,78%)");
-  EXPECT_EQ(heat_colour(1.0), "hsl(120,70%,78%)");
-  EXPECT_EQ(heat_colour(1.7), "hsl(120,70%,78%)");
-  EXPECT_EQ(heat_colour(-1.0), "hsl(0,70%,78%)");
+doc::BenchDocument worked_example(const std::string& name) {
+  const std::string path = std::string(P2P_SOURCE_DIR) + "/acceptance/tests/worked-example/" + name;
+  return doc::bench_document_from_json(read_json_file(path), name);
+}
+
+// The value of attribute `name` in each element that `marker` begins.
+std::vector<std::string> attributes(const std::string& html, const std::string& marker,
+                                    const std::string& name) {
+  std::vector<std::string> out;
+  for (auto at = html.find(marker); at != std::string::npos; at = html.find(marker, at + 1)) {
+    const auto end = html.find('>', at);
+    const auto a = html.find(" " + name + "=\"", at);
+    if (a == std::string::npos || a > end) continue;
+    const auto from = a + name.size() + 3;
+    out.push_back(html.substr(from, html.find('"', from) - from));
+  }
+  return out;
+}
+
+// The worked example (docs/acceptance.md), gpu5's slot at x8: the page names gpu5 first, paints
+// each cell by what its check said, so the failing NODE pairs at 43% are marked failing while
+// the SYS pairs that only warn are not, and lists the pairs to look at from every reason.
+TEST(HtmlReport, TheWorkedExamplesCellsAreMarkedByTheirChecksAndGpu5ComesFirst) {
+  const std::string html = render_html_report(worked_example("rtxpro6000-gpu5-x8.json"), "x8.json");
+  const auto suspect = html.find(
+      "<div class=\"suspect\"><b>suspect: gpu5 in 69 of 69 reasons; its "
+      "host link: 27.6 GB/s is 44% of PCIe gen5 x16");
+  ASSERT_NE(suspect, std::string::npos);
+  EXPECT_LT(suspect, html.find("<h1>"));
+  const auto failing = attributes(html, "<td class=\"cell o-fail\"", "data-pair");
+  ASSERT_GE(failing.size(), 20u);
+  for (const auto& pair : failing) EXPECT_NE(pair.find("gpu5"), std::string::npos) << pair;
+  for (const auto& why : attributes(html, "<td class=\"cell o-fail\"", "title"))
+    EXPECT_FALSE(why.empty());
+  EXPECT_EQ(attributes(html, "<td class=\"cell o-fail\"", "title").size(), failing.size())
+      << "every failing cell says why";
+  EXPECT_NE(html.find("<td class=\"cell o-fail\" data-pair=\"gpu4-&gt;gpu5\" title=\"link_ceiling: "
+                      "27.4 GB/s is 43% of PCIe gen5 x16"),
+            std::string::npos)
+      << "a NODE pair at 43% fails";
+  for (const auto& pair : attributes(html, "<td class=\"cell o-warn\"", "data-pair"))
+    EXPECT_EQ(pair.find("gpu5"), std::string::npos) << pair;
+  for (const auto& style : attributes(html, "<td class=\"cell o-pass\"", "style"))
+    EXPECT_EQ(style.rfind("background:hsl(210,", 0), 0u) << style;
+  // The topology matrix is neutral: SYS between sockets is how the host is built.
+  const auto topology = html.find("<table class=\"topology\">");
+  ASSERT_NE(topology, std::string::npos);
+  const std::string matrix = html.substr(topology, html.find("</table>", topology) - topology);
+  EXPECT_EQ(matrix.find("style="), std::string::npos);
+  EXPECT_NE(matrix.find("<td class=\"topo\">SYS</td>"), std::string::npos);
+  // Pairs to look at: built from every reason, gpu5's first, each with its first reason.
+  const auto attention = html.find("<h2>Pairs to look at first</h2>");
+  ASSERT_NE(attention, std::string::npos);
+  const auto first_row = html.find("<tr class=\"bad\"><td class=\"l\">", attention);
+  ASSERT_NE(first_row, std::string::npos);
+  EXPECT_NE(html.substr(first_row, 60).find("gpu5"), std::string::npos);
+  EXPECT_NE(html.find("link_ceiling: ", first_row), std::string::npos);
+  EXPECT_EQ(occurrences_in_attention(html, attention), 14u)
+      << "gpu5 with each of 7 GPUs, both ways";
+}
+
+// The charts span the page, a route keeps its colour on every chart, each swept case shows
+// the link's ceiling it was held to and a ring where each line reaches 90% of its peak.
+TEST(HtmlReport, ChartsSpanThePageKeepTheirColoursAndShowCeilingsAndTheNinetyPercentMark) {
+  const std::string html = render_html_report(load("h200-bench.json"), "h200-bench.json");
+  const std::size_t charts = count(html, "<svg class=\"chart\" viewBox=\"0 0 1000 300\"");
+  EXPECT_EQ(charts, count(html, "<svg"));
+  EXPECT_EQ(charts, 8u);
+  std::set<std::string> host_to_gpu;
+  for (auto at = html.find("<title>host-&gt;gpu0</title></polyline>"); at != std::string::npos;
+       at = html.find("<title>host-&gt;gpu0</title></polyline>", at + 1)) {
+    const auto stroke = html.rfind("<polyline fill=\"none\" stroke=\"", at);
+    host_to_gpu.insert(html.substr(stroke, 40));
+  }
+  EXPECT_EQ(host_to_gpu.size(), 1u) << "one colour for host->gpu0 on every chart";
+  EXPECT_NE(html.find("<title>ceiling: PCIe gen5 x16 63.0 GB/s</title></line>"), std::string::npos);
+  EXPECT_GE(count(html, "<circle class=\"at90\""), 8u);
+  EXPECT_NE(html.find("host-&gt;gpu0: 90% of its peak from "), std::string::npos);
+}
+
+// Eight rank processes on one GPU: the NCCL tables tell the ranks apart, and a GPU with itself is
+// no pair to look at.
+TEST(HtmlReport, RanksSharingAGpuAreLabelledByRankAndNoGpuIsPairedWithItself) {
+  const std::string path =
+      std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-03-one-gpu/nccl-ranks8.json";
+  const std::string html =
+      render_html_report(doc::bench_document_from_json(read_json_file(path), "r8"), "r8.json");
+  for (int r = 0; r < 8; ++r)
+    EXPECT_NE(html.find("r" + std::to_string(r) + "/GPU0"), std::string::npos) << r;
+  EXPECT_EQ(html.find("gpu0-&gt;gpu0</td>"), std::string::npos);
+}
+
+// One hue, read by its lightness, so no reader needs to tell red from green.
+TEST(HtmlReport, HeatColourIsOneBlueDarkeningTowardsTheCeilingAndClamps) {
+  EXPECT_EQ(heat_colour(0.0), "hsl(210,70%,94%)");
+  EXPECT_EQ(heat_colour(0.5), "hsl(210,70%,82%)");
+  EXPECT_EQ(heat_colour(1.0), "hsl(210,70%,70%)");
+  EXPECT_EQ(heat_colour(1.7), "hsl(210,70%,70%)");
+  EXPECT_EQ(heat_colour(-1.0), "hsl(210,70%,94%)");
   EXPECT_EQ(html_escape("<a href=\"x\">'&'</a>"),
             "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
 }
