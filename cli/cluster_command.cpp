@@ -18,9 +18,12 @@
 namespace p2p::cli {
 namespace {
 
-int run_cluster_command(const cluster::ClusterOptions& o) {
+int run_cluster_command(cluster::ClusterOptions& o) {
+  // One golden topology: each host's gate holds its own topology to --expect, and rank 0 holds
+  // the fleet to it (where only the old --golden was given, both take that).
+  if (o.outputs.golden.empty()) o.outputs.golden = o.node.expect;
+  if (o.node.expect.empty()) o.node.expect = o.outputs.golden;
   OutputRequest paths = fleet_output_paths(o.outputs);
-  add_input(paths, "--expect", o.node.expect);
   add_input(paths, "--policy", o.node.policy);
   check_output_paths(paths);
 #if P2P_HAVE_MPI
@@ -47,7 +50,7 @@ Command add_cluster_command(CLI::App& root) {
   app->add_option("--fixture-host", o->fixture_hosts,
                   "TEST ONLY: rank N reads its host from the N-th DIR")
       ->group("");
-  add_fleet_output_options(app, o->outputs);
+  add_fleet_output_options(app, o->outputs, true);
   app->add_option(
          "--lines-dir", o->lines_dir,
          "Each host rank writes its lines to DIR/<host>-rank<N>.jsonl as they happen (default "

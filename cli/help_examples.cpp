@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "cli/exit_codes.hpp"
+
 namespace p2p::cli {
 namespace {
 
@@ -110,11 +112,10 @@ const HelpExamples* examples_of(const std::string& command) {
 
 void add_examples_below(CLI::App& app, const std::string& path, const std::string& parent_footer) {
   const std::string own = app.get_footer() == parent_footer ? "" : app.get_footer();
-  if (const HelpExamples* e = examples_of(path)) {
-    app.footer(examples_block(e->lines) + (own.empty() ? "" : "\n\n" + own));
-  } else {
-    app.footer(own);
-  }
+  std::string footer;
+  if (const HelpExamples* e = examples_of(path)) footer = examples_block(e->lines);
+  footer += (footer.empty() ? "" : "\n\n") + exit_codes_block(path);
+  app.footer(footer + (own.empty() ? "" : "\n\n" + own));
   for (CLI::App* sub : app.get_subcommands([](CLI::App* s) { return !s->get_group().empty(); })) {
     add_examples_below(*sub, path.empty() ? sub->get_name() : path + " " + sub->get_name(), own);
   }

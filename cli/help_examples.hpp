@@ -15,8 +15,9 @@ struct HelpExamples {
 
 const std::vector<HelpExamples>& help_examples();
 
-// Puts each command's examples at the top of its --help footer, before what the command says
-// there itself; drops a footer a subcommand only inherited from its parent (CLI11 copies it).
+// Puts each command's examples at the top of its --help footer, then its exit codes
+// (exit_codes.hpp), before what the command says there itself; drops a footer a subcommand only
+// inherited from its parent (CLI11 copies it).
 void add_examples(CLI::App& root);
 
 }  // namespace p2p::cli

@@ -1,5 +1,8 @@
 #include "cli/help_format.hpp"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -111,7 +114,74 @@ bool default_worth_showing(const std::string& value, const std::string& descript
                      [&type](const std::string& v) { return accepted(v, type); });
 }
 
+namespace {
+
+// Where a line's continuation starts: under the description of an option line (the text after
+// the first gap of two spaces or more), else two past the line's own indent.
+std::size_t continuation_indent(const std::string& line, std::size_t width) {
+  const std::size_t indent = line.find_first_not_of(' ');
+  const std::size_t gap = line.find("  ", indent);
+  if (gap != std::string::npos) {
+    const std::size_t desc = line.find_first_not_of(' ', gap);
+    if (desc != std::string::npos && desc < width / 2) return desc;
+  }
+  return std::min(indent + 2, width / 2);
+}
+
+bool keep_whole(const std::string& line) {
+  return line.rfind("  p2pcheck ", 0) == 0 || line.rfind("  mpirun ", 0) == 0;
+}
+
+std::string wrap_line(std::string line, std::size_t width) {
+  if (keep_whole(line)) return line;
+  const std::size_t indent = continuation_indent(line, width);
+  std::string out;
+  while (line.size() > width) {
+    const std::size_t floor = std::max(indent, line.find_first_not_of(' ')) + 1;
+    std::size_t cut = line.rfind(' ', width);
+    if (cut == std::string::npos || cut < floor) cut = line.find(' ', width);  // a long word
+    if (cut == std::string::npos) break;
+    out += line.substr(0, line.find_last_not_of(' ', cut) + 1) + "\n";
+    const std::size_t next = line.find_first_not_of(' ', cut);
+    if (next == std::string::npos) return out.substr(0, out.size() - 1);
+    line = std::string(indent, ' ') + line.substr(next);
+  }
+  return out + line;
+}
+
+}  // namespace
+
+std::string wrap_help(const std::string& text, std::size_t width) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    out += wrap_line(text.substr(start, end - start), width);
+    if (end == text.size()) break;
+    out += "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+std::size_t help_width() {
+  if (const char* c = std::getenv("COLUMNS")) {
+    char* end = nullptr;
+    const long n = std::strtol(c, &end, 10);
+    if (end != c && *end == '\0' && n >= 40 && n <= 1000) return static_cast<std::size_t>(n);
+  }
+  winsize w{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col >= 40)
+    return w.ws_col;
+  return 100;
+}
+
 HelpFormatter::HelpFormatter() { column_width(32); }
+
+std::string HelpFormatter::make_help(const CLI::App* app, std::string name,
+                                     CLI::AppFormatMode mode) const {
+  return wrap_help(CLI::Formatter::make_help(app, std::move(name), mode), help_width());
+}
 
 std::string HelpFormatter::make_option_opts(const CLI::Option* opt) const {
   if (!opt->get_option_text().empty()) return " " + opt->get_option_text();

@@ -31,14 +31,24 @@ std::string name_placeholder(const std::string& long_name);
 bool default_worth_showing(const std::string& value, const std::string& description,
                            const PlainType& type);
 
-// CLI11's help layout with the plain words above. Set on the root before any subcommand is
-// added: subcommands inherit their parent's formatter.
+// Help text wrapped to `width` columns. A long option line continues under its description
+// column; other lines under their own indent plus two. Example lines ("  p2pcheck ...",
+// "  mpirun ...") stay whole, to be copied as they are; a word longer than the width stays whole.
+std::string wrap_help(const std::string& text, std::size_t width);
+
+// The width help is wrapped to: COLUMNS where set (40 or more), else the terminal's, else 100.
+std::size_t help_width();
+
+// CLI11's help layout with the plain words above, wrapped to help_width(). Set on the root before
+// any subcommand is added: subcommands inherit their parent's formatter.
 class HelpFormatter : public CLI::Formatter {
  public:
   HelpFormatter();
   std::string make_option_opts(const CLI::Option* opt) const override;
   std::string make_option_desc(const CLI::Option* opt) const override;
   std::string make_option_usage(const CLI::Option* opt) const override;
+  std::string make_help(const CLI::App* app, std::string name,
+                        CLI::AppFormatMode mode) const override;
 };
 
 }  // namespace p2p::cli

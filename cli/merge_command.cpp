@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/machine_outputs.hpp"
+#include "cli/renamed_option.hpp"
 #include "cli/validators.hpp"
 
 namespace p2p::cli {
@@ -17,12 +18,15 @@ struct MergeCommandOptions {
 
 }  // namespace
 
-void add_fleet_output_options(CLI::App* app, cluster::FleetOutputOptions& o) {
-  app->add_option(
-         "--golden", o.golden,
-         "Topology every host must match (snapshot or hwloc XML); default: the topology most hosts have")
-      ->type_name("FILE")
-      ->check(file_path());
+void add_fleet_output_options(CLI::App* app, cluster::FleetOutputOptions& o,
+                              bool expect_is_the_nodes) {
+  if (!expect_is_the_nodes)
+    app->add_option(
+           "--expect", o.golden,
+           "Topology every host must match (snapshot or hwloc XML); default: the topology most hosts have")
+        ->type_name("FILE")
+        ->check(file_path());
+  add_renamed_option(app, "--golden", "--expect", o.golden)->check(file_path());
   app->add_option(
          "--json", o.json,
          "Write the cluster document (p2pcheck.cluster.run) to FILE (atomically; - for stdout)")
@@ -40,7 +44,7 @@ OutputRequest fleet_output_paths(const cluster::FleetOutputOptions& o) {
   OutputRequest paths;
   add_output(paths, "--json", o.json);
   add_output(paths, "--junit", o.junit);
-  add_input(paths, "--golden", o.golden);
+  add_input(paths, "--expect", o.golden);
   return paths;
 }
 
@@ -53,7 +57,7 @@ Command add_merge_command(CLI::App& root) {
   app->add_option("files", o->files, "One node --jsonl file per host")
       ->required()
       ->type_name("FILE...");
-  add_fleet_output_options(app, o->outputs);
+  add_fleet_output_options(app, o->outputs, false);
   return Command{app, [o] {
                    OutputRequest paths = fleet_output_paths(o->outputs);
                    add_inputs(paths, "FILE", o->files);

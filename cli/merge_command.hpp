@@ -10,8 +10,11 @@
 
 namespace p2p::cli {
 
-// The fleet's outputs (--golden, --json, --junit, --z-threshold), shared with `cluster`.
-void add_fleet_output_options(CLI::App* app, cluster::FleetOutputOptions& o);
+// The fleet's options (--expect, --json, --junit, --z-threshold), shared with `cluster`, where
+// the node's own --expect is the fleet's too (`expect_is_the_nodes`). The old --golden still
+// works, with a deprecation line.
+void add_fleet_output_options(CLI::App* app, cluster::FleetOutputOptions& o,
+                              bool expect_is_the_nodes);
 // Those options as the output policy reads them (common/output_paths.hpp).
 OutputRequest fleet_output_paths(const cluster::FleetOutputOptions& o);
 

@@ -6,6 +6,7 @@
 #include "cli/machine_outputs.hpp"
 #include "cli/measurement_options.hpp"
 #include "cli/nccl_transports_command.hpp"
+#include "cli/renamed_option.hpp"
 #include "cli/validators.hpp"
 #include "common/output_paths.hpp"
 #include "harness/google_benchmark.hpp"
@@ -54,6 +55,35 @@ void add_sweep_options(CLI::App* app, session::NcclRequest& o) {
       ->check(seconds_between(0.001, 86400.0));
 }
 
+// What is measured and what it is held to: collectives, types, sizes, the busbw floor, buffers.
+void add_what_to_measure_options(CLI::App* app, session::NcclRequest& o) {
+  app->add_option(
+         "--collectives", o.collectives,
+         "all_reduce,all_gather,reduce_scatter,broadcast,alltoall,sendrecv,sendrecv_pairs (default: all)")
+      ->delimiter(',');
+  app->add_option("--dtype", o.dtypes, "data types: float32, bfloat16 (bf16), float16 (fp16)")
+      ->capture_default_str()
+      ->delimiter(',');
+  add_renamed_option(app, "--dtypes", "--dtype", o.dtypes)->delimiter(',');
+  add_sweep_options(app, o);
+  app->add_option(
+         "--min-busbw", o.min_busbw_gbps,
+         "GB/s every series must reach (median over sizes at or above its saturation size); exit 1 if not")
+      ->check(number_between(0.0, 1e6, "GB/s"));
+  app->add_option("--saturation-bytes", o.saturation_bytes,
+                  "judge --min-busbw from this size on (default: found)")
+      ->type_name("SIZE")
+      ->check(byte_size_between(1, std::uint64_t{1} << 40));
+  app->add_option(
+         "--buffers", o.buffers,
+         "where the rank buffers come from: auto (ncclMemAlloc where NCCL has it, as nccl-tests; else "
+         "cudaMalloc), ncclMemAlloc or cudaMalloc")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "ncclMemAlloc", "cudaMalloc"}));
+  app->add_flag("--compare-p2p-off", o.compare_p2p_off,
+                "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
+}
+
 CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
   CLI::App* app = root.add_subcommand(
       "nccl",
@@ -72,30 +102,7 @@ CLI::App* declare_nccl_options(CLI::App& root, session::NcclRequest& o) {
       "one process per rank (as with MPI) instead of one process driving every GPU; ranks that share a GPU "
       "get their own NCCL_HOSTID, so NCCL connects them over its network transport");
   add_nccl_mpi_options(app, o);
-  app->add_option(
-         "--collectives", o.collectives,
-         "all_reduce,all_gather,reduce_scatter,broadcast,alltoall,sendrecv,sendrecv_pairs (default: all)")
-      ->delimiter(',');
-  app->add_option("--dtypes", o.dtypes, "float32,bfloat16,float16")
-      ->capture_default_str()
-      ->delimiter(',');
-  add_sweep_options(app, o);
-  app->add_option(
-         "--min-busbw", o.min_busbw_gbps,
-         "GB/s every series must reach (median over sizes at or above its saturation size); exit 1 if not")
-      ->check(number_between(0.0, 1e6, "GB/s"));
-  app->add_option("--saturation-bytes", o.saturation_bytes,
-                  "judge --min-busbw from this size on (default: found)")
-      ->type_name("SIZE")
-      ->check(byte_size_between(1, std::uint64_t{1} << 40));
-  app->add_option(
-         "--buffers", o.buffers,
-         "where the rank buffers come from: auto (ncclMemAlloc where NCCL has it, as nccl-tests; else "
-         "cudaMalloc), ncclMemAlloc or cudaMalloc")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "ncclMemAlloc", "cudaMalloc"}));
-  app->add_flag("--compare-p2p-off", o.compare_p2p_off,
-                "also run the sweep with NCCL_P2P_DISABLE=1, side by side");
+  add_what_to_measure_options(app, o);
   app->add_option("--json", o.json, "write the results to FILE (atomically)")
       ->type_name("FILE")
       ->check(file_path());

@@ -26,12 +26,9 @@ int print(const session::VmRunOutcome& o, const std::string& format) {
   return o.exit_code;
 }
 
-void add_plan(CLI::App& vm, VmOptions& o) {
-  CLI::App* plan = vm.add_subcommand(
-      "plan",
-      "Plan GPUDirect cliques for the GPUs of one VM from the host's topology and doctor facts, check the VM "
-      "config's traps, print the settings for Proxmox, libvirt, QEMU and cloud-hypervisor. Exit 0 every GPU "
-      "in a clique and no trap, 1 otherwise");
+// What the plan is made from: the host's topology, facts and P2P captures, and for the guest's
+// NCCL topology file the guest's bus ids.
+void add_plan_inputs(CLI::App* plan, VmOptions& o) {
   plan->add_option(
           "--topology", o.plan.topology,
           "The host's topology (hwloc XML, snapshot or nvidia-smi topo -m capture) instead of this host")
@@ -61,6 +58,15 @@ void add_plan(CLI::App& vm, VmOptions& o) {
           "The GPUs' bus ids in the guest, comma-separated, in the VM's GPU order (for --nccl-topo)")
       ->type_name("LIST")
       ->check(not_empty("the guest bus ids"));
+}
+
+void add_plan(CLI::App& vm, VmOptions& o) {
+  CLI::App* plan = vm.add_subcommand(
+      "plan",
+      "Plan GPUDirect cliques for the GPUs of one VM from the host's topology and doctor facts, check the VM "
+      "config's traps, print the settings for Proxmox, libvirt, QEMU and cloud-hypervisor. Exit 0 every GPU "
+      "in a clique and no trap, 1 otherwise");
+  add_plan_inputs(plan, o);
   plan->add_option(
           "--gpus", o.plan.gpus,
           "The VM's GPUs: host indexes or PCI addresses, comma-separated (default: the VM config's, "
@@ -70,6 +76,11 @@ void add_plan(CLI::App& vm, VmOptions& o) {
           "--vm-config", o.plan.vm_config,
           "The VM's config to check: /etc/pve/qemu-server/<vmid>.conf or libvirt domain XML")
       ->type_name("FILE");
+  plan->add_option(
+          "--hypervisor", o.plan.hypervisor,
+          "Which hypervisor's lines to print (default: the --vm-config's kind, else proxmox "
+          "on a Proxmox host, else all four; --format json holds all four)")
+      ->check(CLI::IsMember({"proxmox", "libvirt", "qemu", "cloud-hypervisor"}));
   // Proxmox's VM ids are 100 to 999999999; the id is printed into the qm lines the user pastes
   // into a root shell, so nothing else may pass ("105; rm -rf /").
   plan->add_option("--vmid", o.plan.vmid,

@@ -68,7 +68,7 @@ FleetTopology judge_fleet_topology(const std::vector<HostRun>& hosts,
     } else if (ties > 1) {
       fleet.ambiguous = true;
       fleet.reference = "none: " + std::to_string(ties) + " topologies with " +
-                        std::to_string(best) + " host(s) each, no majority (give --golden)";
+                        std::to_string(best) + " host(s) each, no majority (give --expect)";
       reference = nullptr;
     } else {
       fleet.reference =

@@ -9,6 +9,7 @@
 #include "common/json_util.hpp"
 #include "document/bench_document.hpp"
 #include "document/finding_status.hpp"
+#include "document/suspects.hpp"
 #include "report/markup_text.hpp"
 
 namespace p2p::report {
@@ -152,6 +153,19 @@ void add_nccl_cases(CheckSuite& s, const doc::BenchDocument& d, const std::strin
   }
 }
 
+// The suspect and each GPU's own outcome beside the verdict, as dcgmi diag gives a pass or
+// fail per GPU: "p2pcheck.suspect" (its line) and "p2pcheck.gpu.gpu5" ("fail: 61 of 128
+// checks failed, 0 warned").
+void add_suspect_properties(CheckSuite& s, const doc::RunVerdict& v) {
+  const auto suspect = doc::suspect_of(v);
+  if (suspect) s.properties.emplace_back("p2pcheck.suspect", doc::suspect_line(*suspect));
+  for (const auto& g : doc::gpu_outcomes(v, suspect))
+    s.properties.emplace_back("p2pcheck.gpu." + g.gpu,
+                              std::string(doc::to_string(g.outcome)) + ": " +
+                                  std::to_string(g.failed) + " of " + std::to_string(g.checks) +
+                                  " checks failed, " + std::to_string(g.warned) + " warned");
+}
+
 }  // namespace
 
 CheckSuite gate_suite(const topo::GateDecision& d, const std::string& hostname,
@@ -245,6 +259,7 @@ CheckSuite verdict_suite(const doc::RunVerdict& v, const std::string& hostname,
   s.properties.emplace_back("p2pcheck.verdict", headline(v));
   for (const auto& c : v.caveats)
     s.properties.emplace_back(std::string("p2pcheck.caveat.") + doc::to_string(c.kind), c.detail);
+  add_suspect_properties(s, v);
   for (const auto& k : v.checks) {
     CheckCase c;
     c.name = join_name(hostname, "acceptance." + k.rule, k.subject, "");
@@ -265,6 +280,7 @@ CheckSuite compare_suite(const Comparison& cmp, const std::string& hostname,
   s.properties.emplace_back("p2pcheck.verdict", headline(cmp.verdict));
   for (const auto& c : cmp.verdict.caveats)
     s.properties.emplace_back(std::string("p2pcheck.caveat.") + doc::to_string(c.kind), c.detail);
+  add_suspect_properties(s, cmp.verdict);
   for (const auto& k : cmp.verdict.checks) {
     CheckCase c;
     c.name =

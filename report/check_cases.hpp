@@ -52,11 +52,13 @@ CheckSuite doctor_suite(const nlohmann::json& report, const std::string& hostnam
                         const std::string& source);
 
 // A run's verdict: every check of the acceptance rules one case (warnings pass with their text,
-// not meaningful and skipped are skipped), and the verdict and its caveats as properties.
+// not meaningful and skipped are skipped), and as properties the verdict, its caveats, its
+// suspect ("p2pcheck.suspect") and each GPU's own outcome ("p2pcheck.gpu.gpu5").
 CheckSuite verdict_suite(const doc::RunVerdict& v, const std::string& hostname,
                          const std::string& timestamp);
 
-// A comparison: regressed and lost fail, not judged and missing are skipped, the rest pass.
+// A comparison: regressed and lost fail, not judged and missing are skipped, the rest pass; its
+// suspect and each GPU's outcome as properties, as for a run.
 CheckSuite compare_suite(const Comparison& c, const std::string& hostname,
                          const std::string& timestamp);
 

@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "document/bench_document.hpp"
 #include "document/finding_status.hpp"
+#include "document/suspects.hpp"
 #include "report/check_cases.hpp"
 
 namespace p2p::report {
@@ -102,6 +103,13 @@ void declare_all(Exposition& e) {
   e.gauge("p2pcheck_run_caveat",
           "What was true of the whole run, by kind (interrupted, shared, logical, unverified, "
           "waived, gate_override): 1 yes, 0 no");
+  e.gauge("p2pcheck_gpu_passed",
+          "Each GPU's own outcome, as dcgmi diag gives one per GPU: 1 its checks passed (with or "
+          "without warnings), 0 one failed; a pair's failure that names the suspect counts against "
+          "the suspect alone");
+  e.gauge("p2pcheck_run_suspect",
+          "The GPU most of the verdict's reasons name (at least half of them): 1 for that GPU; no "
+          "series when there is none");
   e.gauge("p2pcheck_last_run_timestamp_seconds",
           "When the command last ran on this host (Unix time)");
 }
@@ -207,6 +215,17 @@ void add_verdict(Exposition& e, const doc::RunVerdict& v, const std::string& hos
     Labels l = run;
     l.emplace_back("kind", doc::to_string(k));
     e.add("p2pcheck_run_caveat", l, v.has_caveat(k) ? 1 : 0);
+  }
+  const auto suspect = doc::suspect_of(v);
+  for (const auto& g : doc::gpu_outcomes(v, suspect)) {
+    Labels l = run;
+    l.emplace_back("gpu", g.gpu);
+    e.add("p2pcheck_gpu_passed", l, g.outcome == doc::Outcome::kFail ? 0 : 1);
+  }
+  if (suspect) {
+    Labels l = run;
+    l.emplace_back("gpu", suspect->gpu);
+    e.add("p2pcheck_run_suspect", l, 1);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "session/vm_run.hpp"
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -77,6 +78,16 @@ void write_nccl_topology(const VmPlanRequest& r, const vm::HostView& view,
         "p2pcheck doctor in the guest says whether the file names its GPUs");
 }
 
+// --hypervisor, else the kind of the config given, else Proxmox where this live host is one.
+std::string chosen_hypervisor(const VmPlanRequest& r, const vm::PlanReport& report) {
+  if (!r.hypervisor.empty()) return r.hypervisor;
+  if (report.config) return report.config->kind;
+  std::error_code ec;
+  if (r.topology.empty() && std::filesystem::is_directory("/etc/pve/qemu-server", ec))
+    return "proxmox";
+  return "";
+}
+
 }  // namespace
 
 VmRunOutcome run_vm_plan(const VmPlanRequest& r) {
@@ -102,6 +113,7 @@ VmRunOutcome run_vm_plan(const VmPlanRequest& r) {
   const auto selected = vm::select_gpus(view, r.gpus, config ? &*config : nullptr);
   vm::PlanReport report =
       vm::make_plan_report(view, selected, r.first_clique, std::move(config), r.vmid);
+  report.hypervisor = chosen_hypervisor(r, report);
   if (!r.nccl_topo.empty()) write_nccl_topology(r, view, selected, report);
   const int code = report.exit_code();
   auto shared =

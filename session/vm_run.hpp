@@ -16,6 +16,9 @@ struct VmPlanRequest {
   std::string gpus;       // --gpus list; "" = the config's GPUs, else all
   std::string vm_config;  // Proxmox <vmid>.conf or libvirt domain XML; "" = none
   std::string vmid;       // for qm set; "" = from the config file's name
+  // The hypervisor whose snippet the text shows: proxmox, libvirt, qemu or cloud-hypervisor;
+  // "" = the config's kind, else proxmox on a live Proxmox host (/etc/pve), else all four.
+  std::string hypervisor;
   std::vector<std::string> p2p;  // the host's P2P captures (--p2p), evidence per pair
   std::string nccl_topo;         // write the guest's NCCL topology file here; "" = none
   std::string guest;             // the guest's topology: its GPUs' bus ids, in bus order

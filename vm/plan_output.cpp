@@ -150,6 +150,25 @@ std::string plan_verdict_line(const PlanReport& r) {
                           ": the host's evidence joins it to no other GPU of the VM");
 }
 
+// The chosen hypervisor's snippet, or all four when none was chosen.
+void snippets_text(std::ostream& out, const PlanReport& r) {
+  const std::pair<const char*, const std::string*> all[] = {
+      {"proxmox", &r.snippets.proxmox},
+      {"libvirt", &r.snippets.libvirt},
+      {"qemu", &r.snippets.qemu},
+      {"cloud-hypervisor", &r.snippets.cloud_hypervisor}};
+  const auto title = [](const std::string& name) {
+    return name == "proxmox" ? "Proxmox" : name == "qemu" ? "QEMU" : name;
+  };
+  for (const auto& [name, text] : all) {
+    if (!r.hypervisor.empty() && r.hypervisor != name) continue;
+    out << "\n" << title(name) << ":\n" << indented(*text, "  ");
+  }
+  if (!r.hypervisor.empty())
+    out << "(for another hypervisor: --hypervisor proxmox|libvirt|qemu|cloud-hypervisor; --format "
+           "json holds all four)\n";
+}
+
 }  // namespace
 
 std::string format_plan_text(const PlanReport& r, const HostView& v) {
@@ -174,10 +193,7 @@ std::string format_plan_text(const PlanReport& r, const HostView& v) {
     out << "\nNCCL topology for the guest: written to " << r.nccl_topo_file << "\n";
     for (const auto& step : r.nccl_install) out << "  - " << step << "\n";
   }
-  out << "\nProxmox:\n" << indented(r.snippets.proxmox, "  ");
-  out << "\nlibvirt:\n" << indented(r.snippets.libvirt, "  ");
-  out << "\nQEMU:\n" << indented(r.snippets.qemu, "  ");
-  out << "\ncloud-hypervisor:\n" << indented(r.snippets.cloud_hypervisor, "  ");
+  snippets_text(out, r);
   out << "\nThen, in the guest: p2pcheck topo shows each GPU's clique, and p2pcheck vm verify "
          "copies between every pair of each clique: a clique is trusted only once every pair is "
          "proven.\n";

@@ -33,6 +33,9 @@ struct PlanReport {
   std::optional<VmConfig> config;
   std::vector<Trap> traps;
   Snippets snippets;
+  // The hypervisor whose snippet the text shows (proxmox, libvirt, qemu, cloud-hypervisor); ""
+  // shows all four. The JSON always holds all four.
+  std::string hypervisor;
   std::string nccl_topo_file;             // where the guest's NCCL topology was written; ""
   std::vector<std::string> nccl_install;  // how the guest takes it
   // 0: every GPU in a clique on the host's evidence and no trap; 1: a GPU left out, a trap in the

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/tests/help_walk.hpp"
+#include "common/file_io.hpp"
 #include "common/testing/run_captured.hpp"
 
 namespace {
@@ -58,16 +59,78 @@ TEST(Help, EachHasExamplesOfItselfAndNoTypeWordsNorBuildPaths) {
   }
 }
 
+// The help with every run of spaces and newlines made one space: what a wrapped help says.
+std::string unwrapped(const std::string& help) {
+  std::string out;
+  for (char c : help) {
+    const bool space = c == ' ' || c == '\n';
+    if (space && !out.empty() && out.back() == ' ') continue;
+    out += space ? ' ' : c;
+  }
+  return out;
+}
+
 TEST(Help, DefaultsAndRangesAreShownInWords) {
-  const std::string nccl = help_of("nccl");
+  const std::string nccl = unwrapped(help_of("nccl"));
   EXPECT_NE(nccl.find("-n,--iters N"), std::string::npos) << nccl;
   EXPECT_TRUE(std::regex_search(
       nccl,
       std::regex(R"(timed iterations per size \(median reported\) \(1 to 100000; default: \d+\))")))
       << nccl;
-  const std::string bench = help_of("bench");
+  const std::string bench = unwrapped(help_of("bench"));
   EXPECT_NE(bench.find("--host-memory pinned|hugepages"), std::string::npos) << bench;
   EXPECT_NE(bench.find("(0.1 to 3600; default: 45)"), std::string::npos) << bench;
+}
+
+// Every help fits 100 columns where no terminal says otherwise (the examples, to be copied whole,
+// excepted) and ends with the exit codes its command can give, as the docs' table lists them.
+TEST(Help, EveryHelpFitsAHundredColumnsAndListsItsExitCodesAsTheDocsDo) {
+  const std::string table =
+      p2p::read_text_file(std::string(P2P_SOURCE_DIR) + "/docs/outputs-and-exit-codes.md");
+  for (const std::string& path : command_paths()) {
+    const std::string help = help_of(path);
+    SCOPED_TRACE("p2pcheck " + path + " --help");
+    std::istringstream in(help);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("  p2pcheck ", 0) == 0 || line.rfind("  mpirun ", 0) == 0) continue;
+      EXPECT_LE(line.size(), 100u) << line;
+    }
+    const auto codes = help.find("\nExit codes (the same on every command):\n");
+    ASSERT_NE(codes, std::string::npos) << help;
+    EXPECT_NE(help.find("\n  2      bad input", codes), std::string::npos);
+    // Each row of the docs' table names the commands it applies to (or says every command).
+    std::istringstream rows(table.substr(table.find("| code | meaning | commands |")));
+    std::string row;
+    std::getline(rows, row);
+    std::getline(rows, row);
+    while (std::getline(rows, row) && row.rfind("| ", 0) == 0) {
+      const std::string code = row.substr(2, row.find(' ', 2) - 2);
+      const std::string commands = row.substr(row.rfind(" | ") + 3);
+      const bool every = commands.find("every command") != std::string::npos;
+      const bool named = !path.empty() && commands.find("`" + path + "`") != std::string::npos;
+      const bool shown = help.find("\n  " + code + " ", codes) != std::string::npos;
+      if (path.empty() || every || named) {
+        EXPECT_TRUE(shown) << "exit " << code << " is the docs' for this command";
+      } else if (path.find(' ') == std::string::npos && path != "vm" && path != "hw" &&
+                 path != "topo") {
+        EXPECT_FALSE(shown) << "exit " << code << " is not in the docs' row for this command";
+      }
+    }
+  }
+}
+
+// One name per idea: the old names keep working, hidden from --help, with one line saying the new.
+TEST(Renamed, OldOptionNamesStillWorkAndSayTheirNewName) {
+  const CliResult r = p2pcheck("nccl --dtypes float32 --gpus 0");
+  EXPECT_NE(r.err.find("p2pcheck: warning: nccl: --dtypes is deprecated; use --dtype\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.exit_code, 2) << "the old name is still accepted: " << r.err;
+  for (const auto& [command, old_name] : std::vector<std::pair<std::string, std::string>>{
+           {"nccl", "--dtypes"}, {"merge", "--golden"}})
+    EXPECT_EQ(help_of(command).find(old_name + " "), std::string::npos) << command;
+  EXPECT_NE(help_of("nccl").find("--dtype "), std::string::npos);
+  EXPECT_NE(help_of("merge").find("--expect FILE"), std::string::npos);
 }
 
 TEST(DidYouMean, AMistypedCommandIsOneLineNamingTheNearestAndExitTwo) {

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,43 @@ TEST(HelpFormatter, PositionalsInTheUsageLineAndListDefaultsWithoutBrackets) {
   EXPECT_NE(m.find("sizes (default: 2,4,8)\n"), std::string::npos) << m;
   const std::string d = diff->help("p2pcheck");
   EXPECT_NE(d.find("Usage: p2pcheck diff [OPTIONS] A B\n"), std::string::npos) << d;
+}
+
+}  // namespace
+
+namespace {
+
+// A long option line continues under its description; a long plain line under its indent plus
+// two; an example stays whole; nothing is lost.
+TEST(WrapHelp, LongLinesContinueUnderTheirDescriptionAndExamplesStayWhole) {
+  const std::string option =
+      "  --expect FILE                 Topology every host must match (snapshot or hwloc XML); "
+      "default: the topology most hosts have";
+  const std::string wrapped = p2p::cli::wrap_help(option, 70);
+  std::istringstream rows(wrapped);
+  std::string row, words;
+  int n = 0;
+  for (; std::getline(rows, row); ++n) {
+    EXPECT_LE(row.size(), 70u) << row;
+    if (n > 0) EXPECT_EQ(row.find_first_not_of(' '), 32u) << "under the description: " << row;
+    words += row;
+  }
+  EXPECT_EQ(n, 3);
+  const auto squeezed = [](const std::string& t) {
+    std::istringstream in(t);
+    std::string w, out;
+    while (in >> w) out += w + " ";
+    return out;
+  };
+  EXPECT_EQ(squeezed(words), squeezed(option)) << "no word lost or split";
+  const std::string plain = "Merge the JSON lines of many hosts into one fleet verdict: gate, odd";
+  EXPECT_EQ(p2p::cli::wrap_help(plain, 40),
+            "Merge the JSON lines of many hosts into\n  one fleet verdict: gate, odd");
+  const std::string example =
+      "  p2pcheck infer --model config.json --expect-gpus 8 --exclusive --junit infer.junit.xml";
+  EXPECT_EQ(p2p::cli::wrap_help(example + "\n\nshort", 40), example + "\n\nshort");
+  EXPECT_EQ(p2p::cli::wrap_help("a-very-long-word-that-cannot-break here", 10),
+            "a-very-long-word-that-cannot-break\n  here");
 }
 
 }  // namespace

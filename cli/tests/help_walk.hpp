@@ -28,6 +28,7 @@ inline std::vector<std::string> listed_commands(const std::string& help) {
                                         ? help.size()
                                         : help.find("\nSubcommands:\n") + 14));
   for (std::string line; std::getline(in, line) && line.rfind("  ", 0) == 0;) {
+    if (line.size() > 2 && line[2] == ' ') continue;  // a description wrapped onto its own line
     std::istringstream words(line);
     std::string name;
     if (words >> name) names.push_back(name);

@@ -123,9 +123,16 @@ TEST(FleetCli, AGoldenTopologyDecidesWhichHostIsOdd) {
   const std::string files = node_files(dir);
   const std::string doc = dir.file("cluster.json");
   const CliResult r =
-      run("merge" + files + kAllowLogical + " --golden " + std::string(P2P_SOURCE_DIR) +
+      run("merge" + files + kAllowLogical + " --expect " + std::string(P2P_SOURCE_DIR) +
           "/topology/tests/fixtures/rtxpro6000-lxc.xml --json " + doc);
   EXPECT_EQ(r.exit_code, 1) << r.err;
+  // The old name still works, and says which name to use.
+  const CliResult old =
+      run("merge" + files + kAllowLogical + " --golden " + std::string(P2P_SOURCE_DIR) +
+          "/topology/tests/fixtures/rtxpro6000-lxc.xml");
+  EXPECT_EQ(old.exit_code, 1) << old.err;
+  EXPECT_TRUE(contains(old.err, "p2pcheck: warning: merge: --golden is deprecated; use --expect"))
+      << old.err;
   const auto j = p2p::read_json_file(doc);
   EXPECT_EQ(p2p::testing::host_entry(j, "node-c").at("topology").at("match"), "same");
   EXPECT_EQ(p2p::testing::host_entry(j, "node-a").at("topology").at("match"), "differs");
@@ -216,7 +223,7 @@ TEST(FleetCli, BadInputIsOneLineAndExitTwo) {
   EXPECT_TRUE(contains(r.err, dir.file("typo/host.json") + ": key 'figures' not found")) << r.err;
   EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
 
-  r = run("merge " + dir.file("a.jsonl") + " --golden " + dir.file("no-golden.json"));
+  r = run("merge " + dir.file("a.jsonl") + " --expect " + dir.file("no-golden.json"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.err, "no-golden.json")) << r.err;
 }

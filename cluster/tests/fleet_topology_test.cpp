@@ -53,7 +53,7 @@ TEST(FleetTopology, ATieHasNoReferenceAndSaysSo) {
   const FleetTopology f = judge_fleet_topology(
       {host_fixture("node-a.jsonl"), host_fixture("node-c.jsonl")}, std::nullopt, "");
   EXPECT_TRUE(f.ambiguous);
-  EXPECT_NE(f.reference.find("no majority (give --golden)"), std::string::npos) << f.reference;
+  EXPECT_NE(f.reference.find("no majority (give --expect)"), std::string::npos) << f.reference;
   EXPECT_EQ(f.hosts[0].match, doc::TopologyMatch::kUnknown);
   EXPECT_EQ(f.hosts[1].match, doc::TopologyMatch::kUnknown);
 }

@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
+#include "acceptance/judge.hpp"
 #include "common/file_io.hpp"
 #include "common/temp_dir.hpp"
 #include "document/bench_document.hpp"
@@ -113,6 +115,25 @@ CheckCase case_named(const std::string& name) {
   c.name = name;
   c.classname = "c";
   return c;
+}
+
+// Beside the verdict, as dcgmi diag gives a pass or fail per GPU: the suspect and each GPU's own
+// outcome, as properties of the acceptance suite.
+TEST(JunitCases, TheSuspectAndEachGpusOutcomeAreProperties) {
+  const std::string path =
+      std::string(P2P_SOURCE_DIR) + "/acceptance/tests/worked-example/rtxpro6000-gpu5-x8.json";
+  const auto d = doc::bench_document_from_json(read_json_file(path), "x8");
+  const CheckSuite s = verdict_suite(accept::verdict_of(d, "export"), d.hostname, "");
+  std::map<std::string, std::string> props(s.properties.begin(), s.properties.end());
+  EXPECT_EQ(props["p2pcheck.verdict"], "FAIL");
+  EXPECT_EQ(props["p2pcheck.suspect"].rfind("suspect: gpu5 in 69 of 69 reasons; its host link", 0),
+            0u)
+      << props["p2pcheck.suspect"];
+  EXPECT_EQ(props["p2pcheck.gpu.gpu5"].rfind("fail: 61 of 128 checks failed", 0), 0u)
+      << props["p2pcheck.gpu.gpu5"];
+  EXPECT_EQ(props["p2pcheck.gpu.gpu0"].rfind("pass: 0 of ", 0), 0u) << props["p2pcheck.gpu.gpu0"];
+  EXPECT_NE(render_junit({s}).find("<property name=\"p2pcheck.gpu.gpu5\" value=\"fail: 61 of 128"),
+            std::string::npos);
 }
 
 TEST(JunitCases, DuplicateNamesGetANumber) {

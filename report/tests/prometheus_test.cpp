@@ -69,6 +69,27 @@ TEST(PrometheusMetrics, BenchDocumentAsDcgmLabelledGauges) {
       has_line(text, "p2pcheck_last_run_timestamp_seconds{Hostname=\"vm\",command=\"bench\"} 17"));
 }
 
+// The worked example (docs/acceptance.md): gpu5 fails on its own, the seven others pass, and
+// gpu5 is the suspect, each a series an alert can name.
+TEST(PrometheusMetrics, EachGpusOwnOutcomeAndTheSuspectAreSeries) {
+  const std::string path =
+      std::string(P2P_SOURCE_DIR) + "/acceptance/tests/worked-example/rtxpro6000-gpu5-x8.json";
+  Exposition e;
+  add_document_metrics(e, doc::bench_document_from_json(read_json_file(path), "x8"));
+  EXPECT_EQ(e.duplicates(), 0);
+  const std::string text = e.render();
+  const std::string run = "{Hostname=\"rtxpro6000-gpu5-x8\",command=\"bench\",gpu=\"gpu";
+  EXPECT_TRUE(has_line(text, "p2pcheck_gpu_passed" + run + "5\"} 0")) << text.substr(0, 2000);
+  for (int g : {0, 1, 2, 3, 4, 6, 7})
+    EXPECT_TRUE(has_line(text, "p2pcheck_gpu_passed" + run + std::to_string(g) + "\"} 1")) << g;
+  EXPECT_TRUE(has_line(text, "p2pcheck_run_suspect" + run + "5\"} 1"));
+  EXPECT_EQ(text.find("p2pcheck_run_suspect" + run + "0"), std::string::npos);
+  // A healthy run has no suspect series.
+  Exposition healthy;
+  add_document_metrics(healthy, kept_document("h200-bench.json"));
+  EXPECT_FALSE(has_line(healthy.render(), "p2pcheck_run_suspect{"));
+}
+
 TEST(PrometheusMetrics, OneRankNcclHasNoBusbwAndNoInPlaceAlgbw) {
   Exposition e;
   add_document_metrics(e, kept_document("h200-nccl.json"));

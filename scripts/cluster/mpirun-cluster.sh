@@ -1,7 +1,7 @@
 #!/bin/bash
 # Fleet acceptance with plain mpirun over ssh: one rank per host of HOSTFILE (Open MPI format,
 # see hostfile.example), every output under OUT. p2pcheck must be installed at the same path on
-# every host (or set P2PCHECK). Extra arguments go to `p2pcheck cluster` (--golden FILE, bench
+# every host (or set P2PCHECK). Extra arguments go to `p2pcheck cluster` (--expect FILE, bench
 # options such as --sizes 1G).
 #
 #   scripts/cluster/mpirun-cluster.sh HOSTFILE OUT [p2pcheck cluster options...]

@@ -59,6 +59,18 @@ TEST(VmPlanCli, PlansCliquesAndPrintsEveryHypervisorsSettings) {
   for (const char* section : {"\nProxmox:\n", "\nlibvirt:\n", "\nQEMU:\n", "\ncloud-hypervisor:\n"})
     EXPECT_TRUE(has(f.out, section)) << section;
   EXPECT_TRUE(has(f.out, "x_nv_gpudirect_clique=1"));
+  // One hypervisor where one is asked for, or where the VM's config says which; JSON has all.
+  const CliResult one = p2pcheck("vm plan " + kRtx + " --hypervisor libvirt");
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_TRUE(has(one.out, "\nlibvirt:\n"));
+  for (const char* other : {"\nProxmox:\n", "\nQEMU:\n", "\ncloud-hypervisor:\n"})
+    EXPECT_FALSE(has(one.out, other)) << other;
+  EXPECT_TRUE(has(one.out, "(for another hypervisor: --hypervisor proxmox|libvirt|qemu|"));
+  EXPECT_LT(std::count(one.out.begin(), one.out.end(), '\n'),
+            std::count(f.out.begin(), f.out.end(), '\n') - 15);
+  const CliResult json = p2pcheck("vm plan " + kRtx + " --hypervisor libvirt --format json");
+  EXPECT_EQ(nlohmann::json::parse(json.out).at("snippets").size(), 4u);
+  EXPECT_EQ(p2pcheck("vm plan " + kRtx + " --hypervisor vmware").exit_code, 2);
 }
 
 // What the H200 guest runs on its own snapshot (the real capture and facts of the project's VM).
