@@ -60,7 +60,8 @@ Command add_compare_command(CLI::App& root) {
       ->required();
   app->add_option("run", o->request.run, "Results to judge against it")->required();
   app->add_option("--tolerance-pct", o->request.tolerance_pct,
-                  "Moves smaller than this, either way, are noise (default 5)")
+                  "Moves smaller than this, either way, are noise (default 5; 10 between different "
+                  "tools, e.g. an nvbandwidth import against a p2pcheck run)")
       ->check(number_between(0.0, 100.0, "percent"));
   app->add_option("--min-bytes", o->request.min_bytes,
                   "Judge bandwidth only at this copy size and above (default 64M)")

@@ -100,8 +100,9 @@ doc::Change classify(const Figure* base, const Figure* run, const CompareOptions
   change_pct = (*run->median - *base->median) / *base->median * 100.0;
   if (!run->judged) return doc::Change::kNotJudged;
   const double better = run->lower_is_better ? -*change_pct : *change_pct;
-  if (better < -o.tolerance_pct) return doc::Change::kRegressed;
-  return better > o.tolerance_pct ? doc::Change::kImproved : doc::Change::kSame;
+  const double tolerance = o.tolerance_pct.value_or(kToleranceOneToolPct);
+  if (better < -tolerance) return doc::Change::kRegressed;
+  return better > tolerance ? doc::Change::kImproved : doc::Change::kSame;
 }
 
 FigureChange judge(const std::string& key, const Figure* base, const Figure* run,
@@ -170,12 +171,32 @@ int Comparison::regressions() const {
   return count(doc::Change::kRegressed) + count(doc::Change::kLost);
 }
 
+std::string tools_of(const doc::BenchDocument& d) {
+  if (d.imported.empty()) return "p2pcheck";
+  std::vector<std::string> tools;
+  for (const auto& f : d.imported) {
+    const std::string t = f.tool + (f.version.empty() ? "" : " " + f.version);
+    if (std::find(tools.begin(), tools.end(), t) == tools.end()) tools.push_back(t);
+  }
+  std::sort(tools.begin(), tools.end());
+  std::string out;
+  for (const auto& t : tools) out += (out.empty() ? "" : ", ") + t;
+  return out;
+}
+
 Comparison compare_runs(const doc::BenchDocument& baseline, const doc::BenchDocument& run,
-                        const CompareOptions& options) {
+                        const CompareOptions& given) {
+  CompareOptions options = given;
+  Comparison c;
+  if (!options.tolerance_pct) {
+    const std::string a = tools_of(baseline), b = tools_of(run);
+    options.tolerance_pct = a == b ? kToleranceOneToolPct : kToleranceAcrossToolsPct;
+    if (a != b) c.tolerance_why = "the default between different tools: " + a + " against " + b;
+  }
+  c.tolerance_pct = *options.tolerance_pct;
   refuse_incomparable(baseline, run, options);
   const Figures base = figures_of(baseline, options);
   const Figures now = figures_of(run, options);
-  Comparison c;
   for (const auto& [key, fig] : base) {
     const auto it = now.find(key);
     c.figures.push_back(judge(key, &fig, it == now.end() ? nullptr : &it->second, options));

@@ -22,8 +22,16 @@
 
 namespace p2p::report {
 
+// A move smaller than the tolerance, either way, is noise. Between two runs of one tool 5%;
+// between different tools (p2pcheck against nvbandwidth, nccl-tests, p2pBandwidthLatencyTest,
+// or two peer tools) 10%, since each times something slightly different (its own copy loop,
+// launch and synchronisation; p2pcheck and nvbandwidth agreed within 1.3% on one H200, see
+// docs/bench.md, but a host of other generation or driver need not). Either side stated.
+constexpr double kToleranceOneToolPct = 5.0;
+constexpr double kToleranceAcrossToolsPct = 10.0;
+
 struct CompareOptions {
-  double tolerance_pct = 5.0;             // a move smaller than this, either way, is noise
+  std::optional<double> tolerance_pct;    // --tolerance-pct; nullopt: the default for the pair
   std::uint64_t min_bytes = 64ull << 20;  // smaller copies are launch-bound and too noisy to judge
   // A run on logical GPUs (several GPUs on one device) measures the tool, not the host's
   // links: judging it against a physical run is refused unless this is set.
@@ -63,6 +71,10 @@ struct FigureChange {
 
 struct Comparison {
   std::vector<FigureChange> figures;
+  double tolerance_pct = kToleranceOneToolPct;  // the one used: given, or the pair's default
+  // Why a default other than one tool's was taken: "the default between different tools:
+  // nvbandwidth v0.8 against p2pcheck"; "" otherwise.
+  std::string tolerance_why;
   // The sizes each run measured (ascending): where they differ, the text says so in one line.
   std::vector<std::uint64_t> baseline_sizes, run_sizes;
   std::size_t common_sizes = 0;  // sizes both measured
@@ -72,6 +84,10 @@ struct Comparison {
   int count(doc::Change c) const;
   int regressions() const;  // regressed + lost
 };
+
+// The tools a document's figures come from: "p2pcheck", or the peer tools it was imported from
+// ("nvbandwidth v0.8", "nccl-tests 2.19.6", comma-separated).
+std::string tools_of(const doc::BenchDocument& d);
 
 // InputError ("baseline: ..." / "run: ...") for documents written by different subcommands
 // (bench against nccl: nothing could be judged; an imported document may stand against

@@ -156,7 +156,7 @@ void judge_comparison(Comparison& c, const doc::BenchDocument& baseline,
   c.verdict = doc::RunVerdict{};
   c.verdict.judged_by = "compare";
   char tolerance[48];
-  std::snprintf(tolerance, sizeof tolerance, "tolerance %g%%", options.tolerance_pct);
+  std::snprintf(tolerance, sizeof tolerance, "tolerance %g%%", c.tolerance_pct);
   c.verdict.policy = tolerance;
   const doc::RunVerdict base_verdict = accept::verdict_of(baseline, "compare");
   const doc::RunVerdict run_verdict = accept::verdict_of(run, "compare");

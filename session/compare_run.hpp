@@ -3,6 +3,7 @@
 // judged against the baseline, and the exit code.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,7 @@ namespace p2p::session {
 struct CompareRequest {
   std::string baseline;  // results document
   std::string run;       // results document judged against it
-  double tolerance_pct = 5.0;
+  std::optional<double> tolerance_pct;  // nullopt: 5%, or 10% between different tools
   std::string min_bytes = "64M";  // a size, as --min-bytes takes it
   bool allow_logical = false;
   bool common_sizes = false;               // --common-sizes

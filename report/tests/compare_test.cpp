@@ -152,6 +152,36 @@ TEST(Compare, DropBeyondToleranceRegressesSmallMoveIsSame) {
   EXPECT_EQ(c.regressions(), 1);
 }
 
+// Two tools time slightly different things: between them a 7% move is noise by default (10%),
+// and the comparison says why it took that tolerance; within one tool it regresses (5%), and
+// --tolerance-pct decides wherever it is given.
+TEST(Compare, BetweenDifferentToolsTheDefaultToleranceIsWiderAndSaid) {
+  doc::BenchDocument peer, base, run;
+  peer.bandwidth = base.bandwidth = {bw("h2d_ce", "host", "gpu0", k512M, 55.0)};
+  peer.written_by = "import";
+  peer.imported = {doc::ImportedFile{"nvb.txt", "nvbandwidth", "v0.8", "text", 1, {}}};
+  run.bandwidth = {bw("h2d_ce", "host", "gpu0", k512M, 51.15)};  // -7%
+  const Comparison across = compare_runs(peer, run, CompareOptions{});
+  EXPECT_EQ(find(across, "h2d_ce host->gpu0 512MiB").change, doc::Change::kSame);
+  EXPECT_DOUBLE_EQ(across.tolerance_pct, kToleranceAcrossToolsPct);
+  EXPECT_EQ(across.tolerance_why,
+            "the default between different tools: nvbandwidth v0.8 against p2pcheck");
+  const std::string text = format_comparison(across, "nvb.json", "run.json", CompareOptions{});
+  EXPECT_NE(text.find("moves beyond 10.0%\n  (the default between different tools: nvbandwidth "
+                      "v0.8 against p2pcheck; --tolerance-pct sets it)"),
+            std::string::npos)
+      << text;
+  const Comparison one_tool = compare_runs(base, run, CompareOptions{});
+  EXPECT_EQ(find(one_tool, "h2d_ce host->gpu0 512MiB").change, doc::Change::kRegressed);
+  EXPECT_DOUBLE_EQ(one_tool.tolerance_pct, kToleranceOneToolPct);
+  EXPECT_EQ(one_tool.tolerance_why, "");
+  CompareOptions given;
+  given.tolerance_pct = 5.0;
+  const Comparison strict = compare_runs(peer, run, given);
+  EXPECT_EQ(find(strict, "h2d_ce host->gpu0 512MiB").change, doc::Change::kRegressed);
+  EXPECT_EQ(strict.tolerance_why, "");
+}
+
 TEST(Compare, P2pWaivedInTheRunIsLostWithTheReason) {
   // The LXC baseline had P2P between gpu0 and gpu1; the VFIO VM run waives it.
   doc::BenchDocument lxc, vm;
