@@ -1,6 +1,8 @@
 #include "nccl/rank_merge.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -96,39 +98,65 @@ std::string progress_line(int rank, const std::string& what) {
   return line_of({{"kind", "progress"}, {"rank", rank}, {"what", what}});
 }
 
+void add_rank_line(RankLog& log, const std::string& line) {
+  if (line.empty()) return;
+  try {
+    const nlohmann::json j = parse_own_json(line, "rank line");
+    const std::string kind = j.at("kind").get<std::string>();
+    if (kind == "ready") {
+      log.ready = RankReadyLine{j.at("rank").get<int>(), j.at("pid").get<int>(),
+                                j.at("buffer_allocator").get<std::string>()};
+    } else if (kind == "case") {
+      RankCaseLine c;
+      c.case_name = j.at("case").get<std::string>();
+      c.index = j.at("index").get<int>();
+      c.rank = j.at("rank").get<int>();
+      c.status = j.at("status").get<doc::CollectiveStatus>();
+      c.detail = j.at("detail").get<std::string>();
+      c.sample_us = j.at("sample_us").get<std::vector<double>>();
+      c.wrong_elements = optional_from<std::uint64_t>(j, "wrong_elements");
+      log.cases.push_back(std::move(c));
+    } else if (kind == "end") {
+      log.end = RankEndLine{j.at("rank").get<int>(), j.at("end").get<doc::RankEnd>(),
+                            j.at("detail").get<std::string>()};
+    }
+    // "progress" and kinds of later versions: nothing to merge.
+  } catch (const std::exception&) {  // parse_own_json's runtime_error, or a key missing
+    ++log.unreadable_lines;          // cut short by a killed process, or not ours
+  }
+}
+
 RankLog parse_rank_log(int rank, const std::string& text) {
   RankLog log;
   log.rank = rank;
   std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    try {
-      const nlohmann::json j = parse_own_json(line, "rank line");
-      const std::string kind = j.at("kind").get<std::string>();
-      if (kind == "ready") {
-        log.ready = RankReadyLine{j.at("rank").get<int>(), j.at("pid").get<int>(),
-                                  j.at("buffer_allocator").get<std::string>()};
-      } else if (kind == "case") {
-        RankCaseLine c;
-        c.case_name = j.at("case").get<std::string>();
-        c.index = j.at("index").get<int>();
-        c.rank = j.at("rank").get<int>();
-        c.status = j.at("status").get<doc::CollectiveStatus>();
-        c.detail = j.at("detail").get<std::string>();
-        c.sample_us = j.at("sample_us").get<std::vector<double>>();
-        c.wrong_elements = optional_from<std::uint64_t>(j, "wrong_elements");
-        log.cases.push_back(std::move(c));
-      } else if (kind == "end") {
-        log.end = RankEndLine{j.at("rank").get<int>(), j.at("end").get<doc::RankEnd>(),
-                              j.at("detail").get<std::string>()};
-      }
-      // "progress" and kinds of later versions: nothing to merge.
-    } catch (const std::exception&) {  // parse_own_json's runtime_error, or a key missing
-      ++log.unreadable_lines;          // cut short by a killed process, or not ours
-    }
-  }
+  for (std::string line; std::getline(in, line);) add_rank_line(log, line);
   return log;
+}
+
+RankLogReader::RankLogReader(int rank, std::string path) : path_(std::move(path)) {
+  log_.rank = rank;
+}
+
+const RankLog& RankLogReader::read(bool final) {
+  std::ifstream in(path_, std::ios::binary);
+  if (in) {
+    in.seekg(static_cast<std::streamoff>(offset_));
+    std::string added((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    offset_ += added.size();
+    partial_ += added;
+  }
+  std::size_t start = 0;
+  for (auto nl = partial_.find('\n'); nl != std::string::npos; nl = partial_.find('\n', start)) {
+    add_rank_line(log_, partial_.substr(start, nl - start));
+    start = nl + 1;
+  }
+  partial_.erase(0, start);
+  if (final && !partial_.empty()) {
+    add_rank_line(log_, partial_);
+    partial_.clear();
+  }
+  return log_;
 }
 
 int status_severity(doc::CollectiveStatus status) {

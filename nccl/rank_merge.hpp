@@ -58,6 +58,26 @@ struct RankLog {
 };
 RankLog parse_rank_log(int rank, const std::string& text);
 
+// One line of a rank's file added to its log (an unreadable line is counted).
+void add_rank_line(RankLog& log, const std::string& line);
+
+// One rank's file read as it grows: each read() takes only the bytes written since the last and
+// parses only the lines they complete, so watching a long sweep costs what it adds, not what it
+// holds (re-reading every file on each piece of news was quadratic in its lines). A line still
+// being written waits for its newline; read(true) takes it as it is, as parse_rank_log does
+// with the last line of a killed process. A missing file is an empty log.
+class RankLogReader {
+ public:
+  RankLogReader(int rank, std::string path);
+  const RankLog& read(bool final = false);
+
+ private:
+  std::string path_;
+  RankLog log_;
+  std::uint64_t offset_ = 0;
+  std::string partial_;  // the bytes after the last newline read so far
+};
+
 // How a rank process ended, as waitpid said, plus what the parent did to it.
 struct RankExit {
   int rank = 0;

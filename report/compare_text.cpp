@@ -164,9 +164,9 @@ std::string format_comparison(const Comparison& c, const std::string& baseline_n
   char line[256];
   std::snprintf(line, sizeof line, "judged: figures of %s and more, moves beyond %.1f%%",
                 format_bytes(options.min_bytes, ByteStyle::kCompact).c_str(), c.tolerance_pct);
-  out += line + (c.tolerance_why.empty()
-                     ? std::string()
-                     : "\n  (" + c.tolerance_why + "; --tolerance-pct sets it)") +
+  out += line +
+         (c.tolerance_why.empty() ? std::string()
+                                  : "\n  (" + c.tolerance_why + "; --tolerance-pct sets it)") +
          "\n\n";
   std::snprintf(line, sizeof line, "%-*s %10s %10s %8s  %s\n", static_cast<int>(width), "figure",
                 "baseline", "run", "change", "verdict");

@@ -210,8 +210,7 @@ std::string render_side_by_side(const doc::BenchDocument& a, const std::string& 
   const std::string logical = logical_gpus_lines(a, b);
   if (!logical.empty()) os << "<div class=\"note logical\">" << html_escape(logical) << "</div>\n";
   const FigureOutcomes oa(accept::verdict_of(a, "report")), ob(accept::verdict_of(b, "report"));
-  os << changes_table(c, ob, c.tolerance_pct) << matrices(a, oa, b, ob, c)
-     << "</body></html>\n";
+  os << changes_table(c, ob, c.tolerance_pct) << matrices(a, oa, b, ob, c) << "</body></html>\n";
   return os.str();
 }
 

@@ -13,10 +13,10 @@
 namespace p2p::session {
 
 struct CompareRequest {
-  std::string baseline;  // results document
-  std::string run;       // results document judged against it
+  std::string baseline;                 // results document
+  std::string run;                      // results document judged against it
   std::optional<double> tolerance_pct;  // nullopt: 5%, or 10% between different tools
-  std::string min_bytes = "64M";  // a size, as --min-bytes takes it
+  std::string min_bytes = "64M";        // a size, as --min-bytes takes it
   bool allow_logical = false;
   bool common_sizes = false;               // --common-sizes
   std::string allow_missing;               // --allow-missing REASON

@@ -335,4 +335,19 @@ Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op,
   return m;
 }
 
+Measurement measure_or_error(Clique& clique, RankBuffers& buffers, const OpSpec& op,
+                             const CollectiveShape& shape, bool in_place,
+                             const MeasureOptions& options, const std::function<void()>& before) {
+  try {
+    if (before) before();
+    return measure(clique, buffers, op, shape, in_place, options);
+  } catch (const ApiError& e) {
+    Measurement m;
+    m.status = doc::CollectiveStatus::kError;
+    m.detail = e.what();
+    clique.abort();
+    return m;
+  }
+}
+
 }  // namespace p2p::nccl

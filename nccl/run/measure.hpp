@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -102,5 +103,12 @@ std::vector<RankRegions> regions_for(const Clique& clique, const RankBuffers& bu
 // Throws ApiError for a failed CUDA/NCCL call (the caller records it and aborts the clique).
 Measurement measure(Clique& clique, RankBuffers& buffers, const OpSpec& op,
                     const CollectiveShape& shape, bool in_place, const MeasureOptions& options);
+
+// measure(), where one failed call must not end the sweep: it is the case's error (status error,
+// the call's message as detail) and the clique, whose state is then unknown, is aborted. `before`
+// runs first inside the same guard (a test's hook); it may be empty.
+Measurement measure_or_error(Clique& clique, RankBuffers& buffers, const OpSpec& op,
+                             const CollectiveShape& shape, bool in_place,
+                             const MeasureOptions& options, const std::function<void()>& before);
 
 }  // namespace p2p::nccl

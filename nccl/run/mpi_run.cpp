@@ -21,6 +21,7 @@
 #include "nccl/rank_merge.hpp"
 #include "nccl/run/merged_run.hpp"
 #include "nccl/run/rank_process.hpp"
+#include "nccl/run/runner.hpp"
 
 namespace p2p::nccl {
 
@@ -36,17 +37,6 @@ constexpr Seconds kSetupDeadline{120.0};
 Seconds results_deadline(const MeasureOptions& o) { return 4 * o.timeout + Seconds(120.0); }
 // Lines a process streamed before its report are normally there already; give stragglers this.
 constexpr Seconds kLinesGrace{5.0};
-
-int visible_devices() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    throw NoGpuError(std::string("cudaGetDeviceCount failed: ") + cudaGetErrorName(e) + ": " +
-                     cudaGetErrorString(e));
-  }
-  if (count == 0) throw NoGpuError("no CUDA device is visible");
-  return count;
-}
 
 // Why a process cannot start, as the start-up messages carry it; each becomes its typed error
 // (and so its exit code) on every process.
@@ -66,7 +56,7 @@ nlohmann::json hello(const RunOptions& o, const MpiOptions& m, int process) {
   if (const char* id = std::getenv("NCCL_HOSTID")) j["host_id"] = id;
   try {
     if (m.rank_per_gpu) {
-      const int count = visible_devices();
+      const int count = visible_device_count();
       j["devices"] = {device_for_local_rank(mpi::launcher_local_rank(mpi::process_environment()),
                                             o.devices, count)};
     } else {

@@ -23,12 +23,15 @@ namespace {
 struct RankGroup {
   std::string dir;
   std::vector<RankChild> children;
+  std::vector<RankLogReader> readers;  // one per child, reading its file as it grows
 
-  std::vector<RankLog> logs() const {
+  // Every rank's log so far; `final` once every process has ended (a cut last line counts).
+  std::vector<RankLog> logs(bool final = false) {
+    if (readers.empty())
+      for (const RankChild& c : children)
+        readers.emplace_back(c.exit.rank, rank_results_path(dir, c.exit.rank));
     std::vector<RankLog> out;
-    for (const RankChild& c : children)
-      out.push_back(parse_rank_log(
-          c.exit.rank, try_read_text_file(rank_results_path(dir, c.exit.rank)).value_or("")));
+    for (RankLogReader& r : readers) out.push_back(r.read(final));
     return out;
   }
   std::vector<RankExit> exits() const {
@@ -57,7 +60,7 @@ RankGroup start_ranks(const RunOptions& o, const RankPlacement& placement, const
   write_text_file_atomically(job_path, json_text(nlohmann::json(job)) + "\n");
   ncclUniqueId id{};
   P2P_CHECK(nccl_api().get_unique_id(&id));
-  RankGroup group{work.path(), {}};
+  RankGroup group{work.path(), {}, {}};
   group.children = spawn_ranks(
       placement.nranks,
       [&](int r) {
@@ -126,7 +129,7 @@ doc::NcclRun run_rank_processes(const RunOptions& o, const RankPlacement& placem
   };
   watch_ranks(group.children, group.dir, o.measure.timeout, plan.size(), progress, on_news);
 
-  const std::vector<RankLog> logs = group.logs();
+  const std::vector<RankLog> logs = group.logs(true);
   MergedRun merged = merge_rank_logs(merge_plan, logs, group.exits());
   // A case some ranks had not finished when the run was stopped was not measured, not failed.
   if (interrupt_signal() != 0)

@@ -114,15 +114,8 @@ class RankLoop {
     if (hooks.stall_in_step && static_cast<std::size_t>(*hooks.stall_in_step) == i)
       stall(2 * o_.measure.timeout);
     const PlannedCase& c = mine->planned;
-    Measurement m;
-    try {
-      m = measure(clique_, buffers_, c.op, c.shape, c.in_place, o_.measure);
-    } catch (const ApiError& e) {
-      m = Measurement{};
-      m.status = doc::CollectiveStatus::kError;
-      m.detail = e.what();
-      clique_.abort();
-    }
+    const Measurement m =
+        measure_or_error(clique_, buffers_, c.op, c.shape, c.in_place, o_.measure, {});
     // Cut short, not measured: no line for it.
     if (m.status == doc::CollectiveStatus::kHang && stop_requested())
       return stopped_at("in " + mine->name);

@@ -18,7 +18,7 @@
 
 namespace p2p::nccl {
 
-std::vector<int> select_devices(const std::vector<int>& requested) {
+int visible_device_count() {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
@@ -26,6 +26,11 @@ std::vector<int> select_devices(const std::vector<int>& requested) {
                      cudaGetErrorString(e));
   }
   if (count == 0) throw NoGpuError("no CUDA device is visible");
+  return count;
+}
+
+std::vector<int> select_devices(const std::vector<int>& requested) {
+  const int count = visible_device_count();
   if (requested.empty()) {
     std::vector<int> all(static_cast<std::size_t>(count));
     for (int d = 0; d < count; ++d) all[static_cast<std::size_t>(d)] = d;
@@ -156,17 +161,10 @@ Measurement measure_in_clique(std::unique_ptr<Clique>& current, const NcclApi& a
     current.reset();  // an aborted clique is finished with before the next one starts
     current = std::make_unique<Clique>(api, devices, o.measure.timeout);
   }
-  Measurement m;
-  try {
-    if (o.before_case) o.before_case(*current, c);
-    m = measure(*current, buffers, c.op, c.shape, c.in_place, o.measure);
-  } catch (const ApiError& e) {
-    m = Measurement{};
-    m.status = doc::CollectiveStatus::kError;
-    m.detail = e.what();
-    current->abort();
-  }
-  return m;
+  Clique& clique = *current;
+  return measure_or_error(clique, buffers, c.op, c.shape, c.in_place, o.measure, [&] {
+    if (o.before_case) o.before_case(clique, c);
+  });
 }
 
 }  // namespace

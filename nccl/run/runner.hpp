@@ -69,6 +69,9 @@ struct Progress {
 // whose hidden `nccl-rank` subcommand they run, can do that.
 doc::NcclRun run_nccl_sweep(const RunOptions& options, const Progress& progress);
 
+// How many CUDA devices this process sees; NoGpuError naming the cause when none.
+int visible_device_count();
+
 // The devices the run uses: `requested` checked against the visible ones, or all of them.
 // NoGpuError when there is none; InputError for one that does not exist or is listed twice.
 std::vector<int> select_devices(const std::vector<int>& requested);

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "common/file_io.hpp"
+#include "common/temp_dir.hpp"
+
 namespace p2p::nccl {
 namespace {
 
@@ -52,6 +55,40 @@ TEST(RankLines, ATruncatedLastLineIsIgnoredAndCounted) {
   EXPECT_EQ(log.cases[0].sample_us, std::vector<double>{4.0});
   EXPECT_EQ(log.unreadable_lines, 1);
   EXPECT_FALSE(log.end.has_value());
+}
+
+// A rank's file read while it grows: each read takes what was added, a half-written line waits
+// for its newline, and the final read counts a line a killed process left unfinished; the log is
+// the one a single read of the whole file gives.
+TEST(RankLines, AFileReadAsItGrowsGivesTheLogOfTheWholeFile) {
+  p2p::TempDir dir("rank-log");
+  const std::string path = dir.path() + "/rank1.jsonl";
+  RankLogReader reader(1, path);
+  EXPECT_TRUE(reader.read().cases.empty()) << "no file yet: an empty log";
+  const std::string ready = to_line(RankReadyLine{1, 77, "cudaMalloc"});
+  const std::string first =
+      R"({"kind":"case","case":"a","index":0,"rank":1,"status":"ok","detail":"","sample_us":[4.0],"wrong_elements":0})"
+      "\n";
+  const std::string cut = R"({"kind":"case","case":"b","index":1,"rank":1,"status":"ok","deta)";
+  std::string written;
+  const auto append = [&](const std::string& more) {
+    written += more;
+    p2p::write_text_file_atomically(path, written);
+  };
+  append(ready + first.substr(0, 40));
+  EXPECT_TRUE(reader.read().ready.has_value());
+  EXPECT_TRUE(reader.read().cases.empty()) << "half a line waits";
+  EXPECT_EQ(reader.read().unreadable_lines, 0);
+  append(first.substr(40) + cut);
+  EXPECT_EQ(reader.read().cases.size(), 1u);
+  EXPECT_EQ(reader.read().unreadable_lines, 0) << "the cut line may still be finished";
+  const RankLog& last = reader.read(true);
+  const RankLog whole = parse_rank_log(1, written);
+  ASSERT_EQ(last.cases.size(), whole.cases.size());
+  EXPECT_EQ(last.cases[0].sample_us, whole.cases[0].sample_us);
+  EXPECT_EQ(last.unreadable_lines, 1);
+  EXPECT_EQ(last.unreadable_lines, whole.unreadable_lines);
+  EXPECT_EQ(last.ready->pid, 77);
 }
 
 // Hand-written lines, as three rank processes would have written them.
