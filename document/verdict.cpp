@@ -119,19 +119,32 @@ std::string caveats_line(const std::vector<Caveat>& caveats) {
 }
 
 std::string format_verdict(const RunVerdict& v, const std::string& command, int max_reasons) {
+  VerdictBlock how;
+  how.max_reasons = max_reasons;
+  return format_verdict(v, command, how);
+}
+
+std::string format_verdict(const RunVerdict& v, const std::string& command,
+                           const VerdictBlock& how) {
   const std::vector<Check> reasons = v.reasons();
+  std::vector<Check> listed;
+  for (const auto& r : reasons)
+    if (!how.shown_above || !how.shown_above(r)) listed.push_back(r);
   std::string out;
   const auto suspect = suspect_of(v);
-  if (suspect) out += suspect_line(*suspect) + "\n";
+  if (suspect && !how.suspect_shown_above) out += suspect_line(*suspect) + "\n";
   if (const std::string per_gpu = gpu_outcomes_line(gpu_outcomes(v, suspect)); !per_gpu.empty())
     out += per_gpu + "\n";
-  if (!reasons.empty()) out += "reasons, most important first:\n";
-  const int shown = std::min(static_cast<int>(reasons.size()), std::max(max_reasons, 1));
+  if (!listed.empty()) out += "reasons, most important first:\n";
+  const int shown = std::min(static_cast<int>(listed.size()), std::max(how.max_reasons, 1));
   for (int i = 0; i < shown; ++i)
-    out += "  " + std::string(label(reasons[i].outcome)) + " " + reason_text(reasons[i]) + "\n";
-  if (static_cast<int>(reasons.size()) > shown)
-    out += "  ... and " + std::to_string(reasons.size() - shown) +
+    out += "  " + std::string(label(listed[i].outcome)) + " " + reason_text(listed[i]) + "\n";
+  if (static_cast<int>(listed.size()) > shown)
+    out += "  ... and " + std::to_string(listed.size() - shown) +
            " more (every check is in the JSON document and the JUnit report)\n";
+  if (listed.size() < reasons.size())
+    out += std::to_string(reasons.size() - listed.size()) +
+           " reason(s) are the rows of the table above, not repeated here\n";
   if (!v.caveats.empty()) out += "caveats: " + caveats_line(v.caveats) + "\n";
   out += "p2pcheck " + command + ": " + headline(v);
   const int judged = static_cast<int>(v.checks.size());
@@ -140,6 +153,14 @@ std::string format_verdict(const RunVerdict& v, const std::string& command, int 
   } else {
     out += " — " + std::to_string(judged) + " checks, " + std::to_string(v.count(Outcome::kFail)) +
            " failed, " + std::to_string(v.count(Outcome::kWarn)) + " warnings";
+  }
+  // The caveats' kinds on the last line too: a scheduler or a CI log that keeps only it must not
+  // read a run on logical GPUs, or a shared one, as a plain PASS.
+  if (!v.caveats.empty()) {
+    std::string kinds;
+    for (const auto& c : v.caveats)
+      kinds += (kinds.empty() ? "" : ", ") + std::string(to_string(c.kind));
+    out += " [caveats: " + kinds + "]";
   }
   return out + "\n";
 }

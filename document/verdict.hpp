@@ -5,6 +5,7 @@
 // `export`, JUnit and JSON lines all show the same one. Pure data and pure functions.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -88,8 +89,19 @@ std::string headline(const RunVerdict& v);
 
 // The verdict block every command ends with: the reasons, most important first (at most
 // `max_reasons`, then how many more), the caveats, and last the one line
-// "<command>: PASS|FAIL — <first reason>".
+// "<command>: PASS|FAIL — <first reason>", ending " [caveats: logical, shared]" where the run has
+// caveats.
 std::string format_verdict(const RunVerdict& v, const std::string& command, int max_reasons = 10);
+
+// The same block after a table that already lists some reasons (compare's rows): those are
+// counted, not listed again, and the suspect is left out where it headed the table.
+struct VerdictBlock {
+  int max_reasons = 10;
+  std::function<bool(const Check&)> shown_above;  // empty: nothing was shown above
+  bool suspect_shown_above = false;
+};
+std::string format_verdict(const RunVerdict& v, const std::string& command,
+                           const VerdictBlock& how);
 
 // "interrupted (SIGTERM after 439 figures); shared (pid 4242 on gpu0)"; "" without caveats.
 std::string caveats_line(const std::vector<Caveat>& caveats);

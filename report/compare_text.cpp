@@ -184,7 +184,14 @@ std::string format_comparison(const Comparison& c, const std::string& baseline_n
     out +=
         "figures on one side only are not shown: an imported document holds what its tool "
         "measured\n";
-  return out + doc::format_verdict(c.verdict, "compare");
+  // The figures' reasons are the table's rows: the block below counts them, it does not repeat
+  // them; the suspect headed the table.
+  doc::VerdictBlock how;
+  how.shown_above = [](const doc::Check& k) {
+    return k.rule == "compare" && k.subject != "figures" && k.subject != "bandwidth";
+  };
+  how.suspect_shown_above = true;
+  return out + doc::format_verdict(c.verdict, "compare", how);
 }
 
 }  // namespace p2p::report

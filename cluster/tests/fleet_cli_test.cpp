@@ -99,9 +99,10 @@ TEST(FleetCli, MergeNamesTheOddTheSlowAndTheMissingHostAndLosesNothingElse) {
   EXPECT_TRUE(contains(r.out, "node-c: 28 difference(s)")) << r.out;
   EXPECT_TRUE(contains(r.out, "bandwidth ce_unidir_write gpu0->gpu1 64MiB: node-d")) << r.out;
   // One verdict last: FAIL, and the fleet gate's reasons first.
-  EXPECT_EQ(lines_of(r.out).back(),
-            "p2pcheck merge: FAIL — fleet_gate fleet: node-b: no result (last completed step: "
-            "gate); node-c: pair classes differ from the majority (3 of 4 hosts)");
+  EXPECT_EQ(
+      lines_of(r.out).back(),
+      "p2pcheck merge: FAIL — fleet_gate fleet: node-b: no result (last completed step: "
+      "gate); node-c: pair classes differ from the majority (3 of 4 hosts) [caveats: logical]");
   EXPECT_TRUE(contains(r.out, "  FAIL  host node-d: 1 figure(s) far worse than the fleet's median"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "  ERROR host node-b: no result: stopped after step `gate`"))

@@ -40,6 +40,20 @@ TEST(CompareCli, TheWorkedExampleNamesGpu5AsTheSuspectFirst) {
             c.out.find('\n', c.out.find("run:")) + 1)
       << "the line after baseline: and run:\n"
       << c.out;
+  // The table's 38 rows are not listed again below it, nor the suspect said twice.
+  const auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = c.out.find(what); at != std::string::npos; at = c.out.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("suspect: gpu5"), 1u) << c.out;
+  EXPECT_EQ(count("ce_unidir_write gpu1->gpu5 256MiB"), 1u) << c.out;
+  EXPECT_EQ(c.out.find("reasons, most important first"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("\n38 reason(s) are the rows of the table above, not repeated here\n"),
+            std::string::npos)
+      << c.out;
+  EXPECT_NE(c.out.find("\np2pcheck compare: FAIL — compare ce_bidir gpu0->gpu5 sum 256MiB"),
+            std::string::npos);
   const CliResult j = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " judge " + dir +
                                                  "rtxpro6000-gpu5-x8.json");
   EXPECT_EQ(j.exit_code, 1) << j.err;
