@@ -9,6 +9,7 @@
 #include "common/json_text.hpp"
 #include "common/output_paths.hpp"
 #include "common/text.hpp"
+#include "document/suspects.hpp"
 #include "session/judge_run.hpp"
 
 namespace p2p::cli {
@@ -24,7 +25,9 @@ int run_judge_command(JudgeCommandOptions o) {
   if (o.expect_gpus > 0) o.request.expect_gpus = o.expect_gpus;
   const session::JudgeOutcome j = session::run_judge(o.request);
   if (o.format == "json") {
-    std::cout << json_text(nlohmann::json(j.verdict)) << "\n";
+    nlohmann::json out = j.verdict;
+    out.update(doc::suspects_json(j.verdict));  // the suspect and each GPU's outcome, derived
+    std::cout << json_text(out) << "\n";
   } else {
     std::string text =
         "document: " + o.request.document + "\npolicy:   " +

@@ -111,4 +111,23 @@ std::string suspect_line(const Suspect& s) {
          ": check the width and speed it trained at (p2pcheck doctor: pcie.link), then reseat it";
 }
 
+nlohmann::json suspects_json(const RunVerdict& v) {
+  const auto suspect = suspect_of(v);
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const auto& g : gpu_outcomes(v, suspect))
+    gpus.push_back({{"gpu", g.gpu},
+                    {"outcome", to_string(g.outcome)},
+                    {"checks", g.checks},
+                    {"failed", g.failed},
+                    {"warned", g.warned}});
+  nlohmann::json s = nullptr;
+  if (suspect)
+    s = {{"gpu", suspect->gpu},
+         {"named_in", suspect->named_in},
+         {"reasons", suspect->reasons},
+         {"host_link", suspect->host_link},
+         {"line", suspect_line(*suspect)}};
+  return {{"suspect", s}, {"gpus", gpus}};
+}
+
 }  // namespace p2p::doc

@@ -4,6 +4,7 @@
 // Pure: the reasons' subjects and messages are all it reads.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,5 +50,11 @@ std::vector<GpuOutcome> gpu_outcomes(const RunVerdict& v, const std::optional<Su
 // "per GPU: gpu5 FAIL (46 of 88 checks); 7 pass (gpu0, gpu1, ...)"; "" when every GPU passes or
 // fewer than two are named.
 std::string gpu_outcomes_line(const std::vector<GpuOutcome>& gpus);
+
+// For JSON outputs that show a verdict (judge --format json, compare --format json):
+// {"suspect": {"gpu", "named_in", "reasons", "host_link", "line"} or null,
+//  "gpus": [{"gpu", "outcome", "checks", "failed", "warned"}, ...]}. Derived from the checks on
+// output, never stored in a results document (which keeps the checks it is derived from).
+nlohmann::json suspects_json(const RunVerdict& v);
 
 }  // namespace p2p::doc

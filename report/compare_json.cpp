@@ -1,6 +1,7 @@
 #include "report/compare_json.hpp"
 
 #include "common/json_util.hpp"
+#include "document/suspects.hpp"
 
 namespace p2p::report {
 
@@ -26,9 +27,12 @@ nlohmann::json comparison_json(const Comparison& c, const doc::BenchDocument& ba
        {doc::Change::kRegressed, doc::Change::kLost, doc::Change::kMissing, doc::Change::kImproved,
         doc::Change::kSame, doc::Change::kNew, doc::Change::kNotJudged, doc::Change::kOneSideOnly})
     counts[doc::to_string(k)] = c.count(k);
+  const nlohmann::json suspects = doc::suspects_json(c.verdict);
   return {{"schema", "p2pcheck.compare"},
           {"version", 2},
           {"verdict", c.verdict},
+          {"suspect", suspects.at("suspect")},
+          {"gpus", suspects.at("gpus")},
           {"caveats", c.verdict.caveats},
           {"counts", counts},
           {"regressions", c.regressions()},

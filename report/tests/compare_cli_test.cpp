@@ -60,6 +60,17 @@ TEST(CompareCli, TheWorkedExampleNamesGpu5AsTheSuspectFirst) {
   const auto suspect = j.out.find("suspect: gpu5 in 69 of 69 reasons");
   ASSERT_NE(suspect, std::string::npos) << j.out;
   EXPECT_LT(suspect, j.out.find("reasons, most important first")) << j.out;
+  // The JSON of both says it too, with each GPU's own outcome, as dcgmi diag gives one per GPU.
+  for (const std::string command : {"judge " + dir + "rtxpro6000-gpu5-x8.json --format json",
+                                    "compare " + dir + "rtxpro6000-healthy.json " + dir +
+                                        "rtxpro6000-gpu5-x8.json --format json"}) {
+    const CliResult r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " " + command);
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc.at("suspect").at("gpu"), "gpu5") << command;
+    ASSERT_EQ(doc.at("gpus").size(), 8u) << command;
+    for (const auto& g : doc.at("gpus"))
+      EXPECT_EQ(g.at("outcome"), g.at("gpu") == "gpu5" ? "fail" : "pass") << command << g.dump();
+  }
 }
 
 TEST(CompareCli, ASlowerRunFailsAndNamesTheFigure) {
