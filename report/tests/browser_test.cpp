@@ -18,6 +18,7 @@
 #include "report/bench_matrix.hpp"
 #include "report/html_pairs.hpp"
 #include "report/html_report.hpp"
+#include "report/side_by_side.hpp"
 #include "report/tests/export_tools.hpp"
 
 namespace p2p::report {
@@ -159,6 +160,59 @@ TEST(ReportInBrowser, EveryDocumentRendersEveryCellAndAPicture) {
     const auto pixels = p2p::testing::run_captured("python3 '" + std::string(P2P_SOURCE_DIR) +
                                                    "/report/tests/png_not_blank.py' '" + png + "'");
     EXPECT_EQ(pixels.exit_code, 0) << "blank screenshot: " << pixels.out << pixels.err;
+  }
+}
+
+// The worked example's two pages as a reader's 1400-pixel window lays them out: nothing runs off
+// the right edge or hides in a row that scrolls sideways (the side-by-side page's matrices wrap
+// onto the next line instead), and no
+// chart label is cut by its chart's edge. The pages run no scripts; a copy of each gets one at
+// its end that writes what the layout measured into the page, which --dump-dom then shows.
+TEST(ReportInBrowser, TheWorkedExamplesPagesFitTheWindowAndNoChartLabelIsCut) {
+  const std::string chromium = browser();
+  if (chromium.empty()) {
+    GTEST_SKIP()
+        << "no headless Chromium installed (Debian: chromium); the layout was not measured";
+  }
+  const std::string dir = std::string(P2P_SOURCE_DIR) + "/acceptance/tests/worked-example/";
+  const auto load = [&](const std::string& name) {
+    return doc::bench_document_from_json(read_json_file(dir + name), name);
+  };
+  const std::string measure =
+      "<script>(function(){var cut=0;document.querySelectorAll('svg').forEach(function(s){"
+      "var w=s.viewBox.baseVal.width,h=s.viewBox.baseVal.height;s.querySelectorAll('text')."
+      "forEach(function(t){var b=t.getBBox();if(b.x<0||b.y<0||b.x+b.width>w||b.y+b.height>h)"
+      "cut++;});});var hidden=0;document.querySelectorAll('.beside,.maps').forEach(function(d){"
+      "if(d.scrollWidth>d.clientWidth+1)hidden++;});document.body.insertAdjacentHTML('beforeend',"
+      "'<div id=\"measured\">width '+document.documentElement.scrollWidth+' cut '+cut+' hidden '+"
+      "hidden+'</div>');})();</script>";
+  p2p::TempDir tmp;
+  const std::string flags =
+      " --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --window-size=1400,1800 "
+      "--user-data-dir='" +
+      tmp.file("profile") + "'";
+  const std::map<std::string, std::string> pages = {
+      {"x8", render_html_report(load("rtxpro6000-gpu5-x8.json"), "x8.json")},
+      {"side-by-side",
+       render_side_by_side(load("rtxpro6000-healthy.json"), "healthy.json",
+                           load("rtxpro6000-gpu5-x8.json"), "x8.json", CompareOptions{})}};
+  for (const auto& [name, page] : pages) {
+    SCOPED_TRACE(name);
+    std::string measured = page;
+    measured.insert(measured.rfind("</body>"), measure);
+    const std::string html = tmp.file(name + ".html");
+    write_text_file_atomically(html, measured);
+    const auto dumped = p2p::testing::run_captured("timeout 120 " + chromium + flags +
+                                                   " --dump-dom 'file://" + html + "'");
+    ASSERT_EQ(dumped.exit_code, 0) << dumped.err.substr(0, 2000);
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(
+        dumped.out, m,
+        std::regex(R"(<div id="measured">width (\d+) cut (\d+) hidden (\d+)</div>)")))
+        << dumped.out.substr(dumped.out.size() > 2000 ? dumped.out.size() - 2000 : 0);
+    EXPECT_LE(std::stoi(m[1]), 1400) << "the page is wider than the window";
+    EXPECT_EQ(std::stoi(m[2]), 0) << "chart labels cut by the chart's edge";
+    EXPECT_EQ(std::stoi(m[3]), 0) << "matrices hidden in a row that scrolls sideways";
   }
 }
 
