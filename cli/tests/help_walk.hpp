@@ -15,8 +15,11 @@ inline CliResult p2pcheck(const std::string& args) {
 }
 
 // `p2pcheck <path> --help` ("" for the top level), which must succeed.
+// COLUMNS is unset: help is then wrapped to its default width, whatever the terminal running the
+// tests says.
 inline std::string help_of(const std::string& path) {
-  const CliResult r = p2pcheck(path + (path.empty() ? "" : " ") + "--help");
+  const CliResult r = run_captured("env -u COLUMNS " + std::string(P2PCHECK_EXE) + " " + path +
+                                   (path.empty() ? "" : " ") + "--help");
   if (r.exit_code != 0) return "exit " + std::to_string(r.exit_code) + ": " + r.err;
   return r.out;
 }
