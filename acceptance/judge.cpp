@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "acceptance/check_places.hpp"
 #include "acceptance/document_view.hpp"
 #include "common/byte_size.hpp"
 #include "document/case_names.hpp"
@@ -99,6 +100,7 @@ doc::RunVerdict judge_document(const doc::BenchDocument& d, const AcceptancePoli
                             "",
                             15,
                             "run"});
+  add_places(v, view);
   return v;
 }
 

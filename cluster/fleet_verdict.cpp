@@ -28,15 +28,18 @@ Check make(const std::string& rule, const std::string& subject, Outcome o, std::
 
 Check host_check(const doc::HostVerdict& v) {
   // A host that passes with caveats passed only because --allow-caveat accepted them: a warning.
-  if (v.status == doc::HostStatus::kPass)
-    return make("host", v.host, v.caveats.empty() ? Outcome::kPass : Outcome::kWarn,
-                std::to_string(v.figures_ok) + " figure(s), topology " +
-                    to_string(v.topology.match) +
-                    (v.caveats.empty() ? "" : "; accepted: " + doc::caveats_line(v.caveats)),
-                kHostPriority);
   // A failed doctor step is among the reasons with its headline; the host table shows the
   // doctor's root cause beside every failed host.
-  return make("host", v.host, outcome_of(v.status), join(v.reasons, "; "), kHostPriority);
+  Check c =
+      v.status == doc::HostStatus::kPass
+          ? make("host", v.host, v.caveats.empty() ? Outcome::kPass : Outcome::kWarn,
+                 std::to_string(v.figures_ok) + " figure(s), topology " +
+                     to_string(v.topology.match) +
+                     (v.caveats.empty() ? "" : "; accepted: " + doc::caveats_line(v.caveats)),
+                 kHostPriority)
+          : make("host", v.host, outcome_of(v.status), join(v.reasons, "; "), kHostPriority);
+  c.places = {"host " + v.host};  // the suspect counts the hosts the reasons name
+  return c;
 }
 
 // A figure fails where a host lies far from the fleet on its worse side; one far on the better
@@ -47,10 +50,12 @@ Check figure_check(const doc::FigureSpread& s) {
                         std::to_string(s.hosts) + " hosts";
   Check c = make("outlier", std::string(to_string(s.figure.kind)) + "/" + s.key, Outcome::kPass, "",
                  kFigurePriority);
+  c.places = {"fleet"};  // its GPUs are each host's own numbering (suspects.hpp)
   for (const auto& d : s.outliers) {
     message += std::string("; ") + (d.worse ? "far worse: " : "far better: ") + d.host + " " +
                four_digits(d.value) + " " + unit + " (" + (d.delta_pct >= 0 ? "+" : "") +
                four_digits(d.delta_pct) + "%, z " + four_digits(d.z) + ")";
+    if (d.worse) c.places.push_back("host " + d.host);
     if (!d.worse || c.outcome == Outcome::kFail) continue;
     c.outcome = Outcome::kFail;
     c.value = d.value;

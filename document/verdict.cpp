@@ -183,6 +183,7 @@ void to_json(json& j, const Check& c) {
            {"unit", c.unit},
            {"priority", c.priority}};
   if (!c.basis.empty()) j["basis"] = c.basis;
+  if (!c.places.empty()) j["places"] = c.places;
 }
 void from_json(const json& j, Check& c) {
   c.rule = j.at("rule").get<std::string>();
@@ -194,6 +195,8 @@ void from_json(const json& j, Check& c) {
   c.unit = j.at("unit").get<std::string>();
   c.priority = checked_integer<int>(j.at("priority"), "priority", 0, 1000000);
   c.basis = j.contains("basis") ? j.at("basis").get<std::string>() : "";
+  c.places = j.contains("places") ? j.at("places").get<std::vector<std::string>>()
+                                  : std::vector<std::string>{};
 }
 
 void to_json(json& j, const RunVerdict& v) {

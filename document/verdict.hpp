@@ -51,6 +51,12 @@ struct Check {
   // policy, defaults included), "baseline" (compare: the same figure in the baseline run). "" in
   // documents written before the field (key "basis", written only when set).
   std::string basis;
+  // Where the judged figure ran, beyond the GPUs its subject names, as "<kind> <name>" words the
+  // suspect counts (suspects.hpp): "path SYS", "numa 1", "switch 0000:40:00.0", "host node07".
+  // Set where the judge knew the topology or the host; "fleet" marks a figure judged across a
+  // fleet's hosts, whose GPU names are each host's own. Empty in documents written before the
+  // field (key "places", written only when set).
+  std::vector<std::string> places;
 };
 
 // "measured on this host", "the model's reference", ... for the text of a reason.

@@ -81,6 +81,9 @@ struct Comparison {
   // The comparison's one verdict: the run's caveats first, then its own verdict where it was
   // judged when measured, then every figure's change.
   doc::RunVerdict verdict;
+  // Each side's own verdict as the comparison read it (stored, or judged on reading), so that
+  // every view of the comparison shows the same ones without judging again.
+  doc::RunVerdict baseline_verdict, run_verdict;
   int count(doc::Change c) const;
   int regressions() const;  // regressed + lost
 };

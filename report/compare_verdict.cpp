@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 
+#include "acceptance/check_places.hpp"
 #include "acceptance/judge.hpp"
 #include "common/byte_size.hpp"
 
@@ -158,11 +159,12 @@ void judge_comparison(Comparison& c, const doc::BenchDocument& baseline,
   char tolerance[48];
   std::snprintf(tolerance, sizeof tolerance, "tolerance %g%%", c.tolerance_pct);
   c.verdict.policy = tolerance;
-  const doc::RunVerdict base_verdict = accept::verdict_of(baseline, "compare");
-  const doc::RunVerdict run_verdict = accept::verdict_of(run, "compare");
-  judge_caveats(c, base_verdict, run_verdict, options);
+  c.baseline_verdict = accept::verdict_of(baseline, "compare");
+  c.run_verdict = accept::verdict_of(run, "compare");
+  judge_caveats(c, c.baseline_verdict, c.run_verdict, options);
   judge_own_verdict(c, run);
-  judge_figures(c, run_verdict, options);
+  judge_figures(c, c.run_verdict, options);
+  accept::add_places(c.verdict, accept::DocumentView(run));
 }
 
 }  // namespace p2p::report

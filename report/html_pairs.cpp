@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "document/subject_gpus.hpp"
 #include "report/html_report.hpp"
 #include "topology/classify.hpp"
 
@@ -41,22 +42,6 @@ int rank_of(doc::Outcome o) {
   }
 }
 
-// The two GPUs a check's subject names ("ce_unidir_write gpu0->gpu1 256MiB"): its second word,
-// split at "->" or "<->"; nullopt for a subject of one GPU, the host or the run.
-std::optional<std::pair<std::string, std::string>> gpu_pair_of(const std::string& subject) {
-  const auto first = subject.find(' ');
-  if (first == std::string::npos) return std::nullopt;
-  const auto end = subject.find(' ', first + 1);
-  const std::string route =
-      subject.substr(first + 1, end == std::string::npos ? end : end - first - 1);
-  const bool both_ways = route.find("<->") != std::string::npos;
-  const auto arrow = route.find(both_ways ? "<->" : "->");
-  if (arrow == std::string::npos) return std::nullopt;
-  std::string a = route.substr(0, arrow), b = route.substr(arrow + (both_ways ? 3 : 2));
-  if (!doc::is_gpu_endpoint(a) || !doc::is_gpu_endpoint(b) || a == b) return std::nullopt;
-  return std::make_pair(a, b);
-}
-
 using Pairs = std::map<std::pair<std::string, std::string>, PairState>;
 
 // Every reason of the verdict that names two GPUs, then the pairs without P2P: waived figures
@@ -65,7 +50,7 @@ using Pairs = std::map<std::pair<std::string, std::string>, PairState>;
 Pairs pairs_to_look_at(const doc::BenchDocument& d, const doc::RunVerdict& verdict) {
   Pairs pairs;
   for (const auto& r : verdict.reasons()) {
-    const auto pair = gpu_pair_of(r.subject);
+    const auto pair = doc::gpu_pair_of(r.subject);
     if (pair && rank_of(r.outcome) > 0)
       note(pairs[*pair], rank_of(r.outcome), r.rule + ": " + r.message);
   }

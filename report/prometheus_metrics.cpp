@@ -110,6 +110,9 @@ void declare_all(Exposition& e) {
   e.gauge("p2pcheck_run_suspect",
           "The GPU most of the verdict's reasons name (at least half of them): 1 for that GPU; no "
           "series when there is none");
+  e.gauge("p2pcheck_run_suspect_place",
+          "What most of the verdict's reasons share when it is no one GPU, by kind (host, switch, "
+          "socket, path) and name: 1 for it; no series when there is none");
   e.gauge("p2pcheck_last_run_timestamp_seconds",
           "When the command last ran on this host (Unix time)");
 }
@@ -222,10 +225,15 @@ void add_verdict(Exposition& e, const doc::RunVerdict& v, const std::string& hos
     l.emplace_back("gpu", g.gpu);
     e.add("p2pcheck_gpu_passed", l, g.outcome == doc::Outcome::kFail ? 0 : 1);
   }
-  if (suspect) {
+  if (suspect && suspect->kind == doc::SuspectKind::kGpu) {
     Labels l = run;
-    l.emplace_back("gpu", suspect->gpu);
+    l.emplace_back("gpu", suspect->name);
     e.add("p2pcheck_run_suspect", l, 1);
+  } else if (suspect) {
+    Labels l = run;
+    l.emplace_back("kind", doc::to_string(suspect->kind));
+    l.emplace_back("name", suspect->name);
+    e.add("p2pcheck_run_suspect_place", l, 1);
   }
 }
 

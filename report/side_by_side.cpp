@@ -7,7 +7,6 @@
 #include <sstream>
 #include <vector>
 
-#include "acceptance/judge.hpp"
 #include "report/bench_matrix.hpp"
 #include "report/figure_outcomes.hpp"
 #include "report/html_pairs.hpp"
@@ -209,7 +208,7 @@ std::string render_side_by_side(const doc::BenchDocument& a, const std::string& 
      << hosts_table(a, a_name, b, b_name);
   const std::string logical = logical_gpus_lines(a, b);
   if (!logical.empty()) os << "<div class=\"note logical\">" << html_escape(logical) << "</div>\n";
-  const FigureOutcomes oa(accept::verdict_of(a, "report")), ob(accept::verdict_of(b, "report"));
+  const FigureOutcomes oa(c.baseline_verdict), ob(c.run_verdict);
   os << changes_table(c, ob, c.tolerance_pct) << matrices(a, oa, b, ob, c) << "</body></html>\n";
   return os.str();
 }

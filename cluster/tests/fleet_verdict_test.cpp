@@ -8,6 +8,7 @@
 #include "cluster/tests/fixtures.hpp"
 #include "common/error.hpp"
 #include "document/cluster_document.hpp"
+#include "document/suspects.hpp"
 
 namespace p2p::cluster {
 namespace {
@@ -44,6 +45,18 @@ TEST(FleetVerdict, EveryHostIsACheckAndTheOneWithoutAResultErrs) {
   EXPECT_EQ(gone.message.rfind("no result: stopped after step `gate`", 0), 0u) << gone.message;
   EXPECT_NE(check_of(v, "host", "node-c").message.find("topology differs from the reference in 28"),
             std::string::npos);
+}
+
+// Each host's check and each outlier carry the hosts they are about, for the suspect: here
+// three hosts fail for three causes, so no one host is named, and gpu0 of node-d is no fleet-wide
+// GPU.
+TEST(FleetVerdict, ChecksNameTheirHostsAndThreeFailingHostsGiveNoSuspect) {
+  const doc::RunVerdict v = fleet_run().verdict;
+  EXPECT_EQ(check_of(v, "host", "node-c").places, std::vector<std::string>{"host node-c"});
+  EXPECT_EQ(check_of(v, "outlier", "bandwidth/ce_unidir_write gpu0->gpu1 64MiB").places,
+            (std::vector<std::string>{"fleet", "host node-d"}));
+  EXPECT_FALSE(doc::suspect_of(v));
+  EXPECT_TRUE(doc::gpu_outcomes(v, std::nullopt).empty());
 }
 
 TEST(FleetVerdict, ReasonsComeMostImportantFirst) {
