@@ -114,6 +114,10 @@ void judge_caveats_as_a_whole_run(doc::RunVerdict& v, const std::vector<std::str
   const std::vector<doc::Caveat> caveats = v.caveats;
   for (const auto& c : caveats) {
     const std::string word = doc::to_string(c.kind);
+    const bool judged = std::any_of(v.checks.begin(), v.checks.end(), [&](const doc::Check& k) {
+      return k.rule == "caveat" && k.subject == word;
+    });
+    if (judged) continue;  // a verdict judged as a whole run already
     const bool ok = std::find(allowed.begin(), allowed.end(), word) != allowed.end();
     const std::string text =
         "the run is " + word + (c.detail.empty() ? "" : " (" + c.detail + ")") +

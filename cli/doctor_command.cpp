@@ -32,6 +32,7 @@ int run_doctor_command(const DoctorOptions& o) {
   OutputRequest paths;
   add_output(paths, "--save-facts", o.request.save_facts);
   add_output(paths, "--junit", o.junit);
+  add_output(paths, "--json", o.request.json);
   add_output(paths, "--jsonl", o.jsonl);
   add_input(paths, "--facts", o.request.facts_file);
   if (o.format == "json") paths.stdout_owner = "--format json";
@@ -73,6 +74,11 @@ Command add_doctor_command(CLI::App& root) {
       ->type_name("FILE")
       ->check(file_path());
   app->add_option("--format", opts->format, "text (a checklist) or json")->type_name("text|json");
+  app->add_option("--json", opts->request.json,
+                  "Also write the report (what --format json prints) to FILE, atomically; - for "
+                  "stdout, the checklist then goes to stderr")
+      ->type_name("FILE|-")
+      ->check(file_path());
   app->add_option(
          "--logical-gpus", opts->request.logical_gpus,
          "Run the peer-copy check between N logical GPUs placed round-robin on the real ones "

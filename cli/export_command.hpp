@@ -1,6 +1,7 @@
-// `p2pcheck export DOC --to junit|prometheus`: a results document (bench/nccl --json), a gate
+// `p2pcheck export DOC --junit FILE --prom FILE`: a results document (bench/nccl --json), a gate
 // decision (gate --format json) or a doctor report (doctor --format json) as JUnit XML for CI,
-// or as a Prometheus textfile for node_exporter. Needs no GPU. Exit 0, or 2 on bad input.
+// and/or as a Prometheus textfile for node_exporter. Needs no GPU. Exit 0, or 2 on bad input.
+// The old `--to junit|prometheus --out FILE` still works, with a deprecation line.
 #pragma once
 
 #include "cli/command.hpp"

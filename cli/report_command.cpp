@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/renamed_option.hpp"
 #include "cli/validators.hpp"
 #include "common/exit_codes.hpp"
 #include "common/output_paths.hpp"
@@ -14,7 +15,7 @@ namespace {
 
 int run_report_command(const session::ReportRequest& r) {
   OutputRequest paths;
-  add_output(paths, "--out", r.out.empty() ? session::report_output_path(r.results) : r.out);
+  add_output(paths, "--html", r.out.empty() ? session::report_output_path(r.results) : r.out);
   add_inputs(paths, "results", r.results);
   add_input(paths, "--policy", r.policy);
   check_output_paths(paths);
@@ -36,14 +37,16 @@ Command add_report_command(CLI::App& root) {
          "Results document (p2pcheck bench --json or nccl --json); two: the first beside the second")
       ->required()
       ->expected(1, 2);
-  app->add_option("--out", o->out,
+  app->add_option("--html", o->out,
                   "HTML file to write, atomically; - for stdout (default: RESULTS with .html)")
       ->type_name("FILE|-")
       ->check(file_path());
+  add_renamed_option(app, "--out", "--html", o->out)->check(file_path());
   app->add_option("--policy", o->policy,
                   "Judge each document under this policy (acceptance keys) for the page's verdict "
                   "instead of its own")
       ->type_name("FILE");
+  add_allow_caveat_option(app, o->allow_caveats, "of a single document's run");
   return Command{app, [o] { return run_report_command(*o); }};
 }
 

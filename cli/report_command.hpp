@@ -1,4 +1,4 @@
-// `p2pcheck report RESULTS.json [--out FILE.html]`: the results document of bench or nccl as a
+// `p2pcheck report RESULTS.json [--html FILE.html]`: the results document of bench or nccl as a
 // self-contained HTML page with heatmaps and size charts. Exit 0 written, 2 bad input.
 #pragma once
 

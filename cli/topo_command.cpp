@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/renamed_option.hpp"
 #include "cli/validators.hpp"
 #include "common/exit_codes.hpp"
 #include "common/json_text.hpp"
@@ -15,7 +16,7 @@ namespace p2p::cli {
 
 int run_topo_command(const TopoOptions& opts) {
   OutputRequest paths;
-  add_output(paths, "--save", opts.request.save, false);  // topo --format json prints it there
+  add_output(paths, "--json", opts.request.save, false);  // topo --format json prints it there
   add_input(paths, "--input", opts.request.input);
   add_input(paths, "--p2p", opts.request.p2p);
   add_input(paths, "--environment", opts.request.environment);
@@ -74,9 +75,10 @@ Command add_topo_command(CLI::App& root) {
   app->add_option("--format", opts->format,
                   "text (matrix like nvidia-smi topo -m) or json (the snapshot)")
       ->check(CLI::IsMember({"text", "json"}));
-  app->add_option("--save", opts->request.save, "Also write the snapshot JSON to FILE (atomically)")
+  app->add_option("--json", opts->request.save, "Also write the snapshot JSON to FILE (atomically)")
       ->type_name("FILE")
       ->check(file_path());
+  add_renamed_option(app, "--save", "--json", opts->request.save)->check(file_path());
   app->require_subcommand(0, 1);
 
   CLI::App* diff = app->add_subcommand(

@@ -50,7 +50,7 @@ void add_plan_inputs(CLI::App* plan, VmOptions& o) {
       ->type_name("FILE");
   plan->add_option(
           "--guest", o.plan.guest,
-          "The guest's topology (p2pcheck topo --save in the guest): its GPUs' bus ids, in bus "
+          "The guest's topology (p2pcheck topo --json in the guest): its GPUs' bus ids, in bus "
           "order, for --nccl-topo")
       ->type_name("FILE");
   plan->add_option(

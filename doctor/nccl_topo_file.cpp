@@ -79,7 +79,7 @@ std::optional<Finding> judge_nccl_topo_file(const NcclTopoFileFacts& t,
                    "emulated PCIe tree",
                    {},
                    "on the host: p2pcheck vm plan --nccl-topo guest-topo.xml --guest (this "
-                   "guest's p2pcheck topo --save), then install it as the plan says");
+                   "guest's p2pcheck topo --json), then install it as the plan says");
   }
   const std::string named = "NCCL_TOPO_FILE=" + t.path + " (" + t.set_by + ")";
   if (!t.gpus.present())
@@ -108,7 +108,7 @@ std::optional<Finding> judge_nccl_topo_file(const NcclTopoFileFacts& t,
                      "): NCCL places them from the emulated tree",
                  ev,
                  "write it again with this guest's bus ids: p2pcheck vm plan --nccl-topo on the "
-                 "host with --guest (this guest's p2pcheck topo --save)");
+                 "host with --guest (this guest's p2pcheck topo --json)");
 }
 
 namespace rules {

@@ -17,10 +17,10 @@ bin=${P2P_EXPORT_BIN:-build/p2pcheck}  # the executable (tests point it at their
 
 for doc in bench nccl; do
   [[ -s $results/$doc.json ]] || continue
-  "$bin" export "$results/$doc.json" --to junit --out "$results/$doc.junit.xml" || echo "export-results: $doc junit failed"
-  "$bin" export "$results/$doc.json" --to prometheus --out "$results/$doc.prom" || echo "export-results: $doc prometheus failed"
+  "$bin" export "$results/$doc.json" --junit "$results/$doc.junit.xml" || echo "export-results: $doc junit failed"
+  "$bin" export "$results/$doc.json" --prom "$results/$doc.prom" || echo "export-results: $doc prometheus failed"
   if [[ -n $baseline && -s $baseline/$doc.json ]]; then
-    "$bin" report "$baseline/$doc.json" "$results/$doc.json" --out "$results/$doc-vs-baseline.html" ||
+    "$bin" report "$baseline/$doc.json" "$results/$doc.json" --html "$results/$doc-vs-baseline.html" ||
       echo "export-results: $doc side-by-side page failed"
   fi
 done

@@ -77,7 +77,7 @@ if [[ -f $out/nccl-mpi.json ]]; then
   check nccl-mpi "len(run['cluster']['hosts']) == $np and all(r['status'] == 'ok' and r['wrong_elements'] == 0 for r in run['results'])"
   check nccl-mpi "all(any(t.startswith('NET/') for t in c['transports']) for i, row in enumerate(run['cluster']['host_transport']) for j, c in enumerate(row) if i != j)"
   check nccl-mpi "len(run['cluster']['host_pairs']) == $np * ($np - 1) and all(p['status'] == 'ok' for p in run['cluster']['host_pairs'])"
-  "$bin" report "$out/nccl-mpi.json" --out "$out/nccl-mpi.html" >/dev/null
+  "$bin" report "$out/nccl-mpi.json" --html "$out/nccl-mpi.html" >/dev/null
 fi
 
 # One task per GPU as srun or mpirun --map-by would start them: every local rank takes --gpus'

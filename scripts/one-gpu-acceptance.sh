@@ -27,7 +27,7 @@ step doctor-logical8 "$bin" doctor --logical-gpus 8 --format json
 expect=1 P2P_DOCTOR_PEER_COPY_FAULT=corrupt step doctor-peer-copy-fault "$bin" doctor --logical-gpus 2
 if [[ ${SKIP_BENCH:-0} != 1 ]]; then
   step bench-logical8 "$bin" bench "${policy[@]}" --logical-gpus 8 --sizes 64M --json "$out/bench-logical8.json"
-  "$bin" report "$out/bench-logical8.json" --out "$out/bench-logical8.html" >/dev/null
+  "$bin" report "$out/bench-logical8.json" --html "$out/bench-logical8.html" >/dev/null
 fi
 if [[ ${SKIP_BENCH:-0} != 1 ]]; then
   # SIGTERM 5 s into a bench run: the figures measured so far are written, marked interrupted,
@@ -49,7 +49,7 @@ fi
 if [[ ${SKIP_NCCL:-0} != 1 ]]; then
   step nccl-ranks8 "$bin" nccl "${policy[@]}" --ranks 8 --min-bytes 1M --max-bytes ${P2P_NCCL_MAX_BYTES:-16M} --step-factor 4 --timeout 120 \
     --nccl-log "$out/nccl-ranks8.log" --json "$out/nccl-ranks8.json"
-  "$bin" report "$out/nccl-ranks8.json" --out "$out/nccl-ranks8.html" >/dev/null
+  "$bin" report "$out/nccl-ranks8.json" --html "$out/nccl-ranks8.html" >/dev/null
   # Rank 3 of 8 kills itself (SIGKILL) before its 6th case: the run must end within the timeout
   # plus 10 s, name the rank and keep the five cases measured before; exit 4 is expected.
   expect=4 P2P_TEST_KILL_RANK=3:5 step nccl-killed-rank "$bin" nccl "${policy[@]}" --ranks 8 \

@@ -56,14 +56,14 @@ step() {  # step NAME CMD...: run, tee the output into OUT/NAME.txt, remember th
 }
 
 step doctor "$bin" doctor --save-facts "$out/doctor-facts.json" --junit "$out/doctor.junit.xml"
-step topo "$bin" topo --save "$out/topology.json"
+step topo "$bin" topo --json "$out/topology.json"
 if step gate "$bin" gate "${gate_args[@]}" --junit "$out/gate.junit.xml"; then
   # bench.jsonl holds each figure as it finishes: a run killed halfway still leaves them.
   step bench "$bin" bench "${gate_args[@]}" --json "$out/bench.json" --jsonl "$out/bench.jsonl"
   step nccl "$bin" nccl "${gate_args[@]}" --json "$out/nccl.json"
   # Pages for people beside the documents for machines (a report never changes the exit status).
   for doc in bench nccl; do
-    [[ -s $out/$doc.json ]] && "$bin" report "$out/$doc.json" --out "$out/$doc.html"
+    [[ -s $out/$doc.json ]] && "$bin" report "$out/$doc.json" --html "$out/$doc.html"
   done
 else
   echo "== bench and nccl skipped: the gate did not pass (see $out/gate.txt)"

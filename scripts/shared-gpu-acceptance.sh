@@ -61,7 +61,7 @@ else
 fi
 # Each GPU record carries its UUID as nvidia-smi prints it, and the Prometheus export labels with it.
 if grep -Eq '"uuid": "GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"' "$out/bench-B.json" 2>/dev/null &&
-   "$bin" export "$out/bench-B.json" --to prometheus --out "$out/bench-B.prom" && grep -q 'UUID="GPU-' "$out/bench-B.prom"; then
+   "$bin" export "$out/bench-B.json" --prom "$out/bench-B.prom" && grep -q 'UUID="GPU-' "$out/bench-B.prom"; then
   ok "GPU records carry their UUID; the Prometheus export labels figures with it"
 else
   fail "no GPU UUID in bench-B.json or bench-B.prom"

@@ -27,7 +27,7 @@ bus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader | head -1)
 host=topology/tests/fixtures/pcie-switch.xml
 topo_file=$out/guest-nccl-topo.xml
 
-step topo-save "$bin" topo --save "$out/guest.json"
+step topo-save "$bin" topo --json "$out/guest.json"
 expect='0|1' step plan "$bin" vm plan --topology "$host" --gpus 0,1 --nccl-topo "$topo_file" \
   --guest-bus-ids "$bus,0000:7f:00.0"
 expect='0|1' step plan-from-guest "$bin" vm plan --topology "$host" --gpus 0 \

@@ -57,7 +57,8 @@ DoctorOutcome run_doctor(const DoctorRequest& r) {
   // Replaced together: never new facts beside an old test report.
   write_text_files_atomically(
       {{r.save_facts, r.save_facts.empty() ? "" : json_text(doctor::facts_to_json(o.facts)) + "\n"},
-       junit_file(r.junit, {report::doctor_suite(o.verdict_json, this_hostname(), "doctor")})});
+       junit_file(r.junit, {report::doctor_suite(o.verdict_json, this_hostname(), "doctor")}),
+       {r.json, r.json.empty() ? "" : json_text(o.verdict_json) + "\n"}});
   return o;
 }
 

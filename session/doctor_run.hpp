@@ -24,6 +24,7 @@ struct DoctorRequest {
   std::optional<int> probe_timeout_ms;  // per driver probe; default: the collector's
   std::string save_facts;               // write the facts judged here, atomically ("" = no)
   std::string junit;                    // and the verdict as JUnit, replaced with them ("" = no)
+  std::string json;                     // and the report (verdict_json), with them ("" = no)
 };
 
 struct DoctorOutcome {

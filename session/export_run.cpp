@@ -10,21 +10,28 @@
 namespace p2p::session {
 
 void write_export(const ExportRequest& r, double now_unix) {
+  if (r.junit.empty() && r.prom.empty())
+    throw InputError("export: no output: give --junit FILE, --prom FILE or both (- for stdout)");
+  if (r.junit == "-" && r.prom == "-")
+    throw InputError("--junit - and --prom - both write to standard output: give one a file");
+  for (const std::string& out : {r.junit, r.prom})
+    if (!out.empty() && out != "-" && same_file(out, r.document))
+      throw InputError(out + ": is the document being read; refusing to overwrite it");
   const bool override_host = !r.hostname.empty();
   report::ExportInput in =
       report::read_export_input(read_json_file(r.document), r.document,
                                 override_host ? r.hostname : this_hostname(), override_host);
   if (in.kind == report::ExportInput::Kind::kResults) {
-    settle_verdict(in.results, r.policy, "export");
+    settle_verdict(in.results, r.policy, "export", r.allow_caveats);
   } else if (!r.policy.empty()) {
     throw InputError("--policy: judges a results document; " + r.document +
                      " is a gate decision or doctor report, which carries its own verdict");
   }
-  if (r.out != "-" && same_file(r.out, r.document))
-    throw InputError(r.out + ": is the document being read; refusing to overwrite it");
-  write_text_file_atomically(r.out, r.to == "junit"
-                                        ? report::render_junit(report::export_suites(in))
-                                        : report::export_prometheus(in, now_unix));
+  std::vector<FileToWrite> files;
+  if (!r.junit.empty())
+    files.push_back({r.junit, report::render_junit(report::export_suites(in))});
+  if (!r.prom.empty()) files.push_back({r.prom, report::export_prometheus(in, now_unix)});
+  write_text_files_atomically(files);
 }
 
 }  // namespace p2p::session

@@ -42,14 +42,16 @@ JudgeOutcome run_judge(const JudgeRequest& request) {
   return o;
 }
 
-void settle_verdict(doc::BenchDocument& d, const std::string& policy, const std::string& reader) {
+void settle_verdict(doc::BenchDocument& d, const std::string& policy, const std::string& reader,
+                    const std::vector<std::string>& allow_caveats) {
   if (policy.empty()) {
     if (!d.verdict) d.verdict = accept::verdict_of(d, reader);
-    return;
+  } else {
+    const accept::AcceptancePolicy p = accept::read_policy_file(policy).acceptance;
+    accept::mark_not_meaningful(d);
+    d.verdict = accept::judge_document(d, p, accept::RunFacts{}, reader + " (" + policy + ")");
   }
-  const accept::AcceptancePolicy p = accept::read_policy_file(policy).acceptance;
-  accept::mark_not_meaningful(d);
-  d.verdict = accept::judge_document(d, p, accept::RunFacts{}, reader + " (" + policy + ")");
+  accept::judge_caveats_as_a_whole_run(*d.verdict, allow_caveats);
 }
 
 }  // namespace p2p::session

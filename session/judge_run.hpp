@@ -33,7 +33,9 @@ JudgeOutcome run_judge(const JudgeRequest& request);
 
 // The verdict every output of a kept document shows (report, export): the one `policy` gives
 // where one is named ("" = none), else the document's own, else the default policy's, judged now
-// (judged_by "<reader> (judged on reading, default policy)"). Written into `d.verdict`.
-void settle_verdict(doc::BenchDocument& d, const std::string& policy, const std::string& reader);
+// (judged_by "<reader> (judged on reading, default policy)"); then, as judge does, each caveat of
+// the run fails it as a whole run unless `allow_caveats` names its kind. Written into `d.verdict`.
+void settle_verdict(doc::BenchDocument& d, const std::string& policy, const std::string& reader,
+                    const std::vector<std::string>& allow_caveats);
 
 }  // namespace p2p::session

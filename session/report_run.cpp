@@ -46,8 +46,10 @@ std::string write_report(const ReportRequest& r) {
     throw InputError("report: give one results document, or two to show side by side");
   std::vector<doc::BenchDocument> docs;
   for (const auto& path : r.results) docs.push_back(doc::read_bench_document_file(path));
-  if (!r.policy.empty())
-    for (auto& d : docs) settle_verdict(d, r.policy, "report");
+  // One page shows the verdict judge gives; two side by side show the comparison's.
+  if (docs.size() == 1) settle_verdict(docs[0], r.policy, "report", r.allow_caveats);
+  if (docs.size() == 2 && !r.policy.empty())
+    for (auto& d : docs) settle_verdict(d, r.policy, "report", r.allow_caveats);
   const std::string html = docs.size() == 2
                                ? report::render_side_by_side(docs[0], r.results[0], docs[1],
                                                              r.results[1], report::CompareOptions{})

@@ -202,7 +202,7 @@ void check_cliques(const TopologySnapshot& t, GateDecision& d) {
   if (t.gpudirect.empty())
     return add(d, rule, GateVerdict::kPending,
                "require_cliques: needs each GPU's config space (run gate live in the VM, or on "
-               "a snapshot saved there with topo --save)");
+               "a snapshot saved there with topo --json)");
   std::map<int, std::vector<std::size_t>> cliques;
   bool all = true;
   for (std::size_t i = 0; i < t.gpus.size() && i < t.gpudirect.size(); ++i) {

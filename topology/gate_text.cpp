@@ -77,7 +77,7 @@ bool taken_in_a_vm(const GateDecision& d) {
 std::string next_step(const GateDecision& d, const std::string& rule) {
   if (rule == "expect.pair_class" && taken_in_a_vm(d))
     return "a VM's PCIe tree is the hypervisor's: compare it with a golden topology saved in the "
-           "same kind of VM (p2pcheck topo --save in the guest), and give P2P back with "
+           "same kind of VM (p2pcheck topo --json in the guest), and give P2P back with "
            "GPUDirect cliques planned on the host (p2pcheck vm plan; the policy's require_cliques "
            "checks them)";
   if (rule == "expect.pair_class")

@@ -25,7 +25,7 @@ void from_json(const nlohmann::json& j, TopologySnapshot& t);
 // from_json with errors as one InputError line: "<source>: not a p2pcheck topology snapshot: ...".
 TopologySnapshot snapshot_from_json(const nlohmann::json& j, const std::string& source);
 
-// The text `topo --format json` prints and `--save` writes (2-space indent, trailing newline).
+// The text `topo --format json` prints and `--json` writes (2-space indent, trailing newline).
 std::string snapshot_to_json_text(const TopologySnapshot& t);
 
 }  // namespace p2p::topo

@@ -134,6 +134,36 @@ TEST(Renamed, OldOptionNamesStillWorkAndSayTheirNewName) {
     EXPECT_EQ(help_of(command).find(old_name + " "), std::string::npos) << command;
   EXPECT_NE(help_of("nccl").find("--dtype "), std::string::npos);
   EXPECT_NE(help_of("merge").find("--expect FILE"), std::string::npos);
+  for (const auto& [command, old_name] : std::vector<std::pair<std::string, std::string>>{
+           {"topo", "--save"}, {"report", "--out"}, {"export", "--to"}, {"export", "--out"}})
+    EXPECT_EQ(help_of(command).find(old_name + " "), std::string::npos) << command;
+}
+
+// One flag per output kind across the commands: an option that writes a file is named by what it
+// writes (--json a document, --html a page, --junit, --jsonl, --prom), or is a file of one tool
+// (doctor's facts, NCCL's log and topology file, a fleet's line directory). A new command that
+// writes through --out or --save fails here.
+TEST(OutputFlags, EveryOptionThatWritesAFileIsNamedByItsKind) {
+  const std::vector<std::string> kinds = {"--json",      "--html",     "--junit",
+                                          "--jsonl",     "--prom",     "--save-facts",
+                                          "--nccl-log",  "--nccl-topo", "--lines-dir"};
+  const std::regex option(R"(^\s+(--[a-z0-9-]+)\b[^\n]*?\s{2,}(Also write|Write|write|keep|HTML file to write)\b)");
+  int outputs = 0;
+  for (const auto& path : command_paths()) {
+    std::istringstream help(help_of(path));
+    for (std::string line; std::getline(help, line);) {
+      std::smatch m;
+      if (!std::regex_search(line, m, option)) continue;
+      ++outputs;
+      EXPECT_NE(std::find(kinds.begin(), kinds.end(), m[1].str()), kinds.end())
+          << "p2pcheck " << path << ": " << line;
+    }
+  }
+  EXPECT_GE(outputs, 30) << "the walk found the commands' outputs";
+  for (const auto& [command, flag] : std::vector<std::pair<std::string, std::string>>{
+           {"topo", "--json FILE"}, {"report", "--html FILE"}, {"export", "--junit FILE"},
+           {"export", "--prom FILE"}, {"doctor", "--json FILE"}})
+    EXPECT_NE(help_of(command).find(flag), std::string::npos) << command << " " << flag;
 }
 
 TEST(DidYouMean, AMistypedCommandIsOneLineNamingTheNearestAndExitTwo) {

@@ -89,7 +89,7 @@ TEST_F(Hostile, ANewlineInAFileNameStaysOnOneLine) {
 
 // A device is written into, never replaced: /dev/null stays a device and takes the snapshot.
 TEST_F(Hostile, SavingToADeviceWritesIntoItNeverReplacesIt) {
-  const CliResult r = run("topo --input " + kFixtures + "h200-vm.xml --save /dev/null");
+  const CliResult r = run("topo --input " + kFixtures + "h200-vm.xml --json /dev/null");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   struct stat st {};
   ASSERT_EQ(stat("/dev/null", &st), 0);
@@ -109,7 +109,7 @@ TEST_F(Hostile, NonFiniteToleranceIsRefused) {
 
 TEST_F(Hostile, AReportNeverOverwritesItsInput) {
   fs::copy_file(kBenchRun, path("run.json"));
-  const CliResult r = run("report " + path("run.json") + " --out " + path("run.json"));
+  const CliResult r = run("report " + path("run.json") + " --html " + path("run.json"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("refusing to overwrite an input"), std::string::npos) << r.err;
   EXPECT_EQ(p2p::read_text_file(path("run.json")), p2p::read_text_file(kBenchRun));
@@ -166,7 +166,7 @@ TEST_F(Hostile, NumbersOutOfRangeInADocumentAreExitTwo) {
     std::string text = doc.dump();
     if (bytes == 123456789) text.replace(text.find("123456789"), 9, "1e400");
     std::ofstream(path("run.json")) << text;
-    for (const std::string& cmd : {"report " + path("run.json") + " --out " + path("run.html"),
+    for (const std::string& cmd : {"report " + path("run.json") + " --html " + path("run.html"),
                                    "compare " + kBenchRun + " " + path("run.json")}) {
       const CliResult r = run(cmd);
       EXPECT_EQ(r.exit_code, 2) << cmd << ": " << r.err;
@@ -190,7 +190,7 @@ TEST_F(Hostile, InvalidUtf8InACaptureIsEscapedInTopoJson) {
     capture.replace(at, 6, "mlx5_\xFF");
   std::ofstream(path("bad-topo.txt"), std::ios::binary) << capture;
   const CliResult r =
-      run("topo --input " + path("bad-topo.txt") + " --format json --save " + path("saved.json"));
+      run("topo --input " + path("bad-topo.txt") + " --format json --json " + path("saved.json"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_NE(j.dump().find("mlx5_\\\\xFF"), std::string::npos) << r.out.substr(0, 2000);
@@ -280,8 +280,8 @@ TEST_F(Hostile, EmptyValuesAreRefusedNamingTheOption) {
       std::string(P2P_SOURCE_DIR) + "/import/tests/fixtures/dgx-a100-nv12-topo.txt";
   for (const auto& [args, option] : std::vector<std::pair<std::string, std::string>>{
            {"judge " + doc + " --policy ''", "--policy"},
-           {"export " + doc + " --to junit --policy ''", "--policy"},
-           {"export " + doc + " --to junit --hostname ''", "--hostname"},
+           {"export " + doc + " --junit - --policy ''", "--policy"},
+           {"export " + doc + " --junit - --hostname ''", "--hostname"},
            {"import " + capture + " --collective ''", "--collective"},
            {"infer --list --hidden 8 --gpus ''", "--devices"},
            {"nccl --gpus ''", "--devices"},

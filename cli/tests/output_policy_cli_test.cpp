@@ -82,10 +82,10 @@ TEST_F(OutputPolicy, NoOutputOverwritesTheCommandsOwnInput) {
       {"doctor --facts " + path("facts.json") + " --junit " + path("facts.json"), "facts.json"},
       {check + " --junit " + path("facts.json"), "facts.json"},
       {check + " --prom " + path("facts.json"), "facts.json"},
-      {"topo --input " + path("capture.txt") + " --save " + path("capture.txt"), "capture.txt"},
+      {"topo --input " + path("capture.txt") + " --json " + path("capture.txt"), "capture.txt"},
       {"doctor --facts " + path("facts.json") + " --jsonl " + path("facts.json"), "facts.json"},
-      {"export " + path("run.json") + " --to junit --out " + path("run.json"), "run.json"},
-      {"report " + path("run.json") + " --out " + path("run.json"), "run.json"},
+      {"export " + path("run.json") + " --junit " + path("run.json"), "run.json"},
+      {"report " + path("run.json") + " --html " + path("run.json"), "run.json"},
   };
   for (const auto& [args, input] : cases)
     expect_refused(args, input, "refusing to overwrite an input");
@@ -175,9 +175,9 @@ TEST_F(OutputPolicy, StandardOutputCarriesOneThingAtATime) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out).at("written_by"), "import");
   EXPECT_NE(r.err.find("nccl-tests"), std::string::npos) << r.err;
-  r = run("topo --input " + path("topo.json") + " --save -");
+  r = run("topo --input " + path("topo.json") + " --json -");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("--save -: standard output is not offered here"), std::string::npos);
+  EXPECT_NE(r.err.find("--json -: standard output is not offered here"), std::string::npos);
 }
 
 // A failed write is the system's fault (exit 4), named with the file and the errno text.
@@ -259,7 +259,7 @@ TEST_F(OutputPolicy, WrongTypesInsideDocumentsNameTheFileAndTheField) {
   nlohmann::json doc = nlohmann::json::parse(p2p::read_text_file(path("run.json")));
   doc["p2p_access"] = nlohmann::json::array({doc["p2p_access"][0], 5});
   p2p::write_text_file_atomically(path("row.json"), doc.dump());
-  r = run("report " + path("row.json") + " --out " + path("row.html"));
+  r = run("report " + path("row.json") + " --html " + path("row.html"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(r.err, "p2pcheck: error: " + path("row.json") +
                        ": `p2p_access` row 1: expected an array of true/false, got number\n");

@@ -53,7 +53,7 @@ TEST(ResultsDocuments, EveryKeptRunComparesWithItselfAndRendersAReport) {
     }
     const std::string html = dir + "/" + fs::path(doc).stem().string() + ".html";
     const auto rep = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report '" + doc +
-                                                "' --out '" + html + "'");
+                                                "' --html '" + html + "'");
     EXPECT_EQ(rep.exit_code, 0) << doc << ": " << rep.err;
     const std::string page = p2p::try_read_text_file(html).value_or("");
     EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u) << doc;

@@ -75,16 +75,16 @@ struct CliDerived {
 // shared-gpu-acceptance.sh).
 const std::vector<CliDerived> kCliDerived = {
     {"h200-vm-2026-12-03-one-gpu/bench-logical8.html",
-     "h200-vm-2026-12-03-one-gpu/bench-logical8.json", "report DOC --out OUT"},
+     "h200-vm-2026-12-03-one-gpu/bench-logical8.json", "report DOC --html OUT"},
     {"h200-vm-2026-12-03-one-gpu/nccl-ranks8.html", "h200-vm-2026-12-03-one-gpu/nccl-ranks8.json",
-     "report DOC --out OUT"},
+     "report DOC --html OUT"},
     {"h200-vm-2026-12-03-fleet/mpi-nccl/nccl-mpi.html",
-     "h200-vm-2026-12-03-fleet/mpi-nccl/nccl-mpi.json", "report DOC --out OUT"},
+     "h200-vm-2026-12-03-fleet/mpi-nccl/nccl-mpi.json", "report DOC --html OUT"},
     {"h200-vm-2026-12-03-fleet/shared-gpu/bench-B.prom",
-     "h200-vm-2026-12-03-fleet/shared-gpu/bench-B.json", "export DOC --to prometheus --out OUT"},
+     "h200-vm-2026-12-03-fleet/shared-gpu/bench-B.json", "export DOC --prom OUT"},
     {"h200-vm-2026-12-03-fleet/shared-gpu-rerun/bench-B.prom",
      "h200-vm-2026-12-03-fleet/shared-gpu-rerun/bench-B.json",
-     "export DOC --to prometheus --out OUT"},
+     "export DOC --prom OUT"},
 };
 
 std::string substitute(std::string s, const std::string& from, const std::string& to) {

@@ -94,6 +94,17 @@ TEST_F(DoctorCli, JsonReportCarriesFindingsVerdictAndExitCode) {
   EXPECT_TRUE(saw_hmm);
 }
 
+// --json FILE keeps the report beside the checklist people read, as --json does on every
+// command that writes a document.
+TEST_F(DoctorCli, JsonFileIsTheReportFormatJsonPrints) {
+  const CliRun printed = run("--facts " + fixture("lxc-hmm-kaslr.json") + " --format json");
+  const CliRun kept = run("--facts " + fixture("lxc-hmm-kaslr.json") + " --json " + path("r.json"));
+  EXPECT_EQ(kept.exit_code, 3);
+  EXPECT_NE(kept.out.find("p2pcheck doctor:"), std::string::npos) << "the checklist stays";
+  EXPECT_EQ(nlohmann::json::parse(p2p::read_text_file(path("r.json"))),
+            nlohmann::json::parse(printed.out));
+}
+
 TEST_F(DoctorCli, SavedFactsReplayToTheSameReport) {
   const CliRun live = run("--root " + fixture("roots/lxc-blackwell") + " --save-facts " +
                           path("facts.json") + " --format json");

@@ -1,6 +1,6 @@
 // Round trip as a property, for tests and fuzz targets: whatever p2pcheck writes from a file it
 // was given is read back by the readers that take that document. `import FILE --json` writes a
-// results document that `compare` and `report` read; `topo --input CAPTURE --save` writes a
+// results document that `compare` and `report` read; `topo --input CAPTURE --json` writes a
 // snapshot that `topo --input` reads. Refusing the file at import (InputError) is allowed; a
 // document written and then refused is a fault (std::logic_error naming it). Test code only.
 #pragma once
@@ -46,7 +46,7 @@ inline void read_results_document(const std::string& text, const std::string& na
   options.allow_logical = true;
   (void)report::format_comparison(report::compare_runs(doc, doc, options), name, name, options);
   if (doc.topology) {
-    // The topology it holds, saved as `topo --save` would and given back to `topo --input`.
+    // The topology it holds, saved as `topo --json` would and given back to `topo --input`.
     (void)topo::load_topology_text(topo::snapshot_to_json_text(*doc.topology), name + ".topology");
   }
 }
@@ -63,7 +63,7 @@ inline std::size_t import_write_read_back(const std::string& text, const std::st
   return written.size();
 }
 
-// `topo --input FILE --save OUT`, then `topo --input OUT`: the snapshot reads back as it was.
+// `topo --input FILE --json OUT`, then `topo --input OUT`: the snapshot reads back as it was.
 inline void topology_write_read_back(const std::string& text, const std::string& file) {
   const topo::TopologySnapshot t = topo::load_topology_text(text, file);
   const std::string written = topo::snapshot_to_json_text(t);

@@ -139,7 +139,7 @@ TEST_F(ImportCli, ImportedH200RunsCompareWithP2pchecksOwnAndReport) {
       << text.out;
 
   const auto html =
-      run_captured(p2pcheck("report " + doc + " --out " + (dir_ / "peers.html").string()));
+      run_captured(p2pcheck("report " + doc + " --html " + (dir_ / "peers.html").string()));
   EXPECT_EQ(html.exit_code, 0) << html.err;
 }
 

@@ -135,7 +135,7 @@ TEST(CompareCli, NcclDocumentsCompareAndDoNotMixWithBench) {
             "`p2pcheck nccl`; compare documents of the same kind\n");
 }
 
-// `p2pcheck report`: the page lands beside the results (run.json -> run.html) or where --out
+// `p2pcheck report`: the page lands beside the results (run.json -> run.html) or where --html
 // says; a document it cannot read is one line, exit 2, and no page.
 TEST(ReportCli, WritesThePageAndRefusesWhatItCannotRead) {
   const p2p::TempDir tmp("p2p_report");
@@ -147,12 +147,12 @@ TEST(ReportCli, WritesThePageAndRefusesWhatItCannotRead) {
   EXPECT_EQ(r.out, "p2pcheck report: wrote " + dir + "/run.html\n");
   EXPECT_NE(slurp(dir + "/run.html").find("<h1>p2pcheck bench report: vm</h1>"), std::string::npos);
   r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + dir +
-                                 "/run.json --out -");
+                                 "/run.json --html -");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u);
   const std::string facts =
       std::string(P2P_SOURCE_DIR) + "/results/h200-vm-2026-12-02/h200-facts.json";
-  r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + facts + " --out " + dir +
+  r = p2p::testing::run_captured(std::string(P2PCHECK_EXE) + " report " + facts + " --html " + dir +
                                  "/facts.html");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,

@@ -82,11 +82,11 @@ TEST(ReportRun, APageIsWrittenAndADocumentIsNeverOverwritten) {
 
 TEST(ExportRun, AResultsDocumentBecomesJUnitAndPrometheus) {
   const p2p::TempDir dir("p2p_export_run");
-  write_export(ExportRequest{kRun, "junit", dir.file("run.xml"), "node-a"}, 0);
+  write_export(ExportRequest{kRun, dir.file("run.xml"), "", "node-a"}, 0);
   const std::string xml = p2p::read_text_file(dir.file("run.xml"));
   EXPECT_NE(xml.find("<testsuites"), std::string::npos);
   EXPECT_NE(xml.find("node-a"), std::string::npos) << "the host name given files the cases";
-  write_export(ExportRequest{kRun, "prometheus", dir.file("run.prom"), "node-a"}, 0);
+  write_export(ExportRequest{kRun, "", dir.file("run.prom"), "node-a"}, 0);
   EXPECT_NE(p2p::read_text_file(dir.file("run.prom")).find("Hostname=\"node-a\""),
             std::string::npos);
 }
@@ -95,7 +95,7 @@ TEST(ExportRun, TheDocumentIsNeverOverwritten) {
   const p2p::TempDir dir("p2p_export_run");
   const std::string copy = dir.file("run.json");
   fs::copy_file(kRun, copy);
-  EXPECT_THROW(write_export(ExportRequest{copy, "junit", copy, ""}, 0), p2p::InputError);
+  EXPECT_THROW(write_export(ExportRequest{copy, copy, "", ""}, 0), p2p::InputError);
   EXPECT_EQ(p2p::read_text_file(copy), p2p::read_text_file(kRun));
 }
 

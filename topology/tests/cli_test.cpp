@@ -65,12 +65,12 @@ class Cli : public ::testing::Test {
     return r;
   }
 
-  // Exit 2, nothing on stdout, exactly one stderr line naming `thing` and `problem`, no --save
+  // Exit 2, nothing on stdout, exactly one stderr line naming `thing` and `problem`, no --json
   // file.
   void expect_bad_input(std::vector<std::string> args, const std::string& thing,
                         const std::string& problem) {
     const std::string saved = (dir_ / "saved.json").string();
-    args.push_back("--save");
+    args.push_back("--json");
     args.push_back(saved);
     const Result r = run(args);
     EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -119,7 +119,7 @@ TEST_F(Cli, TopoJsonIsTheGoldenSnapshotAndSaveWritesTheSame) {
   const std::string saved = (dir_ / "vm.json").string();
   const Result r =
       run({"topo", "--input", fixture("rtxpro6000-vm.xml"), "--environment",
-           fixture("rtxpro6000-vm.environment.json"), "--format", "json", "--save", saved});
+           fixture("rtxpro6000-vm.environment.json"), "--format", "json", "--json", saved});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(p2p::read_text_file(saved), r.out);
@@ -164,11 +164,11 @@ TEST_F(Cli, TopoBadInputIsOneLineExit2AndWritesNothing) {
 
 TEST_F(Cli, SaveToAnUnwritablePlaceFailsWithoutOutput) {
   const std::string target = (dir_ / "no-such-dir" / "x.json").string();
-  const Result r = run({"topo", "--input", fixture("h200-vm.xml"), "--save", target});
+  const Result r = run({"topo", "--input", fixture("h200-vm.xml"), "--json", target});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
-  EXPECT_NE(r.err.find("--save " + target + ": the directory " + (dir_ / "no-such-dir").string() +
+  EXPECT_NE(r.err.find("--json " + target + ": the directory " + (dir_ / "no-such-dir").string() +
                        " does not exist"),
             std::string::npos)
       << r.err;
