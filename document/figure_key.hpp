@@ -16,4 +16,10 @@ std::string figure_key(const BandwidthResult& r);
 // "latency_p2p gpu0->gpu1": one latency per route, no size.
 std::string figure_key(const LatencyResult& r);
 
+// "nccl all_reduce float32 out_of_place 8r 64MiB busbw"; sendrecv pairs add "0->1" after the
+// rank count; one rank's figure is its algbw (every busbw factor is 0 there). `section` heads it
+// for the run without P2P ("p2p_off "). The rank count is in the name, so runs on different
+// numbers of GPUs never share a figure.
+std::string figure_key(const CollectiveResult& r, const std::string& section = "");
+
 }  // namespace p2p::doc

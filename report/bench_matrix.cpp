@@ -122,6 +122,7 @@ std::vector<Matrix> latency_matrices(const std::vector<doc::LatencyResult>& reco
   for (const auto& name : case_order) {
     Matrix m;
     m.title = name + ": ns per dependent load (row = GPU loading, column = memory)";
+    m.lower_is_better = true;
     std::set<std::string> rows, cols;
     for (const auto& r : records) {
       if (r.case_name != name) continue;

@@ -26,6 +26,7 @@ struct Matrix {
   std::vector<std::string> cols;  // destination labels
   std::vector<std::vector<std::optional<MatrixCell>>> cells;  // [row][col]; nullopt: no figure
   std::vector<std::string> notes;  // ceilings used, waiver reasons, failures, errors
+  bool lower_is_better = false;    // latencies: the smaller figure is the better one
 };
 
 // One matrix per (case, size, kind) where kind separates single transfers and the directions

@@ -45,13 +45,7 @@ void add_collectives(Figures& out, const doc::NcclRun& run, const std::string& p
                      const CompareOptions& o, const std::string& source) {
   for (const auto& r : run.results) {
     const bool one_rank = r.nranks <= 1;
-    std::string key = prefix + "nccl " + r.collective + " " + r.dtype +
-                      (r.in_place ? " in_place" : " out_of_place") + " " +
-                      std::to_string(r.nranks) + "r";
-    if (r.src_rank && r.dst_rank)
-      key += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);
-    key += " " + format_bytes(r.size_bytes, ByteStyle::kCompact) + (one_rank ? " algbw" : " busbw");
-    out[key] = Figure{one_rank ? r.algbw_gbps : r.busbw_gbps,
+    out[doc::figure_key(r, prefix)] = Figure{one_rank ? r.algbw_gbps : r.busbw_gbps,
                       r.status == doc::CollectiveStatus::kOk,
                       doc::to_string(r.status),
                       r.detail,

@@ -71,8 +71,8 @@ std::string heat_cell(const std::optional<MatrixCell>& cell, const std::string& 
   return out + "</td>";
 }
 
-std::string heatmap(const Matrix& m, bool lower_is_better, const PairPaths* paths,
-                    const FigureOutcomes* outcomes) {
+std::string heatmap(const Matrix& m, const PairPaths* paths, const FigureOutcomes* outcomes) {
+  const bool lower_is_better = m.lower_is_better;
   double best = 0;
   for (const auto& row : m.cells) {
     for (const auto& c : row) {
@@ -115,8 +115,8 @@ std::string bandwidth_heatmaps(const std::vector<Matrix>& maps, const PairPaths&
   const auto p2p = find("ce_unidir_write");
   const auto staged = find("staged");
   if (p2p != order.end() && staged != order.end()) {
-    os << "<div class=\"beside\">" << heatmap(**p2p, false, &paths, &outcomes)
-       << heatmap(**staged, false, &paths, &outcomes) << "</div>\n";
+    os << "<div class=\"beside\">" << heatmap(**p2p, &paths, &outcomes)
+       << heatmap(**staged, &paths, &outcomes) << "</div>\n";
     const Matrix* a = *p2p;
     const Matrix* b = *staged;
     order.erase(std::remove_if(order.begin(), order.end(),
@@ -124,14 +124,14 @@ std::string bandwidth_heatmaps(const std::vector<Matrix>& maps, const PairPaths&
                 order.end());
   }
   os << "<div class=\"maps\">\n";
-  for (const auto* m : order) os << heatmap(*m, false, &paths, &outcomes);
+  for (const auto* m : order) os << heatmap(*m, &paths, &outcomes);
   os << "</div>\n";
   return os.str();
 }
 
-std::string render_heatmap(const Matrix& m, bool lower_is_better, const PairPaths* paths,
+std::string render_heatmap(const Matrix& m, const PairPaths* paths,
                            const FigureOutcomes* outcomes) {
-  return heatmap(m, lower_is_better, paths, outcomes);
+  return heatmap(m, paths, outcomes);
 }
 
 std::string heat_legend() {

@@ -109,7 +109,7 @@ std::string bench_sections(const doc::BenchDocument& d, const doc::RunVerdict& v
   if (const std::string charts = size_sweep_charts(d); !charts.empty())
     os << "<h2>Size sweeps</h2>\n" << charts;
   if (!latency.empty()) os << "<h2>Latency</h2>\n";
-  for (const auto& m : latency) os << render_heatmap(m, true, &paths, &outcomes);
+  for (const auto& m : latency) os << render_heatmap(m, &paths, &outcomes);
   const doc::FigureCounts c = doc::count_figures(d);
   if (c.ok + c.failed + c.waived + c.errors > 0) {
     os << "<p>" << c.ok << " figures verified, " << c.failed << " FAILED verification, " << c.waived

@@ -9,6 +9,7 @@
 
 #include "report/bench_matrix.hpp"
 #include "report/figure_outcomes.hpp"
+#include "report/nccl_matrix.hpp"
 #include "report/html_pairs.hpp"
 #include "report/html_report.hpp"
 #include "report/html_verdict.hpp"
@@ -117,10 +118,6 @@ std::string changes_table(const Comparison& c, const FigureOutcomes& run, double
   return os.str();
 }
 
-bool is_latency(const Matrix& m) {
-  return m.title.find("ns per dependent load") != std::string::npos;
-}
-
 // The matrix of what changed, on the run's layout: each cell the change from the baseline's
 // same cell, marked by the comparison's outcome for that figure, a passing cell shaded by the
 // share of the baseline it kept; "" when the baseline has no cell to compare with.
@@ -130,7 +127,7 @@ std::optional<Matrix> delta_matrix(const Matrix& base, const Matrix& run) {
   d.rows = run.rows;
   d.cols = run.cols;
   d.cells.assign(run.rows.size(), std::vector<std::optional<MatrixCell>>(run.cols.size()));
-  const bool lower_is_better = is_latency(run);
+  const bool lower_is_better = run.lower_is_better;
   bool any = false;
   for (std::size_t i = 0; i < run.rows.size(); ++i) {
     const auto bi = std::find(base.rows.begin(), base.rows.end(), run.rows[i]) - base.rows.begin();
@@ -159,6 +156,19 @@ std::optional<Matrix> delta_matrix(const Matrix& base, const Matrix& run) {
   return d;
 }
 
+// Every matrix of a document: its bench pairs at their largest size, its latencies, and its NCCL
+// collectives and sendrecv pairs (nccl_matrix.hpp).
+std::vector<Matrix> all_matrices(const doc::BenchDocument& d) {
+  std::vector<Matrix> out = bandwidth_matrices(d.bandwidth, true);
+  for (auto& m : latency_matrices(d.latency)) out.push_back(std::move(m));
+  if (d.nccl) {
+    for (auto& m : nccl_matrices(d.nccl->run)) out.push_back(std::move(m));
+    if (d.nccl->p2p_off)
+      for (auto& m : nccl_matrices(*d.nccl->p2p_off, "p2p_off ")) out.push_back(std::move(m));
+  }
+  return out;
+}
+
 // Each matrix of either document, the baseline's beside the run's, then what changed between
 // them; a matrix only one of them has stands alone. Each cell is marked by its own document's
 // verdict, the change by the comparison's.
@@ -166,27 +176,24 @@ std::string matrices(const doc::BenchDocument& a, const FigureOutcomes& oa,
                      const doc::BenchDocument& b, const FigureOutcomes& ob, const Comparison& c) {
   const PairPaths pa(a), pb(b);
   const FigureOutcomes changes(c.verdict);
-  std::vector<Matrix> ma = bandwidth_matrices(a.bandwidth, true);
-  std::vector<Matrix> mb = bandwidth_matrices(b.bandwidth, true);
-  for (auto& m : latency_matrices(a.latency)) ma.push_back(std::move(m));
-  for (auto& m : latency_matrices(b.latency)) mb.push_back(std::move(m));
+  const std::vector<Matrix> ma = all_matrices(a), mb = all_matrices(b);
   std::ostringstream os;
   if (!ma.empty() || !mb.empty()) os << "<h2>Matrices, baseline beside run</h2>\n" << heat_legend();
   std::vector<bool> used(mb.size(), false);
   for (const auto& m : ma) {
-    os << "<div class=\"beside\">" << render_heatmap(m, is_latency(m), &pa, &oa);
+    os << "<div class=\"beside\">" << render_heatmap(m, &pa, &oa);
     for (std::size_t i = 0; i < mb.size(); ++i) {
       if (used[i] || mb[i].title != m.title) continue;
       used[i] = true;
-      os << render_heatmap(mb[i], is_latency(mb[i]), &pb, &ob);
-      if (const auto d = delta_matrix(m, mb[i])) os << render_heatmap(*d, false, &pb, &changes);
+      os << render_heatmap(mb[i], &pb, &ob);
+      if (const auto d = delta_matrix(m, mb[i])) os << render_heatmap(*d, &pb, &changes);
       break;
     }
     os << "</div>\n";
   }
   for (std::size_t i = 0; i < mb.size(); ++i) {
     if (!used[i])
-      os << "<div class=\"beside\">" << render_heatmap(mb[i], is_latency(mb[i]), &pb, &ob)
+      os << "<div class=\"beside\">" << render_heatmap(mb[i], &pb, &ob)
          << "</div>\n";
   }
   return os.str();

@@ -116,6 +116,35 @@ TEST(SideBySide, TheWorkedExampleNamesItsSuspectFirstAndMapsTheChange) {
   EXPECT_NE(html.find("-50.0%"), std::string::npos);
 }
 
+// Two NCCL runs (the 8-rank run on one H200 beside a copy where rank 5's sends and the largest
+// all_reduce lost half their busbw): each collective matrix and the sendrecv pairs' rank matrix
+// sit beside each other, with the change mapped cell by cell, as VM against LXC needs.
+TEST(SideBySide, NcclRunsMapTheirChangeByCollectiveAndByRankPair) {
+  const auto base = doc::bench_document_from_json(
+      read_json_file(std::string(P2P_SOURCE_DIR) +
+                     "/results/h200-vm-2026-12-03-one-gpu/nccl-ranks8.json"),
+      "nccl-ranks8.json");
+  auto run = base;
+  run.hostname = "lxc";
+  int halved = 0;
+  for (auto& r : run.nccl->run.results) {
+    const bool from5 = r.collective == "sendrecv_pairs" && r.src_rank == 5 && r.dst_rank != 5;
+    const bool big_all_reduce = r.collective == "all_reduce" && r.size_bytes == (4u << 20);
+    if (!from5 && !big_all_reduce) continue;
+    *r.busbw_gbps /= 2;
+    *r.algbw_gbps /= 2;
+    ++halved;
+  }
+  ASSERT_GE(halved, 8);
+  const std::string html = render_side_by_side(base, "vm.json", run, "lxc.json", CompareOptions{});
+  for (const std::string title :
+       {"change, baseline to run: NCCL busbw, float32 out_of_place, 8 ranks",
+        "change, baseline to run: NCCL sendrecv pairs busbw, float32 out_of_place, 4MiB, 8 ranks"})
+    EXPECT_NE(html.find(title), std::string::npos) << title;
+  EXPECT_NE(html.find("<th>rank5</th>"), std::string::npos) << "rows and columns are ranks";
+  EXPECT_GE(occurrences(html, "-50.0%"), 8u) << "each halved cell shows its change";
+}
+
 TEST(SideBySide, BenchBesideNcclIsBadInput) {
   EXPECT_THROW(render_side_by_side(kept_run("h200-bench.json"), "a", kept_run("h200-nccl.json"),
                                    "b", CompareOptions{}),
