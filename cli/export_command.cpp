@@ -47,8 +47,9 @@ Command add_export_command(CLI::App& root) {
                   "Write every check as a JUnit XML test case to FILE, atomically; - for stdout")
       ->type_name("FILE|-")
       ->check(file_path());
-  app->add_option("--prom", o->prom,
-                  "Write a Prometheus textfile to FILE (for node_exporter), atomically; - for stdout")
+  app->add_option(
+         "--prom", o->prom,
+         "Write a Prometheus textfile to FILE (for node_exporter), atomically; - for stdout")
       ->type_name("FILE.prom|-")
       ->check(file_path());
   app->add_option("--to", old->to, "renamed --junit FILE or --prom FILE")

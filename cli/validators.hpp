@@ -123,7 +123,8 @@ inline CLI::Validator not_empty(const std::string& what) {
 }
 
 // --allow-caveat KIND (repeatable), one list of kinds for every command that judges a run
-// whole (judge, compare, merge, report, export): `what` says whose caveat ("of the run", "of a host's run").
+// whole (judge, compare, merge, report, export): `what` says whose caveat ("of the run", "of a
+// host's run").
 inline CLI::Option* add_allow_caveat_option(CLI::App* app, std::vector<std::string>& kinds,
                                             const std::string& what) {
   return app

@@ -30,14 +30,13 @@ Check host_check(const doc::HostVerdict& v) {
   // A host that passes with caveats passed only because --allow-caveat accepted them: a warning.
   // A failed doctor step is among the reasons with its headline; the host table shows the
   // doctor's root cause beside every failed host.
-  Check c =
-      v.status == doc::HostStatus::kPass
-          ? make("host", v.host, v.caveats.empty() ? Outcome::kPass : Outcome::kWarn,
-                 std::to_string(v.figures_ok) + " figure(s), topology " +
-                     to_string(v.topology.match) +
-                     (v.caveats.empty() ? "" : "; accepted: " + doc::caveats_line(v.caveats)),
-                 kHostPriority)
-          : make("host", v.host, outcome_of(v.status), join(v.reasons, "; "), kHostPriority);
+  Check c = v.status == doc::HostStatus::kPass
+                ? make("host", v.host, v.caveats.empty() ? Outcome::kPass : Outcome::kWarn,
+                       std::to_string(v.figures_ok) + " figure(s), topology " +
+                           to_string(v.topology.match) +
+                           (v.caveats.empty() ? "" : "; accepted: " + doc::caveats_line(v.caveats)),
+                       kHostPriority)
+                : make("host", v.host, outcome_of(v.status), join(v.reasons, "; "), kHostPriority);
   c.places = {"host " + v.host};  // the suspect counts the hosts the reasons name
   return c;
 }

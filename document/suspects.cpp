@@ -169,8 +169,7 @@ std::vector<GpuOutcome> gpu_outcomes(const RunVerdict& v, const std::optional<Su
   const std::string blamed = suspect && suspect->kind == SuspectKind::kGpu ? suspect->name : "";
   for (const auto& c : v.checks) {
     // A fleet numbers its GPUs per host: gpu0 of two hosts is no one GPU.
-    if (c.outcome == Outcome::kSkipped || c.outcome == Outcome::kNotMeaningful ||
-        per_host(c))
+    if (c.outcome == Outcome::kSkipped || c.outcome == Outcome::kNotMeaningful || per_host(c))
       continue;
     const std::set<std::string> named = gpus_named(c.subject);
     const bool bad = c.outcome == Outcome::kFail || c.outcome == Outcome::kError;

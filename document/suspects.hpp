@@ -2,8 +2,8 @@
 // of figures, every one naming that GPU and a different partner; listed one by one they bury the
 // cause. Counting what the reasons share brings it out: "suspect: gpu5 in 46 of 46 reasons".
 // What they share may be a GPU, or a place the checks record (Check::places): a PCIe switch whose
-// GPUs fail together, a CPU socket (its NUMA node), a kind of path (every failing pair crosses the sockets), or
-// in a fleet a host. Pure: the checks are all it reads.
+// GPUs fail together, a CPU socket (its NUMA node), a kind of path (every failing pair crosses the
+// sockets), or in a fleet a host. Pure: the checks are all it reads.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -25,7 +25,8 @@ const char* to_string(SuspectKind k);
 
 struct Suspect {
   SuspectKind kind = SuspectKind::kGpu;
-  std::string name;  // "gpu5", "node07", "0000:40:00.0" (a switch), "1" (a NUMA node: a socket, or part of one), "SYS"
+  std::string name;  // "gpu5", "node07", "0000:40:00.0" (a switch), "1" (a NUMA node: a socket, or
+                     // part of one), "SYS"
   int named_in = 0;  // the reasons (failures and warnings) that name it
   int reasons = 0;   // all the reasons
   std::vector<std::string> gpus;  // for a place: the GPUs its reasons name, in GPU order

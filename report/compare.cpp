@@ -45,14 +45,15 @@ void add_collectives(Figures& out, const doc::NcclRun& run, const std::string& p
                      const CompareOptions& o, const std::string& source) {
   for (const auto& r : run.results) {
     const bool one_rank = r.nranks <= 1;
-    out[doc::figure_key(r, prefix)] = Figure{one_rank ? r.algbw_gbps : r.busbw_gbps,
-                      r.status == doc::CollectiveStatus::kOk,
-                      doc::to_string(r.status),
-                      r.detail,
-                      r.size_bytes >= o.min_bytes,
-                      false,
-                      source.empty() ? "" : source + " " + r.collective + "_perf",
-                      r.size_bytes};
+    out[doc::figure_key(r, prefix)] =
+        Figure{one_rank ? r.algbw_gbps : r.busbw_gbps,
+               r.status == doc::CollectiveStatus::kOk,
+               doc::to_string(r.status),
+               r.detail,
+               r.size_bytes >= o.min_bytes,
+               false,
+               source.empty() ? "" : source + " " + r.collective + "_perf",
+               r.size_bytes};
   }
 }
 

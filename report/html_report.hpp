@@ -27,8 +27,7 @@ std::string render_html_report(const doc::BenchDocument& doc, const std::string&
 // cell shaded by the share of its link's ceiling, or of the matrix's best figure (every
 // measured cell is shaded when `outcomes` is null); GPU pairs with their path class when
 // `paths` is given.
-std::string render_heatmap(const Matrix& m, const PairPaths* paths,
-                           const FigureOutcomes* outcomes);
+std::string render_heatmap(const Matrix& m, const PairPaths* paths, const FigureOutcomes* outcomes);
 
 // What the marks and shades of the heatmaps mean, shown once above them.
 std::string heat_legend();

@@ -88,7 +88,8 @@ std::vector<Matrix> nccl_matrices(const doc::NcclRun& run, const std::string& se
     }
   }
   std::vector<Matrix> out;
-  const std::string head = section.empty() ? "NCCL" : "NCCL " + section.substr(0, section.size() - 1);
+  const std::string head =
+      section.empty() ? "NCCL" : "NCCL " + section.substr(0, section.size() - 1);
   for (const auto& [g, results] : collectives) {
     const auto& [dtype, in_place, nranks] = g;
     out.push_back(collective_matrix(results,
@@ -103,9 +104,9 @@ std::vector<Matrix> nccl_matrices(const doc::NcclRun& run, const std::string& se
                                  [&](const auto* r) { return r->size_bytes != size; }),
                   results.end());
     out.push_back(pair_matrix(results,
-                              head + " sendrecv pairs busbw, " + dtype + " " +
-                                  placement(in_place) + ", " + format_bytes(size, ByteStyle::kCompact) +
-                                  ", " + std::to_string(nranks) + " ranks",
+                              head + " sendrecv pairs busbw, " + dtype + " " + placement(in_place) +
+                                  ", " + format_bytes(size, ByteStyle::kCompact) + ", " +
+                                  std::to_string(nranks) + " ranks",
                               section));
   }
   return out;

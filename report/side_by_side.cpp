@@ -9,10 +9,10 @@
 
 #include "report/bench_matrix.hpp"
 #include "report/figure_outcomes.hpp"
-#include "report/nccl_matrix.hpp"
 #include "report/html_pairs.hpp"
 #include "report/html_report.hpp"
 #include "report/html_verdict.hpp"
+#include "report/nccl_matrix.hpp"
 
 namespace p2p::report {
 namespace {
@@ -192,9 +192,7 @@ std::string matrices(const doc::BenchDocument& a, const FigureOutcomes& oa,
     os << "</div>\n";
   }
   for (std::size_t i = 0; i < mb.size(); ++i) {
-    if (!used[i])
-      os << "<div class=\"beside\">" << render_heatmap(mb[i], &pb, &ob)
-         << "</div>\n";
+    if (!used[i]) os << "<div class=\"beside\">" << render_heatmap(mb[i], &pb, &ob) << "</div>\n";
   }
   return os.str();
 }

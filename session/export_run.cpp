@@ -28,8 +28,7 @@ void write_export(const ExportRequest& r, double now_unix) {
                      " is a gate decision or doctor report, which carries its own verdict");
   }
   std::vector<FileToWrite> files;
-  if (!r.junit.empty())
-    files.push_back({r.junit, report::render_junit(report::export_suites(in))});
+  if (!r.junit.empty()) files.push_back({r.junit, report::render_junit(report::export_suites(in))});
   if (!r.prom.empty()) files.push_back({r.prom, report::export_prometheus(in, now_unix)});
   write_text_files_atomically(files);
 }

@@ -9,9 +9,9 @@
 namespace p2p::session {
 
 struct ReportRequest {
-  std::vector<std::string> results;  // one document, or two side by side
-  std::string out;                   // "" = named after the documents; "-" = stdout
-  std::string policy;                // --policy FILE: each document judged under it
+  std::vector<std::string> results;        // one document, or two side by side
+  std::string out;                         // "" = named after the documents; "-" = stdout
+  std::string policy;                      // --policy FILE: each document judged under it
   std::vector<std::string> allow_caveats;  // --allow-caveat KIND: a caveat that does not fail it
 };
 

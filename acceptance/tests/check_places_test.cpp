@@ -34,8 +34,7 @@ TEST(CheckPlaces, PairsGetTheirPathAndSharedNodeHostLinksTheirGpusNode) {
   using Places = std::vector<std::string>;
   EXPECT_EQ(check_of(v, "link_ceiling", "ce_unidir_write gpu0->gpu1").places,
             (Places{"path NODE", "numa 0"}));
-  EXPECT_EQ(check_of(v, "link_ceiling", "ce_unidir_write gpu0->gpu4").places,
-            (Places{"path SYS"}))
+  EXPECT_EQ(check_of(v, "link_ceiling", "ce_unidir_write gpu0->gpu4").places, (Places{"path SYS"}))
       << "a pair across the sockets shares no NUMA node";
   EXPECT_EQ(check_of(v, "link_ceiling", "h2d_ce host->gpu5").places, (Places{"numa 1"}));
 }

@@ -157,8 +157,7 @@ TEST(ExportCli, BadInputIsOneLineExitTwo) {
   const std::string not_ours = dir.file("other.json");
   p2p::write_text_file_atomically(not_ours, "{\"schema\": \"something.else\", \"version\": 1}\n");
   for (const std::string& args :
-       {"export " + not_ours + " --junit -",
-        "export " + dir.file("missing.json") + " --prom -",
+       {"export " + not_ours + " --junit -", "export " + dir.file("missing.json") + " --prom -",
         "export " + kRun + "h200-bench.json --to csv", "export " + kRun + "h200-bench.json",
         "export " + kRun + "h200-bench.json --junit " + kRun + "h200-bench.json",
         "export " + kRun + "h200-bench.json --junit - --prom -",
@@ -187,8 +186,9 @@ TEST(ExportCli, JunitAndPromTogetherAndTheOldToOutStillWorks) {
   const std::string old_prom = dir.file("old.prom");
   const CliResult old = run("export " + doc + " --to prometheus --out " + old_prom);
   ASSERT_EQ(old.exit_code, 0) << old.err;
-  EXPECT_EQ(old.err,
-            "p2pcheck: warning: export: --to prometheus --out FILE is deprecated; use --prom FILE\n");
+  EXPECT_EQ(
+      old.err,
+      "p2pcheck: warning: export: --to prometheus --out FILE is deprecated; use --prom FILE\n");
   EXPECT_TRUE(contains(p2p::read_text_file(old_prom), "p2pcheck_run_passed"));
   EXPECT_FALSE(contains(run("export --help").out, "--to")) << "the old names are hidden";
 }

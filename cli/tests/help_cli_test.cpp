@@ -144,10 +144,11 @@ TEST(Renamed, OldOptionNamesStillWorkAndSayTheirNewName) {
 // (doctor's facts, NCCL's log and topology file, a fleet's line directory). A new command that
 // writes through --out or --save fails here.
 TEST(OutputFlags, EveryOptionThatWritesAFileIsNamedByItsKind) {
-  const std::vector<std::string> kinds = {"--json",      "--html",     "--junit",
-                                          "--jsonl",     "--prom",     "--save-facts",
-                                          "--nccl-log",  "--nccl-topo", "--lines-dir"};
-  const std::regex option(R"(^\s+(--[a-z0-9-]+)\b[^\n]*?\s{2,}(Also write|Write|write|keep|HTML file to write)\b)");
+  const std::vector<std::string> kinds = {"--json",     "--html",      "--junit",
+                                          "--jsonl",    "--prom",      "--save-facts",
+                                          "--nccl-log", "--nccl-topo", "--lines-dir"};
+  const std::regex option(
+      R"(^\s+(--[a-z0-9-]+)\b[^\n]*?\s{2,}(Also write|Write|write|keep|HTML file to write)\b)");
   int outputs = 0;
   for (const auto& path : command_paths()) {
     std::istringstream help(help_of(path));
@@ -160,9 +161,12 @@ TEST(OutputFlags, EveryOptionThatWritesAFileIsNamedByItsKind) {
     }
   }
   EXPECT_GE(outputs, 30) << "the walk found the commands' outputs";
-  for (const auto& [command, flag] : std::vector<std::pair<std::string, std::string>>{
-           {"topo", "--json FILE"}, {"report", "--html FILE"}, {"export", "--junit FILE"},
-           {"export", "--prom FILE"}, {"doctor", "--json FILE"}})
+  for (const auto& [command, flag] :
+       std::vector<std::pair<std::string, std::string>>{{"topo", "--json FILE"},
+                                                        {"report", "--html FILE"},
+                                                        {"export", "--junit FILE"},
+                                                        {"export", "--prom FILE"},
+                                                        {"doctor", "--json FILE"}})
     EXPECT_NE(help_of(command).find(flag), std::string::npos) << command << " " << flag;
 }
 

@@ -78,9 +78,9 @@ int expect_every_format_agrees(const std::string& allow) {
     SCOPED_TRACE(doc);
     const p2p::TempDir dir("p2p_verdicts");
     const std::string junit = dir.file("judge.xml"), prom = dir.file("judge.prom");
-    const CliResult j = p2p::testing::run_captured(kExe + " judge '" + doc +
-                                                   "' --format json --junit '" + junit +
-                                                   "' --prom '" + prom + "'" + allow);
+    const CliResult j =
+        p2p::testing::run_captured(kExe + " judge '" + doc + "' --format json --junit '" + junit +
+                                   "' --prom '" + prom + "'" + allow);
     // 0 pass, 1 fail, 4 error, 5 hung: a verdict each (README, exit codes).
     EXPECT_TRUE(j.exit_code == 0 || j.exit_code == 1 || j.exit_code == 4 || j.exit_code == 5)
         << j.err;

@@ -83,8 +83,7 @@ const std::vector<CliDerived> kCliDerived = {
     {"h200-vm-2026-12-03-fleet/shared-gpu/bench-B.prom",
      "h200-vm-2026-12-03-fleet/shared-gpu/bench-B.json", "export DOC --prom OUT"},
     {"h200-vm-2026-12-03-fleet/shared-gpu-rerun/bench-B.prom",
-     "h200-vm-2026-12-03-fleet/shared-gpu-rerun/bench-B.json",
-     "export DOC --prom OUT"},
+     "h200-vm-2026-12-03-fleet/shared-gpu-rerun/bench-B.json", "export DOC --prom OUT"},
 };
 
 std::string substitute(std::string s, const std::string& from, const std::string& to) {

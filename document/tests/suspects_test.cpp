@@ -73,10 +73,10 @@ TEST(Suspects, NoSuspectWhenReasonsAreFewSpreadOrTied) {
 
 TEST(Suspects, OnlyWholeWordsNameAGpu) {
   // "gpus", "gpu" alone, "nvgpu3" and "gpu12x" name no GPU; "gpu12" in a message does.
-  const RunVerdict v = with(
-      {reason("run", Outcome::kFail, "2 gpus lost, gpu alone, nvgpu3, gpu12x"),
-       reason("run", Outcome::kFail, "gpu12 is slow"), reason("x", Outcome::kWarn, "again gpu12"),
-       reason("gpu0", Outcome::kPass)});
+  const RunVerdict v =
+      with({reason("run", Outcome::kFail, "2 gpus lost, gpu alone, nvgpu3, gpu12x"),
+            reason("run", Outcome::kFail, "gpu12 is slow"),
+            reason("x", Outcome::kWarn, "again gpu12"), reason("gpu0", Outcome::kPass)});
   const auto s = suspect_of(v);
   ASSERT_TRUE(s);
   EXPECT_EQ(s->name, "gpu12");
@@ -137,21 +137,23 @@ Check placed(const std::string& subject, std::vector<std::string> places,
 // suspect, with its GPUs and the step that fits a switch.
 TEST(Suspects, TheSwitchWhoseGpusFailTogetherIsTheSuspect) {
   const std::string sw = "switch 0000:40:00.0";
-  const RunVerdict v = with({placed("ce gpu0->gpu1 1GiB", {"path PIX", sw, "numa 0"}),
-                             placed("ce gpu1->gpu2 1GiB", {"path PIX", sw, "numa 0"}),
-                             placed("ce gpu2->gpu3 1GiB", {"path PIX", sw, "numa 0"}),
-                             placed("ce gpu3->gpu0 1GiB", {"path PIX", sw, "numa 0"}),
-                             placed("ce gpu4->gpu5 1GiB", {"path PIX", "switch 0000:c0:00.0",
-                                                           "numa 1"}, Outcome::kPass)});
+  const RunVerdict v =
+      with({placed("ce gpu0->gpu1 1GiB", {"path PIX", sw, "numa 0"}),
+            placed("ce gpu1->gpu2 1GiB", {"path PIX", sw, "numa 0"}),
+            placed("ce gpu2->gpu3 1GiB", {"path PIX", sw, "numa 0"}),
+            placed("ce gpu3->gpu0 1GiB", {"path PIX", sw, "numa 0"}),
+            placed("ce gpu4->gpu5 1GiB", {"path PIX", "switch 0000:c0:00.0", "numa 1"},
+                   Outcome::kPass)});
   const auto s = suspect_of(v);
   ASSERT_TRUE(s);
   EXPECT_EQ(s->kind, SuspectKind::kSwitch);
   EXPECT_EQ(s->name, "0000:40:00.0");
   EXPECT_EQ(s->gpus, (std::vector<std::string>{"gpu0", "gpu1", "gpu2", "gpu3"}));
-  EXPECT_EQ(suspect_line(*s),
-            "suspect: PCIe switch 0000:40:00.0 (gpu0, gpu1, gpu2, gpu3) in 4 of 4 reasons: the GPUs "
-            "behind it fail together: check its uplink's width and speed and ACS on its ports "
-            "(p2pcheck doctor: pcie.link, pcie.acs)");
+  EXPECT_EQ(
+      suspect_line(*s),
+      "suspect: PCIe switch 0000:40:00.0 (gpu0, gpu1, gpu2, gpu3) in 4 of 4 reasons: the GPUs "
+      "behind it fail together: check its uplink's width and speed and ACS on its ports "
+      "(p2pcheck doctor: pcie.link, pcie.acs)");
   const auto j = suspects_json(v).at("suspect");
   EXPECT_EQ(j.at("kind"), "switch");
   EXPECT_TRUE(j.at("gpu").is_null());
@@ -161,10 +163,9 @@ TEST(Suspects, TheSwitchWhoseGpusFailTogetherIsTheSuspect) {
 // Failing pairs spread over the GPUs and both NUMA nodes, all crossing the sockets: the path
 // kind is the suspect. Where every judged pair is SYS, naming SYS singles nothing out.
 TEST(Suspects, APathClassIsTheSuspectOnlyWhereOtherPathsPass) {
-  RunVerdict v = with({placed("ce gpu0->gpu4 1GiB", {"path SYS"}),
-                       placed("ce gpu1->gpu5 1GiB", {"path SYS"}),
-                       placed("ce gpu2->gpu6 1GiB", {"path SYS"}),
-                       placed("ce gpu3->gpu7 1GiB", {"path SYS"})});
+  RunVerdict v = with(
+      {placed("ce gpu0->gpu4 1GiB", {"path SYS"}), placed("ce gpu1->gpu5 1GiB", {"path SYS"}),
+       placed("ce gpu2->gpu6 1GiB", {"path SYS"}), placed("ce gpu3->gpu7 1GiB", {"path SYS"})});
   EXPECT_FALSE(suspect_of(v)) << "every pair judged is SYS";
   v.checks.push_back(placed("ce gpu0->gpu1 1GiB", {"path NODE", "numa 0"}, Outcome::kPass));
   const auto s = suspect_of(v);
@@ -178,10 +179,11 @@ TEST(Suspects, APathClassIsTheSuspectOnlyWhereOtherPathsPass) {
 
 // A NUMA node whose pairs fail while the other node's pass.
 TEST(Suspects, ANumaNodeWhoseGpusFailTogetherIsTheSuspect) {
-  const RunVerdict v = with({placed("ce gpu4->gpu5 1GiB", {"path NODE", "numa 1"}),
-                             placed("ce gpu6->gpu7 1GiB", {"path NODE", "numa 1"}),
-                             placed("ce gpu5->gpu6 1GiB", {"path NODE", "numa 1"}),
-                             placed("ce gpu0->gpu1 1GiB", {"path NODE", "numa 0"}, Outcome::kPass)});
+  const RunVerdict v =
+      with({placed("ce gpu4->gpu5 1GiB", {"path NODE", "numa 1"}),
+            placed("ce gpu6->gpu7 1GiB", {"path NODE", "numa 1"}),
+            placed("ce gpu5->gpu6 1GiB", {"path NODE", "numa 1"}),
+            placed("ce gpu0->gpu1 1GiB", {"path NODE", "numa 0"}, Outcome::kPass)});
   const auto s = suspect_of(v);
   ASSERT_TRUE(s);
   EXPECT_EQ(s->kind, SuspectKind::kNuma);
