@@ -1,5 +1,7 @@
 #include "document/outcome.hpp"
 
+#include <algorithm>
+
 #include "document/enum_names.hpp"
 
 namespace p2p::doc {
@@ -27,7 +29,7 @@ constexpr EnumNames<RankEnd, 7> kRankEnds{{{RankEnd::kDone, "done"},
                                            {RankEnd::kError, "error"},
                                            {RankEnd::kDied, "died"},
                                            {RankEnd::kKilled, "killed"},
-                                           {RankEnd::kNoResult, "no result"},
+                                           {RankEnd::kNoResult, "no_result"},
                                            {RankEnd::kStopped, "stopped"}}};
 
 constexpr EnumNames<Change, 8> kChanges{{{Change::kRegressed, "regressed"},
@@ -36,8 +38,8 @@ constexpr EnumNames<Change, 8> kChanges{{{Change::kRegressed, "regressed"},
                                          {Change::kLost, "lost"},
                                          {Change::kNew, "new"},
                                          {Change::kMissing, "missing"},
-                                         {Change::kNotJudged, "not judged"},
-                                         {Change::kOneSideOnly, "one side only"}}};
+                                         {Change::kNotJudged, "not_judged"},
+                                         {Change::kOneSideOnly, "one_side_only"}}};
 
 constexpr EnumNames<ThresholdStatus, 3> kThresholdStatuses{
     {{ThresholdStatus::kPass, "pass"},
@@ -60,6 +62,19 @@ constexpr EnumNames<HostStatus, 3> kHostStatuses{{{HostStatus::kPass, "pass"},
 constexpr EnumNames<TopologyMatch, 3> kTopologyMatches{{{TopologyMatch::kSame, "same"},
                                                         {TopologyMatch::kDiffers, "differs"},
                                                         {TopologyMatch::kUnknown, "unknown"}}};
+
+// Every word is one token joined by underscores. RankEnd and Change once wrote three with spaces
+// ("no result", "not judged", "one side only"): documents holding those still read.
+template <class E, std::size_t N>
+E parse_once_spaced(const EnumNames<E, N>& names, const nlohmann::json& j,
+                    const std::string& what) {
+  if (j.is_string()) {
+    std::string word = j.get<std::string>();
+    std::replace(word.begin(), word.end(), ' ', '_');
+    if (const auto e = find_in(names, word)) return *e;
+  }
+  return parse_json_in(names, j, what);
+}
 
 }  // namespace
 
@@ -191,9 +206,13 @@ void from_json(const nlohmann::json& j, CollectiveStatus& s) {
   s = parse_json_in(kCollectiveStatuses, j, "status");
 }
 void to_json(nlohmann::json& j, RankEnd e) { j = to_string(e); }
-void from_json(const nlohmann::json& j, RankEnd& e) { e = parse_json_in(kRankEnds, j, "ended"); }
+void from_json(const nlohmann::json& j, RankEnd& e) {
+  e = parse_once_spaced(kRankEnds, j, "ended");
+}
 void to_json(nlohmann::json& j, Change c) { j = to_string(c); }
-void from_json(const nlohmann::json& j, Change& c) { c = parse_json_in(kChanges, j, "verdict"); }
+void from_json(const nlohmann::json& j, Change& c) {
+  c = parse_once_spaced(kChanges, j, "verdict");
+}
 void to_json(nlohmann::json& j, ThresholdStatus s) { j = to_string(s); }
 void from_json(const nlohmann::json& j, ThresholdStatus& s) {
   s = parse_json_in(kThresholdStatuses, j, "status");

@@ -61,7 +61,7 @@ enum class RankEnd {
   kNoResult,  // MPI: the process sent rank 0 nothing within the deadline
   kStopped,   // aborted its communicators on the parent's word after another rank ended
 };
-const char* to_string(RankEnd e);  // done | hang | error | died | killed | no result | stopped
+const char* to_string(RankEnd e);  // done | hang | error | died | killed | no_result | stopped
 Outcome outcome_of(RankEnd e);     // done passes, error is an error, the rest fail
 
 // How one figure moved from a baseline run to a candidate run (`compare`).
@@ -77,7 +77,7 @@ enum class Change {
 };
 const char* to_string(Change c);  // regressed | improved | same | lost | new | missing | ...
 // regressed, lost and missing fail (missing passes as skipped when the user allowed it);
-// not judged and one side only are skipped; the rest pass.
+// not_judged and one_side_only are skipped; the rest pass.
 Outcome outcome_of(Change c, bool missing_allowed);
 
 // `--min-busbw` and other threshold verdicts over one series.

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "document/endpoint.hpp"
+#include "document/bench_document.hpp"
 
 namespace p2p::doc {
 

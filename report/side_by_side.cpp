@@ -57,7 +57,7 @@ std::string hosts_table(const doc::BenchDocument& a, const std::string& a_name,
 int verdict_rank(const std::string& v) {
   static const std::map<std::string, int> order = {
       {"lost", 0},    {"regressed", 1}, {"improved", 2},  {"new", 3},
-      {"missing", 4}, {"same", 5},      {"not judged", 6}};
+      {"missing", 4}, {"same", 5},      {"not_judged", 6}};
   const auto it = order.find(v);
   return it == order.end() ? 7 : it->second;
 }

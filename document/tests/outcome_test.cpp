@@ -64,8 +64,25 @@ TEST(Outcome, DocumentWordsAreTheOnesOlderDocumentsUse) {
   EXPECT_EQ(nlohmann::json("wrong").get<CollectiveStatus>(), CollectiveStatus::kWrong);
   EXPECT_EQ(nlohmann::json("no result").get<RankEnd>(), RankEnd::kNoResult);
   EXPECT_EQ(nlohmann::json("not_judged").get<ThresholdStatus>(), ThresholdStatus::kNotJudged);
-  EXPECT_EQ(nlohmann::json(Change::kOneSideOnly).get<std::string>(), "one side only");
+  EXPECT_EQ(nlohmann::json(Change::kOneSideOnly).get<std::string>(), "one_side_only");
   EXPECT_THROW(nlohmann::json("FAILED").get<FigureStatus>(), InputError);
+}
+
+// One word style: every enum word is one token joined by underscores, in JSON and in text; the
+// few once written with spaces still read.
+TEST(Outcome, EveryWordIsOneTokenAndTheOldSpacedWordsStillRead) {
+  EXPECT_STREQ(to_string(RankEnd::kNoResult), "no_result");
+  EXPECT_STREQ(to_string(Change::kNotJudged), "not_judged");
+  EXPECT_EQ(nlohmann::json("no result").get<RankEnd>(), RankEnd::kNoResult);
+  EXPECT_EQ(nlohmann::json("not judged").get<Change>(), Change::kNotJudged);
+  EXPECT_EQ(nlohmann::json("one side only").get<Change>(), Change::kOneSideOnly);
+  for (auto c : {Change::kRegressed, Change::kImproved, Change::kSame, Change::kLost, Change::kNew,
+                 Change::kMissing, Change::kNotJudged, Change::kOneSideOnly})
+    EXPECT_EQ(std::string(to_string(c)).find(' '), std::string::npos) << to_string(c);
+  for (auto e : {RankEnd::kDone, RankEnd::kHang, RankEnd::kError, RankEnd::kDied, RankEnd::kKilled,
+                 RankEnd::kNoResult, RankEnd::kStopped})
+    EXPECT_EQ(std::string(to_string(e)).find(' '), std::string::npos) << to_string(e);
+  EXPECT_THROW(nlohmann::json("not  judged").get<Change>(), InputError);
 }
 
 // The states of infer's messages and IPC pairs and of a fleet's hosts, in the words their

@@ -127,7 +127,7 @@ TEST_F(MpiMerge, AProcessThatNeverAnsweredIsNoResultWithItsLastCaseAndTheOthersA
   ASSERT_EQ(m.merged.cases.size(), 2u);  // nothing after the stop is invented
   EXPECT_STREQ(doc::to_string(m.merged.cases[1].status), "ok");
   ASSERT_EQ(m.merged.ends.size(), 3u);
-  EXPECT_STREQ(doc::to_string(m.merged.ends[2].ended), "no result");
+  EXPECT_STREQ(doc::to_string(m.merged.ends[2].ended), "no_result");
   EXPECT_EQ(m.merged.ends[2].pid, 502);  // from its ready line
   EXPECT_EQ(m.merged.ends[2].last_case, cases_[1].name);
   EXPECT_NE(m.merged.ends[2].detail.find("within 60 s on vm"), std::string::npos)
