@@ -14,6 +14,8 @@
 #include "nccl/run/measure.hpp"
 #include "nccl/run/rank_process.hpp"
 #include "nccl/run/rank_spawn.hpp"
+#include "nccl/run/rank_sweep.hpp"
+#include "nccl/run/sweep_loop.hpp"
 
 namespace p2p::infer {
 
@@ -34,52 +36,56 @@ nccl::CollectiveShape shape_of(const InferRankJob& job, const Message& m) {
 
 // One message of the job: a verified call on fresh inputs (after the warm-up calls) before any
 // timing, then the calls timed in graphs. A failed call aborts the clique: it is the case's error.
-nccl::RankCaseLine measure_message(nccl::Clique& clique, nccl::RankBuffers& buffers,
-                                   const InferRankJob& job, std::size_t i, int rank,
-                                   const nccl::MeasureOptions& warm) {
-  const Message& m = job.messages[i];
-  const nccl::CollectiveShape shape = shape_of(job, m);
-  const nccl::OpSpec op = all_reduce(job, shape);
-  nccl::RankCaseLine line;
-  line.case_name = message_name(m);
-  line.index = static_cast<int>(i);
-  line.rank = rank;
+nccl::Measurement measure_message(nccl::Clique& clique, nccl::RankBuffers& buffers,
+                                  const InferRankJob& job, const nccl::PlannedCase& c,
+                                  const nccl::MeasureOptions& warm) {
+  nccl::MeasureOptions verify = warm;
+  verify.warmup_iterations = job.warmup;
+  verify.iterations = 1;
+  verify.samples = 1;
+  nccl::Measurement m = nccl::measure_or_error(clique, buffers, c.op, c.shape, false, verify, {});
+  if (m.status != doc::CollectiveStatus::kOk) return m;
+  m.time_us.reset();
+  m.sample_us.clear();
   try {
-    nccl::MeasureOptions verify = warm;
-    verify.warmup_iterations = job.warmup;
-    verify.iterations = 1;
-    verify.samples = 1;
-    const nccl::Measurement checked = nccl::measure(clique, buffers, op, shape, false, verify);
-    line.status = checked.status;
-    line.detail = checked.detail;
-    line.wrong_elements = checked.wrong_elements;
-    if (checked.status != doc::CollectiveStatus::kOk) return line;
-    const auto times = time_calls_in_graphs(clique, buffers, op, shape, job.calls,
+    const auto times = time_calls_in_graphs(clique, buffers, c.op, c.shape, job.calls,
                                             job.calls_per_graph, warm.timeout);
     if (times) {
-      line.sample_us = *times;
+      m.sample_us = *times;
     } else {
-      line.status = doc::CollectiveStatus::kHang;
-      line.detail = "no completion within " + std::to_string(job.timeout_s) +
-                    " s (timed graphs); communicator aborted";
+      m.status = doc::CollectiveStatus::kHang;
+      m.detail = "no completion within " + std::to_string(job.timeout_s) +
+                 " s (timed graphs); communicator aborted";
     }
   } catch (const ApiError& e) {
     clique.abort();
-    line.status = doc::CollectiveStatus::kError;
-    line.detail = e.what();
+    m.status = doc::CollectiveStatus::kError;
+    m.detail = e.what();
   }
-  return line;
+  return m;
+}
+
+// The job's messages as the sweep's steps, one each, named as the job names them.
+std::vector<nccl::SweepStep> message_steps(const InferRankJob& job) {
+  std::vector<nccl::SweepStep> steps;
+  for (std::size_t i = 0; i < job.messages.size(); ++i) {
+    const nccl::CollectiveShape shape = shape_of(job, job.messages[i]);
+    nccl::StepCase c{nccl::PlannedCase{all_reduce(job, shape), shape, false},
+                     message_name(job.messages[i]), static_cast<int>(i)};
+    steps.push_back(nccl::SweepStep{{c}});
+  }
+  return steps;
 }
 
 // What NCCL and the driver set up on first use is not timed in the first message: the largest
-// message, untimed, first. False when it did not complete within the timeout.
-bool warm_up_largest(nccl::Clique& clique, nccl::RankBuffers& buffers, const InferRankJob& job,
-                     const nccl::MeasureOptions& warm) {
-  const Message& largest =
-      *std::max_element(job.messages.begin(), job.messages.end(),
-                        [](const Message& a, const Message& b) { return a.bytes < b.bytes; });
-  return nccl::warm_up(clique, buffers, all_reduce(job, shape_of(job, largest)),
-                       shape_of(job, largest), warm);
+// message, untimed, first (none for a job without messages).
+std::vector<nccl::PlannedCase> largest_message(const std::vector<nccl::SweepStep>& steps) {
+  const auto largest = std::max_element(
+      steps.begin(), steps.end(), [](const nccl::SweepStep& a, const nccl::SweepStep& b) {
+        return a.cases.front().planned.shape.size_bytes < b.cases.front().planned.shape.size_bytes;
+      });
+  if (largest == steps.end()) return {};
+  return {largest->cases.front().planned};
 }
 
 // NCCL's variables for this rank: its log file, P2P on or off, and its NCCL host where ranks
@@ -109,11 +115,6 @@ int run_infer_rank(const std::string& job_path, int rank) {
 
   nccl::LineFile out(nccl::rank_results_path(job.work_dir, rank));
   nccl::stop_on_sigterm();
-  const auto end = [&](doc::RankEnd how, const std::string& detail) {
-    out.write(nccl::to_line(nccl::RankEndLine{rank, how, detail}));
-    return how == doc::RankEnd::kHang ? static_cast<int>(kExitHang)
-                                      : static_cast<int>(kExitRuntime);
-  };
   try {
     if (job.ipc_check)
       run_ipc_check(rank, n, device, job.work_dir, timeout,
@@ -121,39 +122,25 @@ int run_infer_rank(const std::string& job_path, int rank) {
 
     const nccl::NcclApi& api = nccl::nccl_api();
     P2P_CHECK(cudaSetDevice(device));
-    nccl::Clique clique(api, std::vector<int>{rank}, n, std::vector<int>{device}, id, timeout);
-    std::uint64_t most = 0;
-    for (const Message& m : job.messages) most = std::max(most, shape_of(job, m).size_bytes);
-    nccl::RankBuffers buffers = nccl::allocate_buffers(clique, most);
-    out.write(
-        nccl::to_line(nccl::RankReadyLine{rank, static_cast<int>(::getpid()), buffers.allocator}));
-
     nccl::MeasureOptions warm;
     warm.warmup_iterations = std::max(1, job.warmup);
     warm.timeout = timeout;
-    if (!warm_up_largest(clique, buffers, job, warm)) {
-      return end(nccl::stop_requested() ? doc::RankEnd::kStopped : doc::RankEnd::kHang,
-                 "no completion within the timeout in the warm-up");
-    }
-    out.write(nccl::progress_line(rank, "warm-up"));
-
-    for (std::size_t i = 0; i < job.messages.size(); ++i) {
-      const nccl::RankCaseLine line = measure_message(clique, buffers, job, i, rank, warm);
-      if (line.status == doc::CollectiveStatus::kHang && nccl::stop_requested())
-        return end(doc::RankEnd::kStopped, "stopped in " + line.case_name);
-      out.write(nccl::to_line(line));
-      // A communicator that hung or failed is aborted and cannot be formed again alone.
-      if (line.status == doc::CollectiveStatus::kHang)
-        return end(doc::RankEnd::kHang, line.case_name + ": " + line.detail);
-      if (line.status == doc::CollectiveStatus::kError)
-        return end(doc::RankEnd::kError, line.case_name + ": " + line.detail);
-    }
-    out.write(nccl::to_line(nccl::RankEndLine{rank, doc::RankEnd::kDone, ""}));
+    const std::vector<nccl::SweepStep> steps = message_steps(job);
+    std::vector<nccl::PlannedCase> planned;
+    for (const nccl::SweepStep& s : steps) planned.push_back(s.cases.front().planned);
+    // Every message has every rank: no meeting before each, and no communicator formed again.
+    nccl::SweepLoop loop(
+        std::make_unique<nccl::Clique>(api, std::vector<int>{rank}, n, std::vector<int>{device},
+                                       id, timeout),
+        nccl::buffer_bytes(planned), nccl::BufferAllocator::kAuto, warm, nccl::SweepGroup{},
+        [&job](nccl::Clique& clique, nccl::RankBuffers& buffers, const nccl::PlannedCase& c,
+               const nccl::MeasureOptions& o) { return measure_message(clique, buffers, job, c, o); });
+    return nccl::run_steps(loop, rank, largest_message(steps), steps,
+                           [&out](const std::string& line) { out.write(line); }, {}, timeout);
   } catch (const std::exception& e) {
     out.write(nccl::to_line(nccl::RankEndLine{rank, doc::RankEnd::kError, e.what()}));
     throw;  // main prints it and exits with the code of its kind
   }
-  return kExitOk;
 }
 
 }  // namespace p2p::infer

@@ -14,6 +14,7 @@
 #include "nccl/nccl_env.hpp"
 #include "nccl/placement.hpp"
 #include "nccl/run/rank_process.hpp"
+#include "nccl/run/sweep_loop.hpp"
 #include "nccl/transport_log.hpp"
 
 namespace p2p::nccl {
@@ -137,34 +138,11 @@ doc::CollectiveResult make_result(const PlannedCase& c, int nranks, const Measur
 namespace {
 
 // As nccl-tests: every operation once at its largest size before anything is timed. A warm-up
-// that hangs or fails leaves the clique aborted; the cases rebuild it and record the failure.
-void warm_up_every_operation(Clique& clique, RankBuffers& buffers,
-                             const std::vector<PlannedCase>& plan, const MeasureOptions& o) {
+// that hangs or fails ends the warm-ups; the loop forms a fresh clique for the first case.
+void warm_up_every_operation(SweepLoop& loop, const std::vector<PlannedCase>& plan) {
   for (const PlannedCase& c : largest_per_operation(plan)) {
-    if (interrupt_signal() != 0) break;
-    try {
-      if (!warm_up(clique, buffers, c.op, c.shape, o)) break;
-    } catch (const ApiError&) {
-      clique.abort();
-      break;
-    }
+    if (interrupt_signal() != 0 || loop.warm_up(c, benchmark_name(c))) break;
   }
-}
-
-// One case on the sweep's clique, built anew first if an earlier case aborted it. One failed
-// call must not end the sweep: it is the case's error, and the clique, whose state is unknown,
-// is aborted for the next case to replace.
-Measurement measure_in_clique(std::unique_ptr<Clique>& current, const NcclApi& api,
-                              const std::vector<int>& devices, RankBuffers& buffers,
-                              const PlannedCase& c, const RunOptions& o) {
-  if (current->aborted()) {
-    current.reset();  // an aborted clique is finished with before the next one starts
-    current = std::make_unique<Clique>(api, devices, o.measure.timeout);
-  }
-  Clique& clique = *current;
-  return measure_or_error(clique, buffers, c.op, c.shape, c.in_place, o.measure, [&] {
-    if (o.before_case) o.before_case(clique, c);
-  });
 }
 
 }  // namespace
@@ -197,24 +175,26 @@ doc::NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
 
   const std::vector<PlannedCase> plan = selected_plan(o, n);
   {
-    // Shared by every registered benchmark of this sweep, in plan order.
-    auto clique = std::make_shared<std::unique_ptr<Clique>>(
-        std::make_unique<Clique>(api, devices, o.measure.timeout));
-    auto buffers =
-        std::make_shared<RankBuffers>(allocate_buffers(**clique, buffer_bytes(plan), o.buffers));
-    run.environment.buffer_allocator = buffers->allocator;
-    warm_up_every_operation(**clique, *buffers, plan, o.measure);
+    // Shared by every registered benchmark of this sweep, in plan order. This process holds
+    // every rank: a hung or failed case's clique is replaced, and the sweep goes on.
+    const auto fresh_clique = [&api, devices, timeout = o.measure.timeout] {
+      return std::make_unique<Clique>(api, devices, timeout);
+    };
+    auto loop = std::make_shared<SweepLoop>(fresh_clique(), buffer_bytes(plan), o.buffers,
+                                            o.measure, SweepGroup{false, fresh_clique});
+    run.environment.buffer_allocator = loop->buffers().allocator;
+    warm_up_every_operation(*loop, plan);
     register_nccl_benchmarks(
-        plan, timing_groups(o.measure), [&, clique, buffers](const PlannedCase& c) {
+        plan, timing_groups(o.measure), [&, loop](const PlannedCase& c) {
           if (interrupt_signal() != 0) {  // stopping: nothing more is measured, nothing is recorded
             MeasuredCase skipped;
             skipped.not_measured = "interrupted: not measured";
             return skipped;
           }
-          const Measurement m = measure_in_clique(*clique, api, devices, *buffers, c, o);
+          const Measurement m = loop->measure(c, o.before_case);
           run.results.push_back(make_result(c, n, m, o));
           if (o.on_result) o.on_result(run.results.back());
-          return MeasuredCase{run.results.back(), m.sample_us};
+          return MeasuredCase{run.results.back(), m.sample_us, ""};
         });
     harness::run_registered_benchmarks(
         o.benchmark_args, plan.size(),

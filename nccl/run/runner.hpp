@@ -1,7 +1,8 @@
-// `p2pcheck nccl` without the CLI: sets up NCCL's logging, loads NCCL, builds the clique,
-// runs the planned measurements as Google Benchmarks (see benchmark_registration.hpp; a hang or a
-// failed call is recorded and a fresh clique is built for the next one), then reads NCCL's log for
-// the transport matrix.
+// `p2pcheck nccl` without the CLI: sets up NCCL's logging, loads NCCL, runs the sweep
+// (sweep_loop.hpp) with every rank in this process, each planned case as a Google Benchmark
+// (see benchmark_registration.hpp; a hang or a failed call is recorded and a fresh clique is
+// built for the next one), then reads NCCL's log for the transport matrix. Ranks in processes
+// of their own run the same sweep through rank_sweep.hpp.
 #pragma once
 
 #include <functional>
@@ -14,6 +15,7 @@
 #include "nccl/plan.hpp"
 #include "nccl/run/clique.hpp"
 #include "nccl/run/measure.hpp"
+#include "nccl/run/sweep_loop.hpp"
 #include "nccl/sweep.hpp"
 
 namespace p2p::nccl {
@@ -38,7 +40,7 @@ struct RunOptions {
   bool sweep_from_defaults = false;
   // Test hook, called before each measurement with the clique it will run on. Not serialised:
   // rank processes never run it.
-  std::function<void(Clique&, const PlannedCase&)> before_case;
+  BeforeCase before_case;
   // Called with each result as its case finishes (`nccl --jsonl`); not serialised. With rank
   // processes, once every participating rank has reported the case (in the order they finish).
   std::function<void(const doc::CollectiveResult&)> on_result;
