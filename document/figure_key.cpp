@@ -13,7 +13,7 @@ std::string figure_key(const LatencyResult& r) { return r.case_name + " " + r.sr
 
 std::string figure_key(const CollectiveResult& r, const std::string& section) {
   std::string key = section + "nccl " + r.collective + " " + r.dtype +
-                    (r.in_place ? " in_place" : " out_of_place") + " " + std::to_string(r.nranks) +
+                    " " + placement_word(r.in_place) + " " + std::to_string(r.nranks) +
                     "r";
   if (r.src_rank && r.dst_rank)
     key += " " + std::to_string(*r.src_rank) + "->" + std::to_string(*r.dst_rank);

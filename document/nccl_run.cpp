@@ -4,6 +4,8 @@
 
 namespace p2p::doc {
 
+std::string placement_word(bool in_place) { return in_place ? "in_place" : "out_of_place"; }
+
 void to_json(nlohmann::json& j, const CollectiveResult& r) {
   j = {{"schema", "p2pcheck.nccl_result"},
        {"version", CollectiveResult::kVersion},

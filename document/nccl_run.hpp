@@ -20,6 +20,9 @@ namespace p2p::doc {
 // square: a square over 4096 ranks is 16 million cells, mostly blank.
 constexpr int kMaxMatrixRanks = 64;
 
+// How a case's placement is spelt in names, keys and labels: "in_place" | "out_of_place".
+std::string placement_word(bool in_place);
+
 struct CollectiveResult {
   static constexpr int kVersion = 1;
   std::string collective;  // to_string(Collective)

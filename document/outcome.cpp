@@ -121,6 +121,16 @@ Outcome outcome_of(CollectiveStatus s) {
   return Outcome::kError;
 }
 
+FigureStatus figure_status_of(CollectiveStatus s) {
+  switch (s) {
+    case CollectiveStatus::kOk: return FigureStatus::kOk;
+    case CollectiveStatus::kWrong:
+    case CollectiveStatus::kHang: return FigureStatus::kFailed;
+    case CollectiveStatus::kError: return FigureStatus::kError;
+  }
+  return FigureStatus::kError;
+}
+
 const char* to_string(RankEnd e) { return name_in(kRankEnds, e); }
 Outcome outcome_of(RankEnd e) {
   if (e == RankEnd::kDone) return Outcome::kPass;

@@ -50,6 +50,8 @@ enum class CollectiveStatus {
 };
 const char* to_string(CollectiveStatus s);  // ok | wrong | hang | error
 Outcome outcome_of(CollectiveStatus s);     // pass | fail | fail | error
+// As a figure of a matrix or a comparison: ok | failed | failed | error (as outcome_of).
+FigureStatus figure_status_of(CollectiveStatus s);
 
 // How a rank process ended, as its parent (or MPI rank 0) saw it.
 enum class RankEnd {

@@ -40,7 +40,7 @@ void record_in_state(benchmark::State& st, const MeasuredCase& m) {
 
 std::string benchmark_name(const PlannedCase& c) {
   std::string name = to_string(c.op.collective) + "/" + to_string(c.op.dtype) + "/" +
-                     (c.in_place ? "in_place" : "out_of_place") + "/";
+                     doc::placement_word(c.in_place) + "/";
   if (c.op.collective == Collective::kSendRecvPair) {
     name += std::to_string(c.op.src_rank) + "->" + std::to_string(c.op.dst_rank) + "/";
   }

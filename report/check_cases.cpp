@@ -99,7 +99,7 @@ void add_nccl_run(CheckSuite& s, const doc::NcclRun& run, const std::string& hos
   for (const auto& r : run.results) {
     CheckCase c;
     const std::string op = prefix + r.collective + "." + r.dtype +
-                           (r.in_place ? ".in_place" : ".out_of_place") +
+                           "." + doc::placement_word(r.in_place) +
                            (r.cuda_graph ? ".graph" : "");
     c.name = join_name(host, op, placement(r), format_bytes(r.size_bytes, ByteStyle::kCompact));
     c.classname = "p2pcheck." + prefix + r.collective;
@@ -138,7 +138,7 @@ void add_nccl_cases(CheckSuite& s, const doc::BenchDocument& d, const std::strin
   for (const auto& v : report.verdicts) {
     CheckCase c;
     const std::string series =
-        v.collective + "." + v.dtype + (v.in_place ? ".in_place" : ".out_of_place");
+        v.collective + "." + v.dtype + "." + doc::placement_word(v.in_place);
     std::string pair;
     if (v.src_rank && v.dst_rank)
       pair = "rank" + std::to_string(*v.src_rank) + "->rank" + std::to_string(*v.dst_rank);

@@ -11,23 +11,13 @@
 namespace p2p::report {
 namespace {
 
-doc::FigureStatus figure_status(doc::CollectiveStatus s) {
-  switch (s) {
-    case doc::CollectiveStatus::kOk: return doc::FigureStatus::kOk;
-    case doc::CollectiveStatus::kWrong: return doc::FigureStatus::kFailed;
-    default: return doc::FigureStatus::kError;
-  }
-}
-
 MatrixCell cell_of(const doc::CollectiveResult& r, const std::string& section) {
   MatrixCell c;
   c.value = r.nranks <= 1 ? r.algbw_gbps : r.busbw_gbps;
-  c.status = figure_status(r.status);
+  c.status = doc::figure_status_of(r.status);
   c.key = doc::figure_key(r, section);
   return c;
 }
-
-std::string placement(bool in_place) { return in_place ? "in_place" : "out_of_place"; }
 
 // Rows: the collectives in the order first measured; columns: sizes from kNcclMatrixMinBytes.
 Matrix collective_matrix(const std::vector<const doc::CollectiveResult*>& results,
@@ -93,7 +83,7 @@ std::vector<Matrix> nccl_matrices(const doc::NcclRun& run, const std::string& se
   for (const auto& [g, results] : collectives) {
     const auto& [dtype, in_place, nranks] = g;
     out.push_back(collective_matrix(results,
-                                    head + " busbw, " + dtype + " " + placement(in_place) + ", " +
+                                    head + " busbw, " + dtype + " " + doc::placement_word(in_place) + ", " +
                                         std::to_string(nranks) + " ranks",
                                     section));
   }
@@ -104,7 +94,7 @@ std::vector<Matrix> nccl_matrices(const doc::NcclRun& run, const std::string& se
                                  [&](const auto* r) { return r->size_bytes != size; }),
                   results.end());
     out.push_back(pair_matrix(results,
-                              head + " sendrecv pairs busbw, " + dtype + " " + placement(in_place) +
+                              head + " sendrecv pairs busbw, " + dtype + " " + doc::placement_word(in_place) +
                                   ", " + format_bytes(size, ByteStyle::kCompact) + ", " +
                                   std::to_string(nranks) + " ranks",
                               section));

@@ -152,7 +152,7 @@ void add_nccl_run(Exposition& e, const doc::NcclRun& run, const std::string& hos
   for (const auto& r : run.results) {
     ++by_status[doc::to_string(r.status)];
     const std::string c = prefix + r.collective + "." + r.dtype +
-                          (r.in_place ? ".in_place" : ".out_of_place") +
+                          "." + doc::placement_word(r.in_place) +
                           (r.cuda_graph ? ".graph" : "");
     Labels l = {{"Hostname", host}, {"case", c}, {"nranks", std::to_string(r.nranks)}};
     if (r.src_rank && r.dst_rank) {
@@ -249,7 +249,7 @@ void add_document_metrics(Exposition& e, const doc::BenchDocument& doc) {
       if (v.status == doc::ThresholdStatus::kNotJudged) continue;
       Labels l = {
           {"Hostname", doc.hostname},
-          {"case", v.collective + "." + v.dtype + (v.in_place ? ".in_place" : ".out_of_place")}};
+          {"case", v.collective + "." + v.dtype + "." + doc::placement_word(v.in_place)}};
       if (v.src_rank && v.dst_rank) {
         l.emplace_back("rank", std::to_string(*v.src_rank));
         l.emplace_back("peer_rank", std::to_string(*v.dst_rank));
