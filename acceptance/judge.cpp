@@ -27,7 +27,8 @@ void judge_sizes_judged(doc::RunVerdict& v, const doc::BenchDocument& d, std::ui
                           {},
                           "",
                           15,
-                          "policy"});
+                          "policy",
+                          {}});
 }
 
 // A model or host section of the policy that matched nothing here is said, as a skipped check
@@ -50,7 +51,8 @@ void note_unused_overrides(doc::RunVerdict& v, const AcceptancePolicy& policy,
                             {},
                             "",
                             90,
-                            "policy"});
+                            "policy",
+                            {}});
   };
   std::string models;
   for (const auto& m : gpu_models) models += (models.empty() ? "" : ", ") + m;
@@ -99,7 +101,8 @@ doc::RunVerdict judge_document(const doc::BenchDocument& d, const AcceptancePoli
                             {},
                             "",
                             15,
-                            "run"});
+                            "run",
+                            {}});
   add_places(v, view);
   return v;
 }
@@ -131,7 +134,8 @@ void judge_caveats_as_a_whole_run(doc::RunVerdict& v, const std::vector<std::str
                             {},
                             "",
                             1,
-                            "run"});
+                            "run",
+                            {}});
   }
 }
 

@@ -33,8 +33,6 @@ struct ImportedFigures {
   int last_line = 0;
 };
 
-// "13.0" from CUDA's 13000; "" for 0.
-std::string cuda_version_text(int code);
 // "gpu3".
 std::string gpu_name(int index);
 

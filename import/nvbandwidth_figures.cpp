@@ -5,6 +5,7 @@
 
 #include "common/text.hpp"
 #include "document/case_names.hpp"
+#include "document/nccl_run.hpp"
 #include "import/limits.hpp"
 #include "import/nvbandwidth.hpp"
 
@@ -108,11 +109,6 @@ std::uint64_t default_buffer_bytes(const std::string& version) {
 
 }  // namespace
 
-std::string cuda_version_text(int code) {
-  if (code <= 0) return "";
-  return std::to_string(code / 1000) + "." + std::to_string((code % 1000) / 10);
-}
-
 std::string gpu_name(int index) { return "gpu" + std::to_string(index); }
 
 namespace {
@@ -125,8 +121,8 @@ void describe_run(const NvbandwidthOutput& out, ImportedFigures& f) {
   f.file.format = out.format;
   f.hostname = out.hostname;
   f.nvidia_driver_version = out.driver_version;
-  if (out.cuda_runtime_version)
-    f.cuda_driver_version = cuda_version_text(*out.cuda_runtime_version);
+  if (out.cuda_runtime_version && *out.cuda_runtime_version > 0)
+    f.cuda_driver_version = doc::format_cuda_version(*out.cuda_runtime_version);
   std::size_t gpus = out.devices.size();
   for (const auto& m : out.matrices)
     if (out.devices.empty() && m.description.find("GPU(column)") != std::string::npos &&

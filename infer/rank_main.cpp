@@ -129,14 +129,17 @@ int run_infer_rank(const std::string& job_path, int rank) {
     std::vector<nccl::PlannedCase> planned;
     for (const nccl::SweepStep& s : steps) planned.push_back(s.cases.front().planned);
     // Every message has every rank: no meeting before each, and no communicator formed again.
-    nccl::SweepLoop loop(
-        std::make_unique<nccl::Clique>(api, std::vector<int>{rank}, n, std::vector<int>{device},
-                                       id, timeout),
-        nccl::buffer_bytes(planned), nccl::BufferAllocator::kAuto, warm, nccl::SweepGroup{},
-        [&job](nccl::Clique& clique, nccl::RankBuffers& buffers, const nccl::PlannedCase& c,
-               const nccl::MeasureOptions& o) { return measure_message(clique, buffers, job, c, o); });
-    return nccl::run_steps(loop, rank, largest_message(steps), steps,
-                           [&out](const std::string& line) { out.write(line); }, {}, timeout);
+    nccl::SweepLoop loop(std::make_unique<nccl::Clique>(api, std::vector<int>{rank}, n,
+                                                        std::vector<int>{device}, id, timeout),
+                         nccl::buffer_bytes(planned), nccl::BufferAllocator::kAuto, warm,
+                         nccl::SweepGroup{},
+                         [&job](nccl::Clique& clique, nccl::RankBuffers& buffers,
+                                const nccl::PlannedCase& c, const nccl::MeasureOptions& o) {
+                           return measure_message(clique, buffers, job, c, o);
+                         });
+    return nccl::run_steps(
+        loop, rank, largest_message(steps), steps,
+        [&out](const std::string& line) { out.write(line); }, {}, timeout);
   } catch (const std::exception& e) {
     out.write(nccl::to_line(nccl::RankEndLine{rank, doc::RankEnd::kError, e.what()}));
     throw;  // main prints it and exits with the code of its kind

@@ -98,9 +98,8 @@ void add_nccl_run(CheckSuite& s, const doc::NcclRun& run, const std::string& hos
                   const std::string& prefix) {
   for (const auto& r : run.results) {
     CheckCase c;
-    const std::string op = prefix + r.collective + "." + r.dtype +
-                           "." + doc::placement_word(r.in_place) +
-                           (r.cuda_graph ? ".graph" : "");
+    const std::string op = prefix + r.collective + "." + r.dtype + "." +
+                           doc::placement_word(r.in_place) + (r.cuda_graph ? ".graph" : "");
     c.name = join_name(host, op, placement(r), format_bytes(r.size_bytes, ByteStyle::kCompact));
     c.classname = "p2pcheck." + prefix + r.collective;
     c.outcome = doc::outcome_of(r.status);
@@ -137,8 +136,7 @@ void add_nccl_cases(CheckSuite& s, const doc::BenchDocument& d, const std::strin
   if (report.p2p_off) add_nccl_run(s, *report.p2p_off, d.hostname, "nccl.p2p_off.");
   for (const auto& v : report.verdicts) {
     CheckCase c;
-    const std::string series =
-        v.collective + "." + v.dtype + "." + doc::placement_word(v.in_place);
+    const std::string series = v.collective + "." + v.dtype + "." + doc::placement_word(v.in_place);
     std::string pair;
     if (v.src_rank && v.dst_rank)
       pair = "rank" + std::to_string(*v.src_rank) + "->rank" + std::to_string(*v.dst_rank);

@@ -51,7 +51,7 @@ void judge_caveats(Comparison& c, const doc::RunVerdict& base, const doc::RunVer
       text += " (--allow-caveat " + word + " accepts it)";
     }
     add_caveat(c.verdict, cv.kind, cv.detail);
-    add_check(c.verdict, doc::Check{"caveat", word, outcome, text, {}, {}, "", 1, "run"});
+    add_check(c.verdict, doc::Check{"caveat", word, outcome, text, {}, {}, "", 1, "run", {}});
   }
 }
 
@@ -66,10 +66,16 @@ void judge_own_verdict(Comparison& c, const doc::BenchDocument& run) {
   if (failed && !reasons.empty())
     text += ": " + reasons.front().rule + " " + reasons.front().subject + ": " +
             reasons.front().message;
-  add_check(
-      c.verdict,
-      doc::Check{
-          "run_verdict", "run", failed ? v.outcome : Outcome::kPass, text, {}, {}, "", 2, "run"});
+  add_check(c.verdict, doc::Check{"run_verdict",
+                                  "run",
+                                  failed ? v.outcome : Outcome::kPass,
+                                  text,
+                                  {},
+                                  {},
+                                  "",
+                                  2,
+                                  "run",
+                                  {}});
 }
 
 // A figure on both sides that was held against its baseline: the only kind that can vouch for
@@ -139,15 +145,24 @@ void judge_figures(Comparison& c, const doc::RunVerdict& run, const CompareOptio
                       doc::to_string(cv.kind) + ": " + cv.detail;
     }
     if (!f.detail.empty() && f.outcome != Outcome::kPass) text += " (" + f.detail + ")";
-    add_check(c.verdict, doc::Check{"compare", f.key, f.outcome, text, f.run, f.baseline, f.unit,
-                                    f.change == doc::Change::kMissing ? 20 : 10, "baseline"});
+    add_check(c.verdict, doc::Check{"compare",
+                                    f.key,
+                                    f.outcome,
+                                    text,
+                                    f.run,
+                                    f.baseline,
+                                    f.unit,
+                                    f.change == doc::Change::kMissing ? 20 : 10,
+                                    "baseline",
+                                    {}});
   }
   if (const std::string why = nothing_judged(c.figures, o); !why.empty())
     add_check(c.verdict,
-              doc::Check{"compare", "figures", Outcome::kFail, why, {}, {}, "", 5, "baseline"});
+              doc::Check{"compare", "figures", Outcome::kFail, why, {}, {}, "", 5, "baseline", {}});
   else if (const std::string bw = no_bandwidth_judged(c.figures, o); !bw.empty())
-    add_check(c.verdict,
-              doc::Check{"compare", "bandwidth", Outcome::kFail, bw, {}, {}, "", 5, "baseline"});
+    add_check(
+        c.verdict,
+        doc::Check{"compare", "bandwidth", Outcome::kFail, bw, {}, {}, "", 5, "baseline", {}});
 }
 
 }  // namespace

@@ -83,7 +83,8 @@ std::vector<Matrix> nccl_matrices(const doc::NcclRun& run, const std::string& se
   for (const auto& [g, results] : collectives) {
     const auto& [dtype, in_place, nranks] = g;
     out.push_back(collective_matrix(results,
-                                    head + " busbw, " + dtype + " " + doc::placement_word(in_place) + ", " +
+                                    head + " busbw, " + dtype + " " +
+                                        doc::placement_word(in_place) + ", " +
                                         std::to_string(nranks) + " ranks",
                                     section));
   }
@@ -93,11 +94,11 @@ std::vector<Matrix> nccl_matrices(const doc::NcclRun& run, const std::string& se
     results.erase(std::remove_if(results.begin(), results.end(),
                                  [&](const auto* r) { return r->size_bytes != size; }),
                   results.end());
-    out.push_back(pair_matrix(results,
-                              head + " sendrecv pairs busbw, " + dtype + " " + doc::placement_word(in_place) +
-                                  ", " + format_bytes(size, ByteStyle::kCompact) + ", " +
-                                  std::to_string(nranks) + " ranks",
-                              section));
+    out.push_back(pair_matrix(
+        results,
+        head + " sendrecv pairs busbw, " + dtype + " " + doc::placement_word(in_place) + ", " +
+            format_bytes(size, ByteStyle::kCompact) + ", " + std::to_string(nranks) + " ranks",
+        section));
   }
   return out;
 }

@@ -151,9 +151,8 @@ void add_nccl_run(Exposition& e, const doc::NcclRun& run, const std::string& hos
   std::map<std::string, int> by_status = {{"ok", 0}, {"wrong", 0}, {"hang", 0}, {"error", 0}};
   for (const auto& r : run.results) {
     ++by_status[doc::to_string(r.status)];
-    const std::string c = prefix + r.collective + "." + r.dtype +
-                          "." + doc::placement_word(r.in_place) +
-                          (r.cuda_graph ? ".graph" : "");
+    const std::string c = prefix + r.collective + "." + r.dtype + "." +
+                          doc::placement_word(r.in_place) + (r.cuda_graph ? ".graph" : "");
     Labels l = {{"Hostname", host}, {"case", c}, {"nranks", std::to_string(r.nranks)}};
     if (r.src_rank && r.dst_rank) {
       l.emplace_back("rank", std::to_string(*r.src_rank));
@@ -247,9 +246,8 @@ void add_document_metrics(Exposition& e, const doc::BenchDocument& doc) {
     if (report.p2p_off) add_nccl_run(e, *report.p2p_off, doc.hostname, "p2p_off.");
     for (const auto& v : report.verdicts) {
       if (v.status == doc::ThresholdStatus::kNotJudged) continue;
-      Labels l = {
-          {"Hostname", doc.hostname},
-          {"case", v.collective + "." + v.dtype + "." + doc::placement_word(v.in_place)}};
+      Labels l = {{"Hostname", doc.hostname},
+                  {"case", v.collective + "." + v.dtype + "." + doc::placement_word(v.in_place)}};
       if (v.src_rank && v.dst_rank) {
         l.emplace_back("rank", std::to_string(*v.src_rank));
         l.emplace_back("peer_rank", std::to_string(*v.dst_rank));

@@ -3,9 +3,9 @@
 #include <iostream>
 
 #include "bench/measure/cases.hpp"
-#include "bench/measure/inventory.hpp"
 #include "bench/measure/run.hpp"
 #include "common/utc_time.hpp"
+#include "gpus/cuda_devices.hpp"
 #include "harness/google_benchmark.hpp"
 #include "report/bench_text.hpp"
 #include "report/check_cases.hpp"
@@ -34,7 +34,7 @@ class BenchMeasurement : public Measurement {
 
   std::vector<std::string> bus_ids_to_measure() override {
     std::vector<std::string> all;
-    for (const auto& d : bench::discover_devices().devices) all.push_back(d.pci_bus_id);
+    for (const auto& d : gpus::discover_devices().devices) all.push_back(d.pci_bus_id);
     return measured_bus_ids(all, options_.gpus);
   }
 

@@ -5,10 +5,10 @@
 #include <iostream>
 #include <optional>
 
-#include "bench/measure/inventory.hpp"
 #include "common/interrupt.hpp"
 #include "common/utc_time.hpp"
 #include "document/nccl_run.hpp"
+#include "gpus/cuda_devices.hpp"
 #include "infer/budget.hpp"
 #include "infer/group_runner.hpp"
 #include "infer/groups.hpp"
@@ -71,7 +71,7 @@ class InferMeasurement : public Measurement {
   }
 
   std::vector<std::string> bus_ids_to_measure() override {
-    for (const auto& d : bench::discover_devices().devices) bus_ids_.push_back(d.pci_bus_id);
+    for (const auto& d : gpus::discover_devices().devices) bus_ids_.push_back(d.pci_bus_id);
     return measured_bus_ids(bus_ids_, requested_devices());
   }
 

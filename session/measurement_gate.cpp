@@ -2,9 +2,9 @@
 
 #include <iostream>
 
-#include "bench/measure/inventory.hpp"
 #include "bench/measure/peer_access_check.hpp"
 #include "doctor/collect/live_topology.hpp"
+#include "gpus/cuda_devices.hpp"
 #include "session/gate_environment.hpp"
 #include "topology/discovery/discovery.hpp"
 
@@ -17,7 +17,7 @@ topo::TopologySnapshot measurement_topology(const std::string& command) {
   } catch (const std::exception& e) {
     std::cerr << "p2pcheck " << command << ": warning: topology discovery failed (" << e.what()
               << "); using CUDA's device list\n";
-    return bench::snapshot_from_cuda(bench::discover_devices());
+    return gpus::snapshot_from_cuda(gpus::discover_devices());
   }
 }
 

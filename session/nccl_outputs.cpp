@@ -6,12 +6,12 @@
 #include <iostream>
 #include <optional>
 
-#include "bench/measure/inventory.hpp"
 #include "bench/measure/run.hpp"
 #include "common/byte_size.hpp"
 #include "common/file_io.hpp"
 #include "common/interrupt.hpp"
 #include "common/json_text.hpp"
+#include "gpus/cuda_devices.hpp"
 #include "harness/google_benchmark.hpp"
 #include "nccl/threshold.hpp"
 #include "report/check_cases.hpp"
@@ -73,7 +73,7 @@ doc::BenchDocument nccl_document(const doc::NcclResultsSection& report, const To
   doc.started_utc = started_utc;
   bench::BenchContext ctx;
   ctx.topology = tg.snapshot;
-  ctx.inventory = bench::discover_devices();
+  ctx.inventory = gpus::discover_devices();
   const doc::NcclEnvironment& env = report.run.environment;
   for (const auto& d : env.devices) {
     if (d.hostname.empty() || d.hostname == env.hostname)

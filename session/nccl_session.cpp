@@ -7,7 +7,6 @@
 #include <iostream>
 #include <memory>
 
-#include "bench/measure/inventory.hpp"
 #include "bench/measure/no_gpu.hpp"
 #include "common/byte_size.hpp"
 #include "common/error.hpp"
@@ -17,6 +16,7 @@
 #include "common/json_text.hpp"
 #include "common/run_resources.hpp"
 #include "common/utc_time.hpp"
+#include "gpus/cuda_devices.hpp"
 #include "harness/google_benchmark.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/run/p2p_off.hpp"
@@ -80,7 +80,7 @@ int run_p2p_off_half(const NcclRequest& o) {
   // signal), nothing else would stop this half.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   TopologyAndGate tg;  // the P2P-off half measures what its parent's gate let through
-  tg.snapshot = bench::snapshot_from_cuda(bench::discover_devices());
+  tg.snapshot = gpus::snapshot_from_cuda(gpus::discover_devices());
   tg.gate.detail = "judged by the parent run";
   // SIGINT/SIGTERM (forwarded by the parent): finish the case in progress, keep what was measured.
   const InterruptGuard stop_on_signal;
@@ -113,7 +113,7 @@ class NcclMeasurement : public Measurement {
 
   std::vector<std::string> bus_ids_to_measure() override {
     std::vector<std::string> all;
-    for (const auto& d : bench::discover_devices().devices) all.push_back(d.pci_bus_id);
+    for (const auto& d : gpus::discover_devices().devices) all.push_back(d.pci_bus_id);
     return measured_bus_ids(all, options_.devices);
   }
 

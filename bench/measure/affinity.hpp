@@ -3,14 +3,12 @@
 // topology snapshot lists them.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
-namespace p2p::bench {
+#include "common/cpu_list.hpp"
 
-// "0-15,32-47" (sysfs/hwloc cpulist) -> {0..15, 32..47}. nullopt when malformed.
-std::optional<std::vector<int>> parse_cpu_list(const std::string& list);
+namespace p2p::bench {
 
 // Pins the calling thread to `cpus` for the scope and restores the previous mask after.
 // Never throws: where the mask cannot be applied (CPUs outside a container's cpuset),

@@ -4,16 +4,6 @@
 
 namespace p2p::bench {
 
-std::string normalize_pci_bus_id(const std::string& id) {
-  std::string out;
-  out.reserve(id.size());
-  for (char c : id) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  const auto colon = out.find(':');
-  // An 8-digit PCI domain as CUDA prints it; sysfs uses 4 digits.
-  if (colon == 8 && out.compare(0, 4, "0000") == 0) out.erase(0, 4);
-  return out;
-}
-
 const DeviceInfo* BenchContext::device(int gpu) const {
   if (gpu < 0 ||
       (placement.logical() && static_cast<std::size_t>(gpu) >= placement.device_of.size())) {

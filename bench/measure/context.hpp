@@ -9,25 +9,14 @@
 #include <vector>
 
 #include "bench/placement.hpp"
+#include "gpus/device_inventory.hpp"
 #include "topology/snapshot.hpp"
 
 namespace p2p::bench {
 
-struct DeviceInfo {
-  int ordinal = -1;
-  std::string pci_bus_id;  // normalised like the snapshot: "0000:00:06.0"
-  std::string uuid;        // "GPU-…" (gpu_uuid_text of cudaDeviceProp::uuid)
-  std::string name;
-  int cc_major = 0;
-  int cc_minor = 0;
-  int sm_count = 0;
-  std::uint64_t memory_bytes = 0;
-};
-
-struct DeviceInventory {
-  std::vector<DeviceInfo> devices;                 // index = CUDA ordinal
-  std::vector<std::vector<bool>> can_access_peer;  // [from][to]: cudaDeviceCanAccessPeer
-};
+using gpus::DeviceInfo;
+using gpus::DeviceInventory;
+using gpus::normalize_pci_bus_id;
 
 // GPUs are named by id: the CUDA ordinal, or the logical GPU id when logical GPUs are placed
 // (see placement.hpp); every lookup below goes through the placement to the device.
@@ -47,8 +36,5 @@ struct BenchContext {
   // The device a GPU runs on; nullptr for an unknown GPU.
   const DeviceInfo* device(int gpu) const;
 };
-
-// "00000000:1A:00.0" (CUDA, nvidia-smi) -> "0000:1a:00.0" (sysfs, hwloc, the snapshot).
-std::string normalize_pci_bus_id(const std::string& id);
 
 }  // namespace p2p::bench

@@ -10,7 +10,6 @@
 #include "bench/link_ceiling.hpp"
 #include "bench/measure/benchmark_registration.hpp"
 #include "bench/measure/gpu_resources.hpp"
-#include "bench/measure/inventory.hpp"
 #include "bench/measure/records.hpp"
 #include "bench/sizes.hpp"
 #include "bench/sweep.hpp"
@@ -18,6 +17,8 @@
 #include "common/error.hpp"
 #include "common/interrupt.hpp"
 #include "common/utc_time.hpp"
+#include "document/nccl_run.hpp"
+#include "gpus/cuda_devices.hpp"
 #include "kernels/preload.hpp"
 #include "topology/snapshot_json.hpp"
 
@@ -62,9 +63,9 @@ void describe_run_host(doc::BenchDocument& doc, const BenchContext& ctx,
     char host[256] = {};
     if (gethostname(host, sizeof(host) - 1) == 0) doc.hostname = host;
   }
-  doc.nvidia_driver_version = nvidia_driver_version();
-  doc.cuda_driver_version = cuda_version_text(driver);
-  doc.cuda_runtime_version = cuda_version_text(runtime);
+  doc.nvidia_driver_version = gpus::nvidia_driver_version();
+  doc.cuda_driver_version = doc::format_cuda_version(driver);
+  doc.cuda_runtime_version = doc::format_cuda_version(runtime);
   doc.environment = ctx.topology.environment.kind;
   doc.topology_source = ctx.topology.source;
   doc.topology = ctx.topology;
@@ -109,7 +110,7 @@ BenchOutcome run_bench(const BenchOptions& options, const BenchInputs& inputs,
 
   auto ctx = std::make_shared<BenchContext>();
   ctx->topology = inputs.topology;
-  ctx->inventory = discover_devices();
+  ctx->inventory = gpus::discover_devices();
   const std::vector<int> devices =
       select_gpus(options.gpus, static_cast<int>(ctx->inventory.devices.size()));
   if (options.logical_gpus > 0) ctx->placement = place_logical_gpus(options.logical_gpus, devices);

@@ -111,8 +111,8 @@ int run_rank_sweep(const RunOptions& o, const RankStart& start,
     for (const SweepStep& s : steps) {
       for (const StepCase& c : s.cases) all_cases.push_back(c.planned);
     }
-    SweepLoop loop(std::make_unique<Clique>(api, start.ranks, start.nranks, start.devices,
-                                            start.id, o.measure.timeout),
+    SweepLoop loop(std::make_unique<Clique>(api, start.ranks, start.nranks, start.devices, start.id,
+                                            o.measure.timeout),
                    buffer_bytes(all_cases), o.buffers, o.measure, SweepGroup{true, {}});
     return run_steps(loop, start.reporter, warm_ups, steps, out, hooks, o.measure.timeout);
   } catch (const std::exception& e) {

@@ -184,18 +184,17 @@ doc::NcclRun run_nccl_sweep(const RunOptions& o, const Progress& progress) {
                                             o.measure, SweepGroup{false, fresh_clique});
     run.environment.buffer_allocator = loop->buffers().allocator;
     warm_up_every_operation(*loop, plan);
-    register_nccl_benchmarks(
-        plan, timing_groups(o.measure), [&, loop](const PlannedCase& c) {
-          if (interrupt_signal() != 0) {  // stopping: nothing more is measured, nothing is recorded
-            MeasuredCase skipped;
-            skipped.not_measured = "interrupted: not measured";
-            return skipped;
-          }
-          const Measurement m = loop->measure(c, o.before_case);
-          run.results.push_back(make_result(c, n, m, o));
-          if (o.on_result) o.on_result(run.results.back());
-          return MeasuredCase{run.results.back(), m.sample_us, ""};
-        });
+    register_nccl_benchmarks(plan, timing_groups(o.measure), [&, loop](const PlannedCase& c) {
+      if (interrupt_signal() != 0) {  // stopping: nothing more is measured, nothing is recorded
+        MeasuredCase skipped;
+        skipped.not_measured = "interrupted: not measured";
+        return skipped;
+      }
+      const Measurement m = loop->measure(c, o.before_case);
+      run.results.push_back(make_result(c, n, m, o));
+      if (o.on_result) o.on_result(run.results.back());
+      return MeasuredCase{run.results.back(), m.sample_us, ""};
+    });
     harness::run_registered_benchmarks(
         o.benchmark_args, plan.size(),
         {progress.out, progress.terminal, progress.label + ": ", describe_nccl_run});

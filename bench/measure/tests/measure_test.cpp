@@ -10,12 +10,12 @@
 #include <stdexcept>
 
 #include "acceptance/judge.hpp"
-#include "bench/measure/inventory.hpp"
 #include "bench/measure/no_gpu.hpp"
 #include "bench/measure/run.hpp"
 #include "bench/measure/tests/corrupting_verifier.hpp"
 #include "bench/placement.hpp"
 #include "bench/sizes.hpp"
+#include "gpus/cuda_devices.hpp"
 #include "report/bench_text.hpp"
 
 namespace {
@@ -190,7 +190,7 @@ TEST(Measure, StagedPipelineAndDeviceLatencyRunWithOneGpu) {
 TEST(Measure, PairCopiesAreVerifiedByTheDestinationGpu) {
   REQUIRE_GPUS(1);
   MeasureOptions pair = quick();
-  const auto inv = discover_devices();
+  const auto inv = p2p::gpus::discover_devices();
   if (inv.devices.size() < 2) pair.placement = place_logical_gpus(2, {0});
   const Endpoint a = Endpoint::on_gpu(0), b = Endpoint::on_gpu(1);
   expect_clean(measure_bandwidth({{a, b, 0, Method::kStaged}}, kBytes, pair), 1, "staged");
@@ -236,7 +236,7 @@ TEST(Measure, EightLogicalGpusMeasureAndVerifyEveryPairOfEveryCase) {
   const Endpoint bad_src = Endpoint::on_gpu(3), bad_dst = Endpoint::on_gpu(5);
   opts.measure.verifier = corrupting(bad_src, bad_dst, 7);
   BenchInputs in;
-  in.topology = snapshot_from_cuda(discover_devices());
+  in.topology = p2p::gpus::snapshot_from_cuda(p2p::gpus::discover_devices());
   std::ostringstream progress;
   const doc::BenchDocument d = run_bench(opts, in, progress).document;
 
@@ -308,7 +308,7 @@ TEST(Measure, RunGoesOnAfterAFailedPairAndReportsIt) {
   opts.measure.verifier = corrupting(Endpoint::host(), Endpoint::on_gpu(0), 4);
   opts.benchmark_args = {"--benchmark_filter=^(h2d_d2h_ce|device_local_ce|d2h_sm)/"};
   BenchInputs in;
-  in.topology = snapshot_from_cuda(discover_devices());
+  in.topology = p2p::gpus::snapshot_from_cuda(p2p::gpus::discover_devices());
   std::ostringstream progress;
   const BenchOutcome out = run_bench(opts, in, progress);
   const doc::BenchDocument& d = out.document;

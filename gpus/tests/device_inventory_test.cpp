@@ -1,4 +1,4 @@
-#include "bench/measure/inventory.hpp"
+#include "gpus/device_inventory.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 
 namespace {
 
-using namespace p2p::bench;
+using namespace p2p::gpus;
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
@@ -54,11 +54,6 @@ TEST(Inventory, ReadsLinkNumaAndCpusFromSysfs) {
   read_sysfs_pci_facts(odd, root);
   EXPECT_FALSE(odd.link_current.gen);
   EXPECT_EQ(odd.cpuset, "");
-}
-
-TEST(Inventory, CudaVersionText) {
-  EXPECT_EQ(cuda_version_text(13000), "13.0");
-  EXPECT_EQ(cuda_version_text(12080), "12.8");
 }
 
 }  // namespace

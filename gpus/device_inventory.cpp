@@ -1,20 +1,18 @@
-#include "bench/measure/inventory.hpp"
+#include "gpus/device_inventory.hpp"
 
-#include <cuda_runtime_api.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 
-#include "bench/link_ceiling.hpp"
-#include "bench/measure/affinity.hpp"
-#include "common/cuda_check.hpp"
+#include "common/cpu_list.hpp"
 #include "common/file_io.hpp"
 #include "common/sysfs_pci_link.hpp"
 #include "common/text.hpp"
-#include "document/bench_document.hpp"
 #include "topology/pcie_link.hpp"
 
-namespace p2p::bench {
+namespace p2p::gpus {
 namespace {
 
 std::optional<int> read_int(const std::string& path) {
@@ -31,43 +29,19 @@ std::optional<int> read_int(const std::string& path) {
 
 }  // namespace
 
-DeviceInventory discover_devices() {
-  DeviceInventory inv;
-  int count = 0;
-  P2P_CHECK(cudaGetDeviceCount(&count));
-  for (int d = 0; d < count; ++d) {
-    cudaDeviceProp prop{};
-    P2P_CHECK(cudaGetDeviceProperties(&prop, d));
-    char bus[32] = {};
-    P2P_CHECK(cudaDeviceGetPCIBusId(bus, sizeof(bus), d));
-    DeviceInfo info;
-    info.ordinal = d;
-    info.pci_bus_id = normalize_pci_bus_id(bus);
-    info.name = prop.name;
-    unsigned char uuid[16];
-    for (int i = 0; i < 16; ++i) uuid[i] = static_cast<unsigned char>(prop.uuid.bytes[i]);
-    info.uuid = doc::gpu_uuid_text(uuid);
-    info.cc_major = prop.major;
-    info.cc_minor = prop.minor;
-    info.sm_count = prop.multiProcessorCount;
-    info.memory_bytes = prop.totalGlobalMem;
-    inv.devices.push_back(info);
-  }
-  inv.can_access_peer.assign(count, std::vector<bool>(count, false));
-  for (int a = 0; a < count; ++a) {
-    for (int b = 0; b < count; ++b) {
-      if (a == b) continue;
-      int ok = 0;
-      P2P_CHECK(cudaDeviceCanAccessPeer(&ok, a, b));
-      inv.can_access_peer[a][b] = ok != 0;
-    }
-  }
-  return inv;
+std::string normalize_pci_bus_id(const std::string& id) {
+  std::string out;
+  out.reserve(id.size());
+  for (char c : id) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  const auto colon = out.find(':');
+  // An 8-digit PCI domain as CUDA prints it; sysfs uses 4 digits.
+  if (colon == 8 && out.compare(0, 4, "0000") == 0) out.erase(0, 4);
+  return out;
 }
 
 void read_sysfs_pci_facts(topo::Gpu& gpu, const std::string& sysfs_root) {
   const std::string dir = sysfs_root + "/bus/pci/devices/" + gpu.pci_bus_id + "/";
-  // Generation and width: the link ceilings (link_ceiling.hpp) are computed from them.
+  // Generation and width: bench/link_ceiling.hpp computes the link ceilings from them.
   const SysfsPciLink link = read_sysfs_pci_link(sysfs_root, gpu.pci_bus_id);
   auto take = [](const SysfsLinkState& state, topo::PcieLink& out) {
     if (const auto gen = state.gts ? topo::gen_from_gts(*state.gts) : std::nullopt) out.gen = gen;
@@ -106,8 +80,4 @@ std::string nvidia_driver_version() {
   return v ? trim(*v) : "";
 }
 
-std::string cuda_version_text(int encoded) {
-  return std::to_string(encoded / 1000) + "." + std::to_string((encoded % 1000) / 10);
-}
-
-}  // namespace p2p::bench
+}  // namespace p2p::gpus
