@@ -138,6 +138,13 @@ Outcome outcome_of(RankEnd e) {
 }
 
 const char* to_string(Change c) { return name_in(kChanges, c); }
+
+std::string in_words(Change c) {
+  std::string words = to_string(c);
+  std::replace(words.begin(), words.end(), '_', ' ');
+  return words;
+}
+
 Outcome outcome_of(Change c, bool missing_allowed) {
   switch (c) {
     case Change::kRegressed:

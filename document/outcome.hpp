@@ -78,6 +78,8 @@ enum class Change {
   kOneSideOnly,  // an imported side holds only what its tool measured
 };
 const char* to_string(Change c);  // regressed | improved | same | lost | new | missing | ...
+// The same word for a sentence: "not judged", "one side only".
+std::string in_words(Change c);
 // regressed, lost and missing fail (missing passes as skipped when the user allowed it);
 // not_judged and one_side_only are skipped; the rest pass.
 Outcome outcome_of(Change c, bool missing_allowed);

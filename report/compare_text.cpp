@@ -145,8 +145,8 @@ std::string change_counts(const Comparison& c) {
                              doc::Change::kSame,      doc::Change::kNew,
                              doc::Change::kNotJudged, doc::Change::kOneSideOnly};
   for (std::size_t i = 0; i < std::size(all); ++i)
-    out += std::string(i ? ", " : " ") + std::to_string(c.count(all[i])) + " " +
-           doc::to_string(all[i]);
+    out +=
+        std::string(i ? ", " : " ") + std::to_string(c.count(all[i])) + " " + doc::in_words(all[i]);
   return out + "\n";
 }
 

@@ -97,7 +97,7 @@ std::string nothing_judged(const std::vector<FigureChange>& figures, const Compa
   if (figures.empty()) return "no figure on either side: nothing was compared";
   std::string parts;
   for (const auto& [change, n] : counts)
-    parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + doc::to_string(change);
+    parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + doc::in_words(change);
   std::string text = "nothing was compared: none of the " + std::to_string(figures.size()) +
                      " figures is in both documents with a number to judge (" + parts + ")";
   if (counts.count(doc::Change::kNotJudged))

@@ -23,8 +23,9 @@ void write_export(const ExportRequest& r, double now_unix) {
                                 override_host ? r.hostname : this_hostname(), override_host);
   if (in.kind == report::ExportInput::Kind::kResults) {
     settle_verdict(in.results, r.policy, "export", r.allow_caveats);
-  } else if (!r.policy.empty()) {
-    throw InputError("--policy: judges a results document; " + r.document +
+  } else if (!r.policy.empty() || !r.allow_caveats.empty()) {
+    throw InputError(std::string(r.policy.empty() ? "--allow-caveat" : "--policy") +
+                     ": judges a results document; " + r.document +
                      " is a gate decision or doctor report, which carries its own verdict");
   }
   std::vector<FileToWrite> files;

@@ -165,6 +165,12 @@ TEST(OutputVerdicts, APolicyReachesExportAndReport) {
                                                  "' --junit - --policy '" + policy + "'");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--policy: judges a results document"), std::string::npos) << r.err;
+  // So is a caveat allowed where no run is judged: it would change nothing, silently.
+  const CliResult caveat = p2p::testing::run_captured(kExe + " export '" + dir.file("gate.json") +
+                                                      "' --junit - --allow-caveat logical");
+  EXPECT_EQ(caveat.exit_code, 2) << caveat.err;
+  EXPECT_NE(caveat.err.find("--allow-caveat: judges a results document"), std::string::npos)
+      << caveat.err;
   const CliResult missing = p2p::testing::run_captured(
       kExe + " report '" + doc + "' --policy /nonexistent/policy.json --html '" +
       dir.file("x.html") + "'");

@@ -73,6 +73,8 @@ TEST(Outcome, DocumentWordsAreTheOnesOlderDocumentsUse) {
 TEST(Outcome, EveryWordIsOneTokenAndTheOldSpacedWordsStillRead) {
   EXPECT_STREQ(to_string(RankEnd::kNoResult), "no_result");
   EXPECT_STREQ(to_string(Change::kNotJudged), "not_judged");
+  EXPECT_EQ(in_words(Change::kNotJudged), "not judged");  // in a sentence, as people write it
+  EXPECT_EQ(in_words(Change::kRegressed), "regressed");
   EXPECT_EQ(nlohmann::json("no result").get<RankEnd>(), RankEnd::kNoResult);
   EXPECT_EQ(nlohmann::json("not judged").get<Change>(), Change::kNotJudged);
   EXPECT_EQ(nlohmann::json("one side only").get<Change>(), Change::kOneSideOnly);

@@ -328,7 +328,7 @@ TEST(Compare, AComparisonThatJudgedNothingFails) {
   small_run.bandwidth = {bw("h2d_ce", "host", "gpu0", 4096, 1.7)};
   c = compare_runs(small_base, small_run, CompareOptions{});
   EXPECT_EQ(c.verdict.outcome, doc::Outcome::kFail);
-  EXPECT_NE(verdict_text(c).find("(1 not_judged); figures under --min-bytes (64 MiB)"),
+  EXPECT_NE(verdict_text(c).find("(1 not judged); figures under --min-bytes (64 MiB)"),
             std::string::npos)
       << verdict_text(c);
 
