@@ -12,12 +12,12 @@
 #include "bench/measure/gpu_resources.hpp"
 #include "bench/measure/records.hpp"
 #include "bench/sizes.hpp"
-#include "bench/sweep.hpp"
 #include "common/cuda_check.hpp"
 #include "common/error.hpp"
 #include "common/interrupt.hpp"
 #include "common/utc_time.hpp"
 #include "document/nccl_run.hpp"
+#include "document/sweep_summary.hpp"
 #include "gpus/cuda_devices.hpp"
 #include "kernels/preload.hpp"
 #include "topology/snapshot_json.hpp"
@@ -91,7 +91,7 @@ void record_figures(doc::BenchDocument& doc, const BenchOptions& opts, const Col
   doc.host_memory = to_string(opts.measure.host_memory);
   doc.bandwidth = collector.bandwidth();
   doc.latency = collector.latency();
-  doc.sweeps = summarize_sweeps(doc.bandwidth);
+  doc.sweeps = doc::summarize_sweeps(doc.bandwidth);
   doc.warnings = collector.warnings();
   if (const int sig = interrupt_signal()) {
     doc.interrupted = interrupt_name(sig) + " after " +

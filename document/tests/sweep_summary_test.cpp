@@ -1,10 +1,10 @@
-#include "bench/sweep.hpp"
+#include "document/sweep_summary.hpp"
 
 #include <gtest/gtest.h>
 
 namespace {
 
-using namespace p2p::bench;
+using namespace p2p::doc;
 namespace doc = p2p::doc;
 
 TEST(Sweep, SmallestSizeReachingNinetyPercentOfPeak) {
